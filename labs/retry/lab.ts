@@ -1,0 +1,130 @@
+/**
+ * retry — seed 000, RetryLab `retry` mode: limited delayed retry and poison-message isolation.
+ *
+ * me12.retry.work ── healthy → business row → ack
+ *                 ├─ transient, attempt 1 and 2 → confirmed copy to me12.retry.delay (attempt+1) → ack
+ *                 │    └─ TTL 500 ms → default exchange → back to work → attempt 3 → business row → ack
+ *                 └─ poison → reject(requeue=false) → me12.retry.dead/failed → me12.retry.dlq
+ */
+import type { Lab } from '../../src/lab.js';
+import type { Names } from '../../src/names.js';
+import type { Delivery } from '../../src/broker/broker.js';
+import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
+import { deadLetterHistory } from '../../src/broker/xdeath.js';
+import { deferred } from '../../src/time.js';
+
+const TTL_MS = 500;
+const MAX_ATTEMPTS = 3;
+const EVENTS = ['healthy', 'transient', 'poison'] as const;
+
+const q = (n: Names) => ({
+  work: n.q('me12.retry.work'),
+  delay: n.q('me12.retry.delay'),
+  dlq: n.q('me12.retry.dlq'),
+  dead: n.q('me12.retry.dead'),
+  effect: n.t('retry_effect'),
+});
+
+export const lab: Lab = {
+  topology: (n) => {
+    const x = q(n);
+    return {
+      exchanges: [{ name: x.dead, type: 'direct' }],
+      queues: [
+        { name: x.dlq },
+        { name: x.work, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': 'failed' } },
+        { name: x.delay, args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
+      ],
+      bindings: [{ queue: x.dlq, exchange: x.dead, key: 'failed' }],
+    };
+  },
+  schema: (n) => `CREATE TABLE IF NOT EXISTS ${q(n).effect}(event_id text PRIMARY KEY)`,
+  reset: (n) => `DELETE FROM ${q(n).effect} WHERE event_id IN (${EVENTS.map((e) => `'${e}'`).join(',')})`,
+
+  async run(ctx) {
+    const x = q(ctx.names);
+    const { broker, db, log } = ctx;
+    const seen = { healthy: 0, poison: 0 };
+    const transientAttempts: number[] = [];
+    const transientAt: number[] = [];
+    let successes = 0;
+    const processed = deferred();
+
+    const consumer = await broker.consume(
+      x.work,
+      async (m: Delivery) => {
+        const id = m.messageId ?? '';
+        const attempt = Number(m.headers.attempt);
+        log.emit('consumer', { messageId: id, destination: x.work, attempt, redelivered: m.redelivered, status: 'received' });
+        if (id === 'poison') {
+          seen.poison += 1;
+          m.reject(false); // contract failure: no retry, straight to the dead-letter exchange
+          log.emit('consumer', { messageId: id, attempt, status: 'rejected_to_dlx' });
+        } else {
+          if (id === 'healthy') seen.healthy += 1;
+          if (id === 'transient') {
+            transientAttempts.push(attempt);
+            transientAt.push(ctx.now());
+            if (attempt < MAX_ATTEMPTS) {
+              // the copy must be safe at the broker before the original delivery is settled
+              await broker.sendConfirmed(x.delay, id, { messageId: id, headers: { attempt: attempt + 1 } });
+              log.emit('consumer', { messageId: id, attempt, destination: x.delay, status: 'retry_confirmed' });
+              m.ack();
+              log.emit('consumer', { messageId: id, attempt, status: 'acked' });
+              return;
+            }
+          }
+          await db`INSERT INTO ${db(x.effect)} VALUES (${id}) ON CONFLICT DO NOTHING`;
+          m.ack();
+          successes += 1;
+          log.emit('consumer', { messageId: id, attempt, status: 'business_committed' });
+        }
+        if (successes === 2 && seen.poison === 1) processed.resolve();
+      },
+      { prefetch: 10 },
+    );
+
+    const dead = deferred<Delivery>();
+    const dlqConsumer = await broker.consume(x.dlq, (m) => dead.resolve(m), { prefetch: 1 });
+
+    await Promise.all(
+      EVENTS.map(async (id) => {
+        await broker.sendConfirmed(x.work, id, { messageId: id, headers: { attempt: 1 } });
+        log.emit('producer', { messageId: id, destination: x.work, attempt: 1, status: 'confirmed' });
+      }),
+    );
+
+    await ctx.within(Promise.race([processed.promise, consumer.failure]), 20_000, 'healthy, transient (3 attempts) and poison on the work queue');
+    await consumer.cancel();
+    const letter = await ctx.within(Promise.race([dead.promise, dlqConsumer.failure]), 5_000, 'the poison message in the DLQ');
+    const rejected = deadLetterHistory(letter.headers).find((e) => e.queue === x.work && e.reason === 'rejected');
+    letter.ack(); // take the sample so the next run starts from known data
+    await dlqConsumer.cancel();
+    log.emit('dlq', { messageId: letter.messageId, reason: rejected?.reason ?? 'none', queue: rejected?.queue ?? 'none', status: 'acked' });
+
+    const [{ count }] = await db`SELECT count(*)::int AS count FROM ${db(x.effect)}`;
+    const gaps = transientAt.slice(1).map((t, i) => Math.round(t - transientAt[i]));
+    const depths = await Promise.all([x.work, x.delay, x.dlq].map((name) => broker.depth(name)));
+    const poisonDeadLettered = letter.messageId === 'poison' && rejected !== undefined;
+
+    return {
+      lines: [
+        `retry: healthyAttempts=${seen.healthy} transientAttempts=${javaList(transientAttempts)} businessRows=${count} poisonDeadLettered=${poisonDeadLettered}`,
+      ],
+      checks: [
+        check('healthyAttempts', 1, seen.healthy),
+        check('transientAttempts', [1, 2, 3], transientAttempts),
+        check('businessRows', 2, count),
+        check('poisonDeadLettered', true, poisonDeadLettered),
+        checkAtLeast('shortestRetryGapMs', TTL_MS, gaps.length ? Math.min(...gaps) : 0),
+        check('queueDepthAfter', 0, depths.reduce((a, b) => a + b, 0)),
+      ],
+      facts: {
+        retryGapsMs: gaps,
+        poisonDeath: rejected ?? null,
+        deathHistory: deadLetterHistory(letter.headers),
+        queueDepthAfter: { [x.work]: depths[0], [x.delay]: depths[1], [x.dlq]: depths[2] },
+      },
+    };
+  },
+};

@@ -1,0 +1,161 @@
+/**
+ * One AMQP connection with one confirm channel: publishConfirmed, push consumers, depth checks.
+ * Everything a lab does with the broker goes through here, so errors map to one place.
+ */
+import amqp from 'amqplib';
+import type { ChannelModel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
+import { connectError } from './errors.js';
+import { LabError } from '../errors.js';
+
+export interface Delivery {
+  readonly body: string;
+  readonly messageId: string | undefined;
+  readonly headers: Record<string, unknown>;
+  readonly redelivered: boolean;
+  readonly queue: string;
+  readonly raw: ConsumeMessage;
+  ack(): void;
+  nack(requeue: boolean): void;
+  reject(requeue: boolean): void;
+}
+
+export interface Consumer {
+  tag: string;
+  cancel(): Promise<void>;
+}
+
+export type PublishProps = Options.Publish;
+
+export class Broker {
+  private returned = new Map<string, string>();
+  private closed = false;
+
+  private constructor(
+    readonly connection: ChannelModel,
+    readonly channel: ConfirmChannel,
+    readonly product: string,
+    readonly version: string,
+    readonly url: string,
+  ) {
+    channel.on('return', (msg: Message) => {
+      const id = String(msg.properties.messageId ?? '');
+      const f = msg.fields as unknown as { replyCode: number; replyText: string };
+      this.returned.set(id, `${f.replyCode} ${f.replyText}`);
+    });
+  }
+
+  static async connect(url: string): Promise<Broker> {
+    let connection: ChannelModel;
+    try {
+      connection = await amqp.connect(url, { timeout: 5000, noDelay: true });
+    } catch (err) {
+      throw connectError(err, url);
+    }
+    connection.on('error', () => {}); // surfaced through the failing operation instead
+    const channel = await connection.createConfirmChannel();
+    channel.on('error', () => {});
+    const props = connection.connection.serverProperties as unknown as Record<string, unknown>;
+    return new Broker(connection, channel, String(props.product ?? 'RabbitMQ'), String(props.version ?? '0'), url);
+  }
+
+  /**
+   * Publish and wait for the broker's confirm. Mandatory by default: an unroutable message
+   * (its basic.return arrives before its ack) is an error, and so is a nack. Publishes may
+   * overlap; a return is matched to its publish by message id.
+   */
+  async publishConfirmed(exchange: string, routingKey: string, body: string | Buffer, props: PublishProps = {}): Promise<void> {
+    const options: PublishProps = { persistent: true, mandatory: true, ...props };
+    const id = String(options.messageId ?? '');
+    const where = `${exchange || '(default exchange)'}/${routingKey}`;
+    this.returned.delete(id);
+    await new Promise<void>((resolve, reject) => {
+      this.channel.publish(exchange, routingKey, Buffer.from(body), options, (err) =>
+        err ? reject(new LabError(`the broker nacked message ${id || '(no id)'} to ${where}`)) : resolve(),
+      );
+    });
+    const returned = this.returned.get(id);
+    this.returned.delete(id);
+    if (returned && options.mandatory) throw new LabError(`message ${id || '(no id)'} to ${where} was unroutable (${returned})`);
+  }
+
+  /** publish to a queue through the default exchange */
+  sendConfirmed(queue: string, body: string | Buffer, props: PublishProps = {}): Promise<void> {
+    return this.publishConfirmed('', queue, body, props);
+  }
+
+  /**
+   * A push consumer (manual ack). Handler calls run one at a time in delivery order;
+   * a throwing handler fails the returned `failure` promise instead of crashing the process.
+   */
+  async consume(
+    queue: string,
+    handler: (d: Delivery) => void | Promise<void>,
+    opts: { prefetch?: number; channel?: ConfirmChannel } = {},
+  ): Promise<Consumer & { failure: Promise<never> }> {
+    const ch = opts.channel ?? this.channel;
+    if (opts.prefetch) await ch.prefetch(opts.prefetch);
+    let chain: Promise<void> = Promise.resolve();
+    let fail: (e: unknown) => void = () => {};
+    const failure = new Promise<never>((_, reject) => (fail = reject));
+    failure.catch(() => {});
+    const { consumerTag } = await ch.consume(
+      queue,
+      (msg) => {
+        if (!msg) return fail(new LabError(`the broker cancelled the consumer on ${queue}`));
+        const d = delivery(ch, queue, msg);
+        chain = chain.then(() => handler(d)).catch(fail);
+      },
+      { noAck: false },
+    );
+    return {
+      tag: consumerTag,
+      failure,
+      cancel: async () => {
+        if (!this.closed) await ch.cancel(consumerTag).catch(() => {});
+      },
+    };
+  }
+
+  /** basic.get (manual ack) — for sampling, not for consuming loops */
+  async get(queue: string): Promise<Delivery | null> {
+    const msg = await this.channel.get(queue, { noAck: false });
+    return msg ? delivery(this.channel, queue, msg as unknown as ConsumeMessage) : null;
+  }
+
+  /** Ready messages in a queue, as the broker reports them (passive declare on a throwaway channel). */
+  async depth(queue: string): Promise<number> {
+    const ch = await this.connection.createChannel();
+    ch.on('error', () => {});
+    try {
+      return (await ch.checkQueue(queue)).messageCount;
+    } finally {
+      await ch.close().catch(() => {});
+    }
+  }
+
+  async newChannel(): Promise<ConfirmChannel> {
+    const ch = await this.connection.createConfirmChannel();
+    ch.on('error', () => {});
+    return ch;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.connection.close().catch(() => {});
+  }
+}
+
+function delivery(ch: ConfirmChannel, queue: string, msg: ConsumeMessage): Delivery {
+  return {
+    body: msg.content.toString('utf8'),
+    messageId: msg.properties.messageId,
+    headers: (msg.properties.headers ?? {}) as Record<string, unknown>,
+    redelivered: msg.fields.redelivered,
+    queue,
+    raw: msg,
+    ack: () => ch.ack(msg),
+    nack: (requeue) => ch.nack(msg, false, requeue),
+    reject: (requeue) => ch.reject(msg, requeue),
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * What the connected broker can do, derived from its version (connection.serverProperties.version).
+ * Facts measured on 3.10.8 and read from the 4.x sources; see docs/broker-versions.md.
+ */
+export interface Capabilities {
+  version: string;
+  /** quorum queues honour x-message-ttl (head-only expiry) */
+  quorumMessageTtl: boolean;
+  /** dead-letter-strategy=at-least-once on quorum queues */
+  atLeastOnceDeadLettering: boolean;
+  /** policies can use --apply-to quorum_queues */
+  policyApplyToQuorumQueues: boolean;
+  /** x-delivery-limit applied to quorum queues when none is set (null: none) */
+  defaultDeliveryLimit: number | null;
+  /** nack(requeue=true) counts toward x-delivery-limit (reject(requeue=true) always does) */
+  nackRequeueCountsTowardLimit: boolean;
+  /** the broker reads an x-death header that a client republishes (4.x ignores it) */
+  readsClientXDeath: boolean;
+  /** native delayed retry on quorum queues: x-delayed-retry-type|min|max */
+  nativeDelayedRetry: boolean;
+}
+
+export function parseVersion(v: string): [number, number, number] {
+  const m = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(v);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : [0, 0, 0];
+}
+
+export function atLeast(v: string, major: number, minor = 0, patch = 0): boolean {
+  const [a, b, c] = parseVersion(v);
+  if (a !== major) return a > major;
+  if (b !== minor) return b > minor;
+  return c >= patch;
+}
+
+export function capabilities(version: string): Capabilities {
+  return {
+    version,
+    quorumMessageTtl: atLeast(version, 3, 10),
+    atLeastOnceDeadLettering: atLeast(version, 3, 10),
+    policyApplyToQuorumQueues: atLeast(version, 3, 12),
+    defaultDeliveryLimit: atLeast(version, 4, 0) ? 20 : null,
+    nackRequeueCountsTowardLimit: !atLeast(version, 4, 3),
+    readsClientXDeath: !atLeast(version, 4, 0),
+    nativeDelayedRetry: atLeast(version, 4, 3),
+  };
+}
+
+/** one line per capability, for `mqlab status` */
+export function describeCapabilities(c: Capabilities): string[] {
+  return [
+    `quorum x-message-ttl ............ ${yes(c.quorumMessageTtl)}`,
+    `at-least-once dead lettering .... ${yes(c.atLeastOnceDeadLettering)}`,
+    `policy apply-to quorum_queues ... ${c.policyApplyToQuorumQueues ? 'yes' : "no (use 'queues')"}`,
+    `default x-delivery-limit ........ ${c.defaultDeliveryLimit ?? 'none'}`,
+    `nack(requeue) counts to limit ... ${yes(c.nackRequeueCountsTowardLimit)}`,
+    `reads republished x-death ....... ${yes(c.readsClientXDeath)}`,
+    `native delayed retry ............ ${yes(c.nativeDelayedRetry)}`,
+  ];
+}
+
+const yes = (b: boolean) => (b ? 'yes' : 'no');

@@ -1,0 +1,33 @@
+import { EnvError, UP_HINT } from '../errors.js';
+import { maskText, maskUrl } from '../urls.js';
+
+/** Turn whatever the AMQP client threw while connecting into one line the user can act on. */
+export function connectError(err: unknown, url: string): EnvError {
+  const e = err as { code?: string; message?: string };
+  const where = `RabbitMQ at ${maskUrl(url)}`;
+  const msg = maskText(String(e?.message ?? err));
+  const vhost = /vhost '?([^' ]+)'? not found/i.exec(msg);
+  if (vhost) return new EnvError(`${where}: vhost '${vhost[1]}' does not exist`, UP_HINT + ', or fix the vhost in MQLAB_AMQP_URL');
+  if (/ACCESS.REFUSED|403/.test(msg))
+    return new EnvError(`${where}: credentials refused`, 'check the user and password in MQLAB_AMQP_URL, or ' + UP_HINT);
+  if (/NOT.ALLOWED|530/.test(msg)) return new EnvError(`${where}: access to the vhost refused (${msg})`, 'check the vhost permissions of the user');
+  return new EnvError(`${where}: ${networkCause(e, msg)}`, UP_HINT);
+}
+
+export function networkCause(e: { code?: string; cause?: unknown }, msg: string): string {
+  const code = e?.code ?? (e?.cause as { code?: string } | undefined)?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'unreachable (connection refused)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'unreachable (host name not found)';
+    case 'ETIMEDOUT':
+    case 'ETIMEOUT':
+      return 'unreachable (connection timed out)';
+    case 'ECONNRESET':
+      return 'connection reset during the handshake (is this the right port?)';
+  }
+  if (/socket closed|handshake/i.test(msg)) return `no AMQP handshake (${msg}); is this the right port?`;
+  return msg;
+}

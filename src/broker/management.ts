@@ -1,0 +1,146 @@
+/**
+ * The RabbitMQ management HTTP API, used with the admin account only, for what AMQP cannot do:
+ * policies, queue statistics (messages / ready / unacked / policy), bindings and the overview.
+ */
+import { EnvError, UP_HINT } from '../errors.js';
+import { maskUrl } from '../urls.js';
+import { networkCause } from './errors.js';
+import type { PolicySpec } from './topology.js';
+
+export interface QueueStats {
+  name: string;
+  type: string;
+  messages: number;
+  ready: number;
+  unacked: number;
+  policy: string | null;
+  consumers: number;
+  arguments: Record<string, unknown>;
+}
+
+export interface BindingInfo {
+  source: string;
+  destination: string;
+  destination_type: 'queue' | 'exchange';
+  routing_key: string;
+}
+
+export interface PolicyInfo {
+  name: string;
+  pattern: string;
+  'apply-to': string;
+  definition: Record<string, unknown>;
+  priority: number;
+}
+
+export class Management {
+  private readonly base: string;
+  private readonly auth: string;
+
+  constructor(
+    readonly url: string,
+    readonly vhost: string,
+  ) {
+    const u = new URL(url);
+    this.auth = 'Basic ' + Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
+    u.username = '';
+    u.password = '';
+    this.base = u.toString().replace(/\/$/, '');
+  }
+
+  private v(): string {
+    return encodeURIComponent(this.vhost);
+  }
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, {
+        method,
+        headers: { authorization: this.auth, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (err) {
+      const e = err as { cause?: { code?: string }; message?: string };
+      throw new EnvError(`RabbitMQ management API at ${maskUrl(this.url)}: ${networkCause(e, String(e.message))}`, UP_HINT);
+    }
+    if (res.status === 401)
+      throw new EnvError(`RabbitMQ management API at ${maskUrl(this.url)}: credentials refused`, 'check MQLAB_MGMT_URL (the admin account), or ' + UP_HINT);
+    if (res.status === 404 && method === 'GET') return null as T;
+    if (!res.ok) {
+      const text = await res.text().catch(() => '');
+      throw new EnvError(`RabbitMQ management API ${method} ${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
+    }
+    if (res.status === 204) return undefined as T;
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  async overview(): Promise<{ rabbitmq_version: string; erlang_version: string; product_name?: string; product_version?: string }> {
+    return this.request('GET', '/api/overview');
+  }
+
+  async queue(name: string): Promise<QueueStats | null> {
+    const q = await this.request<Record<string, unknown> | null>('GET', `/api/queues/${this.v()}/${encodeURIComponent(name)}`);
+    return q ? toStats(q) : null;
+  }
+
+  async queues(): Promise<QueueStats[]> {
+    const list = await this.request<Record<string, unknown>[] | null>('GET', `/api/queues/${this.v()}`);
+    return (list ?? []).map(toStats);
+  }
+
+  async bindings(): Promise<BindingInfo[]> {
+    return (await this.request<BindingInfo[] | null>('GET', `/api/bindings/${this.v()}`)) ?? [];
+  }
+
+  async policies(): Promise<PolicyInfo[]> {
+    return (await this.request<PolicyInfo[] | null>('GET', `/api/policies/${this.v()}`)) ?? [];
+  }
+
+  async putPolicy(p: PolicySpec): Promise<void> {
+    await this.request('PUT', `/api/policies/${this.v()}/${encodeURIComponent(p.name)}`, {
+      pattern: p.pattern,
+      definition: p.definition,
+      'apply-to': p.applyTo,
+      priority: p.priority ?? 0,
+    });
+  }
+
+  async deletePolicy(name: string): Promise<void> {
+    const res = await fetch(`${this.base}/api/policies/${this.v()}/${encodeURIComponent(name)}`, {
+      method: 'DELETE',
+      headers: { authorization: this.auth },
+    }).catch(() => null);
+    if (res && !res.ok && res.status !== 404) throw new EnvError(`could not delete policy ${name}: HTTP ${res.status}`);
+  }
+
+  /**
+   * Queue statistics are sampled by the broker (every few seconds); wait until the sample
+   * satisfies `ok` or the time is up, and return the last sample.
+   */
+  async queueWhen(name: string, ok: (q: QueueStats) => boolean, timeoutMs: number): Promise<QueueStats | null> {
+    const end = Date.now() + timeoutMs;
+    let last = await this.queue(name);
+    while (!(last && ok(last)) && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 250));
+      last = await this.queue(name);
+    }
+    return last;
+  }
+}
+
+function toStats(q: Record<string, unknown>): QueueStats {
+  const n = (k: string) => (typeof q[k] === 'number' ? (q[k] as number) : 0);
+  return {
+    name: String(q.name),
+    type: String(q.type ?? 'classic'),
+    messages: n('messages'),
+    ready: n('messages_ready'),
+    unacked: n('messages_unacknowledged'),
+    policy: (q.policy as string) || null,
+    consumers: n('consumers'),
+    arguments: (q.arguments ?? {}) as Record<string, unknown>,
+  };
+}

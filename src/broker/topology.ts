@@ -1,0 +1,81 @@
+/**
+ * Topology as data. The engine declares it before a run and purges the lab's queues, so every
+ * run starts from known data. A queue whose arguments changed since an earlier run is deleted
+ * and declared again (it belongs to the lab), instead of failing with PRECONDITION_FAILED.
+ */
+import type { Broker } from './broker.js';
+
+export interface ExchangeSpec {
+  name: string;
+  type: 'direct' | 'topic' | 'fanout' | 'headers';
+}
+
+export interface QueueSpec {
+  name: string;
+  /** quorum unless said otherwise */
+  type?: 'quorum' | 'classic';
+  /** x-arguments: x-message-ttl, x-dead-letter-exchange, … */
+  args?: Record<string, unknown>;
+}
+
+export interface BindingSpec {
+  queue: string;
+  exchange: string;
+  key: string;
+}
+
+export interface PolicySpec {
+  name: string;
+  /** anchored regex, usually names.exact(queue) */
+  pattern: string;
+  definition: Record<string, unknown>;
+  /** 'quorum_queues' is used where the broker knows it (3.12+), else 'queues' */
+  applyTo: 'queues' | 'quorum_queues' | 'exchanges' | 'all';
+  priority?: number;
+}
+
+export interface Topology {
+  exchanges?: ExchangeSpec[];
+  queues: QueueSpec[];
+  bindings?: BindingSpec[];
+}
+
+export function queueArguments(q: QueueSpec): Record<string, unknown> {
+  return { 'x-queue-type': q.type ?? 'quorum', ...q.args };
+}
+
+export async function declareTopology(broker: Broker, t: Topology, onRecreate?: (queue: string) => void): Promise<void> {
+  const ch = await broker.newChannel();
+  try {
+    for (const x of t.exchanges ?? []) await ch.assertExchange(x.name, x.type, { durable: true });
+    for (const q of t.queues) {
+      const args = queueArguments(q);
+      try {
+        await ch.assertQueue(q.name, { durable: true, arguments: args });
+      } catch (err) {
+        if (!/PRECONDITION_FAILED|406/.test(String((err as Error).message))) throw err;
+        onRecreate?.(q.name);
+        const fresh = await broker.newChannel();
+        await fresh.deleteQueue(q.name);
+        await fresh.assertQueue(q.name, { durable: true, arguments: args });
+        await fresh.close().catch(() => {});
+        return declareTopology(broker, t, onRecreate);
+      }
+    }
+    for (const b of t.bindings ?? []) await ch.bindQueue(b.queue, b.exchange, b.key);
+  } finally {
+    await ch.close().catch(() => {});
+  }
+}
+
+/** Purge every queue of the topology; returns how many messages were left from an earlier run. */
+export async function purgeTopology(broker: Broker, t: Topology): Promise<number> {
+  const ch = await broker.newChannel();
+  let left = 0;
+  try {
+    for (const q of t.queues) left += (await ch.purgeQueue(q.name)).messageCount;
+  } finally {
+    await ch.close().catch(() => {});
+  }
+  return left;
+}

@@ -1,0 +1,121 @@
+/**
+ * The commander program: services (up, down, status), `list`, `all`, and one command per lab
+ * from the registry. Lab code and the engine load only when a command runs.
+ */
+import { Command, Option } from 'commander';
+import { registry } from '../labs/registry.js';
+import type { LabEntry } from './lab.js';
+import { loadConfig, type ConfigInput } from './config.js';
+
+export interface CliState {
+  code: number;
+  signal: AbortSignal;
+}
+
+function connectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--amqp-url <url>', 'AMQP URL of the app user (env MQLAB_AMQP_URL)')
+    .option('--pg-url <url>', 'PostgreSQL URL of the app user (env MQLAB_PG_URL)')
+    .option('--mgmt-url <url>', 'management API URL of the admin user, for policies and statistics (env MQLAB_MGMT_URL)');
+}
+
+function runOptions(cmd: Command): Command {
+  return connectionOptions(cmd)
+    .option('--namespace <ns>', 'prefix every queue, exchange, policy and table, so runs can share services (env MQLAB_NAMESPACE)')
+    .option('--json', 'print one JSON document (checks, facts, timings, events) instead of text')
+    .option('--junit <file>', 'also write JUnit XML, one testcase per check')
+    .option('-v, --verbose', 'print every event as a key=value line on stderr')
+    .option('--step', 'pause at each checkpoint and show the queues (press Enter to go on)')
+    .option('--out <dir>', 'keep each process’s output in this directory');
+}
+
+const configFrom = (o: ConfigInput) => loadConfig({ amqpUrl: o.amqpUrl, pgUrl: o.pgUrl, mgmtUrl: o.mgmtUrl, namespace: o.namespace });
+
+export function buildProgram(state: CliState): Command {
+  const program = new Command('mqlab')
+    .description('RabbitMQ + PostgreSQL reliability labs, run against real services and proven with assertions.\n' +
+      'Start with `mqlab up`, then run a lab (`mqlab retry`) or all of them (`mqlab all`).')
+    .version(process.env.npm_package_version ?? '0.1.0', '-V, --version')
+    .showHelpAfterError('(run `mqlab --help` for the commands)')
+    .configureOutput({ outputError: (str, write) => write(str) });
+
+  program.commandsGroup('Services:');
+  program
+    .command('up')
+    .description('start RabbitMQ and PostgreSQL and provision them (idempotent)')
+    .addOption(new Option('--backend <backend>', 'where the services run').choices(['auto', 'docker', 'local']).default('auto'))
+    .action(async (o) => {
+      const { upCommand } = await import('./commands/services.js');
+      state.code = await upCommand(loadConfig(), o.backend);
+    });
+  program
+    .command('down')
+    .description('stop the services (data is kept; --volumes deletes it)')
+    .option('--volumes', 'also delete all queues and tables')
+    .addOption(new Option('--backend <backend>', 'which services').choices(['auto', 'docker', 'local']).default('auto'))
+    .action(async (o) => {
+      const { downCommand } = await import('./commands/services.js');
+      state.code = await downCommand(loadConfig(), o.backend, Boolean(o.volumes));
+    });
+  connectionOptions(program.command('status'))
+    .description('show URLs, reachability, versions, capabilities and the lab queues')
+    .option('--namespace <ns>', 'show the queues of this namespace')
+    .option('--json', 'print JSON')
+    .action(async (o) => {
+      const { statusCommand } = await import('./commands/services.js');
+      state.code = await statusCommand(configFrom(o), Boolean(o.json));
+    });
+
+  program.commandsGroup('Labs:');
+  program
+    .command('list')
+    .description('list every lab with what it shows')
+    .action(() => {
+      const w = Math.max(...registry.map((l) => l.name.length));
+      for (const l of registry) process.stdout.write(`${l.name.padEnd(w)}  ${l.title}\n`);
+    });
+  runOptions(program.command('all'))
+    .description('run every lab in order and print a summary table')
+    .action(async (o) => {
+      const { runCommand } = await import('./commands/run.js');
+      state.code = await runCommand(registry, configFrom(o), o, {}, state.signal, true);
+    });
+  for (const entry of registry) labCommand(program, entry, state);
+  return program;
+}
+
+function labCommand(program: Command, entry: LabEntry, state: CliState) {
+  const cmd = runOptions(program.command(entry.name)).description(entry.title);
+  for (const opt of entry.options ?? []) {
+    const o = new Option(opt.flags, opt.description);
+    if (opt.default !== undefined) o.default(opt.default);
+    if (opt.parse) o.argParser((raw) => opt.parse!(raw));
+    cmd.addOption(o);
+  }
+  cmd.addHelpText('after', `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`);
+  cmd.action(async (o) => {
+    const { runCommand } = await import('./commands/run.js');
+    const labOpts: Record<string, unknown> = {};
+    for (const opt of entry.options ?? []) {
+      const key = camel(opt.flags);
+      labOpts[key] = o[key];
+    }
+    state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: labOpts }, state.signal, false);
+  });
+}
+
+const camel = (flags: string) =>
+  /--([a-z0-9-]+)/.exec(flags)![1].replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}

@@ -1,0 +1,83 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { DEFAULT_URLS } from './defaults.js';
+import { UsageError } from './errors.js';
+import { maskUrl } from './urls.js';
+
+/** One validated, typed view of flags + MQLAB_* environment. Parsed once, in main. */
+export interface Config {
+  amqpUrl: string;
+  pgUrl: string;
+  mgmtUrl: string;
+  /** vhost named by the AMQP URL (management calls use it) */
+  vhost: string;
+  /** '' or a prefix for every queue, exchange, policy and table a lab touches */
+  namespace: string;
+  /** where the local backend keeps its services (.mqlab/ in the project) */
+  home: string;
+}
+
+export interface ConfigInput {
+  amqpUrl?: string;
+  pgUrl?: string;
+  mgmtUrl?: string;
+  namespace?: string;
+}
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const NAMESPACE = /^[a-z][a-z0-9_]{0,23}$/;
+
+export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const amqpUrl = flags.amqpUrl ?? env.MQLAB_AMQP_URL ?? DEFAULT_URLS.amqp;
+  const pgUrl = flags.pgUrl ?? env.MQLAB_PG_URL ?? DEFAULT_URLS.pg;
+  const mgmtUrl = flags.mgmtUrl ?? env.MQLAB_MGMT_URL ?? DEFAULT_URLS.mgmt;
+  const amqp = parseUrl(amqpUrl, 'MQLAB_AMQP_URL / --amqp-url', ['amqp:', 'amqps:']);
+  parseUrl(pgUrl, 'MQLAB_PG_URL / --pg-url', ['postgres:', 'postgresql:']);
+  parseUrl(mgmtUrl, 'MQLAB_MGMT_URL / --mgmt-url', ['http:', 'https:']);
+  const namespace = flags.namespace ?? env.MQLAB_NAMESPACE ?? '';
+  if (namespace !== '' && !NAMESPACE.test(namespace)) {
+    throw new UsageError(
+      `invalid namespace '${namespace}'`,
+      'use 1-24 characters: a lowercase letter, then lowercase letters, digits or _',
+    );
+  }
+  return {
+    amqpUrl,
+    pgUrl,
+    mgmtUrl,
+    vhost: vhostOf(amqp),
+    namespace,
+    home: env.MQLAB_HOME ? path.resolve(env.MQLAB_HOME) : path.join(PROJECT_ROOT, '.mqlab'),
+  };
+}
+
+function parseUrl(raw: string, what: string, protocols: string[]): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`malformed URL in ${what}: ${maskUrl(raw)}`, `expected ${protocols[0]}//user:password@host:port/…`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new UsageError(
+      `${what} must start with ${protocols.map((p) => p + '//').join(' or ')}, got ${maskUrl(raw)}`,
+      `for example ${maskUrl(defaultFor(protocols[0]))}`,
+    );
+  }
+  if (!url.hostname) throw new UsageError(`${what} has no host: ${maskUrl(raw)}`);
+  return url;
+}
+
+function defaultFor(protocol: string): string {
+  if (protocol.startsWith('amqp')) return DEFAULT_URLS.amqp;
+  if (protocol.startsWith('postgres')) return DEFAULT_URLS.pg;
+  return DEFAULT_URLS.mgmt;
+}
+
+/** amqp://h/ → '/', amqp://h/lab → 'lab', amqp://h/%2F → '/', amqp://h → '/' */
+export function vhostOf(url: URL): string {
+  const p = url.pathname;
+  if (p === '' || p === '/') return '/';
+  return decodeURIComponent(p.slice(1));
+}

@@ -1,0 +1,41 @@
+/** The PostgreSQL client (the `postgres` package), opened and verified once per run. */
+import postgres from 'postgres';
+import type { Sql } from 'postgres';
+import { EnvError, UP_HINT } from '../errors.js';
+import { maskText, maskUrl } from '../urls.js';
+import { networkCause } from '../broker/errors.js';
+
+export type Db = Sql;
+
+export async function openDb(url: string, max = 4): Promise<{ db: Db; version: string }> {
+  const db = postgres(url, {
+    max,
+    onnotice: () => {},
+    connect_timeout: 5,
+    idle_timeout: 30,
+    connection: { application_name: 'mqlab' },
+  });
+  try {
+    const [row] = await db`select current_setting('server_version') as v`;
+    return { db, version: String(row.v) };
+  } catch (err) {
+    await db.end({ timeout: 0 }).catch(() => {});
+    throw dbError(err, url);
+  }
+}
+
+export function dbError(err: unknown, url: string): EnvError {
+  const e = err as { code?: string; message?: string };
+  const where = `PostgreSQL at ${maskUrl(url)}`;
+  const msg = maskText(String(e?.message ?? err));
+  switch (e?.code) {
+    case '28P01':
+    case '28000':
+      return new EnvError(`${where}: credentials refused (${msg})`, 'check the user and password in MQLAB_PG_URL, or ' + UP_HINT);
+    case '3D000':
+      return new EnvError(`${where}: ${msg}`, UP_HINT + ', or fix the database name in MQLAB_PG_URL');
+    case '42501':
+      return new EnvError(`${where}: permission denied (${msg})`, 'the app role needs CREATE on its schema; ' + UP_HINT);
+  }
+  return new EnvError(`${where}: ${networkCause(e, msg)}`, UP_HINT);
+}

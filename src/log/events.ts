@@ -1,0 +1,52 @@
+/**
+ * Structured events as key=value lines, in the seed-004 form:
+ * [consumer] timestamp=2026-10-07T10:27:14.314Z level=INFO lab=retry messageId=… status=received
+ * Recorded for --json; written to stderr as they happen with --verbose.
+ */
+export interface LabEvent {
+  source: string;
+  fields: Record<string, string>;
+}
+
+export class EventLog {
+  readonly events: LabEvent[] = [];
+
+  constructor(
+    private readonly base: Record<string, string> = {},
+    private readonly sink?: (line: string) => void,
+  ) {}
+
+  emit(source: string, fields: Record<string, unknown>): LabEvent {
+    const e: LabEvent = { source, fields: { timestamp: new Date().toISOString(), ...this.base, ...stringify(fields) } };
+    return this.record(e);
+  }
+
+  /** an event that another process already formatted (child consumers print their own lines) */
+  record(e: LabEvent): LabEvent {
+    this.events.push(e);
+    this.sink?.(formatEvent(e));
+    return e;
+  }
+}
+
+function stringify(fields: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(',') : String(v);
+  return out;
+}
+
+export function formatEvent(e: LabEvent): string {
+  const kv = Object.entries(e.fields).map(([k, v]) => `${k}=${/[\s"=]/.test(v) || v === '' ? JSON.stringify(v) : v}`);
+  return `[${e.source}] ${kv.join(' ')}`;
+}
+
+/** parse a line printed by formatEvent (null when the line is not an event) */
+export function parseEvent(line: string): LabEvent | null {
+  const m = /^\[([\w.-]+)\] (.*)$/.exec(line.trim());
+  if (!m) return null;
+  const fields: Record<string, string> = {};
+  const re = /([\w.-]+)=("(?:[^"\\]|\\.)*"|\S*)/g;
+  for (let kv; (kv = re.exec(m[2])); ) fields[kv[1]] = kv[2].startsWith('"') ? JSON.parse(kv[2]) : kv[2];
+  if (Object.keys(fields).length === 0) return null;
+  return { source: m[1], fields };
+}

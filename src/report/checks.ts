@@ -1,0 +1,64 @@
+/**
+ * A check is { name, expected, actual }; the engine decides pass/fail and prints.
+ * `compare` covers the few claims that are bounds rather than equalities.
+ */
+export interface Check {
+  name: string;
+  expected: unknown;
+  actual: unknown;
+  compare?: 'eq' | 'atLeast' | 'atMost';
+}
+
+export interface CheckResult extends Check {
+  pass: boolean;
+}
+
+export const check = (name: string, expected: unknown, actual: unknown): Check => ({ name, expected, actual });
+export const checkAtLeast = (name: string, min: number, actual: number): Check => ({ name, expected: min, actual, compare: 'atLeast' });
+export const checkAtMost = (name: string, max: number, actual: number): Check => ({ name, expected: max, actual, compare: 'atMost' });
+
+export function evaluate(c: Check): CheckResult {
+  let pass: boolean;
+  switch (c.compare ?? 'eq') {
+    case 'atLeast':
+      pass = typeof c.actual === 'number' && c.actual >= Number(c.expected);
+      break;
+    case 'atMost':
+      pass = typeof c.actual === 'number' && c.actual <= Number(c.expected);
+      break;
+    default:
+      pass = formatValue(c.expected) === formatValue(c.actual) && typeof c.expected === typeof c.actual;
+  }
+  return { ...c, pass };
+}
+
+/** the seed's value format: arrays as 1,2,3; everything else as its string */
+export function formatValue(v: unknown): string {
+  if (Array.isArray(v)) return v.map(formatValue).join(',');
+  if (v === null || v === undefined) return String(v);
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+export function formatExpected(c: Check): string {
+  const v = formatValue(c.expected);
+  if (c.compare === 'atLeast') return `>=${v}`;
+  if (c.compare === 'atMost') return `<=${v}`;
+  return v;
+}
+
+export function checkLine(r: CheckResult): string {
+  return r.pass
+    ? `PASS ${r.name}: ${formatValue(r.actual)}`
+    : `FAIL ${r.name}: expected=${formatExpected(r)} actual=${formatValue(r.actual)}`;
+}
+
+export function resultLine(results: CheckResult[]): string {
+  const failed = results.filter((r) => !r.pass).length;
+  return failed === 0 ? 'RESULT: all assertions passed' : `RESULT: ${failed} assertion(s) FAILED`;
+}
+
+/** the seed prints lists as Java does: [1, 2, 3] */
+export function javaList(v: unknown[]): string {
+  return `[${v.map(formatValue).join(', ')}]`;
+}

@@ -1,0 +1,50 @@
+/** The text output contract: seed line(s), PASS/FAIL per check, RESULT; colours only on a TTY. */
+import { Chalk } from 'chalk';
+import type { LabReport } from '../runner.js';
+import { checkLine, resultLine } from './checks.js';
+
+export function useColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(stream.isTTY) && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+}
+
+export function palette(colour: boolean) {
+  const c = new Chalk({ level: colour ? 1 : 0 });
+  return { pass: c.green, fail: c.red, skip: c.yellow, dim: c.dim, bold: c.bold };
+}
+
+export function renderLab(r: LabReport, colour: boolean): string[] {
+  const p = palette(colour);
+  const out = [...r.lines];
+  if (r.status === 'skipped') {
+    out.push(p.skip(`SKIP ${r.lab}: ${r.skipped}`));
+    return out;
+  }
+  for (const c of r.checks) out.push(c.pass ? p.pass(checkLine(c)) : p.fail(checkLine(c)));
+  if (r.status === 'error') {
+    out.push(p.fail(`FAIL ${r.lab}: the experiment did not complete: ${r.error}`));
+    out.push(p.fail('RESULT: the lab did not complete'));
+  } else {
+    out.push((r.status === 'passed' ? p.pass : p.fail)(resultLine(r.checks)));
+  }
+  return out;
+}
+
+/** `mqlab all`: one row per lab */
+export function renderSummary(reports: LabReport[], colour: boolean): string[] {
+  const p = palette(colour);
+  const w = Math.max(3, ...reports.map((r) => r.lab.length));
+  const rows = [`${'lab'.padEnd(w)}  result   checks  wall`];
+  for (const r of reports) {
+    const passed = r.checks.filter((c) => c.pass).length;
+    const result = r.status.toUpperCase().padEnd(7);
+    const paint = r.status === 'passed' ? p.pass : r.status === 'skipped' ? p.skip : p.fail;
+    rows.push(`${r.lab.padEnd(w)}  ${paint(result)}  ${`${passed}/${r.checks.length}`.padStart(6)}  ${(r.timings.totalMs / 1000).toFixed(2)} s`);
+  }
+  const failed = reports.filter((r) => r.status === 'failed' || r.status === 'error').length;
+  rows.push(failed === 0 ? p.pass(`ALL: ${reports.length} lab(s), none failed`) : p.fail(`ALL: ${failed} of ${reports.length} lab(s) FAILED`));
+  return rows;
+}
+
+export function exitCodeOf(reports: LabReport[]): number {
+  return reports.some((r) => r.status === 'failed' || r.status === 'error') ? 1 : 0;
+}

@@ -1,0 +1,62 @@
+/** mqlab status: URLs (masked), reachability, versions, capabilities, and every lab queue. */
+import type { Config } from '../config.js';
+import { Management, type QueueStats } from '../broker/management.js';
+import { capabilities, describeCapabilities, type Capabilities } from '../broker/capabilities.js';
+import { names } from '../names.js';
+import { maskUrl } from '../urls.js';
+import { registry } from '../../labs/registry.js';
+import { probe, type Probe } from './probe.js';
+
+export interface StatusReport {
+  urls: { amqp: string; mgmt: string; pg: string };
+  probe: Probe;
+  capabilities: Capabilities | null;
+  queues: { lab: string; queue: string; stats: QueueStats | null }[];
+}
+
+export async function status(config: Config): Promise<StatusReport> {
+  const p = await probe(config);
+  const report: StatusReport = {
+    urls: { amqp: maskUrl(config.amqpUrl), mgmt: maskUrl(config.mgmtUrl), pg: maskUrl(config.pgUrl) },
+    probe: p,
+    capabilities: p.amqp.ok ? capabilities(p.amqp.version!) : null,
+    queues: [],
+  };
+  if (p.mgmt.ok) {
+    const all = new Map((await new Management(config.mgmtUrl, config.vhost).queues()).map((q) => [q.name, q]));
+    const n = names(config.namespace);
+    for (const entry of registry) {
+      const { lab } = await entry.load();
+      for (const q of lab.topology?.(n).queues ?? []) report.queues.push({ lab: entry.name, queue: q.name, stats: all.get(q.name) ?? null });
+    }
+  }
+  return report;
+}
+
+export function renderStatus(s: StatusReport): string[] {
+  const p = s.probe;
+  const mark = (ok: boolean, err?: string) => (ok ? 'reachable' : `UNREACHABLE: ${err}`);
+  const out = [
+    `RabbitMQ    ${s.urls.amqp}  ${mark(p.amqp.ok, p.amqp.error)}`,
+    `management  ${s.urls.mgmt}  ${mark(p.mgmt.ok, p.mgmt.error)}`,
+    `PostgreSQL  ${s.urls.pg}  ${mark(p.pg.ok, p.pg.error)}`,
+  ];
+  if (p.amqp.ok) out.push(`broker      ${p.amqp.product} ${p.amqp.version}, Erlang ${p.mgmt.erlang ?? p.amqp.platform ?? '?'}`);
+  if (p.pg.ok) out.push(`database    PostgreSQL ${p.pg.version}`);
+  if (s.capabilities) {
+    out.push('', `capabilities of RabbitMQ ${s.capabilities.version}:`);
+    out.push(...describeCapabilities(s.capabilities).map((l) => '  ' + l));
+  }
+  if (s.queues.length) {
+    const w = Math.max(...s.queues.map((q) => q.queue.length), 5);
+    out.push('', `lab queues:`, `  ${'lab'.padEnd(20)} ${'queue'.padEnd(w)} messages  ready  unacked  policy`);
+    for (const q of s.queues) {
+      const st = q.stats;
+      out.push(
+        `  ${q.lab.padEnd(20)} ${q.queue.padEnd(w)} ` +
+          (st ? `${String(st.messages).padStart(8)}  ${String(st.ready).padStart(5)}  ${String(st.unacked).padStart(7)}  ${st.policy ?? '-'}` : '(not declared yet: run the lab)'),
+      );
+    }
+  }
+  return out;
+}

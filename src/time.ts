@@ -1,0 +1,49 @@
+import { Interrupted, LabError } from './errors.js';
+
+/** sleep that ends early with Interrupted when `signal` aborts */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Interrupted());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new Interrupted());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** settle with `p`, or fail with a LabError naming `what` after `ms`, or Interrupted on abort */
+export function within<T>(p: Promise<T>, ms: number, what: string, signal?: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) return reject(new Interrupted());
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const t = setTimeout(() => {
+      done();
+      reject(new LabError(`timed out after ${(ms / 1000).toFixed(1)} s waiting for ${what}`));
+    }, ms);
+    const onAbort = () => {
+      done();
+      reject(new Interrupted());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => (done(), resolve(v)),
+      (e) => (done(), reject(e)),
+    );
+  });
+}
+
+/** a promise with its resolve/reject outside, for "done when the consumer saw X" */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// unit: pure logic, no services. integration (*.int.test.ts): the real RabbitMQ and PostgreSQL
+// that `mqlab up` starts (test/global-setup.ts brings them up when they are not running).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'labs/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**', 'dist/**'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['**/*.int.test.ts'],
+          exclude: ['node_modules/**', 'dist/**'],
+          globalSetup: ['test/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+    ],
+  },
+});
