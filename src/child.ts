@@ -1,0 +1,62 @@
+/**
+ * Labs that need a real second process (a consumer that crashes, an archiver) spawn a lab script
+ * with runChild. The child gets the run's URLs and namespace through MQLAB_* variables, prints
+ * key=value event lines on stdout (see child-runtime.ts), and the parent records them in its log.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { constants } from 'node:os';
+import { execa } from 'execa';
+import type { LabContext } from './lab.js';
+import { parseEvent, type LabEvent } from './log/events.js';
+
+export interface ChildRun {
+  name: string;
+  /** as a shell reports it: 128 + signal number when the process was killed (SIGKILL → 137) */
+  exitCode: number;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  events: LabEvent[];
+}
+
+export interface ChildOptions {
+  args?: string[];
+  /** extra environment for the child */
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/**
+ * Run `script` (a .js file beside the lab's compiled code, e.g. new URL('./consumer.js', import.meta.url))
+ * as process `name` and wait for it to end. With --out DIR its output is kept as DIR/<name>.out.txt.
+ */
+export async function runChild(ctx: LabContext, name: string, script: URL, opts: ChildOptions = {}): Promise<ChildRun> {
+  const file = fileURLToPath(script);
+  const r = await execa(process.execPath, [file, ...(opts.args ?? [])], {
+    reject: false,
+    timeout: opts.timeoutMs ?? 60_000,
+    cancelSignal: ctx.signal,
+    env: {
+      MQLAB_AMQP_URL: ctx.config.amqpUrl,
+      MQLAB_PG_URL: ctx.config.pgUrl,
+      MQLAB_MGMT_URL: ctx.config.mgmtUrl,
+      MQLAB_NAMESPACE: ctx.config.namespace,
+      MQLAB_LAB: ctx.lab,
+      MQLAB_PROCESS: name,
+      ...opts.env,
+    },
+  });
+  const signal = r.signal ?? null;
+  const exitCode = signal ? 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0) : (r.exitCode ?? -1);
+  const events: LabEvent[] = [];
+  for (const line of r.stdout.split('\n')) {
+    const e = parseEvent(line);
+    if (e) events.push(ctx.log.record(e));
+  }
+  if (r.stderr.trim()) ctx.log.emit(name, { status: 'stderr', text: r.stderr.trim().split('\n').slice(-3).join(' | ') });
+  if (ctx.outDir) fs.writeFileSync(path.join(ctx.outDir, `${name}.out.txt`), r.stdout + (r.stderr ? `\n${r.stderr}` : ''));
+  if (r.isCanceled) throw ctx.signal.reason ?? new Error('interrupted');
+  return { name, exitCode, signal, stdout: r.stdout, stderr: r.stderr, events };
+}
