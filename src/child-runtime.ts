@@ -5,7 +5,7 @@
 import { Broker } from './broker/broker.js';
 import { openDb, type Db } from './db/client.js';
 import { loadConfig, type Config } from './config.js';
-import { formatEvent } from './log/events.js';
+import { eventFields, formatEvent } from './log/events.js';
 import { names, type Names } from './names.js';
 
 export interface ChildRuntime {
@@ -33,9 +33,7 @@ export async function childRuntime(): Promise<ChildRuntime> {
     broker,
     db,
     emit(source, fields) {
-      const f: Record<string, string> = { timestamp: new Date().toISOString(), lab };
-      for (const [k, v] of Object.entries(fields)) if (v !== undefined) f[k] = String(v);
-      process.stdout.write(formatEvent({ source, fields: f }) + '\n');
+      process.stdout.write(formatEvent({ source, fields: eventFields({ lab }, fields) }) + '\n');
     },
     async close() {
       await broker.close();

@@ -17,8 +17,7 @@ export class EventLog {
   ) {}
 
   emit(source: string, fields: Record<string, unknown>): LabEvent {
-    const e: LabEvent = { source, fields: { timestamp: new Date().toISOString(), ...this.base, ...stringify(fields) } };
-    return this.record(e);
+    return this.record({ source, fields: eventFields(this.base, fields) });
   }
 
   /** an event that another process already formatted (child consumers print their own lines) */
@@ -27,6 +26,14 @@ export class EventLog {
     this.sink?.(formatEvent(e));
     return e;
   }
+}
+
+/** the seed's field order: timestamp, level, service, product, lab, then the event's own fields */
+export function eventFields(base: Record<string, string>, fields: Record<string, unknown>): Record<string, string> {
+  const f = stringify(fields);
+  const head: Record<string, string> = { timestamp: new Date().toISOString() };
+  for (const k of ['level', 'service', 'product']) if (f[k] !== undefined) head[k] = f[k];
+  return { ...head, ...base, ...f };
 }
 
 function stringify(fields: Record<string, unknown>): Record<string, string> {
