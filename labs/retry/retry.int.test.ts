@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+
+const SEED_LINE = 'retry: healthyAttempts=1 transientAttempts=[1, 2, 3] businessRows=2 poisonDeadLettered=true';
+
+describe('retry lab against the real broker and database', () => {
+  let s: Services;
+  beforeAll(async () => {
+    s = await services();
+  });
+  afterAll(async () => s?.close());
+
+  it('passes twice in a row and prints the seed line and its checks', async () => {
+    for (let run = 1; run <= 2; run++) {
+      const r = await mqlab(['retry']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.lines[0]).toBe(SEED_LINE);
+      const pass = passLines(r.stdout);
+      expect(pass).toMatchObject({ healthyAttempts: '1', transientAttempts: '1,2,3', businessRows: '2', poisonDeadLettered: 'true', queueDepthAfter: '0' });
+      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
+    }
+  });
+
+  it('leaves exactly the two business rows and empty queues, whatever an earlier run left behind', async () => {
+    // leftovers of an interrupted run: a stale message in each queue and a row for the poison event
+    for (const q of ['me12.retry.work', 'me12.retry.delay', 'me12.retry.dlq']) await s.broker.sendConfirmed(q, 'stale', { messageId: 'stale', headers: { attempt: 9 } });
+    await s.db`INSERT INTO retry_effect VALUES ('poison') ON CONFLICT DO NOTHING`;
+    const { code, report } = await runLabJson('retry');
+    expect(code).toBe(0);
+    const rows = await s.db`SELECT event_id FROM retry_effect ORDER BY event_id`;
+    expect(rows.map((r) => r.event_id)).toEqual(['healthy', 'transient']);
+    for (const q of ['me12.retry.work', 'me12.retry.delay', 'me12.retry.dlq']) expect(await s.broker.depth(q)).toBe(0);
+    // the broker stamped the poison message's death on the work queue with reason rejected
+    expect(report.facts.poisonDeath).toMatchObject({ queue: 'me12.retry.work', reason: 'rejected', count: 1 });
+    // each retry waited at least the delay queue's TTL
+    for (const gap of report.facts.retryGapsMs) expect(gap).toBeGreaterThanOrEqual(500);
+  });
+
+  it('declares the topology the seed describes', async () => {
+    const work = await s.mgmt.queue('me12.retry.work');
+    const delay = await s.mgmt.queue('me12.retry.delay');
+    expect(work).toMatchObject({ type: 'quorum', arguments: { 'x-dead-letter-exchange': 'me12.retry.dead', 'x-dead-letter-routing-key': 'failed' } });
+    expect(delay).toMatchObject({ type: 'quorum', arguments: { 'x-message-ttl': 500, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'me12.retry.work' } });
+    const bindings = await s.mgmt.bindings();
+    expect(bindings).toContainEqual(expect.objectContaining({ source: 'me12.retry.dead', destination: 'me12.retry.dlq', routing_key: 'failed' }));
+  });
+
+  it('--namespace keeps two runs apart: its own queues and its own table', async () => {
+    const r = await mqlab(['retry', '--namespace', 'itest']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(await s.mgmt.queue('itest.me12.retry.work')).not.toBeNull();
+    const rows = await s.db`SELECT count(*)::int AS n FROM itest_retry_effect`;
+    expect(rows[0].n).toBe(2);
+  });
+
+  it('--junit writes one testcase per check', async () => {
+    const file = `/tmp/mqlab-retry-${process.pid}.junit.xml`;
+    const r = await mqlab(['retry', '--junit', file]);
+    expect(r.code).toBe(0);
+    const xml = (await import('node:fs')).readFileSync(file, 'utf8');
+    expect(xml.match(/<testcase /g)?.length).toBe(Object.keys(passLines(r.stdout)).length);
+    expect(xml).not.toContain('<failure');
+  });
+});
