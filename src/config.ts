@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_URLS } from './defaults.js';
 import { UsageError } from './errors.js';
@@ -24,7 +25,13 @@ export interface ConfigInput {
   namespace?: string;
 }
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** the package root (holds compose.yaml, config/, scripts/), from src/ or from dist/src/ */
+export const PROJECT_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function findRoot(dir: string): string {
+  for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) if (fs.existsSync(path.join(d, 'compose.yaml'))) return d;
+  return path.resolve(dir, '..', '..');
+}
 
 const NAMESPACE = /^[a-z][a-z0-9_]{0,23}$/;
 

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { DEFAULT_URLS } from './defaults.js';
+import { UsageError } from './errors.js';
+
+describe('loadConfig', () => {
+  it('defaults to what mqlab up starts', () => {
+    const c = loadConfig({}, {});
+    expect(c).toMatchObject({ amqpUrl: DEFAULT_URLS.amqp, pgUrl: DEFAULT_URLS.pg, mgmtUrl: DEFAULT_URLS.mgmt, vhost: 'lab', namespace: '' });
+  });
+
+  it('takes MQLAB_* variables, and flags over them', () => {
+    const env = { MQLAB_AMQP_URL: 'amqp://u:p@h:1/v1', MQLAB_PG_URL: 'postgresql://u:p@h/db', MQLAB_NAMESPACE: 'ws1' };
+    expect(loadConfig({}, env)).toMatchObject({ amqpUrl: 'amqp://u:p@h:1/v1', vhost: 'v1', pgUrl: 'postgresql://u:p@h/db', namespace: 'ws1' });
+    expect(loadConfig({ amqpUrl: 'amqp://x/%2F', namespace: 'ws2' }, env)).toMatchObject({ vhost: '/', namespace: 'ws2' });
+  });
+
+  it('rejects a malformed URL without echoing its password', () => {
+    const attempt = () => loadConfig({ amqpUrl: 'amqp://app:s3cret@' }, {});
+    expect(attempt).toThrow(UsageError);
+    expect(attempt).toThrow(/malformed URL in MQLAB_AMQP_URL/);
+    try {
+      attempt();
+    } catch (e) {
+      expect(String((e as Error).message)).not.toContain('s3cret');
+    }
+  });
+
+  it('rejects a URL of the wrong kind', () => {
+    expect(() => loadConfig({ pgUrl: 'mysql://a:b@h/db' }, {})).toThrow(/must start with postgres:\/\/ or postgresql:\/\//);
+    expect(() => loadConfig({ mgmtUrl: 'amqp://h' }, {})).toThrow(/must start with http:\/\//);
+  });
+
+  it('validates the namespace', () => {
+    for (const bad of ['Upper', '1abc', 'a-b', 'x'.repeat(25), 'a.b']) expect(() => loadConfig({ namespace: bad }, {})).toThrow(UsageError);
+    expect(loadConfig({ namespace: 'a_1' }, {}).namespace).toBe('a_1');
+  });
+
+  it('puts the local services under MQLAB_HOME when set', () => {
+    expect(loadConfig({}, { MQLAB_HOME: '/tmp/x' }).home).toBe('/tmp/x');
+    expect(loadConfig({}, {}).home).toMatch(/\.mqlab$/);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { LabReport } from '../runner.js';
+import { evaluate, check } from './checks.js';
+import { exitCodeOf, renderLab, renderSummary, useColour } from './text.js';
+import { junitXml } from './junit.js';
+
+const report = (over: Partial<LabReport> = {}): LabReport => ({
+  lab: 'retry',
+  title: 'limited delayed retry',
+  status: 'passed',
+  lines: ['retry: healthyAttempts=1'],
+  checks: [evaluate(check('healthyAttempts', 1, 1))],
+  facts: {},
+  timings: { setupMs: 10, runMs: 1000, totalMs: 1010 },
+  events: [],
+  ...over,
+});
+
+describe('text output', () => {
+  it('prints the seed line, the checks, then RESULT', () => {
+    expect(renderLab(report(), false)).toEqual(['retry: healthyAttempts=1', 'PASS healthyAttempts: 1', 'RESULT: all assertions passed']);
+  });
+
+  it('still prints the observed summary line when a check fails', () => {
+    const r = report({ status: 'failed', lines: ['retry: healthyAttempts=2'], checks: [evaluate(check('healthyAttempts', 1, 2))] });
+    expect(renderLab(r, false)).toEqual(['retry: healthyAttempts=2', 'FAIL healthyAttempts: expected=1 actual=2', 'RESULT: 1 assertion(s) FAILED']);
+    expect(exitCodeOf([r])).toBe(1);
+  });
+
+  it('says SKIP with the reason, and a lab that broke off fails', () => {
+    expect(renderLab(report({ status: 'skipped', skipped: 'needs RabbitMQ 4.3', checks: [] }), false)).toContain('SKIP retry: needs RabbitMQ 4.3');
+    const broke = report({ status: 'error', error: 'timed out after 5.0 s waiting for x', checks: [] });
+    expect(renderLab(broke, false).join('\n')).toMatch(/FAIL retry: the experiment did not complete: timed out/);
+    expect(exitCodeOf([report(), broke])).toBe(1);
+    expect(exitCodeOf([report(), report({ status: 'skipped' })])).toBe(0);
+  });
+
+  it('summarises `mqlab all` as a table', () => {
+    const rows = renderSummary([report(), report({ lab: 'hold', status: 'failed', checks: [evaluate(check('a', 1, 2))] })], false);
+    expect(rows[1]).toMatch(/^retry\s+PASSED\s+1\/1\s+1\.01 s$/);
+    expect(rows[2]).toMatch(/^hold\s+FAILED\s+0\/1/);
+    expect(rows.at(-1)).toBe('ALL: 1 of 2 lab(s) FAILED');
+  });
+
+  it('uses colour only on a TTY without NO_COLOR', () => {
+    expect(useColour({ isTTY: true }, {})).toBe(true);
+    expect(useColour({ isTTY: true }, { NO_COLOR: '' })).toBe(false);
+    expect(useColour({ isTTY: false }, {})).toBe(false);
+    expect(renderLab(report(), true)[1]).toContain('\u001b[');
+  });
+});
+
+describe('junit', () => {
+  it('writes one testcase per check, failures with expected and actual', () => {
+    const xml = junitXml([report({ checks: [evaluate(check('a', 1, 1)), evaluate(check('b<&>', 1, 2))], status: 'failed' })]);
+    expect(xml.match(/<testcase /g)).toHaveLength(2);
+    expect(xml).toContain('name="b&lt;&amp;&gt;"');
+    expect(xml).toContain('<failure message="expected=1 actual=2"/>');
+    expect(xml).toContain('tests="2" failures="1" errors="0"');
+  });
+});
