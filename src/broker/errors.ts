@@ -10,6 +10,11 @@ export function connectError(err: unknown, url: string): EnvError {
   if (vhost) return new EnvError(`${where}: vhost '${vhost[1]}' does not exist`, UP_HINT + ', or fix the vhost in MQLAB_AMQP_URL');
   if (/ACCESS.REFUSED|403/.test(msg))
     return new EnvError(`${where}: credentials refused`, 'check the user and password in MQLAB_AMQP_URL, or ' + UP_HINT);
+  if (/Expected ConnectionOpenOk; got <ConnectionClose/.test(msg)) {
+    // the broker closes the connection at connection.open: the vhost is missing or not permitted
+    const v = vhostName(url);
+    return new EnvError(`${where}: vhost '${v}' does not exist or the user may not use it`, UP_HINT + ', or fix the vhost in MQLAB_AMQP_URL');
+  }
   if (/NOT.ALLOWED|530/.test(msg)) return new EnvError(`${where}: access to the vhost refused (${msg})`, 'check the vhost permissions of the user');
   return new EnvError(`${where}: ${networkCause(e, msg)}`, UP_HINT);
 }
@@ -30,4 +35,13 @@ export function networkCause(e: { code?: string; cause?: unknown }, msg: string)
   }
   if (/socket closed|handshake/i.test(msg)) return `no AMQP handshake (${msg}); is this the right port?`;
   return msg;
+}
+
+function vhostName(url: string): string {
+  try {
+    const p = new URL(url).pathname;
+    return p.length > 1 ? decodeURIComponent(p.slice(1)) : '/';
+  } catch {
+    return '?';
+  }
 }

@@ -35,13 +35,13 @@ export async function status(config: Config): Promise<StatusReport> {
 
 export function renderStatus(s: StatusReport): string[] {
   const p = s.probe;
-  const mark = (ok: boolean, err?: string) => (ok ? 'reachable' : `UNREACHABLE: ${err}`);
+  const mark = (ok: boolean, err?: string) => (ok ? 'reachable' : `NOT USABLE: ${err}`);
   const out = [
     `RabbitMQ    ${s.urls.amqp}  ${mark(p.amqp.ok, p.amqp.error)}`,
     `management  ${s.urls.mgmt}  ${mark(p.mgmt.ok, p.mgmt.error)}`,
     `PostgreSQL  ${s.urls.pg}  ${mark(p.pg.ok, p.pg.error)}`,
   ];
-  if (p.amqp.ok) out.push(`broker      ${p.amqp.product} ${p.amqp.version}, Erlang ${p.mgmt.erlang ?? p.amqp.platform ?? '?'}`);
+  if (p.amqp.ok) out.push(`broker      ${p.amqp.product} ${p.amqp.version} on ${p.mgmt.erlang ? `Erlang/OTP ${p.mgmt.erlang}` : (p.amqp.platform ?? 'Erlang')}`);
   if (p.pg.ok) out.push(`database    PostgreSQL ${p.pg.version}`);
   if (s.capabilities) {
     out.push('', `capabilities of RabbitMQ ${s.capabilities.version}:`);

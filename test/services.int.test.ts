@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mqlab, services, type Services } from './helpers.js';
+
+describe('mqlab up / status against the running services', () => {
+  let s: Services;
+  beforeAll(async () => {
+    s = await services();
+  });
+  afterAll(async () => s?.close());
+
+  it('up is idempotent: a second up finds the services and returns at once', async () => {
+    const t = Date.now();
+    const r = await mqlab(['up']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('services are already up');
+    expect(r.stderr).toMatch(/RabbitMQ \d+\.\d+\.\d+ ready at amqp:\/\/app:\*\*\*@127\.0\.0\.1:5772\/lab/);
+    expect(Date.now() - t).toBeLessThan(5000);
+  });
+
+  it('status shows masked URLs, versions, capabilities and the lab queues', async () => {
+    await mqlab(['retry']);
+    const r = await mqlab(['status', '--json']);
+    expect(r.code).toBe(0);
+    const st = JSON.parse(r.stdout);
+    expect(st.urls.amqp).toBe('amqp://app:***@127.0.0.1:5772/lab');
+    expect(r.stdout).not.toContain('app-lab-only');
+    expect(st.probe.amqp).toMatchObject({ ok: true, product: 'RabbitMQ' });
+    expect(st.capabilities.version).toBe(st.probe.amqp.version);
+    const work = st.queues.find((q: { queue: string }) => q.queue === 'me12.retry.work');
+    expect(work).toMatchObject({ lab: 'retry', stats: { messages: 0, type: 'quorum' } });
+    const text = await mqlab(['status']);
+    expect(text.stdout).toMatch(/^ {2}retry\s+me12\.retry\.work\s+0\s+0\s+0\s+-$/m);
+    expect(text.stdout).toMatch(/^broker\s+RabbitMQ \d+\.\d+\.\d+ on Erlang/m);
+  });
+
+  it('provisioning: app has no admin tags and is no superuser; schema lab belongs to app', async () => {
+    const users = await s.mgmt.request<{ name: string; tags: string[] | string }[]>('GET', '/api/users');
+    const tags = (n: string) => [users.find((u) => u.name === n)?.tags].flat().join(',');
+    expect(tags('app')).toBe('');
+    expect(tags('mqlab-admin')).toContain('administrator');
+    expect(users.map((u) => u.name)).not.toContain('guest');
+    const [me] = await s.db`SELECT current_user AS name, rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user`;
+    expect(me).toMatchObject({ name: 'app', rolsuper: false, rolcreaterole: false, rolcreatedb: false });
+    const [schema] = await s.db`SELECT nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname = 'lab'`;
+    expect(schema.owner).toBe('app');
+    const [path] = await s.db`SELECT current_schema() AS schema`;
+    expect(path.schema).toBe('lab');
+  });
+});
