@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // that `mqlab up` starts (test/global-setup.ts brings them up when they are not running).
 export default defineConfig({
   test: {
+    // the JSON report lets .ci/run print a plain "N passed, N failed" closing line
+    reporters: ['default', ['json', { outputFile: '.mqlab-test/results.json' }]],
     projects: [
       {
         test: {
