@@ -26,7 +26,7 @@ describe('retry lab against the real broker and database', () => {
     for (const q of ['me12.retry.work', 'me12.retry.delay', 'me12.retry.dlq']) await s.broker.sendConfirmed(q, 'stale', { messageId: 'stale', headers: { attempt: 9 } });
     await s.db`INSERT INTO retry_effect VALUES ('poison') ON CONFLICT DO NOTHING`;
     const { code, report } = await runLabJson('retry');
-    expect(code).toBe(0);
+    expect(code, JSON.stringify(report.checks)).toBe(0);
     const rows = await s.db`SELECT event_id FROM retry_effect ORDER BY event_id`;
     expect(rows.map((r) => r.event_id)).toEqual(['healthy', 'transient']);
     for (const q of ['me12.retry.work', 'me12.retry.delay', 'me12.retry.dlq']) expect(await s.broker.depth(q)).toBe(0);
@@ -56,7 +56,7 @@ describe('retry lab against the real broker and database', () => {
   it('--junit writes one testcase per check', async () => {
     const file = `/tmp/mqlab-retry-${process.pid}.junit.xml`;
     const r = await mqlab(['retry', '--junit', file]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
     const xml = (await import('node:fs')).readFileSync(file, 'utf8');
     expect(xml.match(/<testcase /g)?.length).toBe(Object.keys(passLines(r.stdout)).length);
     expect(xml).not.toContain('<failure');
