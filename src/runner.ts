@@ -191,7 +191,8 @@ function context(
     },
     progress: (message) => hooks.stderr(`${entry.name}: ${message}`),
     sleep: (ms) => sleep(ms, signal),
-    within: (p, ms, what) => within(p, ms, what, signal),
+    // a paused (--step) run waits for the user, not for a clock
+    within: (p, ms, what) => within(p, opts.step ? 24 * 3600_000 : ms, what, signal),
     signal,
     now: () => performance.now(),
   };

@@ -69,6 +69,7 @@ export const lab: Lab = {
               // the copy must be safe at the broker before the original delivery is settled
               await broker.sendConfirmed(x.delay, id, { messageId: id, headers: { attempt: attempt + 1 } });
               log.emit('consumer', { messageId: id, attempt, destination: x.delay, status: 'retry_confirmed' });
+              await ctx.checkpoint('before-ack', { messageId: id, attempt, note: 'copy confirmed in the delay queue, original not yet acked' });
               m.ack();
               log.emit('consumer', { messageId: id, attempt, status: 'acked' });
               return;
@@ -98,6 +99,7 @@ export const lab: Lab = {
     await consumer.cancel();
     const letter = await ctx.within(Promise.race([dead.promise, dlqConsumer.failure]), 5_000, 'the poison message in the DLQ');
     const rejected = deadLetterHistory(letter.headers).find((e) => e.queue === x.work && e.reason === 'rejected');
+    await ctx.checkpoint('dead-letter-sampled', { messageId: letter.messageId, reason: rejected?.reason, queue: rejected?.queue });
     letter.ack(); // take the sample so the next run starts from known data
     await dlqConsumer.cancel();
     log.emit('dlq', { messageId: letter.messageId, reason: rejected?.reason ?? 'none', queue: rejected?.queue ?? 'none', status: 'acked' });

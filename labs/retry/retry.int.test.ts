@@ -53,6 +53,19 @@ describe('retry lab against the real broker and database', () => {
     expect(rows[0].n).toBe(2);
   });
 
+  it('Ctrl-C mid-run exits 130 and leaves nothing that breaks the next run', async () => {
+    const { execa } = await import('execa');
+    const { CLI } = await import('../../test/helpers.js');
+    const child = execa('node', [CLI, 'retry'], { reject: false, env: { NO_COLOR: '1' } });
+    await new Promise((r) => setTimeout(r, 700)); // inside the first TTL wait
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).toContain('interrupted');
+    const again = await mqlab(['retry']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+
   it('--junit writes one testcase per check', async () => {
     const file = `/tmp/mqlab-retry-${process.pid}.junit.xml`;
     const r = await mqlab(['retry', '--junit', file]);

@@ -51,19 +51,18 @@ export async function runCommand(
   return exitCodeOf(reports);
 }
 
-function waitForEnter(prompt: string, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+let lines: AsyncIterator<string> | null = null;
+
+/** one line reader for the whole run, so typed-ahead (or piped) Enters are not lost between pauses */
+async function waitForEnter(prompt: string, signal: AbortSignal): Promise<void> {
+  if (!lines) {
+    const rl = readline.createInterface({ input: process.stdin, terminal: false });
     rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT')); // Ctrl-C at the prompt stops the lab
-    const onAbort = () => {
-      rl.close();
-      reject(new Interrupted());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    rl.question(prompt, () => {
-      signal.removeEventListener('abort', onAbort);
-      rl.close();
-      resolve();
-    });
-  });
+    signal.addEventListener('abort', () => rl.close(), { once: true });
+    lines = rl[Symbol.asyncIterator]();
+  }
+  process.stderr.write(prompt);
+  const next = await lines.next();
+  if (signal.aborted) throw new Interrupted();
+  if (next.done) process.stderr.write('(no more input: going on)\n');
 }
