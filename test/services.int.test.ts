@@ -46,4 +46,25 @@ describe('mqlab up / status against the running services', () => {
     const [path] = await s.db`SELECT current_schema() AS schema`;
     expect(path.schema).toBe('lab');
   });
+
+  it('status flags a real dead-letter loop without a TTL hop, with its path, and nothing else of ours', async () => {
+    const ch = await s.broker.newChannel();
+    try {
+      await ch.assertExchange('itest.loop.dlx', 'direct', { durable: false, autoDelete: false });
+      await ch.assertQueue('itest.loop', { durable: false, arguments: { 'x-dead-letter-exchange': 'itest.loop.dlx', 'x-dead-letter-routing-key': 'again' } });
+      await ch.bindQueue('itest.loop', 'itest.loop.dlx', 'again');
+      const r = await mqlab(['status']);
+      expect(r.stdout).toContain('LOOP itest.loop → itest.loop.dlx → itest.loop  (no TTL hop');
+      const st = JSON.parse((await mqlab(['status', '--json'])).stdout);
+      const flagged = st.loops.map((l: { queue: string }) => l.queue);
+      expect(flagged).toContain('itest.loop');
+      expect(flagged.filter((q: string) => q.startsWith('me12.retry'))).toEqual([]);
+    } finally {
+      await ch.deleteQueue('itest.loop');
+      await ch.deleteExchange('itest.loop.dlx');
+      await ch.close();
+    }
+    const after = JSON.parse((await mqlab(['status', '--json'])).stdout);
+    expect(after.loops.map((l: { queue: string }) => l.queue)).not.toContain('itest.loop');
+  });
 });

@@ -14,6 +14,8 @@ export interface QueueStats {
   ready: number;
   unacked: number;
   policy: string | null;
+  /** definition of the policy in effect (null without one) */
+  policyDefinition: Record<string, unknown> | null;
   consumers: number;
   arguments: Record<string, unknown>;
 }
@@ -95,6 +97,10 @@ export class Management {
     return (await this.request<BindingInfo[] | null>('GET', `/api/bindings/${this.v()}`)) ?? [];
   }
 
+  async exchanges(): Promise<{ name: string; type: string }[]> {
+    return (await this.request<{ name: string; type: string }[] | null>('GET', `/api/exchanges/${this.v()}`)) ?? [];
+  }
+
   async policies(): Promise<PolicyInfo[]> {
     return (await this.request<PolicyInfo[] | null>('GET', `/api/policies/${this.v()}`)) ?? [];
   }
@@ -140,6 +146,7 @@ function toStats(q: Record<string, unknown>): QueueStats {
     ready: n('messages_ready'),
     unacked: n('messages_unacknowledged'),
     policy: (q.policy as string) || null,
+    policyDefinition: (q.effective_policy_definition as Record<string, unknown>) ?? null,
     consumers: n('consumers'),
     arguments: (q.arguments ?? {}) as Record<string, unknown>,
   };

@@ -6,24 +6,37 @@ import { names } from '../names.js';
 import { maskUrl } from '../urls.js';
 import { registry } from '../../labs/registry.js';
 import { probe, type Probe } from './probe.js';
+import { findDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
 
 export interface StatusReport {
   urls: { amqp: string; mgmt: string; pg: string };
+  vhost: string;
   probe: Probe;
   capabilities: Capabilities | null;
   queues: { lab: string; queue: string; stats: QueueStats | null }[];
+  /** dead-letter routes in the whole vhost that lead back into their own queue without a TTL hop */
+  loops: DeadLetterLoop[] | null;
 }
 
 export async function status(config: Config): Promise<StatusReport> {
   const p = await probe(config);
   const report: StatusReport = {
     urls: { amqp: maskUrl(config.amqpUrl), mgmt: maskUrl(config.mgmtUrl), pg: maskUrl(config.pgUrl) },
+    vhost: config.vhost,
     probe: p,
     capabilities: p.amqp.ok ? capabilities(p.amqp.version!) : null,
     queues: [],
+    loops: null,
   };
   if (p.mgmt.ok) {
-    const all = new Map((await new Management(config.mgmtUrl, config.vhost).queues()).map((q) => [q.name, q]));
+    const mgmt = new Management(config.mgmtUrl, config.vhost);
+    const [queues, exchanges, bindings] = await Promise.all([mgmt.queues(), mgmt.exchanges(), mgmt.bindings()]);
+    report.loops = findDeadLetterLoops(
+      queues.map((q) => ({ name: q.name, arguments: q.arguments, policy: q.policyDefinition })),
+      exchanges,
+      bindings,
+    );
+    const all = new Map(queues.map((q) => [q.name, q]));
     const n = names(config.namespace);
     for (const entry of registry) {
       const { lab } = await entry.load();
@@ -57,6 +70,11 @@ export function renderStatus(s: StatusReport): string[] {
           (st ? `${String(st.messages).padStart(8)}  ${String(st.ready).padStart(5)}  ${String(st.unacked).padStart(7)}  ${st.policy ?? '-'}` : '(not declared yet: run the lab)'),
       );
     }
+  }
+  if (s.loops) {
+    out.push('', `dead-letter routes in vhost ${s.vhost}:`);
+    if (s.loops.length === 0) out.push('  no route leads a message back into its own queue without a TTL hop');
+    for (const l of s.loops) out.push(`  LOOP ${l.path.join(' → ')}  (no TTL hop: a dead letter comes straight back)`);
   }
   return out;
 }

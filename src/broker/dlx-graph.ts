@@ -1,0 +1,121 @@
+/**
+ * Dead-letter loops: a queue whose dead letters can be routed back into itself with no TTL hop on
+ * the way comes straight back after every rejection — an endless, undelayed loop. A cycle that passes
+ * through a queue with a message TTL is a delayed retry (the usual retry topology) and is fine.
+ * Pure: works on what the management API reports (queues with their effective policy, exchanges,
+ * bindings).
+ */
+export interface QueueNode {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** the definition of the policy in effect on the queue, if any */
+  policy?: Record<string, unknown> | null;
+}
+
+export interface ExchangeNode {
+  name: string;
+  type: string;
+}
+
+export interface Binding {
+  source: string;
+  destination: string;
+  destination_type: 'queue' | 'exchange';
+  routing_key: string;
+}
+
+export interface DeadLetterLoop {
+  queue: string;
+  /** the path the broker would take, e.g. ['q', 'dlx', 'q'] (queues and exchanges alternate) */
+  path: string[];
+}
+
+interface Target {
+  exchange: string;
+  /** null: the message keeps the routing key(s) it was published with */
+  key: string | null;
+}
+
+/** where a queue dead-letters to: queue arguments win over the policy, as in RabbitMQ */
+export function deadLetterTarget(q: QueueNode): Target | null {
+  const arg = (k: string) => q.arguments[`x-${k}`] ?? q.policy?.[k];
+  const exchange = arg('dead-letter-exchange');
+  if (exchange === undefined || exchange === null) return null;
+  const key = arg('dead-letter-routing-key');
+  return { exchange: String(exchange), key: key === undefined || key === null ? null : String(key) };
+}
+
+export function hasMessageTtl(q: QueueNode): boolean {
+  return q.arguments['x-message-ttl'] !== undefined || q.policy?.['message-ttl'] !== undefined;
+}
+
+/** topic pattern match: * one word, # zero or more words */
+export function topicMatches(pattern: string, key: string): boolean {
+  const p = pattern.split('.');
+  const k = key.split('.');
+  const go = (i: number, j: number): boolean => {
+    if (i === p.length) return j === k.length;
+    if (p[i] === '#') return go(i + 1, j) || (j < k.length && go(i, j + 1));
+    return j < k.length && (p[i] === '*' || p[i] === k[j]) && go(i + 1, j + 1);
+  };
+  return go(0, 0);
+}
+
+export function findDeadLetterLoops(queues: QueueNode[], exchanges: ExchangeNode[], bindings: Binding[]): DeadLetterLoop[] {
+  const byName = new Map(queues.map((q) => [q.name, q]));
+  const types = new Map(exchanges.map((x) => [x.name, x.type]));
+
+  /** the routing keys a message in queue q may carry: the keys that bound it, or its name (default exchange) */
+  const keysInto = (q: string) => [q, ...bindings.filter((b) => b.destination_type === 'queue' && b.destination === q).map((b) => b.routing_key)];
+
+  /** queues reached from exchange x with key (null: any key the message may carry), with the exchanges passed */
+  function route(x: string, key: string | null, seen = new Set<string>()): { queue: string; via: string[] }[] {
+    if (x === '') return key === null ? [] : byName.has(key) ? [{ queue: key, via: ['(default exchange)'] }] : [];
+    if (seen.has(x)) return [];
+    seen.add(x);
+    const type = types.get(x) ?? 'direct';
+    const out: { queue: string; via: string[] }[] = [];
+    for (const b of bindings.filter((b) => b.source === x)) {
+      const matches = key === null || type === 'fanout' || type === 'headers' || (type === 'topic' ? topicMatches(b.routing_key, key) : b.routing_key === key);
+      if (!matches) continue;
+      if (b.destination_type === 'queue') out.push({ queue: b.destination, via: [x] });
+      else for (const r of route(b.destination, key, seen)) out.push({ queue: r.queue, via: [x, ...r.via] });
+    }
+    return out;
+  }
+
+  /** one dead-letter hop from q: the queues its dead letters reach */
+  function hops(q: QueueNode): { queue: string; via: string[] }[] {
+    const t = deadLetterTarget(q);
+    if (!t) return [];
+    if (t.key !== null) return route(t.exchange, t.key);
+    return keysInto(q.name).flatMap((k) => route(t.exchange, k));
+  }
+
+  const loops: DeadLetterLoop[] = [];
+  for (const start of queues) {
+    if (hasMessageTtl(start)) continue; // a TTL queue in the cycle delays it: not an undelayed loop
+    // depth-first over queues without a TTL, looking for the way back to start
+    const stack: { queue: string; path: string[] }[] = [{ queue: start.name, path: [start.name] }];
+    const visited = new Set<string>();
+    let found: string[] | null = null;
+    while (stack.length && !found) {
+      const { queue, path } = stack.pop()!;
+      const node = byName.get(queue);
+      if (!node) continue;
+      for (const h of hops(node)) {
+        const next = [...path, ...h.via, h.queue];
+        if (h.queue === start.name) {
+          found = next;
+          break;
+        }
+        const target = byName.get(h.queue);
+        if (!target || hasMessageTtl(target) || visited.has(h.queue)) continue;
+        visited.add(h.queue);
+        stack.push({ queue: h.queue, path: next });
+      }
+    }
+    if (found) loops.push({ queue: start.name, path: found });
+  }
+  return loops;
+}
