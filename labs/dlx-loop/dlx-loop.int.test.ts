@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+
+describe('dlx-loop lab against the real broker', () => {
+  let s: Services;
+  beforeAll(async () => {
+    s = await services();
+  });
+  afterAll(async () => s?.close());
+
+  it('passes twice in a row: the loop returns the message with growing x-death counts, the fix lets it leave', async () => {
+    for (let run = 1; run <= 2; run++) {
+      const r = await mqlab(['dlx-loop']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.lines[0]).toMatch(/^dlx-loop: loopDetected=true xDeathCounts=\[1, 2, 3\] loopGapMaxMs=\d+ fixedLoopDetected=false leftLoopAfterAttempts=3 archived=1$/);
+      expect(passLines(r.stdout)).toMatchObject({ xDeathCounts: '1,2,3', archived: '1', queueDepthAfter: '0' });
+    }
+  });
+
+  it('the broker really holds the looped route, and every lab queue ends empty', async () => {
+    const { code, report } = await runLabJson('dlx-loop');
+    expect(code).toBe(0);
+    expect(report.facts.loopPath).toBe('dlxloop.business → dlxloop.dead → dlxloop.business');
+    const business = await s.mgmt.queue('dlxloop.business');
+    expect(business?.arguments).toMatchObject({ 'x-dead-letter-exchange': 'dlxloop.dead', 'x-dead-letter-routing-key': 'rk.dead' });
+    expect(await s.mgmt.bindings()).toContainEqual(expect.objectContaining({ source: 'dlxloop.dead', destination: 'dlxloop.business', routing_key: 'rk.dead' }));
+    for (const q of ['dlxloop.business', 'dlxloop.fixed.business', 'dlxloop.fixed.retry', 'dlxloop.fixed.archive']) expect(await s.broker.depth(q)).toBe(0);
+    // the retries of the fixed route waited for the TTL; the broken loop did not wait for anything
+    for (const gap of report.facts.fixedGapsMs) expect(gap).toBeGreaterThanOrEqual(200);
+  });
+
+  it('mqlab status flags the broken route and not the fixed one', async () => {
+    const st = JSON.parse((await mqlab(['status', '--json'])).stdout);
+    const flagged = st.loops.map((l: { path: string[] }) => l.path.join(' → '));
+    expect(flagged).toContain('dlxloop.business → dlxloop.dead → dlxloop.business');
+    expect(flagged.filter((p: string) => p.includes('fixed'))).toEqual([]);
+  });
+});
