@@ -26,6 +26,29 @@ export const registry: LabEntry[] = [
     floorMs: 2 * 200,
     load: () => import('./dlx-loop/lab.js'),
   },
+  {
+    name: 'replay',
+    title: 'controlled replay of a dead message with an audit trail',
+    proves:
+      'A quarantined message (amount=invalid) is replayed only with an APPROVED audit row, repaired from that ' +
+      'approval to amount=10 under the same message id, published and confirmed before the dead original is ' +
+      'acked; the receiver checks id and payload and moves the audit row APPROVED → VERIFIED; both quorum ' +
+      'queues end empty.',
+    floorMs: 0,
+    load: () => import('./replay/lab.js'),
+  },
+  {
+    name: 'compensate',
+    title: 'idempotent conditional compensation in one transaction',
+    proves:
+      'Releasing a reservation twice adds stock once: each attempt is one transaction whose first statement ' +
+      "is UPDATE … SET state='RELEASED' WHERE state='RESERVED', and stock grows only when that changed a row " +
+      '(9 → 10). The same holds when the two attempts race on two connections: the loser waits on the ' +
+      "winner's row lock, re-reads the row after the commit and changes nothing; a check-then-act version " +
+      '(SELECT, then an unconditional UPDATE) racing the same way releases twice (11).',
+    floorMs: 0,
+    load: () => import('./compensate/lab.js'),
+  },
 ];
 
 export function findLab(name: string): LabEntry | undefined {

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+
+const SEED_LINE = 'compensation: attempts=2 applied=1 reservation=RELEASED available=10';
+
+describe('compensate lab against the real database', () => {
+  let s: Services;
+  beforeAll(async () => {
+    s = await services();
+  });
+  afterAll(async () => s?.close());
+
+  it('passes twice in a row and prints the seed line and its checks', async () => {
+    for (let run = 1; run <= 2; run++) {
+      const r = await mqlab(['compensate']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.lines[0]).toBe(SEED_LINE);
+      expect(passLines(r.stdout)).toMatchObject({
+        attempts: '2',
+        applied: '1',
+        changedRows: '1,0',
+        reservation: 'RELEASED',
+        available: '10',
+        checkThenActApplied: '2',
+        checkThenActAvailable: '11',
+        raceOverlapped: 'true',
+        raceApplied: '1',
+        raceAvailable: '10',
+      });
+      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
+    }
+  });
+
+  it('starts from the seed rows whatever an earlier run left, and ends RELEASED with 10 in stock', async () => {
+    // leftovers of an interrupted run: stock already changed, reservation already released
+    await s.db`UPDATE retry_stock SET available = 3 WHERE sku = 'book'`;
+    await s.db`UPDATE retry_reservation SET state = 'RELEASED' WHERE order_id = 'order-42'`;
+    const { code, report } = await runLabJson('compensate');
+    expect(code).toBe(0);
+    expect(report.facts.start).toEqual({ reservation: 'RESERVED', available: 9 });
+    const reservation = await s.db`SELECT order_id, state FROM retry_reservation WHERE order_id = 'order-42'`;
+    const stock = await s.db`SELECT sku, available FROM retry_stock WHERE sku = 'book'`;
+    expect(reservation.map((r) => ({ ...r }))).toEqual([{ order_id: 'order-42', state: 'RELEASED' }]);
+    expect(stock.map((r) => ({ ...r }))).toEqual([{ sku: 'book', available: 10 }]);
+  });
+
+  it('the racing attempts ran on two connections and the loser waited on the winner’s row lock', async () => {
+    const { code, report } = await runLabJson('compensate');
+    expect(code).toBe(0);
+    for (const phase of ['checkThenAct', 'race'] as const) {
+      const { outcomes } = report.facts[phase];
+      const holder = outcomes.find((o: { blockedPid?: number }) => o.blockedPid !== undefined);
+      const other = outcomes.find((o: unknown) => o !== holder);
+      expect(holder.pid).not.toBe(other.pid);
+      expect(holder.blockedPid).toBe(other.pid);
+    }
+    // conditional: one release won, the other found nothing to release; check-then-act: both released
+    expect(report.facts.race.outcomes.map((o: { changed: number }) => o.changed).sort()).toEqual([0, 1]);
+    expect(report.facts.checkThenAct.outcomes.map((o: { stockAdded: number }) => o.stockAdded)).toEqual([1, 1]);
+    expect(report.facts.checkThenAct.after).toEqual({ reservation: 'RELEASED', available: 11 });
+  });
+
+  it('--namespace uses its own tables', async () => {
+    const r = await mqlab(['compensate', '--namespace', 'itest']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.lines[0]).toBe(SEED_LINE);
+    const [row] = await s.db`SELECT available FROM itest_retry_stock WHERE sku = 'book'`;
+    expect(row.available).toBe(10);
+  });
+});

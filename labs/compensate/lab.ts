@@ -1,0 +1,105 @@
+/**
+ * compensate — seed 000, RetryLab `compensate` mode: idempotent conditional compensation.
+ *
+ * retry_stock: book available=9        retry_reservation: order-42 RESERVED
+ * one release attempt = one transaction:
+ *   UPDATE retry_reservation SET state='RELEASED' WHERE order_id='order-42' AND state='RESERVED'
+ *     ├─ 1 row  → UPDATE retry_stock SET available=available+1 WHERE sku='book' → COMMIT
+ *     └─ 0 rows → nothing to give back → COMMIT
+ * Phases, each from the seed's starting rows:
+ *   sequential     the seed: two attempts one after the other (its output line)
+ *   check-then-act contrast: SELECT state, then an unconditional UPDATE; two racing attempts
+ *   race           two conditional attempts at once on two connections
+ * In both races the first attempt to lock the reservation row holds its transaction open until
+ * the other is seen waiting on that lock, so the two really overlap on every run.
+ */
+import type { Lab } from '../../src/lab.js';
+import type { Names } from '../../src/names.js';
+import type { Db } from '../../src/db/client.js';
+import { check } from '../../src/report/checks.js';
+import { blockedBehind, checkThenRelease, releaseReservation, type ReleaseOutcome, type Tables } from './release.js';
+import { appliedOf, overlapped } from './outcomes.js';
+
+const ORDER = { orderId: 'order-42', sku: 'book' };
+const START_AVAILABLE = 9;
+const ATTEMPTS = 2;
+const RACE_WAIT_MS = 3_000;
+
+const tables = (n: Names): Tables => ({ reservation: n.t('retry_reservation'), stock: n.t('retry_stock') });
+
+/** the seed's starting rows: book 9, order-42 RESERVED */
+const resetSql = (n: Names) => {
+  const t = tables(n);
+  return (
+    `INSERT INTO ${t.stock} VALUES ('${ORDER.sku}', ${START_AVAILABLE}) ON CONFLICT (sku) DO UPDATE SET available = ${START_AVAILABLE};\n` +
+    `INSERT INTO ${t.reservation} VALUES ('${ORDER.orderId}', 'RESERVED') ON CONFLICT (order_id) DO UPDATE SET state = 'RESERVED';`
+  );
+};
+
+async function rows(db: Db, t: Tables) {
+  const [r] = await db`SELECT (SELECT state FROM ${db(t.reservation)} WHERE order_id = ${ORDER.orderId}) AS reservation,
+                              (SELECT available FROM ${db(t.stock)} WHERE sku = ${ORDER.sku}) AS available`;
+  return { reservation: String(r.reservation ?? 'missing'), available: r.available === null ? -1 : Number(r.available) };
+}
+
+export const lab: Lab = {
+  schema: (n) => {
+    const t = tables(n);
+    return (
+      `CREATE TABLE IF NOT EXISTS ${t.reservation}(order_id text PRIMARY KEY, state text NOT NULL);\n` +
+      `CREATE TABLE IF NOT EXISTS ${t.stock}(sku text PRIMARY KEY, available int NOT NULL);`
+    );
+  },
+  reset: resetSql,
+
+  async run(ctx) {
+    const t = tables(ctx.names);
+    const { db, log } = ctx;
+    const record = (phase: string) => (o: ReleaseOutcome) => {
+      log.emit('compensation', { phase, orderId: ORDER.orderId, ...o, status: o.stockAdded === 1 ? 'stock_returned' : 'nothing_to_release' });
+      return o;
+    };
+    /** two attempts at once, each on its own pooled connection; only the first to lock the row waits */
+    const race = async (phase: string, attempt: typeof releaseReservation) => {
+      await db.unsafe(resetSql(ctx.names));
+      const deadline = ctx.now() + RACE_WAIT_MS;
+      let holder = false;
+      const holdFirst = async (tx: Parameters<typeof blockedBehind>[0]) => {
+        if (holder) return undefined;
+        holder = true;
+        return blockedBehind(tx, deadline, ctx.sleep);
+      };
+      const outcomes = await Promise.all(Array.from({ length: ATTEMPTS }, (_, i) => attempt(db, t, ORDER, i + 1, holdFirst).then(record(phase))));
+      return { outcomes, after: await rows(db, t) };
+    };
+
+    // The seed: two release attempts, one after the other.
+    const start = await rows(db, t);
+    const sequential: ReleaseOutcome[] = [];
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) sequential.push(record('sequential')(await releaseReservation(db, t, ORDER, attempt)));
+    const after = await rows(db, t);
+    const applied = appliedOf(sequential);
+
+    const naive = await race('check-then-act', checkThenRelease);
+    const raced = await race('race', releaseReservation);
+
+    return {
+      lines: [`compensation: attempts=${sequential.length} applied=${applied} reservation=${after.reservation} available=${after.available}`],
+      checks: [
+        check('attempts', ATTEMPTS, sequential.length),
+        check('applied', 1, applied),
+        check('changedRows', [1, 0], sequential.map((o) => o.changed)),
+        check('reservation', 'RELEASED', after.reservation),
+        check('available', START_AVAILABLE + 1, after.available),
+        check('checkThenActOverlapped', true, overlapped(naive.outcomes)),
+        check('checkThenActApplied', 2, appliedOf(naive.outcomes)),
+        check('checkThenActAvailable', START_AVAILABLE + 2, naive.after.available),
+        check('raceOverlapped', true, overlapped(raced.outcomes)),
+        check('raceApplied', 1, appliedOf(raced.outcomes)),
+        check('raceReservation', 'RELEASED', raced.after.reservation),
+        check('raceAvailable', START_AVAILABLE + 1, raced.after.available),
+      ],
+      facts: { start, sequential, after, checkThenAct: naive, race: raced },
+    };
+  },
+};

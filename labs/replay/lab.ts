@@ -1,0 +1,147 @@
+/**
+ * replay — seed 000, RetryLab `replay` mode: controlled replay of a dead message with an audit trail.
+ *
+ * retry_replay_audit: repair-42 APPROVED ('verified order amount=10')
+ * me12.retry.replay.dead ── amount=invalid (id repair-42) ─▶ replay tool (push consumer)
+ *     1. reads the APPROVED row for the message id, repairs the payload from it (amount=10)
+ *     2. publishes amount=10 with the same message id to me12.retry.replay.work, waits for the confirm
+ *     3. only then acks the dead original
+ * me12.retry.replay.work ── receiver (push consumer): id and payload checked →
+ *     UPDATE audit SET state='VERIFIED' WHERE state='APPROVED' → ack
+ */
+import type { ConfirmChannel } from 'amqplib';
+import type { Lab } from '../../src/lab.js';
+import type { Names } from '../../src/names.js';
+import type { Delivery } from '../../src/broker/broker.js';
+import { check } from '../../src/report/checks.js';
+import { deferred } from '../../src/time.js';
+import { removedAfterConfirm, repairPayload, type ReplayStep } from './repair.js';
+import { messagesLeft } from './queue-left.js';
+
+const EVENT_ID = 'repair-42';
+const BROKEN = 'amount=invalid';
+const APPROVAL = 'verified order amount=10';
+const EXPECTED_REPAIR = 'amount=10';
+
+const q = (n: Names) => ({
+  dead: n.q('me12.retry.replay.dead'),
+  work: n.q('me12.retry.replay.work'),
+  audit: n.t('retry_replay_audit'),
+});
+
+interface Seen {
+  id: string | undefined;
+  body: string;
+}
+
+export const lab: Lab = {
+  topology: (n) => ({ queues: [{ name: q(n).dead }, { name: q(n).work }] }),
+  schema: (n) => `CREATE TABLE IF NOT EXISTS ${q(n).audit}(event_id text PRIMARY KEY, reason text NOT NULL, state text NOT NULL)`,
+  reset: (n) => `DELETE FROM ${q(n).audit} WHERE event_id = '${EVENT_ID}'`,
+
+  async run(ctx) {
+    const x = q(ctx.names);
+    const { broker, db, log } = ctx;
+    const timeline: ReplayStep[] = [];
+    const step = (s: ReplayStep, fields: Record<string, unknown> = {}) => {
+      timeline.push(s);
+      log.emit('replay', { step: s, ...fields });
+    };
+
+    // An operator records the approval: which event, what was verified, in state APPROVED.
+    await db`INSERT INTO ${db(x.audit)} VALUES (${EVENT_ID}, ${APPROVAL}, 'APPROVED')`;
+    // The quarantined message, as the seed prepares it: third attempt, payload that always fails.
+    await broker.sendConfirmed(x.dead, BROKEN, { messageId: EVENT_ID, headers: { attempt: 3 } });
+    log.emit('producer', { messageId: EVENT_ID, destination: x.dead, attempt: 3, status: 'confirmed' });
+
+    // The receiver: checks id and payload, then moves the audit row APPROVED → VERIFIED.
+    const receiverCh = await broker.newChannel();
+    let received: Seen | null = null;
+    let verified = 0;
+    const receiverDone = deferred();
+    const receiver = await broker.consume(
+      x.work,
+      async (m: Delivery) => {
+        received = { id: m.messageId, body: m.body };
+        step('receiver-got', { messageId: m.messageId, body: m.body });
+        if (m.messageId === EVENT_ID && m.body === EXPECTED_REPAIR) {
+          const r = await db`UPDATE ${db(x.audit)} SET state = 'VERIFIED' WHERE event_id = ${m.messageId} AND state = 'APPROVED'`;
+          verified = r.count;
+          step('audit-verified', { messageId: m.messageId, rows: r.count });
+        }
+        m.ack(); // a wrong copy is taken off too, unverified: the run ends and its checks say FAIL
+        step('receiver-acked', { messageId: m.messageId });
+        receiverDone.resolve();
+      },
+      { prefetch: 1, channel: receiverCh },
+    );
+
+    // The replay tool: approval first, confirmed repaired copy second, ack of the original last.
+    const toolCh = await broker.newChannel();
+    let original: Seen | null = null;
+    let approved = 0;
+    const toolDone = deferred();
+    const tool = await broker.consume(
+      x.dead,
+      async (m: Delivery) => {
+        original = { id: m.messageId, body: m.body };
+        const approvals = await db`SELECT reason FROM ${db(x.audit)} WHERE event_id = ${m.messageId ?? ''} AND state = 'APPROVED'`;
+        approved = approvals.length;
+        step('approval-read', { messageId: m.messageId, approved, body: m.body });
+        const repaired = approvals.length === 1 ? repairPayload(m.body, approvals[0].reason) : null;
+        if (repaired === null) return toolDone.resolve(); // not approved: the original stays held, then returns
+        await broker.sendConfirmed(x.work, repaired, { messageId: m.messageId, headers: { attempt: 1 } });
+        step('repair-confirmed', { messageId: m.messageId, destination: x.work, body: repaired });
+        await ctx.checkpoint('repair-confirmed', { messageId: m.messageId, original: 'held-unacked' });
+        m.ack();
+        step('source-acked', { messageId: m.messageId, queue: x.dead });
+        toolDone.resolve();
+      },
+      { prefetch: 1, channel: toolCh },
+    );
+
+    await ctx.within(Promise.race([toolDone.promise, tool.failure]), 5_000, `the replay tool to handle ${EVENT_ID} from ${x.dead}`);
+    const sourceLeft = await finish(toolCh, tool, x.dead);
+    if (timeline.includes('repair-confirmed')) {
+      await ctx.within(Promise.race([receiverDone.promise, receiver.failure]), 5_000, `the repaired ${EVENT_ID} on ${x.work}`);
+    }
+    const workLeft = await finish(receiverCh, receiver, x.work);
+
+    const [row] = await db`SELECT reason, state FROM ${db(x.audit)} WHERE event_id = ${EVENT_ID}`;
+    const o = original as Seen | null;
+    const r = received as Seen | null;
+    const stableEventId = o?.id === EVENT_ID && r?.id === o.id;
+    const repairedPayload = o?.body === BROKEN && r?.body === EXPECTED_REPAIR;
+    const sourceRemoved = removedAfterConfirm(timeline, sourceLeft.count);
+
+    return {
+      lines: [
+        `replay: approved=${approved} stableEventId=${stableEventId} repairedPayload=${repairedPayload} sourceRemovedAfterConfirm=${sourceRemoved} verified=${verified}`,
+      ],
+      checks: [
+        check('approved', 1, approved),
+        check('stableEventId', true, stableEventId),
+        check('repairedPayload', true, repairedPayload),
+        check('sourceRemovedAfterConfirm', true, sourceRemoved),
+        check('verified', 1, verified),
+        check('auditState', 'VERIFIED', row?.state ?? 'missing'),
+        check('queueDepthAfter', 0, sourceLeft.count + workLeft.count),
+      ],
+      facts: {
+        timeline,
+        original,
+        received,
+        audit: row ? { eventId: EVENT_ID, reason: row.reason, state: row.state } : null,
+        left: { [x.dead]: sourceLeft.ids, [x.work]: workLeft.ids },
+      },
+    };
+  },
+};
+
+/** stop consuming, count what the queue still holds (held deliveries included), close the channel */
+async function finish(ch: ConfirmChannel, consumer: { cancel(): Promise<void> }, queue: string) {
+  await consumer.cancel();
+  const left = await messagesLeft(ch, queue);
+  await ch.close().catch(() => {});
+  return left;
+}

@@ -1,0 +1,35 @@
+/**
+ * The replay tool's pure decisions: what the repaired payload is (taken from the approval, never
+ * guessed) and whether the source was removed only after the repaired copy was confirmed.
+ */
+
+/** The amount an approval vouches for: 'verified order amount=10' → '10'; null when it names none. */
+export function approvedAmount(reason: string): string | null {
+  const m = /(?:^|\s)amount=(\d+(?:\.\d+)?)(?=\s|$)/.exec(reason);
+  return m ? m[1] : null;
+}
+
+/**
+ * The quarantined payload with its amount field replaced by the approved amount
+ * ('amount=invalid' + 'verified order amount=10' → 'amount=10'). Null when the approval names
+ * no amount or the payload has no amount field: then there is nothing approved to replay.
+ */
+export function repairPayload(original: string, approvalReason: string): string | null {
+  const amount = approvedAmount(approvalReason);
+  const field = /(^|[\s&;])amount=[^\s&;]*/;
+  if (amount === null || !field.test(original)) return null;
+  return original.replace(field, `$1amount=${amount}`);
+}
+
+/** The steps of a replay, in the order the lab observed them. */
+export type ReplayStep = 'approval-read' | 'repair-confirmed' | 'source-acked' | 'receiver-got' | 'audit-verified' | 'receiver-acked';
+
+/**
+ * The source was removed after the confirm: the confirm of the repaired copy was observed before
+ * the original was acked, and the broker then had nothing left in the source queue.
+ */
+export function removedAfterConfirm(timeline: readonly ReplayStep[], sourceLeft: number): boolean {
+  const confirmed = timeline.indexOf('repair-confirmed');
+  const acked = timeline.indexOf('source-acked');
+  return confirmed >= 0 && acked > confirmed && sourceLeft === 0;
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import { messagesLeft } from './queue-left.js';
+
+const SEED_LINE = 'replay: approved=1 stableEventId=true repairedPayload=true sourceRemovedAfterConfirm=true verified=1';
+const DEAD = 'me12.retry.replay.dead';
+const WORK = 'me12.retry.replay.work';
+
+describe('replay lab against the real broker and database', () => {
+  let s: Services;
+  beforeAll(async () => {
+    s = await services();
+  });
+  afterAll(async () => s?.close());
+
+  it('passes twice in a row and prints the seed line and its checks', async () => {
+    for (let run = 1; run <= 2; run++) {
+      const r = await mqlab(['replay']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.lines[0]).toBe(SEED_LINE);
+      expect(passLines(r.stdout)).toEqual({
+        approved: '1',
+        stableEventId: 'true',
+        repairedPayload: 'true',
+        sourceRemovedAfterConfirm: 'true',
+        verified: '1',
+        auditState: 'VERIFIED',
+        queueDepthAfter: '0',
+      });
+      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
+    }
+  });
+
+  it('ends with the audit row VERIFIED and both queues empty, whatever an earlier run left behind', async () => {
+    // leftovers of an interrupted run: a stale message in each queue, the audit row in another state
+    for (const q of [DEAD, WORK]) await s.broker.sendConfirmed(q, 'amount=stale', { messageId: 'stale' });
+    await s.db`INSERT INTO retry_replay_audit VALUES ('repair-42', 'stale', 'REJECTED')
+               ON CONFLICT (event_id) DO UPDATE SET reason = 'stale', state = 'REJECTED'`;
+    const { code, report } = await runLabJson('replay');
+    expect(code).toBe(0);
+    const rows = await s.db`SELECT event_id, reason, state FROM retry_replay_audit WHERE event_id = 'repair-42'`;
+    expect(rows.map((r) => ({ ...r }))).toEqual([{ event_id: 'repair-42', reason: 'verified order amount=10', state: 'VERIFIED' }]);
+    for (const q of [DEAD, WORK]) {
+      expect(await s.broker.depth(q)).toBe(0);
+      expect(await s.broker.get(q)).toBeNull();
+    }
+    // what each side saw: the broken original on the dead queue, the repaired copy under the same id
+    expect(report.facts.original).toEqual({ id: 'repair-42', body: 'amount=invalid' });
+    expect(report.facts.received).toEqual({ id: 'repair-42', body: 'amount=10' });
+    const timeline: string[] = report.facts.timeline;
+    expect(timeline.indexOf('repair-confirmed')).toBeGreaterThan(timeline.indexOf('approval-read'));
+    expect(timeline.indexOf('source-acked')).toBeGreaterThan(timeline.indexOf('repair-confirmed'));
+    expect(timeline.indexOf('audit-verified')).toBeGreaterThan(timeline.indexOf('receiver-got'));
+  });
+
+  it('declares both queues as durable quorum queues', async () => {
+    for (const q of [DEAD, WORK]) expect(await s.mgmt.queue(q)).toMatchObject({ type: 'quorum', arguments: { 'x-queue-type': 'quorum' } });
+  });
+
+  it('--namespace keeps two runs apart: its own queues and its own table', async () => {
+    const r = await mqlab(['replay', '--namespace', 'itest']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.lines[0]).toBe(SEED_LINE);
+    for (const q of [DEAD, WORK]) expect(await s.mgmt.queue(`itest.${q}`)).toMatchObject({ type: 'quorum' });
+    const rows = await s.db`SELECT state FROM itest_retry_replay_audit WHERE event_id = 'repair-42'`;
+    expect(rows.map((r) => r.state)).toEqual(['VERIFIED']);
+  });
+});
+
+describe('messagesLeft (how the lab sees that the source is empty)', () => {
+  let s: Services;
+  const probe = 'itest.replay.probe';
+  beforeAll(async () => {
+    s = await services();
+    const ch = await s.broker.newChannel();
+    await ch.assertQueue(probe, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    await ch.purgeQueue(probe);
+    await ch.close();
+  });
+  afterAll(async () => {
+    const ch = await s.broker.newChannel();
+    await ch.deleteQueue(probe).catch(() => {});
+    await s.close();
+  });
+
+  async function deliverOnce(ack: boolean) {
+    await s.broker.sendConfirmed(probe, 'amount=invalid', { messageId: ack ? 'acked' : 'held' });
+    const ch = await s.broker.newChannel();
+    await ch.prefetch(1);
+    let tag = '';
+    const got = new Promise<void>((resolve) => {
+      void ch.consume(probe, (m) => (m && ack && ch.ack(m), resolve()), { noAck: false }).then((r) => (tag = r.consumerTag));
+    });
+    await got;
+    await ch.cancel(tag);
+    const left = await messagesLeft(ch, probe);
+    await ch.close();
+    return left;
+  }
+
+  it('counts a delivery the channel still holds unacked, and puts it back', async () => {
+    expect(await deliverOnce(false)).toEqual({ count: 1, ids: ['held'] });
+    const back = await s.broker.get(probe);
+    expect(back?.messageId).toBe('held');
+    back?.ack();
+  });
+
+  it('finds nothing once the delivery was acked', async () => {
+    expect(await deliverOnce(true)).toEqual({ count: 0, ids: [] });
+  });
+});
