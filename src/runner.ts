@@ -61,24 +61,31 @@ export async function runLabs(
   signal: AbortSignal,
 ): Promise<{ session: SessionInfo; reports: LabReport[] }> {
   // Connect to both services first: an environment problem is reported before any lab starts.
-  const probe = await Broker.connect(config.amqpUrl);
+  const [first, pg] = await Promise.allSettled([Broker.connect(config.amqpUrl), openDb(config.pgUrl)]);
+  if (first.status === 'rejected' || pg.status === 'rejected') {
+    if (first.status === 'fulfilled') await first.value.close();
+    if (pg.status === 'fulfilled') await pg.value.db.end({ timeout: 0 });
+    throw first.status === 'rejected' ? first.reason : (pg as PromiseRejectedResult).reason;
+  }
+  const { db, version } = pg.value;
   const session: SessionInfo = {
-    broker: { product: probe.product, version: probe.version },
-    postgres: '',
-    capabilities: capabilities(probe.version),
+    broker: { product: first.value.product, version: first.value.version },
+    postgres: version,
+    capabilities: capabilities(first.value.version),
   };
-  await probe.close();
-  const { db, version } = await openDb(config.pgUrl);
-  session.postgres = version;
+  let spare: Broker | null = first.value; // the first lab uses the connection that just proved the broker
   const reports: LabReport[] = [];
   try {
     for (const entry of entries) {
       if (signal.aborted) throw new Interrupted();
-      const report = await runOne(entry, config, opts, hooks, signal, db, session.capabilities);
+      const broker = spare ?? (await Broker.connect(config.amqpUrl));
+      spare = null;
+      const report = await runOne(entry, config, opts, hooks, signal, db, session.capabilities, broker);
       reports.push(report);
       hooks.onReport?.(report);
     }
   } finally {
+    await spare?.close();
     await db.end({ timeout: 1 }).catch(() => {});
   }
   return { session, reports };
@@ -92,6 +99,7 @@ async function runOne(
   signal: AbortSignal,
   db: Db,
   caps: Capabilities,
+  broker: Broker,
 ): Promise<LabReport> {
   const started = performance.now();
   const names = makeNames(config.namespace);
@@ -107,7 +115,6 @@ async function runOne(
     events: log.events,
   };
   const { lab } = await entry.load();
-  const broker = await Broker.connect(config.amqpUrl);
   const onAbort = () => void broker.close();
   signal.addEventListener('abort', onAbort, { once: true });
   try {

@@ -51,9 +51,10 @@ export const lab: Lab = {
 
   async run(ctx) {
     const x = q(ctx.names);
-    const loops = await loopsOf(ctx, [x.business, x.fixedBusiness, x.fixedRetry, x.fixedArchive]);
+    const topologyCheck = loopsOf(ctx, [x.business, x.fixedBusiness, x.fixedRetry, x.fixedArchive]);
     const broken = await runBroken(ctx, x.business);
     const fixed = await runFixed(ctx, x);
+    const loops = await topologyCheck;
     const depths = await Promise.all(Object.values(x).filter((name) => ![x.dead, x.fixedDead].includes(name)).map((name) => ctx.broker.depth(name)));
     const brokenLoop = loops.find((l) => l.queue === x.business);
     const fixedLoops = loops.filter((l) => l.queue !== x.business);
