@@ -1,0 +1,135 @@
+/**
+ * requeue-storm — seed 003 §1.2 and §3.1: nack(requeue=true) is an immediate redelivery, not a retry.
+ *
+ * (a) requeue   me12.storm.requeue (quorum, x-delivery-limit 1000000)
+ *                 failing → nack(requeue=true) → straight back → failing → …   (the storm)
+ *                 healthy → ack
+ * (b) delayed   me12.storm.work (quorum, DLX '' → me12.storm.delay)
+ *                 failing → reject(requeue=false) → me12.storm.delay (TTL 500 ms, DLX '' → me12.storm.work) → …
+ *                 healthy → ack
+ * Same window, same failing message, same healthy stream (50/s), consumer in this process.
+ * Mode (b) runs first: its failing message comes back from the delay queue (≤ one TTL) while
+ * mode (a) runs, and is taken off then, so the run costs the two windows and no extra TTL.
+ */
+import type { Lab, LabResult } from '../../src/lab.js';
+import type { Names } from '../../src/names.js';
+import { check, checkAtLeast } from '../../src/report/checks.js';
+import { runMode, type ModeRun, type Removal } from './mode.js';
+import { gaps, latencySummary, perSecond, ratio, round1 } from './measure.js';
+import { PREFETCH, WINDOW_MS } from './options.js';
+
+const DELAY_TTL_MS = 500;
+const HEALTHY_PER_SEC = 50;
+const MAX_REDELIVERIES = 50_000;
+/**
+ * Far above MAX_REDELIVERIES: 4.0–4.2 count nack(requeue=true) toward a quorum queue's delivery limit
+ * (default 20 there), which would end the storm after 20 deliveries; 3.10 has no default, 4.3 no longer
+ * counts nack. One explicit value shows the same storm on all of them.
+ */
+const DELIVERY_LIMIT = 1_000_000;
+const MIN_RATIO = 20;
+
+const q = (n: Names) => ({
+  requeue: n.q('me12.storm.requeue'),
+  work: n.q('me12.storm.work'),
+  delay: n.q('me12.storm.delay'),
+});
+
+export const lab: Lab = {
+  topology: (n) => {
+    const x = q(n);
+    return {
+      queues: [
+        { name: x.requeue, args: { 'x-delivery-limit': DELIVERY_LIMIT } },
+        { name: x.work, args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.delay } },
+        { name: x.delay, args: { 'x-message-ttl': DELAY_TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
+      ],
+    };
+  },
+
+  async run(ctx) {
+    const x = q(ctx.names);
+    const windowMs = Number(ctx.options.windowMs ?? WINDOW_MS.default);
+    const prefetch = Number(ctx.options.prefetch ?? PREFETCH.default);
+    const common = { windowMs, prefetch, healthyPerSec: HEALTHY_PER_SEC, maxRedeliveries: MAX_REDELIVERIES };
+
+    ctx.progress(`mode delayed: reject → ${x.delay} (TTL ${DELAY_TTL_MS} ms) → back, for ${windowMs} ms`);
+    const delayed = await runMode(ctx, { ...common, mode: 'delayed', queue: x.work, delayQueue: x.delay });
+    let requeue: ModeRun | undefined;
+    let delayedRemoval: Removal, requeueRemoval: Removal;
+    try {
+      await ctx.checkpoint('delayed-window-closed', { failingDeliveries: delayed.failingDeliveries, cpuMs: Math.round(delayed.cpuMs) });
+      ctx.progress(`mode requeue: nack(requeue=true) on ${x.requeue}, for ${windowMs} ms`);
+      requeue = await runMode(ctx, { ...common, mode: 'requeue', queue: x.requeue });
+      requeueRemoval = await ctx.within(requeue.removed, 5000, `the failing message on ${x.requeue} after the window`);
+      delayedRemoval = await ctx.within(delayed.removed, DELAY_TTL_MS + 5000, `the failing message back from ${x.delay}`);
+    } finally {
+      await requeue?.stop();
+      await delayed.stop();
+    }
+
+    const depths = await Promise.all([x.requeue, x.work, x.delay].map((name) => ctx.broker.depth(name)));
+    return result({ prefetch, requeue: requeue!, delayed, rr: requeueRemoval, dr: delayedRemoval, depths, x });
+  },
+};
+
+function modeFacts(m: ModeRun, removal: Removal) {
+  const redeliveries = Math.max(0, m.failingDeliveries - 1);
+  return {
+    windowMs: m.windowMs,
+    activeMs: Math.round(m.activeMs),
+    failingDeliveries: m.failingDeliveries,
+    redeliveries,
+    redeliveriesPerSec: perSecond(redeliveries, m.activeMs),
+    redeliveredFlags: m.redeliveredFlags,
+    capped: m.capped,
+    failingGapsMs: gaps(m.failingAtMs),
+    removal,
+    cpuMs: Math.round(m.cpuMs),
+    cpuPercentOfWindow: round1((m.cpuMs / m.activeMs) * 100),
+    healthy: { published: m.healthyPublished, processed: m.healthyProcessed, processedInWindow: m.healthyProcessedInWindow, ...latencySummary(m.healthyLatenciesMs) },
+  };
+}
+
+interface Observed {
+  prefetch: number;
+  requeue: ModeRun;
+  delayed: ModeRun;
+  rr: Removal;
+  dr: Removal;
+  depths: number[];
+  x: ReturnType<typeof q>;
+}
+
+function result({ prefetch, requeue, delayed, rr, dr, depths, x }: Observed): LabResult {
+  const a = modeFacts(requeue, rr);
+  const b = modeFacts(delayed, dr);
+  const r = ratio(a.redeliveriesPerSec, b.redeliveriesPerSec);
+  const line =
+    `requeue-storm: requeueRedeliveriesPerSec=${a.redeliveriesPerSec} delayedRedeliveriesPerSec=${b.redeliveriesPerSec} ratio=${r}` +
+    ` healthyProcessedRequeue=${a.healthy.processed}/${a.healthy.published} healthyProcessedDelayed=${b.healthy.processed}/${b.healthy.published}` +
+    ` cpuMsRequeue=${a.cpuMs} cpuMsDelayed=${b.cpuMs}` +
+    ` healthyP50MsRequeue=${a.healthy.p50Ms} healthyP50MsDelayed=${b.healthy.p50Ms}` +
+    ` healthyP95MsRequeue=${a.healthy.p95Ms} healthyP95MsDelayed=${b.healthy.p95Ms}`;
+  return {
+    lines: [line],
+    checks: [
+      checkAtLeast('ratio', MIN_RATIO, r),
+      check('healthyProcessedRequeue', a.healthy.published, a.healthy.processed),
+      check('healthyProcessedDelayed', b.healthy.published, b.healthy.processed),
+      check('queueDepthAfter', 0, depths.reduce((s, d) => s + d, 0)),
+    ],
+    facts: {
+      consumer: 'in-process (one push consumer per mode on its own channel; CPU is process.cpuUsage over the window, healthy publisher included in both modes)',
+      prefetch,
+      delayTtlMs: DELAY_TTL_MS,
+      healthyPerSec: HEALTHY_PER_SEC,
+      maxRedeliveries: MAX_REDELIVERIES,
+      deliveryLimit: DELIVERY_LIMIT,
+      ratio: r,
+      requeue: { queue: x.requeue, ...a },
+      delayed: { queue: x.work, delayQueue: x.delay, ...b },
+      queueDepthAfter: { [x.requeue]: depths[0], [x.work]: depths[1], [x.delay]: depths[2] },
+    },
+  };
+}

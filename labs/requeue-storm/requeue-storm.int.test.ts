@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mqlab, runLabJson, services, type Services } from '../../test/helpers.js';
+
+const QUEUES = ['me12.storm.requeue', 'me12.storm.work', 'me12.storm.delay'];
+const WINDOW_MS = 1500;
+const HEALTHY = 75; // 50/s for 1.5 s
+
+function summaryFrom(f: any): string {
+  const a = f.requeue;
+  const b = f.delayed;
+  return (
+    `requeue-storm: requeueRedeliveriesPerSec=${a.redeliveriesPerSec} delayedRedeliveriesPerSec=${b.redeliveriesPerSec} ratio=${f.ratio}` +
+    ` healthyProcessedRequeue=${a.healthy.processed}/${a.healthy.published} healthyProcessedDelayed=${b.healthy.processed}/${b.healthy.published}` +
+    ` cpuMsRequeue=${a.cpuMs} cpuMsDelayed=${b.cpuMs}` +
+    ` healthyP50MsRequeue=${a.healthy.p50Ms} healthyP50MsDelayed=${b.healthy.p50Ms}` +
+    ` healthyP95MsRequeue=${a.healthy.p95Ms} healthyP95MsDelayed=${b.healthy.p95Ms}`
+  );
+}
+
+/** what every run must show, whatever the machine's speed */
+function expectConsistentFacts(report: any, caps: any) {
+  const f = report.facts;
+  const a = f.requeue;
+  const b = f.delayed;
+  expect(report.lines).toEqual([summaryFrom(f)]);
+  expect(Object.fromEntries(report.checks.map((c: any) => [c.name, c.pass]))).toEqual({
+    ratio: true,
+    healthyProcessedRequeue: true,
+    healthyProcessedDelayed: true,
+    queueDepthAfter: true,
+  });
+  for (const m of [a, b]) {
+    expect(m.activeMs).toBeGreaterThanOrEqual(WINDOW_MS - 2);
+    expect(m.redeliveries).toBe(m.failingDeliveries - 1);
+    expect(m.redeliveriesPerSec).toBeCloseTo((m.redeliveries * 1000) / m.activeMs, 0);
+    expect(m.healthy).toMatchObject({ published: HEALTHY, processed: HEALTHY, count: HEALTHY });
+    expect(m.cpuMs).toBeGreaterThan(0);
+  }
+  expect(f.ratio).toBeCloseTo(a.redeliveriesPerSec / b.redeliveriesPerSec, 0);
+  expect(f.ratio).toBeGreaterThanOrEqual(20);
+
+  // requeue: every redelivery is the broker handing the same message back (redelivered flag),
+  // and the failing message was taken off after the window, not capped and not dead-lettered
+  expect(a.capped).toBe(false);
+  expect(a.redeliveredFlags).toBe(a.redeliveries);
+  expect(a.removal.redelivered).toBe(true);
+  expect(a.removal.xDeathRejected).toBe(0);
+  // 3.10–4.2 count each nack(requeue=true) as a return in x-delivery-count; 4.3 no longer does
+  if (caps.nackRequeueCountsTowardLimit) expect(a.removal.brokerDeliveryCount).toBe(a.failingDeliveries);
+
+  // delayed: each pass is a dead-lettering (rejected on work, expired on delay), never a broker redelivery
+  expect(b.failingDeliveries).toBeGreaterThanOrEqual(2);
+  expect(b.failingDeliveries).toBeLessThanOrEqual(1 + Math.floor(WINDOW_MS / f.delayTtlMs));
+  expect(b.redeliveredFlags).toBe(0);
+  expect(b.removal).toMatchObject({ redelivered: false, xDeathRejected: b.failingDeliveries, xDeathExpired: b.failingDeliveries });
+  expect(b.failingGapsMs).toHaveLength(b.failingDeliveries - 1);
+  for (const gap of b.failingGapsMs) expect(gap).toBeGreaterThanOrEqual(f.delayTtlMs);
+}
+
+describe('requeue-storm lab against the real broker', () => {
+  let s: Services;
+  beforeAll(async () => {
+    s = await services();
+  });
+  afterAll(async () => s?.close());
+
+  it('passes twice in a row, leaves the queues empty, and its facts agree with each other', async () => {
+    for (let run = 1; run <= 2; run++) {
+      const { code, doc, report, stderr } = await runLabJson('requeue-storm');
+      expect(code, JSON.stringify(report.checks) + stderr).toBe(0);
+      expectConsistentFacts(report, doc.capabilities);
+      for (const q of QUEUES) expect(await s.broker.depth(q), q).toBe(0);
+      // prefetch 1 (default): the storm holds the consumer, the healthy messages wait behind it
+      const { requeue, delayed } = report.facts;
+      expect(requeue.healthy.processedInWindow).toBeLessThan(HEALTHY);
+      expect(requeue.healthy.p50Ms).toBeGreaterThan(delayed.healthy.p50Ms);
+    }
+  });
+
+  it('declares a quorum storm queue with a high delivery limit and the TTL delay loop', async () => {
+    expect(await s.mgmt.queue('me12.storm.requeue')).toMatchObject({ type: 'quorum', arguments: { 'x-delivery-limit': 1_000_000 } });
+    expect(await s.mgmt.queue('me12.storm.work')).toMatchObject({
+      type: 'quorum',
+      arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'me12.storm.delay' },
+    });
+    expect(await s.mgmt.queue('me12.storm.delay')).toMatchObject({
+      type: 'quorum',
+      arguments: { 'x-message-ttl': 500, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'me12.storm.work' },
+    });
+  });
+
+  it('starts from empty queues after an interrupted run; with --prefetch 10 healthy messages pass beside the storm', async () => {
+    for (const q of QUEUES) await s.broker.sendConfirmed(q, 'stale', { messageId: 'failing-requeue' });
+    const { code, doc, report } = await runLabJson('requeue-storm', ['--prefetch', '10']);
+    expect(code, JSON.stringify(report.checks)).toBe(0);
+    expect(report.facts.prefetch).toBe(10);
+    expectConsistentFacts(report, doc.capabilities);
+    expect(report.facts.requeue.healthy.processedInWindow).toBeGreaterThan(0);
+    for (const q of QUEUES) expect(await s.broker.depth(q), q).toBe(0);
+  });
+
+  it('refuses a bad --window-ms with one line and exit code 2', async () => {
+    const r = await mqlab(['requeue-storm', '--window-ms', '200']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe("mqlab: --window-ms must be a whole number from 1000 to 30000 ms, got '200'");
+    expect(r.stdout).toBe('');
+  });
+});
