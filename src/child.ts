@@ -56,7 +56,8 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
     if (e) events.push(ctx.log.record(e));
   }
   if (r.stderr.trim()) ctx.log.emit(name, { status: 'stderr', text: r.stderr.trim().split('\n').slice(-3).join(' | ') });
-  if (ctx.outDir) fs.writeFileSync(path.join(ctx.outDir, `${name}.out.txt`), r.stdout + (r.stderr ? `\n${r.stderr}` : ''));
+  const output = [r.stdout, r.stderr].filter(Boolean).join('\n');
+  if (ctx.outDir) fs.writeFileSync(path.join(ctx.outDir, `${name}.out.txt`), output ? output + '\n' : '');
   if (r.isCanceled) throw ctx.signal.reason ?? new Error('interrupted');
   return { name, exitCode, signal, stdout: r.stdout, stderr: r.stderr, events };
 }

@@ -14,6 +14,7 @@ import { names as makeNames } from './names.js';
 import { evaluate, type CheckResult } from './report/checks.js';
 import { EnvError, Interrupted, LabError } from './errors.js';
 import { sleep, within } from './time.js';
+import { labOutDir, writeAssertOut } from './report/out-files.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -80,7 +81,9 @@ export async function runLabs(
       if (signal.aborted) throw new Interrupted();
       const broker = spare ?? (await Broker.connect(config.amqpUrl));
       spare = null;
-      const report = await runOne(entry, config, opts, hooks, signal, db, session.capabilities, broker);
+      const out = labOutDir(opts.out, entry.name, entries.length > 1);
+      const report = await runOne(entry, config, { ...opts, out }, hooks, signal, db, session.capabilities, broker);
+      if (out) writeAssertOut(out, report);
       reports.push(report);
       hooks.onReport?.(report);
     }
