@@ -4,6 +4,7 @@
  */
 import type { LabEntry } from '../src/lab.js';
 import { PREFETCH, WINDOW_MS, parsePrefetch, parseWindowMs } from './requeue-storm/options.js';
+import { GATE_MS, parseGateMs } from './consumer-crash/options.js';
 
 export const registry: LabEntry[] = [
   {
@@ -64,6 +65,20 @@ export const registry: LabEntry[] = [
     ],
     floorMs: 2 * WINDOW_MS.default,
     load: () => import('./requeue-storm/lab.js'),
+  },
+  {
+    name: 'consumer-crash',
+    title: 'a consumer crash between business commit and ack, caught by the idempotency table',
+    proves:
+      'A consumer process that commits its business row and is SIGKILLed before its ack (exit 137) sends no ack: ' +
+      'the broker redelivers that message to the next consumer process with redelivered=true, the processed_messages ' +
+      'unique key turns it into duplicate_skipped, and after 4 deliveries of 3 unique messages there are exactly ' +
+      '3 business rows and an empty queue.',
+    options: [
+      { flags: '--gate-ms <ms>', description: "hold each replay-gate checkpoint in the consumer processes this long (the seed's demo holds about 1000)", default: GATE_MS.default, parse: parseGateMs },
+    ],
+    floorMs: 0,
+    load: () => import('./consumer-crash/lab.js'),
   },
 ];
 

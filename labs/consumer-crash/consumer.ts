@@ -1,0 +1,90 @@
+/**
+ * The consumer process of consumer-crash, spawned twice by lab.ts (src/child.ts runChild).
+ * Manual ack, prefetch 1. Per delivery: one transaction (processed_messages claim, then the
+ * order row), commit, and only then ack.
+ *
+ *   --crash-after-commits N  after the Nth business commit and before its ack, SIGKILL itself
+ *                            (no ack leaves the process; the shell sees exit code 137)
+ *   --expect N               stop after N distinct messages were settled (acked)
+ *   --gate-ms MS             hold each replay-gate checkpoint this long (default 0)
+ *   --timeout-ms MS          give up (exit 3) when neither happened by then
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { childRuntime } from '../../src/child-runtime.js';
+import { deferred, sleep } from '../../src/time.js';
+import { gateLine, gateToken } from './gate.js';
+import { CONSUMER, SERVICE, crashNames, envelopeFields, parseEnvelope, processOnce } from './orders.js';
+
+const { values } = parseArgs({
+  options: {
+    'crash-after-commits': { type: 'string', default: '0' },
+    expect: { type: 'string', default: '0' },
+    'gate-ms': { type: 'string', default: '0' },
+    'timeout-ms': { type: 'string', default: '15000' },
+  },
+});
+const crashAfter = Number(values['crash-after-commits']);
+const expect = Number(values.expect);
+const gateMs = Number(values['gate-ms']);
+
+const rt = await childRuntime();
+const x = crashNames(rt.names);
+const run = randomBytes(6).toString('hex');
+let gates = 0;
+
+/** a replay-gate checkpoint: logged waiting/released, held only with --gate-ms */
+async function gate(checkpoint: string, messageId: string) {
+  const token = gateToken(run, checkpoint, messageId, ++gates);
+  process.stdout.write(gateLine(checkpoint, messageId, token, 'waiting') + '\n');
+  if (gateMs > 0) await sleep(gateMs);
+  process.stdout.write(gateLine(checkpoint, messageId, token, 'released') + '\n');
+}
+
+let received = 0;
+let commits = 0;
+let stopping = false;
+const settled = new Set<string>();
+const finished = deferred();
+
+const consumer = await rt.broker.consume(
+  x.queue,
+  async (d) => {
+    if (stopping) return; // pushed after the last expected ack: left unacked, the broker takes it back
+    const e = parseEnvelope(d.body);
+    const attempt = Number(d.headers.attempt ?? 1);
+    const meta = { ...SERVICE, ...envelopeFields(e), destination: x.queue };
+    received += 1;
+    rt.emit('consumer', { ...meta, consumer: CONSUMER, attempt, redelivered: d.redelivered, status: 'received' });
+    await gate('after-delivery', e.messageId);
+    const outcome = await processOnce(rt.db, x, e);
+    rt.emit('consumer', { ...meta, attempt, status: outcome });
+    if (outcome === 'business_committed') commits += 1;
+    await gate('before-ack', e.messageId);
+    if (outcome === 'business_committed' && commits === crashAfter) {
+      rt.emit('consumer', { ...meta, status: 'crash_injected' });
+      await new Promise<void>((resolve) => process.stdout.write('', () => resolve())); // the lines above reach the parent
+      process.kill(process.pid, 'SIGKILL'); // the committed transaction stays, the ack is never sent
+    }
+    d.ack();
+    rt.emit('consumer', { ...meta, attempt, status: 'acked' });
+    settled.add(e.messageId);
+    if (expect > 0 && settled.size >= expect) {
+      stopping = true;
+      finished.resolve();
+    }
+  },
+  { prefetch: 1 },
+);
+
+const timer = setTimeout(() => finished.reject(new Error('timeout')), Number(values['timeout-ms']));
+const outcome = await Promise.race([finished.promise, consumer.failure]).then(
+  () => 'done',
+  (err: Error) => (err.message === 'timeout' ? 'timeout' : `failed: ${err.message}`),
+);
+clearTimeout(timer);
+await consumer.cancel();
+rt.emit('consumer', { ...SERVICE, queue: x.queue, received, status: outcome === 'done' ? 'done' : outcome.split(':')[0] });
+if (outcome !== 'done') process.stderr.write(`${rt.process}: ${outcome}\n`);
+await rt.close();
+process.exitCode = outcome === 'done' ? 0 : 3;

@@ -1,0 +1,110 @@
+/**
+ * What the producer, both consumer processes and the lab share: the order.created envelope
+ * (seed 004's ids and field order), the names, and the idempotent consume step (§5.4):
+ * one transaction inserts the message id into processed_messages, then the business row.
+ */
+import type { Sql } from 'postgres';
+import type { Names } from '../../src/names.js';
+import type { PublishProps } from '../../src/broker/broker.js';
+
+export const LAB = 'consumer-crash';
+/** the consumer instance name the seed logs (consumer=consumer-1) in both runs */
+export const CONSUMER = 'consumer-1';
+/** the seed's service fields, first on every event line after the timestamp */
+export const SERVICE = { level: 'INFO', service: 'order-service', product: 'rabbitmq' } as const;
+
+export const crashNames = (n: Names) => ({
+  queue: n.q('orders.crash'),
+  processed: n.t('processed_messages'),
+  orders: n.t('orders'),
+});
+export type CrashNames = ReturnType<typeof crashNames>;
+
+export interface OrderCreated {
+  messageId: string;
+  eventType: 'order.created';
+  schemaVersion: 1;
+  aggregateId: string;
+  traceId: string;
+  correlationId: string;
+  payload: { orderId: string; amount: number };
+}
+
+/** the seed's events: 01JMQ000000000000000000001 / order-1001 / trace 000…001, then 2, 3 */
+export function orderEvents(count: number): OrderCreated[] {
+  return Array.from({ length: count }, (_, i) => {
+    const orderId = `order-${1001 + i}`;
+    return {
+      messageId: `01JMQ${String(i + 1).padStart(21, '0')}`,
+      eventType: 'order.created',
+      schemaVersion: 1,
+      aggregateId: orderId,
+      traceId: String(i + 1).padStart(32, '0'),
+      correlationId: orderId,
+      payload: { orderId, amount: 100 * (i + 1) },
+    };
+  });
+}
+
+/** the envelope's fields in the seed's log order */
+export const envelopeFields = (e: OrderCreated) => ({
+  messageId: e.messageId,
+  eventType: e.eventType,
+  schemaVersion: e.schemaVersion,
+  aggregateId: e.aggregateId,
+  traceId: e.traceId,
+  correlationId: e.correlationId,
+});
+
+/** AMQP properties: the broker-visible copy of the envelope; attempt is the application's retry count */
+export const publishProps = (e: OrderCreated): PublishProps => ({
+  messageId: e.messageId,
+  type: e.eventType,
+  correlationId: e.correlationId,
+  contentType: 'application/json',
+  headers: { traceId: e.traceId, schemaVersion: e.schemaVersion, attempt: 1 },
+});
+
+export function parseEnvelope(body: string): OrderCreated {
+  const e = JSON.parse(body) as OrderCreated;
+  if (e?.eventType !== 'order.created' || typeof e.messageId !== 'string' || typeof e.payload?.orderId !== 'string') {
+    throw new Error(`not an order.created envelope: ${body.slice(0, 120)}`);
+  }
+  return e;
+}
+
+/**
+ * orders has no unique key on order_id on purpose: the only thing that keeps a redelivered
+ * message from writing a second business row is the processed_messages key.
+ */
+export const schemaSql = (n: Names) => {
+  const t = crashNames(n);
+  return `
+CREATE TABLE IF NOT EXISTS ${t.processed}(
+  lab text NOT NULL, message_id text NOT NULL, consumer text NOT NULL,
+  processed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (lab, message_id));
+CREATE TABLE IF NOT EXISTS ${t.orders}(
+  id bigserial PRIMARY KEY, lab text NOT NULL, order_id text NOT NULL, message_id text NOT NULL,
+  trace_id text NOT NULL, amount numeric NOT NULL, created_at timestamptz NOT NULL DEFAULT now());`;
+};
+
+export const resetSql = (n: Names) => {
+  const t = crashNames(n);
+  return `DELETE FROM ${t.processed} WHERE lab = '${LAB}'; DELETE FROM ${t.orders} WHERE lab = '${LAB}';`;
+};
+
+export type Outcome = 'business_committed' | 'duplicate_skipped';
+
+/** one transaction: claim the message id (a conflict means duplicate), then write the order, commit */
+export async function processOnce(db: Sql, t: CrashNames, e: OrderCreated): Promise<Outcome> {
+  return db.begin(async (sql) => {
+    const claimed = await sql`
+      INSERT INTO ${sql(t.processed)} (lab, message_id, consumer) VALUES (${LAB}, ${e.messageId}, ${CONSUMER})
+      ON CONFLICT (lab, message_id) DO NOTHING RETURNING message_id`;
+    if (claimed.length === 0) return 'duplicate_skipped' as const;
+    await sql`
+      INSERT INTO ${sql(t.orders)} (lab, order_id, message_id, trace_id, amount)
+      VALUES (${LAB}, ${e.payload.orderId}, ${e.messageId}, ${e.traceId}, ${e.payload.amount})`;
+    return 'business_committed' as const;
+  });
+}
