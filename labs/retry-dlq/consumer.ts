@@ -1,0 +1,93 @@
+/**
+ * The retry-dlq consumer, run as its own process by the lab (runChild). It prints seed-004 events
+ * on stdout and exits 0 once it has settled --expect distinct messages for good (committed,
+ * duplicate_skipped or moved to the DLQ) — no fixed sleep; 1 on a failure or after --timeout-ms.
+ *
+ *   attempt = 1 + x-death(orders.work, rejected).count
+ *   business tx commits → ack | business failure, attempt < 3 → reject(requeue=false) → orders.retry
+ *   business failure, attempt 3 → confirmed copy to orders.dlq → ack
+ */
+import { parseArgs } from 'node:util';
+import type { Sql } from 'postgres';
+import { childRuntime } from '../../src/child-runtime.js';
+import type { Delivery } from '../../src/broker/broker.js';
+import { deferred, within } from '../../src/time.js';
+import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
+import { fieldsOfDelivery, SEED_FIELDS } from './orders.js';
+import { MAX_ATTEMPTS, resources } from './resources.js';
+
+const CONSUMER = 'consumer-1';
+const { values } = parseArgs({ options: { expect: { type: 'string' }, 'timeout-ms': { type: 'string', default: '15000' } } });
+const expected = Number(values.expect);
+const timeoutMs = Number(values['timeout-ms']);
+if (!Number.isInteger(expected) || expected < 1 || !(timeoutMs > 0)) {
+  process.stderr.write('usage: consumer.js --expect <messages> [--timeout-ms <ms>]\n');
+  process.exit(2);
+}
+
+const rt = await childRuntime();
+const x = resources(rt.names);
+const settled = new Set<string>();
+const allSettled = deferred();
+let received = 0;
+
+/** idempotent by message id: the processed_messages row and the business row commit together */
+async function commitOrder(db: Sql, messageId: string, body: string): Promise<'business_committed' | 'duplicate_skipped'> {
+  const order = JSON.parse(body) as { orderId: string; quantity: number };
+  return db.begin(async (tx) => {
+    const fresh = await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${messageId}) ON CONFLICT DO NOTHING RETURNING message_id`;
+    if (fresh.length === 0) return 'duplicate_skipped' as const;
+    await tx`INSERT INTO ${tx(x.orders)} (order_id, message_id, quantity) VALUES (${order.orderId}, ${messageId}, ${order.quantity})`;
+    return 'business_committed' as const;
+  });
+}
+
+/** a failure retrying cannot fix is the message's fault (bad data); anything else is not */
+function businessFailure(err: unknown): string | null {
+  if (err instanceof SyntaxError) return 'unparseable_body';
+  const code = String((err as { code?: unknown })?.code ?? '');
+  if (code === '23514') return 'check_violation';
+  return /^2[23]/.test(code) ? `sqlstate_${code}` : null;
+}
+
+async function handle(m: Delivery): Promise<void> {
+  received += 1;
+  const id = fieldsOfDelivery(m);
+  const attempt = attemptOf(m.headers, x.work);
+  const at = { ...SEED_FIELDS, ...id, destination: x.work };
+  rt.emit('consumer', { ...at, consumer: CONSUMER, attempt, redelivered: m.redelivered, xDeath: deathSummary(m.headers), status: 'received' });
+  try {
+    const status = await commitOrder(rt.db, id.messageId, m.body);
+    m.ack();
+    rt.emit('consumer', { ...at, attempt, status });
+    settled.add(id.messageId);
+  } catch (err) {
+    const error = businessFailure(err);
+    if (error === null) throw err; // not the message's fault: stop, unacked messages go back to the queue
+    if (attempt < MAX_ATTEMPTS) {
+      m.reject(false); // the work queue dead-letters it to the retry queue; the broker counts it in x-death
+      rt.emit('consumer', { ...at, attempt, error, status: 'retry' });
+    } else {
+      const props = { ...m.raw.properties, headers: dlqHeaders(m.headers, attempt, x.work, error) };
+      await rt.broker.sendConfirmed(x.dlq, m.raw.content, props); // safe in the DLQ before the original goes
+      m.ack();
+      rt.emit('consumer', { ...at, attempt, error, status: 'poison_to_dlq' });
+      settled.add(id.messageId);
+    }
+  }
+  if (settled.size >= expected) allSettled.resolve();
+}
+
+let code = 0;
+const consumer = await rt.broker.consume(x.work, handle, { prefetch: 10 });
+try {
+  await within(Promise.race([allSettled.promise, consumer.failure]), timeoutMs, `${expected} settled messages on ${x.work}`);
+  await consumer.cancel();
+  rt.emit('consumer', { ...SEED_FIELDS, queue: x.work, received, status: 'done' });
+} catch (err) {
+  code = 1;
+  rt.emit('consumer', { ...SEED_FIELDS, queue: x.work, received, settled: settled.size, error: String((err as Error)?.message ?? err), status: 'failed' });
+} finally {
+  await rt.close();
+}
+process.exitCode = code;

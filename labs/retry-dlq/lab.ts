@@ -1,0 +1,79 @@
+/**
+ * retry-dlq — seed 004 (Hello MQ): retry counted by the broker's x-death, poison message to a DLQ.
+ * The consumer runs as a separate process, the producer in the lab's; see resources.ts for the routing and
+ * docs/labs/retry-dlq.md for each output line.
+ */
+import type { Lab } from '../../src/lab.js';
+import { runChild } from '../../src/child.js';
+import { check, javaList } from '../../src/report/checks.js';
+import { countStatus, trailOf } from './observations.js';
+import { produceOrders } from './produce.js';
+import { HEALTHY, ORDERS, POISON, SEED_FIELDS } from './orders.js';
+import { MAX_ATTEMPTS, TTL_MS, reset, resources, schema, topology } from './resources.js';
+
+/** the consumer's own deadline: the two TTL hops plus a wide margin */
+const CONSUMER_TIMEOUT_MS = 2 * TTL_MS + 13_000;
+
+export const lab: Lab = {
+  topology,
+  schema,
+  reset,
+
+  async run(ctx) {
+    if (!ctx.caps.quorumMessageTtl) {
+      return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no x-message-ttl on quorum queues (3.10+)` };
+    }
+    const x = resources(ctx.names);
+    ctx.progress(`order-poison takes ${MAX_ATTEMPTS - 1} hops through ${x.retry} (TTL ${TTL_MS} ms) before it moves to ${x.dlq}`);
+
+    // The consumer is told how many messages must reach a final outcome; it exits on its own.
+    const consuming = runChild(ctx, 'consumer', new URL('./consumer.js', import.meta.url), {
+      args: ['--expect', String(ORDERS.length), '--timeout-ms', String(CONSUMER_TIMEOUT_MS)],
+      timeoutMs: CONSUMER_TIMEOUT_MS + 5_000,
+    });
+    // a failed publish still waits for the consumer (it ends by itself), so no process outlives the run
+    const produced = await produceOrders(ctx, x.work).catch(async (err) => {
+      await consuming.catch(() => {});
+      throw err;
+    });
+    const consumer = await consuming;
+    const events = [...produced, ...consumer.events];
+
+    const [work, retry, dlq] = await Promise.all([x.work, x.retry, x.dlq].map((q) => ctx.broker.depth(q)));
+    const { db } = ctx;
+    const [{ business, processed }] = await db`
+      SELECT (SELECT count(*)::int FROM ${db(x.orders)}) AS business, (SELECT count(*)::int FROM ${db(x.processed)}) AS processed`;
+    ctx.log.emit('inspect', { ...SEED_FIELDS, business_rows: business, processed_rows: processed, status: 'snapshot' });
+    await ctx.checkpoint('after-consumer', { business_rows: business, processed_rows: processed });
+
+    const confirmed = countStatus(events, 'producer', 'confirmed');
+    const received = countStatus(events, 'consumer', 'received');
+    const poison = trailOf(events, POISON.messageId);
+    const moved = countStatus(events, 'consumer', 'poison_to_dlq', POISON.messageId);
+    return {
+      lines: [
+        `retry-dlq: confirmed=${confirmed} received=${received} businessRows=${business} processedRows=${processed} ` +
+          `poisonAttempts=${javaList(poison.attempts)} poisonMovedToDlq=${moved} dlqMessages=${dlq}`,
+      ],
+      checks: [
+        check('confirmed', ORDERS.length, confirmed),
+        check('business_rows', HEALTHY.length, business),
+        check('poisonAttempts', Array.from({ length: MAX_ATTEMPTS }, (_, i) => i + 1), poison.attempts),
+        check('poisonMovedToDlq', 1, moved),
+        check('dlqMessages', 1, dlq),
+        check('workQueueDepthAfter', 0, work),
+        check('retryQueueDepthAfter', 0, retry),
+        check('consumer.exitCode', 0, consumer.exitCode),
+      ],
+      facts: {
+        routing: { [x.work]: `dead letters → default exchange → ${x.retry}`, [x.retry]: `TTL ${TTL_MS} ms, dead letters → default exchange → ${x.work}` },
+        poisonRetryGapsMs: poison.gapsMs,
+        poisonDeathsByAttempt: poison.deaths,
+        queueDepthAfter: { [x.work]: work, [x.retry]: retry, [x.dlq]: dlq },
+        dlqSample: `left in ${x.dlq} for inspection; the next run purges it`,
+        processedRows: processed,
+        readsClientXDeath: ctx.caps.readsClientXDeath,
+      },
+    };
+  },
+};

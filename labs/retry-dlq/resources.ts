@@ -1,0 +1,53 @@
+/**
+ * retry-dlq resources: the three queues, the two tables, and how dead letters travel.
+ *
+ * Routing uses the default exchange: each queue names where its dead letters go in its own
+ * arguments (x-dead-letter-exchange '' + x-dead-letter-routing-key = the target queue's name),
+ * so there is no exchange or binding to forget, and --namespace reaches the routing keys too.
+ *
+ *   producer ──confirm──▶ orders.work ──reject(requeue=false)──▶ orders.retry (TTL 1000 ms)
+ *                              ▲                                        │ expired
+ *                              └────────────────────────────────────────┘
+ *   consumer, attempt 3 ──confirm──▶ orders.dlq ; then ack on orders.work
+ */
+import type { Names } from '../../src/names.js';
+import type { Topology } from '../../src/broker/topology.js';
+
+/** one fixed delay per retry hop (quorum TTL is head-only: one TTL per delay queue) */
+export const TTL_MS = 1000;
+/** the consumer gives up on this attempt: it moves the message to the DLQ instead of rejecting it */
+export const MAX_ATTEMPTS = 3;
+
+export function resources(n: Names) {
+  return {
+    work: n.q('orders.work'),
+    retry: n.q('orders.retry'),
+    dlq: n.q('orders.dlq'),
+    orders: n.t('retry_dlq_orders'),
+    processed: n.t('retry_dlq_processed_messages'),
+  };
+}
+
+export function topology(n: Names): Topology {
+  const x = resources(n);
+  return {
+    queues: [
+      { name: x.work, args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.retry } },
+      { name: x.retry, args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
+      { name: x.dlq },
+    ],
+  };
+}
+
+/** the business table refuses a non-positive quantity: that is what makes order-poison fail, every time */
+export function schema(n: Names): string {
+  const x = resources(n);
+  return `CREATE TABLE IF NOT EXISTS ${x.processed}(message_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE IF NOT EXISTS ${x.orders}(order_id text PRIMARY KEY, message_id text NOT NULL UNIQUE, quantity int NOT NULL CHECK (quantity > 0));`;
+}
+
+/** both tables belong to this lab (and to its namespace): every run starts with none of its rows */
+export function reset(n: Names): string {
+  const x = resources(n);
+  return `DELETE FROM ${x.orders}; DELETE FROM ${x.processed};`;
+}

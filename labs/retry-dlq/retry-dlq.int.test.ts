@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mqlab, runLabJson, services, type Services } from '../../test/helpers.js';
+
+const SUMMARY = 'retry-dlq: confirmed=3 received=5 businessRows=2 processedRows=2 poisonAttempts=[1, 2, 3] poisonMovedToDlq=1 dlqMessages=1';
+// seed 004, retry-dlq assert.out.txt, character for character
+const SEED_ASSERT = [
+  'PASS confirmed: 3',
+  'PASS business_rows: 2',
+  'PASS poisonAttempts: 1,2,3',
+  'PASS poisonMovedToDlq: 1',
+  'PASS dlqMessages: 1',
+  'PASS workQueueDepthAfter: 0',
+  'PASS retryQueueDepthAfter: 0',
+  'PASS consumer.exitCode: 0',
+  'RESULT: all assertions passed',
+];
+const P = '01JMQ00000000000000000000P';
+const QUEUES = ['orders.work', 'orders.retry', 'orders.dlq'];
+
+describe('retry-dlq lab against the real broker and database', () => {
+  let s: Services;
+  beforeAll(async () => {
+    s = await services();
+  });
+  afterAll(async () => {
+    // the --namespace run's own queues and tables
+    const ch = await s.broker.newChannel();
+    for (const q of QUEUES) await ch.deleteQueue(`itest.${q}`).catch(() => {});
+    await ch.close().catch(() => {});
+    await s.db.unsafe('DROP TABLE IF EXISTS itest_retry_dlq_orders, itest_retry_dlq_processed_messages');
+    await s?.close();
+  });
+
+  /** what the broker and the database hold after a run */
+  async function assertEndState() {
+    expect(await s.broker.depth('orders.work')).toBe(0);
+    expect(await s.broker.depth('orders.retry')).toBe(0);
+    expect(await s.broker.depth('orders.dlq')).toBe(1);
+    const orders = await s.db`SELECT order_id, message_id, quantity FROM retry_dlq_orders ORDER BY order_id`;
+    expect(orders.map((r) => [r.order_id, r.message_id, r.quantity])).toEqual([
+      ['order-1001', '01JMQ000000000000000000001', 2],
+      ['order-1002', '01JMQ000000000000000000002', 1],
+    ]);
+    const processed = await s.db`SELECT message_id FROM retry_dlq_processed_messages ORDER BY message_id`;
+    expect(processed.map((r) => r.message_id)).toEqual(['01JMQ000000000000000000001', '01JMQ000000000000000000002']);
+    // the one message in the DLQ is the poison order, published there by the consumer at attempt 3
+    const dead = await s.broker.get('orders.dlq');
+    expect(dead).not.toBeNull();
+    try {
+      expect(dead!.messageId).toBe(P);
+      expect(dead!.raw.properties.correlationId).toBe('order-poison');
+      expect(JSON.parse(dead!.body)).toEqual({ orderId: 'order-poison', quantity: 0 });
+      expect(dead!.headers).toMatchObject({ attempts: 3, failedQueue: 'orders.work', error: 'check_violation', eventType: 'order.created', schemaVersion: 1 });
+      // a client publish, not a broker dead letter: no x-death of its own
+      expect(dead!.headers['x-death']).toBeUndefined();
+    } finally {
+      dead!.nack(true); // leave it where the lab left it
+    }
+  }
+
+  it('passes twice in a row, prints the seed lines, and leaves exactly what the broker and database should hold', async () => {
+    for (let run = 1; run <= 2; run++) {
+      const r = await mqlab(['retry-dlq']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.lines[0]).toBe(SUMMARY);
+      expect(r.lines.slice(1, 1 + SEED_ASSERT.length)).toEqual(SEED_ASSERT);
+      await assertEndState(); // the second run purged the first run's DLQ sample: still exactly one
+    }
+  });
+
+  it("x-death[0] is the retry queue's expiry, the (orders.work, rejected) entry holds the count; whatever an earlier run left", async () => {
+    // leftovers of an interrupted run: a stale message in each queue, stale rows in both tables
+    for (const q of QUEUES) await s.broker.sendConfirmed(q, 'stale', { messageId: `stale-${q}` });
+    await s.db`INSERT INTO retry_dlq_processed_messages (message_id) VALUES ('01JMQ000000000000000000001') ON CONFLICT DO NOTHING`;
+    await s.db`INSERT INTO retry_dlq_orders (order_id, message_id, quantity) VALUES ('order-poison', ${P}, 5) ON CONFLICT DO NOTHING`;
+
+    const { code, report } = await runLabJson('retry-dlq');
+    expect(code, JSON.stringify(report.checks)).toBe(0);
+    expect(report.lines[0]).toBe(SUMMARY);
+    await assertEndState();
+
+    const deaths = report.facts.poisonDeathsByAttempt;
+    expect(deaths[0]).toEqual([]);
+    for (const attempt of [2, 3]) {
+      const history = deaths[attempt - 1];
+      expect(history[0]).toEqual({ queue: 'orders.retry', reason: 'expired', count: attempt - 1 });
+      expect(history).toContainEqual({ queue: 'orders.work', reason: 'rejected', count: attempt - 1 });
+    }
+    // every retry waited out the retry queue's TTL
+    expect(report.facts.poisonRetryGapsMs).toHaveLength(2);
+    for (const gap of report.facts.poisonRetryGapsMs) expect(gap).toBeGreaterThanOrEqual(1000);
+    // the consumer reported each outcome; the producer had every publish confirmed
+    const statuses = report.events.filter((e: { source: string }) => e.source === 'consumer').map((e: { status: string }) => e.status);
+    expect(statuses.filter((st: string) => st === 'business_committed')).toHaveLength(2);
+    expect(statuses.filter((st: string) => st === 'retry')).toHaveLength(2);
+    expect(statuses.at(-1)).toBe('done');
+  });
+
+  it('declares the quorum queues and the dead-letter routing through the default exchange', async () => {
+    expect(await s.mgmt.queue('orders.work')).toMatchObject({
+      type: 'quorum',
+      arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'orders.retry' },
+    });
+    expect(await s.mgmt.queue('orders.retry')).toMatchObject({
+      type: 'quorum',
+      arguments: { 'x-message-ttl': 1000, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'orders.work' },
+    });
+    const dlq = await s.mgmt.queue('orders.dlq');
+    expect(dlq?.type).toBe('quorum');
+    expect(dlq?.arguments['x-dead-letter-exchange']).toBeUndefined(); // the end of the line
+  });
+
+  it('--namespace reaches the child processes; --out keeps the producer and consumer output', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-retry-dlq-'));
+    const r = await mqlab(['retry-dlq', '--namespace', 'itest', '--out', out]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(await s.broker.depth('itest.orders.dlq')).toBe(1);
+    const [{ n }] = await s.db`SELECT count(*)::int AS n FROM itest_retry_dlq_orders`;
+    expect(n).toBe(2);
+    const producer = fs.readFileSync(path.join(out, 'producer.out.txt'), 'utf8').trim().split('\n');
+    expect(producer).toHaveLength(4);
+    expect(producer[0]).toMatch(
+      /^\[producer\] timestamp=\S+ level=INFO service=order-service product=rabbitmq lab=retry-dlq messageId=01JMQ000000000000000000001 eventType=order.created schemaVersion=1 aggregateId=order-1001 traceId=0{31}1 correlationId=order-1001 destination=itest.orders.work routingKey=itest.orders.work durationMs=\d+ status=confirmed$/,
+    );
+    expect(producer[3]).toMatch(/ destination=itest.orders.work confirmed=3 status=done$/);
+    const consumer = fs.readFileSync(path.join(out, 'consumer.out.txt'), 'utf8').trim().split('\n');
+    expect(consumer.at(-2)).toMatch(/ messageId=01JMQ00000000000000000000P .* attempt=3 error=check_violation status=poison_to_dlq$/);
+    expect(consumer.at(-1)).toMatch(/ queue=itest.orders.work received=5 status=done$/);
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+});
