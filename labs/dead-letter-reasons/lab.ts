@@ -1,0 +1,175 @@
+/**
+ * dead-letter-reasons — seed 003 §2: the three ways a message dies (TTL, queue length, reject), the
+ * quorum delivery limit as a fourth, what dead-lettering changes on the message, and x-death `count`
+ * growing when the same message dies again on the same (queue, reason). Topology: ./topology.ts.
+ * All paths run at once, so the run waits only for the longest TTL (150 ms).
+ */
+import type { Lab, LabContext } from '../../src/lab.js';
+import type { Delivery } from '../../src/broker/broker.js';
+import { check, checkAtLeast } from '../../src/report/checks.js';
+import { deathCount } from '../../src/broker/xdeath.js';
+import { deferred } from '../../src/time.js';
+import { LabError } from '../../src/errors.js';
+import { dlrNames, dlrTopology, TWICE_AGAIN } from './topology.js';
+import {
+  classifyDeadLetter,
+  describeDeadLetter,
+  expectedDeadLetters,
+  summaryLine,
+  tallyReasons,
+  MESSAGE_TTL_MS,
+  QUEUE_TTL_MS,
+  SINGLE_PATHS,
+  type DeadLetterView,
+  type PathName,
+} from './reasons.js';
+
+interface Arrival {
+  key: string;
+  messageId: string;
+  view: DeadLetterView;
+  twiceCount: number;
+  at: number;
+}
+
+/** routing keys of the dead letters the watch queue must see: one per path, two for `twice` */
+const WATCHED = [...SINGLE_PATHS, 'twice', TWICE_AGAIN];
+const CHECK_NAME: Record<PathName, string> = {
+  'queue-ttl': 'queueTtl',
+  'message-ttl': 'messageTtl',
+  'max-length': 'maxLength',
+  reject: 'reject',
+  'delivery-limit': 'deliveryLimit',
+  twice: 'twice',
+};
+
+export const lab: Lab = {
+  topology: dlrTopology,
+
+  async run(ctx) {
+    const x = dlrNames(ctx.names);
+    const { broker, log } = ctx;
+    const expected = expectedDeadLetters(ctx.caps.version, x);
+    const arrivals: Arrival[] = [];
+    const allDead = deferred();
+    const watcher = await broker.consume(x.watch, (d: Delivery) => {
+      const a = {
+        key: d.raw.fields.routingKey,
+        messageId: d.messageId ?? '',
+        view: classifyDeadLetter(d.headers, d.raw.properties),
+        twiceCount: deathCount(d.headers, x.work.twice, 'rejected'),
+        at: ctx.now(),
+      };
+      arrivals.push(a);
+      d.ack(); // the watch copy only; the DLQ keeps its own copy untouched
+      log.emit('dlq', { messageId: a.messageId, routingKey: a.key, reason: a.view.reason, queue: a.view.queue, count: a.view.count, status: 'observed' });
+      if (WATCHED.every((k) => arrivals.some((e) => e.key === k))) allDead.resolve();
+    });
+
+    const work = await broker.newChannel();
+    const limitDeliveries: (number | null)[] = [];
+    let twiceDeliveries = 0;
+    const consumers = [
+      await broker.consume(x.work.reject, (d) => settle(ctx, d, 'rejected', () => d.reject(false)), { channel: work }),
+      // reject(requeue=true) counts toward x-delivery-limit on every version; nack(requeue=true)
+      // stops counting on 4.3 (ctx.caps.nackRequeueCountsTowardLimit), so the lab never uses it here
+      await broker.consume(x.work['delivery-limit'], (d) => {
+        limitDeliveries.push(d.headers['x-delivery-count'] === undefined ? null : Number(d.headers['x-delivery-count']));
+        settle(ctx, d, 'requeued', () => d.reject(true));
+      }, { channel: work }),
+      await broker.consume(x.work.twice, (d) => {
+        twiceDeliveries += 1;
+        settle(ctx, d, 'rejected', () => d.reject(false));
+      }, { channel: work }),
+    ];
+
+    const sentAt: Record<string, number> = {};
+    const send = async (key: string, id: string, props: { expiration?: string } = {}) => {
+      sentAt[id] = ctx.now();
+      await broker.publishConfirmed(x.business, key, id, { messageId: id, ...props });
+      log.emit('producer', { messageId: id, destination: `${x.business}/${key}`, ...props, status: 'confirmed' });
+    };
+    await Promise.all([
+      send('queue-ttl', 'queue-ttl'),
+      send('message-ttl', 'message-ttl', { expiration: String(MESSAGE_TTL_MS) }),
+      send('max-length', 'oldest').then(() => send('max-length', 'newest')),
+      send('reject', 'reject'),
+      send('delivery-limit', 'delivery-limit'),
+      send('twice', 'twice'),
+    ]);
+
+    const failures = [watcher, ...consumers].map((c) => c.failure);
+    const missing = () => WATCHED.filter((k) => !arrivals.some((e) => e.key === k)).join(', ');
+    await ctx.within(Promise.race([allDead.promise, ...failures]), 5_000, `a dead letter for every path on ${x.watch}`).catch((err) => {
+      throw err instanceof LabError ? new LabError(`${err.message} (none arrived for: ${missing()})`) : err;
+    });
+    await Promise.all([watcher, ...consumers].map((c) => c.cancel()));
+    await work.close().catch(() => {});
+    await ctx.checkpoint('dead-lettered', { dlqs: Object.keys(x.dlq).length });
+
+    const byKey = (k: string) => arrivals.find((a) => a.key === k);
+    const dlqs = Object.values(x.dlq);
+    const works = [...Object.values(x.work), x.retry, x.watch];
+    const wantWork = works.map((q) => (q === x.work['max-length'] ? 1 : 0));
+    const [dlqDepths, workDepths] = await depthsWhenSettled(ctx, [dlqs, works], [dlqs.map(() => 1), wantWork], 1_000);
+
+    const checks = [];
+    for (const p of SINGLE_PATHS) {
+      const a = byKey(p);
+      checks.push(check(CHECK_NAME[p], describeDeadLetter(expected[p].view), a ? describeDeadLetter(a.view) : 'no dead letter'));
+    }
+    const lifetime = (p: PathName, id: string) => Math.ceil((byKey(p)?.at ?? 0) - (sentAt[id] ?? 0)); // broker stamps whole ms
+    const msgTtl = byKey('message-ttl')?.view;
+    const first = byKey('twice');
+    const last = byKey(TWICE_AGAIN);
+    const countGrowth = [first?.twiceCount ?? 0, last?.twiceCount ?? 0];
+    checks.push(
+      checkAtLeast('queueTtl.lifetimeMs', QUEUE_TTL_MS, lifetime('queue-ttl', 'queue-ttl')),
+      check('messageTtl.expiration', 'removed', msgTtl?.expiration ?? 'removed'),
+      check('messageTtl.originalExpiration', expected['message-ttl'].view.originalExpiration, msgTtl?.originalExpiration ?? null),
+      checkAtLeast('messageTtl.lifetimeMs', MESSAGE_TTL_MS, lifetime('message-ttl', 'message-ttl')),
+      check('maxLength.deadLetter', expected['max-length'].messageId, byKey('max-length')?.messageId ?? 'none'),
+      check('deliveryLimit.deliveries', expected['delivery-limit'].deliveries, limitDeliveries.length),
+      check('twice.countGrowth', [1, 2], countGrowth),
+      check('twice', describeDeadLetter(expected.twice.view), last ? describeDeadLetter(last.view) : 'no dead letter'),
+      check('twice.history', expected.twice.view.history, last?.view.history ?? []),
+      check('dlqDepths', dlqs.map(() => 1), dlqDepths),
+      check('workDepths', wantWork, workDepths),
+    );
+
+    const tally = tallyReasons(SINGLE_PATHS.map((p) => byKey(p)?.view));
+    return {
+      lines: [summaryLine(tally, msgTtl !== undefined && msgTtl.expiration === null, countGrowth)],
+      checks,
+      facts: {
+        deadLetters: Object.fromEntries(arrivals.map((a) => [a.key, { messageId: a.messageId, ...a.view }])),
+        lifetimesMs: { 'queue-ttl': lifetime('queue-ttl', 'queue-ttl'), 'message-ttl': lifetime('message-ttl', 'message-ttl') },
+        deliveryLimitDeliveries: { count: limitDeliveries.length, xDeliveryCount: limitDeliveries },
+        twiceDeliveries,
+        lastDeathHeaders: expected.reject.view.last !== null,
+        nackRequeueCountsTowardLimit: ctx.caps.nackRequeueCountsTowardLimit,
+        dlqDepths: Object.fromEntries(dlqs.map((q, i) => [q, dlqDepths[i]])),
+        workDepths: Object.fromEntries(works.map((q, i) => [q, workDepths[i]])),
+      },
+    };
+  },
+};
+
+function settle(ctx: LabContext, d: Delivery, status: string, act: () => void): void {
+  act();
+  ctx.log.emit('consumer', { messageId: d.messageId, destination: d.queue, redelivered: d.redelivered, status });
+}
+
+/**
+ * Ready-message counts are a broker statistic: a quorum queue applies an enqueue a moment after the
+ * watch queue's copy was delivered, so sample until the counts match or `ms` has passed.
+ */
+async function depthsWhenSettled(ctx: LabContext, groups: string[][], want: number[][], ms: number): Promise<number[][]> {
+  const end = ctx.now() + ms;
+  for (;;) {
+    const got = await Promise.all(groups.map((qs) => Promise.all(qs.map((q) => ctx.broker.depth(q)))));
+    if (got.every((g, i) => g.every((n, j) => n === want[i][j])) || ctx.now() >= end) return got;
+    await ctx.sleep(5);
+  }
+}
+
