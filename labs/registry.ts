@@ -105,6 +105,17 @@ export const registry: LabEntry[] = [
     floorMs: 150,
     load: () => import('./dead-letter-reasons/lab.js'),
   },
+  {
+    name: 'ordering',
+    title: 'version checks beat ordering under delayed retry',
+    proves:
+      'Version 1 of order-42 fails once and waits 300 ms in a TTL delay queue while version 2 is applied; ' +
+      'when version 1 returns, one transaction (a conditional upsert WHERE stored.version < incoming.version) ' +
+      'leaves version 2 stored and records version 1 in the stale table with both versions. No event is lost, ' +
+      'the queues end empty, and a naive last-write-wins table written from the same deliveries ends at version 1.',
+    floorMs: 300,
+    load: () => import('./ordering/lab.js'),
+  },
 ];
 
 export function findLab(name: string): LabEntry | undefined {

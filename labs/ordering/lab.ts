@@ -1,0 +1,153 @@
+/**
+ * ordering — seed 003 §5.2 (ordering drift under delayed retry) and seed 000's failure class
+ * "状态先后冲突" (version=2 arrives while the local state is older): version checks beat ordering.
+ *
+ * producer ── order-42 v1, v2 ──► ordering.work ── consumer
+ *                                   ▲     v1 attempt 1: downstream fails → confirmed copy (attempt 2) → ordering.delay, ack
+ *                                   │     v2: conditional upsert applies v2 → ack
+ *                                   └── TTL 300 ms ── ordering.delay
+ *                                         v1 attempt 2: stored v2 is newer → ordering_stale (1 < 2) → ack
+ */
+import type { Lab, LabContext } from '../../src/lab.js';
+import type { Names } from '../../src/names.js';
+import type { Delivery } from '../../src/broker/broker.js';
+import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
+import { deferred } from '../../src/time.js';
+import { applyLastWriteWins, applyVersioned, reset, schema, tables, type OrderEvent } from './store.js';
+import { lastWriteWins, lostEvents, type Outcome } from './versions.js';
+
+const TTL_MS = 300;
+const AGGREGATE = 'order-42';
+const EVENTS: OrderEvent[] = [
+  { eventId: `${AGGREGATE}-v1`, aggregateId: AGGREGATE, version: 1, status: 'placed' },
+  { eventId: `${AGGREGATE}-v2`, aggregateId: AGGREGATE, version: 2, status: 'paid' },
+];
+/** its first attempt meets a briefly unavailable downstream (a transient failure) */
+const FAILS_ONCE = EVENTS[0].eventId;
+
+const q = (n: Names) => ({ work: n.q('ordering.work'), delay: n.q('ordering.delay') });
+
+export const lab: Lab = {
+  topology: (n) => {
+    const x = q(n);
+    return {
+      queues: [
+        { name: x.work },
+        { name: x.delay, args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
+      ],
+    };
+  },
+  schema,
+  reset: (n) => reset(n, AGGREGATE),
+
+  async run(ctx) {
+    const x = q(ctx.names);
+    const t = tables(ctx.names);
+    const { finished } = await consumeEvents(ctx, x);
+    for (const e of EVENTS) {
+      await ctx.broker.sendConfirmed(x.work, JSON.stringify(e), { messageId: e.eventId, headers: { attempt: 1 } });
+      ctx.log.emit('producer', { messageId: e.eventId, version: e.version, destination: x.work, attempt: 1, status: 'confirmed' });
+    }
+    const { commitOrder, attemptsAt } = await finished;
+
+    const { db } = ctx;
+    const [[state], [naive], stale, applied, depths] = await Promise.all([
+      db`SELECT version, event_id, status FROM ${db(t.state)} WHERE aggregate_id = ${AGGREGATE}`,
+      db`SELECT version, status FROM ${db(t.naive)} WHERE aggregate_id = ${AGGREGATE}`,
+      db`SELECT event_id, incoming_version, stored_version FROM ${db(t.stale)} WHERE aggregate_id = ${AGGREGATE} ORDER BY recorded_at`,
+      db`SELECT event_id FROM ${db(t.applied)} WHERE aggregate_id = ${AGGREGATE} ORDER BY applied_at`,
+      Promise.all([x.work, x.delay].map((name) => ctx.broker.depth(name))),
+    ]);
+
+    const processingOrder = commitOrder.map((c) => c.version);
+    const storedVersion = state ? Number(state.version) : null;
+    const naiveFinalVersion = naive ? Number(naive.version) : null;
+    const lost = lostEvents(EVENTS.map((e) => e.eventId), applied.map((r) => r.event_id), stale.map((r) => r.event_id));
+    const staleRows = stale.map((r) => `${r.event_id} incoming=${r.incoming_version} stored=${r.stored_version}`);
+    const v1At = attemptsAt.get(FAILS_ONCE) ?? [];
+    const retryGapMs = v1At.length === 2 ? Math.round(v1At[1].at - v1At[0].at) : 0;
+
+    return {
+      lines: [
+        `ordering: aggregate=${AGGREGATE} processingOrder=${javaList(processingOrder)} storedVersion=${storedVersion} ` +
+          `staleEvents=${stale.length} lostEvents=${lost.length} naiveFinalVersion=${naiveFinalVersion}`,
+      ],
+      checks: [
+        check('processingOrder', [2, 1], processingOrder),
+        check('v1Attempts', [1, 2], v1At.map((a) => a.attempt)),
+        checkAtLeast('retryGapMs', TTL_MS, retryGapMs),
+        check('storedVersion', 2, storedVersion),
+        check('staleEvents', 1, stale.length),
+        check('staleEvent', [`${FAILS_ONCE} incoming=1 stored=2`], staleRows),
+        check('lostEvents', 0, lost.length),
+        check('naiveFinalVersion', 1, naiveFinalVersion),
+        check('queueDepthAfter', 0, depths[0] + depths[1]),
+      ],
+      facts: {
+        commitOrder,
+        storedState: state ? { version: storedVersion, eventId: state.event_id, status: state.status } : null,
+        naiveState: naive ? { version: naiveFinalVersion, status: naive.status } : null,
+        naiveFinalVersionFromOrder: lastWriteWins(processingOrder),
+        appliedEvents: applied.map((r) => r.event_id),
+        staleEvents: stale.map((r) => ({ eventId: r.event_id, incomingVersion: r.incoming_version, storedVersion: r.stored_version })),
+        lostEventIds: lost,
+        retryGapMs,
+        queueDepthAfter: { [x.work]: depths[0], [x.delay]: depths[1] },
+      },
+    };
+  },
+};
+
+interface Consumed {
+  /** versions in the order their transactions committed */
+  commitOrder: { eventId: string; version: number; outcome: Outcome }[];
+  /** each delivery's attempt header and arrival time, per event */
+  attemptsAt: Map<string, { attempt: number; at: number }[]>;
+}
+
+/** start the consumer; `finished` settles once every event has committed an outcome (applied or stale) */
+async function consumeEvents(ctx: LabContext, x: ReturnType<typeof q>): Promise<{ finished: Promise<Consumed> }> {
+  const { broker, db, log } = ctx;
+  const t = tables(ctx.names);
+  const out: Consumed = { commitOrder: [], attemptsAt: new Map() };
+  const done = deferred();
+  const consumer = await broker.consume(
+    x.work,
+    async (m: Delivery) => {
+      const e = JSON.parse(m.body) as OrderEvent;
+      const attempt = Number(m.headers.attempt);
+      const seen = out.attemptsAt.get(e.eventId) ?? [];
+      out.attemptsAt.set(e.eventId, [...seen, { attempt, at: ctx.now() }]);
+      log.emit('consumer', { messageId: e.eventId, version: e.version, attempt, status: 'received' });
+      if (e.eventId === FAILS_ONCE && attempt === 1) {
+        // transient failure: the copy is safe in the delay queue before the original is acked
+        await broker.sendConfirmed(x.delay, m.body, { messageId: e.eventId, headers: { attempt: attempt + 1 } });
+        m.ack();
+        log.emit('consumer', { messageId: e.eventId, version: e.version, attempt, destination: x.delay, status: 'transient_failure_retry_confirmed' });
+        return;
+      }
+      const r = await db.begin(async (sql) => {
+        const versioned = await applyVersioned(sql, t, e);
+        await applyLastWriteWins(sql, t, e);
+        return versioned;
+      });
+      out.commitOrder.push({ eventId: e.eventId, version: e.version, outcome: r.outcome });
+      m.ack();
+      log.emit('consumer', { messageId: e.eventId, version: e.version, attempt, storedVersion: r.storedVersion, status: r.outcome });
+      await ctx.checkpoint(r.outcome === 'stale' ? 'stale-recorded' : 'version-applied', {
+        messageId: e.eventId,
+        version: e.version,
+        storedVersion: r.storedVersion,
+      });
+      if (EVENTS.every((ev) => out.commitOrder.some((c) => c.eventId === ev.eventId && c.outcome !== 'duplicate'))) done.resolve();
+    },
+    { prefetch: 10 },
+  );
+  const finished = (async () => {
+    await ctx.within(Promise.race([done.promise, consumer.failure]), 10_000, `both ${AGGREGATE} events to commit (v1 after its ${TTL_MS} ms delay)`);
+    await consumer.cancel();
+    return out;
+  })();
+  finished.catch(() => {}); // awaited by run(); this only keeps an early failure from counting as unhandled
+  return { finished };
+}
