@@ -5,6 +5,8 @@
 import type { LabEntry } from '../src/lab.js';
 import { PREFETCH, WINDOW_MS, parsePrefetch, parseWindowMs } from './requeue-storm/options.js';
 import { GATE_MS, parseGateMs } from './consumer-crash/options.js';
+import { ladderFloorMs } from './retry-ladder/backoff.js';
+import { DEFAULTS as LADDER_DEFAULTS, ladderFlags } from './retry-ladder/options.js';
 
 export const registry: LabEntry[] = [
   {
@@ -115,6 +117,20 @@ export const registry: LabEntry[] = [
       'the queues end empty, and a naive last-write-wins table written from the same deliveries ends at version 1.',
     floorMs: 300,
     load: () => import('./ordering/lab.js'),
+  },
+  {
+    name: 'retry-ladder',
+    title: 'tiered TTL delay queues, exponential backoff and a deadline that wins over the count',
+    proves:
+      'Retries climb a ladder of delay queues, one fixed TTL each (200/400/800 ms by default: ' +
+      'min(max-delay, d × 2^(n-1))), with the attempt in the application’s own header; observed gaps between ' +
+      'deliveries are at least each tier’s TTL and grow tier by tier. A message that recovers on attempt 3 ' +
+      'makes one business row; one that never recovers makes exactly max-attempts attempts and is rejected ' +
+      'into the DLQ; one whose deadline cannot cover the next wait plus a call is parked, reason in a header, ' +
+      'after fewer attempts. Every message ends in exactly one place: business table, DLQ or parking queue.',
+    options: ladderFlags,
+    floorMs: ladderFloorMs(LADDER_DEFAULTS),
+    load: () => import('./retry-ladder/lab.js'),
   },
 ];
 

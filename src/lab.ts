@@ -35,8 +35,12 @@ export interface LabEntry {
 }
 
 export interface Lab {
-  /** exchanges, queues, bindings, policies as data; the engine declares them and purges the queues */
-  topology?: (names: Names) => Topology;
+  /**
+   * exchanges, queues, bindings, policies as data; the engine declares them and purges the queues.
+   * `options` are the lab's parsed options ({} under `mqlab all` and `mqlab status`: apply defaults),
+   * for labs whose queues depend on them (one delay queue per configured tier).
+   */
+  topology?: (names: Names, options: Record<string, unknown>) => Topology;
   /** idempotent DDL, run before every run */
   schema?: (names: Names) => string;
   /** SQL that resets the lab's own rows, run after schema */

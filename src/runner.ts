@@ -121,7 +121,7 @@ async function runOne(
   const onAbort = () => void broker.close();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    await prepare(lab, broker, db, names, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
+    await prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
     report.timings.setupMs = performance.now() - started;
     const ctx = context(entry, lab, config, opts, hooks, signal, broker, db, caps, log, names);
     const runStart = performance.now();
@@ -150,8 +150,15 @@ async function runOne(
 }
 
 /** declare the topology and schema, then reset the lab's own state */
-async function prepare(lab: Lab, broker: Broker, db: Db, names: ReturnType<typeof makeNames>, onRecreate: (q: string) => void) {
-  const topology = lab.topology?.(names);
+async function prepare(
+  lab: Lab,
+  broker: Broker,
+  db: Db,
+  names: ReturnType<typeof makeNames>,
+  options: Record<string, unknown>,
+  onRecreate: (q: string) => void,
+) {
+  const topology = lab.topology?.(names, options);
   if (topology) {
     await declareTopology(broker, topology, onRecreate);
     await purgeTopology(broker, topology);
@@ -189,7 +196,7 @@ function context(
       const token = `${entry.name}-${name}-${++seq}`;
       log.emit('checkpoint', { checkpoint: name, ...detail, token, status: 'waiting' });
       if (opts.step) {
-        const topology = lab.topology?.(names);
+        const topology = lab.topology?.(names, opts.labOptions[entry.name] ?? {});
         const depths = topology
           ? await Promise.all(topology.queues.map(async (q) => `${q.name}=${await broker.depth(q.name).catch(() => '?')}`))
           : [];

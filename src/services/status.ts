@@ -40,7 +40,7 @@ export async function status(config: Config): Promise<StatusReport> {
     const n = names(config.namespace);
     for (const entry of registry) {
       const { lab } = await entry.load();
-      for (const q of lab.topology?.(n).queues ?? []) report.queues.push({ lab: entry.name, queue: q.name, stats: all.get(q.name) ?? null });
+      for (const q of lab.topology?.(n, {}).queues ?? []) report.queues.push({ lab: entry.name, queue: q.name, stats: all.get(q.name) ?? null });
     }
   }
   return report;

@@ -1,0 +1,93 @@
+/**
+ * The retry-ladder lab's summary line and checks, computed from what the consumer, the broker
+ * and the database showed (no seed prints a line for this lab; the format is documented in
+ * docs/labs/retry-ladder.md).
+ */
+import type { Check } from '../../src/report/checks.js';
+import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
+import type { DeathEntry } from '../../src/broker/xdeath.js';
+import type { Backoff } from './backoff.js';
+import { gapsCoverTiers, gapsGrowWithTiers, gapsOf, placement } from './accounting.js';
+import { EVENTS, RECOVERS_ON, type EventId, type Trail } from './scenario.js';
+
+export interface Observed {
+  b: Backoff;
+  /** the waits the options ask for, after attempts 1 … max-1 */
+  expectedDelays: number[];
+  trails: Record<EventId, Trail>;
+  /** x-message-ttl of each delay queue a retry went to, as the broker reports it */
+  ttlOf: Record<string, number>;
+  rows: { eventId: string; attempt: number }[];
+  /** ids held from the DLQ and the parking queue, and what was still ready there meanwhile */
+  dlqIds: string[];
+  parkingIds: string[];
+  dlqReady: number;
+  parkingReady: number;
+  /** ready depth of the DLQ and the parking queue once the held messages were put back */
+  dlqDepth: number;
+  parkingDepth: number;
+  /** ready messages left in the work queue and the delay queues */
+  inFlight: number;
+  parkedReason: string;
+  dlqDeath: DeathEntry | null;
+  facts: Record<string, unknown>;
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+function derived(o: Observed) {
+  const routeTtls = (id: EventId) => o.trails[id].route.map((q) => o.ttlOf[q]);
+  const gaps = (id: EventId) => gapsOf(o.trails[id].at);
+  const placed = placement(EVENTS, { business: o.rows.map((r) => r.eventId), dlq: o.dlqIds, parking: o.parkingIds });
+  return {
+    routeTtls,
+    gaps,
+    placed,
+  };
+}
+
+export function ladderLine(o: Observed): string {
+  const d = derived(o);
+  const t = o.trails;
+  return (
+    `retry-ladder: tiersMs=${javaList(d.routeTtls('exhausted'))} recoveredAttempts=${javaList(t.recovers.attempts)} ` +
+    `exhaustedAttempts=${javaList(t.exhausted.attempts)} parkedAttempts=${javaList(t.parked.attempts)} parkedReason=${o.parkedReason} ` +
+    `businessRows=${o.rows.length} dlq=${o.dlqDepth} parking=${o.parkingDepth} lost=${d.placed.lost}`
+  );
+}
+
+export function ladderChecks(o: Observed): Check[] {
+  const d = derived(o);
+  const exhaustedGaps = d.gaps('exhausted');
+  const everyGapCovered = EVENTS.every((id) => gapsCoverTiers(d.gaps(id), d.routeTtls(id)));
+  return [
+    check('recoveredAttempts', range(RECOVERS_ON), o.trails.recovers.attempts),
+    check('recoveredCommittedAttempt', RECOVERS_ON, o.rows.find((r) => r.eventId === 'recovers')?.attempt ?? null),
+    check('exhaustedAttempts', range(o.b.maxAttempts), o.trails.exhausted.attempts),
+    check('exhaustedTiersMs', o.expectedDelays, d.routeTtls('exhausted')),
+    ...o.expectedDelays.map((ttl, i) => checkAtLeast(`exhaustedGap${i + 1}Ms`, ttl, exhaustedGaps[i] ?? 0)),
+    check('gapsGrowWithTiers', true, gapsGrowWithTiers(exhaustedGaps, d.routeTtls('exhausted'))),
+    check('everyGapCoversItsTier', true, everyGapCovered),
+    check('parkedAttempts', [1, 2], o.trails.parked.attempts),
+    checkAtMost('parkedAttemptCount', o.b.maxAttempts - 1, o.trails.parked.attempts.length),
+    check('parkedReason', 'deadline', o.parkedReason),
+    check('dlqDeathReason', 'rejected', o.dlqDeath?.reason ?? 'none'),
+    check('businessRows', ['recovers'], o.rows.map((r) => r.eventId)),
+    check('placement', { recovers: 'business', exhausted: 'dlq', parked: 'parking' }, d.placed.where),
+    check('extraCopies', 0, d.placed.extra + o.dlqReady + o.parkingReady),
+    check('leftInFlight', 0, o.inFlight),
+    check('dlqDepth', 1, o.dlqDepth),
+    check('parkingDepth', 1, o.parkingDepth),
+  ];
+}
+
+export function ladderFacts(o: Observed): Record<string, unknown> {
+  const d = derived(o);
+  const messages = Object.fromEntries(
+    EVENTS.map((id) => {
+      const t = o.trails[id];
+      return [id, { attempts: t.attempts, gapsMs: d.gaps(id), tiersMs: d.routeTtls(id), decisions: t.decisions, outcome: t.outcome ?? null }];
+    }),
+  );
+  return { ...o.facts, messages, placement: d.placed, dlqDeath: o.dlqDeath };
+}

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import { deadLetterHistory } from '../../src/broker/xdeath.js';
+
+const DEFAULT_LINE =
+  'retry-ladder: tiersMs=[200, 400, 800] recoveredAttempts=[1, 2, 3] exhaustedAttempts=[1, 2, 3, 4] parkedAttempts=[1, 2] ' +
+  'parkedReason=deadline businessRows=1 dlq=1 parking=1 lost=0';
+const WIDE = ['--base-ms', '100', '--max-delay-ms', '250', '--max-attempts', '5', '--call-budget-ms', '50'];
+const WIDE_LINE =
+  'retry-ladder: tiersMs=[100, 200, 250, 250] recoveredAttempts=[1, 2, 3] exhaustedAttempts=[1, 2, 3, 4, 5] parkedAttempts=[1, 2] ' +
+  'parkedReason=deadline businessRows=1 dlq=1 parking=1 lost=0';
+
+const q = (name: string, ns = '') => (ns ? `${ns}.${name}` : name);
+const delayQueue = (ttl: number, ns = '') => q(`me12.ladder.delay.${ttl}ms`, ns);
+
+describe('retry-ladder lab against the real broker and database', () => {
+  let s: Services;
+  beforeAll(async () => {
+    s = await services();
+  });
+  afterAll(async () => s?.close());
+
+  /** what a settled run leaves: one business row, one message in the DLQ, one in parking, nothing in flight */
+  async function expectSettled(tierTtls: number[], maxAttempts: number, ns = '') {
+    const rows = await s.db`SELECT event_id, attempt FROM ${s.db(ns ? `${ns}_retry_ladder_effect` : 'retry_ladder_effect')} ORDER BY event_id`;
+    expect(rows.map((r) => ({ ...r }))).toEqual([{ event_id: 'recovers', attempt: 3 }]);
+    for (const name of [q('me12.ladder.work', ns), ...tierTtls.map((t) => delayQueue(t, ns))]) expect(await s.broker.depth(name), name).toBe(0);
+    expect(await s.broker.depth(q('me12.ladder.dlq', ns))).toBe(1);
+    expect(await s.broker.depth(q('me12.ladder.parking', ns))).toBe(1);
+
+    const dead = await s.broker.get(q('me12.ladder.dlq', ns));
+    const parked = await s.broker.get(q('me12.ladder.parking', ns));
+    try {
+      expect(dead?.messageId).toBe('exhausted');
+      expect(dead?.headers.attempt).toBe(maxAttempts); // the application's own count, not x-death
+      const deaths = deadLetterHistory(dead?.headers);
+      expect(deaths.find((e) => e.reason === 'rejected')).toMatchObject({ queue: q('me12.ladder.work', ns), count: 1 });
+      // it reached its last attempt out of the highest tier
+      expect(deaths.find((e) => e.reason === 'expired')?.queue).toBe(delayQueue(tierTtls[tierTtls.length - 1], ns));
+      expect(parked?.messageId).toBe('parked');
+      expect(parked?.headers).toMatchObject({ 'parked-reason': 'deadline', 'parked-stage': 'before-retry', 'parked-after-attempt': 2, attempt: 2 });
+      expect(Number(parked?.headers['deadline-at'])).toBeLessThan(Date.now());
+    } finally {
+      dead?.nack(true);
+      parked?.nack(true);
+    }
+  }
+
+  it('passes twice in a row with the default ladder; rows and queues show where every message ended', async () => {
+    for (let run = 1; run <= 2; run++) {
+      const r = await mqlab(['retry-ladder']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.lines[0]).toBe(DEFAULT_LINE);
+      expect(passLines(r.stdout)).toMatchObject({
+        exhaustedTiersMs: '200,400,800',
+        placement: '{"recovers":"business","exhausted":"dlq","parked":"parking"}',
+        leftInFlight: '0',
+      });
+      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
+      await expectSettled([200, 400, 800], 4);
+    }
+  });
+
+  it('waits at least each tier, longer tier by tier, within 1.5 × the floor, whatever an earlier run left', async () => {
+    // leftovers of an interrupted run: a message in every queue, stale rows
+    for (const name of ['me12.ladder.work', delayQueue(800), 'me12.ladder.dlq', 'me12.ladder.parking'])
+      await s.broker.sendConfirmed(name, 'stale', { messageId: 'exhausted', headers: { attempt: 9 } });
+    await s.db`INSERT INTO retry_ladder_effect (event_id, attempt) VALUES ('exhausted', 9), ('stale', 1) ON CONFLICT DO NOTHING`;
+
+    const { code, report } = await runLabJson('retry-ladder');
+    expect(code, JSON.stringify(report.checks)).toBe(0);
+    const m = report.facts.messages;
+    expect(m.exhausted.tiersMs).toEqual([200, 400, 800]);
+    m.exhausted.gapsMs.forEach((gap: number, i: number) => expect(gap).toBeGreaterThanOrEqual(m.exhausted.tiersMs[i]));
+    expect(m.exhausted.gapsMs[1]).toBeGreaterThan(m.exhausted.gapsMs[0]);
+    expect(m.exhausted.gapsMs[2]).toBeGreaterThan(m.exhausted.gapsMs[1]);
+    expect(m.recovers.gapsMs[0]).toBeGreaterThanOrEqual(200);
+    expect(m.recovers.gapsMs[1]).toBeGreaterThanOrEqual(400);
+    expect(m.parked.decisions).toEqual(['retry', 'park']);
+    expect(report.facts.floorMs).toBe(1400);
+    expect(report.timings.runMs).toBeLessThanOrEqual(1.5 * report.facts.floorMs);
+    await expectSettled([200, 400, 800], 4);
+  });
+
+  it('declares one quorum delay queue per tier, each with one fixed TTL, dead-lettering to the work exchange', async () => {
+    for (const ttl of [200, 400, 800])
+      expect(await s.mgmt.queue(delayQueue(ttl))).toMatchObject({
+        type: 'quorum',
+        arguments: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': 'me12.ladder.business', 'x-dead-letter-routing-key': 'work' },
+      });
+    expect(await s.mgmt.queue('me12.ladder.work')).toMatchObject({
+      arguments: { 'x-dead-letter-exchange': 'me12.ladder.dead', 'x-dead-letter-routing-key': 'exhausted' },
+    });
+    const bindings = await s.mgmt.bindings();
+    const has = (source: string, destination: string, routing_key: string) =>
+      expect(bindings).toContainEqual(expect.objectContaining({ source, destination, routing_key }));
+    has('me12.ladder.business', 'me12.ladder.work', 'work');
+    for (const ttl of [200, 400, 800]) has('me12.ladder.retry', delayQueue(ttl), `${ttl}ms`);
+    has('me12.ladder.dead', 'me12.ladder.dlq', 'exhausted');
+    has('me12.ladder.dead', 'me12.ladder.parking', 'parked');
+  });
+
+  it('builds the ladder from the options: a capped tier is shared, and max attempts is honoured', async () => {
+    const r = await mqlab(['retry-ladder', ...WIDE]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.lines[0]).toBe(WIDE_LINE);
+    expect(passLines(r.stdout)).toMatchObject({ exhaustedTiersMs: '100,200,250,250', exhaustedAttempts: '1,2,3,4,5' });
+    expect(await s.mgmt.queue(delayQueue(250))).toMatchObject({ arguments: { 'x-message-ttl': 250 } });
+    await expectSettled([100, 200, 250], 5);
+  });
+
+  it('keeps a namespaced run apart: its own queues and its own table', async () => {
+    const r = await mqlab(['retry-ladder', '--namespace', 'itest']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    await expectSettled([200, 400, 800], 4, 'itest');
+  });
+
+  it.each([
+    [['--max-attempts', '2'], /--max-attempts must be a whole number from 3 to 10, got '2'/],
+    [['--base-ms', 'soon'], /--base-ms must be a whole number/],
+    [['--base-ms', '1000'], /--max-delay-ms \(800\) must be at least --base-ms \(1000\)/],
+  ])('refuses %j as a usage error (exit 2, one line)', async (args, message) => {
+    const r = await mqlab(['retry-ladder', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+});
