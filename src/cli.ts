@@ -78,7 +78,9 @@ export function buildProgram(state: CliState): Command {
     .description('run every lab in order and print a summary table')
     .action(async (o) => {
       const { runCommand } = await import('./commands/run.js');
-      state.code = await runCommand(registry, configFrom(o), o, {}, state.signal, true);
+      // every lab with its registry defaults, as if run alone without options
+      const defaults = Object.fromEntries(registry.map((entry) => [entry.name, labOptionValues(entry, {})]));
+      state.code = await runCommand(registry, configFrom(o), o, defaults, state.signal, true);
     });
   for (const entry of registry) labCommand(program, entry, state);
   return program;
@@ -95,13 +97,18 @@ function labCommand(program: Command, entry: LabEntry, state: CliState) {
   cmd.addHelpText('after', `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`);
   cmd.action(async (o) => {
     const { runCommand } = await import('./commands/run.js');
-    const labOpts: Record<string, unknown> = {};
-    for (const opt of entry.options ?? []) {
-      const key = camel(opt.flags);
-      labOpts[key] = o[key];
-    }
-    state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: labOpts }, state.signal, false);
+    state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: labOptionValues(entry, o) }, state.signal, false);
   });
+}
+
+/** the lab's options from parsed flags; an option not given takes its registry default */
+export function labOptionValues(entry: LabEntry, flags: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const opt of entry.options ?? []) {
+    const key = camel(opt.flags);
+    values[key] = flags[key] ?? opt.default;
+  }
+  return values;
 }
 
 const camel = (flags: string) =>
