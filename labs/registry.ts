@@ -20,17 +20,6 @@ export const registry: LabEntry[] = [
     load: () => import('./retry/lab.js'),
   },
   {
-    name: 'dlx-loop',
-    title: 'a dead-letter route that leads back to its own queue, and the fix',
-    proves:
-      'A queue whose dead-letter exchange routes back into itself returns a rejected message at once, ' +
-      'with the x-death count growing on every hop (1, 2, 3) and no delay; the topology check finds the ' +
-      'loop. Splitting the route (a TTL retry queue and an archive queue) delays each retry by the TTL ' +
-      'and lets the message leave the loop into the archive after the last attempt.',
-    floorMs: 2 * 200,
-    load: () => import('./dlx-loop/lab.js'),
-  },
-  {
     name: 'replay',
     title: 'controlled replay of a dead message with an audit trail',
     proves:
@@ -52,21 +41,6 @@ export const registry: LabEntry[] = [
       '(SELECT, then an unconditional UPDATE) racing the same way releases twice (11).',
     floorMs: 0,
     load: () => import('./compensate/lab.js'),
-  },
-  {
-    name: 'requeue-storm',
-    title: 'why nack(requeue=true) is not a retry: the requeue storm next to a TTL delay queue',
-    proves:
-      'For the same window, one message that always fails and a steady stream of healthy ones: ' +
-      'nack(requeue=true) hands the failing message back at once, so it is redelivered at least 20x more often ' +
-      'per second than through reject → 500 ms TTL delay queue → back, and burns the consumer\'s CPU; ' +
-      'every healthy message is still processed in both modes, and the queues are empty afterwards.',
-    options: [
-      { flags: '--window-ms <ms>', description: `how long each mode runs (${WINDOW_MS.min}–${WINDOW_MS.max})`, default: WINDOW_MS.default, parse: parseWindowMs },
-      { flags: '--prefetch <n>', description: 'unacked deliveries per consumer (with 1 the storm holds the consumer; try 10)', default: PREFETCH.default, parse: parsePrefetch },
-    ],
-    floorMs: 2 * WINDOW_MS.default,
-    load: () => import('./requeue-storm/lab.js'),
   },
   {
     name: 'consumer-crash',
@@ -95,30 +69,6 @@ export const registry: LabEntry[] = [
     load: () => import('./retry-dlq/lab.js'),
   },
   {
-    name: 'dead-letter-reasons',
-    title: 'every way a message dies: expired, maxlen, rejected, delivery_limit',
-    proves:
-      'One message per path dies into its own DLQ: queue TTL and per-message expiration give reason expired ' +
-      '(the dead letter loses its expiration property, kept as x-death original-expiration), x-max-length with ' +
-      'drop-head gives maxlen for the oldest message, reject(requeue=false) gives rejected, repeated ' +
-      'reject(requeue=true) past x-delivery-limit gives delivery_limit; each x-death entry (reason, queue, count) ' +
-      'and the x-first-death-* (and, from 3.13, x-last-death-*) headers match the broker version, and a message ' +
-      'that dies twice on the same (queue, reason) shows count 1 then 2.',
-    floorMs: 150,
-    load: () => import('./dead-letter-reasons/lab.js'),
-  },
-  {
-    name: 'ordering',
-    title: 'version checks beat ordering under delayed retry',
-    proves:
-      'Version 1 of order-42 fails once and waits 300 ms in a TTL delay queue while version 2 is applied; ' +
-      'when version 1 returns, one transaction (a conditional upsert WHERE stored.version < incoming.version) ' +
-      'leaves version 2 stored and records version 1 in the stale table with both versions. No event is lost, ' +
-      'the queues end empty, and a naive last-write-wins table written from the same deliveries ends at version 1.',
-    floorMs: 300,
-    load: () => import('./ordering/lab.js'),
-  },
-  {
     name: 'retry-ladder',
     title: 'tiered TTL delay queues, exponential backoff and a deadline that wins over the count',
     proves:
@@ -132,6 +82,56 @@ export const registry: LabEntry[] = [
     floorMs: ladderFloorMs(LADDER_DEFAULTS),
     load: () => import('./retry-ladder/lab.js'),
   },
+  {
+    name: 'dead-letter-reasons',
+    title: 'every way a message dies: expired, maxlen, rejected, delivery_limit',
+    proves:
+      'One message per path dies into its own DLQ: queue TTL and per-message expiration give reason expired ' +
+      '(the dead letter loses its expiration property, kept as x-death original-expiration), x-max-length with ' +
+      'drop-head gives maxlen for the oldest message, reject(requeue=false) gives rejected, repeated ' +
+      'reject(requeue=true) past x-delivery-limit gives delivery_limit; each x-death entry (reason, queue, count) ' +
+      'and the x-first-death-* (and, from 3.13, x-last-death-*) headers match the broker version, and a message ' +
+      'that dies twice on the same (queue, reason) shows count 1 then 2.',
+    floorMs: 150,
+    load: () => import('./dead-letter-reasons/lab.js'),
+  },
+  {
+    name: 'requeue-storm',
+    title: 'why nack(requeue=true) is not a retry: the requeue storm next to a TTL delay queue',
+    proves:
+      'For the same window, one message that always fails and a steady stream of healthy ones: ' +
+      'nack(requeue=true) hands the failing message back at once, so it is redelivered at least 20x more often ' +
+      'per second than through reject → 500 ms TTL delay queue → back, and burns the consumer\'s CPU; ' +
+      'every healthy message is still processed in both modes, and the queues are empty afterwards.',
+    options: [
+      { flags: '--window-ms <ms>', description: `how long each mode runs (${WINDOW_MS.min}–${WINDOW_MS.max})`, default: WINDOW_MS.default, parse: parseWindowMs },
+      { flags: '--prefetch <n>', description: 'unacked deliveries per consumer (with 1 the storm holds the consumer; try 10)', default: PREFETCH.default, parse: parsePrefetch },
+    ],
+    floorMs: 2 * WINDOW_MS.default,
+    load: () => import('./requeue-storm/lab.js'),
+  },
+  {
+    name: 'ordering',
+    title: 'version checks beat ordering under delayed retry',
+    proves:
+      'Version 1 of order-42 fails once and waits 300 ms in a TTL delay queue while version 2 is applied; ' +
+      'when version 1 returns, one transaction (a conditional upsert WHERE stored.version < incoming.version) ' +
+      'leaves version 2 stored and records version 1 in the stale table with both versions. No event is lost, ' +
+      'the queues end empty, and a naive last-write-wins table written from the same deliveries ends at version 1.',
+    floorMs: 300,
+    load: () => import('./ordering/lab.js'),
+  },
+  {
+    name: 'dlx-loop',
+    title: 'a dead-letter route that leads back to its own queue, and the fix',
+    proves:
+      'A queue whose dead-letter exchange routes back into itself returns a rejected message at once, ' +
+      'with the x-death count growing on every hop (1, 2, 3) and no delay; the topology check finds the ' +
+      'loop. Splitting the route (a TTL retry queue and an archive queue) delays each retry by the TTL ' +
+      'and lets the message leave the loop into the archive after the last attempt.',
+    floorMs: 2 * 200,
+    load: () => import('./dlx-loop/lab.js'),
+  }
 ];
 
 export function findLab(name: string): LabEntry | undefined {
