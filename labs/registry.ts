@@ -3,6 +3,8 @@
  * entry here. Entries are metadata only; the lab's code loads when the lab runs.
  */
 import type { LabEntry } from '../src/lab.js';
+import { parseDuration } from '../src/duration.js';
+import { parseLimit, parseStatus } from './archive/options.js';
 
 export const registry: LabEntry[] = [
   {
@@ -14,6 +16,36 @@ export const registry: LabEntry[] = [
       'requeue into the DLQ with an x-death entry of reason rejected, and exactly two business rows exist.',
     floorMs: 1000,
     load: () => import('./retry/lab.js'),
+  },
+  {
+    name: 'archive',
+    title: 'archiving dead letters into a history table: idempotent, nothing lost, with retention',
+    proves:
+      'Orders rejected or expired by the broker reach the DLQ with real x-death headers; a separate archiver ' +
+      'writes each into dead_letter_archive (business id, payload, original route, first and last death, ' +
+      'attempts, status, archived_at) before acking; killed after a commit and before its ack, the letter comes ' +
+      'back and ON CONFLICT DO NOTHING keeps one row; a letter without a business id is refused by the table, ' +
+      'recorded in the failure table and acked; status only moves ARCHIVED → IN_PROGRESS → FIXED; ' +
+      'purge --older-than 30d deletes only the old row.',
+    floorMs: 200,
+    load: () => import('./archive/lab.js'),
+    tools: [
+      {
+        name: 'purge',
+        description: 'retention: delete the archived rows older than a duration (e.g. --older-than 30d)',
+        options: [{ flags: '--older-than <duration>', description: 'age of the rows to delete: 30d, 12h, 90m, 45s', parse: parseDuration, required: true }],
+        load: async () => (await import('./archive/tools.js')).purge,
+      },
+      {
+        name: 'list',
+        description: 'show the archived dead letters, newest first',
+        options: [
+          { flags: '--status <status>', description: 'only rows in this state: ARCHIVED, IN_PROGRESS or FIXED', parse: parseStatus },
+          { flags: '--limit <n>', description: 'at most this many rows', default: 50, parse: parseLimit },
+        ],
+        load: async () => (await import('./archive/tools.js')).list,
+      },
+    ],
   },
 ];
 
