@@ -7,6 +7,8 @@ import { PREFETCH, WINDOW_MS, parsePrefetch, parseWindowMs } from './requeue-sto
 import { GATE_MS, parseGateMs } from './consumer-crash/options.js';
 import { ladderFloorMs } from './retry-ladder/backoff.js';
 import { DEFAULTS as LADDER_DEFAULTS, ladderFlags } from './retry-ladder/options.js';
+import { parseDuration } from '../src/duration.js';
+import { parseLimit, parseStatus } from './archive/options.js';
 
 export const registry: LabEntry[] = [
   {
@@ -111,6 +113,36 @@ export const registry: LabEntry[] = [
     load: () => import('./requeue-storm/lab.js'),
   },
   {
+    name: 'archive',
+    title: 'archiving dead letters into a history table: idempotent, nothing lost, with retention',
+    proves:
+      'Orders rejected or expired by the broker reach the DLQ with real x-death headers; a separate archiver ' +
+      'writes each into dead_letter_archive (business id, payload, original route, first and last death, ' +
+      'attempts, status, archived_at) before acking; killed after a commit and before its ack, the letter comes ' +
+      'back and ON CONFLICT DO NOTHING keeps one row; a letter without a business id is refused by the table, ' +
+      'recorded in the failure table and acked; status only moves ARCHIVED → IN_PROGRESS → FIXED; ' +
+      'purge --older-than 30d deletes only the old row.',
+    floorMs: 200,
+    load: () => import('./archive/lab.js'),
+    tools: [
+      {
+        name: 'purge',
+        description: 'retention: delete the archived rows older than a duration (e.g. --older-than 30d)',
+        options: [{ flags: '--older-than <duration>', description: 'age of the rows to delete: 30d, 12h, 90m, 45s', parse: parseDuration, required: true }],
+        load: async () => (await import('./archive/tools.js')).purge,
+      },
+      {
+        name: 'list',
+        description: 'show the archived dead letters, newest first',
+        options: [
+          { flags: '--status <status>', description: 'only rows in this state: ARCHIVED, IN_PROGRESS or FIXED', parse: parseStatus },
+          { flags: '--limit <n>', description: 'at most this many rows', default: 50, parse: parseLimit },
+        ],
+        load: async () => (await import('./archive/tools.js')).list,
+      },
+    ],
+  },
+  {
     name: 'ordering',
     title: 'version checks beat ordering under delayed retry',
     proves:
@@ -131,7 +163,7 @@ export const registry: LabEntry[] = [
       'and lets the message leave the loop into the archive after the last attempt.',
     floorMs: 2 * 200,
     load: () => import('./dlx-loop/lab.js'),
-  }
+  },
 ];
 
 export function findLab(name: string): LabEntry | undefined {

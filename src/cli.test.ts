@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { labOptionValues } from './cli.js';
+import { optionValues } from './cli.js';
 import { registry } from '../labs/registry.js';
 
 describe('lab options', () => {
   const entry = { name: 'x', title: '', proves: '', floorMs: 0, load: async () => ({}) as never, options: [{ flags: '--recover-timeout <seconds>', description: '', default: 240 }, { flags: '--window-ms <ms>', description: '' }] };
 
   it('takes the given flags, camelCased, and the registry default for the rest', () => {
-    expect(labOptionValues(entry, { recoverTimeout: 10 })).toEqual({ recoverTimeout: 10, windowMs: undefined });
-    expect(labOptionValues(entry, {})).toEqual({ recoverTimeout: 240, windowMs: undefined });
+    expect(optionValues(entry.options, { recoverTimeout: 10 })).toEqual({ recoverTimeout: 10, windowMs: undefined });
+    expect(optionValues(entry.options, {})).toEqual({ recoverTimeout: 240, windowMs: undefined });
   });
 
   it('every registry option has a default, so `mqlab all` runs each lab as it runs alone', () => {

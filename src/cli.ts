@@ -1,10 +1,11 @@
 /**
  * The commander program: services (up, down, status), `list`, `all`, and one command per lab
- * from the registry. Lab code and the engine load only when a command runs.
+ * from the registry, with the lab's tools as its subcommands. Lab code and the engine load only
+ * when a command runs.
  */
 import { Command, Option } from 'commander';
 import { registry } from '../labs/registry.js';
-import type { LabEntry } from './lab.js';
+import type { LabEntry, LabOption, LabTool } from './lab.js';
 import { loadConfig, type ConfigInput } from './config.js';
 
 export interface CliState {
@@ -37,7 +38,9 @@ export function buildProgram(state: CliState): Command {
       'Start with `mqlab up`, then run a lab (`mqlab retry`) or all of them (`mqlab all`).')
     .version(process.env.npm_package_version ?? '0.1.0', '-V, --version')
     .showHelpAfterError('(run `mqlab --help` for the commands)')
-    .configureOutput({ outputError: (str, write) => write(str) });
+    .configureOutput({ outputError: (str, write) => write(str) })
+    // before any subcommand exists, so every command inherits it: usage errors reach main (exit 2)
+    .exitOverride();
 
   program.commandsGroup('Services:');
   program
@@ -79,7 +82,7 @@ export function buildProgram(state: CliState): Command {
     .action(async (o) => {
       const { runCommand } = await import('./commands/run.js');
       // every lab with its registry defaults, as if run alone without options
-      const defaults = Object.fromEntries(registry.map((entry) => [entry.name, labOptionValues(entry, {})]));
+      const defaults = Object.fromEntries(registry.map((entry) => [entry.name, optionValues(entry.options, {})]));
       state.code = await runCommand(registry, configFrom(o), o, defaults, state.signal, true);
     });
   for (const entry of registry) labCommand(program, entry, state);
@@ -88,23 +91,44 @@ export function buildProgram(state: CliState): Command {
 
 function labCommand(program: Command, entry: LabEntry, state: CliState) {
   const cmd = runOptions(program.command(entry.name)).description(entry.title);
-  for (const opt of entry.options ?? []) {
-    const o = new Option(opt.flags, opt.description);
-    if (opt.default !== undefined) o.default(opt.default);
-    if (opt.parse) o.argParser((raw) => opt.parse!(raw));
-    cmd.addOption(o);
-  }
+  addLabOptions(cmd, entry.options);
   cmd.addHelpText('after', `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`);
   cmd.action(async (o) => {
     const { runCommand } = await import('./commands/run.js');
-    state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: labOptionValues(entry, o) }, state.signal, false);
+    state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: optionValues(entry.options, o) }, state.signal, false);
+  });
+  for (const tool of entry.tools ?? []) labToolCommand(cmd, entry, tool, state);
+}
+
+/** `mqlab <lab> <tool>`: a subcommand of the lab's command (which still runs the lab on its own) */
+function labToolCommand(labCmd: Command, entry: LabEntry, tool: LabTool, state: CliState) {
+  const cmd = connectionOptions(labCmd.command(tool.name))
+    .description(tool.description)
+    .option('--namespace <ns>', 'the namespace whose tables to use (env MQLAB_NAMESPACE)');
+  addLabOptions(cmd, tool.options);
+  cmd.action(async (_o, self: Command) => {
+    // the lab's command also knows the connection flags and --namespace: wherever they were
+    // written, they reach the tool through optsWithGlobals
+    const o = self.optsWithGlobals();
+    const { toolCommand } = await import('./commands/tool.js');
+    state.code = await toolCommand(entry, tool, configFrom(o), optionValues(tool.options, o));
   });
 }
 
-/** the lab's options from parsed flags; an option not given takes its registry default */
-export function labOptionValues(entry: LabEntry, flags: Record<string, unknown>): Record<string, unknown> {
+function addLabOptions(cmd: Command, options: LabOption[] = []) {
+  for (const opt of options) {
+    const o = new Option(opt.flags, opt.description);
+    if (opt.default !== undefined) o.default(opt.default);
+    if (opt.parse) o.argParser((raw) => opt.parse!(raw));
+    if (opt.required) o.makeOptionMandatory();
+    cmd.addOption(o);
+  }
+}
+
+/** option values from parsed flags, camelCased; an option not given takes its registry default */
+export function optionValues(options: LabOption[] = [], flags: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const opt of entry.options ?? []) {
+  for (const opt of options) {
     const key = camel(opt.flags);
     values[key] = flags[key] ?? opt.default;
   }

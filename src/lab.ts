@@ -19,7 +19,39 @@ export interface LabOption {
   default?: string | number | boolean;
   /** parse the raw string (throw UsageError on bad input) */
   parse?: (raw: string) => unknown;
+  /** the option must be given (commander reports it missing, exit 2) */
+  required?: boolean;
 }
+
+/**
+ * A lab's own subcommand, `mqlab <lab> <tool>` (e.g. inspect or maintain the lab's tables).
+ * Data only: the handler loads when the subcommand runs.
+ */
+export interface LabTool {
+  name: string;
+  /** one line for `mqlab <lab> --help` */
+  description: string;
+  options?: LabOption[];
+  load: () => Promise<ToolHandler>;
+}
+
+/** What a tool gets: the database (with the lab's schema applied), the run's names and config. */
+export interface ToolContext {
+  lab: string;
+  db: Sql;
+  names: Names;
+  config: Config;
+  /** the tool's options after parsing, keyed by camelCase name */
+  options: Record<string, unknown>;
+}
+
+/** Lines for stdout (plain text: no colours) and the exit code. */
+export interface ToolResult {
+  lines: string[];
+  code: number;
+}
+
+export type ToolHandler = (ctx: ToolContext) => Promise<ToolResult>;
 
 /** What the registry knows about a lab without loading its code (keeps `mqlab --help` fast). */
 export interface LabEntry {
@@ -32,6 +64,8 @@ export interface LabEntry {
   /** the waits the experiment itself needs (TTLs, recovery windows), for the bench */
   floorMs: number;
   load: () => Promise<{ lab: Lab }>;
+  /** subcommands of `mqlab <lab>`; `mqlab <lab>` alone still runs the lab */
+  tools?: LabTool[];
 }
 
 export interface Lab {

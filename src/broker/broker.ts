@@ -142,6 +142,9 @@ export class Broker {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Close the channel first: it settles the channel's acks at the queues. Measured on 3.10.8: a
+    // quorum-queue ack followed at once by connection.close can be lost (the message comes back).
+    await this.channel.close().catch(() => {});
     await this.connection.close().catch(() => {});
   }
 }

@@ -1,0 +1,167 @@
+/**
+ * archive — seed 003 §4 and §5.3: dead letters archived into a history table by a separate archiver.
+ *
+ * Three orders die at the broker: A1001 is rejected on the business queue; A1002 first expires in the
+ * pay-timeout queue (TTL) and is then rejected; a third has no order id. An archiver process is
+ * SIGKILLed after committing its first row and before acking it; a second archiver gets that letter
+ * again (ON CONFLICT DO NOTHING: still one row) and records the letter without an order id in the
+ * failure table. Then A1001 goes ARCHIVED → IN_PROGRESS → FIXED, and retention purges an order
+ * archived 31 days ago. Topology: see topology.ts.
+ */
+import type { Lab, LabContext } from '../../src/lab.js';
+import type { ChildRun } from '../../src/child.js';
+import { runChild } from '../../src/child.js';
+import { check, javaList } from '../../src/report/checks.js';
+import { deferred } from '../../src/time.js';
+import { formatDuration } from '../../src/duration.js';
+import { archiveNames, archiveSchema, archiveTopology, ROUTE, type ArchiveNames } from './topology.js';
+import { purgeArchive, setStatus } from './store.js';
+
+const ARCHIVER = new URL('./archiver.js', import.meta.url);
+const RETENTION_MS = 30 * 86_400_000;
+const LETTERS = [
+  { messageId: 'order-A1001', route: ROUTE.created, payload: { orderId: 'A1001', sku: 'SKU-7', quantity: 2 } },
+  { messageId: 'order-A1002', route: ROUTE.payPending, payload: { orderId: 'A1002', amount: 99.5 } },
+  { messageId: 'order-without-id', route: ROUTE.created, payload: { sku: 'SKU-9', quantity: 1 } },
+];
+
+export const lab: Lab = {
+  topology: archiveTopology,
+  schema: archiveSchema,
+  reset: (n) => `DELETE FROM ${archiveNames(n).archive}; DELETE FROM ${archiveNames(n).failure}`,
+
+  async run(ctx) {
+    if (!ctx.caps.quorumMessageTtl) return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no quorum-queue TTL (3.10+)` };
+    const x = archiveNames(ctx.names);
+    const { db, log } = ctx;
+
+    const allDead = await killOrders(ctx, x);
+
+    // archiver 1 (started while A1002 waits out its TTL) commits its first row and is SIGKILLed
+    // before the ack: the broker takes that letter back
+    const [run1] = await Promise.all([runChild(ctx, 'archiver-run1', ARCHIVER, { args: ['--kill-after-commit'] }), allDead]);
+    const killed = eventsOf(run1, 'killed_before_ack')[0]?.fields ?? {};
+    const [{ n: committedBeforeKill }] = await db`SELECT count(*)::int AS n FROM ${db(x.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
+    ctx.progress(`archiver-run1 exited ${run1.exitCode} after committing ${killed.businessId ?? 'nothing'}`);
+    const acked1 = eventsOf(run1, 'acked').length;
+    const deadLetters = acked1 + (await depthReaches(ctx, x.dlq, LETTERS.length - acked1, 'every dead letter, the killed archiver’s one back, in the DLQ'));
+    await ctx.checkpoint('archiver-killed', { businessId: killed.businessId, exitCode: run1.exitCode, dlqDepth: deadLetters - acked1 });
+
+    // archiver 2 drains the DLQ: the redelivered letter hits the unique business id
+    const run2 = await runChild(ctx, 'archiver-run2', ARCHIVER);
+    const again = eventsOf(run2, 'received').find((e) => e.fields.messageId === killed.messageId);
+    const duplicateSkipped = eventsOf(run2, 'duplicate_skipped').length;
+
+    const rows = await db`SELECT * FROM ${db(x.archive)} ORDER BY business_id`;
+    const failures = await db`SELECT message_id, sql_state FROM ${db(x.failure)} ORDER BY id`;
+    const a1002 = rows.find((r) => r.business_id === 'A1002');
+    const rowsForRedelivered = rows.filter((r) => r.business_id === killed.businessId).length;
+
+    // an operator takes A1001: ARCHIVED → IN_PROGRESS → FIXED; the table refuses to go back
+    const statuses = [String(rows.find((r) => r.business_id === 'A1001')?.status)];
+    for (const s of ['IN_PROGRESS', 'FIXED'] as const) statuses.push(String(await setStatus(db, x, 'A1001', s)));
+    const backwards = await setStatus(db, x, 'A1001', 'ARCHIVED').then(() => 'accepted', (e: { code?: string }) => String(e.code));
+    log.emit('operator', { businessId: 'A1001', statuses, backwardsToArchived: backwards });
+
+    // retention: an order archived 31 days ago goes, the fresh rows stay
+    await insertOldRow(ctx, x, 'A0999', 31);
+    const purge = await purgeArchive(db, x, RETENTION_MS);
+    log.emit('retention', { olderThan: formatDuration(RETENTION_MS), purged: purge.purged, kept: purge.kept, status: 'purged' });
+
+    const depths = await Promise.all([x.work, x.payTimeout, x.dlq].map((q) => ctx.broker.depth(q)));
+    const summary = {
+      deadLetters,
+      archived: rows.length,
+      failures: failures.length,
+      killedBeforeAck: killed.businessId ?? 'none',
+      duplicateSkipped,
+      rowsForRedelivered,
+      statuses: javaList(statuses),
+      purged: javaList(purge.purged),
+      kept: purge.kept,
+    };
+    return {
+      lines: [`archive: ${Object.entries(summary).map(([k, v]) => `${k}=${v}`).join(' ')}`],
+      checks: [
+        check('deadLetters', LETTERS.length, deadLetters),
+        check('firstArchiverExitCode', 137, run1.exitCode),
+        check('committedBeforeKill', 1, committedBeforeKill),
+        check('redeliveredToSecondArchiver', true, again?.fields.redelivered === 'true'),
+        check('duplicateSkipped', 1, duplicateSkipped),
+        check('rowsForRedelivered', 1, rowsForRedelivered),
+        check('archivedIds', ['A1001', 'A1002'], rows.map((r) => r.business_id)),
+        check('attempts', [1, 2], rows.map((r) => r.attempts)),
+        check('firstDeath', `expired@${x.payTimeout}`, `${a1002?.first_death_reason}@${a1002?.first_death_queue}`),
+        check('lastDeath', `rejected@${x.work}`, `${a1002?.last_death_reason}@${a1002?.last_death_queue}`),
+        check('originalRoute', `${x.business}/${ROUTE.payPending}`, `${a1002?.original_exchange}/${a1002?.original_routing_key}`),
+        check('failureRows', ['order-without-id:23502'], failures.map((f) => `${f.message_id}:${f.sql_state}`)),
+        check('statusLifecycle', ['ARCHIVED', 'IN_PROGRESS', 'FIXED'], statuses),
+        check('backwardsStatusRefused', '23514', backwards),
+        check('purged', ['A0999'], purge.purged),
+        check('keptAfterPurge', 2, purge.kept),
+        check('queueDepthAfter', 0, depths.reduce((a, b) => a + b, 0)),
+      ],
+      facts: {
+        archiverRuns: [run1, run2].map((r) => ({ name: r.name, exitCode: r.exitCode, signal: r.signal })),
+        killedBeforeAck: killed,
+        archivedRows: rows,
+        failureRows: failures,
+        purgeCutoff: purge.cutoff,
+        queueDepthAfter: { [x.work]: depths[0], [x.payTimeout]: depths[1], [x.dlq]: depths[2] },
+      },
+    };
+  },
+};
+
+/**
+ * Publish the three orders through the business exchange; a consumer on the business queue rejects
+ * every one (the inventory service is down), so the broker dead-letters them into the DLQ: A1002
+ * only after it expired in the pay-timeout queue. Returns once the first letter is in the DLQ, with
+ * a promise that settles when all three were rejected.
+ */
+async function killOrders(ctx: LabContext, x: ArchiveNames): Promise<Promise<void>> {
+  const { broker, log } = ctx;
+  const rejected = deferred();
+  let seen = 0;
+  const business = await broker.consume(
+    x.work,
+    (m) => {
+      m.reject(false);
+      log.emit('business', { messageId: m.messageId, destination: x.work, reason: 'inventory service unavailable', status: 'rejected_to_dlx' });
+      if (++seen === LETTERS.length) rejected.resolve();
+    },
+    { prefetch: LETTERS.length },
+  );
+  for (const l of LETTERS) {
+    await broker.publishConfirmed(x.business, l.route, JSON.stringify(l.payload), { messageId: l.messageId, contentType: 'application/json' });
+    log.emit('producer', { messageId: l.messageId, destination: `${x.business}/${l.route}`, status: 'confirmed' });
+  }
+  await depthReaches(ctx, x.dlq, 1, 'the first dead letter in the DLQ');
+  const all = ctx.within(Promise.race([rejected.promise, business.failure]), 10_000, 'the business consumer to reject the three orders');
+  return all.finally(() => business.cancel());
+}
+
+/** sample a queue's depth (a broker statistic) until it reaches n; returns the last sample */
+async function depthReaches(ctx: LabContext, queue: string, n: number, what: string): Promise<number> {
+  const end = ctx.now() + 5_000;
+  let depth = await ctx.broker.depth(queue);
+  while (depth < n && ctx.now() < end) {
+    await ctx.sleep(10);
+    depth = await ctx.broker.depth(queue);
+  }
+  if (depth < n) ctx.progress(`gave up waiting for ${what}: depth ${depth}, expected ${n}`);
+  return depth;
+}
+
+const eventsOf = (run: ChildRun, status: string) => run.events.filter((e) => e.fields.status === status);
+
+/** a row as the archiver would have written it `days` ago */
+async function insertOldRow(ctx: LabContext, x: ArchiveNames, businessId: string, days: number) {
+  const { db } = ctx;
+  await db`
+    INSERT INTO ${db(x.archive)} (business_id, message_id, payload, original_exchange, original_routing_key, first_death_reason,
+      first_death_queue, first_death_at, last_death_reason, last_death_queue, last_death_at, attempts, archived_at)
+    SELECT ${businessId}, ${`order-${businessId}`}, ${JSON.stringify({ orderId: businessId })}, ${x.business}, ${ROUTE.created}, 'rejected',
+      ${x.work}, t, 'rejected', ${x.work}, t, 1, t
+    FROM (SELECT now() - make_interval(days => ${days}) AS t) old`;
+}

@@ -1,0 +1,110 @@
+/**
+ * The archive lab's names, topology and schema (seed 003 §4, with an `archive.` prefix so the
+ * lab never shares a queue with the other seed-003 labs).
+ *
+ * producer ─ archive.exchange.business ─ order.created ─────→ archive.order.business.queue
+ *                                     └─ order.pay.pending ─→ archive.order.pay.timeout.queue
+ *                                                               (TTL 200 ms, DLX → business/order.created)
+ * archive.order.business.queue ── reject(requeue=false) ── DLX archive.exchange.dead / rk.dead
+ *                                                              └→ archive.order.dead.archive.queue (the DLQ)
+ * archiver process: DLQ → dead_letter_archive (or dead_letter_archive_failure) → ack
+ */
+import type { Names } from '../../src/names.js';
+import type { Topology } from '../../src/broker/topology.js';
+
+/** how long an unpaid order waits in the pay-timeout queue before the broker expires it */
+export const PAY_TIMEOUT_MS = 200;
+export const ROUTE = { created: 'order.created', payPending: 'order.pay.pending', dead: 'rk.dead' } as const;
+export const STATUSES = ['ARCHIVED', 'IN_PROGRESS', 'FIXED'] as const;
+export type ArchiveStatus = (typeof STATUSES)[number];
+
+export function archiveNames(n: Names) {
+  return {
+    business: n.q('archive.exchange.business'),
+    dead: n.q('archive.exchange.dead'),
+    work: n.q('archive.order.business.queue'),
+    payTimeout: n.q('archive.order.pay.timeout.queue'),
+    dlq: n.q('archive.order.dead.archive.queue'),
+    archive: n.t('dead_letter_archive'),
+    failure: n.t('dead_letter_archive_failure'),
+    statusGuard: n.t('dead_letter_archive_status_guard'),
+    archivedAtIndex: n.t('dead_letter_archive_archived_at'),
+  };
+}
+
+export type ArchiveNames = ReturnType<typeof archiveNames>;
+
+export function archiveTopology(n: Names): Topology {
+  const x = archiveNames(n);
+  return {
+    exchanges: [
+      { name: x.business, type: 'direct' },
+      { name: x.dead, type: 'direct' },
+    ],
+    queues: [
+      { name: x.dlq },
+      { name: x.work, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': ROUTE.dead } },
+      {
+        name: x.payTimeout,
+        args: { 'x-message-ttl': PAY_TIMEOUT_MS, 'x-dead-letter-exchange': x.business, 'x-dead-letter-routing-key': ROUTE.created },
+      },
+    ],
+    bindings: [
+      { queue: x.work, exchange: x.business, key: ROUTE.created },
+      { queue: x.payTimeout, exchange: x.business, key: ROUTE.payPending },
+      { queue: x.dlq, exchange: x.dead, key: ROUTE.dead },
+    ],
+  };
+}
+
+/**
+ * The archive table (one row per business id; status only moves ARCHIVED → IN_PROGRESS → FIXED,
+ * which a trigger enforces) and the failure table for letters the archive table refuses.
+ */
+export function archiveSchema(n: Names): string {
+  const x = archiveNames(n);
+  const statuses = STATUSES.map((s) => `'${s}'`).join(', ');
+  return `
+CREATE TABLE IF NOT EXISTS ${x.archive} (
+  id                   bigserial PRIMARY KEY,
+  business_id          text NOT NULL UNIQUE CHECK (business_id <> ''),
+  message_id           text,
+  payload              text NOT NULL,
+  original_exchange    text NOT NULL,
+  original_routing_key text NOT NULL,
+  first_death_reason   text NOT NULL,
+  first_death_queue    text NOT NULL,
+  first_death_at       timestamptz,
+  last_death_reason    text NOT NULL,
+  last_death_queue     text NOT NULL,
+  last_death_at        timestamptz,
+  attempts             integer NOT NULL CHECK (attempts >= 1),
+  status               text NOT NULL DEFAULT 'ARCHIVED' CHECK (status IN (${statuses})),
+  status_changed_at    timestamptz NOT NULL DEFAULT now(),
+  archived_at          timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS ${x.archivedAtIndex} ON ${x.archive} (archived_at);
+CREATE TABLE IF NOT EXISTS ${x.failure} (
+  id            bigserial PRIMARY KEY,
+  message_id    text UNIQUE,
+  payload       text NOT NULL,
+  death_history jsonb NOT NULL,
+  sql_state     text NOT NULL,
+  error         text NOT NULL,
+  failed_at     timestamptz NOT NULL DEFAULT now()
+);
+CREATE OR REPLACE FUNCTION ${x.statusGuard}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.status IS DISTINCT FROM OLD.status THEN
+    IF NOT ((OLD.status = 'ARCHIVED' AND NEW.status = 'IN_PROGRESS') OR (OLD.status = 'IN_PROGRESS' AND NEW.status = 'FIXED')) THEN
+      RAISE EXCEPTION 'status may only move ARCHIVED -> IN_PROGRESS -> FIXED, not % -> %', OLD.status, NEW.status
+        USING ERRCODE = 'check_violation';
+    END IF;
+    NEW.status_changed_at := now();
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE OR REPLACE TRIGGER ${x.statusGuard} BEFORE UPDATE OF status ON ${x.archive}
+  FOR EACH ROW EXECUTE FUNCTION ${x.statusGuard}();
+`;
+}
