@@ -7,6 +7,7 @@ import { Command, Option } from 'commander';
 import { registry } from '../labs/registry.js';
 import type { LabEntry, LabOption, LabTool } from './lab.js';
 import { loadConfig, type ConfigInput } from './config.js';
+import { optionValues } from './lab-options.js';
 
 export interface CliState {
   code: number;
@@ -124,19 +125,6 @@ function addLabOptions(cmd: Command, options: LabOption[] = []) {
     cmd.addOption(o);
   }
 }
-
-/** option values from parsed flags, camelCased; an option not given takes its registry default */
-export function optionValues(options: LabOption[] = [], flags: Record<string, unknown>): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const opt of options) {
-    const key = camel(opt.flags);
-    values[key] = flags[key] ?? opt.default;
-  }
-  return values;
-}
-
-const camel = (flags: string) =>
-  /--([a-z0-9-]+)/.exec(flags)![1].replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function wrap(text: string, width: number): string[] {
   const lines: string[] = [];

@@ -71,7 +71,7 @@ export interface LabEntry {
 export interface Lab {
   /**
    * exchanges, queues, bindings, policies as data; the engine declares them and purges the queues.
-   * `options` are the lab's parsed options ({} under `mqlab all` and `mqlab status`: apply defaults),
+   * `options` are the lab's parsed options (registry defaults where not given),
    * for labs whose queues depend on them (one delay queue per configured tier).
    */
   topology?: (names: Names, options: Record<string, unknown>) => Topology;

@@ -5,6 +5,7 @@ import { capabilities, describeCapabilities, type Capabilities } from '../broker
 import { names } from '../names.js';
 import { maskUrl } from '../urls.js';
 import { registry } from '../../labs/registry.js';
+import { optionValues } from '../lab-options.js';
 import { probe, type Probe } from './probe.js';
 import { findDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
 
@@ -40,7 +41,7 @@ export async function status(config: Config): Promise<StatusReport> {
     const n = names(config.namespace);
     for (const entry of registry) {
       const { lab } = await entry.load();
-      for (const q of lab.topology?.(n, {}).queues ?? []) report.queues.push({ lab: entry.name, queue: q.name, stats: all.get(q.name) ?? null });
+      for (const q of lab.topology?.(n, optionValues(entry.options, {})).queues ?? []) report.queues.push({ lab: entry.name, queue: q.name, stats: all.get(q.name) ?? null });
     }
   }
   return report;

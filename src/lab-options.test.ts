@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { optionValues } from './cli.js';
+import { optionValues } from './lab-options.js';
 import { registry } from '../labs/registry.js';
 
 describe('lab options', () => {
