@@ -53,7 +53,6 @@ function confText(): string {
     `management.tcp.ip = 127.0.0.1`,
     `management.tcp.port = ${PORTS.management}`,
     `load_definitions = ${defs}`,
-    'collect_statistics_interval = 1000',
     '',
   ].join('\n');
 }

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { CLI, mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import type { PolicyInfo, QueueStats } from '../../src/broker/management.js';
+
+const SEED_LINES = [
+  'hold: targetUnbound=true targetEmpty=true',
+  'hold: bindingRestored=true recoveredOriginalEvent=true noApplicationRepublish=true',
+];
+const SOURCE = 'me12.retry.hold';
+const TARGET = 'me12.retry.hold.target';
+const DLX = 'me12.retry.hold.dlx';
+/** queue statistics lag behind the broker by up to ~10 s on an untuned broker */
+const STATS_MS = 20_000;
+
+const held = (q: QueueStats) => q.messages - q.ready - q.unacked;
+
+/** `mqlab hold …` as a child we can watch and kill */
+function startHold(args: string[] = []) {
+  const child = execa('node', [CLI, 'hold', ...args], { reject: false, env: { ...process.env, NO_COLOR: '1' } });
+  let stderr = '';
+  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
+  const stderrShows = async (text: string, timeoutMs: number) => {
+    const end = Date.now() + timeoutMs;
+    while (!stderr.includes(text)) {
+      if (Date.now() > end || child.exitCode !== null) throw new Error(`no '${text}' on stderr:\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  return { child, stderrShows };
+}
+
+describe('hold lab against the real broker', () => {
+  let s: Services;
+  const policy = async (name = 'me12-hold'): Promise<PolicyInfo | undefined> => (await s.mgmt.policies()).find((p) => p.name === name);
+  const targetBound = async () => (await s.mgmt.bindings()).some((b) => b.source === DLX && b.destination === TARGET && b.routing_key === 'failed');
+
+  beforeAll(async () => {
+    s = await services();
+  });
+  afterAll(async () => s?.close());
+
+  it('passes twice in a row; the policy exists while it runs and is gone after', async () => {
+    for (let run = 1; run <= 2; run++) {
+      const { child } = startHold();
+      let seen: PolicyInfo | undefined;
+      while (!seen && child.exitCode === null) {
+        seen = await policy();
+        if (!seen) await new Promise((r) => setTimeout(r, 100));
+      }
+      const r = await child;
+      expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
+      expect(r.stdout.split('\n').slice(0, 2)).toEqual(SEED_LINES);
+      expect(passLines(r.stdout)).toMatchObject({ sourceWhileHeld: 'messages=1 ready=0 unacked=0', applicationPublishes: '1', policyCleared: 'true' });
+      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
+      // what the lab applied, as the broker stored it
+      expect(seen).toMatchObject({ pattern: '^me12[.]retry[.]hold$', definition: { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish', 'max-length': 100, 'dead-letter-routing-key': 'failed', 'dead-letter-exchange': DLX } });
+      // and after the run: policy cleared, binding restored, nothing held in the source, nothing left in the target
+      expect(await policy()).toBeUndefined();
+      expect(await targetBound()).toBe(true);
+      expect(await s.broker.depth(TARGET)).toBe(0);
+      const source = await s.mgmt.queueWhen(SOURCE, (q) => q.messages === 0 && q.policy === null, STATS_MS);
+      expect(source && { messages: source.messages, ready: source.ready, unacked: source.unacked, policy: source.policy }).toEqual({ messages: 0, ready: 0, unacked: 0, policy: null });
+    }
+  });
+
+  it('recovers the very message it published, dead-lettered by the broker from the source', async () => {
+    const { code, report } = await runLabJson('hold');
+    expect(code).toBe(0);
+    expect(report.facts.deathRecord).toMatchObject({ queue: SOURCE, reason: 'rejected', count: 1 });
+    expect(report.facts.firstDeath).toEqual({ queue: SOURCE, reason: 'rejected' });
+    expect(report.facts.targetDeliveries).toBe(1);
+    // the letter stayed held at least the 2 s window
+    expect(report.facts.holdMs).toBeGreaterThanOrEqual(2000);
+    const published = report.events.filter((e: { source: string }) => e.source === 'producer');
+    expect(published).toHaveLength(1);
+  });
+
+  it('a run killed while the letter is held leaves it held, and the next run still passes', async () => {
+    const { child, stderrShows } = startHold();
+    await stderrShows('stays unbound', 30_000);
+    child.kill('SIGKILL');
+    await child;
+    // what the killed run left: the policy, no binding, a letter held in the source
+    expect(await policy()).toBeDefined();
+    expect(await targetBound()).toBe(false);
+    const left = await s.mgmt.queueWhen(SOURCE, (q) => held(q) >= 1, STATS_MS);
+    expect(left && held(left)).toBe(1);
+
+    const { code, report } = await runLabJson('hold');
+    expect(code, JSON.stringify(report.checks.filter((c: { pass: boolean }) => !c.pass))).toBe(0);
+    expect(report.facts.policyLeftByEarlierRun).toBe(true);
+    expect(report.facts.otherLettersInTarget).toBe(0);
+    expect(await policy()).toBeUndefined();
+    // the earlier run's letter was dropped with its policy: no late delivery after the worker's timer
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(await s.broker.depth(TARGET)).toBe(0);
+    const source = await s.mgmt.queueWhen(SOURCE, (q) => q.messages === 0, STATS_MS);
+    expect(source?.messages).toBe(0);
+  });
+
+  it('--namespace applies its own policy to its own queue', async () => {
+    const { code, report } = await runLabJson('hold', ['--namespace', 'itest']);
+    expect(code).toBe(0);
+    expect(report.facts.policy).toMatchObject({ name: 'itest-me12-hold', pattern: '^itest[.]me12[.]retry[.]hold$' });
+    expect(await s.mgmt.queue('itest.me12.retry.hold')).not.toBeNull();
+    expect(await policy('itest-me12-hold')).toBeUndefined();
+  });
+
+  it('refuses a bad --recover-timeout with a one-line usage error', async () => {
+    const r = await mqlab(['hold', '--recover-timeout', 'soon']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--recover-timeout');
+    expect(r.stdout).toBe('');
+  });
+});
