@@ -58,9 +58,12 @@ async function clusterDir(home: string, who: RunAs): Promise<string> {
   if (reach.exitCode === 0) return dir;
   fs.rmdirSync(dir);
   const id = crypto.createHash('sha1').update(home).digest('hex').slice(0, 10);
-  const outside = path.join('/var/tmp', `mqlab-${id}`, 'postgres');
-  fs.mkdirSync(outside, { recursive: true, mode: 0o700 });
-  fs.chownSync(outside, who.uid, who.gid!);
+  const parent = path.join('/var/tmp', `mqlab-${id}`);
+  const outside = path.join(parent, 'postgres');
+  for (const d of [parent, outside]) {
+    fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+    fs.chownSync(d, who.uid, who.gid!); // the cluster's user must be able to enter both
+  }
   fs.symlinkSync(outside, dir);
   return outside;
 }
@@ -85,14 +88,18 @@ export async function startPostgres(home: string, log: (line: string) => void): 
     const pwfile = path.join(dir, 'superuser.pw');
     fs.writeFileSync(pwfile, ACCOUNTS.pgSuperuser.password + '\n', { mode: 0o600 });
     if (who.uid !== undefined) fs.chownSync(pwfile, who.uid, who.gid!);
-    await execa(path.join(bin, 'initdb'), ['-D', data, '-U', ACCOUNTS.pgSuperuser.user, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C'], as);
+    const init = await execa(path.join(bin, 'initdb'), ['-D', data, '-U', ACCOUNTS.pgSuperuser.user, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C'], { ...as, reject: false });
     fs.rmSync(pwfile);
+    if (init.exitCode !== 0) {
+      fs.rmSync(data, { recursive: true, force: true }); // a half-made cluster would break the next `up`
+      throw new EnvError(`could not create the PostgreSQL cluster: ${lastLine(init.stderr || init.stdout)}`, `check that user ${who.name} can write ${dir}`);
+    }
     fs.appendFileSync(path.join(data, 'postgresql.conf'), CONF);
   }
   const status = await execa(path.join(bin, 'pg_ctl'), ['-D', data, 'status'], { ...as, reject: false });
   if (status.exitCode === 0) return 'running';
   const r = await execa(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'postgres.log'), '-w', '-t', '60', 'start'], { ...as, reject: false });
-  if (r.exitCode !== 0) throw new EnvError(`PostgreSQL did not start: ${(r.stderr || r.stdout).trim().split('\n').pop()}`, `see ${path.join(dir, 'postgres.log')}`);
+  if (r.exitCode !== 0) throw new EnvError(`PostgreSQL did not start: ${lastLine(r.stderr || r.stdout)}`, `see ${path.join(dir, 'postgres.log')}`);
   return 'started';
 }
 
@@ -134,3 +141,5 @@ export async function provisionPostgres(): Promise<void> {
     await lab.end({ timeout: 1 });
   }
 }
+
+const lastLine = (text: string) => text.trim().split('\n').filter(Boolean).pop() ?? '(no output)';
