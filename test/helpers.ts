@@ -33,7 +33,13 @@ export async function runLabJson(lab: string, extra: string[] = []) {
   const r = await mqlab([lab, '--json', ...extra]);
   if (!r.stdout.trim().startsWith('{')) throw new Error(`mqlab ${lab} printed no JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
   const doc = JSON.parse(r.stdout);
-  return { code: r.code, doc, report: doc.labs[0], stderr: r.stderr };
+  const report = doc.labs[0];
+  if (r.code !== 0) {
+    // say why in the test log: the failed checks, or why the experiment did not complete
+    const failed = report.checks.filter((c: { pass: boolean }) => !c.pass);
+    console.error(`mqlab ${[lab, ...extra].join(' ')} exited ${r.code}: ${report.error ?? JSON.stringify(failed)}\n${r.stderr}`);
+  }
+  return { code: r.code, doc, report, stderr: r.stderr };
 }
 
 export interface Services {

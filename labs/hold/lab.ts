@@ -101,7 +101,8 @@ export const lab: Lab = {
 
     // The window: 2 s, and until the statistics have shown the letter held in the source.
     ctx.progress(`rejected ${EVENT_ID}; ${x.target} stays unbound for ${WINDOW_MS / 1000} s and until the management statistics show the held letter`);
-    const heldSample = statsWait(ctx, `the statistics of ${x.source} to show the held letter`, (q) => heldLetters(q) >= 1);
+    // the queue's policy field is sampled like the counts (on a new queue it can lag for seconds): wait for both
+    const heldSample = statsWait(ctx, `the statistics of ${x.source} to show the held letter under ${policy.name}`, (q) => heldLetters(q) >= 1 && q.policy === policy.name);
     heldSample.catch(() => {}); // awaited below; an interrupted sleep must not leave it unhandled
     await ctx.sleep(WINDOW_MS);
     const held = await heldSample;
