@@ -105,11 +105,12 @@ export async function startPostgres(home: string, log: (line: string) => void): 
 
 export async function stopPostgres(home: string): Promise<boolean> {
   const bin = pgBinDir();
-  const dir = path.join(home, 'postgres');
-  if (!bin || !fs.existsSync(path.join(dir, 'data', 'PG_VERSION'))) return false;
+  const link = path.join(home, 'postgres');
+  if (!bin || !fs.existsSync(path.join(link, 'data', 'PG_VERSION'))) return false;
+  // the real path: the cluster's user may not be able to enter the project directory (see clusterDir)
+  const dir = fs.realpathSync(link);
   const who = runAs();
-  const as = { uid: who.uid, gid: who.gid, reject: false, cwd: fs.realpathSync(dir) };
-  const r = await execa(path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', 'stop'], as);
+  const r = await execa(path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', 'stop'], { uid: who.uid, gid: who.gid, reject: false, cwd: dir });
   return r.exitCode === 0;
 }
 
