@@ -99,7 +99,15 @@ export async function startPostgres(home: string, log: (line: string) => void): 
   const status = await execa(path.join(bin, 'pg_ctl'), ['-D', data, 'status'], { ...as, reject: false });
   if (status.exitCode === 0) return 'running';
   const r = await execa(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'postgres.log'), '-w', '-t', '60', 'start'], { ...as, reject: false });
-  if (r.exitCode !== 0) throw new EnvError(`PostgreSQL did not start: ${lastLine(r.stderr || r.stdout)}`, `see ${path.join(dir, 'postgres.log')}`);
+  if (r.exitCode !== 0) {
+    const log = path.join(dir, 'postgres.log');
+    const fatal = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((l) => /FATAL|could not/.test(l)).pop() : undefined;
+    const inUse = /Address already in use|could not bind/.test(fatal ?? '');
+    throw new EnvError(
+      `PostgreSQL did not start: ${inUse ? `port ${PORTS.postgres} is in use by another program` : (fatal?.trim() ?? lastLine(r.stderr || r.stdout))}`,
+      inUse ? `stop whatever listens on 127.0.0.1:${PORTS.postgres} (another mqlab checkout? run \`mqlab down\` there)` : `see ${log}`,
+    );
+  }
   return 'started';
 }
 
