@@ -40,6 +40,8 @@ export function buildProgram(state: CliState): Command {
     .version(process.env.npm_package_version ?? '0.1.0', '-V, --version')
     .showHelpAfterError('(run `mqlab --help` for the commands)')
     .configureOutput({ outputError: (str, write) => write(str) })
+    // one short line per command: `mqlab <command> --help` shows its options
+    .configureHelp({ subcommandTerm: (cmd) => cmd.name() })
     // before any subcommand exists, so every command inherits it: usage errors reach main (exit 2)
     .exitOverride();
 
