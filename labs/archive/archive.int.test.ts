@@ -145,8 +145,8 @@ describe('archive lab against the real broker and database', () => {
   it('`mqlab archive --help` lists the tools; --namespace reaches the lab and its tools', async () => {
     const help = await mqlab(['archive', '--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^Commands:\n {2}purge \[options\] +retention/m);
-    expect(help.stdout).toMatch(/^ {2}list \[options\] +show the archived dead letters/m);
+    expect(help.stdout).toMatch(/^Commands:\n {2}purge +retention/m);
+    expect(help.stdout).toMatch(/^ {2}list +show the archived dead letters/m);
 
     const r = await mqlab(['archive', '--namespace', 'itest']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
