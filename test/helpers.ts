@@ -1,6 +1,7 @@
 /** Helpers for integration tests: run the real CLI, and look at the real services. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { execa } from 'execa';
 import { Broker } from '../src/broker/broker.js';
 import { Management } from '../src/broker/management.js';
@@ -70,4 +71,80 @@ export function passLines(stdout: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of stdout.matchAll(/^PASS ([^:]+): (.*)$/gm)) out[m[1]] = m[2];
   return out;
+}
+
+/**
+ * Connections for one describe block: opened in beforeAll (then `setup`), closed in afterAll
+ * (after `teardown`). The returned object's fields are filled in beforeAll, so use them in tests
+ * and hooks, not while the describe block is collected.
+ */
+export function useServices(hooks: { setup?: (s: Services) => Promise<void>; teardown?: (s: Services) => Promise<void> } = {}): Services {
+  const s = {} as Services;
+  beforeAll(async () => {
+    Object.assign(s, await services());
+    await hooks.setup?.(s);
+  });
+  afterAll(async () => {
+    if (!s.close) return; // never connected: beforeAll failed, and said why
+    try {
+      await hooks.teardown?.(s);
+    } finally {
+      await s.close();
+    }
+  });
+  return s;
+}
+
+const ALL_PASSED = 'RESULT: all assertions passed';
+
+export interface LabPasses {
+  /** the first line (exactly, or matching), or the first lines exactly */
+  line: string | RegExp | readonly string[];
+  /** PASS lines that must be among the lab's ({name: value}) */
+  pass?: Record<string, string>;
+  /** with `pass`: these are all its PASS lines, none more */
+  exact?: boolean;
+  /** how many times in a row */
+  runs?: number;
+  /** more checks after each run (the broker's and the database's state, files …) */
+  check?: (r: CliRun, run: number) => Promise<void> | void;
+}
+
+/** a finished lab process passed: exit 0 (its output as the message), its first line(s), its PASS lines, the RESULT line last */
+export function expectPassed(r: Pick<CliRun, 'code' | 'stdout' | 'stderr'>, { line, pass, exact }: Omit<LabPasses, 'runs' | 'check'>) {
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  const lines = r.stdout.split('\n');
+  if (typeof line === 'string') expect(lines[0]).toBe(line);
+  else if (line instanceof RegExp) expect(lines[0]).toMatch(line);
+  else expect(lines.slice(0, line.length)).toEqual(line);
+  if (pass && exact) expect(passLines(r.stdout)).toEqual(pass);
+  else if (pass) expect(passLines(r.stdout)).toMatchObject(pass);
+  expect(r.stdout.trim().split('\n').pop()).toBe(ALL_PASSED);
+}
+
+/** run `mqlab …args` `runs` times (2 unless told), each must pass as expectPassed says; returns the runs */
+export async function expectLabPasses(args: string[], { runs = 2, check, ...expected }: LabPasses): Promise<CliRun[]> {
+  const done: CliRun[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const r = await mqlab(args);
+    expectPassed(r, expected);
+    await check?.(r, run);
+    done.push(r);
+  }
+  return done;
+}
+
+/** `mqlab …args` as a child to watch and signal; `stderrShows` waits until its stderr holds `text` */
+export function startMqlab(args: string[]) {
+  const child = execa('node', [CLI, ...args], { reject: false, env: { ...process.env, NO_COLOR: '1' } });
+  let stderr = '';
+  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
+  const stderrShows = async (text: string, timeoutMs: number) => {
+    const end = Date.now() + timeoutMs;
+    while (!stderr.includes(text)) {
+      if (Date.now() > end || child.exitCode !== null) throw new Error(`no '${text}' on stderr:\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  return { child, stderrShows };
 }

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, services, type Services } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { mqlab, useServices } from './helpers.js';
 
 describe('mqlab up / status against the running services', () => {
-  let s: Services;
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => s?.close());
+  const s = useServices();
 
   it('up is idempotent: a second up finds the services and returns at once', async () => {
     const t = Date.now();

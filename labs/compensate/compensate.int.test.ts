@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { expectLabPasses, runLabJson, useServices } from '../../test/helpers.js';
 
 const SEED_LINE = 'compensation: attempts=2 applied=1 reservation=RELEASED available=10';
 
 describe('compensate lab against the real database', () => {
-  let s: Services;
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => s?.close());
+  const s = useServices();
 
   it('passes twice in a row and prints the seed line and its checks', async () => {
-    for (let run = 1; run <= 2; run++) {
-      const r = await mqlab(['compensate']);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.lines[0]).toBe(SEED_LINE);
-      expect(passLines(r.stdout)).toMatchObject({
+    await expectLabPasses(['compensate'], {
+      line: SEED_LINE,
+      pass: {
         attempts: '2',
         applied: '1',
         changedRows: '1,0',
@@ -26,9 +20,8 @@ describe('compensate lab against the real database', () => {
         raceOverlapped: 'true',
         raceApplied: '1',
         raceAvailable: '10',
-      });
-      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
-    }
+      },
+    });
   });
 
   it('starts from the seed rows whatever an earlier run left, and ends RELEASED with 10 in stock', async () => {
@@ -61,9 +54,7 @@ describe('compensate lab against the real database', () => {
   });
 
   it('--namespace uses its own tables', async () => {
-    const r = await mqlab(['compensate', '--namespace', 'itest']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.lines[0]).toBe(SEED_LINE);
+    await expectLabPasses(['compensate', '--namespace', 'itest'], { line: SEED_LINE, runs: 1 });
     const [row] = await s.db`SELECT available FROM itest_retry_stock WHERE sku = 'book'`;
     expect(row.available).toBe(10);
   });

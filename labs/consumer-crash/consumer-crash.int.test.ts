@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, runLabJson, services, type Services } from '../../test/helpers.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectLabPasses, mqlab, runLabJson, useServices } from '../../test/helpers.js';
 
 const SUMMARY =
   'consumer-crash: crashExitCode=137 committedNotAcked=1 readyAfterCrash=3 deliveries=4 redelivered=1 duplicateSkipped=1 businessRows=3 processedRows=3';
@@ -22,15 +22,9 @@ const SEED_ASSERT = [
 const ID = (n: number) => `01JMQ00000000000000000000${n}`;
 
 describe('consumer-crash lab against the real broker and database', () => {
-  let s: Services;
+  const s = useServices();
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-consumer-crash-'));
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => {
-    fs.rmSync(out, { recursive: true, force: true });
-    await s?.close();
-  });
+  afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
   /** what the broker shows right now: ready messages and consumers (passive declare, not sampled stats) */
   async function queueState(queue: string) {
@@ -52,42 +46,43 @@ describe('consumer-crash lab against the real broker and database', () => {
   const read = (name: string) => fs.readFileSync(path.join(out, name), 'utf8').trimEnd().split('\n');
 
   it("passes twice in a row: the seed's PASS lines, three rows, an empty queue, every process's output kept", async () => {
-    for (let run = 1; run <= 2; run++) {
-      const r = await mqlab(['consumer-crash', '--out', out]);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.stdout.trimEnd().split('\n')).toEqual([SUMMARY, ...SEED_ASSERT]);
+    await expectLabPasses(['consumer-crash', '--out', out], {
+      line: SUMMARY,
+      check: async (r) => {
+        expect(r.stdout.trimEnd().split('\n')).toEqual([SUMMARY, ...SEED_ASSERT]);
 
-      // the database: one order per message although message 1 was delivered twice
-      expect(await rows()).toEqual({
-        orders: [`order-1001/${ID(1)}`, `order-1002/${ID(2)}`, `order-1003/${ID(3)}`],
-        processed: [ID(1), ID(2), ID(3)],
-      });
-      // the broker: nothing left, and both consumer processes are gone
-      expect(await queueState('orders.crash')).toEqual({ ready: 0, consumers: 0 });
+        // the database: one order per message although message 1 was delivered twice
+        expect(await rows()).toEqual({
+          orders: [`order-1001/${ID(1)}`, `order-1002/${ID(2)}`, `order-1003/${ID(3)}`],
+          processed: [ID(1), ID(2), ID(3)],
+        });
+        // the broker: nothing left, and both consumer processes are gone
+        expect(await queueState('orders.crash')).toEqual({ ready: 0, consumers: 0 });
 
-      expect(read('assert.out.txt')).toEqual(SEED_ASSERT);
-      const producer = read('producer.out.txt');
-      expect(producer.filter((l) => /^\[producer\] .* destination=orders\.crash routingKey=orders\.crash durationMs=\d+ status=confirmed$/.test(l))).toHaveLength(3);
-      expect(producer[3]).toMatch(/^\[producer\] timestamp=\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash destination=orders\.crash confirmed=3 status=done$/);
+        expect(read('assert.out.txt')).toEqual(SEED_ASSERT);
+        const producer = read('producer.out.txt');
+        expect(producer.filter((l) => /^\[producer\] .* destination=orders\.crash routingKey=orders\.crash durationMs=\d+ status=confirmed$/.test(l))).toHaveLength(3);
+        expect(producer[3]).toMatch(/^\[producer\] timestamp=\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash destination=orders\.crash confirmed=3 status=done$/);
 
-      const run1 = read('consumer-run1.out.txt');
-      expect(run1[0]).toMatch(
-        new RegExp(`^\\[consumer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=${ID(1)} eventType=order\\.created schemaVersion=1 aggregateId=order-1001 traceId=0{31}1 correlationId=order-1001 destination=orders\\.crash consumer=consumer-1 attempt=1 redelivered=false status=received$`),
-      );
-      expect(run1.map(status)).toEqual(['received', 'waiting', 'released', 'business_committed', 'waiting', 'released', 'crash_injected']);
-      expect(run1[4]).toMatch(new RegExp(`^\\[replay-gate\\] timestamp=\\S+ checkpoint=before-ack messageId=${ID(1)} token=[0-9a-f]{12}-1-before-ack-${ID(1)}-2 status=waiting$`));
+        const run1 = read('consumer-run1.out.txt');
+        expect(run1[0]).toMatch(
+          new RegExp(`^\\[consumer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=${ID(1)} eventType=order\\.created schemaVersion=1 aggregateId=order-1001 traceId=0{31}1 correlationId=order-1001 destination=orders\\.crash consumer=consumer-1 attempt=1 redelivered=false status=received$`),
+        );
+        expect(run1.map(status)).toEqual(['received', 'waiting', 'released', 'business_committed', 'waiting', 'released', 'crash_injected']);
+        expect(run1[4]).toMatch(new RegExp(`^\\[replay-gate\\] timestamp=\\S+ checkpoint=before-ack messageId=${ID(1)} token=[0-9a-f]{12}-1-before-ack-${ID(1)}-2 status=waiting$`));
 
-      const run2 = read('consumer-run2.out.txt');
-      const consumerLines = run2.filter((l) => l.startsWith('[consumer]'));
-      expect(consumerLines.map((l) => `${field(l, 'messageId') ?? '-'} ${field(l, 'redelivered') ?? '-'} ${status(l)}`)).toEqual([
-        `${ID(1)} true received`, `${ID(1)} - duplicate_skipped`, `${ID(1)} - acked`,
-        `${ID(2)} false received`, `${ID(2)} - business_committed`, `${ID(2)} - acked`,
-        `${ID(3)} false received`, `${ID(3)} - business_committed`, `${ID(3)} - acked`,
-        '- - done',
-      ]);
-      expect(run2.at(-1)).toMatch(/ queue=orders\.crash received=3 status=done$/);
-      expect(read('inspect-db.out.txt')[0]).toMatch(/^\[inspect\] .* business_rows=3 processed_rows=3 status=snapshot$/);
-    }
+        const run2 = read('consumer-run2.out.txt');
+        const consumerLines = run2.filter((l) => l.startsWith('[consumer]'));
+        expect(consumerLines.map((l) => `${field(l, 'messageId') ?? '-'} ${field(l, 'redelivered') ?? '-'} ${status(l)}`)).toEqual([
+          `${ID(1)} true received`, `${ID(1)} - duplicate_skipped`, `${ID(1)} - acked`,
+          `${ID(2)} false received`, `${ID(2)} - business_committed`, `${ID(2)} - acked`,
+          `${ID(3)} false received`, `${ID(3)} - business_committed`, `${ID(3)} - acked`,
+          '- - done',
+        ]);
+        expect(run2.at(-1)).toMatch(/ queue=orders\.crash received=3 status=done$/);
+        expect(read('inspect-db.out.txt')[0]).toMatch(/^\[inspect\] .* business_rows=3 processed_rows=3 status=snapshot$/);
+      },
+    });
   });
 
   it("resets only this lab's rows and purges what an interrupted run left in the queue", async () => {

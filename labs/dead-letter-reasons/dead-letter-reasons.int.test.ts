@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { expectLabPasses, runLabJson, useServices } from '../../test/helpers.js';
 import { atLeast } from '../../src/broker/capabilities.js';
 import type { Delivery } from '../../src/broker/broker.js';
 
@@ -10,13 +10,8 @@ const DLQS = PATHS.map((p) => `dlr.${p}.dlq`);
 const EMPTY = ['dlr.queue-ttl', 'dlr.message-ttl', 'dlr.reject', 'dlr.delivery-limit', 'dlr.twice', 'dlr.twice.retry', 'dlr.dead.watch'];
 
 describe('dead-letter-reasons lab against the real broker', () => {
-  let s: Services;
-  let lastDeathHeaders: boolean;
-  beforeAll(async () => {
-    s = await services();
-    lastDeathHeaders = atLeast(s.broker.version, 3, 13);
-  });
-  afterAll(async () => s?.close());
+  const s = useServices();
+  const lastDeathHeaders = () => atLeast(s.broker.version, 3, 13);
 
   /** take the one message a queue holds (acked, so nothing stays held by this connection) */
   async function take(queue: string): Promise<Delivery> {
@@ -31,23 +26,22 @@ describe('dead-letter-reasons lab against the real broker', () => {
     expect(death).toMatchObject({ reason, queue, count: 1, exchange: 'dlr.business', 'routing-keys': [key] });
     expect(d.headers).toMatchObject({ 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': 'dlr.business' });
     // 3.10 writes no x-last-death-*; from 3.13 on they name the newest death
-    if (lastDeathHeaders) expect(d.headers).toMatchObject({ 'x-last-death-reason': reason, 'x-last-death-queue': queue });
+    if (lastDeathHeaders()) expect(d.headers).toMatchObject({ 'x-last-death-reason': reason, 'x-last-death-queue': queue });
     else expect(d.headers['x-last-death-reason']).toBeUndefined();
     expect(d.raw.properties.expiration).toBeUndefined();
     expect(d.redelivered).toBe(false); // the lab watched a copy; the DLQ's letter was never delivered
   }
 
   it('passes twice in a row, prints its line, and leaves exactly one letter in each DLQ', async () => {
-    for (let run = 1; run <= 2; run++) {
-      const r = await mqlab(['dead-letter-reasons']);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.lines[0]).toBe(LINE);
-      expect(passLines(r.stdout)).toMatchObject({ 'twice.countGrowth': '1,2', 'deliveryLimit.deliveries': '3', 'maxLength.deadLetter': 'oldest', 'messageTtl.expiration': 'removed' });
-      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
-      for (const q of DLQS) expect(await s.broker.depth(q), q).toBe(1);
-      for (const q of EMPTY) expect(await s.broker.depth(q), q).toBe(0);
-      expect(await s.broker.depth('dlr.max-length')).toBe(1);
-    }
+    await expectLabPasses(['dead-letter-reasons'], {
+      line: LINE,
+      pass: { 'twice.countGrowth': '1,2', 'deliveryLimit.deliveries': '3', 'maxLength.deadLetter': 'oldest', 'messageTtl.expiration': 'removed' },
+      check: async () => {
+        for (const q of DLQS) expect(await s.broker.depth(q), q).toBe(1);
+        for (const q of EMPTY) expect(await s.broker.depth(q), q).toBe(0);
+        expect(await s.broker.depth('dlr.max-length')).toBe(1);
+      },
+    });
   });
 
   it('each DLQ holds a letter with the reason, queue, count and first-death headers of its path', async () => {
@@ -73,7 +67,7 @@ describe('dead-letter-reasons lab against the real broker', () => {
       { reason: 'expired', queue: 'dlr.twice.retry', count: 1 },
     ]);
     expect(twice.headers).toMatchObject({ 'x-first-death-reason': 'rejected', 'x-first-death-queue': 'dlr.twice' });
-    if (lastDeathHeaders) expect(twice.headers).toMatchObject({ 'x-last-death-reason': 'rejected', 'x-last-death-queue': 'dlr.twice' });
+    if (lastDeathHeaders()) expect(twice.headers).toMatchObject({ 'x-last-death-reason': 'rejected', 'x-last-death-queue': 'dlr.twice' });
   });
 
   it('starts from known data when an interrupted run left messages behind', async () => {
@@ -105,9 +99,7 @@ describe('dead-letter-reasons lab against the real broker', () => {
   });
 
   it('--namespace runs on its own queues', async () => {
-    const r = await mqlab(['dead-letter-reasons', '--namespace', 'itest']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.lines[0]).toBe(LINE);
+    const [r] = await expectLabPasses(['dead-letter-reasons', '--namespace', 'itest'], { line: LINE, runs: 1 });
     expect(r.stdout).toContain('first=expired/itest.dlr.queue-ttl/itest.dlr.business');
     for (const q of DLQS) expect(await s.broker.depth(`itest.${q}`)).toBe(1);
   });

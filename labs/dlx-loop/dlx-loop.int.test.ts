@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { expectLabPasses, mqlab, runLabJson, useServices } from '../../test/helpers.js';
 
 describe('dlx-loop lab against the real broker', () => {
-  let s: Services;
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => s?.close());
+  const s = useServices();
 
   it('passes twice in a row: the loop returns the message with growing x-death counts, the fix lets it leave', async () => {
-    for (let run = 1; run <= 2; run++) {
-      const r = await mqlab(['dlx-loop']);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.lines[0]).toMatch(/^dlx-loop: loopDetected=true xDeathCounts=\[1, 2, 3\] loopGapMaxMs=\d+ fixedLoopDetected=false leftLoopAfterAttempts=3 archived=1$/);
-      expect(passLines(r.stdout)).toMatchObject({ xDeathCounts: '1,2,3', archived: '1', queueDepthAfter: '0' });
-    }
+    await expectLabPasses(['dlx-loop'], {
+      line: /^dlx-loop: loopDetected=true xDeathCounts=\[1, 2, 3\] loopGapMaxMs=\d+ fixedLoopDetected=false leftLoopAfterAttempts=3 archived=1$/,
+      pass: { xDeathCounts: '1,2,3', archived: '1', queueDepthAfter: '0' },
+    });
   });
 
   it('the broker really holds the looped route, and every lab queue ends empty', async () => {

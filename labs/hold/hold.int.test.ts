@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
-import { CLI, mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { expectPassed, mqlab, runLabJson, startMqlab, useServices } from '../../test/helpers.js';
 import type { PolicyInfo, QueueStats } from '../../src/broker/management.js';
 
 const SEED_LINES = [
@@ -15,44 +14,24 @@ const STATS_MS = 20_000;
 
 const held = (q: QueueStats) => q.messages - q.ready - q.unacked;
 
-/** `mqlab hold …` as a child we can watch and kill */
-function startHold(args: string[] = []) {
-  const child = execa('node', [CLI, 'hold', ...args], { reject: false, env: { ...process.env, NO_COLOR: '1' } });
-  let stderr = '';
-  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
-  const stderrShows = async (text: string, timeoutMs: number) => {
-    const end = Date.now() + timeoutMs;
-    while (!stderr.includes(text)) {
-      if (Date.now() > end || child.exitCode !== null) throw new Error(`no '${text}' on stderr:\n${stderr}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  return { child, stderrShows };
-}
-
 describe('hold lab against the real broker', () => {
-  let s: Services;
+  const s = useServices();
   const policy = async (name = 'me12-hold'): Promise<PolicyInfo | undefined> => (await s.mgmt.policies()).find((p) => p.name === name);
   const targetBound = async () => (await s.mgmt.bindings()).some((b) => b.source === DLX && b.destination === TARGET && b.routing_key === 'failed');
 
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => s?.close());
-
   it('passes twice in a row; the policy exists while it runs and is gone after', async () => {
     for (let run = 1; run <= 2; run++) {
-      const { child } = startHold();
+      const { child } = startMqlab(['hold']);
       let seen: PolicyInfo | undefined;
       while (!seen && child.exitCode === null) {
         seen = await policy();
         if (!seen) await new Promise((r) => setTimeout(r, 100));
       }
-      const r = await child;
-      expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
-      expect(r.stdout.split('\n').slice(0, 2)).toEqual(SEED_LINES);
-      expect(passLines(r.stdout)).toMatchObject({ sourceWhileHeld: 'messages=1 ready=0 unacked=0', applicationPublishes: '1', policyCleared: 'true' });
-      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
+      const { exitCode, stdout, stderr } = await child;
+      expectPassed(
+        { code: exitCode ?? -1, stdout, stderr },
+        { line: SEED_LINES, pass: { sourceWhileHeld: 'messages=1 ready=0 unacked=0', applicationPublishes: '1', policyCleared: 'true' } },
+      );
       // what the lab applied, as the broker stored it
       expect(seen).toMatchObject({ pattern: '^me12[.]retry[.]hold$', definition: { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish', 'max-length': 100, 'dead-letter-routing-key': 'failed', 'dead-letter-exchange': DLX } });
       // and after the run: policy cleared, binding restored, nothing held in the source, nothing left in the target
@@ -77,7 +56,7 @@ describe('hold lab against the real broker', () => {
   });
 
   it('a run killed while the letter is held leaves it held, and the next run still passes', async () => {
-    const { child, stderrShows } = startHold();
+    const { child, stderrShows } = startMqlab(['hold']);
     await stderrShows('stays unbound', 30_000);
     child.kill('SIGKILL');
     await child;

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { expectLabPasses, mqlab, runLabJson, startMqlab, useServices } from '../../test/helpers.js';
 
 const LINE = 'ordering: aggregate=order-42 processingOrder=[2, 1] storedVersion=2 staleEvents=1 lostEvents=0 naiveFinalVersion=1';
 const QUEUES = ['ordering.work', 'ordering.delay'];
 
 describe('ordering lab against the real broker and database', () => {
-  let s: Services;
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => s?.close());
+  const s = useServices();
 
   /** what the database and the broker hold after a run, whatever the lab printed */
   async function expectVersion2StoredAndVersion1Stale(prefix = '') {
@@ -28,11 +24,9 @@ describe('ordering lab against the real broker and database', () => {
   }
 
   it('passes twice in a row: v2 stored, v1 recorded stale, queues empty', async () => {
-    for (let run = 1; run <= 2; run++) {
-      const r = await mqlab(['ordering']);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.lines[0]).toBe(LINE);
-      expect(passLines(r.stdout)).toMatchObject({
+    await expectLabPasses(['ordering'], {
+      line: LINE,
+      pass: {
         processingOrder: '2,1',
         v1Attempts: '1,2',
         storedVersion: '2',
@@ -41,10 +35,9 @@ describe('ordering lab against the real broker and database', () => {
         lostEvents: '0',
         naiveFinalVersion: '1',
         queueDepthAfter: '0',
-      });
-      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
-      await expectVersion2StoredAndVersion1Stale();
-    }
+      },
+      check: () => expectVersion2StoredAndVersion1Stale(),
+    });
   });
 
   it('the retry of v1 waited the TTL, and every published event is accounted for', async () => {
@@ -75,20 +68,13 @@ describe('ordering lab against the real broker and database', () => {
   });
 
   it('--namespace keeps its own queues and tables', async () => {
-    const r = await mqlab(['ordering', '--namespace', 'itest']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.lines[0]).toBe(LINE);
+    await expectLabPasses(['ordering', '--namespace', 'itest'], { line: LINE, runs: 1 });
     await expectVersion2StoredAndVersion1Stale('itest_');
   });
 
   it('Ctrl-C while v1 waits in the delay queue exits 130, and the next run is exact again', async () => {
-    const { execa } = await import('execa');
-    const child = execa('node', [CLI, 'ordering', '-v'], { reject: false, env: { NO_COLOR: '1' } });
-    await new Promise<void>((resolve) => {
-      child.stderr?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('status=transient_failure_retry_confirmed')) resolve();
-      });
-    });
+    const { child, stderrShows } = startMqlab(['ordering', '-v']);
+    await stderrShows('status=transient_failure_retry_confirmed', 60_000);
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { expectLabPasses, runLabJson, useServices } from '../../test/helpers.js';
 import { messagesLeft } from './queue-left.js';
 
 const SEED_LINE = 'replay: approved=1 stableEventId=true repairedPayload=true sourceRemovedAfterConfirm=true verified=1';
@@ -7,18 +7,12 @@ const DEAD = 'me12.retry.replay.dead';
 const WORK = 'me12.retry.replay.work';
 
 describe('replay lab against the real broker and database', () => {
-  let s: Services;
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => s?.close());
+  const s = useServices();
 
   it('passes twice in a row and prints the seed line and its checks', async () => {
-    for (let run = 1; run <= 2; run++) {
-      const r = await mqlab(['replay']);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.lines[0]).toBe(SEED_LINE);
-      expect(passLines(r.stdout)).toEqual({
+    await expectLabPasses(['replay'], {
+      line: SEED_LINE,
+      pass: {
         approved: '1',
         stableEventId: 'true',
         repairedPayload: 'true',
@@ -26,9 +20,9 @@ describe('replay lab against the real broker and database', () => {
         verified: '1',
         auditState: 'VERIFIED',
         queueDepthAfter: '0',
-      });
-      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
-    }
+      },
+      exact: true,
+    });
   });
 
   it('ends with the audit row VERIFIED and both queues empty, whatever an earlier run left behind', async () => {
@@ -58,9 +52,7 @@ describe('replay lab against the real broker and database', () => {
   });
 
   it('--namespace keeps two runs apart: its own queues and its own table', async () => {
-    const r = await mqlab(['replay', '--namespace', 'itest']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.lines[0]).toBe(SEED_LINE);
+    await expectLabPasses(['replay', '--namespace', 'itest'], { line: SEED_LINE, runs: 1 });
     for (const q of [DEAD, WORK]) expect(await s.mgmt.queue(`itest.${q}`)).toMatchObject({ type: 'quorum' });
     const rows = await s.db`SELECT state FROM itest_retry_replay_audit WHERE event_id = 'repair-42'`;
     expect(rows.map((r) => r.state)).toEqual(['VERIFIED']);
@@ -68,19 +60,18 @@ describe('replay lab against the real broker and database', () => {
 });
 
 describe('messagesLeft (how the lab sees that the source is empty)', () => {
-  let s: Services;
   const probe = 'itest.replay.probe';
-  beforeAll(async () => {
-    s = await services();
-    const ch = await s.broker.newChannel();
-    await ch.assertQueue(probe, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
-    await ch.purgeQueue(probe);
-    await ch.close();
-  });
-  afterAll(async () => {
-    const ch = await s.broker.newChannel();
-    await ch.deleteQueue(probe).catch(() => {});
-    await s.close();
+  const s = useServices({
+    setup: async ({ broker }) => {
+      const ch = await broker.newChannel();
+      await ch.assertQueue(probe, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+      await ch.purgeQueue(probe);
+      await ch.close();
+    },
+    teardown: async ({ broker }) => {
+      const ch = await broker.newChannel();
+      await ch.deleteQueue(probe).catch(() => {});
+    },
   });
 
   async function deliverOnce(ack: boolean) {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, runLabJson, services, type Services } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { mqlab, runLabJson, useServices } from '../../test/helpers.js';
 
 const QUEUES = ['me12.storm.requeue', 'me12.storm.work', 'me12.storm.delay'];
 const WINDOW_MS = 1500;
@@ -58,11 +58,7 @@ function expectConsistentFacts(report: any, caps: any) {
 }
 
 describe('requeue-storm lab against the real broker', () => {
-  let s: Services;
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => s?.close());
+  const s = useServices();
 
   it('passes twice in a row, leaves the queues empty, and its facts agree with each other', async () => {
     for (let run = 1; run <= 2; run++) {

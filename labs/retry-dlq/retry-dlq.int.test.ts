@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, runLabJson, services, type Services } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { expectLabPasses, mqlab, runLabJson, useServices } from '../../test/helpers.js';
 
 const SUMMARY = 'retry-dlq: confirmed=3 received=5 businessRows=2 processedRows=2 poisonAttempts=[1, 2, 3] poisonMovedToDlq=1 dlqMessages=1';
 // seed 004, retry-dlq assert.out.txt, character for character
@@ -21,17 +21,14 @@ const P = '01JMQ00000000000000000000P';
 const QUEUES = ['orders.work', 'orders.retry', 'orders.dlq'];
 
 describe('retry-dlq lab against the real broker and database', () => {
-  let s: Services;
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => {
+  const s = useServices({
     // the --namespace run's own queues and tables
-    const ch = await s.broker.newChannel();
-    for (const q of QUEUES) await ch.deleteQueue(`itest.${q}`).catch(() => {});
-    await ch.close().catch(() => {});
-    await s.db.unsafe('DROP TABLE IF EXISTS itest_retry_dlq_orders, itest_retry_dlq_processed_messages');
-    await s?.close();
+    teardown: async ({ broker, db }) => {
+      const ch = await broker.newChannel();
+      for (const q of QUEUES) await ch.deleteQueue(`itest.${q}`).catch(() => {});
+      await ch.close().catch(() => {});
+      await db.unsafe('DROP TABLE IF EXISTS itest_retry_dlq_orders, itest_retry_dlq_processed_messages');
+    },
   });
 
   /** what the broker and the database hold after a run */
@@ -62,13 +59,10 @@ describe('retry-dlq lab against the real broker and database', () => {
   }
 
   it('passes twice in a row, prints the seed lines, and leaves exactly what the broker and database should hold', async () => {
-    for (let run = 1; run <= 2; run++) {
-      const r = await mqlab(['retry-dlq']);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.lines[0]).toBe(SUMMARY);
-      expect(r.lines.slice(1, 1 + SEED_ASSERT.length)).toEqual(SEED_ASSERT);
-      await assertEndState(); // the second run purged the first run's DLQ sample: still exactly one
-    }
+    await expectLabPasses(['retry-dlq'], {
+      line: [SUMMARY, ...SEED_ASSERT],
+      check: () => assertEndState(), // the second run purged the first run's DLQ sample: still exactly one
+    });
   });
 
   it("x-death[0] is the retry queue's expiry, the (orders.work, rejected) entry holds the count; whatever an earlier run left", async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { expectLabPasses, mqlab, runLabJson, useServices } from '../../test/helpers.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 
 const DEFAULT_LINE =
@@ -14,11 +14,7 @@ const q = (name: string, ns = '') => (ns ? `${ns}.${name}` : name);
 const delayQueue = (ttl: number, ns = '') => q(`me12.ladder.delay.${ttl}ms`, ns);
 
 describe('retry-ladder lab against the real broker and database', () => {
-  let s: Services;
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => s?.close());
+  const s = useServices();
 
   /** what a settled run leaves: one business row, one message in the DLQ, one in parking, nothing in flight */
   async function expectSettled(tierTtls: number[], maxAttempts: number, ns = '') {
@@ -47,18 +43,15 @@ describe('retry-ladder lab against the real broker and database', () => {
   }
 
   it('passes twice in a row with the default ladder; rows and queues show where every message ended', async () => {
-    for (let run = 1; run <= 2; run++) {
-      const r = await mqlab(['retry-ladder']);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.lines[0]).toBe(DEFAULT_LINE);
-      expect(passLines(r.stdout)).toMatchObject({
+    await expectLabPasses(['retry-ladder'], {
+      line: DEFAULT_LINE,
+      pass: {
         exhaustedTiersMs: '200,400,800',
         placement: '{"recovers":"business","exhausted":"dlq","parked":"parking"}',
         leftInFlight: '0',
-      });
-      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
-      await expectSettled([200, 400, 800], 4);
-    }
+      },
+      check: () => expectSettled([200, 400, 800], 4),
+    });
   });
 
   it('waits at least each tier, longer tier by tier, whatever an earlier run left', async () => {
@@ -100,10 +93,7 @@ describe('retry-ladder lab against the real broker and database', () => {
   });
 
   it('builds the ladder from the options: a capped tier is shared, and max attempts is honoured', async () => {
-    const r = await mqlab(['retry-ladder', ...WIDE]);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.lines[0]).toBe(WIDE_LINE);
-    expect(passLines(r.stdout)).toMatchObject({ exhaustedTiersMs: '100,200,250,250', exhaustedAttempts: '1,2,3,4,5' });
+    await expectLabPasses(['retry-ladder', ...WIDE], { line: WIDE_LINE, pass: { exhaustedTiersMs: '100,200,250,250', exhaustedAttempts: '1,2,3,4,5' }, runs: 1 });
     expect(await s.mgmt.queue(delayQueue(250))).toMatchObject({ arguments: { 'x-message-ttl': 250 } });
     await expectSettled([100, 200, 250], 5);
   });

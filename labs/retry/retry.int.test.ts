@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, passLines, runLabJson, services, type Services } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { expectLabPasses, mqlab, passLines, runLabJson, startMqlab, useServices } from '../../test/helpers.js';
 
 const SEED_LINE = 'retry: healthyAttempts=1 transientAttempts=[1, 2, 3] businessRows=2 poisonDeadLettered=true';
 
 describe('retry lab against the real broker and database', () => {
-  let s: Services;
-  beforeAll(async () => {
-    s = await services();
-  });
-  afterAll(async () => s?.close());
+  const s = useServices();
 
   it('passes twice in a row and prints the seed line and its checks', async () => {
-    for (let run = 1; run <= 2; run++) {
-      const r = await mqlab(['retry']);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.lines[0]).toBe(SEED_LINE);
-      const pass = passLines(r.stdout);
-      expect(pass).toMatchObject({ healthyAttempts: '1', transientAttempts: '1,2,3', businessRows: '2', poisonDeadLettered: 'true', queueDepthAfter: '0' });
-      expect(r.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
-    }
+    await expectLabPasses(['retry'], {
+      line: SEED_LINE,
+      pass: { healthyAttempts: '1', transientAttempts: '1,2,3', businessRows: '2', poisonDeadLettered: 'true', queueDepthAfter: '0' },
+    });
   });
 
   it('leaves exactly the two business rows and empty queues, whatever an earlier run left behind', async () => {
@@ -54,9 +46,7 @@ describe('retry lab against the real broker and database', () => {
   });
 
   it('Ctrl-C mid-run exits 130 and leaves nothing that breaks the next run', async () => {
-    const { execa } = await import('execa');
-    const { CLI } = await import('../../test/helpers.js');
-    const child = execa('node', [CLI, 'retry'], { reject: false, env: { NO_COLOR: '1' } });
+    const { child } = startMqlab(['retry']);
     await new Promise((r) => setTimeout(r, 700)); // inside the first TTL wait
     child.kill('SIGINT');
     const r = await child;
