@@ -16,14 +16,18 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+let code: number;
 try {
   await buildProgram(state)
     .exitOverride()
     .parseAsync(process.argv);
-  process.exit(state.code);
+  code = state.code;
 } catch (err) {
-  process.exit(exitCodeFor(err));
+  code = exitCodeFor(err);
 }
+// a pipe takes 64 KiB at once: let a large --json document (or any output) drain before exiting
+await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
+process.exit(code);
 
 function exitCodeFor(err: unknown): number {
   const e = err as { code?: string; exitCode?: number; message?: string };
