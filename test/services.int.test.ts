@@ -46,8 +46,8 @@ describe('mqlab up / status against the running services', () => {
   it('status flags a real dead-letter loop without a TTL hop, with its path, and nothing else of ours', async () => {
     const ch = await s.broker.newChannel();
     try {
-      await ch.assertExchange('itest.loop.dlx', 'direct', { durable: false, autoDelete: false });
-      await ch.assertQueue('itest.loop', { durable: false, arguments: { 'x-dead-letter-exchange': 'itest.loop.dlx', 'x-dead-letter-routing-key': 'again' } });
+      await ch.assertExchange('itest.loop.dlx', 'direct', { durable: true });
+      await ch.assertQueue('itest.loop', { durable: true, arguments: { 'x-dead-letter-exchange': 'itest.loop.dlx', 'x-dead-letter-routing-key': 'again' } });
       await ch.bindQueue('itest.loop', 'itest.loop.dlx', 'again');
       const r = await mqlab(['status']);
       expect(r.stdout).toContain('LOOP itest.loop → itest.loop.dlx → itest.loop  (no TTL hop');
