@@ -18,9 +18,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 
 let code: number;
 try {
-  await buildProgram(state)
-    .exitOverride()
-    .parseAsync(process.argv);
+  await buildProgram(state).parseAsync(process.argv);
   code = state.code;
 } catch (err) {
   code = exitCodeFor(err);

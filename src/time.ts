@@ -40,6 +40,11 @@ export function within<T>(p: Promise<T>, ms: number, what: string, signal?: Abor
   });
 }
 
+/** gaps between consecutive instants (ms), rounded to whole ms: [10, 513.4, 1017.9] → [503, 505] */
+export function gapsMs(instants: readonly number[]): number[] {
+  return instants.slice(1).map((t, i) => Math.round(t - instants[i]));
+}
+
 /** a promise with its resolve/reject outside, for "done when the consumer saw X" */
 export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
   let resolve!: (v: T) => void;

@@ -11,8 +11,8 @@ import type { Names } from '../../src/names.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
 import { deathCount } from '../../src/broker/xdeath.js';
-import { findDeadLetterLoops } from '../../src/broker/dlx-graph.js';
-import { deferred } from '../../src/time.js';
+import { vhostDeadLetterLoops } from '../../src/broker/dlx-graph.js';
+import { deferred, gapsMs } from '../../src/time.js';
 
 const RETURNS = 3; // how many times the broken loop may bring the message back before the lab stops it
 const RETRY_TTL_MS = 200;
@@ -80,9 +80,7 @@ export const lab: Lab = {
 
 /** what `mqlab status` would flag, restricted to this lab's queues */
 async function loopsOf(ctx: LabContext, mine: string[]) {
-  const [queues, exchanges, bindings] = await Promise.all([ctx.mgmt.queues(), ctx.mgmt.exchanges(), ctx.mgmt.bindings()]);
-  const graph = queues.map((qs) => ({ name: qs.name, arguments: qs.arguments, policy: qs.policyDefinition }));
-  return findDeadLetterLoops(graph, exchanges, bindings).filter((l) => mine.includes(l.queue));
+  return (await vhostDeadLetterLoops(ctx.mgmt)).filter((l) => mine.includes(l.queue));
 }
 
 /** reject the same message again and again: it comes straight back, x-death count +1 each time */
@@ -103,7 +101,7 @@ async function runBroken(ctx: LabContext, queue: string) {
   await ctx.within(Promise.race([done.promise, consumer.failure]), 10_000, 'the message to come back around the loop');
   await consumer.cancel();
   await ctx.checkpoint('loop-stopped', { queue, returns: counts.length });
-  return { counts, gaps: gapsOf(at) };
+  return { counts, gaps: gapsMs(at) };
 }
 
 /** the split route: retries wait in a TTL queue, the last attempt goes to the archive */
@@ -126,7 +124,6 @@ async function runFixed(ctx: LabContext, x: ReturnType<typeof q>) {
   const letter = await ctx.within(Promise.race([archived.promise, work.failure, archive.failure]), 10_000, 'the message to leave the loop into the archive');
   letter.ack();
   await Promise.all([work.cancel(), archive.cancel()]);
-  return { attempts: at.length, gaps: gapsOf(at), archived: letter.messageId === 'loop-2' ? 1 : 0 };
+  return { attempts: at.length, gaps: gapsMs(at), archived: letter.messageId === 'loop-2' ? 1 : 0 };
 }
 
-const gapsOf = (at: number[]) => at.slice(1).map((t, i) => Math.round(t - at[i]));

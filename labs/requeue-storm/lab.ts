@@ -15,7 +15,8 @@ import type { Lab, LabResult } from '../../src/lab.js';
 import type { Names } from '../../src/names.js';
 import { check, checkAtLeast } from '../../src/report/checks.js';
 import { runMode, type ModeRun, type Removal } from './mode.js';
-import { gaps, latencySummary, perSecond, ratio, round1 } from './measure.js';
+import { latencySummary, perSecond, ratio, round1 } from './measure.js';
+import { gapsMs } from '../../src/time.js';
 import { PREFETCH, WINDOW_MS } from './options.js';
 
 const DELAY_TTL_MS = 500;
@@ -83,7 +84,7 @@ function modeFacts(m: ModeRun, removal: Removal) {
     redeliveriesPerSec: perSecond(redeliveries, m.activeMs),
     redeliveredFlags: m.redeliveredFlags,
     capped: m.capped,
-    failingGapsMs: gaps(m.failingAtMs),
+    failingGapsMs: gapsMs(m.failingAtMs),
     removal,
     cpuMs: Math.round(m.cpuMs),
     cpuPercentOfWindow: round1((m.cpuMs / m.activeMs) * 100),

@@ -51,9 +51,4 @@ export function latencySummary(latenciesMs: readonly number[]): LatencySummary {
   };
 }
 
-/** gaps between consecutive instants, rounded to whole ms */
-export function gaps(instants: readonly number[]): number[] {
-  return instants.slice(1).map((t, i) => Math.round(t - instants[i]));
-}
-
 export const round1 = (v: number): number => Math.round(v * 10) / 10;

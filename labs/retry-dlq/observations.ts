@@ -4,6 +4,7 @@
  */
 import type { LabEvent } from '../../src/log/events.js';
 import { parseDeathSummary, type DeathSummaryEntry } from './attempt.js';
+import { gapsMs } from '../../src/time.js';
 
 export function countStatus(events: LabEvent[], source: string, status: string, messageId?: string): number {
   return events.filter((e) => e.source === source && e.fields.status === status && (messageId === undefined || e.fields.messageId === messageId)).length;
@@ -23,7 +24,7 @@ export function trailOf(events: LabEvent[], messageId: string): Trail {
   const at = received.map((e) => Date.parse(e.fields.timestamp));
   return {
     attempts: received.map((e) => Number(e.fields.attempt)),
-    gapsMs: at.slice(1).map((t, i) => t - at[i]),
+    gapsMs: gapsMs(at),
     deaths: received.map((e) => parseDeathSummary(e.fields.xDeath)),
   };
 }

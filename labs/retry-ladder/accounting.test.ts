@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { gapsCoverTiers, gapsGrowWithTiers, gapsOf, placement } from './accounting.js';
+import { gapsCoverTiers, gapsGrowWithTiers, placement } from './accounting.js';
+import { gapsMs as gapsOf } from '../../src/time.js';
 
 describe('gaps between deliveries', () => {
   it('are the rounded differences of delivery times', () => {

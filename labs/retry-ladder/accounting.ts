@@ -3,11 +3,6 @@
  * against the tiers' TTLs, and where every message ended (business table, DLQ or parking).
  */
 
-/** gaps between consecutive delivery times, rounded to whole ms */
-export function gapsOf(at: number[]): number[] {
-  return at.slice(1).map((t, i) => Math.round(t - at[i]));
-}
-
 /** every gap is at least the TTL of the tier the message waited in before that delivery */
 export function gapsCoverTiers(gaps: number[], ttls: number[]): boolean {
   return gaps.length === ttls.length && gaps.every((g, i) => g >= ttls[i]);

@@ -7,7 +7,8 @@ import type { Check } from '../../src/report/checks.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
 import type { DeathEntry } from '../../src/broker/xdeath.js';
 import type { Backoff } from './backoff.js';
-import { gapsCoverTiers, gapsGrowWithTiers, gapsOf, placement } from './accounting.js';
+import { gapsCoverTiers, gapsGrowWithTiers, placement } from './accounting.js';
+import { gapsMs } from '../../src/time.js';
 import { EVENTS, RECOVERS_ON, type EventId, type Trail } from './scenario.js';
 
 export interface Observed {
@@ -37,7 +38,7 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 function derived(o: Observed) {
   const routeTtls = (id: EventId) => o.trails[id].route.map((q) => o.ttlOf[q]);
-  const gaps = (id: EventId) => gapsOf(o.trails[id].at);
+  const gaps = (id: EventId) => gapsMs(o.trails[id].at);
   const placed = placement(EVENTS, { business: o.rows.map((r) => r.eventId), dlq: o.dlqIds, parking: o.parkingIds });
   return {
     routeTtls,

@@ -11,7 +11,7 @@ import type { Names } from '../../src/names.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
-import { deferred } from '../../src/time.js';
+import { deferred, gapsMs } from '../../src/time.js';
 
 const TTL_MS = 500;
 const MAX_ATTEMPTS = 3;
@@ -105,7 +105,7 @@ export const lab: Lab = {
     log.emit('dlq', { messageId: letter.messageId, reason: rejected?.reason ?? 'none', queue: rejected?.queue ?? 'none', status: 'acked' });
 
     const [{ count }] = await db`SELECT count(*)::int AS count FROM ${db(x.effect)}`;
-    const gaps = transientAt.slice(1).map((t, i) => Math.round(t - transientAt[i]));
+    const gaps = gapsMs(transientAt);
     const depths = await Promise.all([x.work, x.delay, x.dlq].map((name) => broker.depth(name)));
     const poisonDeadLettered = letter.messageId === 'poison' && rejected !== undefined;
 

@@ -5,6 +5,8 @@
  * Pure: works on what the management API reports (queues with their effective policy, exchanges,
  * bindings).
  */
+import type { Management, QueueStats } from './management.js';
+
 export interface QueueNode {
   name: string;
   arguments: Record<string, unknown>;
@@ -59,6 +61,19 @@ export function topicMatches(pattern: string, key: string): boolean {
     return j < k.length && (p[i] === '*' || p[i] === k[j]) && go(i + 1, j + 1);
   };
   return go(0, 0);
+}
+
+/**
+ * The loops in the management API's vhost, as it reports queues (with their policies), exchanges
+ * and bindings; pass the queues when the caller has them already.
+ */
+export async function vhostDeadLetterLoops(mgmt: Management, known?: QueueStats[]): Promise<DeadLetterLoop[]> {
+  const [queues, exchanges, bindings] = await Promise.all([known ?? mgmt.queues(), mgmt.exchanges(), mgmt.bindings()]);
+  return findDeadLetterLoops(
+    queues.map((q) => ({ name: q.name, arguments: q.arguments, policy: q.policyDefinition })),
+    exchanges,
+    bindings,
+  );
 }
 
 export function findDeadLetterLoops(queues: QueueNode[], exchanges: ExchangeNode[], bindings: Binding[]): DeadLetterLoop[] {

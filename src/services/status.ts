@@ -7,7 +7,7 @@ import { maskUrl } from '../urls.js';
 import { registry } from '../../labs/registry.js';
 import { optionValues } from '../lab-options.js';
 import { probe, type Probe } from './probe.js';
-import { findDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
+import { vhostDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
 
 export interface StatusReport {
   urls: { amqp: string; mgmt: string; pg: string };
@@ -31,12 +31,8 @@ export async function status(config: Config): Promise<StatusReport> {
   };
   if (p.mgmt.ok) {
     const mgmt = new Management(config.mgmtUrl, config.vhost);
-    const [queues, exchanges, bindings] = await Promise.all([mgmt.queues(), mgmt.exchanges(), mgmt.bindings()]);
-    report.loops = findDeadLetterLoops(
-      queues.map((q) => ({ name: q.name, arguments: q.arguments, policy: q.policyDefinition })),
-      exchanges,
-      bindings,
-    );
+    const queues = await mgmt.queues();
+    report.loops = await vhostDeadLetterLoops(mgmt, queues);
     const all = new Map(queues.map((q) => [q.name, q]));
     const n = names(config.namespace);
     for (const entry of registry) {
