@@ -1,0 +1,114 @@
+/**
+ * The lab pages cannot drift from the labs:
+ * - each docs/labs/<lab>.md has a "## Checkpoints" section listing, one `- \`name\` — …` line each (or
+ *   the single line "none"), exactly the checkpoints the lab's code calls, in the order of the calls;
+ * - no Chinese (CJK) text is left in docs/ or the README outside a block marked as the original:
+ *   `<details><summary>原文 (original)</summary> … </details>`.
+ * Checkpoints are read from the lab's source (every `.checkpoint('name', …)` call in labs/<lab>/*.ts,
+ * lab.ts first); one call choosing between names (`cond ? 'a' : 'b'`) gives a group whose members
+ * may be documented in either order (the page gives the run's order).
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { registry } from '../labs/registry.js';
+
+const root = join(import.meta.dirname, '..');
+const read = (...p: string[]) => readFileSync(join(root, ...p), 'utf8');
+
+/** the checkpoint calls of one lab, in source order: each call's possible names */
+export function sourceCheckpoints(lab: string): string[][] {
+  const dir = join(root, 'labs', lab);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .sort((a, b) => (a === 'lab.ts' ? -1 : b === 'lab.ts' ? 1 : a.localeCompare(b)));
+  const groups: string[][] = [];
+  for (const f of files) {
+    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/\.checkpoint\(\s*([^,)]+)/g)) {
+      const arg = m[1]!;
+      const choices = arg.includes('?') ? arg.slice(arg.indexOf('?') + 1) : arg;
+      const names = [...choices.matchAll(/'([^']+)'|"([^"]+)"/g)].map((n) => n[1] ?? n[2]!);
+      if (names.length === 0) throw new Error(`labs/${lab}/${f}: checkpoint name is not a literal: ${arg}`);
+      const fresh = names.filter((n) => !groups.some((g) => g.includes(n)));
+      if (fresh.length) groups.push(fresh);
+    }
+  }
+  return groups;
+}
+
+/** the names in a page's "## Checkpoints" section, in order; [] for "none" */
+export function pageCheckpoints(markdown: string): string[] {
+  const section = markdown.split(/^## /m).find((s) => /^Checkpoints\s*\n/.test(s));
+  if (!section) throw new Error('no "## Checkpoints" section');
+  const items = [...section.matchAll(/^- `([^`]+)` — /gm)].map((m) => m[1]!);
+  if (items.length === 0 && !/^none\b/m.test(section)) throw new Error('"## Checkpoints" lists no checkpoint and does not say "none"');
+  return items;
+}
+
+/** does the documented order fit the source's call groups (each group in any inner order)? */
+export function fitsGroups(listed: string[], groups: string[][]): boolean {
+  let i = 0;
+  for (const g of groups) {
+    const part = listed.slice(i, i + g.length);
+    if ([...part].sort().join() !== [...g].sort().join()) return false;
+    i += g.length;
+  }
+  return i === listed.length;
+}
+
+/** CJK text outside `<details><summary>原文 (original)</summary> … </details>` blocks */
+export function untranslated(markdown: string): string[] {
+  const outside = markdown.replace(/<details>\s*<summary>原文 \(original\)<\/summary>[\s\S]*?<\/details>/g, '');
+  return outside.split('\n').filter((line) => /[\p{Script=Han}\u3000-\u303f\uff00-\uffef]/u.test(line));
+}
+
+describe('lab pages list the lab’s real checkpoints', () => {
+  for (const { name } of registry) {
+    it(`docs/labs/${name}.md`, () => {
+      const groups = sourceCheckpoints(name);
+      const listed = pageCheckpoints(read('docs', 'labs', `${name}.md`));
+      expect(listed, `source calls: ${JSON.stringify(groups)}`).toHaveLength(groups.flat().length);
+      expect(fitsGroups(listed, groups), `page lists ${JSON.stringify(listed)}, source calls ${JSON.stringify(groups)}`).toBe(true);
+    });
+  }
+
+  it('finds checkpoints in the source (the scan is not blind)', () => {
+    expect(sourceCheckpoints('retry')).toEqual([['before-ack'], ['dead-letter-sampled']]);
+    expect(sourceCheckpoints('ordering')).toEqual([['stale-recorded', 'version-applied']]);
+  });
+
+  it('every lab has a page and every page a lab', () => {
+    const pages = readdirSync(join(root, 'docs', 'labs')).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3));
+    expect(pages.sort()).toEqual(registry.map((l) => l.name).sort());
+  });
+
+  it('a page that differs from its lab is caught', () => {
+    const page = (items: string) => `# x\n\n## Checkpoints\n\n${items}\n\n## Try this\n`;
+    const groups = [['before-ack'], ['dead-letter-sampled']];
+    expect(fitsGroups(pageCheckpoints(page('- `before-ack` — a\n- `dead-letter-sampled` — b')), groups)).toBe(true);
+    expect(fitsGroups(pageCheckpoints(page('none')), groups)).toBe(false);
+    expect(fitsGroups(pageCheckpoints(page('- `dead-letter-sampled` — b\n- `before-ack` — a')), groups)).toBe(false);
+    expect(fitsGroups(pageCheckpoints(page('- `before-ack` — a')), groups)).toBe(false);
+    expect(() => pageCheckpoints('# x\n\n## Try this\n')).toThrow(/no "## Checkpoints"/);
+  });
+});
+
+describe('docs are in English', () => {
+  const pages = [
+    'README.md',
+    ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f)),
+    ...readdirSync(join(root, 'docs', 'labs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', 'labs', f)),
+  ].filter((p) => existsSync(join(root, p)));
+
+  for (const p of pages) {
+    it(`${p} has no untranslated Chinese outside an original-text block`, () => {
+      expect(untranslated(read(p))).toEqual([]);
+    });
+  }
+
+  it('the scan sees Chinese, and accepts it only inside a marked original block', () => {
+    expect(untranslated('see §4 归档链路设计 here')).toHaveLength(1);
+    expect(untranslated('x\n<details><summary>原文 (original)</summary>\n\n> 归档链路设计\n\n</details>\n')).toEqual([]);
+    expect(untranslated('<details><summary>more</summary>归档</details>')).toHaveLength(1);
+  });
+});
