@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dockerDecision, LOGS_HINT } from './docker.js';
+import { dockerDecision, LOGS_HINT, ownProjectRunning } from './docker.js';
 
 describe('docker or not (auto)', () => {
   it('needs an engine that answers', () => {
@@ -27,5 +27,18 @@ describe('docker or not (auto)', () => {
 
   it('the logs hint works from any folder: project name and compose file are given', () => {
     expect(LOGS_HINT).toMatch(/^docker compose -p mqlab -f \/.+\/compose\.yaml logs$/);
+  });
+});
+
+describe('down (auto) stops only the compose project this copy of mqlab started', () => {
+  const ls = (files: string, status = 'running(2)') => JSON.stringify([{ Name: 'mqlab', Status: status, ConfigFiles: files }]);
+  it('ours: project mqlab from this compose file, running', () => {
+    expect(ownProjectRunning(ls('/pkg/compose.yaml'), '/pkg/compose.yaml')).toBe(true);
+  });
+  it('not ours: started from another copy (a clone, another npx cache), stopped, or no JSON', () => {
+    expect(ownProjectRunning(ls('/src/mqlab/compose.yaml'), '/pkg/compose.yaml')).toBe(false);
+    expect(ownProjectRunning(ls('/pkg/compose.yaml', 'exited(2)'), '/pkg/compose.yaml')).toBe(false);
+    expect(ownProjectRunning('[]', '/pkg/compose.yaml')).toBe(false);
+    expect(ownProjectRunning('unknown flag: --format', '/pkg/compose.yaml')).toBe(false);
   });
 });

@@ -66,8 +66,23 @@ export async function dockerDown(volumes: boolean, log: (line: string) => void):
   if (r.exitCode !== 0) throw new EnvError('docker compose down failed');
 }
 
+/**
+ * From `docker compose ls --format json`: project `mqlab` runs AND was started from this compose file.
+ * A project started from another copy of mqlab (a clone, another npx cache) is not this one's to stop.
+ */
+export function ownProjectRunning(lsJson: string, composeFile = COMPOSE_FILE): boolean {
+  let projects: { Name?: string; Status?: string; ConfigFiles?: string }[];
+  try {
+    projects = JSON.parse(lsJson);
+  } catch {
+    return false;
+  }
+  return projects.some((p) => p.Name === 'mqlab' && /running/.test(p.Status ?? '') && (p.ConfigFiles ?? '').split(',').includes(composeFile));
+}
+
+/** the services this copy of mqlab started with docker compose are running */
 export async function dockerRunning(): Promise<boolean> {
   if (!(await dockerAvailable())) return false;
-  const r = await execa('docker', compose(['ps', '-q']), { reject: false });
-  return r.exitCode === 0 && r.stdout.trim() !== '';
+  const r = await execa('docker', ['compose', 'ls', '--format', 'json'], { reject: false });
+  return r.exitCode === 0 && ownProjectRunning(r.stdout);
 }
