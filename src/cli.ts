@@ -8,10 +8,14 @@ import { registry } from '../labs/registry.js';
 import type { LabEntry, LabOption, LabTool } from './lab.js';
 import { loadConfig, type ConfigInput } from './config.js';
 import { optionValues } from './lab-options.js';
+import { VERSION } from './version.js';
+import type { JunitFile } from './report/junit-file.js';
 
 export interface CliState {
   code: number;
   signal: AbortSignal;
+  /** the run's --junit file, once a run command started (main completes it on an early exit) */
+  junit?: JunitFile;
 }
 
 function connectionOptions(cmd: Command): Command {
@@ -28,7 +32,9 @@ function runOptions(cmd: Command): Command {
     .option('--junit <file>', 'also write JUnit XML, one testcase per check')
     .option('-v, --verbose', 'print every event as a key=value line on stderr')
     .option('--step', 'pause at each checkpoint and show the queues (press Enter to go on)')
-    .option('--out <dir>', 'keep each process’s output in this directory');
+    .option('--out <dir>', 'keep each process’s output in this directory')
+    .option('--color', 'colour the text output even when it is not a terminal (CI logs); FORCE_COLOR=1 does the same')
+    .option('--no-color', 'no colours (as NO_COLOR=1)');
 }
 
 const configFrom = (o: ConfigInput) => loadConfig({ amqpUrl: o.amqpUrl, pgUrl: o.pgUrl, mgmtUrl: o.mgmtUrl, namespace: o.namespace });
@@ -37,7 +43,7 @@ export function buildProgram(state: CliState): Command {
   const program = new Command('mqlab')
     .description('RabbitMQ + PostgreSQL reliability labs, run against real services and proven with assertions.\n' +
       'Start with `mqlab up`, then run a lab (`mqlab retry`) or all of them (`mqlab all`).')
-    .version(process.env.npm_package_version ?? '0.1.0', '-V, --version')
+    .version(VERSION, '-V, --version')
     .showHelpAfterError('(run `mqlab --help` for the commands)')
     .configureOutput({ outputError: (str, write) => write(str) })
     // one short line per command: `mqlab <command> --help` shows its options
@@ -86,7 +92,7 @@ export function buildProgram(state: CliState): Command {
       const { runCommand } = await import('./commands/run.js');
       // every lab with its registry defaults, as if run alone without options
       const defaults = Object.fromEntries(registry.map((entry) => [entry.name, optionValues(entry.options, {})]));
-      state.code = await runCommand(registry, configFrom(o), o, defaults, state.signal, true);
+      state.code = await runCommand(registry, configFrom(o), o, defaults, state, true);
     });
   for (const entry of registry) labCommand(program, entry, state);
   return program;
@@ -98,7 +104,7 @@ function labCommand(program: Command, entry: LabEntry, state: CliState) {
   cmd.addHelpText('after', `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`);
   cmd.action(async (o) => {
     const { runCommand } = await import('./commands/run.js');
-    state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: optionValues(entry.options, o) }, state.signal, false);
+    state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: optionValues(entry.options, o) }, state, false);
   });
   for (const tool of entry.tools ?? []) labToolCommand(cmd, entry, tool, state);
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DEFAULT_URLS } from './defaults.js';
 import { UsageError } from './errors.js';
 import { maskUrl } from './urls.js';
+import { defaultHome } from './home.js';
 
 /** One validated, typed view of flags + MQLAB_* environment. Parsed once, in main. */
 export interface Config {
@@ -14,7 +15,7 @@ export interface Config {
   vhost: string;
   /** '' or a prefix for every queue, exchange, policy and table a lab touches */
   namespace: string;
-  /** where the local backend keeps its services (.mqlab/ in the project) */
+  /** where the local backend keeps its services: MQLAB_HOME, .mqlab/ in a clone, else the user's state folder (src/home.ts) */
   home: string;
 }
 
@@ -55,7 +56,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     mgmtUrl,
     vhost: vhostOf(amqp),
     namespace,
-    home: env.MQLAB_HOME ? path.resolve(env.MQLAB_HOME) : path.join(PROJECT_ROOT, '.mqlab'),
+    home: defaultHome(PROJECT_ROOT, env),
   };
 }
 

@@ -1,7 +1,9 @@
 /** Entry point: the only place that calls process.exit. Maps errors to exit codes 1/2/130. */
 import { buildProgram, type CliState } from './cli.js';
-import { EnvError, Interrupted } from './errors.js';
+import { EnvError, Interrupted, UsageError } from './errors.js';
 import { maskText } from './urls.js';
+import { JunitFile, junitFromArgv } from './report/junit-file.js';
+import type { RunEnd } from './report/junit.js';
 
 const controller = new AbortController();
 const state: CliState = { code: 0, signal: controller.signal };
@@ -10,22 +12,49 @@ let interrupts = 0;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     interrupts += 1;
-    if (interrupts > 1) process.exit(130);
+    if (interrupts > 1) {
+      finishJunit(130, { kind: 'interrupted', message: `interrupted by ${sig} (twice)` });
+      process.exit(130);
+    }
     process.stderr.write(`\nmqlab: ${sig} — stopping (press Ctrl-C again to quit at once)\n`);
     controller.abort();
   });
 }
 
 let code: number;
+let end: Pick<RunEnd, 'kind' | 'message'> | undefined;
 try {
   await buildProgram(state).parseAsync(process.argv);
   code = state.code;
 } catch (err) {
   code = exitCodeFor(err);
+  end = runEnd(err, code);
 }
+finishJunit(code, end);
 // a pipe takes 64 KiB at once: let a large --json document (or any output) drain before exiting
 await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
 process.exit(code);
+
+/** an early exit still leaves a --junit file, with an <error> testcase saying why */
+function finishJunit(code: number, why: Pick<RunEnd, 'kind' | 'message'> | undefined): void {
+  if (code === 0 || !why) return;
+  const argvFile = junitFromArgv(process.argv.slice(2));
+  const junit = state.junit ?? (argvFile ? new JunitFile(argvFile) : undefined);
+  if (!junit || junit.written) return;
+  try {
+    junit.write(why);
+  } catch (err) {
+    process.stderr.write(`mqlab: could not write the JUnit file ${junit.file}: ${(err as Error).message}\n`);
+  }
+}
+
+function runEnd(err: unknown, code: number): Pick<RunEnd, 'kind' | 'message'> {
+  const e = err as { message?: string; hint?: string };
+  const message = maskText(String(e?.message ?? err)).replace(/^error: /, '').trim();
+  if (code === 130) return { kind: 'interrupted', message: 'interrupted (SIGINT/SIGTERM); the next run resets the lab state' };
+  if (code === 2) return { kind: err instanceof EnvError && !(err instanceof UsageError) ? 'environment' : 'usage', message: e?.hint ? `${message} (${e.hint})` : message };
+  return { kind: 'internal', message };
+}
 
 function exitCodeFor(err: unknown): number {
   const e = err as { code?: string; exitCode?: number; message?: string };

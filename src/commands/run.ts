@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import { runLabs, type LabReport } from '../runner.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from '../report/text.js';
 import { jsonDocument } from '../report/json.js';
-import { junitXml } from '../report/junit.js';
+import { JunitFile } from '../report/junit-file.js';
 import { Interrupted } from '../errors.js';
 
 export interface RunFlags {
@@ -15,6 +15,14 @@ export interface RunFlags {
   verbose?: boolean;
   step?: boolean;
   out?: string;
+  /** --color / --no-color (undefined: decide from the environment) */
+  color?: boolean;
+}
+
+/** what a run shares with main: the interrupt signal, and the --junit file main completes on an early exit */
+export interface RunState {
+  signal: AbortSignal;
+  junit?: JunitFile;
 }
 
 export async function runCommand(
@@ -22,10 +30,13 @@ export async function runCommand(
   config: Config,
   flags: RunFlags,
   labOptions: Record<string, Record<string, unknown>>,
-  signal: AbortSignal,
+  state: RunState,
   summary: boolean,
 ): Promise<number> {
-  const colour = !flags.json && useColour(process.stdout);
+  const { signal } = state;
+  const junit = flags.junit ? new JunitFile(flags.junit, entries.map((e) => e.name)) : undefined;
+  state.junit = junit;
+  const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   if (flags.out) fs.mkdirSync(flags.out, { recursive: true });
   let first = true;
@@ -37,6 +48,7 @@ export async function runCommand(
       stderr: (line) => process.stderr.write(line + '\n'),
       waitForEnter: (prompt) => waitForEnter(prompt, signal),
       onReport: (r: LabReport) => {
+        junit?.add(r);
         if (flags.json) return;
         if (summary) print([`${first ? '' : '\n'}== ${r.lab}: ${r.title}`]);
         first = false;
@@ -47,7 +59,7 @@ export async function runCommand(
   );
   if (flags.json) process.stdout.write(JSON.stringify(jsonDocument(session, reports, config), null, 2) + '\n');
   else if (summary) print(['', ...renderSummary(reports, colour)]);
-  if (flags.junit) fs.writeFileSync(flags.junit, junitXml(reports));
+  junit?.write();
   return exitCodeOf(reports);
 }
 

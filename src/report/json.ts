@@ -2,10 +2,16 @@ import type { LabReport, SessionInfo } from '../runner.js';
 import { formatEvent } from '../log/events.js';
 import { maskUrl } from '../urls.js';
 import type { Config } from '../config.js';
+import { VERSION } from '../version.js';
 
-/** --json: one document for the whole run (one lab or `all`) */
+/** the shape's version (docs/report.schema.json): raised when a field changes meaning or goes away */
+export const SCHEMA_VERSION = 1;
+
+/** --json: one document for the whole run (one lab or `all`), described by docs/report.schema.json */
 export function jsonDocument(session: SessionInfo, reports: LabReport[], config: Config) {
   return {
+    schemaVersion: SCHEMA_VERSION,
+    mqlabVersion: VERSION,
     result: reports.some((r) => r.status === 'failed' || r.status === 'error') ? 'failed' : 'passed',
     broker: session.broker,
     postgres: session.postgres,

@@ -1,29 +1,89 @@
+/**
+ * --junit FILE: one <testsuite> per lab, one <testcase> per check, in the Jenkins/Ant shape
+ * (validated against test/fixtures/junit-10.xsd). A run that ended early (exit 2 or 130) still
+ * gets a file: the labs that finished, an <error> testcase saying why it ended, and the labs it
+ * never reached as skipped.
+ */
+import os from 'node:os';
 import type { LabReport } from '../runner.js';
-import { formatExpected, formatValue } from './checks.js';
+import { formatExpected, formatValue, type CheckResult } from './checks.js';
+import { renderLab } from './text.js';
+import { element, XML_DECLARATION } from './xml.js';
 
-/** --junit FILE: one testsuite per lab, one testcase per check */
-export function junitXml(reports: LabReport[]): string {
-  const suites = reports.map((r) => {
-    const cases = r.checks.map((c) => {
-      const body = c.pass
-        ? ''
-        : `<failure message="${esc(`expected=${formatExpected(c)} actual=${formatValue(c.actual)}`)}"/>`;
-      return `    <testcase classname="mqlab.${esc(r.lab)}" name="${esc(c.name)}" time="0">${body}</testcase>`;
-    });
-    if (r.status === 'error') cases.push(`    <testcase classname="mqlab.${esc(r.lab)}" name="completed" time="0"><error message="${esc(r.error ?? '')}"/></testcase>`);
-    if (r.status === 'skipped') cases.push(`    <testcase classname="mqlab.${esc(r.lab)}" name="${esc(r.lab)}" time="0"><skipped message="${esc(r.skipped ?? '')}"/></testcase>`);
-    const failures = r.checks.filter((c) => !c.pass).length;
-    const errors = r.status === 'error' ? 1 : 0;
-    const skipped = r.status === 'skipped' ? 1 : 0;
-    return (
-      `  <testsuite name="${esc(r.lab)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(r.timings.totalMs / 1000).toFixed(3)}">\n` +
-      cases.join('\n') +
-      `\n  </testsuite>`
-    );
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mqlab">\n${suites.join('\n')}\n</testsuites>\n`;
+export interface JunitLab {
+  report: LabReport;
+  startedAt: Date;
 }
 
-function esc(s: string): string {
-  return s.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch]!);
+/** why a run ended before every lab reported: exit 2 (usage, environment), 130 (interrupted) or 1 (internal) */
+export interface RunEnd {
+  kind: 'usage' | 'environment' | 'interrupted' | 'internal';
+  message: string;
+  /** the lab that was running, or undefined before any lab started */
+  lab?: string;
+  /** labs that never ran */
+  notRun?: string[];
+  at: Date;
+}
+
+const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
+// Ant/surefire form: local-free ISO 8601 without milliseconds (UTC)
+const stamp = (d: Date) => d.toISOString().slice(0, 19);
+
+/** the lab broke off: today's `status: 'error'` + message, or an outcome/error object {kind, service, message} */
+export function labError(r: LabReport): { type: string; message: string } | null {
+  const x = r as LabReport & { outcome?: string; error?: unknown };
+  if (x.error && typeof x.error === 'object') {
+    const e = x.error as { kind?: unknown; service?: unknown; message?: unknown };
+    return { type: String(e.kind ?? 'error'), message: [e.service, e.message].filter(Boolean).map(String).join(': ') };
+  }
+  if (x.status === 'error' || x.outcome === 'error') return { type: 'error', message: typeof x.error === 'string' ? x.error : 'the lab did not complete' };
+  return null;
+}
+
+function checkCase(lab: string, c: CheckResult, ms: number): string {
+  const attrs = { classname: `mqlab.${lab}`, name: c.name, time: seconds(ms) };
+  if (c.pass) return element('testcase', attrs);
+  const expected = formatExpected(c);
+  const actual = formatValue(c.actual);
+  const failure = element('failure', { type: 'assertion', message: `expected=${expected} actual=${actual}` }, `expected: ${expected}\nactual:   ${actual}\n`);
+  return element('testcase', attrs, [failure]);
+}
+
+function suite(name: string, attrs: { timestamp: Date; ms: number }, cases: string[], counts: { failures: number; errors: number; skipped: number }, out?: string) {
+  return element(
+    'testsuite',
+    { name, tests: cases.length, failures: counts.failures, errors: counts.errors, skipped: counts.skipped, time: seconds(attrs.ms), timestamp: stamp(attrs.timestamp), hostname: os.hostname() },
+    out === undefined ? cases : [...cases, element('system-out', {}, out)],
+  );
+}
+
+function labSuite({ report: r, startedAt }: JunitLab): { xml: string; tests: number; failures: number; errors: number; ms: number } {
+  // the checks are observed together, by one experiment: its run time is shared out among them
+  const share = r.checks.length ? r.timings.runMs / r.checks.length : 0;
+  const cases = r.checks.map((c) => checkCase(r.lab, c, share));
+  const err = labError(r);
+  if (err) cases.push(element('testcase', { classname: `mqlab.${r.lab}`, name: 'completed', time: seconds(r.timings.runMs) }, [element('error', err, err.message + '\n')]));
+  if (r.status === 'skipped') cases.push(element('testcase', { classname: `mqlab.${r.lab}`, name: r.lab, time: seconds(r.timings.runMs) }, [element('skipped', { message: r.skipped ?? '' })]));
+  const counts = { failures: r.checks.filter((c) => !c.pass).length, errors: err ? 1 : 0, skipped: r.status === 'skipped' ? 1 : 0 };
+  const out = renderLab(r, false).join('\n') + '\n';
+  return { xml: suite(r.lab, { timestamp: startedAt, ms: r.timings.totalMs }, cases, counts, out), tests: cases.length, ...counts, ms: r.timings.totalMs };
+}
+
+function endSuites(end: RunEnd): { xml: string; tests: number; failures: number; errors: number; ms: number }[] {
+  const name = end.lab ?? 'mqlab';
+  const error = element('testcase', { classname: `mqlab.${name}`, name: end.kind, time: '0.000' }, [element('error', { type: end.kind, message: end.message }, end.message + '\n')]);
+  const suites = [{ xml: suite(name, { timestamp: end.at, ms: 0 }, [error], { failures: 0, errors: 1, skipped: 0 }), tests: 1, failures: 0, errors: 1, ms: 0 }];
+  for (const lab of end.notRun ?? []) {
+    const skipped = element('testcase', { classname: `mqlab.${lab}`, name: lab, time: '0.000' }, [element('skipped', { message: `not run: the run ended early (${end.kind})` })]);
+    suites.push({ xml: suite(lab, { timestamp: end.at, ms: 0 }, [skipped], { failures: 0, errors: 0, skipped: 1 }), tests: 1, failures: 0, errors: 0, ms: 0 });
+  }
+  return suites;
+}
+
+export function junitXml(labs: JunitLab[], end?: RunEnd): string {
+  const suites = [...labs.map(labSuite), ...(end ? endSuites(end) : [])];
+  const sum = (k: 'tests' | 'failures' | 'errors' | 'ms') => suites.reduce((n, s) => n + s[k], 0);
+  const root = element('testsuites', { name: 'mqlab', tests: sum('tests'), failures: sum('failures'), errors: sum('errors'), time: seconds(sum('ms')) }, suites.map((s) => s.xml));
+  return XML_DECLARATION + root + '\n';
 }

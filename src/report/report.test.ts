@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { LabReport } from '../runner.js';
 import { evaluate, check } from './checks.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from './text.js';
-import { junitXml } from './junit.js';
 
 const report = (over: Partial<LabReport> = {}): LabReport => ({
   lab: 'retry',
@@ -44,18 +43,8 @@ describe('text output', () => {
 
   it('uses colour only on a TTY without NO_COLOR', () => {
     expect(useColour({ isTTY: true }, {})).toBe(true);
-    expect(useColour({ isTTY: true }, { NO_COLOR: '' })).toBe(false);
+    expect(useColour({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
     expect(useColour({ isTTY: false }, {})).toBe(false);
     expect(renderLab(report(), true)[1]).toContain('\u001b[');
-  });
-});
-
-describe('junit', () => {
-  it('writes one testcase per check, failures with expected and actual', () => {
-    const xml = junitXml([report({ checks: [evaluate(check('a', 1, 1)), evaluate(check('b<&>', 1, 2))], status: 'failed' })]);
-    expect(xml.match(/<testcase /g)).toHaveLength(2);
-    expect(xml).toContain('name="b&lt;&amp;&gt;"');
-    expect(xml).toContain('<failure message="expected=1 actual=2"/>');
-    expect(xml).toContain('tests="2" failures="1" errors="0"');
   });
 });

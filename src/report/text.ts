@@ -1,11 +1,9 @@
-/** The text output contract: seed line(s), PASS/FAIL per check, RESULT; colours only on a TTY. */
+/** The text output contract: seed line(s), PASS/FAIL per check, RESULT; colours as src/colour.ts decides. */
 import { Chalk } from 'chalk';
 import type { LabReport } from '../runner.js';
 import { checkLine, resultLine } from './checks.js';
 
-export function useColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(stream.isTTY) && env.NO_COLOR === undefined && env.TERM !== 'dumb';
-}
+export { useColour } from '../colour.js';
 
 export function palette(colour: boolean) {
   const c = new Chalk({ level: colour ? 1 : 0 });

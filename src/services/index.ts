@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { EnvError, UsageError } from '../errors.js';
 import { PORTS } from '../defaults.js';
 import { maskUrl } from '../urls.js';
-import { dockerAvailable, dockerDown, dockerRunning, dockerUp } from './docker.js';
+import { dockerAvailability, dockerDown, dockerRunning, dockerUp } from './docker.js';
 import { localRunning, localStart, localStop } from './local.js';
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
 
@@ -22,8 +22,9 @@ export async function up(config: Config, backend: Backend, log: (line: string) =
     report(config, before, log);
     return before;
   }
-  const chosen = backend === 'auto' ? ((await dockerAvailable()) ? 'docker' : 'local') : backend;
-  log(`backend: ${chosen}${backend === 'auto' ? (chosen === 'local' ? ' (no Docker engine answers)' : ' (a Docker engine answers)') : ''}`);
+  const docker = backend === 'auto' ? await dockerAvailability() : null;
+  const chosen = docker ? (docker.use ? 'docker' : 'local') : backend;
+  log(`backend: ${chosen}${docker ? ` (${docker.why})` : ''}`);
   let failure = (): string | null => null;
   if (chosen === 'docker') await dockerUp(log);
   else failure = await localStart(config.home, log);

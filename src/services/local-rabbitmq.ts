@@ -100,8 +100,9 @@ export async function stopRabbit(home: string): Promise<boolean> {
     process.kill(pid, 'SIGTERM'); // the Erlang VM shuts the node down cleanly on SIGTERM
     if (!(await waitGone(pid, 60_000))) process.kill(pid, 'SIGKILL');
   }
-  // the node started its own epmd on a private port; stop it too
-  await execa('epmd', ['-kill'], { env: rabbitEnv(home), reject: false, timeout: 5000 }).catch(() => {});
+  // the node started its own epmd on a private port; stop it too — only when this data folder's
+  // node was running: a node started from another folder (the epmd port is shared) is not ours
+  if (pid) await execa('epmd', ['-kill'], { env: rabbitEnv(home), reject: false, timeout: 5000 }).catch(() => {});
   return pid !== null;
 }
 

@@ -5,6 +5,7 @@ import { openDb } from '../db/client.js';
 import type { Config } from '../config.js';
 import { sleep } from '../time.js';
 import { EnvError } from '../errors.js';
+import { LOGS_HINT } from './docker.js';
 
 export interface Probe {
   amqp: { ok: boolean; error?: string; product?: string; version?: string; platform?: string };
@@ -60,7 +61,7 @@ export async function waitForServices(config: Config, timeoutMs: number, onWait?
     const elapsed = Date.now() - start;
     if (elapsed > timeoutMs) {
       const failing = [p.amqp, p.mgmt, p.pg].filter((s) => !s.ok).map((s) => s.error);
-      throw new EnvError(`services not ready after ${Math.round(elapsed / 1000)} s: ${failing.join('; ')}`, 'look at the logs under .mqlab/ (or `docker compose logs`), then run `mqlab up` again');
+      throw new EnvError(`services not ready after ${Math.round(elapsed / 1000)} s: ${failing.join('; ')}`, `look at the logs under ${config.home} (or \`${LOGS_HINT}\`), then run \`mqlab up\` again`);
     }
     onWait?.(p, elapsed);
     await sleep(300);
