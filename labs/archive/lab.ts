@@ -39,7 +39,7 @@ export const lab: Lab = {
 
     // archiver 1 (started while A1002 waits out its TTL) commits its first row and is SIGKILLed
     // before the ack: the broker takes that letter back
-    const [run1] = await Promise.all([runChild(ctx, 'archiver-run1', ARCHIVER, { args: ['--kill-after-commit'] }), allDead]);
+    const [run1] = await Promise.all([runChild(ctx, 'archiver-run1', ARCHIVER, { args: ['--kill-after-commit'], names: x }), allDead]);
     const killed = eventsOf(run1, 'killed_before_ack')[0]?.fields ?? {};
     const [{ n: committedBeforeKill }] = await db`SELECT count(*)::int AS n FROM ${db(x.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
     ctx.progress(`archiver-run1 exited ${run1.exitCode} after committing ${killed.businessId ?? 'nothing'}`);
@@ -48,7 +48,7 @@ export const lab: Lab = {
     await ctx.checkpoint('archiver-killed', { businessId: killed.businessId, exitCode: run1.exitCode, dlqDepth: deadLetters - acked1 });
 
     // archiver 2 drains the DLQ: the redelivered letter hits the unique business id
-    const run2 = await runChild(ctx, 'archiver-run2', ARCHIVER);
+    const run2 = await runChild(ctx, 'archiver-run2', ARCHIVER, { names: x });
     const again = eventsOf(run2, 'received').find((e) => e.fields.messageId === killed.messageId);
     const duplicateSkipped = eventsOf(run2, 'duplicate_skipped').length;
 

@@ -14,11 +14,12 @@ import type { LabEvent } from '../../src/log/events.js';
 import { LAB, SERVICE, crashNames, envelopeFields, orderEvents, publishProps, resetSql, schemaSql } from './orders.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';
 
+import type { CrashOptions } from './meta.js';
 const MESSAGES = 3;
 const CRASH_AFTER_COMMITS = 1;
 const CONSUMER_SCRIPT = new URL('./consumer.js', import.meta.url);
 
-export const lab: Lab = {
+export const lab: Lab<CrashOptions> = {
   topology: (n) => ({ queues: [{ name: crashNames(n).queue }] }),
   schema: schemaSql,
   reset: resetSql,
@@ -26,7 +27,7 @@ export const lab: Lab = {
   async run(ctx) {
     const x = crashNames(ctx.names);
     const { broker, db, log } = ctx;
-    const gateMs = String(ctx.options.gateMs ?? 0);
+    const gateMs = String(ctx.options.gateMs);
 
     const produced: LabEvent[] = [];
     for (const e of orderEvents(MESSAGES)) {
@@ -42,6 +43,7 @@ export const lab: Lab = {
     ctx.progress(`consumer-run1: consumes until it has committed ${CRASH_AFTER_COMMITS} order, then kills itself before the ack`);
     const run1 = await runChild(ctx, 'consumer-run1', CONSUMER_SCRIPT, {
       args: ['--crash-after-commits', String(CRASH_AFTER_COMMITS), '--gate-ms', gateMs],
+      names: x,
       timeoutMs: 30_000,
     });
     const rowsAtCrash = (await db`SELECT message_id FROM ${db(x.orders)} WHERE lab = ${LAB} ORDER BY id`).map((r) => String(r.message_id));
@@ -55,6 +57,7 @@ export const lab: Lab = {
     ctx.progress(`consumer-run2: consumes the ${outstanding} messages run 1 did not ack`);
     const run2 = await runChild(ctx, 'consumer-run2', CONSUMER_SCRIPT, {
       args: ['--expect', String(outstanding), '--gate-ms', gateMs],
+      names: x,
       timeoutMs: 30_000,
     });
 

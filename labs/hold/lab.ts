@@ -17,7 +17,7 @@ import type { QueueStats } from '../../src/broker/management.js';
 import { check } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { BODY, EVENT_ID, ROUTING_KEY, RUN_HEADER, heldLetters, holdNames, holdPolicy, policyLine, republishEvidence, statsLine } from './evidence.js';
-import { DEFAULT_RECOVER_TIMEOUT_S } from './options.js';
+import type { HoldOptions } from './meta.js';
 
 /** the seed's window in which the unbound target must stay empty */
 const WINDOW_MS = 2000;
@@ -36,7 +36,7 @@ interface Received {
   headers: Record<string, unknown>;
 }
 
-export const lab: Lab = {
+export const lab: Lab<HoldOptions> = {
   // No binding here: the lab removes and restores the target's binding itself.
   topology: (n) => {
     const x = holdNames(n);
@@ -47,7 +47,7 @@ export const lab: Lab = {
     if (!ctx.caps.atLeastOnceDeadLettering) return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no at-least-once dead lettering (3.10+)` };
     const x = holdNames(ctx.names);
     const { broker, mgmt, log } = ctx;
-    const recoverTimeoutS = Number(ctx.options.recoverTimeout ?? DEFAULT_RECOVER_TIMEOUT_S);
+    const { recoverTimeoutMs } = ctx.options;
     const runId = randomUUID();
     let publishes = 0;
 
@@ -117,12 +117,12 @@ export const lab: Lab = {
     const reboundAt = ctx.now();
     const bindingRestored = await targetBound(ctx, x);
     ctx.progress(
-      `bound ${x.target} again; waiting up to ${recoverTimeoutS} s for the broker's dead-letter worker: it re-routes held letters when ` +
+      `bound ${x.target} again; waiting up to ${recoverTimeoutMs / 1000} s for the broker's dead-letter worker: it re-routes held letters when ` +
         `its confirm-timeout timer fires (dead_letter_worker_publisher_confirm_timeout: 180 s on an untuned broker, 3 s on mqlab's services), not on a rebind`,
     );
     const since = (t: number) => Math.round((ctx.now() - t) / 1000);
     const recovered = await ticking(ctx, () => `still waiting for the dead-letter worker: ${since(rejectedAt)} s since the rejection, ${since(reboundAt)} s since the rebind; the application publishes nothing`, () =>
-      ctx.within(Promise.race([ours.promise, target.failure]), recoverTimeoutS * 1000, `the broker's dead-letter worker to deliver ${EVENT_ID} to ${x.target} (raise --recover-timeout)`),
+      ctx.within(Promise.race([ours.promise, target.failure]), recoverTimeoutMs, `the broker's dead-letter worker to deliver ${EVENT_ID} to ${x.target} (raise --recover-timeout)`),
     );
     const evidence = republishEvidence(recovered.headers, x.source);
     const recoveredOriginalEvent = recovered.messageId === EVENT_ID && recovered.body === BODY;

@@ -17,7 +17,7 @@ import { check, checkAtLeast } from '../../src/report/checks.js';
 import { runMode, type ModeRun, type Removal } from './mode.js';
 import { latencySummary, perSecond, ratio, round1 } from './measure.js';
 import { gapsMs } from '../../src/time.js';
-import { PREFETCH, WINDOW_MS } from './options.js';
+import type { StormOptions } from './meta.js';
 
 const DELAY_TTL_MS = 500;
 const HEALTHY_PER_SEC = 50;
@@ -36,7 +36,7 @@ const q = (n: Names) => ({
   delay: n.q('me12.storm.delay'),
 });
 
-export const lab: Lab = {
+export const lab: Lab<StormOptions> = {
   topology: (n) => {
     const x = q(n);
     return {
@@ -50,8 +50,7 @@ export const lab: Lab = {
 
   async run(ctx) {
     const x = q(ctx.names);
-    const windowMs = Number(ctx.options.windowMs ?? WINDOW_MS.default);
-    const prefetch = Number(ctx.options.prefetch ?? PREFETCH.default);
+    const { windowMs, prefetch } = ctx.options;
     const common = { windowMs, prefetch, healthyPerSec: HEALTHY_PER_SEC, maxRedeliveries: MAX_REDELIVERIES };
 
     ctx.progress(`mode delayed: reject → ${x.delay} (TTL ${DELAY_TTL_MS} ms) → back, for ${windowMs} ms`);

@@ -30,6 +30,7 @@ export const lab: Lab = {
     const consuming = runChild(ctx, 'consumer', new URL('./consumer.js', import.meta.url), {
       args: ['--expect', String(ORDERS.length), '--timeout-ms', String(CONSUMER_TIMEOUT_MS)],
       timeoutMs: CONSUMER_TIMEOUT_MS + 5_000,
+      names: x,
     });
     // a failed publish still waits for the consumer (it ends by itself), so no process outlives the run
     const produced = await produceOrders(ctx, x.work).catch(async (err) => {

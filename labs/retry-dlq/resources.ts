@@ -27,6 +27,7 @@ export function resources(n: Names) {
     processed: n.t('retry_dlq_processed_messages'),
   };
 }
+export type Resources = ReturnType<typeof resources>;
 
 export function topology(n: Names): Topology {
   const x = resources(n);

@@ -16,18 +16,17 @@ import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred } from '../../src/time.js';
 import { Interrupted } from '../../src/errors.js';
 import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff } from './backoff.js';
-import { ladderOptions } from './options.js';
-import { PARKED_KEY, WORK_KEY, ladderNames, tierKey, topologyFor } from './topology.js';
+import { PARKED_KEY, WORK_KEY, ladderNames, ladderTopology, tierKey } from './topology.js';
 import { ladderChecks, ladderFacts, ladderLine, type Observed } from './report.js';
 import { EVENTS, callSucceeds, deadlineInMs, isEvent, type EventId, type Trail } from './scenario.js';
 
-export const lab: Lab = {
-  topology: topologyFor,
+export const lab: Lab<Backoff> = {
+  topology: ladderTopology,
   schema: (n) => `CREATE TABLE IF NOT EXISTS ${ladderNames(n).effect}(event_id text PRIMARY KEY, attempt int NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())`,
   reset: (n) => `DELETE FROM ${ladderNames(n).effect}`,
 
   async run(ctx) {
-    const b = ladderOptions(ctx.options);
+    const b = ctx.options;
     const x = ladderNames(ctx.names);
     const { broker, db, log } = ctx;
     const runId = randomUUID().slice(0, 8);

@@ -13,7 +13,6 @@
 import type { Names } from '../../src/names.js';
 import type { Topology } from '../../src/broker/topology.js';
 import { tiers, type Backoff } from './backoff.js';
-import { ladderOptions } from './options.js';
 
 export const WORK_KEY = 'work';
 export const EXHAUSTED_KEY = 'exhausted';
@@ -60,6 +59,3 @@ export function ladderTopology(n: Names, b: Backoff): Topology {
     ],
   };
 }
-
-/** the Lab.topology hook: the engine passes the parsed options ({} under `mqlab all`) */
-export const topologyFor = (n: Names, options: Record<string, unknown>) => ladderTopology(n, ladderOptions(options));

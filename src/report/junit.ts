@@ -1,4 +1,4 @@
-import type { LabReport } from '../runner.js';
+import type { LabReport } from './lab-report.js';
 import { formatExpected, formatValue } from './checks.js';
 
 /** --junit FILE: one testsuite per lab, one testcase per check */
