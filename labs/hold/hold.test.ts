@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { names } from '../../src/names.js';
 import { UsageError } from '../../src/errors.js';
-import { heldLetters, holdNames, holdPolicy, policyLine, republishEvidence, statsLine } from './evidence.js';
+import { heldLetters, policyLine, republishEvidence, statsLine } from './evidence.js';
+import { holdPolicy, names as holdNames } from './names.js';
 import { labOptions } from '../../src/lab.js';
 import { meta } from './meta.js';
 
