@@ -8,7 +8,7 @@
  */
 import { childRuntime } from '../../src/child-runtime.js';
 import { deferred } from '../../src/time.js';
-import type { ArchiveNames } from './topology.js';
+import type { ArchiveNames } from './names.js';
 import { archiveLetter } from './store.js';
 
 const killAfterCommit = process.argv.includes('--kill-after-commit');

@@ -14,7 +14,7 @@ import { runChild } from '../../src/child.js';
 import { check, javaList } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { formatDuration } from '../../src/duration.js';
-import { archiveNames, archiveSchema, archiveTopology, ROUTE, type ArchiveNames } from './topology.js';
+import { names, reset, ROUTE, schema, topology, type ArchiveNames } from './names.js';
 import { purgeArchive, setStatus } from './store.js';
 
 const ARCHIVER = new URL('./archiver.js', import.meta.url);
@@ -26,13 +26,13 @@ const LETTERS = [
 ];
 
 export const lab: Lab = {
-  topology: archiveTopology,
-  schema: archiveSchema,
-  reset: (n) => `DELETE FROM ${archiveNames(n).archive}; DELETE FROM ${archiveNames(n).failure}`,
+  topology,
+  schema,
+  reset,
 
   async run(ctx) {
     if (!ctx.caps.quorumMessageTtl) return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no quorum-queue TTL (3.10+)` };
-    const x = archiveNames(ctx.names);
+    const x = names(ctx.names);
     const { db, log } = ctx;
 
     const allDead = await killOrders(ctx, x);

@@ -1,7 +1,7 @@
 /** The archive lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { duration, integer, oneOf, type OptionSpecs } from '../../src/options.js';
-import { STATUSES, type ArchiveStatus } from './topology.js';
+import { STATUSES, type ArchiveStatus } from './names.js';
 
 export interface PurgeOptions {
   olderThanMs: number;

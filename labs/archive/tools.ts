@@ -5,12 +5,12 @@
 import type { ToolHandler } from '../../src/lab.js';
 import type { ListOptions, PurgeOptions } from './meta.js';
 import { formatDuration } from '../../src/duration.js';
-import { archiveNames } from './topology.js';
+import { names } from './names.js';
 import { listArchive, purgeArchive, type ArchiveRow } from './store.js';
 import { renderTable, utc, type Column } from './table.js';
 
-export const purge: ToolHandler<PurgeOptions> = async ({ db, names, options }) => {
-  const x = archiveNames(names);
+export const purge: ToolHandler<PurgeOptions> = async ({ db, names: n, options }) => {
+  const x = names(n);
   const { olderThanMs } = options;
   const r = await purgeArchive(db, x, olderThanMs);
   return {
@@ -30,8 +30,8 @@ const COLUMNS: Column<ArchiveRow>[] = [
   { header: 'PAYLOAD', cell: (r) => r.payload, max: 36 },
 ];
 
-export const list: ToolHandler<ListOptions> = async ({ db, names, options }) => {
-  const x = archiveNames(names);
+export const list: ToolHandler<ListOptions> = async ({ db, names: n, options }) => {
+  const x = names(n);
   const { status, limit } = options;
   const { rows, total, failures } = await listArchive(db, x, status, limit);
   const filter = status ? ` with status ${status}` : '';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eventFields, formatEvent, parseEvent, type LabEvent } from '../../src/log/events.js';
 import { names } from '../../src/names.js';
-import { CONSUMER, LAB, SERVICE, crashNames, envelopeFields, orderEvents, parseEnvelope, publishProps } from './orders.js';
+import { CONSUMER, SERVICE, envelopeFields, orderEvents, parseEnvelope, publishProps } from './orders.js';
+import { LAB, names as crashNames } from './names.js';
 import { UsageError } from '../../src/errors.js';
 import { gateLine, gateToken } from './gate.js';
 import { labOptions } from '../../src/lab.js';

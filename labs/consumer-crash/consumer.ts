@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/child-runtime.js';
 import { deferred, sleep } from '../../src/time.js';
 import { gateLine, gateToken } from './gate.js';
-import { CONSUMER, SERVICE, type CrashNames, envelopeFields, parseEnvelope, processOnce } from './orders.js';
+import { CONSUMER, SERVICE, envelopeFields, parseEnvelope, processOnce } from './orders.js';
+import type { CrashNames } from './names.js';
 
 const { values } = parseArgs({
   options: {

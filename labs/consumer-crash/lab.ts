@@ -11,7 +11,8 @@ import { runChild } from '../../src/child.js';
 import { check } from '../../src/report/checks.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import type { LabEvent } from '../../src/log/events.js';
-import { LAB, SERVICE, crashNames, envelopeFields, orderEvents, publishProps, resetSql, schemaSql } from './orders.js';
+import { SERVICE, envelopeFields, orderEvents, publishProps } from './orders.js';
+import { LAB, names, reset, schema, topology } from './names.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';
 
 import type { CrashOptions } from './meta.js';
@@ -20,12 +21,12 @@ const CRASH_AFTER_COMMITS = 1;
 const CONSUMER_SCRIPT = new URL('./consumer.js', import.meta.url);
 
 export const lab: Lab<CrashOptions> = {
-  topology: (n) => ({ queues: [{ name: crashNames(n).queue }] }),
-  schema: schemaSql,
-  reset: resetSql,
+  topology,
+  schema,
+  reset,
 
   async run(ctx) {
-    const x = crashNames(ctx.names);
+    const x = names(ctx.names);
     const { broker, db, log } = ctx;
     const gateMs = String(ctx.options.gateMs);
 
