@@ -15,13 +15,16 @@ const ROOT = path.dirname(LABS);
 const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const folders = fs.readdirSync(LABS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
-/** every string literal in the first argument of each ctx.checkpoint(…) call in the lab's own code */
+/**
+ * the checkpoint names in the lab's own code: each string literal in the first argument of a
+ * ctx.checkpoint(…) call, but for the ones it is compared with (`x === 'stale' ? 'a' : 'b'` names a and b)
+ */
 function checkpointsCalled(lab: string): string[] {
   const dir = path.join(LABS, lab);
   const names: string[] = [];
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
     const source = fs.readFileSync(path.join(dir, file), 'utf8');
-    for (const call of source.matchAll(/\bctx\.checkpoint\(([^,)]*)/g)) names.push(...[...call[1].matchAll(/'([^']+)'/g)].map((m) => m[1]));
+    for (const call of source.matchAll(/\bctx\.checkpoint\(([^,)]*)/g)) names.push(...[...call[1].matchAll(/(?<![=!]==\s*)'([^']+)'/g)].map((m) => m[1]));
   }
   return names;
 }
