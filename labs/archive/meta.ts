@@ -1,15 +1,6 @@
 /** The archive lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
-import { duration, integer, oneOf, type OptionSpecs } from '../../src/options.js';
-import { STATUSES, type ArchiveStatus } from './names.js';
-
-export interface PurgeOptions {
-  olderThanMs: number;
-}
-export interface ListOptions {
-  status?: ArchiveStatus;
-  limit: number;
-}
+import { listOptions, purgeOptions } from './options.js';
 
 export const meta = defineLab({
   name: 'archive',
@@ -29,23 +20,13 @@ export const meta = defineLab({
     {
       name: 'purge',
       description: 'retention: delete the archived rows older than a duration (e.g. --older-than 30d)',
-      options: {
-        olderThanMs: {
-          flag: '--older-than <duration>',
-          description: 'age of the rows to delete: 30d, 12h, 90m, 45s',
-          required: true,
-          parse: duration({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-        },
-      } satisfies OptionSpecs<PurgeOptions>,
+      options: purgeOptions,
       load: async () => (await import('./tools.js')).purge,
     },
     {
       name: 'list',
       description: 'show the archived dead letters, newest first',
-      options: {
-        status: { flag: '--status <status>', description: 'only rows in this state: ARCHIVED, IN_PROGRESS or FIXED', parse: oneOf(STATUSES) },
-        limit: { flag: '--limit <n>', description: 'at most this many rows', default: '50', parse: integer(1, Number.MAX_SAFE_INTEGER) },
-      } satisfies OptionSpecs<ListOptions>,
+      options: listOptions,
       load: async () => (await import('./tools.js')).list,
     },
   ],

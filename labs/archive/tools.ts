@@ -3,7 +3,7 @@
  * (what an operator reads). Handlers for the engine's lab tools: they return plain lines.
  */
 import type { ToolHandler } from '../../src/lab.js';
-import type { ListOptions, PurgeOptions } from './meta.js';
+import type { ListOptions, PurgeOptions } from './options.js';
 import { formatDuration } from '../../src/duration.js';
 import { names } from './names.js';
 import { listArchive, purgeArchive, type ArchiveRow } from './store.js';

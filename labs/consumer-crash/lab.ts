@@ -15,7 +15,7 @@ import { SERVICE, envelopeFields, orderEvents, publishProps } from './orders.js'
 import { LAB, names, reset, schema, topology } from './names.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';
 
-import type { CrashOptions } from './meta.js';
+import type { CrashOptions } from './options.js';
 const MESSAGES = 3;
 const CRASH_AFTER_COMMITS = 1;
 const CONSUMER_SCRIPT = new URL('./consumer.js', import.meta.url);

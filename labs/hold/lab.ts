@@ -11,7 +11,7 @@ import { check } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { BODY, EVENT_ID, RUN_HEADER, heldLetters, policyLine, republishEvidence, statsLine } from './evidence.js';
 import { ROUTING_KEY, holdPolicy, names, topology } from './names.js';
-import type { HoldOptions } from './meta.js';
+import type { HoldOptions } from './options.js';
 
 /** the seed's window in which the unbound target must stay empty */
 const WINDOW_MS = 2000;

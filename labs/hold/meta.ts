@@ -1,20 +1,6 @@
 /** The hold lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
-import { duration, type OptionSpecs } from '../../src/options.js';
-
-export interface HoldOptions {
-  /** how long to wait after the rebind for the broker's dead-letter worker */
-  recoverTimeoutMs: number;
-}
-
-const options: OptionSpecs<HoldOptions> = {
-  recoverTimeoutMs: {
-    flag: '--recover-timeout <duration>',
-    description: "how long to wait after the rebind for the broker's dead-letter worker (180 s timer on an untuned broker); a bare number is seconds",
-    default: '240s',
-    parse: duration({ min: 1, max: 86_400_000, bare: 's' }),
-  },
-};
+import { options, type HoldOptions } from './options.js';
 
 export const meta = defineLab<HoldOptions>({
   name: 'hold',

@@ -11,7 +11,7 @@ import { check, checkAtLeast } from '../../src/report/checks.js';
 import { runMode, type ModeRun, type Removal } from './mode.js';
 import { latencySummary, perSecond, ratio, round1 } from './measure.js';
 import { gapsMs } from '../../src/time.js';
-import type { StormOptions } from './meta.js';
+import type { StormOptions } from './options.js';
 import { DELAY_TTL_MS, DELIVERY_LIMIT, names, topology } from './names.js';
 
 const HEALTHY_PER_SEC = 50;
