@@ -122,7 +122,7 @@ describe('consumer-crash lab against the real broker and database', () => {
   it('rejects a bad --gate (or its old name --gate-ms) with one line and exit code 2', async () => {
     const r = await mqlab(['consumer-crash', '--gate-ms', 'soon']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("mqlab: --gate must be a duration (e.g. 500ms, 2s, 90m, 12h, 30d; a bare number is ms), got 'soon'\n");
+    expect(r.stderr).toBe("mqlab: --gate must be a duration (e.g. 500ms, 2s, 90m, 12h, 30d; a bare number is ms), got 'soon'");
     expect(r.stdout).toBe('');
   });
 });
