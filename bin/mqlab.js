@@ -1,2 +1,6 @@
 #!/usr/bin/env node
-import '../dist/src/main.js';
+// The composition root: the engine (dist/src) gets the labs (dist/labs) from here, never imports them.
+import { main } from '../dist/src/main.js';
+import { registry } from '../dist/labs/registry.js';
+
+await main(registry);

@@ -1,16 +1,17 @@
 /**
  * The child side of runChild: what a lab's separate process (consumer, archiver, producer) uses.
- * It reads the run's URLs and namespace from MQLAB_* variables and prints events on stdout.
+ * It reads the run's URLs and the lab's names (built by the parent) from MQLAB_* variables and
+ * prints events on stdout.
  */
 import { Broker } from './broker/broker.js';
 import { openDb, type Db } from './db/client.js';
 import { loadConfig, type Config } from './config.js';
 import { eventFields, formatEvent } from './log/events.js';
-import { names, type Names } from './names.js';
 
-export interface ChildRuntime {
+export interface ChildRuntime<N> {
   config: Config;
-  names: Names;
+  /** the lab's resource names, as the parent passed them to runChild */
+  names: N;
   /** the process name given by the parent, e.g. consumer-run1 */
   process: string;
   lab: string;
@@ -21,13 +22,13 @@ export interface ChildRuntime {
   close(): Promise<void>;
 }
 
-export async function childRuntime(): Promise<ChildRuntime> {
+export async function childRuntime<N>(): Promise<ChildRuntime<N>> {
   const config = loadConfig();
   const lab = process.env.MQLAB_LAB ?? 'unknown';
   const [broker, { db }] = await Promise.all([Broker.connect(config.amqpUrl), openDb(config.pgUrl, 2)]);
   return {
     config,
-    names: names(config.namespace),
+    names: JSON.parse(process.env.MQLAB_LAB_NAMES ?? '{}') as N,
     process: process.env.MQLAB_PROCESS ?? 'child',
     lab,
     broker,

@@ -1,6 +1,7 @@
 /**
  * Labs that need a real second process (a consumer that crashes, an archiver) spawn a lab script
- * with runChild. The child gets the run's URLs and namespace through MQLAB_* variables, prints
+ * with runChild. The child gets the run's URLs and the lab's resource names (already namespaced)
+ * through MQLAB_* variables, prints
  * key=value event lines on stdout (see child-runtime.ts), and the parent records them in its log.
  */
 import fs from 'node:fs';
@@ -23,6 +24,8 @@ export interface ChildRun {
 
 export interface ChildOptions {
   args?: string[];
+  /** the lab's resource names (its names.ts result) the child uses: built once, in the parent */
+  names?: object;
   /** extra environment for the child */
   env?: Record<string, string>;
   timeoutMs?: number;
@@ -42,7 +45,7 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
       MQLAB_AMQP_URL: ctx.config.amqpUrl,
       MQLAB_PG_URL: ctx.config.pgUrl,
       MQLAB_MGMT_URL: ctx.config.mgmtUrl,
-      MQLAB_NAMESPACE: ctx.config.namespace,
+      MQLAB_LAB_NAMES: JSON.stringify(opts.names ?? {}),
       MQLAB_LAB: ctx.lab,
       MQLAB_PROCESS: name,
       ...opts.env,

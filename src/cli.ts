@@ -1,15 +1,15 @@
 /**
  * The commander program: services (up, down, status), `list`, `all`, and one command per lab
- * from the registry, with the lab's tools as its subcommands. Lab code and the engine load only
- * when a command runs.
+ * of the registry the entry point hands in, with the lab's tools as its subcommands. Lab code and
+ * the engine load only when a command runs. Lab and tool options are parsed here, once.
  */
 import { Command, Option } from 'commander';
-import { registry } from '../labs/registry.js';
-import type { LabEntry, LabOption, LabTool } from './lab.js';
+import { labOptions, type LabMeta, type LabTool, type Registry } from './lab.js';
 import { loadConfig, type ConfigInput } from './config.js';
-import { optionValues } from './lab-options.js';
 import { VERSION } from './version.js';
 import type { JunitFile } from './report/junit-file.js';
+import { addSpecOptions, givenOptions } from './cli-options.js';
+import { parseOptions } from './options.js';
 
 export interface CliState {
   code: number;
@@ -25,9 +25,10 @@ function connectionOptions(cmd: Command): Command {
     .option('--mgmt-url <url>', 'management API URL of the admin user, for policies and statistics (env MQLAB_MGMT_URL)');
 }
 
+const namespaceOption = (cmd: Command, description: string) => cmd.option('--namespace <ns>', `${description} (env MQLAB_NAMESPACE)`);
+
 function runOptions(cmd: Command): Command {
-  return connectionOptions(cmd)
-    .option('--namespace <ns>', 'prefix every queue, exchange, policy and table, so runs can share services (env MQLAB_NAMESPACE)')
+  return namespaceOption(connectionOptions(cmd), 'prefix every queue, exchange, policy and table, so runs can share services')
     .option('--json', 'print one JSON document (checks, facts, timings, events) instead of text')
     .option('--junit <file>', 'also write JUnit XML, one testcase per check')
     .option('-v, --verbose', 'print every event as a key=value line on stderr')
@@ -39,7 +40,7 @@ function runOptions(cmd: Command): Command {
 
 const configFrom = (o: ConfigInput) => loadConfig({ amqpUrl: o.amqpUrl, pgUrl: o.pgUrl, mgmtUrl: o.mgmtUrl, namespace: o.namespace });
 
-export function buildProgram(state: CliState): Command {
+export function buildProgram(state: CliState, registry: Registry): Command {
   const program = new Command('mqlab')
     .description('RabbitMQ + PostgreSQL reliability labs, run against real services and proven with assertions.\n' +
       'Start with `mqlab up`, then run a lab (`mqlab retry`) or all of them (`mqlab all`).')
@@ -69,13 +70,12 @@ export function buildProgram(state: CliState): Command {
       const { downCommand } = await import('./commands/services.js');
       state.code = await downCommand(loadConfig(), o.backend, Boolean(o.volumes));
     });
-  connectionOptions(program.command('status'))
+  namespaceOption(connectionOptions(program.command('status')), 'show the queues of this namespace')
     .description('show URLs, reachability, versions, capabilities and the lab queues')
-    .option('--namespace <ns>', 'show the queues of this namespace')
     .option('--json', 'print JSON')
     .action(async (o) => {
       const { statusCommand } = await import('./commands/services.js');
-      state.code = await statusCommand(configFrom(o), Boolean(o.json));
+      state.code = await statusCommand(registry, configFrom(o), Boolean(o.json));
     });
 
   program.commandsGroup('Labs:');
@@ -90,48 +90,37 @@ export function buildProgram(state: CliState): Command {
     .description('run every lab in order and print a summary table')
     .action(async (o) => {
       const { runCommand } = await import('./commands/run.js');
-      // every lab with its registry defaults, as if run alone without options
-      const defaults = Object.fromEntries(registry.map((entry) => [entry.name, optionValues(entry.options, {})]));
+      // every lab with its defaults, as if run alone without options
+      const defaults = Object.fromEntries(registry.map((entry) => [entry.name, labOptions(entry)]));
       state.code = await runCommand(registry, configFrom(o), o, defaults, state, true);
     });
   for (const entry of registry) labCommand(program, entry, state);
   return program;
 }
 
-function labCommand(program: Command, entry: LabEntry, state: CliState) {
+function labCommand(program: Command, entry: LabMeta, state: CliState) {
   const cmd = runOptions(program.command(entry.name)).description(entry.title);
-  addLabOptions(cmd, entry.options);
+  addSpecOptions(cmd, entry.options);
   cmd.addHelpText('after', `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`);
   cmd.action(async (o) => {
     const { runCommand } = await import('./commands/run.js');
-    state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: optionValues(entry.options, o) }, state, false);
+    const options = labOptions(entry, givenOptions(entry.options, o));
+    state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: options }, state, false);
   });
   for (const tool of entry.tools ?? []) labToolCommand(cmd, entry, tool, state);
 }
 
 /** `mqlab <lab> <tool>`: a subcommand of the lab's command (which still runs the lab on its own) */
-function labToolCommand(labCmd: Command, entry: LabEntry, tool: LabTool, state: CliState) {
-  const cmd = connectionOptions(labCmd.command(tool.name))
-    .description(tool.description)
-    .option('--namespace <ns>', 'the namespace whose tables to use (env MQLAB_NAMESPACE)');
-  addLabOptions(cmd, tool.options);
+function labToolCommand(labCmd: Command, entry: LabMeta, tool: LabTool, state: CliState) {
+  const cmd = namespaceOption(connectionOptions(labCmd.command(tool.name)), 'the namespace whose tables to use').description(tool.description);
+  addSpecOptions(cmd, tool.options);
   cmd.action(async (_o, self: Command) => {
     // the lab's command also knows the connection flags and --namespace: wherever they were
     // written, they reach the tool through optsWithGlobals
     const o = self.optsWithGlobals();
     const { toolCommand } = await import('./commands/tool.js');
-    state.code = await toolCommand(entry, tool, configFrom(o), optionValues(tool.options, o));
+    state.code = await toolCommand(entry, tool, configFrom(o), parseOptions(tool.options, givenOptions(tool.options, o)));
   });
-}
-
-function addLabOptions(cmd: Command, options: LabOption[] = []) {
-  for (const opt of options) {
-    const o = new Option(opt.flags, opt.description);
-    if (opt.default !== undefined) o.default(opt.default);
-    if (opt.parse) o.argParser((raw) => opt.parse!(raw));
-    if (opt.required) o.makeOptionMandatory();
-    cmd.addOption(o);
-  }
 }
 
 function wrap(text: string, width: number): string[] {

@@ -9,9 +9,12 @@ describe('parseDuration', () => {
     expect(parseDuration('12h')).toBe(12 * 3_600_000);
     expect(parseDuration('30d')).toBe(30 * 86_400_000);
     expect(parseDuration(' 1d ')).toBe(86_400_000);
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('1.5h')).toBe(5_400_000);
+    expect(parseDuration('240', 's')).toBe(240_000);
   });
 
-  it.each(['', '30', 'd', '30x', '30D', '1.5h', '-1d', '0d', '0s', '30 d', '1d2h', '99999999999999999d'])('rejects %j with a UsageError', (raw) => {
+  it.each(['', '30', 'd', '30x', '30D', '1.5ms', '-1d', '0d', '0s', '30 d', '1d2h', '99999999999999999d'])('rejects %j with a UsageError', (raw) => {
     expect(() => parseDuration(raw)).toThrow(UsageError);
   });
 
@@ -21,7 +24,7 @@ describe('parseDuration', () => {
       expect.unreachable();
     } catch (e) {
       expect((e as UsageError).message).toBe("invalid duration '30x'");
-      expect((e as UsageError).hint).toMatch(/30d, 12h, 90m, 45s/);
+      expect((e as UsageError).hint).toMatch(/500ms, 2s, 90m, 12h, 30d/);
     }
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The lab contract. A lab is data (topology, schema) plus one async run(ctx).
- * A lab never talks to commander, never exits the process, never formats colours.
+ * The lab contract. A lab is metadata (`LabMeta`, cheap to import: the CLI lists and describes
+ * labs from it) plus code (`Lab`: topology and schema as data, one async run(ctx)), loaded when
+ * the lab runs. A lab never talks to commander, never exits the process, never formats colours.
  */
 import type { Sql } from 'postgres';
 import type { Broker } from './broker/broker.js';
@@ -11,38 +12,56 @@ import type { Names } from './names.js';
 import type { Check } from './report/checks.js';
 import type { Topology } from './broker/topology.js';
 import type { Config } from './config.js';
+import { parseOptions, type OptionSpecs } from './options.js';
 
-export interface LabOption {
-  /** commander flag syntax, e.g. '--recover-timeout <seconds>' */
-  flags: string;
-  description: string;
-  default?: string | number | boolean;
-  /** parse the raw string (throw UsageError on bad input) */
-  parse?: (raw: string) => unknown;
-  /** the option must be given (commander reports it missing, exit 2) */
-  required?: boolean;
+/** What the CLI knows about a lab without loading its code (keeps `mqlab --help` fast). */
+export interface LabMeta<O = any> {
+  name: string;
+  /** one line for `mqlab list` and `mqlab --help` */
+  title: string;
+  /** what the lab proves, for `mqlab <lab> --help` */
+  proves: string;
+  /** the waits the experiment itself needs (TTLs, recovery windows) with default options, for the bench */
+  floorMs: number;
+  options: OptionSpecs<O>;
+  /** rules that involve two options, after each was parsed (throw UsageError) */
+  validate?: (options: O) => void;
+  /** every ctx.checkpoint(name) the lab calls, in order */
+  checkpoints: readonly string[];
+  /** subcommands of `mqlab <lab>`; `mqlab <lab>` alone still runs the lab */
+  tools?: LabTool<any>[];
+  load: () => Promise<{ lab: Lab<O> }>;
+}
+
+/** the identity, for type inference: `export const meta = defineLab({ … })` */
+export const defineLab = <O>(meta: LabMeta<O>): LabMeta<O> => meta;
+
+/** the lab's options from raw flag strings (absent: default), validated: parsed once, at the boundary */
+export function labOptions<O>(meta: LabMeta<O>, given: Partial<Record<keyof O, string>> = {}): O {
+  const options = parseOptions(meta.options, given);
+  meta.validate?.(options);
+  return options;
 }
 
 /**
  * A lab's own subcommand, `mqlab <lab> <tool>` (e.g. inspect or maintain the lab's tables).
  * Data only: the handler loads when the subcommand runs.
  */
-export interface LabTool {
+export interface LabTool<O = any> {
   name: string;
   /** one line for `mqlab <lab> --help` */
   description: string;
-  options?: LabOption[];
-  load: () => Promise<ToolHandler>;
+  options: OptionSpecs<O>;
+  load: () => Promise<ToolHandler<O>>;
 }
 
 /** What a tool gets: the database (with the lab's schema applied), the run's names and config. */
-export interface ToolContext {
+export interface ToolContext<O = any> {
   lab: string;
   db: Sql;
   names: Names;
   config: Config;
-  /** the tool's options after parsing, keyed by camelCase name */
-  options: Record<string, unknown>;
+  options: O;
 }
 
 /** Lines for stdout (plain text: no colours) and the exit code. */
@@ -51,35 +70,19 @@ export interface ToolResult {
   code: number;
 }
 
-export type ToolHandler = (ctx: ToolContext) => Promise<ToolResult>;
+export type ToolHandler<O = any> = (ctx: ToolContext<O>) => Promise<ToolResult>;
 
-/** What the registry knows about a lab without loading its code (keeps `mqlab --help` fast). */
-export interface LabEntry {
-  name: string;
-  /** one line for `mqlab list` and `mqlab --help` */
-  title: string;
-  /** what the lab proves, for `mqlab <lab> --help` */
-  proves: string;
-  options?: LabOption[];
-  /** the waits the experiment itself needs (TTLs, recovery windows), for the bench */
-  floorMs: number;
-  load: () => Promise<{ lab: Lab }>;
-  /** subcommands of `mqlab <lab>`; `mqlab <lab>` alone still runs the lab */
-  tools?: LabTool[];
-}
-
-export interface Lab {
+export interface Lab<O = any> {
   /**
    * exchanges, queues, bindings, policies as data; the engine declares them and purges the queues.
-   * `options` are the lab's parsed options (registry defaults where not given),
-   * for labs whose queues depend on them (one delay queue per configured tier).
+   * `options` matter to labs whose queues depend on them (one delay queue per configured tier).
    */
-  topology?: (names: Names, options: Record<string, unknown>) => Topology;
+  topology?: (names: Names, options: O) => Topology;
   /** idempotent DDL, run before every run */
   schema?: (names: Names) => string;
   /** SQL that resets the lab's own rows, run after schema */
   reset?: (names: Names) => string;
-  run(ctx: LabContext): Promise<LabResult>;
+  run(ctx: LabContext<O>): Promise<LabResult>;
 }
 
 export interface LabResult {
@@ -91,7 +94,7 @@ export interface LabResult {
   skipped?: string;
 }
 
-export interface LabContext {
+export interface LabContext<O = any> {
   lab: string;
   names: Names;
   broker: Broker;
@@ -100,8 +103,8 @@ export interface LabContext {
   mgmt: Management;
   caps: Capabilities;
   log: EventLog;
-  /** lab options after parsing, keyed by camelCase name */
-  options: Record<string, unknown>;
+  /** the lab's options, parsed and defaulted by the CLI */
+  options: O;
   /** --out DIR, when given: where a lab keeps its processes' output */
   outDir?: string;
   config: Config;
@@ -116,3 +119,6 @@ export interface LabContext {
   signal: AbortSignal;
   now(): number;
 }
+
+/** every lab, in the order `mqlab all` runs them; built outside the engine (labs/registry.ts) */
+export type Registry = readonly LabMeta[];

@@ -1,44 +1,50 @@
-/** Entry point: the only place that calls process.exit. Maps errors to exit codes 1/2/130. */
+/**
+ * The program's run: the only place that calls process.exit; maps errors to exit codes 1/2/130.
+ * The registry of labs comes from the entry point (bin/mqlab.js): the engine imports no lab.
+ */
 import { buildProgram, type CliState } from './cli.js';
+import type { Registry } from './lab.js';
 import { EnvError, Interrupted, UsageError } from './errors.js';
 import { maskText } from './urls.js';
 import { JunitFile, junitFromArgv } from './report/junit-file.js';
 import type { RunEnd } from './report/junit.js';
 
-const controller = new AbortController();
-const state: CliState = { code: 0, signal: controller.signal };
+export async function main(registry: Registry, argv: string[] = process.argv): Promise<never> {
+  const controller = new AbortController();
+  const state: CliState = { code: 0, signal: controller.signal };
 
-let interrupts = 0;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => {
-    interrupts += 1;
-    if (interrupts > 1) {
-      finishJunit(130, { kind: 'interrupted', message: `interrupted by ${sig} (twice)` });
-      process.exit(130);
-    }
-    process.stderr.write(`\nmqlab: ${sig} — stopping (press Ctrl-C again to quit at once)\n`);
-    controller.abort();
-  });
-}
+  let interrupts = 0;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      interrupts += 1;
+      if (interrupts > 1) {
+        finishJunit(state, argv, 130, { kind: 'interrupted', message: `interrupted by ${sig} (twice)` });
+        process.exit(130);
+      }
+      process.stderr.write(`\nmqlab: ${sig} — stopping (press Ctrl-C again to quit at once)\n`);
+      controller.abort();
+    });
+  }
 
-let code: number;
-let end: Pick<RunEnd, 'kind' | 'message'> | undefined;
-try {
-  await buildProgram(state).parseAsync(process.argv);
-  code = state.code;
-} catch (err) {
-  code = exitCodeFor(err);
-  end = runEnd(err, code);
+  let code: number;
+  let end: Pick<RunEnd, 'kind' | 'message'> | undefined;
+  try {
+    await buildProgram(state, registry).parseAsync(argv);
+    code = state.code;
+  } catch (err) {
+    code = exitCodeFor(err, controller.signal);
+    end = runEnd(err, code);
+  }
+  finishJunit(state, argv, code, end);
+  // a pipe takes 64 KiB at once: let a large --json document (or any output) drain before exiting
+  await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
+  process.exit(code);
 }
-finishJunit(code, end);
-// a pipe takes 64 KiB at once: let a large --json document (or any output) drain before exiting
-await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
-process.exit(code);
 
 /** an early exit still leaves a --junit file, with an <error> testcase saying why */
-function finishJunit(code: number, why: Pick<RunEnd, 'kind' | 'message'> | undefined): void {
+function finishJunit(state: CliState, argv: string[], code: number, why: Pick<RunEnd, 'kind' | 'message'> | undefined): void {
   if (code === 0 || !why) return;
-  const argvFile = junitFromArgv(process.argv.slice(2));
+  const argvFile = junitFromArgv(argv.slice(2));
   const junit = state.junit ?? (argvFile ? new JunitFile(argvFile) : undefined);
   if (!junit || junit.written) return;
   try {
@@ -56,13 +62,13 @@ function runEnd(err: unknown, code: number): Pick<RunEnd, 'kind' | 'message'> {
   return { kind: 'internal', message };
 }
 
-function exitCodeFor(err: unknown): number {
+function exitCodeFor(err: unknown, signal: AbortSignal): number {
   const e = err as { code?: string; exitCode?: number; message?: string };
   if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
     // commander already printed help, version or the usage error
     return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0 ? 0 : 2;
   }
-  if (err instanceof Interrupted || controller.signal.aborted) {
+  if (err instanceof Interrupted || signal.aborted) {
     process.stderr.write('mqlab: interrupted; the next run resets the lab state\n');
     return 130;
   }

@@ -2,16 +2,17 @@
  * The engine: for each lab, connect, declare its topology and schema, reset its own state,
  * run it, evaluate its checks. Knows no lab's queue names.
  */
-import type { Lab, LabContext, LabEntry } from './lab.js';
+import type { Lab, LabContext, LabMeta } from './lab.js';
 import type { Config } from './config.js';
 import { Broker } from './broker/broker.js';
 import { Management } from './broker/management.js';
 import { capabilities, type Capabilities } from './broker/capabilities.js';
 import { declareTopology, purgeTopology } from './broker/topology.js';
 import { openDb, type Db } from './db/client.js';
-import { EventLog, type LabEvent } from './log/events.js';
-import { names as makeNames } from './names.js';
-import { evaluate, type CheckResult } from './report/checks.js';
+import { EventLog } from './log/events.js';
+import { namesFor, type Names } from './names.js';
+import { evaluate } from './report/checks.js';
+import type { LabReport, SessionInfo } from './report/lab-report.js';
 import { EnvError, Interrupted, LabError } from './errors.js';
 import { sleep, within } from './time.js';
 import { labOutDir, writeAssertOut } from './report/out-files.js';
@@ -20,8 +21,8 @@ export interface RunOptions {
   verbose: boolean;
   step: boolean;
   out?: string;
-  /** parsed lab options, keyed by lab name */
-  labOptions: Record<string, Record<string, unknown>>;
+  /** each lab's options, parsed and defaulted by the CLI, keyed by lab name */
+  labOptions: Record<string, unknown>;
 }
 
 export interface Hooks {
@@ -33,29 +34,8 @@ export interface Hooks {
   onReport?(report: LabReport): void;
 }
 
-export type LabStatus = 'passed' | 'failed' | 'skipped' | 'error';
-
-export interface LabReport {
-  lab: string;
-  title: string;
-  status: LabStatus;
-  lines: string[];
-  checks: CheckResult[];
-  facts: Record<string, unknown>;
-  skipped?: string;
-  error?: string;
-  timings: { setupMs: number; runMs: number; totalMs: number };
-  events: LabEvent[];
-}
-
-export interface SessionInfo {
-  broker: { product: string; version: string };
-  postgres: string;
-  capabilities: Capabilities;
-}
-
 export async function runLabs(
-  entries: LabEntry[],
+  entries: readonly LabMeta[],
   config: Config,
   opts: RunOptions,
   hooks: Hooks,
@@ -95,7 +75,7 @@ export async function runLabs(
 }
 
 async function runOne(
-  entry: LabEntry,
+  entry: LabMeta,
   config: Config,
   opts: RunOptions,
   hooks: Hooks,
@@ -105,7 +85,7 @@ async function runOne(
   broker: Broker,
 ): Promise<LabReport> {
   const started = performance.now();
-  const names = makeNames(config.namespace);
+  const names = namesFor(config);
   const log = new EventLog({ lab: entry.name }, opts.verbose ? hooks.stderr : undefined);
   const report: LabReport = {
     lab: entry.name,
@@ -121,7 +101,7 @@ async function runOne(
   const onAbort = () => void broker.close();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    await prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
+    await prepare(lab, broker, db, names, opts.labOptions[entry.name], (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
     report.timings.setupMs = performance.now() - started;
     const ctx = context(entry, lab, config, opts, hooks, signal, broker, db, caps, log, names);
     const runStart = performance.now();
@@ -154,8 +134,8 @@ async function prepare(
   lab: Lab,
   broker: Broker,
   db: Db,
-  names: ReturnType<typeof makeNames>,
-  options: Record<string, unknown>,
+  names: Names,
+  options: unknown,
   onRecreate: (q: string) => void,
 ) {
   const topology = lab.topology?.(names, options);
@@ -168,7 +148,7 @@ async function prepare(
 }
 
 function context(
-  entry: LabEntry,
+  entry: LabMeta,
   lab: Lab,
   config: Config,
   opts: RunOptions,
@@ -178,7 +158,7 @@ function context(
   db: Db,
   caps: Capabilities,
   log: EventLog,
-  names: ReturnType<typeof makeNames>,
+  names: Names,
 ): LabContext {
   let seq = 0;
   return {
@@ -189,14 +169,14 @@ function context(
     mgmt: new Management(config.mgmtUrl, config.vhost),
     caps,
     log,
-    options: opts.labOptions[entry.name] ?? {},
+    options: opts.labOptions[entry.name],
     outDir: opts.out,
     config,
     async checkpoint(name, detail = {}) {
       const token = `${entry.name}-${name}-${++seq}`;
       log.emit('checkpoint', { checkpoint: name, ...detail, token, status: 'waiting' });
       if (opts.step) {
-        const topology = lab.topology?.(names, opts.labOptions[entry.name] ?? {});
+        const topology = lab.topology?.(names, opts.labOptions[entry.name]);
         const depths = topology
           ? await Promise.all(topology.queues.map(async (q) => `${q.name}=${await broker.depth(q.name).catch(() => '?')}`))
           : [];

@@ -8,12 +8,12 @@
  */
 import { childRuntime } from '../../src/child-runtime.js';
 import { deferred } from '../../src/time.js';
-import { archiveNames } from './topology.js';
+import type { ArchiveNames } from './names.js';
 import { archiveLetter } from './store.js';
 
 const killAfterCommit = process.argv.includes('--kill-after-commit');
-const rt = await childRuntime();
-const x = archiveNames(rt.names);
+const rt = await childRuntime<ArchiveNames>();
+const x = rt.names;
 const drained = deferred();
 let stopping = false;
 let active = false;

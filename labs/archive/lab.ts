@@ -14,7 +14,7 @@ import { runChild } from '../../src/child.js';
 import { check, javaList } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { formatDuration } from '../../src/duration.js';
-import { archiveNames, archiveSchema, archiveTopology, ROUTE, type ArchiveNames } from './topology.js';
+import { names, reset, ROUTE, schema, topology, type ArchiveNames } from './names.js';
 import { purgeArchive, setStatus } from './store.js';
 
 const ARCHIVER = new URL('./archiver.js', import.meta.url);
@@ -26,20 +26,20 @@ const LETTERS = [
 ];
 
 export const lab: Lab = {
-  topology: archiveTopology,
-  schema: archiveSchema,
-  reset: (n) => `DELETE FROM ${archiveNames(n).archive}; DELETE FROM ${archiveNames(n).failure}`,
+  topology,
+  schema,
+  reset,
 
   async run(ctx) {
     if (!ctx.caps.quorumMessageTtl) return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no quorum-queue TTL (3.10+)` };
-    const x = archiveNames(ctx.names);
+    const x = names(ctx.names);
     const { db, log } = ctx;
 
     const allDead = await killOrders(ctx, x);
 
     // archiver 1 (started while A1002 waits out its TTL) commits its first row and is SIGKILLed
     // before the ack: the broker takes that letter back
-    const [run1] = await Promise.all([runChild(ctx, 'archiver-run1', ARCHIVER, { args: ['--kill-after-commit'] }), allDead]);
+    const [run1] = await Promise.all([runChild(ctx, 'archiver-run1', ARCHIVER, { args: ['--kill-after-commit'], names: x }), allDead]);
     const killed = eventsOf(run1, 'killed_before_ack')[0]?.fields ?? {};
     const [{ n: committedBeforeKill }] = await db`SELECT count(*)::int AS n FROM ${db(x.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
     ctx.progress(`archiver-run1 exited ${run1.exitCode} after committing ${killed.businessId ?? 'nothing'}`);
@@ -48,7 +48,7 @@ export const lab: Lab = {
     await ctx.checkpoint('archiver-killed', { businessId: killed.businessId, exitCode: run1.exitCode, dlqDepth: deadLetters - acked1 });
 
     // archiver 2 drains the DLQ: the redelivered letter hits the unique business id
-    const run2 = await runChild(ctx, 'archiver-run2', ARCHIVER);
+    const run2 = await runChild(ctx, 'archiver-run2', ARCHIVER, { names: x });
     const again = eventsOf(run2, 'received').find((e) => e.fields.messageId === killed.messageId);
     const duplicateSkipped = eventsOf(run2, 'duplicate_skipped').length;
 

@@ -1,17 +1,25 @@
-/** Parsers for the archive tools' options (loaded with the registry: keep this file light). */
-import { UsageError } from '../../src/errors.js';
-import { STATUSES, type ArchiveStatus } from './topology.js';
+/** The archive tools' options: the typed objects the handlers get, and the flags they are parsed from. */
+import { duration, integer, oneOf, type OptionSpecs } from '../../src/options.js';
+import { STATUSES, type ArchiveStatus } from './names.js';
 
-/** --status: one of the lifecycle states, in any case */
-export function parseStatus(raw: string): ArchiveStatus {
-  const s = raw.trim().toUpperCase();
-  if (!(STATUSES as readonly string[]).includes(s)) throw new UsageError(`invalid status '${raw}'`, `use one of ${STATUSES.join(', ')}`);
-  return s as ArchiveStatus;
+export interface PurgeOptions {
+  olderThanMs: number;
+}
+export interface ListOptions {
+  status?: ArchiveStatus;
+  limit: number;
 }
 
-/** --limit: a whole number ≥ 1 */
-export function parseLimit(raw: string): number {
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`invalid limit '${raw}'`, 'use a whole number ≥ 1');
-  return n;
-}
+export const purgeOptions: OptionSpecs<PurgeOptions> = {
+  olderThanMs: {
+    flag: '--older-than <duration>',
+    description: 'age of the rows to delete: 30d, 12h, 90m, 45s',
+    required: true,
+    parse: duration({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+  },
+};
+
+export const listOptions: OptionSpecs<ListOptions> = {
+  status: { flag: '--status <status>', description: 'only rows in this state: ARCHIVED, IN_PROGRESS or FIXED', parse: oneOf(STATUSES) },
+  limit: { flag: '--limit <n>', description: 'at most this many rows', default: '50', parse: integer(1, Number.MAX_SAFE_INTEGER) },
+};

@@ -6,7 +6,7 @@
 import type { Db } from '../../src/db/client.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { archiveRecord, type Letter } from './letter.js';
-import type { ArchiveNames, ArchiveStatus } from './topology.js';
+import type { ArchiveNames, ArchiveStatus } from './names.js';
 
 export type ArchiveOutcome =
   | { outcome: 'archived'; businessId: string }

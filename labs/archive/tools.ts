@@ -3,14 +3,15 @@
  * (what an operator reads). Handlers for the engine's lab tools: they return plain lines.
  */
 import type { ToolHandler } from '../../src/lab.js';
+import type { ListOptions, PurgeOptions } from './options.js';
 import { formatDuration } from '../../src/duration.js';
-import { archiveNames, type ArchiveStatus } from './topology.js';
+import { names } from './names.js';
 import { listArchive, purgeArchive, type ArchiveRow } from './store.js';
 import { renderTable, utc, type Column } from './table.js';
 
-export const purge: ToolHandler = async ({ db, names, options }) => {
-  const x = archiveNames(names);
-  const olderThanMs = options.olderThan as number;
+export const purge: ToolHandler<PurgeOptions> = async ({ db, names: n, options }) => {
+  const x = names(n);
+  const { olderThanMs } = options;
   const r = await purgeArchive(db, x, olderThanMs);
   return {
     lines: [`purged ${r.purged.length} row(s) of ${x.archive} archived before ${utc(r.cutoff)} UTC (older than ${formatDuration(olderThanMs)}); ${r.kept} row(s) kept`],
@@ -29,10 +30,10 @@ const COLUMNS: Column<ArchiveRow>[] = [
   { header: 'PAYLOAD', cell: (r) => r.payload, max: 36 },
 ];
 
-export const list: ToolHandler = async ({ db, names, options }) => {
-  const x = archiveNames(names);
-  const status = options.status as ArchiveStatus | undefined;
-  const { rows, total, failures } = await listArchive(db, x, status, options.limit as number);
+export const list: ToolHandler<ListOptions> = async ({ db, names: n, options }) => {
+  const x = names(n);
+  const { status, limit } = options;
+  const { rows, total, failures } = await listArchive(db, x, status, limit);
   const filter = status ? ` with status ${status}` : '';
   const lines = rows.length ? renderTable(COLUMNS, rows) : [];
   const shown = rows.length < total ? `showing ${rows.length} of ${total}` : `${total}`;

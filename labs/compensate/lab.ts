@@ -1,7 +1,7 @@
 /**
  * compensate — seed 000, RetryLab `compensate` mode: idempotent conditional compensation.
  *
- * retry_stock: book available=9        retry_reservation: order-42 RESERVED
+ * retry_stock: book available=9        retry_reservation: order-42 RESERVED (names.ts)
  * one release attempt = one transaction:
  *   UPDATE retry_reservation SET state='RELEASED' WHERE order_id='order-42' AND state='RESERVED'
  *     ├─ 1 row  → UPDATE retry_stock SET available=available+1 WHERE sku='book' → COMMIT
@@ -14,27 +14,14 @@
  * the other is seen waiting on that lock, so the two really overlap on every run.
  */
 import type { Lab } from '../../src/lab.js';
-import type { Names } from '../../src/names.js';
 import type { Db } from '../../src/db/client.js';
 import { check } from '../../src/report/checks.js';
 import { blockedBehind, checkThenRelease, releaseReservation, type ReleaseOutcome, type Tables } from './release.js';
 import { appliedOf, overlapped } from './outcomes.js';
+import { ORDER, START_AVAILABLE, names, reset, schema } from './names.js';
 
-const ORDER = { orderId: 'order-42', sku: 'book' };
-const START_AVAILABLE = 9;
 const ATTEMPTS = 2;
 const RACE_WAIT_MS = 3_000;
-
-const tables = (n: Names): Tables => ({ reservation: n.t('retry_reservation'), stock: n.t('retry_stock') });
-
-/** the seed's starting rows: book 9, order-42 RESERVED */
-const resetSql = (n: Names) => {
-  const t = tables(n);
-  return (
-    `INSERT INTO ${t.stock} VALUES ('${ORDER.sku}', ${START_AVAILABLE}) ON CONFLICT (sku) DO UPDATE SET available = ${START_AVAILABLE};\n` +
-    `INSERT INTO ${t.reservation} VALUES ('${ORDER.orderId}', 'RESERVED') ON CONFLICT (order_id) DO UPDATE SET state = 'RESERVED';`
-  );
-};
 
 async function rows(db: Db, t: Tables) {
   const [r] = await db`SELECT (SELECT state FROM ${db(t.reservation)} WHERE order_id = ${ORDER.orderId}) AS reservation,
@@ -43,17 +30,11 @@ async function rows(db: Db, t: Tables) {
 }
 
 export const lab: Lab = {
-  schema: (n) => {
-    const t = tables(n);
-    return (
-      `CREATE TABLE IF NOT EXISTS ${t.reservation}(order_id text PRIMARY KEY, state text NOT NULL);\n` +
-      `CREATE TABLE IF NOT EXISTS ${t.stock}(sku text PRIMARY KEY, available int NOT NULL);`
-    );
-  },
-  reset: resetSql,
+  schema,
+  reset,
 
   async run(ctx) {
-    const t = tables(ctx.names);
+    const t = names(ctx.names);
     const { db, log } = ctx;
     const record = (phase: string) => (o: ReleaseOutcome) => {
       log.emit('compensation', { phase, orderId: ORDER.orderId, ...o, status: o.stockAdded === 1 ? 'stock_returned' : 'nothing_to_release' });
@@ -61,7 +42,7 @@ export const lab: Lab = {
     };
     /** two attempts at once, each on its own pooled connection; only the first to lock the row waits */
     const race = async (phase: string, attempt: typeof releaseReservation) => {
-      await db.unsafe(resetSql(ctx.names));
+      await db.unsafe(reset(ctx.names));
       const deadline = ctx.now() + RACE_WAIT_MS;
       let holder = false;
       const holdFirst = async (tx: Parameters<typeof blockedBehind>[0]) => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { eventFields, formatEvent, parseEvent, type LabEvent } from '../../src/log/events.js';
 import { names } from '../../src/names.js';
-import { CONSUMER, LAB, SERVICE, crashNames, envelopeFields, orderEvents, parseEnvelope, publishProps } from './orders.js';
+import { CONSUMER, SERVICE, envelopeFields, orderEvents, parseEnvelope, publishProps } from './orders.js';
+import { LAB, names as crashNames } from './names.js';
 import { UsageError } from '../../src/errors.js';
 import { gateLine, gateToken } from './gate.js';
-import { parseGateMs } from './options.js';
+import { labOptions } from '../../src/lab.js';
+import { meta } from './meta.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';
 
 // seed 004: consumer-run1.out.txt and consumer-run2.out.txt without the SLF4J lines, verbatim
@@ -116,10 +118,13 @@ describe('observations from the consumer runs', () => {
   });
 });
 
-describe('--gate-ms', () => {
-  it('takes whole milliseconds from 0 to 60000 and refuses anything else as a usage error', () => {
-    expect(parseGateMs('0')).toBe(0);
-    expect(parseGateMs('1000')).toBe(1000);
-    for (const bad of ['', 'soon', '-1', '1.5', '60001']) expect(() => parseGateMs(bad)).toThrow(UsageError);
+describe('--gate (old name --gate-ms)', () => {
+  const gate = (raw: string) => labOptions(meta, { gateMs: raw }).gateMs;
+  it('takes a duration from 0 to 60s, a bare number in ms, and refuses anything else as a usage error', () => {
+    expect(labOptions(meta).gateMs).toBe(0);
+    expect(gate('0')).toBe(0);
+    expect(gate('1000')).toBe(1000);
+    expect(gate('1s')).toBe(1000);
+    for (const bad of ['', 'soon', '-1', '1.5', '60001', '2m']) expect(() => gate(bad)).toThrow(UsageError);
   });
 });

@@ -6,7 +6,7 @@
  *   --crash-after-commits N  after the Nth business commit and before its ack, SIGKILL itself
  *                            (no ack leaves the process; the shell sees exit code 137)
  *   --expect N               stop after N distinct messages were settled (acked)
- *   --gate-ms MS             hold each replay-gate checkpoint this long (default 0)
+ *   --gate-ms MS             hold each replay-gate checkpoint this long (the lab's --gate)
  *   --timeout-ms MS          give up (exit 3) when neither happened by then
  */
 import { randomBytes } from 'node:crypto';
@@ -14,22 +14,24 @@ import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/child-runtime.js';
 import { deferred, sleep } from '../../src/time.js';
 import { gateLine, gateToken } from './gate.js';
-import { CONSUMER, SERVICE, crashNames, envelopeFields, parseEnvelope, processOnce } from './orders.js';
+import { CONSUMER, SERVICE, envelopeFields, parseEnvelope, processOnce } from './orders.js';
+import type { CrashNames } from './names.js';
 
 const { values } = parseArgs({
   options: {
     'crash-after-commits': { type: 'string', default: '0' },
     expect: { type: 'string', default: '0' },
-    'gate-ms': { type: 'string', default: '0' },
+    'gate-ms': { type: 'string' },
     'timeout-ms': { type: 'string', default: '15000' },
   },
 });
 const crashAfter = Number(values['crash-after-commits']);
 const expect = Number(values.expect);
 const gateMs = Number(values['gate-ms']);
+if (!Number.isSafeInteger(gateMs)) throw new Error(`--gate-ms: a whole number of ms, got ${values['gate-ms']}`);
 
-const rt = await childRuntime();
-const x = crashNames(rt.names);
+const rt = await childRuntime<CrashNames>();
+const x = rt.names;
 const run = randomBytes(6).toString('hex');
 let gates = 0;
 

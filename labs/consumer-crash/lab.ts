@@ -11,22 +11,24 @@ import { runChild } from '../../src/child.js';
 import { check } from '../../src/report/checks.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import type { LabEvent } from '../../src/log/events.js';
-import { LAB, SERVICE, crashNames, envelopeFields, orderEvents, publishProps, resetSql, schemaSql } from './orders.js';
+import { SERVICE, envelopeFields, orderEvents, publishProps } from './orders.js';
+import { LAB, names, reset, schema, topology } from './names.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';
 
+import type { CrashOptions } from './options.js';
 const MESSAGES = 3;
 const CRASH_AFTER_COMMITS = 1;
 const CONSUMER_SCRIPT = new URL('./consumer.js', import.meta.url);
 
-export const lab: Lab = {
-  topology: (n) => ({ queues: [{ name: crashNames(n).queue }] }),
-  schema: schemaSql,
-  reset: resetSql,
+export const lab: Lab<CrashOptions> = {
+  topology,
+  schema,
+  reset,
 
   async run(ctx) {
-    const x = crashNames(ctx.names);
+    const x = names(ctx.names);
     const { broker, db, log } = ctx;
-    const gateMs = String(ctx.options.gateMs ?? 0);
+    const gateMs = String(ctx.options.gateMs);
 
     const produced: LabEvent[] = [];
     for (const e of orderEvents(MESSAGES)) {
@@ -42,6 +44,7 @@ export const lab: Lab = {
     ctx.progress(`consumer-run1: consumes until it has committed ${CRASH_AFTER_COMMITS} order, then kills itself before the ack`);
     const run1 = await runChild(ctx, 'consumer-run1', CONSUMER_SCRIPT, {
       args: ['--crash-after-commits', String(CRASH_AFTER_COMMITS), '--gate-ms', gateMs],
+      names: x,
       timeoutMs: 30_000,
     });
     const rowsAtCrash = (await db`SELECT message_id FROM ${db(x.orders)} WHERE lab = ${LAB} ORDER BY id`).map((r) => String(r.message_id));
@@ -55,6 +58,7 @@ export const lab: Lab = {
     ctx.progress(`consumer-run2: consumes the ${outstanding} messages run 1 did not ack`);
     const run2 = await runChild(ctx, 'consumer-run2', CONSUMER_SCRIPT, {
       args: ['--expect', String(outstanding), '--gate-ms', gateMs],
+      names: x,
       timeoutMs: 30_000,
     });
 

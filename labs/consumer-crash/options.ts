@@ -1,16 +1,17 @@
-/**
- * Option parser of the consumer-crash lab. Imported by the registry (metadata only), so it stays
- * tiny and loads nothing else.
- */
-import { UsageError } from '../../src/errors.js';
+/** The consumer-crash lab's options: the typed object its code gets, and the flags it is parsed from. */
+import { duration, type OptionSpecs } from '../../src/options.js';
 
-export const GATE_MS = { default: 0, max: 60_000 };
-
-/** --gate-ms: how long each replay-gate checkpoint holds in the consumer processes (0: released at once) */
-export function parseGateMs(raw: string): number {
-  const v = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!Number.isSafeInteger(v) || v > GATE_MS.max) {
-    throw new UsageError(`--gate-ms must be a whole number of milliseconds from 0 to ${GATE_MS.max}, got '${raw}'`);
-  }
-  return v;
+export interface CrashOptions {
+  /** how long each replay-gate checkpoint holds in the consumer processes (0: released at once) */
+  gateMs: number;
 }
+
+export const options: OptionSpecs<CrashOptions> = {
+  gateMs: {
+    flag: '--gate <duration>',
+    description: "hold each replay-gate checkpoint in the consumer processes this long (the seed's demo holds about 1000ms); a bare number is ms",
+    default: '0ms',
+    aliases: ['--gate-ms'],
+    parse: duration({ min: 0, max: 60_000, bare: 'ms' }),
+  },
+};

@@ -1,24 +1,16 @@
 /**
  * What the producer, both consumer processes and the lab share: the order.created envelope
- * (seed 004's ids and field order), the names, and the idempotent consume step (§5.4):
+ * (seed 004's ids and field order) and the idempotent consume step (§5.4):
  * one transaction inserts the message id into processed_messages, then the business row.
  */
 import type { Sql } from 'postgres';
-import type { Names } from '../../src/names.js';
 import type { PublishProps } from '../../src/broker/broker.js';
+import { LAB, type CrashNames } from './names.js';
 
-export const LAB = 'consumer-crash';
 /** the consumer instance name the seed logs (consumer=consumer-1) in both runs */
 export const CONSUMER = 'consumer-1';
 /** the seed's service fields, first on every event line after the timestamp */
 export const SERVICE = { level: 'INFO', service: 'order-service', product: 'rabbitmq' } as const;
-
-export const crashNames = (n: Names) => ({
-  queue: n.q('orders.crash'),
-  processed: n.t('processed_messages'),
-  orders: n.t('orders'),
-});
-export type CrashNames = ReturnType<typeof crashNames>;
 
 export interface OrderCreated {
   messageId: string;
@@ -72,26 +64,6 @@ export function parseEnvelope(body: string): OrderCreated {
   }
   return e;
 }
-
-/**
- * orders has no unique key on order_id on purpose: the only thing that keeps a redelivered
- * message from writing a second business row is the processed_messages key.
- */
-export const schemaSql = (n: Names) => {
-  const t = crashNames(n);
-  return `
-CREATE TABLE IF NOT EXISTS ${t.processed}(
-  lab text NOT NULL, message_id text NOT NULL, consumer text NOT NULL,
-  processed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (lab, message_id));
-CREATE TABLE IF NOT EXISTS ${t.orders}(
-  id bigserial PRIMARY KEY, lab text NOT NULL, order_id text NOT NULL, message_id text NOT NULL,
-  trace_id text NOT NULL, amount numeric NOT NULL, created_at timestamptz NOT NULL DEFAULT now());`;
-};
-
-export const resetSql = (n: Names) => {
-  const t = crashNames(n);
-  return `DELETE FROM ${t.processed} WHERE lab = '${LAB}'; DELETE FROM ${t.orders} WHERE lab = '${LAB}';`;
-};
 
 export type Outcome = 'business_committed' | 'duplicate_skipped';
 

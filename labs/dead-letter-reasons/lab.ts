@@ -10,7 +10,7 @@ import { check, checkAtLeast } from '../../src/report/checks.js';
 import { deathCount } from '../../src/broker/xdeath.js';
 import { deferred } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
-import { dlrNames, dlrTopology, TWICE_AGAIN } from './topology.js';
+import { names, topology, TWICE_AGAIN } from './names.js';
 import {
   classifyDeadLetter,
   describeDeadLetter,
@@ -44,10 +44,10 @@ const CHECK_NAME: Record<PathName, string> = {
 };
 
 export const lab: Lab = {
-  topology: dlrTopology,
+  topology,
 
   async run(ctx) {
-    const x = dlrNames(ctx.names);
+    const x = names(ctx.names);
     const { broker, log } = ctx;
     const expected = expectedDeadLetters(ctx.caps.version, x);
     const arrivals: Arrival[] = [];

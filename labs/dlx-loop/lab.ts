@@ -1,56 +1,24 @@
 /**
  * dlx-loop — seed 003 §5.1: a dead-letter route that leads back into its own queue.
  *
- * broken:  dlxloop.business ──reject──► dlxloop.dead (direct) ──rk.dead──► dlxloop.business   (no delay)
- * fixed:   dlxloop.fixed.business ──reject──► dlxloop.fixed.dead ──rk.retry──► dlxloop.fixed.retry (TTL)
- *                 ▲                                        └──rk.archive──► dlxloop.fixed.archive
- *                 └──────────── TTL expired (default exchange) ◄──────────────┘
+ * The queues and routes are drawn in names.ts.
  */
 import type { Lab, LabContext } from '../../src/lab.js';
-import type { Names } from '../../src/names.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
 import { deathCount } from '../../src/broker/xdeath.js';
 import { vhostDeadLetterLoops } from '../../src/broker/dlx-graph.js';
 import { deferred, gapsMs } from '../../src/time.js';
+import { names, RETRY_TTL_MS, topology } from './names.js';
 
 const RETURNS = 3; // how many times the broken loop may bring the message back before the lab stops it
-const RETRY_TTL_MS = 200;
 const MAX_ATTEMPTS = 3;
 
-const q = (n: Names) => ({
-  business: n.q('dlxloop.business'),
-  dead: n.q('dlxloop.dead'),
-  fixedBusiness: n.q('dlxloop.fixed.business'),
-  fixedDead: n.q('dlxloop.fixed.dead'),
-  fixedRetry: n.q('dlxloop.fixed.retry'),
-  fixedArchive: n.q('dlxloop.fixed.archive'),
-});
-
 export const lab: Lab = {
-  topology: (n) => {
-    const x = q(n);
-    return {
-      exchanges: [
-        { name: x.dead, type: 'direct' },
-        { name: x.fixedDead, type: 'direct' },
-      ],
-      queues: [
-        { name: x.business, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': 'rk.dead' } },
-        { name: x.fixedBusiness, args: { 'x-dead-letter-exchange': x.fixedDead, 'x-dead-letter-routing-key': 'rk.retry' } },
-        { name: x.fixedRetry, args: { 'x-message-ttl': RETRY_TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.fixedBusiness } },
-        { name: x.fixedArchive },
-      ],
-      bindings: [
-        { queue: x.business, exchange: x.dead, key: 'rk.dead' }, // the mistake: the DLX routes back home
-        { queue: x.fixedRetry, exchange: x.fixedDead, key: 'rk.retry' },
-        { queue: x.fixedArchive, exchange: x.fixedDead, key: 'rk.archive' },
-      ],
-    };
-  },
+  topology,
 
   async run(ctx) {
-    const x = q(ctx.names);
+    const x = names(ctx.names);
     const topologyCheck = loopsOf(ctx, [x.business, x.fixedBusiness, x.fixedRetry, x.fixedArchive]);
     const broken = await runBroken(ctx, x.business);
     const fixed = await runFixed(ctx, x);
@@ -105,7 +73,7 @@ async function runBroken(ctx: LabContext, queue: string) {
 }
 
 /** the split route: retries wait in a TTL queue, the last attempt goes to the archive */
-async function runFixed(ctx: LabContext, x: ReturnType<typeof q>) {
+async function runFixed(ctx: LabContext, x: ReturnType<typeof names>) {
   const at: number[] = [];
   const archived = deferred<Delivery>();
   const work = await ctx.broker.consume(x.fixedBusiness, async (m: Delivery) => {

@@ -1,45 +1,15 @@
 /**
- * Pure pieces of the `hold` lab: its names, the policy it applies, how to read a held letter
- * from the management statistics, and how to tell a broker dead-lettering from an application
- * republish by the headers of the delivered message.
+ * Pure pieces of the `hold` lab: how to read a held letter from the management statistics, and
+ * how to tell a broker dead-lettering from an application republish by the headers of the
+ * delivered message (its names and policy are in names.ts).
  */
-import type { Names } from '../../src/names.js';
-import type { Capabilities } from '../../src/broker/capabilities.js';
-import type { PolicySpec } from '../../src/broker/topology.js';
 import type { QueueStats } from '../../src/broker/management.js';
 import { deadLetterHistory, firstDeath, type DeathEntry } from '../../src/broker/xdeath.js';
 
-export const ROUTING_KEY = 'failed';
 export const EVENT_ID = 'held-event';
 export const BODY = 'payload';
 /** the header that ties a delivered letter to the run that published it */
 export const RUN_HEADER = 'mqlab-run';
-
-export function holdNames(n: Names) {
-  return {
-    source: n.q('me12.retry.hold'),
-    target: n.q('me12.retry.hold.target'),
-    dlx: n.q('me12.retry.hold.dlx'),
-    policy: n.p('me12-hold'),
-  };
-}
-
-/** the seed's `rabbitmqctl set_policy me12-hold …`, with apply-to as the broker knows it */
-export function holdPolicy(n: Names, caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>): PolicySpec {
-  const x = holdNames(n);
-  return {
-    name: x.policy,
-    pattern: n.exact(x.source),
-    applyTo: caps.policyApplyToQuorumQueues ? 'quorum_queues' : 'queues',
-    definition: {
-      'dead-letter-exchange': x.dlx,
-      'dead-letter-routing-key': ROUTING_KEY,
-      'dead-letter-strategy': 'at-least-once',
-      overflow: 'reject-publish',
-      'max-length': 100,
-    },
-  };
-}
 
 /** a policy as one comparable value: pattern, apply-to, then the definition sorted by key */
 export function policyLine(p: { pattern: string; applyTo: string; definition: Record<string, unknown> }): string {

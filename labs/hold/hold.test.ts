@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { names } from '../../src/names.js';
 import { UsageError } from '../../src/errors.js';
-import { heldLetters, holdNames, holdPolicy, policyLine, republishEvidence, statsLine } from './evidence.js';
-import { parseRecoverTimeout } from './options.js';
+import { heldLetters, policyLine, republishEvidence, statsLine } from './evidence.js';
+import { holdPolicy, names as holdNames } from './names.js';
+import { labOptions } from '../../src/lab.js';
+import { meta } from './meta.js';
 
 /** x-death as amqplib decodes it from a message the broker dead-lettered from the source */
 const brokerHeaders = (queue: string) => ({
@@ -84,12 +86,16 @@ describe('republish evidence', () => {
 });
 
 describe('--recover-timeout', () => {
-  it('takes a positive number of seconds', () => {
-    expect(parseRecoverTimeout('240')).toBe(240);
-    expect(parseRecoverTimeout('0.5')).toBe(0.5);
+  it('takes a duration; a bare number is seconds, as the flag took before', () => {
+    const timeout = (raw?: string) => labOptions(meta, raw === undefined ? {} : { recoverTimeoutMs: raw }).recoverTimeoutMs;
+    expect(timeout()).toBe(240_000);
+    expect(timeout('240')).toBe(240_000);
+    expect(timeout('0.5')).toBe(500);
+    expect(timeout('90s')).toBe(90_000);
+    expect(timeout('1500ms')).toBe(1500);
   });
 
-  it.each(['0', '-3', 'abc', '', '1e9'])('refuses %j with a usage error', (raw) => {
-    expect(() => parseRecoverTimeout(raw)).toThrow(UsageError);
+  it.each(['0', '-3', 'abc', '', '1e9', '2d'])('refuses %j with a usage error', (raw) => {
+    expect(() => labOptions(meta, { recoverTimeoutMs: raw })).toThrow(UsageError);
   });
 });

@@ -1,14 +1,7 @@
 /**
  * hold — seed 000, RetryLab `hold` mode: at-least-once dead lettering keeps a rejected message
- * while its target is unbound, and the broker's own worker delivers it once the target is back.
- *
- *   policy me12-hold on ^me12[.]retry[.]hold$: at-least-once, reject-publish, max-length 100
- *
- *   held-event ──▶ me12.retry.hold ── reject(requeue=false) ──▶ dead-letter worker (holds it)
- *                                                                   │ re-routes on its timer
- *                                                                   ▼
- *                  me12.retry.hold.dlx (direct) ── failed ──▶ me12.retry.hold.target
- *                  (binding removed for the window, then restored)
+ * while its target is unbound, and the broker's own worker delivers it once the target is back
+ * (the queues, the route and the policy are in names.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Lab, LabContext } from '../../src/lab.js';
@@ -16,8 +9,9 @@ import type { Delivery } from '../../src/broker/broker.js';
 import type { QueueStats } from '../../src/broker/management.js';
 import { check } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
-import { BODY, EVENT_ID, ROUTING_KEY, RUN_HEADER, heldLetters, holdNames, holdPolicy, policyLine, republishEvidence, statsLine } from './evidence.js';
-import { DEFAULT_RECOVER_TIMEOUT_S } from './options.js';
+import { BODY, EVENT_ID, RUN_HEADER, heldLetters, policyLine, republishEvidence, statsLine } from './evidence.js';
+import { ROUTING_KEY, holdPolicy, names, topology } from './names.js';
+import type { HoldOptions } from './options.js';
 
 /** the seed's window in which the unbound target must stay empty */
 const WINDOW_MS = 2000;
@@ -36,18 +30,14 @@ interface Received {
   headers: Record<string, unknown>;
 }
 
-export const lab: Lab = {
-  // No binding here: the lab removes and restores the target's binding itself.
-  topology: (n) => {
-    const x = holdNames(n);
-    return { exchanges: [{ name: x.dlx, type: 'direct' }], queues: [{ name: x.source }, { name: x.target }] };
-  },
+export const lab: Lab<HoldOptions> = {
+  topology,
 
   async run(ctx) {
     if (!ctx.caps.atLeastOnceDeadLettering) return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no at-least-once dead lettering (3.10+)` };
-    const x = holdNames(ctx.names);
+    const x = names(ctx.names);
     const { broker, mgmt, log } = ctx;
-    const recoverTimeoutS = Number(ctx.options.recoverTimeout ?? DEFAULT_RECOVER_TIMEOUT_S);
+    const { recoverTimeoutMs } = ctx.options;
     const runId = randomUUID();
     let publishes = 0;
 
@@ -117,12 +107,12 @@ export const lab: Lab = {
     const reboundAt = ctx.now();
     const bindingRestored = await targetBound(ctx, x);
     ctx.progress(
-      `bound ${x.target} again; waiting up to ${recoverTimeoutS} s for the broker's dead-letter worker: it re-routes held letters when ` +
+      `bound ${x.target} again; waiting up to ${recoverTimeoutMs / 1000} s for the broker's dead-letter worker: it re-routes held letters when ` +
         `its confirm-timeout timer fires (dead_letter_worker_publisher_confirm_timeout: 180 s on an untuned broker, 3 s on mqlab's services), not on a rebind`,
     );
     const since = (t: number) => Math.round((ctx.now() - t) / 1000);
     const recovered = await ticking(ctx, () => `still waiting for the dead-letter worker: ${since(rejectedAt)} s since the rejection, ${since(reboundAt)} s since the rebind; the application publishes nothing`, () =>
-      ctx.within(Promise.race([ours.promise, target.failure]), recoverTimeoutS * 1000, `the broker's dead-letter worker to deliver ${EVENT_ID} to ${x.target} (raise --recover-timeout)`),
+      ctx.within(Promise.race([ours.promise, target.failure]), recoverTimeoutMs, `the broker's dead-letter worker to deliver ${EVENT_ID} to ${x.target} (raise --recover-timeout)`),
     );
     const evidence = republishEvidence(recovered.headers, x.source);
     const recoveredOriginalEvent = recovered.messageId === EVENT_ID && recovered.body === BODY;
@@ -181,13 +171,13 @@ export const lab: Lab = {
   },
 };
 
-async function targetBound(ctx: LabContext, x: ReturnType<typeof holdNames>): Promise<boolean> {
+async function targetBound(ctx: LabContext, x: ReturnType<typeof names>): Promise<boolean> {
   return (await ctx.mgmt.bindings()).some((b) => b.source === x.dlx && b.destination === x.target && b.routing_key === ROUTING_KEY);
 }
 
 /** wait for a sampled statistic of the source queue, saying so every few seconds */
 function statsWait(ctx: LabContext, what: string, ok: (q: QueueStats) => boolean): Promise<QueueStats | null> {
-  const source = holdNames(ctx.names).source;
+  const source = names(ctx.names).source;
   return ticking(ctx, (s) => `waiting for ${what} (sampled every few seconds): ${s} s`, () =>
     ctx.within(ctx.mgmt.queueWhen(source, ok, STATS_TIMEOUT_MS), STATS_TIMEOUT_MS + 5000, what),
   );

@@ -1,13 +1,16 @@
-/** `hold` lab options, parsed when the command line is (kept apart from the lab's code). */
-import { UsageError } from '../../src/errors.js';
+/** The hold lab's options: the typed object its code gets, and the flags it is parsed from. */
+import { duration, type OptionSpecs } from '../../src/options.js';
 
-export const DEFAULT_RECOVER_TIMEOUT_S = 240;
-
-/** --recover-timeout <seconds>: how long to wait for the broker's worker after the rebind */
-export function parseRecoverTimeout(raw: string): number {
-  const s = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(s) || s <= 0 || s > 86_400) {
-    throw new UsageError(`--recover-timeout must be a number of seconds between 0 and 86400, got '${raw}'`);
-  }
-  return s;
+export interface HoldOptions {
+  /** how long to wait after the rebind for the broker's dead-letter worker */
+  recoverTimeoutMs: number;
 }
+
+export const options: OptionSpecs<HoldOptions> = {
+  recoverTimeoutMs: {
+    flag: '--recover-timeout <duration>',
+    description: "how long to wait after the rebind for the broker's dead-letter worker (180 s timer on an untuned broker); a bare number is seconds",
+    default: '240s',
+    parse: duration({ min: 1, max: 86_400_000, bare: 's' }),
+  },
+};

@@ -2,22 +2,16 @@
  * ordering — seed 003 §5.2 (ordering drift under delayed retry) and seed 000's failure class
  * "状态先后冲突" (version=2 arrives while the local state is older): version checks beat ordering.
  *
- * producer ── order-42 v1, v2 ──► ordering.work ── consumer
- *                                   ▲     v1 attempt 1: downstream fails → confirmed copy (attempt 2) → ordering.delay, ack
- *                                   │     v2: conditional upsert applies v2 → ack
- *                                   └── TTL 300 ms ── ordering.delay
- *                                         v1 attempt 2: stored v2 is newer → ordering_stale (1 < 2) → ack
+ * The queues and routes are drawn in names.ts.
  */
 import type { Lab, LabContext } from '../../src/lab.js';
-import type { Names } from '../../src/names.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
-import { applyLastWriteWins, applyVersioned, reset, schema, tables, type OrderEvent } from './store.js';
+import { applyLastWriteWins, applyVersioned, type OrderEvent } from './store.js';
+import { AGGREGATE, TTL_MS, names, reset, schema, topology } from './names.js';
 import { lastWriteWins, lostEvents, type Outcome } from './versions.js';
 
-const TTL_MS = 300;
-const AGGREGATE = 'order-42';
 const EVENTS: OrderEvent[] = [
   { eventId: `${AGGREGATE}-v1`, aggregateId: AGGREGATE, version: 1, status: 'placed' },
   { eventId: `${AGGREGATE}-v2`, aggregateId: AGGREGATE, version: 2, status: 'paid' },
@@ -25,24 +19,13 @@ const EVENTS: OrderEvent[] = [
 /** its first attempt meets a briefly unavailable downstream (a transient failure) */
 const FAILS_ONCE = EVENTS[0].eventId;
 
-const q = (n: Names) => ({ work: n.q('ordering.work'), delay: n.q('ordering.delay') });
-
 export const lab: Lab = {
-  topology: (n) => {
-    const x = q(n);
-    return {
-      queues: [
-        { name: x.work },
-        { name: x.delay, args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
-      ],
-    };
-  },
+  topology,
   schema,
-  reset: (n) => reset(n, AGGREGATE),
+  reset,
 
   async run(ctx) {
-    const x = q(ctx.names);
-    const t = tables(ctx.names);
+    const x = names(ctx.names);
     const { finished } = await consumeEvents(ctx, x);
     for (const e of EVENTS) {
       await ctx.broker.sendConfirmed(x.work, JSON.stringify(e), { messageId: e.eventId, headers: { attempt: 1 } });
@@ -52,10 +35,10 @@ export const lab: Lab = {
 
     const { db } = ctx;
     const [[state], [naive], stale, applied, depths] = await Promise.all([
-      db`SELECT version, event_id, status FROM ${db(t.state)} WHERE aggregate_id = ${AGGREGATE}`,
-      db`SELECT version, status FROM ${db(t.naive)} WHERE aggregate_id = ${AGGREGATE}`,
-      db`SELECT event_id, incoming_version, stored_version FROM ${db(t.stale)} WHERE aggregate_id = ${AGGREGATE} ORDER BY recorded_at`,
-      db`SELECT event_id FROM ${db(t.applied)} WHERE aggregate_id = ${AGGREGATE} ORDER BY applied_at`,
+      db`SELECT version, event_id, status FROM ${db(x.state)} WHERE aggregate_id = ${AGGREGATE}`,
+      db`SELECT version, status FROM ${db(x.naive)} WHERE aggregate_id = ${AGGREGATE}`,
+      db`SELECT event_id, incoming_version, stored_version FROM ${db(x.stale)} WHERE aggregate_id = ${AGGREGATE} ORDER BY recorded_at`,
+      db`SELECT event_id FROM ${db(x.applied)} WHERE aggregate_id = ${AGGREGATE} ORDER BY applied_at`,
       Promise.all([x.work, x.delay].map((name) => ctx.broker.depth(name))),
     ]);
 
@@ -106,9 +89,9 @@ interface Consumed {
 }
 
 /** start the consumer; `finished` settles once every event has committed an outcome (applied or stale) */
-async function consumeEvents(ctx: LabContext, x: ReturnType<typeof q>): Promise<{ finished: Promise<Consumed> }> {
+async function consumeEvents(ctx: LabContext, x: ReturnType<typeof names>): Promise<{ finished: Promise<Consumed> }> {
   const { broker, db, log } = ctx;
-  const t = tables(ctx.names);
+  const t = names(ctx.names);
   const out: Consumed = { commitOrder: [], attemptsAt: new Map() };
   const done = deferred();
   const consumer = await broker.consume(

@@ -1,9 +1,9 @@
 /**
- * The ordering lab's tables and its two writers: the versioned one (a conditional upsert; an older
+ * The ordering lab's two writers: the versioned one (a conditional upsert; an older
  * version goes to the stale table with both versions) and the naive "last write wins" shadow.
  */
 import type { TransactionSql } from 'postgres';
-import type { Names } from '../../src/names.js';
+import type { Tables } from './names.js';
 import { LabError } from '../../src/errors.js';
 import { outcomeOf, type Outcome } from './versions.js';
 
@@ -12,37 +12,6 @@ export interface OrderEvent {
   aggregateId: string;
   version: number;
   status: string;
-}
-
-export const tables = (n: Names) => ({
-  state: n.t('ordering_state'),
-  applied: n.t('ordering_applied'),
-  stale: n.t('ordering_stale'),
-  naive: n.t('ordering_naive_state'),
-});
-
-export type Tables = ReturnType<typeof tables>;
-
-export function schema(n: Names): string {
-  const t = tables(n);
-  return `
-    CREATE TABLE IF NOT EXISTS ${t.state}(
-      aggregate_id text PRIMARY KEY, version int NOT NULL, event_id text NOT NULL, status text NOT NULL,
-      updated_at timestamptz NOT NULL DEFAULT clock_timestamp());
-    CREATE TABLE IF NOT EXISTS ${t.applied}(
-      event_id text PRIMARY KEY, aggregate_id text NOT NULL, version int NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT clock_timestamp());
-    CREATE TABLE IF NOT EXISTS ${t.stale}(
-      event_id text PRIMARY KEY, aggregate_id text NOT NULL, incoming_version int NOT NULL, stored_version int NOT NULL,
-      recorded_at timestamptz NOT NULL DEFAULT clock_timestamp());
-    CREATE TABLE IF NOT EXISTS ${t.naive}(
-      aggregate_id text PRIMARY KEY, version int NOT NULL, event_id text NOT NULL, status text NOT NULL);`;
-}
-
-export function reset(n: Names, aggregateId: string): string {
-  return Object.values(tables(n))
-    .map((table) => `DELETE FROM ${table} WHERE aggregate_id = '${aggregateId}';`)
-    .join('\n');
 }
 
 /**

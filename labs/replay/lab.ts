@@ -1,33 +1,19 @@
 /**
  * replay — seed 000, RetryLab `replay` mode: controlled replay of a dead message with an audit trail.
- *
- * retry_replay_audit: repair-42 APPROVED ('verified order amount=10')
- * me12.retry.replay.dead ── amount=invalid (id repair-42) ─▶ replay tool (push consumer)
- *     1. reads the APPROVED row for the message id, repairs the payload from it (amount=10)
- *     2. publishes amount=10 with the same message id to me12.retry.replay.work, waits for the confirm
- *     3. only then acks the dead original
- * me12.retry.replay.work ── receiver (push consumer): id and payload checked →
- *     UPDATE audit SET state='VERIFIED' WHERE state='APPROVED' → ack
+ * (the queues, the audit table and the route are drawn in names.ts).
  */
 import type { ConfirmChannel } from 'amqplib';
 import type { Lab } from '../../src/lab.js';
-import type { Names } from '../../src/names.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { check } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { removedAfterConfirm, repairPayload, type ReplayStep } from './repair.js';
 import { messagesLeft } from './queue-left.js';
+import { EVENT_ID, names, reset, schema, topology } from './names.js';
 
-const EVENT_ID = 'repair-42';
 const BROKEN = 'amount=invalid';
 const APPROVAL = 'verified order amount=10';
 const EXPECTED_REPAIR = 'amount=10';
-
-const q = (n: Names) => ({
-  dead: n.q('me12.retry.replay.dead'),
-  work: n.q('me12.retry.replay.work'),
-  audit: n.t('retry_replay_audit'),
-});
 
 interface Seen {
   id: string | undefined;
@@ -35,12 +21,12 @@ interface Seen {
 }
 
 export const lab: Lab = {
-  topology: (n) => ({ queues: [{ name: q(n).dead }, { name: q(n).work }] }),
-  schema: (n) => `CREATE TABLE IF NOT EXISTS ${q(n).audit}(event_id text PRIMARY KEY, reason text NOT NULL, state text NOT NULL)`,
-  reset: (n) => `DELETE FROM ${q(n).audit} WHERE event_id = '${EVENT_ID}'`,
+  topology,
+  schema,
+  reset,
 
   async run(ctx) {
-    const x = q(ctx.names);
+    const x = names(ctx.names);
     const { broker, db, log } = ctx;
     const timeline: ReplayStep[] = [];
     const step = (s: ReplayStep, fields: Record<string, unknown> = {}) => {

@@ -1,57 +1,29 @@
 /**
  * requeue-storm — seed 003 §1.2 and §3.1: nack(requeue=true) is an immediate redelivery, not a retry.
  *
- * (a) requeue   me12.storm.requeue (quorum, x-delivery-limit 1000000)
- *                 failing → nack(requeue=true) → straight back → failing → …   (the storm)
- *                 healthy → ack
- * (b) delayed   me12.storm.work (quorum, DLX '' → me12.storm.delay)
- *                 failing → reject(requeue=false) → me12.storm.delay (TTL 500 ms, DLX '' → me12.storm.work) → …
- *                 healthy → ack
+ * The queues and routes are drawn in names.ts.
  * Same window, same failing message, same healthy stream (50/s), consumer in this process.
  * Mode (b) runs first: its failing message comes back from the delay queue (≤ one TTL) while
  * mode (a) runs, and is taken off then, so the run costs the two windows and no extra TTL.
  */
 import type { Lab, LabResult } from '../../src/lab.js';
-import type { Names } from '../../src/names.js';
 import { check, checkAtLeast } from '../../src/report/checks.js';
 import { runMode, type ModeRun, type Removal } from './mode.js';
 import { latencySummary, perSecond, ratio, round1 } from './measure.js';
 import { gapsMs } from '../../src/time.js';
-import { PREFETCH, WINDOW_MS } from './options.js';
+import type { StormOptions } from './options.js';
+import { DELAY_TTL_MS, DELIVERY_LIMIT, names, topology } from './names.js';
 
-const DELAY_TTL_MS = 500;
 const HEALTHY_PER_SEC = 50;
 const MAX_REDELIVERIES = 50_000;
-/**
- * Far above MAX_REDELIVERIES: 4.0–4.2 count nack(requeue=true) toward a quorum queue's delivery limit
- * (default 20 there), which would end the storm after 20 deliveries; 3.10 has no default, 4.3 no longer
- * counts nack. One explicit value shows the same storm on all of them.
- */
-const DELIVERY_LIMIT = 1_000_000;
 const MIN_RATIO = 20;
 
-const q = (n: Names) => ({
-  requeue: n.q('me12.storm.requeue'),
-  work: n.q('me12.storm.work'),
-  delay: n.q('me12.storm.delay'),
-});
-
-export const lab: Lab = {
-  topology: (n) => {
-    const x = q(n);
-    return {
-      queues: [
-        { name: x.requeue, args: { 'x-delivery-limit': DELIVERY_LIMIT } },
-        { name: x.work, args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.delay } },
-        { name: x.delay, args: { 'x-message-ttl': DELAY_TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
-      ],
-    };
-  },
+export const lab: Lab<StormOptions> = {
+  topology,
 
   async run(ctx) {
-    const x = q(ctx.names);
-    const windowMs = Number(ctx.options.windowMs ?? WINDOW_MS.default);
-    const prefetch = Number(ctx.options.prefetch ?? PREFETCH.default);
+    const x = names(ctx.names);
+    const { windowMs, prefetch } = ctx.options;
     const common = { windowMs, prefetch, healthyPerSec: HEALTHY_PER_SEC, maxRedeliveries: MAX_REDELIVERIES };
 
     ctx.progress(`mode delayed: reject → ${x.delay} (TTL ${DELAY_TTL_MS} ms) → back, for ${windowMs} ms`);
@@ -99,7 +71,7 @@ interface Observed {
   rr: Removal;
   dr: Removal;
   depths: number[];
-  x: ReturnType<typeof q>;
+  x: ReturnType<typeof names>;
 }
 
 function result({ prefetch, requeue, delayed, rr, dr, depths, x }: Observed): LabResult {

@@ -1,22 +1,25 @@
-/**
- * Option parsers of the requeue-storm lab. Imported by the registry (metadata only), so it stays
- * tiny and loads nothing else.
- */
-import { UsageError } from '../../src/errors.js';
+/** The requeue-storm lab's options: the typed object its code gets, and the flags it is parsed from. */
+import { duration, integer, type OptionSpecs } from '../../src/options.js';
 
-export const WINDOW_MS = { default: 1500, min: 1000, max: 30_000 };
-export const PREFETCH = { default: 1, min: 1, max: 1000 };
-
-function integerIn(flag: string, raw: string, min: number, max: number, unit = ''): number {
-  const v = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!Number.isSafeInteger(v) || v < min || v > max) {
-    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}${unit}, got '${raw}'`);
-  }
-  return v;
+export interface StormOptions {
+  /** how long each mode runs; at least two delay-queue TTLs so the delayed mode redelivers */
+  windowMs: number;
+  /** unacked deliveries the consumer may hold (1, the default, lets the storm hold the consumer) */
+  prefetch: number;
 }
 
-/** --window-ms: how long each mode runs; at least two delay-queue TTLs so the delayed mode redelivers */
-export const parseWindowMs = (raw: string): number => integerIn('--window-ms', raw, WINDOW_MS.min, WINDOW_MS.max, ' ms');
-
-/** --prefetch: unacked deliveries the consumer may hold (1, the default, lets the storm hold the consumer) */
-export const parsePrefetch = (raw: string): number => integerIn('--prefetch', raw, PREFETCH.min, PREFETCH.max);
+export const options: OptionSpecs<StormOptions> = {
+  windowMs: {
+    flag: '--window <duration>',
+    description: 'how long each mode runs (1s–30s); a bare number is ms',
+    default: '1500ms',
+    aliases: ['--window-ms'],
+    parse: duration({ min: 1000, max: 30_000, bare: 'ms' }),
+  },
+  prefetch: {
+    flag: '--prefetch <n>',
+    description: 'unacked deliveries per consumer (with 1 the storm holds the consumer; try 10)',
+    default: '1',
+    parse: integer(1, 1000),
+  },
+};

@@ -97,10 +97,10 @@ describe('requeue-storm lab against the real broker', () => {
     for (const q of QUEUES) expect(await s.broker.depth(q), q).toBe(0);
   });
 
-  it('refuses a bad --window-ms with one line and exit code 2', async () => {
+  it('refuses a bad --window (or its old name --window-ms) with one line and exit code 2', async () => {
     const r = await mqlab(['requeue-storm', '--window-ms', '200']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe("mqlab: --window-ms must be a whole number from 1000 to 30000 ms, got '200'");
+    expect(r.stderr.trim()).toBe("mqlab: --window must be from 1s to 30s, got '200'");
     expect(r.stdout).toBe('');
   });
 });

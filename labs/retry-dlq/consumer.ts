@@ -14,7 +14,7 @@ import type { Delivery } from '../../src/broker/broker.js';
 import { deferred, within } from '../../src/time.js';
 import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
 import { fieldsOfDelivery, SEED_FIELDS } from './orders.js';
-import { MAX_ATTEMPTS, resources } from './resources.js';
+import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
 
 const CONSUMER = 'consumer-1';
 const { values } = parseArgs({ options: { expect: { type: 'string' }, 'timeout-ms': { type: 'string', default: '15000' } } });
@@ -25,8 +25,8 @@ if (!Number.isInteger(expected) || expected < 1 || !(timeoutMs > 0)) {
   process.exit(2);
 }
 
-const rt = await childRuntime();
-const x = resources(rt.names);
+const rt = await childRuntime<RetryDlqNames>();
+const x = rt.names;
 const settled = new Set<string>();
 const allSettled = deferred();
 let received = 0;

@@ -1,6 +1,6 @@
 /**
  * retry-dlq — seed 004 (Hello MQ): retry counted by the broker's x-death, poison message to a DLQ.
- * The consumer runs as a separate process, the producer in the lab's; see resources.ts for the routing and
+ * The consumer runs as a separate process, the producer in the lab's; see names.ts for the routing and
  * docs/labs/retry-dlq.md for each output line.
  */
 import type { Lab } from '../../src/lab.js';
@@ -9,7 +9,7 @@ import { check, javaList } from '../../src/report/checks.js';
 import { countStatus, trailOf } from './observations.js';
 import { produceOrders } from './produce.js';
 import { HEALTHY, ORDERS, POISON, SEED_FIELDS } from './orders.js';
-import { MAX_ATTEMPTS, TTL_MS, reset, resources, schema, topology } from './resources.js';
+import { MAX_ATTEMPTS, TTL_MS, reset, names, schema, topology } from './names.js';
 
 /** the consumer's own deadline: the two TTL hops plus a wide margin */
 const CONSUMER_TIMEOUT_MS = 2 * TTL_MS + 13_000;
@@ -23,13 +23,14 @@ export const lab: Lab = {
     if (!ctx.caps.quorumMessageTtl) {
       return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no x-message-ttl on quorum queues (3.10+)` };
     }
-    const x = resources(ctx.names);
+    const x = names(ctx.names);
     ctx.progress(`order-poison takes ${MAX_ATTEMPTS - 1} hops through ${x.retry} (TTL ${TTL_MS} ms) before it moves to ${x.dlq}`);
 
     // The consumer is told how many messages must reach a final outcome; it exits on its own.
     const consuming = runChild(ctx, 'consumer', new URL('./consumer.js', import.meta.url), {
       args: ['--expect', String(ORDERS.length), '--timeout-ms', String(CONSUMER_TIMEOUT_MS)],
       timeoutMs: CONSUMER_TIMEOUT_MS + 5_000,
+      names: x,
     });
     // a failed publish still waits for the consumer (it ends by itself), so no process outlives the run
     const produced = await produceOrders(ctx, x.work).catch(async (err) => {

@@ -16,19 +16,18 @@ import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred } from '../../src/time.js';
 import { Interrupted } from '../../src/errors.js';
 import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff } from './backoff.js';
-import { ladderOptions } from './options.js';
-import { PARKED_KEY, WORK_KEY, ladderNames, tierKey, topologyFor } from './topology.js';
+import { PARKED_KEY, WORK_KEY, names, reset, schema, tierKey, topology } from './names.js';
 import { ladderChecks, ladderFacts, ladderLine, type Observed } from './report.js';
 import { EVENTS, callSucceeds, deadlineInMs, isEvent, type EventId, type Trail } from './scenario.js';
 
-export const lab: Lab = {
-  topology: topologyFor,
-  schema: (n) => `CREATE TABLE IF NOT EXISTS ${ladderNames(n).effect}(event_id text PRIMARY KEY, attempt int NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())`,
-  reset: (n) => `DELETE FROM ${ladderNames(n).effect}`,
+export const lab: Lab<Backoff> = {
+  topology,
+  schema,
+  reset,
 
   async run(ctx) {
-    const b = ladderOptions(ctx.options);
-    const x = ladderNames(ctx.names);
+    const b = ctx.options;
+    const x = names(ctx.names);
     const { broker, db, log } = ctx;
     const runId = randomUUID().slice(0, 8);
     const trails = Object.fromEntries(EVENTS.map((id) => [id, { attempts: [], at: [], route: [], decisions: [] } as Trail])) as Record<EventId, Trail>;
@@ -159,7 +158,7 @@ async function observe(
   parking: Delivery[],
   run: { stale: number; timedOut: boolean },
 ): Promise<Observed> {
-  const x = ladderNames(ctx.names);
+  const x = names(ctx.names);
   const { broker, db } = ctx;
   const inFlightQueues = [x.work, ...tiers(b).map(x.delay)];
   const depthOf = async (q: string) => [q, await broker.depth(q)] as const;

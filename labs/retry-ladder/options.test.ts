@@ -1,20 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import { labOptions } from '../../src/lab.js';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULTS, ladderFlags, ladderOptions, parseOption } from './options.js';
+import { ladderFloorMs } from './backoff.js';
+import { meta } from './meta.js';
 
 describe('retry-ladder options', () => {
   it('default to the 200/400/800 ms ladder with 4 attempts (what `mqlab all` runs)', () => {
-    expect(ladderOptions({})).toEqual({ baseMs: 200, maxDelayMs: 800, maxAttempts: 4, callBudgetMs: 100 });
-    expect(ladderOptions({ baseMs: undefined })).toEqual(DEFAULTS);
+    const defaults = labOptions(meta);
+    expect(defaults).toEqual({ baseMs: 200, maxDelayMs: 800, maxAttempts: 4, callBudgetMs: 100 });
+    expect(meta.floorMs).toBe(ladderFloorMs(defaults));
   });
 
-  it('take what the flags give, as numbers or strings', () => {
-    expect(ladderOptions({ baseMs: 100, maxDelayMs: '250', maxAttempts: 5, callBudgetMs: 0 })).toEqual({
+  it('take durations (a bare number is ms, as the old -ms flags took) and a whole number of attempts', () => {
+    expect(labOptions(meta, { baseMs: '100', maxDelayMs: '250ms', maxAttempts: '5', callBudgetMs: '0' })).toEqual({
       baseMs: 100,
       maxDelayMs: 250,
       maxAttempts: 5,
       callBudgetMs: 0,
     });
+    expect(labOptions(meta, { baseMs: '1s', maxDelayMs: '2s' })).toMatchObject({ baseMs: 1000, maxDelayMs: 2000 });
   });
 
   it.each([
@@ -27,18 +31,21 @@ describe('retry-ladder options', () => {
     ['maxAttempts', '11'],
     ['callBudgetMs', ''],
   ] as const)('reject %s=%j as a usage error naming the flag', (key, raw) => {
-    expect(() => parseOption(key, raw)).toThrow(UsageError);
-    expect(() => parseOption(key, raw)).toThrow(/^--[a-z-]+ must be a whole number from \d+ to \d+, got/);
+    expect(() => labOptions(meta, { [key]: raw })).toThrow(UsageError);
+    expect(() => labOptions(meta, { [key]: raw })).toThrow(/^--[a-z-]+[ :]/);
   });
 
   it('reject a cap below the base (it would flatten every tier)', () => {
-    expect(() => ladderOptions({ baseMs: 1000 })).toThrow(UsageError);
-    expect(() => ladderOptions({ baseMs: 1000 })).toThrow('--max-delay-ms (800) must be at least --base-ms (1000)');
+    expect(() => labOptions(meta, { baseMs: '1000' })).toThrow(UsageError);
+    expect(() => labOptions(meta, { baseMs: '1000' })).toThrow('--max-delay (800ms) must be at least --base (1000ms)');
   });
 
-  it('offer one flag per option, each parsing through the same rules', () => {
-    expect(ladderFlags.map((f) => f.flags)).toEqual(['--base-ms <ms>', '--max-delay-ms <ms>', '--max-attempts <n>', '--call-budget-ms <ms>']);
-    expect(ladderFlags[2].parse!('6')).toBe(6);
-    expect(() => ladderFlags[2].parse!('x')).toThrow(UsageError);
+  it('keep the old flag names as hidden aliases', () => {
+    expect(Object.values(meta.options).map((o) => [o.flag, o.aliases])).toEqual([
+      ['--base <duration>', ['--base-ms']],
+      ['--max-delay <duration>', ['--max-delay-ms']],
+      ['--max-attempts <n>', undefined],
+      ['--call-budget <duration>', ['--call-budget-ms']],
+    ]);
   });
 });

@@ -106,8 +106,8 @@ describe('retry-ladder lab against the real broker and database', () => {
 
   it.each([
     [['--max-attempts', '2'], /--max-attempts must be a whole number from 3 to 10, got '2'/],
-    [['--base-ms', 'soon'], /--base-ms must be a whole number/],
-    [['--base-ms', '1000'], /--max-delay-ms \(800\) must be at least --base-ms \(1000\)/],
+    [['--base-ms', 'soon'], /--base must be a duration .*, got 'soon'/],
+    [['--base', '1s'], /--max-delay \(800ms\) must be at least --base \(1000ms\)/],
   ])('refuses %j as a usage error (exit 2, one line)', async (args, message) => {
     const r = await mqlab(['retry-ladder', ...args]);
     expect(r.code).toBe(2);

@@ -1,48 +1,23 @@
 /**
- * retry — seed 000, RetryLab `retry` mode: limited delayed retry and poison-message isolation.
- *
- * me12.retry.work ── healthy → business row → ack
- *                 ├─ transient, attempt 1 and 2 → confirmed copy to me12.retry.delay (attempt+1) → ack
- *                 │    └─ TTL 500 ms → default exchange → back to work → attempt 3 → business row → ack
- *                 └─ poison → reject(requeue=false) → me12.retry.dead/failed → me12.retry.dlq
+ * retry — seed 000, RetryLab `retry` mode: limited delayed retry and poison-message isolation
+ * (the queues and their routes are drawn in names.ts).
  */
 import type { Lab } from '../../src/lab.js';
-import type { Names } from '../../src/names.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred, gapsMs } from '../../src/time.js';
+import { EVENTS, TTL_MS, names, reset, schema, topology } from './names.js';
 
-const TTL_MS = 500;
 const MAX_ATTEMPTS = 3;
-const EVENTS = ['healthy', 'transient', 'poison'] as const;
-
-const q = (n: Names) => ({
-  work: n.q('me12.retry.work'),
-  delay: n.q('me12.retry.delay'),
-  dlq: n.q('me12.retry.dlq'),
-  dead: n.q('me12.retry.dead'),
-  effect: n.t('retry_effect'),
-});
 
 export const lab: Lab = {
-  topology: (n) => {
-    const x = q(n);
-    return {
-      exchanges: [{ name: x.dead, type: 'direct' }],
-      queues: [
-        { name: x.dlq },
-        { name: x.work, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': 'failed' } },
-        { name: x.delay, args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
-      ],
-      bindings: [{ queue: x.dlq, exchange: x.dead, key: 'failed' }],
-    };
-  },
-  schema: (n) => `CREATE TABLE IF NOT EXISTS ${q(n).effect}(event_id text PRIMARY KEY)`,
-  reset: (n) => `DELETE FROM ${q(n).effect} WHERE event_id IN (${EVENTS.map((e) => `'${e}'`).join(',')})`,
+  topology,
+  schema,
+  reset,
 
   async run(ctx) {
-    const x = q(ctx.names);
+    const x = names(ctx.names);
     const { broker, db, log } = ctx;
     const seen = { healthy: 0, poison: 0 };
     const transientAttempts: number[] = [];

@@ -1,9 +1,10 @@
 /** `mqlab <lab>` and `mqlab all`: run, print (text, --json, --junit), return the exit code. */
 import fs from 'node:fs';
 import readline from 'node:readline';
-import type { LabEntry } from '../lab.js';
+import type { LabMeta } from '../lab.js';
 import type { Config } from '../config.js';
-import { runLabs, type LabReport } from '../runner.js';
+import { runLabs } from '../runner.js';
+import type { LabReport } from '../report/lab-report.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from '../report/text.js';
 import { jsonDocument } from '../report/json.js';
 import { JunitFile } from '../report/junit-file.js';
@@ -26,10 +27,10 @@ export interface RunState {
 }
 
 export async function runCommand(
-  entries: LabEntry[],
+  entries: readonly LabMeta[],
   config: Config,
   flags: RunFlags,
-  labOptions: Record<string, Record<string, unknown>>,
+  labOptions: Record<string, unknown>,
   state: RunState,
   summary: boolean,
 ): Promise<number> {

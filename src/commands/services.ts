@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { Registry } from '../lab.js';
 import { down, parseBackend, up } from '../services/index.js';
 import { allUp } from '../services/probe.js';
 import { renderStatus, status } from '../services/status.js';
@@ -17,8 +18,8 @@ export async function downCommand(config: Config, backend: string, volumes: bool
   return 0;
 }
 
-export async function statusCommand(config: Config, json: boolean): Promise<number> {
-  const s = await status(config);
+export async function statusCommand(registry: Registry, config: Config, json: boolean): Promise<number> {
+  const s = await status(registry, config);
   if (json) process.stdout.write(JSON.stringify(s, null, 2) + '\n');
   else process.stdout.write(renderStatus(s).join('\n') + '\n');
   if (!allUp(s.probe)) {

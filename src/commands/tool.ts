@@ -2,15 +2,15 @@
  * `mqlab <lab> <tool>`: run one of a lab's tools against the database. The lab's schema is applied
  * first (idempotent DDL), so a tool works on a fresh database too; the tool returns its lines.
  */
-import type { LabEntry, LabTool } from '../lab.js';
+import type { LabMeta, LabTool } from '../lab.js';
 import type { Config } from '../config.js';
 import { openDb } from '../db/client.js';
-import { names as makeNames } from '../names.js';
+import { namesFor } from '../names.js';
 
-export async function toolCommand(entry: LabEntry, tool: LabTool, config: Config, options: Record<string, unknown>): Promise<number> {
+export async function toolCommand(entry: LabMeta, tool: LabTool, config: Config, options: unknown): Promise<number> {
   const { db } = await openDb(config.pgUrl, 1);
   try {
-    const names = makeNames(config.namespace);
+    const names = namesFor(config);
     const [{ lab }, handler] = await Promise.all([entry.load(), tool.load()]);
     if (lab.schema) await db.unsafe(lab.schema(names));
     const result = await handler({ lab: entry.name, db, names, config, options });

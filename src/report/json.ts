@@ -1,4 +1,4 @@
-import type { LabReport, SessionInfo } from '../runner.js';
+import type { LabReport, SessionInfo } from './lab-report.js';
 import { formatEvent } from '../log/events.js';
 import { maskUrl } from '../urls.js';
 import type { Config } from '../config.js';

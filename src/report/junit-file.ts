@@ -4,7 +4,7 @@
  * ended early, so a CI report step always finds it.
  */
 import fs from 'node:fs';
-import type { LabReport } from '../runner.js';
+import type { LabReport } from './lab-report.js';
 import { junitXml, type JunitLab, type RunEnd } from './junit.js';
 
 export class JunitFile {

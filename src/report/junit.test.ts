@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { LabReport } from '../runner.js';
+import type { LabReport } from './lab-report.js';
 import { check, evaluate } from './checks.js';
 import { junitXml, type JunitLab } from './junit.js';
 import { xmlAttr, xmlChars, xmlText } from './xml.js';

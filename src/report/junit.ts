@@ -5,7 +5,7 @@
  * never reached as skipped.
  */
 import os from 'node:os';
-import type { LabReport } from '../runner.js';
+import type { LabReport } from './lab-report.js';
 import { formatExpected, formatValue, type CheckResult } from './checks.js';
 import { renderLab } from './text.js';
 import { element, XML_DECLARATION } from './xml.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { LabReport } from '../runner.js';
+import type { LabReport } from './lab-report.js';
 import { evaluate } from './checks.js';
 import { keepEvents, labOutDir, writeAssertOut } from './out-files.js';
 

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LabReport } from '../runner.js';
+import type { LabReport } from './lab-report.js';
 import { formatEvent, type LabEvent } from '../log/events.js';
 import { renderLab } from './text.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LabReport } from '../runner.js';
+import type { LabReport } from './lab-report.js';
 import { evaluate, check } from './checks.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from './text.js';
 

@@ -1,6 +1,6 @@
 /** The text output contract: seed line(s), PASS/FAIL per check, RESULT; colours as src/colour.ts decides. */
 import { Chalk } from 'chalk';
-import type { LabReport } from '../runner.js';
+import type { LabReport } from './lab-report.js';
 import { checkLine, resultLine } from './checks.js';
 
 export { useColour } from '../colour.js';

@@ -2,10 +2,9 @@
 import type { Config } from '../config.js';
 import { Management, type QueueStats } from '../broker/management.js';
 import { capabilities, describeCapabilities, type Capabilities } from '../broker/capabilities.js';
-import { names } from '../names.js';
+import { namesFor } from '../names.js';
 import { maskUrl } from '../urls.js';
-import { registry } from '../../labs/registry.js';
-import { optionValues } from '../lab-options.js';
+import { labOptions, type Registry } from '../lab.js';
 import { probe, type Probe } from './probe.js';
 import { vhostDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
 
@@ -19,7 +18,8 @@ export interface StatusReport {
   loops: DeadLetterLoop[] | null;
 }
 
-export async function status(config: Config): Promise<StatusReport> {
+/** `registry`: the labs whose queues to show (handed in by the entry point: the engine knows no lab) */
+export async function status(registry: Registry, config: Config): Promise<StatusReport> {
   const p = await probe(config);
   const report: StatusReport = {
     urls: { amqp: maskUrl(config.amqpUrl), mgmt: maskUrl(config.mgmtUrl), pg: maskUrl(config.pgUrl) },
@@ -34,10 +34,10 @@ export async function status(config: Config): Promise<StatusReport> {
     const queues = await mgmt.queues();
     report.loops = await vhostDeadLetterLoops(mgmt, queues);
     const all = new Map(queues.map((q) => [q.name, q]));
-    const n = names(config.namespace);
+    const n = namesFor(config);
     for (const entry of registry) {
       const { lab } = await entry.load();
-      for (const q of lab.topology?.(n, optionValues(entry.options, {})).queues ?? []) report.queues.push({ lab: entry.name, queue: q.name, stats: all.get(q.name) ?? null });
+      for (const q of lab.topology?.(n, labOptions(entry)).queues ?? []) report.queues.push({ lab: entry.name, queue: q.name, stats: all.get(q.name) ?? null });
     }
   }
   return report;

@@ -1,5 +1,5 @@
 /**
- * The ladder's names and topology. The delay queues depend on the options: one quorum queue per
+ * The ladder's names, topology, schema and reset. The delay queues depend on the options: one quorum queue per
  * distinct tier, named by its TTL (me12.ladder.delay.200ms), so a queue's name always says its
  * one fixed TTL and a run with other options declares other queues instead of redefining these.
  *
@@ -13,7 +13,6 @@
 import type { Names } from '../../src/names.js';
 import type { Topology } from '../../src/broker/topology.js';
 import { tiers, type Backoff } from './backoff.js';
-import { ladderOptions } from './options.js';
 
 export const WORK_KEY = 'work';
 export const EXHAUSTED_KEY = 'exhausted';
@@ -22,11 +21,11 @@ export const PARKED_KEY = 'parked';
 /** the retry exchange's routing key for a tier; also the suffix of its delay queue */
 export const tierKey = (ttlMs: number) => `${ttlMs}ms`;
 
-export function ladderNames(n: Names) {
+export function names(n: Names) {
   return {
-    business: n.q('me12.ladder.business'),
-    retry: n.q('me12.ladder.retry'),
-    dead: n.q('me12.ladder.dead'),
+    business: n.x('me12.ladder.business'),
+    retry: n.x('me12.ladder.retry'),
+    dead: n.x('me12.ladder.dead'),
     work: n.q('me12.ladder.work'),
     dlq: n.q('me12.ladder.dlq'),
     parking: n.q('me12.ladder.parking'),
@@ -35,8 +34,8 @@ export function ladderNames(n: Names) {
   };
 }
 
-export function ladderTopology(n: Names, b: Backoff): Topology {
-  const x = ladderNames(n);
+export function topology(n: Names, b: Backoff): Topology {
+  const x = names(n);
   return {
     exchanges: [
       { name: x.business, type: 'direct' },
@@ -61,5 +60,6 @@ export function ladderTopology(n: Names, b: Backoff): Topology {
   };
 }
 
-/** the Lab.topology hook: the engine passes the parsed options ({} under `mqlab all`) */
-export const topologyFor = (n: Names, options: Record<string, unknown>) => ladderTopology(n, ladderOptions(options));
+export const schema = (n: Names) =>
+  `CREATE TABLE IF NOT EXISTS ${names(n).effect}(event_id text PRIMARY KEY, attempt int NOT NULL, committed_at timestamptz NOT NULL DEFAULT now())`;
+export const reset = (n: Names) => `DELETE FROM ${names(n).effect}`;

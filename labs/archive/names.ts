@@ -1,5 +1,5 @@
 /**
- * The archive lab's names, topology and schema (seed 003 §4, with an `archive.` prefix so the
+ * The archive lab's names, topology, schema and reset (seed 003 §4, with an `archive.` prefix so the
  * lab never shares a queue with the other seed-003 labs).
  *
  * producer ─ archive.exchange.business ─ order.created ─────→ archive.order.business.queue
@@ -18,10 +18,10 @@ export const ROUTE = { created: 'order.created', payPending: 'order.pay.pending'
 export const STATUSES = ['ARCHIVED', 'IN_PROGRESS', 'FIXED'] as const;
 export type ArchiveStatus = (typeof STATUSES)[number];
 
-export function archiveNames(n: Names) {
+export function names(n: Names) {
   return {
-    business: n.q('archive.exchange.business'),
-    dead: n.q('archive.exchange.dead'),
+    business: n.x('archive.exchange.business'),
+    dead: n.x('archive.exchange.dead'),
     work: n.q('archive.order.business.queue'),
     payTimeout: n.q('archive.order.pay.timeout.queue'),
     dlq: n.q('archive.order.dead.archive.queue'),
@@ -32,10 +32,10 @@ export function archiveNames(n: Names) {
   };
 }
 
-export type ArchiveNames = ReturnType<typeof archiveNames>;
+export type ArchiveNames = ReturnType<typeof names>;
 
-export function archiveTopology(n: Names): Topology {
-  const x = archiveNames(n);
+export function topology(n: Names): Topology {
+  const x = names(n);
   return {
     exchanges: [
       { name: x.business, type: 'direct' },
@@ -61,8 +61,8 @@ export function archiveTopology(n: Names): Topology {
  * The archive table (one row per business id; status only moves ARCHIVED → IN_PROGRESS → FIXED,
  * which a trigger enforces) and the failure table for letters the archive table refuses.
  */
-export function archiveSchema(n: Names): string {
-  const x = archiveNames(n);
+export function schema(n: Names): string {
+  const x = names(n);
   const statuses = STATUSES.map((s) => `'${s}'`).join(', ');
   return `
 CREATE TABLE IF NOT EXISTS ${x.archive} (
@@ -108,3 +108,6 @@ CREATE OR REPLACE TRIGGER ${x.statusGuard} BEFORE UPDATE OF status ON ${x.archiv
   FOR EACH ROW EXECUTE FUNCTION ${x.statusGuard}();
 `;
 }
+
+/** every run starts with no archived row and no refused letter of its own namespace */
+export const reset = (n: Names) => `DELETE FROM ${names(n).archive}; DELETE FROM ${names(n).failure}`;

@@ -1,5 +1,5 @@
 /**
- * retry-dlq resources: the three queues, the two tables, and how dead letters travel.
+ * The retry-dlq lab's names: the three queues, the two tables, and how dead letters travel.
  *
  * Routing uses the default exchange: each queue names where its dead letters go in its own
  * arguments (x-dead-letter-exchange '' + x-dead-letter-routing-key = the target queue's name),
@@ -18,7 +18,7 @@ export const TTL_MS = 1000;
 /** the consumer gives up on this attempt: it moves the message to the DLQ instead of rejecting it */
 export const MAX_ATTEMPTS = 3;
 
-export function resources(n: Names) {
+export function names(n: Names) {
   return {
     work: n.q('orders.work'),
     retry: n.q('orders.retry'),
@@ -27,9 +27,10 @@ export function resources(n: Names) {
     processed: n.t('retry_dlq_processed_messages'),
   };
 }
+export type RetryDlqNames = ReturnType<typeof names>;
 
 export function topology(n: Names): Topology {
-  const x = resources(n);
+  const x = names(n);
   return {
     queues: [
       { name: x.work, args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.retry } },
@@ -41,13 +42,13 @@ export function topology(n: Names): Topology {
 
 /** the business table refuses a non-positive quantity: that is what makes order-poison fail, every time */
 export function schema(n: Names): string {
-  const x = resources(n);
+  const x = names(n);
   return `CREATE TABLE IF NOT EXISTS ${x.processed}(message_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT now());
 CREATE TABLE IF NOT EXISTS ${x.orders}(order_id text PRIMARY KEY, message_id text NOT NULL UNIQUE, quantity int NOT NULL CHECK (quantity > 0));`;
 }
 
 /** both tables belong to this lab (and to its namespace): every run starts with none of its rows */
 export function reset(n: Names): string {
-  const x = resources(n);
+  const x = names(n);
   return `DELETE FROM ${x.orders}; DELETE FROM ${x.processed};`;
 }

@@ -29,12 +29,12 @@ export interface DlrNames {
   dlq: Record<PathName, string>;
 }
 
-export function dlrNames(n: Names): DlrNames {
+export function names(n: Names): DlrNames {
   const paths = [...SINGLE_PATHS, 'twice'] as PathName[];
   const byPath = (suffix: string) => Object.fromEntries(paths.map((p) => [p, n.q(`dlr.${p}${suffix}`)])) as Record<PathName, string>;
   return {
-    business: n.q('dlr.business'),
-    dead: n.q('dlr.dead'),
+    business: n.x('dlr.business'),
+    dead: n.x('dlr.dead'),
     watch: n.q('dlr.dead.watch'),
     retry: n.q('dlr.twice.retry'),
     work: byPath(''),
@@ -51,8 +51,8 @@ const WORK_ARGS: Record<PathName, Record<string, unknown>> = {
   twice: {},
 };
 
-export function dlrTopology(n: Names): Topology {
-  const x = dlrNames(n);
+export function topology(n: Names): Topology {
+  const x = names(n);
   const single = SINGLE_PATHS.map((p) => ({
     name: x.work[p],
     args: { ...WORK_ARGS[p], 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': p },

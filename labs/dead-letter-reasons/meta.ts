@@ -1,0 +1,18 @@
+/** The dead-letter-reasons lab's metadata: cheap to import (the CLI lists and describes labs from it). */
+import { defineLab } from '../../src/lab.js';
+
+export const meta = defineLab({
+  name: 'dead-letter-reasons',
+  title: 'every way a message dies: expired, maxlen, rejected, delivery_limit',
+  proves:
+    'One message per path dies into its own DLQ: queue TTL and per-message expiration give reason expired ' +
+    '(the dead letter loses its expiration property, kept as x-death original-expiration), x-max-length with ' +
+    'drop-head gives maxlen for the oldest message, reject(requeue=false) gives rejected, repeated ' +
+    'reject(requeue=true) past x-delivery-limit gives delivery_limit; each x-death entry (reason, queue, count) ' +
+    'and the x-first-death-* (and, from 3.13, x-last-death-*) headers match the broker version, and a message ' +
+    'that dies twice on the same (queue, reason) shows count 1 then 2.',
+  floorMs: 150,
+  options: {},
+  checkpoints: ['dead-lettered'],
+  load: () => import('./lab.js'),
+});

@@ -1,0 +1,18 @@
+/** The hold lab's metadata: cheap to import (the CLI lists and describes labs from it). */
+import { defineLab } from '../../src/lab.js';
+import { options, type HoldOptions } from './options.js';
+
+export const meta = defineLab<HoldOptions>({
+  name: 'hold',
+  title: 'at-least-once dead lettering holds a letter while its target is unbound',
+  proves:
+    'With the policy me12-hold (dead-letter-strategy at-least-once, overflow reject-publish) on the source, a ' +
+    'message rejected without requeue while the target queue is unbound stays held in the source (messages=1, ' +
+    'ready=0, unacked=0) and the target stays empty; once the binding is restored the broker\'s own dead-letter ' +
+    'worker delivers the same message id and body, with an x-death entry for the source, and the application ' +
+    'publishes nothing again. The policy is cleared only when the source holds no letter.',
+  floorMs: 3000,
+  options,
+  checkpoints: ['letter-held', 'recovered'],
+  load: () => import('./lab.js'),
+});

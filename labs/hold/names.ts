@@ -1,0 +1,48 @@
+/**
+ * The hold lab's names, topology and the policy it applies.
+ *
+ *   policy me12-hold on ^me12[.]retry[.]hold$: at-least-once, reject-publish, max-length 100
+ *
+ *   held-event ──▶ me12.retry.hold ── reject(requeue=false) ──▶ dead-letter worker (holds it)
+ *                                                                   │ re-routes on its timer
+ *                                                                   ▼
+ *                  me12.retry.hold.dlx (direct) ── failed ──▶ me12.retry.hold.target
+ *                  (binding removed for the window, then restored)
+ */
+import type { Names } from '../../src/names.js';
+import type { Capabilities } from '../../src/broker/capabilities.js';
+import type { PolicySpec, Topology } from '../../src/broker/topology.js';
+
+export const ROUTING_KEY = 'failed';
+
+export function names(n: Names) {
+  return {
+    source: n.q('me12.retry.hold'),
+    target: n.q('me12.retry.hold.target'),
+    dlx: n.x('me12.retry.hold.dlx'),
+    policy: n.p('me12-hold'),
+  };
+}
+
+/** the seed's `rabbitmqctl set_policy me12-hold …`, with apply-to as the broker knows it */
+export function holdPolicy(n: Names, caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>): PolicySpec {
+  const x = names(n);
+  return {
+    name: x.policy,
+    pattern: n.exact(x.source),
+    applyTo: caps.policyApplyToQuorumQueues ? 'quorum_queues' : 'queues',
+    definition: {
+      'dead-letter-exchange': x.dlx,
+      'dead-letter-routing-key': ROUTING_KEY,
+      'dead-letter-strategy': 'at-least-once',
+      overflow: 'reject-publish',
+      'max-length': 100,
+    },
+  };
+}
+
+/** No binding here: the lab removes and restores the target's binding itself. */
+export function topology(n: Names): Topology {
+  const x = names(n);
+  return { exchanges: [{ name: x.dlx, type: 'direct' }], queues: [{ name: x.source }, { name: x.target }] };
+}

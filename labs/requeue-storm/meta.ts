@@ -1,0 +1,19 @@
+/** The requeue-storm lab's metadata: cheap to import (the CLI lists and describes labs from it). */
+import { defineLab } from '../../src/lab.js';
+import { parseOptions } from '../../src/options.js';
+import { options, type StormOptions } from './options.js';
+
+export const meta = defineLab<StormOptions>({
+  name: 'requeue-storm',
+  title: 'why nack(requeue=true) is not a retry: the requeue storm next to a TTL delay queue',
+  proves:
+    'For the same window, one message that always fails and a steady stream of healthy ones: ' +
+    'nack(requeue=true) hands the failing message back at once, so it is redelivered at least 20x more often ' +
+    'per second than through reject → 500 ms TTL delay queue → back, and burns the consumer\'s CPU; ' +
+    'every healthy message is still processed in both modes, and the queues are empty afterwards.',
+  // both modes run one window each
+  floorMs: 2 * parseOptions(options).windowMs,
+  options,
+  checkpoints: ['delayed-window-closed'],
+  load: () => import('./lab.js'),
+});

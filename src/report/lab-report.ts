@@ -1,0 +1,25 @@
+/** What a run produced, lab by lab: the runner fills it in, the text/JSON/JUnit/out-file reports read it. */
+import type { Capabilities } from '../broker/capabilities.js';
+import type { LabEvent } from '../log/events.js';
+import type { CheckResult } from './checks.js';
+
+export type LabStatus = 'passed' | 'failed' | 'skipped' | 'error';
+
+export interface LabReport {
+  lab: string;
+  title: string;
+  status: LabStatus;
+  lines: string[];
+  checks: CheckResult[];
+  facts: Record<string, unknown>;
+  skipped?: string;
+  error?: string;
+  timings: { setupMs: number; runMs: number; totalMs: number };
+  events: LabEvent[];
+}
+
+export interface SessionInfo {
+  broker: { product: string; version: string };
+  postgres: string;
+  capabilities: Capabilities;
+}
