@@ -118,6 +118,11 @@ export interface LabContext<O = any> {
   within<T>(p: Promise<T>, ms: number, what: string): Promise<T>;
   signal: AbortSignal;
   now(): number;
+  /**
+   * TEST ONLY: is the deliberately broken variant `name` of this lab asked for
+   * (MQLAB_FAULT=<lab>:<name>, see src/fault.ts)? Integration tests use it to show a check failing.
+   */
+  fault(name: string): boolean;
 }
 
 /** every lab, in the order `mqlab all` runs them; built outside the engine (labs/registry.ts) */

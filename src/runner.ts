@@ -16,6 +16,7 @@ import type { LabReport, SessionInfo } from './report/lab-report.js';
 import { EnvError, Interrupted, LabError } from './errors.js';
 import { sleep, within } from './time.js';
 import { labOutDir, writeAssertOut } from './report/out-files.js';
+import { FAULT_ENV, faultsFor } from './fault.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -161,6 +162,8 @@ function context(
   names: Names,
 ): LabContext {
   let seq = 0;
+  const faults = faultsFor(entry.name);
+  if (faults.size) hooks.stderr(`${entry.name}: ${FAULT_ENV} asks for the broken variant(s) ${[...faults].join(', ')} (test only)`);
   return {
     lab: entry.name,
     names,
@@ -192,5 +195,6 @@ function context(
     within: (p, ms, what) => within(p, opts.step ? 24 * 3600_000 : ms, what, signal),
     signal,
     now: () => performance.now(),
+    fault: (name) => faults.has(name),
   };
 }
