@@ -15,6 +15,7 @@ import { evaluate, type CheckResult } from './report/checks.js';
 import { EnvError, Interrupted, LabError } from './errors.js';
 import { sleep, within } from './time.js';
 import { labOutDir, writeAssertOut } from './report/out-files.js';
+import { sampleDepths, type DepthSeries } from './broker/depth-sampler.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -45,7 +46,11 @@ export interface LabReport {
   skipped?: string;
   error?: string;
   timings: { setupMs: number; runMs: number; totalMs: number };
+  /** wall-clock ISO times the lab's run (after setup) started and ended: the timeline's axis */
+  window?: { start: string; end: string };
   events: LabEvent[];
+  /** the lab's queues' ready messages, sampled during the run */
+  depths?: DepthSeries;
 }
 
 export interface SessionInfo {
@@ -120,13 +125,17 @@ async function runOne(
   const { lab } = await entry.load();
   const onAbort = () => void broker.close();
   signal.addEventListener('abort', onAbort, { once: true });
+  let sampler: ReturnType<typeof sampleDepths> | undefined;
   try {
-    await prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
+    const queues = await prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
     report.timings.setupMs = performance.now() - started;
     const ctx = context(entry, lab, config, opts, hooks, signal, broker, db, caps, log, names);
+    sampler = sampleDepths(config.amqpUrl, queues);
     const runStart = performance.now();
+    const startedAt = new Date().toISOString();
     const result = await lab.run(ctx);
     report.timings.runMs = performance.now() - runStart;
+    report.window = { start: startedAt, end: new Date().toISOString() };
     report.lines = result.lines;
     report.facts = result.facts ?? {};
     report.checks = result.checks.map(evaluate);
@@ -143,13 +152,14 @@ async function runOne(
     report.error = err instanceof LabError ? err.message : String((err as Error)?.stack ?? err);
   } finally {
     signal.removeEventListener('abort', onAbort);
+    if (sampler) report.depths = await sampler.stop();
     await broker.close();
     report.timings.totalMs = performance.now() - started;
   }
   return report;
 }
 
-/** declare the topology and schema, then reset the lab's own state */
+/** declare the topology and schema, then reset the lab's own state; returns the lab's queue names */
 async function prepare(
   lab: Lab,
   broker: Broker,
@@ -157,7 +167,7 @@ async function prepare(
   names: ReturnType<typeof makeNames>,
   options: Record<string, unknown>,
   onRecreate: (q: string) => void,
-) {
+): Promise<string[]> {
   const topology = lab.topology?.(names, options);
   if (topology) {
     await declareTopology(broker, topology, onRecreate);
@@ -165,6 +175,7 @@ async function prepare(
   }
   if (lab.schema) await db.unsafe(lab.schema(names));
   if (lab.reset) await db.unsafe(lab.reset(names));
+  return topology?.queues.map((q) => q.name) ?? [];
 }
 
 function context(

@@ -7,11 +7,13 @@ import { runLabs, type LabReport } from '../runner.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from '../report/text.js';
 import { jsonDocument } from '../report/json.js';
 import { junitXml } from '../report/junit.js';
+import { writeHtml } from '../report/html.js';
 import { Interrupted } from '../errors.js';
 
 export interface RunFlags {
   json?: boolean;
   junit?: string;
+  html?: string;
   verbose?: boolean;
   step?: boolean;
   out?: string;
@@ -45,9 +47,15 @@ export async function runCommand(
     },
     signal,
   );
-  if (flags.json) process.stdout.write(JSON.stringify(jsonDocument(session, reports, config), null, 2) + '\n');
+  // --json and --html: one document, printed and drawn
+  const doc = flags.json || flags.html ? jsonDocument(session, reports, config) : null;
+  if (flags.json) process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   else if (summary) print(['', ...renderSummary(reports, colour)]);
   if (flags.junit) fs.writeFileSync(flags.junit, junitXml(reports));
+  if (flags.html && doc) {
+    const files = writeHtml(flags.html, doc, summary);
+    process.stderr.write(`timeline: ${files[0]}${files.length > 1 ? ` (and ${files.length - 1} lab pages)` : ''}\n`);
+  }
   return exitCodeOf(reports);
 }
 

@@ -3,7 +3,10 @@ import { formatEvent } from '../log/events.js';
 import { maskUrl } from '../urls.js';
 import type { Config } from '../config.js';
 
-/** --json: one document for the whole run (one lab or `all`) */
+export type JsonDocument = ReturnType<typeof jsonDocument>;
+export type JsonLab = JsonDocument['labs'][number];
+
+/** --json (and --html, drawn from this same document): one document for the whole run (one lab or `all`) */
 export function jsonDocument(session: SessionInfo, reports: LabReport[], config: Config) {
   return {
     result: reports.some((r) => r.status === 'failed' || r.status === 'error') ? 'failed' : 'passed',
@@ -22,7 +25,9 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       ...(r.skipped ? { skipped: r.skipped } : {}),
       ...(r.error ? { error: r.error } : {}),
       timings: roundTimings(r.timings),
-      events: r.events.map((e) => ({ source: e.source, ...e.fields, line: formatEvent(e) })),
+      ...(r.window ? { window: r.window } : {}),
+      events: r.events.map((e) => ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e) })),
+      ...(r.depths ? { depths: r.depths } : {}),
     })),
   };
 }

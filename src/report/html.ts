@@ -1,0 +1,87 @@
+/**
+ * --html: one self-contained page per lab (inline CSS, SVG and script; nothing loaded at view time),
+ * drawn from the --json document (one source of truth), never from the text output.
+ * `mqlab all --html DIR` also writes DIR/index.html linking every lab's page with its verdict.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { JsonDocument, JsonLab } from './json.js';
+import { formatExpected, formatValue, type Check } from './checks.js';
+import { timelineSvg } from './html-timeline.js';
+import { depthKeys } from './html-depths.js';
+import type { TimelineEvent } from './html-layout.js';
+import { esc, legend } from './html-marks.js';
+import { CSS, SCRIPT } from './html-style.js';
+
+type Verdict = 'PASS' | 'FAIL' | 'SKIP';
+
+export function verdict(status: string): Verdict {
+  return status === 'passed' ? 'PASS' : status === 'skipped' ? 'SKIP' : 'FAIL';
+}
+
+const badge = (v: Verdict) => `<span class="badge ${v.toLowerCase()}" data-verdict="${v}">${v === 'PASS' ? '✔' : v === 'FAIL' ? '✘' : '–'} ${v}</span>`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${esc(title)}</title><style>${CSS}</style></head>\n<body>\n${body}\n<div id="tip" role="tooltip"></div><script>${SCRIPT}</script>\n</body></html>\n`;
+}
+
+function runMeta(doc: JsonDocument): string {
+  return `RabbitMQ ${esc(doc.broker.version)} · ${esc(doc.postgres)}${doc.namespace ? ` · namespace ${esc(doc.namespace)}` : ''}`;
+}
+
+export function labPage(doc: JsonDocument, lab: JsonLab): string {
+  const v = verdict(lab.status);
+  const events = lab.events as unknown as TimelineEvent[];
+  const { svg, kinds } = timelineSvg({ events, window: lab.window, depths: lab.depths });
+  const checks = lab.checks.map((c) => {
+    const r = c.pass ? 'PASS' : 'FAIL';
+    return `<tr class="${r.toLowerCase()}" data-check="${esc(c.name)}"><td>${badge(r)}</td><td>${esc(c.name)}</td>` +
+      `<td>${esc(formatExpected(c as Check))}</td><td>${esc(formatValue(c.actual))}</td></tr>`;
+  });
+  const failed = lab.checks.filter((c) => !c.pass).length;
+  const why = 'skipped' in lab && lab.skipped ? `<p><strong>Skipped:</strong> ${esc(lab.skipped)}</p>` : '';
+  const error = 'error' in lab && lab.error ? `<p><strong>The experiment did not complete:</strong> ${esc(String(lab.error).split('\n')[0])}</p>` : '';
+  const body = `<header><h1>${esc(lab.lab)} ${badge(v)}</h1><p class="meta">${esc(lab.title)}<br>${runMeta(doc)} · run ${(lab.timings.runMs / 1000).toFixed(2)} s` +
+    ` (setup ${lab.timings.setupMs} ms) · ${lab.events.length} events · ${lab.checks.length} checks, ${failed} failed</p></header>
+${why}${error}${lab.lines.length ? `<pre class="lines">${esc(lab.lines.join('\n'))}</pre>` : ''}
+<h2>Timeline</h2>
+<p class="note">One lane per process; time runs left to right from the first thing the run saw. Hover a mark for its key=value fields; its message’s journey lights up.</p>
+${legend(kinds)}
+${svg}
+${depthKeys(lab.depths)}
+<h2>Checks</h2>
+<table class="checks"><thead><tr><th>result</th><th>check</th><th>expected</th><th>actual</th></tr></thead><tbody>${checks.join('')}</tbody></table>
+<p class="note">Drawn from the same report data as <code>--json</code>.</p>`;
+  return page(`mqlab ${lab.lab}: ${v}`, body);
+}
+
+export function indexPage(doc: JsonDocument, href: (lab: string) => string): string {
+  const rows = doc.labs.map((l) => {
+    const passed = l.checks.filter((c) => c.pass).length;
+    return `<tr class="${verdict(l.status).toLowerCase()}" data-lab="${esc(l.lab)}"><td>${badge(verdict(l.status))}</td><td><a href="${esc(href(l.lab))}">${esc(l.lab)}</a></td>` +
+      `<td>${esc(l.title)}</td><td>${passed}/${l.checks.length}</td><td>${(l.timings.totalMs / 1000).toFixed(2)} s</td></tr>`;
+  });
+  const failed = doc.labs.filter((l) => verdict(l.status) === 'FAIL').length;
+  const body = `<h1>mqlab all ${badge(failed ? 'FAIL' : 'PASS')}</h1><p class="meta">${runMeta(doc)} · ${doc.labs.length} labs, ${failed} failed</p>
+<table class="labs"><thead><tr><th>result</th><th>lab</th><th>what it shows</th><th>checks passed</th><th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return page(`mqlab all: ${failed ? 'FAIL' : 'PASS'}`, body);
+}
+
+/** one lab: FILE; several (`mqlab all`): DIR/<lab>.html and DIR/index.html. Returns the files written. */
+export function writeHtml(target: string, doc: JsonDocument, several: boolean): string[] {
+  if (!several) {
+    fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+    fs.writeFileSync(target, labPage(doc, doc.labs[0]));
+    return [target];
+  }
+  fs.mkdirSync(target, { recursive: true });
+  const files = doc.labs.map((l) => {
+    const file = path.join(target, `${l.lab}.html`);
+    fs.writeFileSync(file, labPage(doc, l));
+    return file;
+  });
+  const index = path.join(target, 'index.html');
+  fs.writeFileSync(index, indexPage(doc, (lab) => `${lab}.html`));
+  return [index, ...files];
+}
