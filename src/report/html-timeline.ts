@@ -53,15 +53,19 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
   });
   parts.push(axis(t0, t1, x, lanesBottom));
 
-  // checkpoints (once per pause) and crashes: lines across every lane
+  // checkpoints (once per pause) and crashes: lines across every lane; labels that would overlap go lower
+  const place = labelPlacer();
   input.events.forEach((e, i) => {
     if (kinds[i] === 'crash') {
       parts.push(`<g class="crash-line"><line x1="${xs[i]}" x2="${xs[i]}" y1="${g.axis}" y2="${lanesBottom}"/>` +
         `<text x="${xs[i] + 6}" y="${g.axis + 12}">✖ crash: ${esc(e.process ?? e.source)} exit ${esc(e.exitCode)}</text></g>`);
     } else if (e.source === 'checkpoint' && e.status === 'waiting') {
+      const label = String(e.checkpoint);
       const nearEnd = xs[i] > g.width - g.right - 120; // label on the left near the right edge
-      parts.push(`<g class="cp-line"><line x1="${xs[i]}" x2="${xs[i]}" y1="${g.axis}" y2="${lanesBottom}"/>` +
-        `<text x="${xs[i] + (nearEnd ? -6 : 4)}" y="${y(i) + 20}"${nearEnd ? ' text-anchor="end"' : ''}>${esc(e.checkpoint)}</text></g>`);
+      const from = nearEnd ? xs[i] - 6 - textWidth(label) : xs[i] + 4;
+      const level = place(laneOf[i], from, textWidth(label));
+      const text = level === null ? '' : `<text x="${nearEnd ? xs[i] - 6 : xs[i] + 4}" y="${y(i) + 20 + level * 11}"${nearEnd ? ' text-anchor="end"' : ''}>${esc(label)}</text>`;
+      parts.push(`<g class="cp-line"><line x1="${xs[i]}" x2="${xs[i]}" y1="${g.axis}" y2="${lanesBottom}"/>${text}</g>`);
     }
   });
 
@@ -75,8 +79,10 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
         const mid = (xs[a] + xs[b]) / 2;
         parts.push(`<path ${attrs} d="M${xs[a]},${y(a)} C${mid},${y(a)} ${mid},${y(b)} ${xs[b]},${y(b)}"/>`);
       } else if (xs[b] - xs[a] >= 40) {
+        const long = `${e(a).messageId} waits ${formatMs(tOf(e(b)) - tOf(e(a)))}`;
+        const label = [long, formatMs(tOf(e(b)) - tOf(e(a)))].find((t) => textWidth(t) + 8 <= xs[b] - xs[a]);
         parts.push(`<path ${attrs} d="M${xs[a]},${y(a)} L${xs[b]},${y(b)}"/>` +
-          `<text class="wait" x="${(xs[a] + xs[b]) / 2}" y="${Math.min(y(a), y(b)) - 3}">${esc(e(a).messageId)} waits ${formatMs(tOf(e(b)) - tOf(e(a)))}</text>`);
+          (label ? `<text class="wait" x="${(xs[a] + xs[b]) / 2}" y="${Math.min(y(a), y(b)) - 3}">${esc(label)}</text>` : ''));
       }
     }
   }
@@ -104,6 +110,24 @@ function axis(t0: number, t1: number, x: (t: number) => number, bottom: number):
     out.push(`<line class="tick" x1="${px}" x2="${px}" y1="22" y2="${bottom}"/><text class="tick-label" x="${px}" y="16">${formatMs(ms)}</text>`);
   }
   return `<g class="axis">${out.join('')}</g>`;
+}
+
+/** about how wide a 10–11 px label is */
+const textWidth = (t: string) => t.length * 6;
+
+/** per lane, up to two label levels; null when both are taken where the label would go */
+function labelPlacer() {
+  const ends = new Map<string, number>();
+  return (lane: number, from: number, width: number): number | null => {
+    for (const level of [0, 1]) {
+      const k = `${lane}:${level}`;
+      if ((ends.get(k) ?? -Infinity) + 4 <= from) {
+        ends.set(k, from + width);
+        return level;
+      }
+    }
+    return null;
+  };
 }
 
 function hash(s: string): number {

@@ -44,7 +44,7 @@ export function labPage(doc: JsonDocument, lab: JsonLab): string {
   const error = 'error' in lab && lab.error ? `<p><strong>The experiment did not complete:</strong> ${esc(String(lab.error).split('\n')[0])}</p>` : '';
   const body = `<header><h1>${esc(lab.lab)} ${badge(v)}</h1><p class="meta">${esc(lab.title)}<br>${runMeta(doc)} · run ${(lab.timings.runMs / 1000).toFixed(2)} s` +
     ` (setup ${lab.timings.setupMs} ms) · ${lab.events.length} events · ${lab.checks.length} checks, ${failed} failed</p></header>
-${why}${error}${lab.lines.length ? `<pre class="lines">${esc(lab.lines.join('\n'))}</pre>` : ''}
+${failedBox(lab)}${why}${error}${lab.lines.length ? `<pre class="lines">${esc(lab.lines.join('\n'))}</pre>` : ''}
 <h2>Timeline</h2>
 <p class="note">One lane per process; time runs left to right from the first thing the run saw. Hover a mark for its key=value fields; its message’s journey lights up.</p>
 ${legend(kinds)}
@@ -54,6 +54,14 @@ ${depthKeys(lab.depths)}
 <table class="checks"><thead><tr><th>result</th><th>check</th><th>expected</th><th>actual</th></tr></thead><tbody>${checks.join('')}</tbody></table>
 <p class="note">Drawn from the same report data as <code>--json</code>.</p>`;
   return page(`mqlab ${lab.lab}: ${v}`, body);
+}
+
+/** the failed checks, at the top where they are seen first */
+function failedBox(lab: JsonLab): string {
+  const failed = lab.checks.filter((c) => !c.pass);
+  if (failed.length === 0) return '';
+  const items = failed.map((c) => `<li><strong>FAIL ${esc(c.name)}</strong>: expected=${esc(formatExpected(c as Check))} actual=${esc(formatValue(c.actual))}</li>`);
+  return `<div class="failed" role="alert"><ul>${items.join('')}</ul></div>`;
 }
 
 export function indexPage(doc: JsonDocument, href: (lab: string) => string): string {
