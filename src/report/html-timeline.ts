@@ -71,6 +71,7 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
 
   // journeys: one connector per hop, in the message's colour; a wait in one lane (a delay queue's
   // TTL, a redelivery after a crash) is a straight line labelled with its length
+  const placeWait = labelPlacer();
   for (const j of journeys(input.events)) {
     const hue = hash(j.messageId) % 360;
     for (const [a, b] of j.hops) {
@@ -81,8 +82,12 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
       } else if (xs[b] - xs[a] >= 40) {
         const long = `${e(a).messageId} waits ${formatMs(tOf(e(b)) - tOf(e(a)))}`;
         const label = [long, formatMs(tOf(e(b)) - tOf(e(a)))].find((t) => textWidth(t) + 8 <= xs[b] - xs[a]);
+        const mid = (xs[a] + xs[b]) / 2;
+        // above the lane's marks, else along its bottom edge, else no label (hover still tells)
+        const level = label ? placeWait(laneOf[a], mid - textWidth(label) / 2, textWidth(label)) : null;
+        const ty = level === 0 ? Math.min(y(a), y(b)) - 3 : g.axis + (laneOf[a] + 1) * g.lane - 3;
         parts.push(`<path ${attrs} d="M${xs[a]},${y(a)} L${xs[b]},${y(b)}"/>` +
-          (label ? `<text class="wait" x="${(xs[a] + xs[b]) / 2}" y="${Math.min(y(a), y(b)) - 3}">${esc(label)}</text>` : ''));
+          (level !== null ? `<text class="wait" x="${mid}" y="${ty}">${esc(label)}</text>` : ''));
       }
     }
   }
