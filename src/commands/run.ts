@@ -7,7 +7,7 @@ import { runLabs, type LabReport } from '../runner.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from '../report/text.js';
 import { jsonDocument } from '../report/json.js';
 import { junitXml } from '../report/junit.js';
-import { writeHtml } from '../report/html.js';
+import { checkHtmlTarget, writeHtml } from '../report/html.js';
 import { Interrupted } from '../errors.js';
 
 export interface RunFlags {
@@ -30,6 +30,7 @@ export async function runCommand(
   const colour = !flags.json && useColour(process.stdout);
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   if (flags.out) fs.mkdirSync(flags.out, { recursive: true });
+  if (flags.html) checkHtmlTarget(flags.html, summary);
   let first = true;
   const { session, reports } = await runLabs(
     entries,

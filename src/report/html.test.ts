@@ -4,7 +4,8 @@ import type { Config } from '../config.js';
 import { capabilities } from '../broker/capabilities.js';
 import { check, evaluate } from './checks.js';
 import { jsonDocument } from './json.js';
-import { indexPage, labPage } from './html.js';
+import { checkHtmlTarget, indexPage, labPage } from './html.js';
+import os from 'node:os';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
 const session: SessionInfo = { broker: { product: 'RabbitMQ', version: '3.10.8' }, postgres: '15.18', capabilities: capabilities('3.10.8') };
@@ -54,5 +55,13 @@ describe('--html page', () => {
     expect(index).toMatch(/<tr class="fail" data-lab="crashy">.*href="crashy.html"/);
     expect(index).toMatch(/<tr class="pass" data-lab="ok">/);
     expect(index).toContain('1 failed');
+  });
+});
+
+describe('--html target', () => {
+  it('a lab writes a file, `all` a directory: the other way round is a usage error before anything runs', () => {
+    expect(() => checkHtmlTarget(os.tmpdir(), false)).toThrow(/is a directory; one lab writes one file/);
+    expect(() => checkHtmlTarget(os.tmpdir(), true)).not.toThrow();
+    expect(() => checkHtmlTarget(`${os.tmpdir()}/mqlab-html-${process.pid}-new.html`, false)).not.toThrow();
   });
 });

@@ -12,6 +12,7 @@ import { depthKeys } from './html-depths.js';
 import type { TimelineEvent } from './html-layout.js';
 import { esc, legend } from './html-marks.js';
 import { CSS, SCRIPT } from './html-style.js';
+import { UsageError } from '../errors.js';
 
 type Verdict = 'PASS' | 'FAIL' | 'SKIP';
 
@@ -47,7 +48,7 @@ export function labPage(doc: JsonDocument, lab: JsonLab): string {
 ${failedBox(lab)}${why}${error}${lab.lines.length ? `<pre class="lines">${esc(lab.lines.join('\n'))}</pre>` : ''}
 <h2>Timeline</h2>
 <p class="note">One lane per process; time runs left to right from the first thing the run saw. Hover a mark for its key=value fields; its message’s journey lights up.</p>
-${legend(kinds)}
+${lab.events.length ? '' : '<p class="note">This run recorded no events.</p>'}${legend(kinds)}
 ${svg}
 ${depthKeys(lab.depths)}
 <h2>Checks</h2>
@@ -74,6 +75,17 @@ export function indexPage(doc: JsonDocument, href: (lab: string) => string): str
   const body = `<h1>mqlab all ${badge(failed ? 'FAIL' : 'PASS')}</h1><p class="meta">${runMeta(doc)} · ${doc.labs.length} labs, ${failed} failed</p>
 <table class="labs"><thead><tr><th>result</th><th>lab</th><th>what it shows</th><th>checks passed</th><th>time</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
   return page(`mqlab all: ${failed ? 'FAIL' : 'PASS'}`, body);
+}
+
+/** checked before the labs run: --html names a file for one lab, a directory for `mqlab all` */
+export function checkHtmlTarget(target: string, several: boolean): void {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!several && stat?.isDirectory()) {
+    throw new UsageError(`--html ${target} is a directory; one lab writes one file`, `give a file name, e.g. --html ${path.join(target, 'run.html')}`);
+  }
+  if (several && stat && !stat.isDirectory()) {
+    throw new UsageError(`--html ${target} is a file; \`mqlab all\` writes a page per lab into a directory`, 'give a directory, e.g. --html out/');
+  }
 }
 
 /** one lab: FILE; several (`mqlab all`): DIR/<lab>.html and DIR/index.html. Returns the files written. */
