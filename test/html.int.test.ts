@@ -112,4 +112,25 @@ describe('--html timeline in headless Chromium', () => {
       await s.mgmt.deletePolicy(policy.name);
     }
   });
+
+  it('mqlab all --html DIR: an index with every lab’s verdict, linking a page per lab drawn from the same run', async () => {
+    const out = path.join(dir, 'all');
+    const r = await mqlab(['all', '--namespace', NS, '--json', '--html', out]);
+    expect([0, 1], r.stderr).toContain(r.code); // a lab that flakes under load is a FAIL on its page, not a broken page
+    const doc = JSON.parse(r.stdout);
+    await page.goto('file://' + path.join(out, 'index.html'));
+    const rows = await page.locator('table.labs tbody tr').evaluateAll((els) =>
+      els.map((e) => [e.getAttribute('data-lab'), e.querySelector('.badge')?.getAttribute('data-verdict')]),
+    );
+    const verdict = (status: string) => (status === 'passed' ? 'PASS' : status === 'skipped' ? 'SKIP' : 'FAIL');
+    expect(rows).toEqual(doc.labs.map((l: { lab: string; status: string }) => [l.lab, verdict(l.status)]));
+    await screenshot(page, 'all-index.png');
+    for (const lab of doc.labs) {
+      await page.goto('file://' + path.join(out, 'index.html'));
+      await page.locator(`tr[data-lab="${lab.lab}"] a`).click();
+      expect(page.url()).toBe('file://' + path.join(out, `${lab.lab}.html`));
+      expect(await page.locator('svg.timeline g.ev').count(), lab.lab).toBe(lab.events.length);
+      expect(await page.locator('h1 .badge').getAttribute('data-verdict')).toBe(verdict(lab.status));
+    }
+  }, 240_000); // every lab once
 });

@@ -22,6 +22,8 @@ ul.legend, ul.depth-keys { list-style: none; padding: 0; display: flex; flex-wra
 ul.legend li, ul.depth-keys li { display: flex; align-items: center; gap: 6px; }
 table.checks, table.labs { border-collapse: collapse; } table td, table th { border: 1px solid #bbb; padding: 3px 8px; text-align: left; }
 div.failed { border: 2px solid #a32700; background: #fff0eb; padding: 2px 12px; margin: 8px 0; } div.failed ul { margin: 6px 0; padding-left: 18px; }
+table.events td { font: 12px/1.3 ui-monospace, monospace; vertical-align: top; } table.events td:last-child { word-break: break-all; }
+details.events { margin: 10px 0; } details.events summary { cursor: pointer; font-weight: 600; }
 tr.fail td { background: #fff0eb; font-weight: 600; }
 #tip { position: fixed; pointer-events: none; background: #fffff0; border: 1px solid #333; padding: 4px 6px; font: 12px/1.35 ui-monospace, monospace;
   white-space: pre; display: none; z-index: 2; max-width: 640px; overflow: hidden; }
@@ -29,8 +31,10 @@ tr.fail td { background: #fff0eb; font-weight: 600; }
   body { margin: 0; max-width: none; } #tip { display: none !important; }
   .band.even { fill: #fff; } .band.odd { fill: #f2f2f2; } .timeline { border-color: #000; }
   .badge.fail, div.failed { border: 2px solid #a32700; background: #fff0eb; padding: 2px 12px; margin: 8px 0; } div.failed ul { margin: 6px 0; padding-left: 18px; }
+table.events td { font: 12px/1.3 ui-monospace, monospace; vertical-align: top; } table.events td:last-child { word-break: break-all; }
+details.events { margin: 10px 0; } details.events summary { cursor: pointer; font-weight: 600; }
 tr.fail td { background: none; } .journey { opacity: 1; }
-  .timeline, table { break-inside: avoid; }
+  .timeline, table.checks { break-inside: avoid; } details.events { display: none; }
 }
 `;
 

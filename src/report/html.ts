@@ -9,7 +9,8 @@ import type { JsonDocument, JsonLab } from './json.js';
 import { formatExpected, formatValue, type Check } from './checks.js';
 import { timelineSvg } from './html-timeline.js';
 import { depthKeys } from './html-depths.js';
-import type { TimelineEvent } from './html-layout.js';
+import { eventTime, formatMs, laneKey, type TimelineEvent } from './html-layout.js';
+import { domain } from './html-timeline.js';
 import { esc, legend } from './html-marks.js';
 import { CSS, SCRIPT } from './html-style.js';
 import { UsageError } from '../errors.js';
@@ -51,10 +52,24 @@ ${failedBox(lab)}${why}${error}${lab.lines.length ? `<pre class="lines">${esc(la
 ${lab.events.length ? '' : '<p class="note">This run recorded no events.</p>'}${legend(kinds)}
 ${svg}
 ${depthKeys(lab.depths)}
+${eventTable(events, domain({ events, window: lab.window, depths: lab.depths })[0])}
 <h2>Checks</h2>
 <table class="checks"><thead><tr><th>result</th><th>check</th><th>expected</th><th>actual</th></tr></thead><tbody>${checks.join('')}</tbody></table>
 <p class="note">Drawn from the same report data as <code>--json</code>.</p>`;
   return page(`mqlab ${lab.lab}: ${v}`, body);
+}
+
+/** every event as a row (collapsed): for the crowded parts of the timeline, and for reading aloud */
+function eventTable(events: TimelineEvent[], t0: number): string {
+  if (events.length === 0) return '';
+  const skip = new Set(['source', 'process', 'timestamp', 'line', 'lab', 'level', 'service', 'product']);
+  const rows = events.map((e, i) => {
+    const fields = Object.entries(e).filter(([k, v]) => !skip.has(k) && v !== undefined).map(([k, v]) => `${k}=${v}`).join(' ');
+    const t = Number.isFinite(eventTime(e)) ? `+${formatMs(eventTime(e) - t0)}` : '';
+    return `<tr data-i="${i}"><td>${t}</td><td>${esc(laneKey(e))}</td><td>${esc(e.source)}</td><td>${esc(fields)}</td></tr>`;
+  });
+  return `<details class="events"><summary>All ${events.length} events as a table</summary>` +
+    `<table class="events"><thead><tr><th>time</th><th>lane</th><th>source</th><th>fields</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
 }
 
 /** the failed checks, at the top where they are seen first */
