@@ -130,7 +130,7 @@ async function runOne(
     const queues = await prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
     report.timings.setupMs = performance.now() - started;
     const ctx = context(entry, lab, config, opts, hooks, signal, broker, db, caps, log, names);
-    sampler = sampleDepths(config.amqpUrl, queues);
+    sampler = sampleDepths(config.amqpUrl, ctx.mgmt, queues);
     const runStart = performance.now();
     const startedAt = new Date().toISOString();
     const result = await lab.run(ctx);

@@ -76,7 +76,8 @@ describe('--html timeline in headless Chromium', () => {
     // the queue-depth chart draws the lab's queue, sampled during the run (3 ready after the crash)
     expect(json.depths.samples.length).toBeGreaterThan(3);
     expect(Math.max(...json.depths.samples.map((x: { ready: number[] }) => x.ready[0]))).toBe(3);
-    expect(await page.locator('path.depth').count()).toBe(json.depths.queues.length);
+    expect(await page.locator('path.depth[data-kind="ready"]').count()).toBe(json.depths.queues.length);
+    expect(await page.locator('path.depth[data-kind="messages"]').count()).toBe(json.depths.queues.length);
     await page.mouse.move(0, 0);
     await screenshot(page, 'consumer-crash.png');
   });

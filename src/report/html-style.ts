@@ -5,7 +5,7 @@ export const CSS = `
 body { margin: 20px; max-width: 1240px; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 22px 0 8px; }
 .meta, .note { color: #444; } .note { font-size: 12px; }
-.badge { display: inline-block; padding: 1px 8px; border: 2px solid; border-radius: 4px; font-weight: 700; letter-spacing: .03em; }
+.badge { display: inline-block; white-space: nowrap; padding: 1px 8px; border: 2px solid; border-radius: 4px; font-weight: 700; letter-spacing: .03em; }
 .badge.pass { color: #00603f; border-color: #00603f; } .badge.fail { color: #a32700; border-color: #a32700; background: #fff0eb; }
 .badge.skip { color: #555; border-color: #777; border-style: dashed; }
 pre.lines { background: #f4f4f4; padding: 8px 10px; border-left: 4px solid #888; white-space: pre-wrap; }

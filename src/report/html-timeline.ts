@@ -34,7 +34,7 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
   const laneList = lanes(input.events);
   const laneIndex = new Map(laneList.map((l, i) => [l.key, i]));
   const lanesBottom = g.axis + laneList.length * g.lane;
-  const height = lanesBottom + 30 + DEPTH_HEIGHT + 20;
+  const height = lanesBottom + 24 + 2 * DEPTH_HEIGHT + 10;
   const tOf = (e: TimelineEvent) => (Number.isFinite(eventTime(e)) ? eventTime(e) : t0);
   const xs = input.events.map((e) => x(tOf(e)));
   const laneOf = input.events.map((e) => laneIndex.get(laneKey(e))!);
@@ -101,7 +101,8 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
       `<title>${esc(`+${t}\n${tip}`)}</title>${shape(kinds[i])}</g>`);
   });
 
-  parts.push(`<g transform="translate(0,${lanesBottom + 30})">${depthChart(input.depths, x, g)}</g>`);
+  parts.push(`<g transform="translate(0,${lanesBottom + 20})">${depthChart(input.depths, 'ready', x, g)}</g>`);
+  parts.push(`<g transform="translate(0,${lanesBottom + 20 + DEPTH_HEIGHT})">${depthChart(input.depths, 'messages', x, g)}</g>`);
   const svg = `<svg class="timeline" viewBox="0 0 ${g.width} ${height}" width="${g.width}" height="${height}" role="img" ` +
     `aria-label="timeline of the run: ${laneList.length} lanes, ${input.events.length} events">${parts.join('\n')}</svg>`;
   return { svg, kinds };

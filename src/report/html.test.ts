@@ -25,7 +25,7 @@ const report = (over: Partial<LabReport> = {}): LabReport => ({
     { source: 'consumer-run1', process: 'consumer-run1', fields: { timestamp: at(400), status: 'exited', exitCode: '137', signal: 'SIGKILL' } },
     { source: 'checkpoint', fields: { timestamp: at(450), checkpoint: 'after-crash', status: 'waiting' } },
   ],
-  depths: { intervalMs: 250, method: 'queue.declare passive (ready messages)', queues: ['ns.q'], samples: [{ timestamp: at(0), ready: [1] }, { timestamp: at(900), ready: [0] }], missed: 0 },
+  depths: { intervalMs: 250, method: { ready: 'r', messages: 'm' }, queues: ['ns.q'], samples: [{ timestamp: at(0), ready: [1], messages: [null] }, { timestamp: at(900), ready: [0], messages: [1] }], missed: 0 },
   ...over,
 });
 
@@ -37,7 +37,8 @@ describe('--html page', () => {
     expect(html.match(/<g class="ev /g)).toHaveLength(doc.labs[0].events.length);
     expect([...html.matchAll(/<g class="lane" data-lane="([^"]+)"/g)].map((m) => m[1])).toEqual(['producer', 'consumer-run1', 'checkpoint']);
     expect(html).toContain('✖ crash: consumer-run1 exit 137');
-    expect(html).toContain('data-queue="ns.q"');
+    expect(html.match(/<path class="depth" data-kind="(ready|messages)" data-queue="ns.q"/g)).toHaveLength(2);
+    expect(html).toContain('ns.q (peak 1 ready, 1 in all)');
     expect(html).toMatch(/<title>\+300 ms\nsource=consumer\nprocess=consumer-run1\ntimestamp=[^\n]+\nmessageId=m1\nstatus=received<\/title>/);
   });
 
