@@ -90,7 +90,9 @@ describe('--html timeline in headless Chromium', () => {
     expect(seen.marks).toBe(json.events.length);
     // transient: confirmed, then three receptions with two waits of the delay queue's TTL between them
     expect(await page.locator('path.journey[data-message="transient"]').count()).toBeGreaterThanOrEqual(3);
-    expect(await page.locator('text.wait').allTextContents()).toEqual([expect.stringMatching(/^transient waits \d+ ms$/), expect.stringMatching(/^transient waits \d+ ms$/)]);
+    // two waits of about the delay queue's 500 ms TTL (other, short waits may be labelled on a loaded machine)
+    const waits = (await page.locator('text.wait').allTextContents()).map((t) => /^transient waits (\d+) ms$/.exec(t)?.[1]).map(Number);
+    expect(waits.filter((ms) => ms >= 400), JSON.stringify(waits)).toHaveLength(2);
     // poison ends in the dlq lane, its last hop arriving there
     expect(await page.locator('g.ev[data-lane="dlq"][data-message="poison"]').count()).toBe(1);
     await screenshot(page, 'retry.png');
