@@ -15,7 +15,7 @@ import { evaluate, type CheckResult } from './report/checks.js';
 import { EnvError, Interrupted, LabError } from './errors.js';
 import { sleep, within } from './time.js';
 import { labOutDir, writeAssertOut } from './report/out-files.js';
-import { sampleDepths, type DepthSeries } from './broker/depth-sampler.js';
+import { sampleDepths, samplerConnection, type DepthSeries } from './broker/depth-sampler.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -126,11 +126,12 @@ async function runOne(
   const onAbort = () => void broker.close();
   signal.addEventListener('abort', onAbort, { once: true });
   let sampler: ReturnType<typeof sampleDepths> | undefined;
+  const samplerConn = samplerConnection(config.amqpUrl); // connects while the lab is set up
   try {
     const queues = await prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
     report.timings.setupMs = performance.now() - started;
     const ctx = context(entry, lab, config, opts, hooks, signal, broker, db, caps, log, names);
-    sampler = sampleDepths(config.amqpUrl, ctx.mgmt, queues);
+    sampler = sampleDepths(samplerConn, ctx.mgmt, queues);
     const runStart = performance.now();
     const startedAt = new Date().toISOString();
     const result = await lab.run(ctx);
@@ -153,6 +154,7 @@ async function runOne(
   } finally {
     signal.removeEventListener('abort', onAbort);
     if (sampler) report.depths = await sampler.stop();
+    else await (await samplerConn)?.close();
     await broker.close();
     report.timings.totalMs = performance.now() - started;
   }

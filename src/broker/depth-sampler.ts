@@ -32,13 +32,16 @@ export interface DepthSeries {
 
 export const DEPTH_INTERVAL_MS = 250;
 
+/** the sampler's own connection, opened early (while the lab is set up); null when it cannot connect */
+export const samplerConnection = (amqpUrl: string): Promise<Broker | null> => Broker.connect(amqpUrl).catch(() => null);
+
 /** start sampling now; stop() takes one last sample, closes the connection and returns the series */
-export function sampleDepths(amqpUrl: string, mgmt: Management, queues: string[], intervalMs = DEPTH_INTERVAL_MS) {
+export function sampleDepths(connection: Promise<Broker | null>, mgmt: Management, queues: string[], intervalMs = DEPTH_INTERVAL_MS) {
   const method = { ready: 'queue.declare passive (now)', messages: 'management API (refreshed by the broker, lags 1–3 s)' };
   const series: DepthSeries = { intervalMs, method, queues, samples: [], missed: 0 };
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const broker = queues.length ? Broker.connect(amqpUrl).catch(() => null) : Promise.resolve(null);
+  const broker = connection;
   let channel: Channel | null = null;
 
   // a passive declare of a missing queue closes its channel: open another for the next queue
@@ -75,8 +78,11 @@ export function sampleDepths(amqpUrl: string, mgmt: Management, queues: string[]
 
   return {
     async stop(): Promise<DepthSeries> {
-      if (queues.length === 0) return series;
       stopped = true;
+      if (queues.length === 0) {
+        await (await broker)?.close();
+        return series;
+      }
       clearTimeout(timer);
       await inFlight;
       await once();
