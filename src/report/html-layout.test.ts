@@ -43,8 +43,8 @@ describe('lanes', () => {
   });
 
   it('marks a child killed with exit 137 as a crash, a normal exit as an exit', () => {
-    expect(markKind(ev('consumer-run1', 0, { status: 'exited', exitCode: '137', signal: 'SIGKILL' }, 'consumer-run1'))).toBe('crash');
-    expect(markKind(ev('consumer-run2', 0, { status: 'exited', exitCode: '0' }, 'consumer-run2'))).toBe('exit');
+    expect(markKind(ev('exit', 0, { status: 'exited', exitCode: '137', signal: 'SIGKILL' }, 'consumer-run1'))).toBe('crash');
+    expect(markKind(ev('exit', 0, { status: 'exited', exitCode: '0' }, 'consumer-run2'))).toBe('exit');
     expect(markKind(ev('checkpoint', 0, { checkpoint: 'after-crash', exitCode: '137', status: 'waiting' }))).toBe('checkpoint');
     expect(['confirmed', 'received', 'retry_confirmed', 'rejected_to_dlx', 'business_committed', 'snapshot'].map((status) => markKind(ev('x', 0, { status }))))
       .toEqual(['publish', 'receive', 'retry', 'dead', 'settle', 'other']);
