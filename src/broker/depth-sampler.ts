@@ -16,8 +16,11 @@ export interface DepthSample {
   timestamp: string;
   /** ready messages per queue (same order as DepthSeries.queues), null when the queue did not exist */
   ready: (number | null)[];
-  /** the management API's messages (ready + unacked + held) per queue; null when it did not answer or lacks the queue */
-  messages: (number | null)[];
+  /**
+   * the management API's messages (ready + unacked + held) per queue, null when it did not answer;
+   * asked once a second only (the broker refreshes them no more often), so absent in other samples
+   */
+  messages?: (number | null)[];
 }
 
 export interface DepthSeries {
@@ -31,6 +34,8 @@ export interface DepthSeries {
 }
 
 export const DEPTH_INTERVAL_MS = 250;
+/** the management API every 4th sample: about once a second, as often as it refreshes */
+const MGMT_EVERY = 4;
 
 /** the sampler's own connection, opened early (while the lab is set up); null when it cannot connect */
 export const samplerConnection = (amqpUrl: string): Promise<Broker | null> => Broker.connect(amqpUrl).catch(() => null);
@@ -42,6 +47,7 @@ export function sampleDepths(connection: Promise<Broker | null>, mgmt: Managemen
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const broker = connection;
+  let tick = 0;
   let channel: Channel | null = null;
 
   // a passive declare of a missing queue closes its channel: open another for the next queue
@@ -59,10 +65,11 @@ export function sampleDepths(connection: Promise<Broker | null>, mgmt: Managemen
     const b = await broker;
     if (!b) return void (series.missed += 1);
     try {
-      const stats = managementCounts(mgmt, queues);
+      const stats = tick++ % MGMT_EVERY === 0 ? managementCounts(mgmt, queues) : undefined;
       const ready: (number | null)[] = [];
       for (const q of queues) ready.push(await readyOf(b, q));
-      series.samples.push({ timestamp: new Date().toISOString(), ready, messages: await stats });
+      const messages = await stats;
+      series.samples.push({ timestamp: new Date().toISOString(), ready, ...(messages ? { messages } : {}) });
     } catch {
       series.missed += 1;
     }

@@ -23,9 +23,13 @@ const TITLE: Record<DepthKind, [string, string, string]> = {
   messages: ['all messages', 'management API: + unacked,', 'held; refreshed 1–3 s late'],
 };
 
-/** per queue, its count in each sample; null where the queue was absent or the API did not answer */
+/** the samples that hold this kind (the management API is asked in some samples only) */
+const samplesOf = (d: DepthSeries, kind: DepthKind) => d.samples.filter((s) => s[kind] !== undefined);
+
+/** per queue, its count in each sample of this kind; null where the queue was absent or the API did not answer */
 export function depthSeries(d: DepthSeries, kind: DepthKind): (number | null)[][] {
-  return d.queues.map((_, q) => d.samples.map((s) => s[kind]?.[q] ?? null));
+  const samples = samplesOf(d, kind);
+  return d.queues.map((_, q) => samples.map((s) => s[kind]?.[q] ?? null));
 }
 
 export function depthChart(d: DepthSeries | undefined, kind: DepthKind, x: (t: number) => number, g: { left: number; width: number; right: number }): string {
@@ -37,7 +41,7 @@ export function depthChart(d: DepthSeries | undefined, kind: DepthKind, x: (t: n
   const series = depthSeries(d, kind);
   const max = Math.max(1, ...series.flat().map((v) => v ?? 0));
   const y = (v: number) => PLOT.bottom - (v / max) * (PLOT.bottom - PLOT.top);
-  const times = d.samples.map((s) => x(Date.parse(s.timestamp)));
+  const times = samplesOf(d, kind).map((s) => x(Date.parse(s.timestamp)));
   const out = [title,
     `<line class="tick" x1="${g.left}" x2="${g.width - g.right}" y1="${PLOT.bottom}" y2="${PLOT.bottom}"/>`,
     `<text class="tick-label" x="${g.left - 6}" y="${PLOT.bottom + 4}" text-anchor="end">0</text>`,
@@ -73,5 +77,5 @@ export function depthKeys(d: DepthSeries | undefined): string {
   });
   const missed = d.missed ? `; ${d.missed} failed` : '';
   return `<ul class="depth-keys">${keys.join('')}</ul><p class="note">Queue depths: ${d.samples.length} samples, one every ${d.intervalMs} ms${missed}: ` +
-    `ready by ${esc(d.method.ready)}; all messages by the ${esc(d.method.messages)}.</p>`;
+    `ready by ${esc(d.method.ready)}; all messages (${samplesOf(d, 'messages').length} samples, about one a second) by the ${esc(d.method.messages)}.</p>`;
 }

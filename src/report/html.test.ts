@@ -25,7 +25,7 @@ const report = (over: Partial<LabReport> = {}): LabReport => ({
     { source: 'exit', process: 'consumer-run1', fields: { timestamp: at(400), status: 'exited', exitCode: '137', signal: 'SIGKILL' } },
     { source: 'checkpoint', fields: { timestamp: at(450), checkpoint: 'after-crash', status: 'waiting' } },
   ],
-  depths: { intervalMs: 250, method: { ready: 'r', messages: 'm' }, queues: ['ns.q'], samples: [{ timestamp: at(0), ready: [1], messages: [null] }, { timestamp: at(900), ready: [0], messages: [1] }], missed: 0 },
+  depths: { intervalMs: 250, method: { ready: 'r', messages: 'm' }, queues: ['ns.q'], samples: [{ timestamp: at(0), ready: [1], messages: [null] }, { timestamp: at(500), ready: [1] }, { timestamp: at(900), ready: [0], messages: [1] }], missed: 0 },
   ...over,
 });
 
