@@ -56,9 +56,12 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
   const events: LabEvent[] = [];
   for (const line of r.stdout.split('\n')) {
     const e = parseEvent(line);
-    if (e) events.push(ctx.log.record(e));
+    if (e) events.push(ctx.log.record({ ...e, process: name }));
   }
-  if (r.stderr.trim()) ctx.log.emit(name, { status: 'stderr', text: r.stderr.trim().split('\n').slice(-3).join(' | ') });
+  if (r.stderr.trim()) ctx.log.emit(name, { status: 'stderr', text: r.stderr.trim().split('\n').slice(-3).join(' | ') }, name);
+  // when the process ended (a crash shows as exitCode=137 signal=SIGKILL), for --json and the --html timeline;
+  // its own source, so a lab's filters on the child's sources (consumer, archiver …) are unchanged
+  ctx.log.emit('exit', { status: 'exited', exitCode, signal: signal ?? undefined }, name);
   const output = [r.stdout, r.stderr].filter(Boolean).join('\n');
   if (ctx.outDir) fs.writeFileSync(path.join(ctx.outDir, `${name}.out.txt`), output ? output + '\n' : '');
   if (r.isCanceled) throw ctx.signal.reason ?? new Error('interrupted');

@@ -31,6 +31,7 @@ function runOptions(cmd: Command): Command {
   return namespaceOption(connectionOptions(cmd), 'prefix every queue, exchange, policy and table, so runs can share services')
     .option('--json', 'print one JSON document (checks, facts, timings, events) instead of text')
     .option('--junit <file>', 'also write JUnit XML, one testcase per check')
+    .option('--html <path>', 'also write the run as a self-contained HTML timeline (a lab: FILE; all: DIR with index.html)')
     .option('-v, --verbose', 'print every event as a key=value line on stderr')
     .option('--step', 'pause at each checkpoint and show the queues (press Enter to go on)')
     .option('--out <dir>', 'keep each process’s output in this directory')

@@ -17,6 +17,7 @@ import { EnvError, Interrupted, LabError } from './errors.js';
 import { sleep, within } from './time.js';
 import { labOutDir, writeAssertOut } from './report/out-files.js';
 import { FAULT_ENV, faultsFor } from './fault.js';
+import { sampleDepths, samplerConnection } from './broker/depth-sampler.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -101,13 +102,18 @@ async function runOne(
   const { lab } = await entry.load();
   const onAbort = () => void broker.close();
   signal.addEventListener('abort', onAbort, { once: true });
+  let sampler: ReturnType<typeof sampleDepths> | undefined;
+  const samplerConn = samplerConnection(config.amqpUrl); // connects while the lab is set up
   try {
-    await prepare(lab, broker, db, names, opts.labOptions[entry.name], (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
+    const queues = await prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
     report.timings.setupMs = performance.now() - started;
     const ctx = context(entry, lab, config, opts, hooks, signal, broker, db, caps, log, names);
+    sampler = sampleDepths(samplerConn, ctx.mgmt, queues);
     const runStart = performance.now();
+    const startedAt = new Date().toISOString();
     const result = await lab.run(ctx);
     report.timings.runMs = performance.now() - runStart;
+    report.window = { start: startedAt, end: new Date().toISOString() };
     report.lines = result.lines;
     report.facts = result.facts ?? {};
     report.checks = result.checks.map(evaluate);
@@ -124,13 +130,15 @@ async function runOne(
     report.error = err instanceof LabError ? err.message : String((err as Error)?.stack ?? err);
   } finally {
     signal.removeEventListener('abort', onAbort);
+    if (sampler) report.depths = await sampler.stop();
+    else await (await samplerConn)?.close();
     await broker.close();
     report.timings.totalMs = performance.now() - started;
   }
   return report;
 }
 
-/** declare the topology and schema, then reset the lab's own state */
+/** declare the topology and schema, then reset the lab's own state; returns the lab's queue names */
 async function prepare(
   lab: Lab,
   broker: Broker,
@@ -138,7 +146,7 @@ async function prepare(
   names: Names,
   options: unknown,
   onRecreate: (q: string) => void,
-) {
+): Promise<string[]> {
   const topology = lab.topology?.(names, options);
   if (topology) {
     await declareTopology(broker, topology, onRecreate);
@@ -146,6 +154,7 @@ async function prepare(
   }
   if (lab.schema) await db.unsafe(lab.schema(names));
   if (lab.reset) await db.unsafe(lab.reset(names));
+  return topology?.queues.map((q) => q.name) ?? [];
 }
 
 function context(

@@ -8,11 +8,13 @@ import type { LabReport } from '../report/lab-report.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from '../report/text.js';
 import { jsonDocument } from '../report/json.js';
 import { JunitFile } from '../report/junit-file.js';
+import { checkHtmlTarget, writeHtml } from '../report/html.js';
 import { Interrupted } from '../errors.js';
 
 export interface RunFlags {
   json?: boolean;
   junit?: string;
+  html?: string;
   verbose?: boolean;
   step?: boolean;
   out?: string;
@@ -40,6 +42,7 @@ export async function runCommand(
   const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   if (flags.out) fs.mkdirSync(flags.out, { recursive: true });
+  if (flags.html) checkHtmlTarget(flags.html, summary);
   let first = true;
   const { session, reports } = await runLabs(
     entries,
@@ -58,9 +61,15 @@ export async function runCommand(
     },
     signal,
   );
-  if (flags.json) process.stdout.write(JSON.stringify(jsonDocument(session, reports, config), null, 2) + '\n');
+  // --json and --html: one document, printed and drawn
+  const doc = flags.json || flags.html ? jsonDocument(session, reports, config) : null;
+  if (flags.json) process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   else if (summary) print(['', ...renderSummary(reports, colour)]);
   junit?.write();
+  if (flags.html && doc) {
+    const files = writeHtml(flags.html, doc, summary);
+    process.stderr.write(`timeline: ${files[0]}${files.length > 1 ? ` (and ${files.length - 1} lab pages)` : ''}\n`);
+  }
   return exitCodeOf(reports);
 }
 

@@ -6,6 +6,8 @@
 export interface LabEvent {
   source: string;
   fields: Record<string, string>;
+  /** the separate process that printed it (runChild's name, e.g. consumer-run1); absent for the lab's own process */
+  process?: string;
 }
 
 export class EventLog {
@@ -16,8 +18,8 @@ export class EventLog {
     private readonly sink?: (line: string) => void,
   ) {}
 
-  emit(source: string, fields: Record<string, unknown>): LabEvent {
-    return this.record({ source, fields: eventFields(this.base, fields) });
+  emit(source: string, fields: Record<string, unknown>, process?: string): LabEvent {
+    return this.record({ source, fields: eventFields(this.base, fields), ...(process ? { process } : {}) });
   }
 
   /** an event that another process already formatted (child consumers print their own lines) */

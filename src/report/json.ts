@@ -7,7 +7,10 @@ import { VERSION } from '../version.js';
 /** the shape's version (docs/report.schema.json): raised when a field changes meaning or goes away */
 export const SCHEMA_VERSION = 1;
 
-/** --json: one document for the whole run (one lab or `all`), described by docs/report.schema.json */
+export type JsonDocument = ReturnType<typeof jsonDocument>;
+export type JsonLab = JsonDocument['labs'][number];
+
+/** --json (and --html, drawn from this same document): one document for the whole run, described by docs/report.schema.json */
 export function jsonDocument(session: SessionInfo, reports: LabReport[], config: Config) {
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -28,7 +31,9 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       ...(r.skipped ? { skipped: r.skipped } : {}),
       ...(r.error ? { error: r.error } : {}),
       timings: roundTimings(r.timings),
-      events: r.events.map((e) => ({ source: e.source, ...e.fields, line: formatEvent(e) })),
+      ...(r.window ? { window: r.window } : {}),
+      events: r.events.map((e) => ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e) })),
+      ...(r.depths ? { depths: r.depths } : {}),
     })),
   };
 }

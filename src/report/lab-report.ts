@@ -2,6 +2,7 @@
 import type { Capabilities } from '../broker/capabilities.js';
 import type { LabEvent } from '../log/events.js';
 import type { CheckResult } from './checks.js';
+import type { DepthSeries } from '../broker/depth-sampler.js';
 
 export type LabStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
@@ -15,7 +16,11 @@ export interface LabReport {
   skipped?: string;
   error?: string;
   timings: { setupMs: number; runMs: number; totalMs: number };
+  /** wall-clock ISO times the lab's run (after setup) started and ended: the timeline's axis */
+  window?: { start: string; end: string };
   events: LabEvent[];
+  /** the lab's queues' ready messages, sampled during the run */
+  depths?: DepthSeries;
 }
 
 export interface SessionInfo {

@@ -1,0 +1,139 @@
+/**
+ * --html in a real browser: real lab runs (consumer-crash: a crash and child processes; retry:
+ * journeys through a delay queue), opened in Debian's headless Chromium. The page must show what
+ * the --json document of the same run says, and a FAIL when the run really failed.
+ * The broken run: a broker policy (message-ttl 1 ms, higher priority) on retry's delay queue, set
+ * before the run as an operator could — the retries come back at once and shortestRetryGapMs fails.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { mqlab, useServices } from './helpers.js';
+import { openBrowser, SCREENSHOTS, type OpenBrowser } from './browser.js';
+
+const NS = 'htmlt';
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-html-'));
+
+/** run a lab with --json and --html; the JSON is the lab's part of the document */
+async function runWithHtml(lab: string) {
+  const file = path.join(dir, `${lab}.html`);
+  const r = await mqlab([lab, '--namespace', NS, '--json', '--html', file]);
+  expect(r.stdout.trim().startsWith('{'), r.stdout + r.stderr).toBe(true);
+  return { code: r.code, json: JSON.parse(r.stdout).labs[0], file };
+}
+
+async function open(page: Page, file: string) {
+  await page.goto('file://' + file);
+  return {
+    lanes: await page.locator('svg.timeline g.lane').evaluateAll((els) => els.map((e) => e.getAttribute('data-lane'))),
+    marks: await page.locator('svg.timeline g.ev').count(),
+    verdict: await page.locator('h1 .badge').getAttribute('data-verdict'),
+    failedChecks: await page.locator('table.checks tr.fail').evaluateAll((els) => els.map((e) => e.getAttribute('data-check'))),
+    passedChecks: await page.locator('table.checks tr.pass').count(),
+  };
+}
+
+async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, name);
+  await page.screenshot({ path: file, fullPage: true });
+  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+}
+
+describe('--html timeline in headless Chromium', () => {
+  const s = useServices();
+  let browser: OpenBrowser;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await openBrowser();
+    page = await browser.context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('consumer-crash: a lane per process, every event a mark, the crash marked, the checks passed', async () => {
+    const { code, json, file } = await runWithHtml('consumer-crash');
+    expect(code, JSON.stringify(json.checks)).toBe(0);
+    const seen = await open(page, file);
+    expect(seen.lanes).toEqual(expect.arrayContaining(['producer', 'consumer-run1', 'consumer-run2', 'checkpoint']));
+    expect(seen.lanes.at(-1)).toBe('checkpoint');
+    expect(seen.marks).toBe(json.events.length);
+    expect(seen.verdict).toBe('PASS');
+    expect(seen.passedChecks).toBe(json.checks.length);
+    // the crash: the child's exit event (137) is a crash mark in consumer-run1's lane, with a line across the lanes
+    const crash = page.locator('g.ev[data-kind="crash"]');
+    expect(await crash.count()).toBe(1);
+    expect(await crash.getAttribute('data-lane')).toBe('consumer-run1');
+    expect(await page.locator('.crash-line text').textContent()).toBe('✖ crash: consumer-run1 exit 137');
+    // hovering shows the event's key=value fields
+    await crash.hover();
+    expect(await page.locator('#tip').isVisible()).toBe(true);
+    expect(await page.locator('#tip').textContent()).toMatch(/exitCode=137\nsignal=SIGKILL/);
+    // the queue-depth chart draws the lab's queue, sampled during the run (3 ready after the crash)
+    expect(json.depths.samples.length).toBeGreaterThan(3);
+    expect(Math.max(...json.depths.samples.map((x: { ready: number[] }) => x.ready[0]))).toBe(3);
+    expect(await page.locator('path.depth[data-kind="ready"]').count()).toBe(json.depths.queues.length);
+    expect(await page.locator('path.depth[data-kind="messages"]').count()).toBe(json.depths.queues.length);
+    await page.mouse.move(0, 0);
+    await screenshot(page, 'consumer-crash.png');
+  });
+
+  it('retry: journeys from producer to consumer, the delay queue’s waits between attempts, poison into the dlq', async () => {
+    const { code, json, file } = await runWithHtml('retry');
+    expect(code, JSON.stringify(json.checks)).toBe(0);
+    const seen = await open(page, file);
+    expect(seen.lanes).toEqual(['consumer', 'producer', 'dlq', 'checkpoint']);
+    expect(seen.marks).toBe(json.events.length);
+    // transient: confirmed, then three receptions with two waits of the delay queue's TTL between them
+    expect(await page.locator('path.journey[data-message="transient"]').count()).toBeGreaterThanOrEqual(3);
+    // two waits of about the delay queue's 500 ms TTL (other, short waits may be labelled on a loaded machine)
+    const waits = (await page.locator('text.wait').allTextContents()).map((t) => /^transient waits (\d+) ms$/.exec(t)?.[1]).map(Number);
+    expect(waits.filter((ms) => ms >= 400), JSON.stringify(waits)).toHaveLength(2);
+    // poison ends in the dlq lane, its last hop arriving there
+    expect(await page.locator('g.ev[data-lane="dlq"][data-message="poison"]').count()).toBe(1);
+    await screenshot(page, 'retry.png');
+  });
+
+  it('a really failed run shows FAIL on the page, for the check that failed', async () => {
+    const policy = { name: `${NS}-fault-delay-ttl`, pattern: `^${NS}\\.me12\\.retry\\.delay$`, definition: { 'message-ttl': 1 }, applyTo: 'queues' as const, priority: 999 };
+    await s.mgmt.putPolicy(policy);
+    try {
+      const { code, json, file } = await runWithHtml('retry');
+      expect(code).toBe(1);
+      const seen = await open(page, file);
+      expect(seen.verdict).toBe('FAIL');
+      expect(seen.failedChecks).toEqual(json.checks.filter((c: { pass: boolean }) => !c.pass).map((c: { name: string }) => c.name));
+      expect(seen.failedChecks).toContain('shortestRetryGapMs');
+      expect(await page.locator('tr.fail[data-check="shortestRetryGapMs"]').isVisible()).toBe(true);
+      expect(await page.locator('tr.fail[data-check="shortestRetryGapMs"]').innerText()).toMatch(/FAIL\s+shortestRetryGapMs\s+>=500\s+\d+/);
+      await screenshot(page, 'retry-broken.png');
+    } finally {
+      await s.mgmt.deletePolicy(policy.name);
+    }
+  });
+
+  it('mqlab all --html DIR: an index with every lab’s verdict, linking a page per lab drawn from the same run', async () => {
+    const out = path.join(dir, 'all');
+    const r = await mqlab(['all', '--namespace', NS, '--json', '--html', out]);
+    expect([0, 1], r.stderr).toContain(r.code); // a lab that flakes under load is a FAIL on its page, not a broken page
+    const doc = JSON.parse(r.stdout);
+    await page.goto('file://' + path.join(out, 'index.html'));
+    const rows = await page.locator('table.labs tbody tr').evaluateAll((els) =>
+      els.map((e) => [e.getAttribute('data-lab'), e.querySelector('.badge')?.getAttribute('data-verdict')]),
+    );
+    const verdict = (status: string) => (status === 'passed' ? 'PASS' : status === 'skipped' ? 'SKIP' : 'FAIL');
+    expect(rows).toEqual(doc.labs.map((l: { lab: string; status: string }) => [l.lab, verdict(l.status)]));
+    await screenshot(page, 'all-index.png');
+    for (const lab of doc.labs) {
+      await page.goto('file://' + path.join(out, 'index.html'));
+      await page.locator(`tr[data-lab="${lab.lab}"] a`).click();
+      expect(page.url()).toBe('file://' + path.join(out, `${lab.lab}.html`));
+      expect(await page.locator('svg.timeline g.ev').count(), lab.lab).toBe(lab.events.length);
+      expect(await page.locator('h1 .badge').getAttribute('data-verdict')).toBe(verdict(lab.status));
+    }
+  }, 240_000); // every lab once
+});
