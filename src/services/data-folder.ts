@@ -35,9 +35,9 @@ export function deletable(home: string): string[] {
   return entries(home);
 }
 
-/** delete mqlab's entries, then the folder */
-export function deleteHome(home: string): void {
-  for (const e of deletable(home)) fs.rmSync(path.join(home, e), { recursive: true, force: true });
+/** delete mqlab's entries (each with `remove`: a root must not be deleted through a mount), then the folder */
+export async function deleteHome(home: string, remove: (dir: string) => Promise<void>): Promise<void> {
+  for (const e of deletable(home)) await remove(path.join(home, e));
   if (fs.existsSync(home)) fs.rmdirSync(home);
 }
 

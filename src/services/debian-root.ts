@@ -22,13 +22,19 @@ const cachedRoot = (env: NodeJS.ProcessEnv) => path.join(cacheDir(env), `debian-
 export function debianMirror(env: NodeJS.ProcessEnv = process.env): string {
   if (env.MQLAB_DEBIAN_MIRROR) return env.MQLAB_DEBIAN_MIRROR;
   const files = ['/etc/apt/sources.list', ...listDir('/etc/apt/sources.list.d').filter((f) => /\.(list|sources)$/.test(f))];
-  for (const file of files) {
-    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const archive = archiveIn(files.map((f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '')));
+  if (archive) return archive;
+  throw new EnvError('no Debian archive in the apt sources of this machine', 'set MQLAB_DEBIAN_MIRROR to a Debian archive URL, or use --backend system or docker');
+}
+
+/** the first Debian archive URI (not -security) in apt source files, one-line or deb822 */
+export function archiveIn(texts: string[]): string | null {
+  for (const text of texts) {
     const uris = [...text.matchAll(/^\s*URIs:\s*(\S+)/gim), ...text.matchAll(/^\s*deb\s+(?:\[[^\]]*\]\s+)?(\S+)/gim)].map((m) => m[1]);
-    const archive = uris.find((u) => /debian\/?$/.test(u) && !/security|ports/.test(u));
+    const archive = uris.find((u) => /\/debian\/?$/.test(u) && !/security/.test(u));
     if (archive) return archive;
   }
-  throw new EnvError('no Debian archive in the apt sources of this machine', 'set MQLAB_DEBIAN_MIRROR to a Debian archive URL, or use --backend system or docker');
+  return null;
 }
 
 const listDir = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => path.join(dir, f)) : []);
@@ -58,8 +64,8 @@ export async function ensureRoot(home: string, log: (line: string) => void, env:
   const cached = cachedRoot(env);
   if (!rootReady(cached)) await buildRoot(cached, log, env);
   const tmp = `${root}.tmp`;
-  fs.rmSync(tmp, { recursive: true, force: true });
-  fs.rmSync(root, { recursive: true, force: true });
+  await removeTree(tmp);
+  await removeTree(root);
   await withProgress(`copying the Debian root from ${cached}`, log, () => execa('cp', ['-a', '--reflink=auto', cached, tmp], { all: true }));
   fs.renameSync(tmp, root);
   return root;
@@ -70,21 +76,40 @@ async function buildRoot(target: string, log: (line: string) => void, env: NodeJ
   const mirror = debianMirror(env);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const tmp = `${target}.tmp`;
-  fs.rmSync(tmp, { recursive: true, force: true }); // an interrupted build is redone from scratch
-  log(`building a Debian ${CHROOT.suite} root with ${CHROOT.packages.join(' and ')} from ${mirror} (once per machine, ~2 min)`);
-  const step = (what: string, file: string, args: string[], extra: NodeJS.ProcessEnv = {}) =>
-    withProgress(what, log, () => execa(file, args, { all: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive', ...extra } }));
-  await step('debootstrap (download and unpack the base system)', 'debootstrap', ['--variant=minbase', CHROOT.suite, tmp, mirror]);
-  // keep package scripts from starting services inside the root
-  fs.writeFileSync(path.join(tmp, 'usr/sbin/policy-rc.d'), '#!/bin/sh\nexit 101\n', { mode: 0o755 });
+  // an interrupted build resumes after a complete debootstrap (apt-get finishes what it began), else starts over
+  const based = path.join(tmp, '.mqlab-debootstrap-done');
+  if (!fs.existsSync(based)) await removeTree(tmp);
+  log(`building a Debian ${CHROOT.suite} root with ${CHROOT.packages.join(' and ')} from ${mirror} (once per machine, 2–10 min)`);
+  const step = (what: string, file: string, args: string[]) =>
+    withProgress(what, log, () => execa(file, args, { all: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }));
+  if (!fs.existsSync(based)) {
+    await step('debootstrap (download and unpack the base system)', 'debootstrap', ['--variant=minbase', CHROOT.suite, tmp, mirror]);
+    // keep package scripts from starting services inside the root
+    fs.writeFileSync(path.join(tmp, 'usr/sbin/policy-rc.d'), '#!/bin/sh\nexit 101\n', { mode: 0o755 });
+    fs.writeFileSync(based, '');
+  }
   await step('apt-get update in the root', 'chroot', [tmp, 'apt-get', ...noExpiry, 'update']);
-  await step(`installing ${CHROOT.packages.join(', ')}`, 'chroot', [tmp, 'apt-get', ...noExpiry, 'install', '-y', '--no-install-recommends', ...CHROOT.packages]);
+  // postgresql-common's scripts run systemd-tmpfiles, which needs /proc: mounted for the install only
+  await execa('mount', ['-t', 'proc', 'proc', path.join(tmp, 'proc')]);
+  try {
+    await step(`installing ${CHROOT.packages.join(', ')}`, 'chroot', [tmp, 'sh', '-c', `dpkg --configure -a && apt-get ${noExpiry.join(' ')} install -y --no-install-recommends ${CHROOT.packages.join(' ')}`]);
+  } finally {
+    await execa('umount', ['-l', path.join(tmp, 'proc')], { reject: false });
+  }
   await execa('chroot', [tmp, 'apt-get', 'clean'], { reject: false });
+  fs.rmSync(based);
   const q = await execa('chroot', [tmp, 'dpkg-query', '-W', '-f', '${Package} ${Version}\n', ...CHROOT.packages]);
   fs.writeFileSync(path.join(tmp, READY), q.stdout.trim().split('\n').join(', ') + '\n');
-  fs.rmSync(target, { recursive: true, force: true });
+  await removeTree(target);
   fs.renameSync(tmp, target);
   log(`Debian root ready (${rootVersions(target)}), cached in ${target}`);
+}
+
+/** delete a root (or a half-built one): never through a /proc left mounted in it, never across file systems */
+export async function removeTree(dir: string): Promise<void> {
+  if (!fs.existsSync(dir)) return;
+  await execa('umount', ['-l', path.join(dir, 'proc')], { reject: false }).catch(() => {});
+  await execa('rm', ['-rf', '--one-file-system', dir]);
 }
 
 async function ensureDebootstrap(log: (line: string) => void): Promise<void> {

@@ -7,7 +7,7 @@ import { dockerAvailable, dockerDown, dockerRunning, dockerUp } from './docker.j
 import { ensureSystemPackages, ownRunning, ownStart, ownStop, removeOutsideDirs } from './own-services.js';
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
 import { chrootHost, systemHost, type Host } from './host.js';
-import { chrootRefusal, ensureRoot, rootDir, rootVersions } from './debian-root.js';
+import { chrootRefusal, ensureRoot, removeTree, rootDir, rootVersions } from './debian-root.js';
 import { claimHome, deletable, deleteHome, recordBackend, recordedBackend } from './data-folder.js';
 
 /** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
@@ -104,7 +104,7 @@ export async function down(config: Config, backend: Backend, volumes: boolean, l
   for (const h of hosts) await ownStop(h, config.ports, log);
   if (volumes && doomed.length) {
     removeOutsideDirs(hostOf(config, 'system'));
-    deleteHome(config.home);
+    await deleteHome(config.home, removeTree);
     log(`deleted ${config.home} (${doomed.join(', ')}): mqlab's RabbitMQ and PostgreSQL data${doomed.includes('root') ? ' and its Debian root' : ''}`);
   } else if (volumes) log(`nothing to delete: ${config.home} does not exist`);
 }
