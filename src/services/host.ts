@@ -63,7 +63,7 @@ export function command(host: Host, who: Account, cmd: string, args: string[], e
   if (!host.root) return { file: cmd, args, options: { uid: who.uid, gid: who.gid, env: full, cwd } };
   const spec = who.uid === undefined ? [] : [`--userspec=${who.uid}:${who.gid}`];
   const vars = Object.entries(full).map(([k, v]) => `${k}=${v}`);
-  return { file: 'chroot', args: [...spec, host.root, '/usr/bin/env', '-i', '-C', cwd, ...vars, cmd, ...args], options: { env: {}, cwd: host.root } };
+  return { file: 'chroot', args: [...spec, host.root, '/usr/bin/env', '-i', '-C', cwd, ...vars, cmd, ...args], options: { env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin' }, cwd: host.root } };
 }
 
 export async function run(host: Host, who: Account, cmd: string, args: string[], env: Record<string, string>, cwd: string) {
@@ -81,6 +81,8 @@ export async function serviceDir(host: Host, service: string, who: Account): Pro
   if (host.root) {
     const inner = `/mqlab/${service}`;
     const dir = outer(host, inner);
+    fs.mkdirSync(outer(host, '/mqlab'), { recursive: true, mode: 0o755 });
+    fs.chmodSync(outer(host, '/mqlab'), 0o755);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     chownTo(dir, who);
     return inner;

@@ -50,9 +50,11 @@ export function rabbitEnv(dir: string, ports: Ports): Record<string, string> {
   };
 }
 
-function confText(dir: string, ports: Ports): string {
+function confText(host: Host, dir: string, ports: Ports): string {
   return [
     '# written by `mqlab up`; edit src/services/rabbitmq-node.ts instead',
+    // a root has no /proc: memory use from the Erlang allocators, not /proc/self
+    ...(host.root ? ['vm_memory_calculation_strategy = allocated', 'total_memory_available_override_value = 2GB'] : []),
     `listeners.tcp.default = 127.0.0.1:${ports.amqp}`,
     `management.tcp.ip = 127.0.0.1`,
     `management.tcp.port = ${ports.management}`,
@@ -74,7 +76,7 @@ function writeFiles(host: Host, dir: string, ports: Ports, who: Account): void {
     fs.mkdirSync(outer(host, d), { recursive: true, mode: 0o700 });
     chownTo(outer(host, d), who);
   }
-  put(p.conf, confText(dir, ports), 0o600);
+  put(p.conf, confText(host, dir, ports), 0o600);
   for (const f of CONFIG_FILES) put(path.join(dir, f), fs.readFileSync(path.join(PROJECT_ROOT, 'config', 'rabbitmq', f)), 0o600);
   const cookie = outer(host, p.cookie);
   if (!fs.existsSync(cookie)) put(p.cookie, crypto.randomBytes(24).toString('hex').toUpperCase(), 0o400);
@@ -114,6 +116,7 @@ export async function startRabbit(host: Host, ports: Ports): Promise<Started> {
   const c = command(host, who, bin, [], rabbitEnv(dir, ports), dir);
   const child = spawn(c.file, c.args, { ...c.options, detached: true, stdio: ['ignore', out, out] });
   let exited: string | null = null;
+  child.on('error', (err) => (exited = `the RabbitMQ node could not be started: ${err.message}`));
   child.on('exit', (code, sig) => {
     const tail = fs.readFileSync(consoleLog, 'utf8').trim().split('\n').filter((l) => !/crash dump|^$/i.test(l)).pop() ?? '';
     exited = `the RabbitMQ node exited (${sig ?? `code ${code}`}) during startup: ${tail.slice(0, 300)}`;
