@@ -1,6 +1,6 @@
 /**
  * What the connected broker can do, derived from its version (connection.serverProperties.version).
- * Facts measured on 3.10.8 and read from the 4.x sources; see docs/broker-versions.md.
+ * Facts measured on 3.10.8 and on 4.3.6 (chroot backend); see docs/broker-versions.md.
  */
 export interface Capabilities {
   version: string;
