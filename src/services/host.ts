@@ -88,7 +88,12 @@ export async function serviceDir(host: Host, service: string, who: Account): Pro
     return inner;
   }
   const dir = path.join(host.home, service);
-  if (fs.existsSync(dir)) return fs.realpathSync(dir);
+  if (fs.existsSync(dir)) {
+    const real = fs.realpathSync(dir);
+    // made by an older mqlab that ran the node as root: hand it to the service's account
+    if (who.uid !== undefined && fs.statSync(real).uid !== who.uid) await execa('chown', ['-R', `${who.uid}:${who.gid}`, real]);
+    return real;
+  }
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (who.uid === undefined) return dir;
   chownTo(dir, who);

@@ -21,12 +21,16 @@ export function parseBackend(raw: string): Backend {
 
 const HOW_TO_GET_43 = 'for RabbitMQ 4.3 + PostgreSQL 18 run `mqlab up` as root (chroot backend) or with a Docker engine';
 
-async function choose(backend: Backend, log: (line: string) => void): Promise<Exclude<Backend, 'auto'>> {
+async function choose(backend: Backend, recorded: string | null, log: (line: string) => void): Promise<Exclude<Backend, 'auto'>> {
   if (backend === 'chroot') {
     const why = await chrootRefusal();
     if (why) throw new EnvError(`cannot use the chroot backend: ${why}`, `${HOW_TO_GET_43}; or use --backend system (this machine's packages)`);
   }
   if (backend !== 'auto') return backend;
+  if (recorded === 'system' || recorded === 'chroot' || recorded === 'docker') {
+    log(`backend: ${recorded} (the one this data folder was set up with; --backend picks another)`);
+    return recorded;
+  }
   if (await dockerAvailable()) {
     log('backend: docker (a Docker engine answers)');
     return 'docker';
@@ -57,10 +61,12 @@ export async function up(config: Config, backend: Backend, log: (line: string) =
     report(config, before, log);
     return before;
   }
-  const chosen = await choose(backend, log);
+  const chosen = await choose(backend, recordedBackend(config.home), log);
   let failure = (): string | null => null;
-  if (chosen === 'docker') await dockerUp(log);
-  else {
+  if (chosen === 'docker') {
+    await dockerUp(log);
+    if (fs.existsSync(config.home)) recordBackend(config.home, 'docker');
+  } else {
     claimHome(config.home);
     const host = hostOf(config, chosen);
     if (chosen === 'chroot') await ensureRoot(config.home, log);
