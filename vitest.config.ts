@@ -11,14 +11,14 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'labs/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/*.int.test.ts', 'node_modules/**', 'dist/**'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**', 'dist/**', '.mqlab*/**'],
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['**/*.int.test.ts'],
-          exclude: ['node_modules/**', 'dist/**'],
+          include: ['test/**/*.int.test.ts', 'labs/**/*.int.test.ts', 'src/**/*.int.test.ts', 'scripts/**/*.int.test.ts'],
+          exclude: ['node_modules/**', 'dist/**', '.mqlab*/**'],
           globalSetup: ['test/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 120_000,

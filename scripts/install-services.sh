@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the binaries the local backend runs: Debian's rabbitmq-server and postgresql packages.
+# Installs the binaries the system backend (`mqlab up --backend system`) runs: Debian's rabbitmq-server and postgresql packages.
 # mqlab never uses the system services these packages may start; it runs a private RabbitMQ node
 # and a private PostgreSQL cluster under .mqlab/ on its own ports.
 # As root it installs with apt-get; otherwise it prints the exact command to run.

@@ -11,6 +11,9 @@ import type { JunitFile } from './report/junit-file.js';
 import { addSpecOptions, givenOptions } from './cli-options.js';
 import { parseOptions } from './options.js';
 
+/** the names `--backend` accepts (src/services/index.ts parses them; kept here so --help stays cheap) */
+const BACKEND_NAMES = ['auto', 'docker', 'chroot', 'system', 'local'];
+
 export interface CliState {
   code: number;
   signal: AbortSignal;
@@ -57,7 +60,11 @@ export function buildProgram(state: CliState, registry: Registry): Command {
   program
     .command('up')
     .description('start RabbitMQ and PostgreSQL and provision them (idempotent)')
-    .addOption(new Option('--backend <backend>', 'where the services run').choices(['auto', 'docker', 'local']).default('auto'))
+    .addOption(
+      new Option('--backend <backend>', 'docker (compose.yaml), chroot (RabbitMQ 4.3 + PostgreSQL 18 in a private Debian root, as root), system (this machine\'s packages; local is its old name); auto: docker if a Docker engine answers, else chroot as root, else system')
+        .choices(BACKEND_NAMES)
+        .default('auto'),
+    )
     .action(async (o) => {
       const { upCommand } = await import('./commands/services.js');
       state.code = await upCommand(loadConfig(), o.backend);
@@ -65,8 +72,8 @@ export function buildProgram(state: CliState, registry: Registry): Command {
   program
     .command('down')
     .description('stop the services (data is kept; --volumes deletes it)')
-    .option('--volumes', 'also delete all queues and tables')
-    .addOption(new Option('--backend <backend>', 'which services').choices(['auto', 'docker', 'local']).default('auto'))
+    .option('--volumes', "also delete all queues and tables (only what mqlab created in its data folder)")
+    .addOption(new Option('--backend <backend>', 'which services (auto: the backend `up` used)').choices(BACKEND_NAMES).default('auto'))
     .action(async (o) => {
       const { downCommand } = await import('./commands/services.js');
       state.code = await downCommand(loadConfig(), o.backend, Boolean(o.volumes));

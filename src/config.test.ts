@@ -40,4 +40,14 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { MQLAB_HOME: '/tmp/x' }).home).toBe('/tmp/x');
     expect(loadConfig({}, {}).home).toMatch(/\.mqlab$/);
   });
+
+  it('MQLAB_PORT_OFFSET moves every port and the default URLs, in one place', () => {
+    const c = loadConfig({}, { MQLAB_PORT_OFFSET: '300' });
+    expect(c.ports).toEqual({ amqp: 6072, management: 16072, postgres: 5832, erlangDist: 26072, epmd: 4769 });
+    expect(c.amqpUrl).toBe(DEFAULT_URLS.amqp.replace(':5772/', ':6072/'));
+    expect(c.pgUrl).toBe(DEFAULT_URLS.pg.replace(':5532/', ':5832/'));
+    expect(c.mgmtUrl).toBe(DEFAULT_URLS.mgmt.replace(':15772', ':16072'));
+    expect(loadConfig({}, { MQLAB_PORT_OFFSET: '300', MQLAB_AMQP_URL: 'amqp://u:p@h:1/v' }).amqpUrl).toBe('amqp://u:p@h:1/v');
+    for (const bad of ['-1', '1.5', 'ten', '40000']) expect(() => loadConfig({}, { MQLAB_PORT_OFFSET: bad })).toThrow(UsageError);
+  });
 });

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_URLS } from './defaults.js';
+import { DEFAULT_URLS, portOffset, portsFor, urlsFor, type Ports } from './defaults.js';
 import { UsageError } from './errors.js';
 import { maskUrl } from './urls.js';
 import { defaultHome } from './home.js';
@@ -15,8 +15,10 @@ export interface Config {
   vhost: string;
   /** '' or a prefix for every queue, exchange, policy and table a lab touches */
   namespace: string;
-  /** where the local backend keeps its services: MQLAB_HOME, .mqlab/ in a clone, else the user's state folder (src/home.ts) */
+  /** where mqlab's own services keep their data: MQLAB_HOME, .mqlab/ in a clone, else the user's state folder (src/home.ts) */
   home: string;
+  /** the ports mqlab's own services listen on (defaults + MQLAB_PORT_OFFSET) */
+  ports: Ports;
 }
 
 export interface ConfigInput {
@@ -37,9 +39,11 @@ function findRoot(dir: string): string {
 const NAMESPACE = /^[a-z][a-z0-9_]{0,23}$/;
 
 export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const amqpUrl = flags.amqpUrl ?? env.MQLAB_AMQP_URL ?? DEFAULT_URLS.amqp;
-  const pgUrl = flags.pgUrl ?? env.MQLAB_PG_URL ?? DEFAULT_URLS.pg;
-  const mgmtUrl = flags.mgmtUrl ?? env.MQLAB_MGMT_URL ?? DEFAULT_URLS.mgmt;
+  const ports = portsFor(portOffset(env));
+  const urls = urlsFor(ports);
+  const amqpUrl = flags.amqpUrl ?? env.MQLAB_AMQP_URL ?? urls.amqp;
+  const pgUrl = flags.pgUrl ?? env.MQLAB_PG_URL ?? urls.pg;
+  const mgmtUrl = flags.mgmtUrl ?? env.MQLAB_MGMT_URL ?? urls.mgmt;
   const amqp = parseUrl(amqpUrl, 'MQLAB_AMQP_URL / --amqp-url', ['amqp:', 'amqps:']);
   parseUrl(pgUrl, 'MQLAB_PG_URL / --pg-url', ['postgres:', 'postgresql:']);
   parseUrl(mgmtUrl, 'MQLAB_MGMT_URL / --mgmt-url', ['http:', 'https:']);
@@ -57,6 +61,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     vhost: vhostOf(amqp),
     namespace,
     home: defaultHome(PROJECT_ROOT, env),
+    ports,
   };
 }
 

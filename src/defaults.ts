@@ -3,15 +3,40 @@
  * compose.yaml and config/ repeat these literally; src/defaults.test.ts keeps them in step.
  * The ports sit beside the usual ones (5672, 15672, 5432) so a system RabbitMQ or
  * PostgreSQL on the same machine is never touched.
+ *
+ * A second set of services runs side by side with MQLAB_PORT_OFFSET=N (every port + N) and its
+ * own MQLAB_HOME; the default URLs follow the offset, so tests, bench and the CLI reach that set.
  */
-export const PORTS = {
+import { UsageError } from './errors.js';
+
+export const BASE_PORTS = {
   amqp: 5772,
   management: 15772,
   postgres: 5532,
-  /** local backend only: Erlang distribution and the private epmd of the node */
+  /** mqlab's own nodes only: Erlang distribution and the private epmd of the node */
   erlangDist: 25772,
   epmd: 4469,
 } as const;
+
+export type Ports = { readonly [K in keyof typeof BASE_PORTS]: number };
+
+/** MQLAB_PORT_OFFSET: 0 (default) to 30000, added to every port */
+export function portOffset(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.MQLAB_PORT_OFFSET ?? '';
+  if (raw === '') return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 30000) throw new UsageError(`invalid MQLAB_PORT_OFFSET '${raw}'`, 'use a whole number from 0 to 30000, for example 100');
+  return n;
+}
+
+export function portsFor(offset: number): Ports {
+  const out = {} as Record<keyof typeof BASE_PORTS, number>;
+  for (const k of Object.keys(BASE_PORTS) as (keyof typeof BASE_PORTS)[]) out[k] = BASE_PORTS[k] + offset;
+  return out;
+}
+
+/** the ports without any offset (compose.yaml's) */
+export const PORTS: Ports = BASE_PORTS;
 
 export const ACCOUNTS = {
   vhost: 'lab',
@@ -23,8 +48,16 @@ export const ACCOUNTS = {
   pgSuperuser: { user: 'postgres', password: 'postgres-lab-only' },
 } as const;
 
-export const DEFAULT_URLS = {
-  amqp: `amqp://${ACCOUNTS.app.user}:${ACCOUNTS.app.password}@127.0.0.1:${PORTS.amqp}/${ACCOUNTS.vhost}`,
-  pg: `postgres://${ACCOUNTS.app.user}:${ACCOUNTS.app.password}@127.0.0.1:${PORTS.postgres}/${ACCOUNTS.database}`,
-  mgmt: `http://${ACCOUNTS.admin.user}:${ACCOUNTS.admin.password}@127.0.0.1:${PORTS.management}`,
-} as const;
+export function urlsFor(ports: Ports) {
+  return {
+    amqp: `amqp://${ACCOUNTS.app.user}:${ACCOUNTS.app.password}@127.0.0.1:${ports.amqp}/${ACCOUNTS.vhost}`,
+    pg: `postgres://${ACCOUNTS.app.user}:${ACCOUNTS.app.password}@127.0.0.1:${ports.postgres}/${ACCOUNTS.database}`,
+    mgmt: `http://${ACCOUNTS.admin.user}:${ACCOUNTS.admin.password}@127.0.0.1:${ports.management}`,
+  } as const;
+}
+
+/** the URLs of the default ports (no offset) */
+export const DEFAULT_URLS = urlsFor(PORTS);
+
+/** the Debian suite the chroot backend installs from: RabbitMQ 4.3.x and PostgreSQL 18.x */
+export const CHROOT = { suite: 'sid', postgresMajor: 18, packages: ['rabbitmq-server', 'postgresql-18'] } as const;

@@ -11,6 +11,15 @@ import { loadConfig } from '../src/config.js';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = path.join(ROOT, 'bin', 'mqlab.js');
 
+/** the services the tests reach: the MQLAB_* variables (URLs, MQLAB_PORT_OFFSET) as the CLI reads them */
+export const CONFIG = loadConfig({}, process.env);
+/** "host:port" of each service, as a test writes it in a URL, and escaped for a RegExp */
+export const AT = { amqp: new URL(CONFIG.amqpUrl).host, pg: new URL(CONFIG.pgUrl).host, mgmt: new URL(CONFIG.mgmtUrl).host };
+export const AT_RE = { amqp: escapeRe(AT.amqp), pg: escapeRe(AT.pg), mgmt: escapeRe(AT.mgmt) };
+function escapeRe(s: string) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 export interface CliRun {
   code: number;
   stdout: string;
@@ -52,7 +61,7 @@ export interface Services {
 
 /** direct connections to what `mqlab up` started, to assert what the broker and database show */
 export async function services(): Promise<Services> {
-  const config = loadConfig({}, {});
+  const config = CONFIG;
   const broker = await Broker.connect(config.amqpUrl);
   const { db } = await openDb(config.pgUrl);
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mqlab, useServices } from './helpers.js';
+import { AT, AT_RE, mqlab, useServices } from './helpers.js';
 
 describe('mqlab up / status against the running services', () => {
   const s = useServices();
@@ -9,7 +9,7 @@ describe('mqlab up / status against the running services', () => {
     const r = await mqlab(['up']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('services are already up');
-    expect(r.stderr).toMatch(/RabbitMQ \d+\.\d+\.\d+ ready at amqp:\/\/app:\*\*\*@127\.0\.0\.1:5772\/lab/);
+    expect(r.stderr).toMatch(new RegExp(`RabbitMQ \\d+\\.\\d+\\.\\d+ .*ready at amqp://app:\\*\\*\\*@${AT_RE.amqp}/lab`));
     expect(Date.now() - t).toBeLessThan(5000);
   });
 
@@ -18,7 +18,7 @@ describe('mqlab up / status against the running services', () => {
     const r = await mqlab(['status', '--json']);
     expect(r.code).toBe(0);
     const st = JSON.parse(r.stdout);
-    expect(st.urls.amqp).toBe('amqp://app:***@127.0.0.1:5772/lab');
+    expect(st.urls.amqp).toBe(`amqp://app:***@${AT.amqp}/lab`);
     expect(r.stdout).not.toContain('app-lab-only');
     expect(st.probe.amqp).toMatchObject({ ok: true, product: 'RabbitMQ' });
     expect(st.capabilities.version).toBe(st.probe.amqp.version);

@@ -20,6 +20,7 @@ describe('capabilities from the broker version', () => {
       nackRequeueCountsTowardLimit: true,
       readsClientXDeath: true,
       nativeDelayedRetry: false,
+      deadLetterKeepsDeliveryCount: false,
     });
   });
 
@@ -30,6 +31,7 @@ describe('capabilities from the broker version', () => {
       nackRequeueCountsTowardLimit: false,
       readsClientXDeath: false,
       nativeDelayedRetry: true,
+      deadLetterKeepsDeliveryCount: true,
     });
     expect(capabilities('4.2.1')).toMatchObject({ nackRequeueCountsTowardLimit: true, nativeDelayedRetry: false, defaultDeliveryLimit: 20 });
   });

@@ -1,6 +1,6 @@
 /**
  * What the connected broker can do, derived from its version (connection.serverProperties.version).
- * Facts measured on 3.10.8 and read from the 4.x sources; see docs/broker-versions.md.
+ * Facts measured on 3.10.8 and on 4.3.6 (chroot backend); see docs/broker-versions.md.
  */
 export interface Capabilities {
   version: string;
@@ -18,6 +18,11 @@ export interface Capabilities {
   readsClientXDeath: boolean;
   /** native delayed retry on quorum queues: x-delayed-retry-type|min|max */
   nativeDelayedRetry: boolean;
+  /**
+   * a copy dead-lettered after it was delivered (rejected, delivery_limit) keeps its delivery count:
+   * it arrives in the DLQ with redelivered=true and x-delivery-count 1 (measured on 4.3.6; 3.10.8: false, 0)
+   */
+  deadLetterKeepsDeliveryCount: boolean;
 }
 
 export function parseVersion(v: string): [number, number, number] {
@@ -42,6 +47,7 @@ export function capabilities(version: string): Capabilities {
     nackRequeueCountsTowardLimit: !atLeast(version, 4, 3),
     readsClientXDeath: !atLeast(version, 4, 0),
     nativeDelayedRetry: atLeast(version, 4, 3),
+    deadLetterKeepsDeliveryCount: atLeast(version, 4, 3),
   };
 }
 
@@ -55,6 +61,7 @@ export function describeCapabilities(c: Capabilities): string[] {
     `nack(requeue) counts to limit ... ${yes(c.nackRequeueCountsTowardLimit)}`,
     `reads republished x-death ....... ${yes(c.readsClientXDeath)}`,
     `native delayed retry ............ ${yes(c.nativeDelayedRetry)}`,
+    `DLQ copy keeps delivery count ... ${yes(c.deadLetterKeepsDeliveryCount)}`,
   ];
 }
 

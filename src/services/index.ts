@@ -2,17 +2,58 @@
 import fs from 'node:fs';
 import type { Config } from '../config.js';
 import { EnvError, UsageError } from '../errors.js';
-import { PORTS } from '../defaults.js';
 import { maskUrl } from '../urls.js';
 import { dockerAvailability, dockerDown, dockerRunning, dockerUp } from './docker.js';
-import { localRunning, localStart, localStop } from './local.js';
+import { ensureSystemPackages, ownRunning, ownStart, ownStop, removeOutsideDirs } from './own-services.js';
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
+import { chrootHost, systemHost, type Host } from './host.js';
+import { chrootRefusal, ensureRoot, removeTree, rootDir, rootVersions } from './debian-root.js';
+import { claimHome, deletable, deleteHome, recordBackend, recordedBackend } from './data-folder.js';
 
-export type Backend = 'auto' | 'docker' | 'local';
+/** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
+export type Backend = 'auto' | 'docker' | 'chroot' | 'system';
 
 export function parseBackend(raw: string): Backend {
-  if (raw === 'auto' || raw === 'docker' || raw === 'local') return raw;
-  throw new UsageError(`unknown backend '${raw}'`, 'use --backend auto, docker or local');
+  if (raw === 'local') return 'system'; // the old name of the system backend
+  if (raw === 'auto' || raw === 'docker' || raw === 'chroot' || raw === 'system') return raw;
+  throw new UsageError(`unknown backend '${raw}'`, 'use --backend auto, docker, chroot or system');
+}
+
+const HOW_TO_GET_43 = 'for RabbitMQ 4.3 + PostgreSQL 18 run `mqlab up` as root (chroot backend) or with a Docker engine';
+
+async function choose(backend: Backend, recorded: string | null, log: (line: string) => void): Promise<Exclude<Backend, 'auto'>> {
+  if (backend === 'chroot') {
+    const why = await chrootRefusal();
+    if (why) throw new EnvError(`cannot use the chroot backend: ${why}`, `${HOW_TO_GET_43}; or use --backend system (this machine's packages)`);
+  }
+  if (backend !== 'auto') return backend;
+  if (recorded === 'system' || recorded === 'chroot' || recorded === 'docker') {
+    log(`backend: ${recorded} (the one this data folder was set up with; --backend picks another)`);
+    return recorded;
+  }
+  const docker = await dockerAvailability();
+  if (docker.use) {
+    log(`backend: docker (${docker.why})`);
+    return 'docker';
+  }
+  log(`not using Docker: ${docker.why}`);
+  const why = await chrootRefusal();
+  if (!why) {
+    log('backend: chroot (no Docker engine answers; RabbitMQ 4.3 and PostgreSQL 18 from Debian unstable in a private root)');
+    return 'chroot';
+  }
+  log(`backend: system (this machine's packages; no Docker engine answers and ${why}): ${HOW_TO_GET_43}`);
+  return 'system';
+}
+
+export const hostOf = (config: Config, backend: 'chroot' | 'system'): Host => (backend === 'chroot' ? chrootHost(config.home, rootDir(config.home)) : systemHost(config.home));
+
+/** "chroot (Debian sid root: rabbitmq-server 4.3.6-1, postgresql-18 18.6-1)", or null when mqlab started nothing here */
+export function backendLine(config: Config): string | null {
+  const name = recordedBackend(config.home);
+  if (name === 'chroot') return `chroot (Debian root ${rootDir(config.home)}: ${rootVersions(rootDir(config.home)) || 'not built'})`;
+  if (name === 'system') return "system (this machine's rabbitmq-server and postgresql packages)";
+  return name;
 }
 
 export async function up(config: Config, backend: Backend, log: (line: string) => void): Promise<Probe> {
@@ -22,18 +63,26 @@ export async function up(config: Config, backend: Backend, log: (line: string) =
     report(config, before, log);
     return before;
   }
-  const docker = backend === 'auto' ? await dockerAvailability() : null;
-  const chosen = docker ? (docker.use ? 'docker' : 'local') : backend;
-  log(`backend: ${chosen}${docker ? ` (${docker.why})` : ''}`);
+  const chosen = await choose(backend, recordedBackend(config.home), log);
   let failure = (): string | null => null;
-  if (chosen === 'docker') await dockerUp(log);
-  else failure = await localStart(config.home, log);
+  if (chosen === 'docker') {
+    await dockerUp(log);
+    if (fs.existsSync(config.home)) recordBackend(config.home, 'docker');
+  } else {
+    claimHome(config.home);
+    const host = hostOf(config, chosen);
+    if (chosen === 'chroot') await ensureRoot(config.home, log);
+    else await ensureSystemPackages(host, log);
+    recordBackend(config.home, chosen);
+    failure = await ownStart(host, config.ports, log);
+  }
+  const ports = config.ports;
   let shown = 0;
   const ready = await waitForServices(config, 180_000, (p, elapsed) => {
     const died = failure();
-    if (died) throw new EnvError(died, `see ${config.home}/rabbitmq/log/; is another program using port ${PORTS.amqp}, ${PORTS.management} or ${PORTS.erlangDist}?`);
+    if (died) throw new EnvError(died, `see ${config.home}/…/rabbitmq/log/; is another program using port ${ports.amqp}, ${ports.management} or ${ports.erlangDist}?`);
     if (elapsed > 60_000 && /credentials refused/.test(`${p.amqp.error}`)) {
-      throw new EnvError(`${p.amqp.error} although the broker answers`, `another broker may hold port ${PORTS.amqp}: stop it, or point MQLAB_AMQP_URL at it`);
+      throw new EnvError(`${p.amqp.error} although the broker answers`, `another broker may hold port ${ports.amqp}: stop it, set MQLAB_PORT_OFFSET, or point MQLAB_AMQP_URL at it`);
     }
     const s = Math.floor(elapsed / 5000);
     if (s > shown) {
@@ -47,14 +96,23 @@ export async function up(config: Config, backend: Backend, log: (line: string) =
 }
 
 function report(config: Config, p: Probe, log: (line: string) => void) {
-  log(`RabbitMQ ${p.amqp.version} ready at ${maskUrl(config.amqpUrl)} (management ${maskUrl(config.mgmtUrl)})`);
+  const b = backendLine(config);
+  if (b) log(`backend: ${b}`);
+  log(`RabbitMQ ${p.amqp.version}${p.mgmt.erlang ? ` (Erlang/OTP ${p.mgmt.erlang})` : ''} ready at ${maskUrl(config.amqpUrl)} (management ${maskUrl(config.mgmtUrl)})`);
   log(`PostgreSQL ${p.pg.version} ready at ${maskUrl(config.pgUrl)}`);
 }
 
 export async function down(config: Config, backend: Backend, volumes: boolean, log: (line: string) => void): Promise<void> {
-  const chosen =
-    backend !== 'auto' ? backend : localRunning(config.home) || fs.existsSync(config.home) ? 'local' : (await dockerRunning()) ? 'docker' : 'local';
+  const recorded = recordedBackend(config.home);
+  const chosen = backend !== 'auto' ? backend : recorded ? recorded : fs.existsSync(config.home) ? 'system' : (await dockerRunning()) ? 'docker' : 'system';
   if (chosen === 'docker') return dockerDown(volumes, log);
-  if (volumes) log(`deleting ${config.home}: the local RabbitMQ node's and PostgreSQL cluster's data (all queues and tables)`);
-  await localStop(config.home, volumes, log);
+  const doomed = volumes ? deletable(config.home) : []; // refuses before anything is stopped
+  // stop whatever mqlab runs from this data folder (both hosts: each is a no-op when nothing is there)
+  const hosts = [hostOf(config, 'chroot'), hostOf(config, 'system')].filter((h) => h.kind === chosen || ownRunning(h));
+  for (const h of hosts) await ownStop(h, config.ports, log);
+  if (volumes && doomed.length) {
+    removeOutsideDirs(hostOf(config, 'system'));
+    await deleteHome(config.home, removeTree);
+    log(`deleted ${config.home} (${doomed.join(', ')}): mqlab's RabbitMQ and PostgreSQL data${doomed.includes('root') ? ' and its Debian root' : ''}`);
+  } else if (volumes) log(`nothing to delete: ${config.home} does not exist`);
 }

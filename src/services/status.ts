@@ -6,11 +6,14 @@ import { namesFor } from '../names.js';
 import { maskUrl } from '../urls.js';
 import { labOptions, type Registry } from '../lab.js';
 import { probe, type Probe } from './probe.js';
+import { backendLine } from './index.js';
 import { vhostDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
 
 export interface StatusReport {
   urls: { amqp: string; mgmt: string; pg: string };
   vhost: string;
+  /** the backend `mqlab up` used for this data folder and what it runs, or null */
+  backend: string | null;
   probe: Probe;
   capabilities: Capabilities | null;
   queues: { lab: string; queue: string; stats: QueueStats | null }[];
@@ -24,6 +27,7 @@ export async function status(registry: Registry, config: Config): Promise<Status
   const report: StatusReport = {
     urls: { amqp: maskUrl(config.amqpUrl), mgmt: maskUrl(config.mgmtUrl), pg: maskUrl(config.pgUrl) },
     vhost: config.vhost,
+    backend: backendLine(config),
     probe: p,
     capabilities: p.amqp.ok ? capabilities(p.amqp.version!) : null,
     queues: [],
@@ -51,6 +55,7 @@ export function renderStatus(s: StatusReport): string[] {
     `management  ${s.urls.mgmt}  ${mark(p.mgmt.ok, p.mgmt.error)}`,
     `PostgreSQL  ${s.urls.pg}  ${mark(p.pg.ok, p.pg.error)}`,
   ];
+  if (s.backend) out.push(`backend     ${s.backend}`);
   if (p.amqp.ok) out.push(`broker      ${p.amqp.product} ${p.amqp.version} on ${p.mgmt.erlang ? `Erlang/OTP ${p.mgmt.erlang}` : (p.amqp.platform ?? 'Erlang')}`);
   if (p.pg.ok) out.push(`database    PostgreSQL ${p.pg.version}`);
   if (s.capabilities) {

@@ -1,0 +1,133 @@
+/**
+ * Where mqlab's own RabbitMQ node and PostgreSQL cluster run: on this machine's packages
+ * (`system`), or inside a private Debian root (`chroot`). A Host turns "run this program as that
+ * account" into a process to spawn, and says where each service keeps its files — as seen by the
+ * service (inner) and by mqlab (outer). Both run as an unprivileged account when mqlab is root.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { execa } from 'execa';
+import { EnvError } from '../errors.js';
+
+export interface Account {
+  name: string;
+  /** undefined: the caller itself (mqlab does not run as root) */
+  uid?: number;
+  gid?: number;
+}
+
+export interface Host {
+  kind: 'system' | 'chroot';
+  /** '' for the machine's own packages; the root folder otherwise */
+  root: string;
+  home: string;
+}
+
+export const systemHost = (home: string): Host => ({ kind: 'system', root: '', home });
+export const chrootHost = (home: string, root: string): Host => ({ kind: 'chroot', root, home });
+
+/** a path inside the host as mqlab sees it */
+export const outer = (host: Host, inner: string) => (host.root ? path.join(host.root, inner) : inner);
+
+const isRoot = () => process.getuid?.() === 0;
+
+/** the account a service runs as: the first of `names` in the host's passwd when root, else the caller */
+export function account(host: Host, names: string[]): Account {
+  if (!isRoot()) return { name: os.userInfo().username };
+  const passwd = fs.readFileSync(outer(host, '/etc/passwd'), 'utf8').split('\n');
+  for (const name of names) {
+    const line = passwd.find((l) => l.startsWith(name + ':'));
+    if (line) {
+      const [, , uid, gid] = line.split(':');
+      return { name, uid: Number(uid), gid: Number(gid) };
+    }
+  }
+  throw new EnvError(`no unprivileged account (${names.join(', ')}) exists to run the service`, 'create one, or run mqlab as a normal user');
+}
+
+export function chownTo(p: string, who: Account): void {
+  if (who.uid !== undefined) fs.chownSync(p, who.uid, who.gid!);
+}
+
+export interface Spawnable {
+  file: string;
+  args: string[];
+  options: { uid?: number; gid?: number; env: NodeJS.ProcessEnv; cwd: string };
+}
+
+/** `cmd args` run as `who` with exactly `env` (plus PATH) in `cwd` (inner paths) */
+export function command(host: Host, who: Account, cmd: string, args: string[], env: Record<string, string>, cwd: string): Spawnable {
+  const full = { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', LC_ALL: 'C', ...env };
+  if (!host.root) return { file: cmd, args, options: { uid: who.uid, gid: who.gid, env: full, cwd } };
+  const spec = who.uid === undefined ? [] : [`--userspec=${who.uid}:${who.gid}`];
+  const vars = Object.entries(full).map(([k, v]) => `${k}=${v}`);
+  return { file: 'chroot', args: [...spec, host.root, '/usr/bin/env', '-i', '-C', cwd, ...vars, cmd, ...args], options: { env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin' }, cwd: host.root } };
+}
+
+export async function run(host: Host, who: Account, cmd: string, args: string[], env: Record<string, string>, cwd: string) {
+  const c = command(host, who, cmd, args, env, cwd);
+  return execa(c.file, c.args, { ...c.options, reject: false, extendEnv: false, timeout: 120_000 });
+}
+
+/**
+ * The folder a service keeps its data in (inner path), owned by `who`. On the machine's packages
+ * as root, HOME/<service> must be reachable by the unprivileged account; when the project lives
+ * somewhere it cannot enter (under /root, say), the data goes to /var/tmp/mqlab-<id>/<service> and
+ * HOME/<service> links there. In a root, it is /mqlab/<service> inside the root.
+ */
+export async function serviceDir(host: Host, service: string, who: Account): Promise<string> {
+  if (host.root) {
+    const inner = `/mqlab/${service}`;
+    const dir = outer(host, inner);
+    fs.mkdirSync(outer(host, '/mqlab'), { recursive: true, mode: 0o755 });
+    fs.chmodSync(outer(host, '/mqlab'), 0o755);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chownTo(dir, who);
+    return inner;
+  }
+  const dir = path.join(host.home, service);
+  if (fs.existsSync(dir)) {
+    const real = fs.realpathSync(dir);
+    // made by an older mqlab that ran the node as root: hand it to the service's account
+    if (who.uid !== undefined && fs.statSync(real).uid !== who.uid) await execa('chown', ['-R', `${who.uid}:${who.gid}`, real]);
+    return real;
+  }
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (who.uid === undefined) return dir;
+  chownTo(dir, who);
+  const reach = await execa('test', ['-w', dir], { uid: who.uid, gid: who.gid, reject: false });
+  if (reach.exitCode === 0) return dir;
+  fs.rmdirSync(dir);
+  const id = crypto.createHash('sha1').update(host.home).digest('hex').slice(0, 10);
+  const parent = path.join('/var/tmp', `mqlab-${id}`);
+  const away = path.join(parent, service);
+  fs.mkdirSync(parent, { recursive: true, mode: 0o711 });
+  fs.mkdirSync(away, { recursive: true, mode: 0o700 });
+  chownTo(away, who);
+  fs.symlinkSync(away, dir);
+  return away;
+}
+
+/** the service's folder if it exists (inner path), without creating it */
+export function existingServiceDir(host: Host, service: string): string | null {
+  if (host.root) return fs.existsSync(outer(host, `/mqlab/${service}`)) ? `/mqlab/${service}` : null;
+  const dir = path.join(host.home, service);
+  return fs.existsSync(dir) ? fs.realpathSync(dir) : null;
+}
+
+/** remove what serviceDir made outside HOME (the /var/tmp folder behind a link) */
+export function removeOutsideDir(host: Host, service: string): void {
+  const dir = path.join(host.home, service);
+  try {
+    if (fs.lstatSync(dir).isSymbolicLink()) {
+      const away = fs.realpathSync(dir);
+      fs.rmSync(away, { recursive: true, force: true });
+      const parent = path.dirname(away);
+      if (fs.readdirSync(parent).length === 0) fs.rmdirSync(parent);
+    }
+  } catch {
+    /* nothing there */
+  }
+}

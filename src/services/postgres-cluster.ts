@@ -1,0 +1,100 @@
+/**
+ * mqlab's own PostgreSQL cluster, from the postgresql package of a Host (this machine's, or the
+ * private Debian root's), on its own port, TCP on 127.0.0.1 only. PostgreSQL refuses to run as
+ * root, so as root the cluster belongs to the unprivileged `postgres` user (or `nobody`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import postgres from 'postgres';
+import { ACCOUNTS, type Ports } from '../defaults.js';
+import { PROJECT_ROOT } from '../config.js';
+import { EnvError } from '../errors.js';
+import { account, chownTo, existingServiceDir, outer, run, serviceDir, type Host } from './host.js';
+
+/** the newest /usr/lib/postgresql/<major>/bin of the host (inner path) */
+export function pgBinDir(host: Host): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!fs.existsSync(outer(host, root))) return null;
+  const versions = fs
+    .readdirSync(outer(host, root))
+    .filter((v) => fs.existsSync(outer(host, path.join(root, v, 'bin', 'postgres'))))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? path.join(root, versions[0], 'bin') : null;
+}
+
+const pgAccount = (host: Host) => account(host, ['postgres', 'nobody']);
+
+const conf = (ports: Ports) => `
+# --- mqlab ---
+listen_addresses = '127.0.0.1'
+port = ${ports.postgres}
+unix_socket_directories = ''
+max_connections = 50
+`;
+
+export async function startPostgres(host: Host, ports: Ports, log: (line: string) => void): Promise<'started' | 'running'> {
+  const bin = pgBinDir(host);
+  if (!bin) throw new EnvError('postgresql is not installed', 'run `bash scripts/install-services.sh` (as root), or use Docker: mqlab up --backend docker');
+  const who = pgAccount(host);
+  const dir = await serviceDir(host, 'postgres', who);
+  const data = path.join(dir, 'data');
+  const pg = (tool: string, args: string[]) => run(host, who, path.join(bin, tool), args, { HOME: dir }, dir);
+  if (!fs.existsSync(outer(host, path.join(data, 'PG_VERSION')))) {
+    log(`creating a PostgreSQL cluster in ${outer(host, data)} (runs as ${who.name})`);
+    const pwfile = path.join(dir, 'superuser.pw');
+    fs.writeFileSync(outer(host, pwfile), ACCOUNTS.pgSuperuser.password + '\n', { mode: 0o600 });
+    chownTo(outer(host, pwfile), who);
+    const init = await pg('initdb', ['-D', data, '-U', ACCOUNTS.pgSuperuser.user, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C']);
+    fs.rmSync(outer(host, pwfile));
+    if (init.exitCode !== 0) {
+      fs.rmSync(outer(host, data), { recursive: true, force: true }); // a half-made cluster would break the next `up`
+      throw new EnvError(`could not create the PostgreSQL cluster: ${lastLine(init.stderr || init.stdout)}`, `check that user ${who.name} can write ${outer(host, dir)}`);
+    }
+  }
+  // the port follows MQLAB_PORT_OFFSET: rewrite mqlab's block on every start
+  const confFile = outer(host, path.join(data, 'postgresql.conf'));
+  fs.writeFileSync(confFile, fs.readFileSync(confFile, 'utf8').replace(/\n# --- mqlab[^]*$/, '') + conf(ports));
+  const status = await pg('pg_ctl', ['-D', data, 'status']);
+  if (status.exitCode === 0) return 'running';
+  const logFile = path.join(dir, 'postgres.log');
+  const r = await pg('pg_ctl', ['-D', data, '-l', logFile, '-w', '-t', '60', 'start']);
+  if (r.exitCode !== 0) {
+    const text = outer(host, logFile);
+    const fatal = fs.existsSync(text) ? fs.readFileSync(text, 'utf8').split('\n').filter((l) => /FATAL|could not/.test(l)).pop() : undefined;
+    const inUse = /Address already in use|could not bind/.test(fatal ?? '');
+    throw new EnvError(
+      `PostgreSQL did not start: ${inUse ? `port ${ports.postgres} is in use by another program` : (fatal?.trim() ?? lastLine(r.stderr || r.stdout))}`,
+      inUse ? `stop whatever listens on 127.0.0.1:${ports.postgres} (another mqlab checkout? run \`mqlab down\` there, or set MQLAB_PORT_OFFSET)` : `see ${text}`,
+    );
+  }
+  return 'started';
+}
+
+export async function stopPostgres(host: Host): Promise<boolean> {
+  const bin = pgBinDir(host);
+  const dir = existingServiceDir(host, 'postgres');
+  if (!bin || !dir || !fs.existsSync(outer(host, path.join(dir, 'data', 'PG_VERSION')))) return false;
+  const r = await run(host, pgAccount(host), path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', 'stop'], { HOME: dir }, dir);
+  return r.exitCode === 0;
+}
+
+/** database `lab`, role `app`, schema `lab` owned by app: config/postgres/init.sql, as docker runs it */
+export async function provisionPostgres(ports: Ports): Promise<void> {
+  const admin = (db: string) =>
+    postgres({ host: '127.0.0.1', port: ports.postgres, user: ACCOUNTS.pgSuperuser.user, password: ACCOUNTS.pgSuperuser.password, database: db, onnotice: () => {}, max: 1 });
+  const root = admin('postgres');
+  try {
+    const [exists] = await root`select 1 from pg_database where datname = ${ACCOUNTS.database}`;
+    if (!exists) await root.unsafe(`CREATE DATABASE ${ACCOUNTS.database}`);
+  } finally {
+    await root.end({ timeout: 1 });
+  }
+  const lab = admin(ACCOUNTS.database);
+  try {
+    await lab.unsafe(fs.readFileSync(path.join(PROJECT_ROOT, 'config', 'postgres', 'init.sql'), 'utf8'));
+  } finally {
+    await lab.end({ timeout: 1 });
+  }
+}
+
+const lastLine = (text: string) => text.trim().split('\n').filter(Boolean).pop() ?? '(no output)';

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mqlab } from './helpers.js';
+
+// issue 16: `mqlab down --volumes` deleted a whole MQLAB_HOME, with files mqlab never made.
+// A scratch folder and a port offset nothing listens on: nothing here touches the running services.
+const scratch: string[] = [];
+const home = (files: Record<string, string>) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-home-'));
+  scratch.push(dir);
+  for (const [f, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    fs.writeFileSync(path.join(dir, f), text);
+  }
+  return dir;
+};
+const down = (dir: string, backend = 'system') => mqlab(['down', '--volumes', '--backend', backend], { MQLAB_HOME: dir, MQLAB_PORT_OFFSET: '29000' });
+
+describe('mqlab down --volumes deletes only what mqlab created', () => {
+  afterEach(() => {
+    for (const d of scratch.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('refuses a folder that is not mqlab’s (a thesis in it): one line, exit 2, everything kept', async () => {
+    const dir = home({ 'docs/thesis.txt': 'four years of work' });
+    for (const backend of ['system', 'local', 'auto']) {
+      const r = await down(dir, backend);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^mqlab: not deleting .*: it is not mqlab's data folder \(no \.mqlab-data\): docs; kept everything, nothing stopped$/m);
+      expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+      expect(fs.readFileSync(path.join(dir, 'docs/thesis.txt'), 'utf8')).toBe('four years of work');
+    }
+  });
+
+  it('refuses mqlab’s folder when it also holds something else, and says what was kept', async () => {
+    const dir = home({ '.mqlab-data': 'x', 'postgres/PG_VERSION': '15', 'notes.md': 'mine' });
+    const r = await down(dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds files mqlab did not create: notes\.md; kept everything/);
+    expect(fs.existsSync(path.join(dir, 'notes.md'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'postgres/PG_VERSION'))).toBe(true);
+  });
+
+  it('deletes a folder that holds only what mqlab made (marked or from an older mqlab)', async () => {
+    for (const files of [{ '.mqlab-data': 'x', 'rabbitmq/rabbitmq.conf': '', backend: 'system\n' }, { 'postgres/x': '' }]) {
+      const dir = home(files);
+      const r = await down(dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/deleted .*: mqlab's RabbitMQ and PostgreSQL data/);
+      expect(fs.existsSync(dir)).toBe(false);
+    }
+  });
+
+  it('up refuses to move into a folder that holds other files', async () => {
+    const dir = home({ 'docs/thesis.txt': 'four years of work' });
+    const r = await mqlab(['up', '--backend', 'system'], { MQLAB_HOME: dir, MQLAB_PORT_OFFSET: '29000' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not mqlab's data folder and holds docs/);
+    expect(fs.readdirSync(dir)).toEqual(['docs']);
+  });
+});
