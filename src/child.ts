@@ -3,13 +3,13 @@
  * with runChild. The child gets the run's URLs and namespace through MQLAB_* variables, prints
  * key=value event lines on stdout (see child-runtime.ts), and the parent records them in its log.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants } from 'node:os';
 import { execa } from 'execa';
 import type { LabContext } from './lab.js';
 import { parseEvent, type LabEvent } from './log/events.js';
+import { writeOutput } from './report/out-files.js';
 
 export interface ChildRun {
   name: string;
@@ -57,7 +57,7 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
   }
   if (r.stderr.trim()) ctx.log.emit(name, { status: 'stderr', text: r.stderr.trim().split('\n').slice(-3).join(' | ') });
   const output = [r.stdout, r.stderr].filter(Boolean).join('\n');
-  if (ctx.outDir) fs.writeFileSync(path.join(ctx.outDir, `${name}.out.txt`), output ? output + '\n' : '');
+  if (ctx.outDir) writeOutput(path.join(ctx.outDir, `${name}.out.txt`), output ? output + '\n' : '');
   if (r.isCanceled) throw ctx.signal.reason ?? new Error('interrupted');
   return { name, exitCode, signal, stdout: r.stdout, stderr: r.stderr, events };
 }

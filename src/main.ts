@@ -2,6 +2,10 @@
 import { buildProgram, type CliState } from './cli.js';
 import { EnvError, Interrupted } from './errors.js';
 import { maskText } from './urls.js';
+import { redactStreams } from './log/redact-streams.js';
+
+// every byte mqlab prints passes through redactSecrets (the URLs' passwords, masked URLs)
+redactStreams(process.stdout, process.stderr);
 
 const controller = new AbortController();
 const state: CliState = { code: 0, signal: controller.signal };

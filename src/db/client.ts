@@ -4,12 +4,15 @@ import type { Sql } from 'postgres';
 import { EnvError, UP_HINT } from '../errors.js';
 import { maskText, maskUrl } from '../urls.js';
 import { networkCause } from '../broker/errors.js';
+import { pgCredentials } from './options.js';
 
 export type Db = Sql;
 
 export async function openDb(url: string, max = 4): Promise<{ db: Db; version: string }> {
-  const db = postgres(url, {
+  const creds = pgCredentials(url);
+  const db = postgres(creds.url, {
     max,
+    ...(creds.password !== undefined ? { password: creds.password } : {}),
     onnotice: () => {},
     connect_timeout: 5,
     idle_timeout: 30,
