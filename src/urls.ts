@@ -72,5 +72,5 @@ export function maskText(text: string): string {
       const trail = /[.,;:)\]'"]+$/.exec(url)?.[0] ?? '';
       return maskUrl(url.slice(0, url.length - trail.length)) + trail;
     })
-    .replace(/\b(password|passwd|pass|pwd|sslpassword|secret|token|api[-_]?key)=(?!\*\*\*)[^\s&"']+/gi, `$1=${MASK}`);
+    .replace(/\b(password|passwd|pwd|sslpassword)=(?!\*\*\*)[^\s&"']+/gi, `$1=${MASK}`);
 }

@@ -7,6 +7,7 @@ import { runLabs, type LabReport } from '../runner.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from '../report/text.js';
 import { jsonDocument } from '../report/json.js';
 import { junitXml } from '../report/junit.js';
+import { writeOutput } from '../report/out-files.js';
 import { Interrupted } from '../errors.js';
 
 export interface RunFlags {
@@ -29,7 +30,7 @@ export async function runCommand(
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   if (flags.out) fs.mkdirSync(flags.out, { recursive: true });
   let first = true;
-  const { session, reports } = await runLabs(
+  const { session, reports, lost } = await runLabs(
     entries,
     config,
     { verbose: Boolean(flags.verbose), step: Boolean(flags.step), out: flags.out, labOptions },
@@ -47,7 +48,9 @@ export async function runCommand(
   );
   if (flags.json) process.stdout.write(JSON.stringify(jsonDocument(session, reports, config), null, 2) + '\n');
   else if (summary) print(['', ...renderSummary(reports, colour)]);
-  if (flags.junit) fs.writeFileSync(flags.junit, junitXml(reports));
+  if (flags.junit) writeOutput(flags.junit, junitXml(reports));
+  // a service was lost: the reports say so ("error"), and main prints the one line (exit 2)
+  if (lost) throw lost;
   return exitCodeOf(reports);
 }
 

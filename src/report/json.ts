@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 /** --json: one document for the whole run (one lab or `all`) */
 export function jsonDocument(session: SessionInfo, reports: LabReport[], config: Config) {
   return {
-    result: reports.some((r) => r.status === 'failed' || r.status === 'error') ? 'failed' : 'passed',
+    result: reports.some((r) => r.environment) ? 'error' : reports.some((r) => r.status === 'failed' || r.status === 'error') ? 'failed' : 'passed',
     broker: session.broker,
     postgres: session.postgres,
     capabilities: session.capabilities,
@@ -21,6 +21,8 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       facts: r.facts,
       ...(r.skipped ? { skipped: r.skipped } : {}),
       ...(r.error ? { error: r.error } : {}),
+      // a service lost or refused during the lab: not a failed experiment
+      ...(r.environment ? { outcome: 'error', error: { kind: 'environment', ...r.environment } } : {}),
       timings: roundTimings(r.timings),
       events: r.events.map((e) => ({ source: e.source, ...e.fields, line: formatEvent(e) })),
     })),

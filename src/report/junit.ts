@@ -10,7 +10,10 @@ export function junitXml(reports: LabReport[]): string {
         : `<failure message="${esc(`expected=${formatExpected(c)} actual=${formatValue(c.actual)}`)}"/>`;
       return `    <testcase classname="mqlab.${esc(r.lab)}" name="${esc(c.name)}" time="0">${body}</testcase>`;
     });
-    if (r.status === 'error') cases.push(`    <testcase classname="mqlab.${esc(r.lab)}" name="completed" time="0"><error message="${esc(r.error ?? '')}"/></testcase>`);
+    if (r.status === 'error') {
+      const type = r.environment ? ` type="environment: ${esc(r.environment.service)}"` : '';
+      cases.push(`    <testcase classname="mqlab.${esc(r.lab)}" name="completed" time="0"><error${type} message="${esc(r.error ?? '')}"/></testcase>`);
+    }
     if (r.status === 'skipped') cases.push(`    <testcase classname="mqlab.${esc(r.lab)}" name="${esc(r.lab)}" time="0"><skipped message="${esc(r.skipped ?? '')}"/></testcase>`);
     const failures = r.checks.filter((c) => !c.pass).length;
     const errors = r.status === 'error' ? 1 : 0;
