@@ -1,5 +1,4 @@
 /** `mqlab <lab>` and `mqlab all`: run, print (text, --json, --junit), return the exit code. */
-import fs from 'node:fs';
 import readline from 'node:readline';
 import type { LabEntry } from '../lab.js';
 import type { Config } from '../config.js';
@@ -7,7 +6,7 @@ import { runLabs, type LabReport } from '../runner.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from '../report/text.js';
 import { jsonDocument } from '../report/json.js';
 import { junitXml } from '../report/junit.js';
-import { writeOutput } from '../report/out-files.js';
+import { checkOutputPaths, writeOutput } from '../report/out-files.js';
 import { Interrupted } from '../errors.js';
 
 export interface RunFlags {
@@ -28,7 +27,7 @@ export async function runCommand(
 ): Promise<number> {
   const colour = !flags.json && useColour(process.stdout);
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
-  if (flags.out) fs.mkdirSync(flags.out, { recursive: true });
+  checkOutputPaths(flags);
   let first = true;
   const { session, reports, lost } = await runLabs(
     entries,
