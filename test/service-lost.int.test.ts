@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { CLI } from './helpers.js';
+import { CLI, ROOT } from './helpers.js';
 import { tcpProxy, viaPort, type TcpProxy } from './tcp-proxy.js';
 import { DEFAULT_URLS, PORTS, ACCOUNTS } from '../src/defaults.js';
 
@@ -111,4 +111,41 @@ describe('a service lost during a run', () => {
       expect(again.stdout.trim().split('\n').pop()).toBe('RESULT: all assertions passed');
     });
   }
+});
+
+describe("a lab's child process that loses a service", () => {
+  const consumer = path.join(ROOT, 'dist', 'labs', 'consumer-crash', 'consumer.js');
+  const childEnv = (amqpPort: number) => ({
+    ...process.env,
+    MQLAB_AMQP_URL: viaPort(DEFAULT_URLS.amqp, amqpPort),
+    MQLAB_NAMESPACE: 'safety',
+    MQLAB_LAB: 'consumer-crash',
+    MQLAB_PROCESS: 'consumer-test',
+  });
+  const expectLostLine = (r: { exitCode?: number; stderr: string; stdout: string }, service: string) => {
+    expect(r.exitCode, r.stderr).toBe(75); // CHILD_LOST_EXIT: runChild turns it into an environment error
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^\\[lost\\] service=${service} cause=`))]);
+    for (const s of SECRETS) expect(r.stdout + r.stderr).not.toContain(s);
+  };
+
+  it('exits 75 with one [lost] line when its database refuses at the start', async () => {
+    const r = await execa('node', [consumer, '--expect', '1'], {
+      reject: false,
+      env: { ...childEnv(PORTS.amqp), MQLAB_PG_URL: `postgres://app:${ACCOUNTS.app.password}@127.0.0.1:1/lab` },
+    });
+    expectLostLine(r, 'PostgreSQL');
+  });
+
+  it('exits 75 at once when its broker connection is cut while it waits for messages', async () => {
+    proxy = await tcpProxy(PORTS.amqp);
+    const child = execa('node', [consumer, '--expect', '1000', '--timeout-ms', '60000'], { reject: false, env: childEnv(proxy.port) });
+    const end = Date.now() + 30_000;
+    while (proxy.accepted() === 0 && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300)); // let it open its channel and start consuming
+    const cutAt = Date.now();
+    await proxy.cut();
+    const r = await child;
+    expect(Date.now() - cutAt).toBeLessThan(5_000);
+    expectLostLine(r, 'RabbitMQ');
+  });
 });
