@@ -2,12 +2,17 @@
  * The child side of runChild: what a lab's separate process (consumer, archiver, producer) uses.
  * It reads the run's URLs and the lab's names (built by the parent) from MQLAB_* variables and
  * prints events on stdout.
+ * A service lost (or refused) while the child runs ends it at once with CHILD_LOST_EXIT and one
+ * `[lost] service=… cause=…` line on stderr, which the parent turns into an environment error.
  */
 import { Broker } from './broker/broker.js';
-import { openDb, type Db } from './db/client.js';
+import { dbLossProbe, openDb, type Db } from './db/client.js';
 import { loadConfig, type Config } from './config.js';
 import { eventFields, formatEvent } from './log/events.js';
 import { faultsFor } from './fault.js';
+import { CHILD_LOST_EXIT, ServiceLost, isConnectionLoss, lossCause, type ServiceName } from './lost.js';
+import { EnvError } from './errors.js';
+import { redactSecrets } from './secrets.js';
 
 export interface ChildRuntime<N> {
   config: Config;
@@ -28,7 +33,18 @@ export interface ChildRuntime<N> {
 export async function childRuntime<N>(): Promise<ChildRuntime<N>> {
   const config = loadConfig();
   const lab = process.env.MQLAB_LAB ?? 'unknown';
-  const [broker, { db }] = await Promise.all([Broker.connect(config.amqpUrl), openDb(config.pgUrl, 2)]);
+  let ending = false;
+  let db: Db | undefined;
+  const urlOf = (s: ServiceName) => (s === 'PostgreSQL' ? config.pgUrl : s === 'RabbitMQ' ? config.amqpUrl : config.mgmtUrl);
+  const lost = (service: ServiceName, cause: string) => exitLost(new ServiceLost(service, urlOf(service), cause));
+  exitOnLoss(config, lost);
+  const onDbClose = dbLossProbe(() => db, () => ending, (cause) => lost('PostgreSQL', cause));
+  const [b, d] = await Promise.allSettled([Broker.connect(config.amqpUrl), openDb(config.pgUrl, 2, onDbClose)]);
+  if (b.status === 'rejected') lost('RabbitMQ', causeOf(b.reason));
+  if (d.status === 'rejected') lost('PostgreSQL', causeOf(d.reason));
+  const broker = (b as PromiseFulfilledResult<Broker>).value;
+  db = (d as PromiseFulfilledResult<{ db: Db }>).value.db;
+  broker.onLost((cause) => lost('RabbitMQ', cause));
   return {
     config,
     names: JSON.parse(process.env.MQLAB_LAB_NAMES ?? '{}') as N,
@@ -41,8 +57,44 @@ export async function childRuntime<N>(): Promise<ChildRuntime<N>> {
     },
     fault: (name) => faultsFor(lab).has(name),
     async close() {
+      ending = true;
       await broker.close();
-      await db.end({ timeout: 1 });
+      await db!.end({ timeout: 1 });
     },
   };
+}
+
+/** the cause in an EnvError's message, after "<service> at <url>: " */
+function causeOf(err: unknown): string {
+  const msg = err instanceof EnvError ? err.message : lossCause(err, 'unreachable');
+  return msg.replace(/^.*? at \S+: /, '');
+}
+
+function exitLost(e: ServiceLost): never {
+  process.stderr.write(formatEvent({ source: 'lost', fields: { service: e.service, cause: redactSecrets(e.cause) } }) + '\n');
+  process.exit(CHILD_LOST_EXIT);
+}
+
+/** an error nobody caught that says a connection went away: the service it came from is lost */
+function exitOnLoss(config: Config, lost: (s: ServiceName, cause: string) => void) {
+  const pgPort = portOf(config.pgUrl, '5432');
+  const onError = (err: unknown) => {
+    if (!isConnectionLoss(err)) {
+      process.stderr.write(redactSecrets(String((err as Error)?.stack ?? err)) + '\n');
+      process.exit(1);
+    }
+    const e = err as { code?: string; port?: number };
+    const pg = String(e.code ?? '').startsWith('CONNECT') || String(e.port ?? '') === pgPort;
+    lost(pg ? 'PostgreSQL' : 'RabbitMQ', lossCause(err, 'connection lost during the run'));
+  };
+  process.on('uncaughtException', onError);
+  process.on('unhandledRejection', onError);
+}
+
+function portOf(url: string, fallback: string): string {
+  try {
+    return new URL(url).port || fallback;
+  } catch {
+    return fallback;
+  }
 }

@@ -4,13 +4,14 @@
  * through MQLAB_* variables, prints
  * key=value event lines on stdout (see child-runtime.ts), and the parent records them in its log.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants } from 'node:os';
 import { execa } from 'execa';
 import type { LabContext } from './lab.js';
 import { parseEvent, type LabEvent } from './log/events.js';
+import { writeOutput } from './report/out-files.js';
+import { CHILD_LOST_EXIT, ServiceLost, type ServiceName } from './lost.js';
 
 export interface ChildRun {
   name: string;
@@ -63,7 +64,16 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
   // its own source, so a lab's filters on the child's sources (consumer, archiver …) are unchanged
   ctx.log.emit('exit', { status: 'exited', exitCode, signal: signal ?? undefined }, name);
   const output = [r.stdout, r.stderr].filter(Boolean).join('\n');
-  if (ctx.outDir) fs.writeFileSync(path.join(ctx.outDir, `${name}.out.txt`), output ? output + '\n' : '');
+  if (ctx.outDir) writeOutput(path.join(ctx.outDir, `${name}.out.txt`), output ? output + '\n' : '');
   if (r.isCanceled) throw ctx.signal.reason ?? new Error('interrupted');
+  if (exitCode === CHILD_LOST_EXIT) throw childLoss(ctx, name, r.stderr);
   return { name, exitCode, signal, stdout: r.stdout, stderr: r.stderr, events };
+}
+
+/** the `[lost] service=… cause=…` line of a child that exited with CHILD_LOST_EXIT */
+function childLoss(ctx: LabContext, name: string, stderr: string): ServiceLost {
+  const line = stderr.split('\n').map(parseEvent).find((e) => e?.source === 'lost');
+  const service = (line?.fields.service ?? 'RabbitMQ') as ServiceName;
+  const url = service === 'PostgreSQL' ? ctx.config.pgUrl : service === 'RabbitMQ' ? ctx.config.amqpUrl : ctx.config.mgmtUrl;
+  return new ServiceLost(service, url, `${line?.fields.cause ?? 'connection lost during the run'} (in process ${name})`);
 }

@@ -5,6 +5,7 @@ import { DEFAULT_URLS, portOffset, portsFor, urlsFor, type Ports } from './defau
 import { UsageError } from './errors.js';
 import { maskUrl } from './urls.js';
 import { defaultHome } from './home.js';
+import { rememberSecrets } from './secrets.js';
 
 /** One validated, typed view of flags + MQLAB_* environment. Parsed once, in main. */
 export interface Config {
@@ -44,6 +45,8 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   const amqpUrl = flags.amqpUrl ?? env.MQLAB_AMQP_URL ?? urls.amqp;
   const pgUrl = flags.pgUrl ?? env.MQLAB_PG_URL ?? urls.pg;
   const mgmtUrl = flags.mgmtUrl ?? env.MQLAB_MGMT_URL ?? urls.mgmt;
+  // before any validation: an error about a URL must not print its secret either
+  for (const url of [amqpUrl, pgUrl, mgmtUrl]) rememberSecrets(url);
   const amqp = parseUrl(amqpUrl, 'MQLAB_AMQP_URL / --amqp-url', ['amqp:', 'amqps:']);
   parseUrl(pgUrl, 'MQLAB_PG_URL / --pg-url', ['postgres:', 'postgresql:']);
   parseUrl(mgmtUrl, 'MQLAB_MGMT_URL / --mgmt-url', ['http:', 'https:']);

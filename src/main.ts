@@ -8,6 +8,10 @@ import { EnvError, Interrupted, UsageError } from './errors.js';
 import { maskText } from './urls.js';
 import { JunitFile, junitFromArgv } from './report/junit-file.js';
 import type { RunEnd } from './report/junit.js';
+import { redactStreams } from './log/redact-streams.js';
+
+// every byte mqlab prints passes through redactSecrets (the URLs' passwords, masked URLs)
+redactStreams(process.stdout, process.stderr);
 
 export async function main(registry: Registry, argv: string[] = process.argv): Promise<never> {
   const controller = new AbortController();

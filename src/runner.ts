@@ -14,10 +14,13 @@ import { namesFor, type Names } from './names.js';
 import { evaluate } from './report/checks.js';
 import type { LabReport, SessionInfo } from './report/lab-report.js';
 import { EnvError, Interrupted, LabError } from './errors.js';
+import { maskUrl } from './urls.js';
 import { sleep, within } from './time.js';
 import { labOutDir, writeAssertOut } from './report/out-files.js';
 import { FAULT_ENV, faultsFor } from './fault.js';
 import { sampleDepths, samplerConnection } from './broker/depth-sampler.js';
+import { LOST_HINT, LossWatch, ServiceLost, isConnectionLoss } from './lost.js';
+import { dbLossProbe } from './db/client.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -42,15 +45,22 @@ export async function runLabs(
   opts: RunOptions,
   hooks: Hooks,
   signal: AbortSignal,
-): Promise<{ session: SessionInfo; reports: LabReport[] }> {
+): Promise<{ session: SessionInfo; reports: LabReport[]; lost?: EnvError }> {
   // Connect to both services first: an environment problem is reported before any lab starts.
-  const [first, pg] = await Promise.allSettled([Broker.connect(config.amqpUrl), openDb(config.pgUrl)]);
+  const watch = new LossWatch();
+  let dbHandle: Db | undefined;
+  let ending = false;
+  const onDbClose = dbLossProbe(() => dbHandle, () => ending || watch.first !== null, (cause) =>
+    watch.report(new ServiceLost('PostgreSQL', config.pgUrl, cause)),
+  );
+  const [first, pg] = await Promise.allSettled([Broker.connect(config.amqpUrl), openDb(config.pgUrl, 4, onDbClose)]);
   if (first.status === 'rejected' || pg.status === 'rejected') {
     if (first.status === 'fulfilled') await first.value.close();
     if (pg.status === 'fulfilled') await pg.value.db.end({ timeout: 0 });
     throw first.status === 'rejected' ? first.reason : (pg as PromiseRejectedResult).reason;
   }
   const { db, version } = pg.value;
+  dbHandle = db;
   const session: SessionInfo = {
     broker: { product: first.value.product, version: first.value.version },
     postgres: version,
@@ -58,22 +68,53 @@ export async function runLabs(
   };
   let spare: Broker | null = first.value; // the first lab uses the connection that just proved the broker
   const reports: LabReport[] = [];
+  let lost: EnvError | undefined;
   try {
     for (const entry of entries) {
       if (signal.aborted) throw new Interrupted();
-      const broker = spare ?? (await Broker.connect(config.amqpUrl));
-      spare = null;
       const out = labOutDir(opts.out, entry.name, entries.length > 1);
-      const report = await runOne(entry, config, { ...opts, out }, hooks, signal, db, session.capabilities, broker);
+      let report: LabReport;
+      try {
+        const broker = spare ?? (await Broker.connect(config.amqpUrl));
+        spare = null;
+        report = await runOne(entry, config, { ...opts, out }, hooks, signal, db, session.capabilities, broker, watch);
+      } catch (err) {
+        if (!(err instanceof EnvError) || err instanceof Interrupted) throw err;
+        report = environmentReport(entry, err); // the broker refused the lab's connection
+      }
       if (out) writeAssertOut(out, report);
       reports.push(report);
       hooks.onReport?.(report);
+      // a service is gone: the labs after this one would only fail the same way
+      if (report.environment) {
+        lost = watch.first ?? causes.get(report) ?? new EnvError(report.environment.message, LOST_HINT);
+        break;
+      }
     }
   } finally {
+    ending = true;
     await spare?.close();
-    await db.end({ timeout: 1 }).catch(() => {});
+    await db.end({ timeout: watch.first ? 0 : 1 }).catch(() => {});
   }
-  return { session, reports };
+  return { session, reports, lost };
+}
+
+const causes = new WeakMap<LabReport, EnvError>();
+
+/** the report of a lab that stopped because a service was lost or refused */
+function environmentReport(entry: LabMeta, e: EnvError, base?: LabReport): LabReport {
+  // "RabbitMQ at amqp://app:***@…: unreachable" names its service and URL in front
+  const named = /^(RabbitMQ management API|RabbitMQ|PostgreSQL) at (\S+?):? /.exec(e.message);
+  const service = e instanceof ServiceLost ? e.service : (named?.[1] ?? 'environment');
+  const url = e instanceof ServiceLost ? maskUrl(e.url) : (named?.[2] ?? '');
+  const report: LabReport = {
+    ...(base ?? { lab: entry.name, title: entry.title, lines: [], checks: [], facts: {}, timings: { setupMs: 0, runMs: 0, totalMs: 0 }, events: [] }),
+    status: 'error',
+    error: e.message,
+    environment: { service, url, message: e.message },
+  };
+  causes.set(report, e);
+  return report;
 }
 
 async function runOne(
@@ -85,6 +126,7 @@ async function runOne(
   db: Db,
   caps: Capabilities,
   broker: Broker,
+  watch: LossWatch,
 ): Promise<LabReport> {
   const started = performance.now();
   const names = namesFor(config);
@@ -102,16 +144,22 @@ async function runOne(
   const { lab } = await entry.load();
   const onAbort = () => void broker.close();
   signal.addEventListener('abort', onAbort, { once: true });
+  broker.onLost((cause) => watch.report(new ServiceLost('RabbitMQ', config.amqpUrl, cause)));
+  // the lab's sleeps, waits and child processes end as soon as a service is lost
+  const stop = new AbortController();
+  watch.onLoss(() => stop.abort(watch.first));
+  const labSignal = AbortSignal.any([signal, stop.signal]);
+  const orLost = <T>(p: Promise<T>) => Promise.race([p, watch.lost]);
   let sampler: ReturnType<typeof sampleDepths> | undefined;
   const samplerConn = samplerConnection(config.amqpUrl); // connects while the lab is set up
   try {
-    const queues = await prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`));
+    const queues = await orLost(prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`)));
     report.timings.setupMs = performance.now() - started;
-    const ctx = context(entry, lab, config, opts, hooks, signal, broker, db, caps, log, names);
+    const ctx = context(entry, lab, config, opts, hooks, labSignal, broker, db, caps, log, names);
     sampler = sampleDepths(samplerConn, ctx.mgmt, queues);
     const runStart = performance.now();
     const startedAt = new Date().toISOString();
-    const result = await lab.run(ctx);
+    const result = await orLost(lab.run(ctx));
     report.timings.runMs = performance.now() - runStart;
     report.window = { start: startedAt, end: new Date().toISOString() };
     report.lines = result.lines;
@@ -125,7 +173,9 @@ async function runOne(
     }
   } catch (err) {
     if (signal.aborted) throw new Interrupted();
-    if (err instanceof EnvError || err instanceof Interrupted) throw err;
+    const env = await environmentCause(err, watch);
+    if (env) return environmentReport(entry, env, report);
+    if (err instanceof Interrupted) throw err;
     report.status = 'error';
     report.error = err instanceof LabError ? err.message : String((err as Error)?.stack ?? err);
   } finally {
@@ -136,6 +186,19 @@ async function runOne(
     report.timings.totalMs = performance.now() - started;
   }
   return report;
+}
+
+/**
+ * Was the lab stopped by its environment? A loss the watch heard, an EnvError (management
+ * refused), or an error that says a connection went away: the watch names the service (its
+ * probe of the database may still be under way, so it gets a moment).
+ */
+async function environmentCause(err: unknown, watch: LossWatch): Promise<EnvError | null> {
+  if (watch.first) return watch.first;
+  if (err instanceof EnvError) return err;
+  if (!isConnectionLoss(err)) return null;
+  const heard = await Promise.race([watch.lost.catch((e: ServiceLost) => e), new Promise<null>((r) => setTimeout(r, 3000, null))]);
+  return heard ?? null;
 }
 
 /** declare the topology and schema, then reset the lab's own state; returns the lab's queue names */

@@ -16,6 +16,12 @@ export const CONFIG = loadConfig({}, process.env);
 /** "host:port" of each service, as a test writes it in a URL, and escaped for a RegExp */
 export const AT = { amqp: new URL(CONFIG.amqpUrl).host, pg: new URL(CONFIG.pgUrl).host, mgmt: new URL(CONFIG.mgmtUrl).host };
 export const AT_RE = { amqp: escapeRe(AT.amqp), pg: escapeRe(AT.pg), mgmt: escapeRe(AT.mgmt) };
+/** the services' ports, read from the URLs the tests reach (MQLAB_* or the defaults with MQLAB_PORT_OFFSET) */
+export const PORT = {
+  amqp: Number(new URL(CONFIG.amqpUrl).port || 5672),
+  postgres: Number(new URL(CONFIG.pgUrl).port || 5432),
+  management: Number(new URL(CONFIG.mgmtUrl).port || 15672),
+};
 function escapeRe(s: string) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

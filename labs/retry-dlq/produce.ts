@@ -4,10 +4,9 @@
  * orders to orders.work one by one, each waiting for the broker's confirm (mandatory, persistent).
  * With --out DIR its events are kept as DIR/producer.out.txt, like a child's output.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { LabContext } from '../../src/lab.js';
-import { formatEvent, type LabEvent } from '../../src/log/events.js';
+import type { LabEvent } from '../../src/log/events.js';
+import { keepEvents } from '../../src/report/out-files.js';
 import { fieldsOfOrder, orderBody, ORDERS, publishProps, SEED_FIELDS } from './orders.js';
 
 export async function produceOrders(ctx: LabContext, queue: string): Promise<LabEvent[]> {
@@ -22,7 +21,7 @@ export async function produceOrders(ctx: LabContext, queue: string): Promise<Lab
     const confirmed = events.length;
     events.push(ctx.log.emit('producer', { ...SEED_FIELDS, destination: queue, confirmed, status: 'done' }));
   } finally {
-    if (ctx.outDir) fs.writeFileSync(path.join(ctx.outDir, 'producer.out.txt'), events.map((e) => formatEvent(e) + '\n').join(''));
+    keepEvents(ctx.outDir, 'producer', events);
   }
   return events;
 }

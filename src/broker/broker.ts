@@ -6,6 +6,7 @@ import amqp from 'amqplib';
 import type { ChannelModel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
 import { connectError } from './errors.js';
 import { LabError } from '../errors.js';
+import { lossCause } from '../lost.js';
 
 export interface Delivery {
   readonly body: string;
@@ -137,6 +138,24 @@ export class Broker {
     const ch = await this.connection.createConfirmChannel();
     ch.on('error', () => {});
     return ch;
+  }
+
+  /**
+   * `listener` hears once, at once, when the connection ends without close() being called: the
+   * socket died, or the broker shut down (connection-forced). A connection the broker closed for a
+   * protocol error (a lab's mistake) is not a loss: the failing operation reports it.
+   */
+  onLost(listener: (cause: string) => void): void {
+    let heard = false;
+    const lost = (err?: unknown) => {
+      if (this.closed || heard) return;
+      const code = (err as { code?: unknown } | undefined)?.code;
+      if (typeof code === 'number' && code !== 320) return;
+      heard = true;
+      listener(lossCause(err, 'connection lost during the run'));
+    };
+    this.connection.on('close', lost);
+    this.connection.on('error', lost);
   }
 
   async close(): Promise<void> {

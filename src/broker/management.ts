@@ -5,6 +5,7 @@
 import { EnvError, UP_HINT } from '../errors.js';
 import { maskUrl } from '../urls.js';
 import { networkCause } from './errors.js';
+import { ServiceLost } from '../lost.js';
 import type { PolicySpec } from './topology.js';
 
 export interface QueueStats {
@@ -65,7 +66,10 @@ export class Management {
       });
     } catch (err) {
       const e = err as { cause?: { code?: string }; message?: string };
-      throw new EnvError(`RabbitMQ management API at ${maskUrl(this.url)}: ${networkCause(e, String(e.message))}`, UP_HINT);
+      // unreachable now: before the run (status) or during it (the lab stops with an environment error)
+      const code = e.cause?.code;
+      const cause = code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? `connection lost (${code})` : networkCause(e, String(e.message));
+      throw new ServiceLost('RabbitMQ management API', this.url, cause);
     }
     if (res.status === 401)
       throw new EnvError(`RabbitMQ management API at ${maskUrl(this.url)}: credentials refused`, 'check MQLAB_MGMT_URL (the admin account), or ' + UP_HINT);

@@ -1,5 +1,4 @@
 /** `mqlab <lab>` and `mqlab all`: run, print (text, --json, --junit), return the exit code. */
-import fs from 'node:fs';
 import readline from 'node:readline';
 import type { LabMeta } from '../lab.js';
 import type { Config } from '../config.js';
@@ -9,6 +8,7 @@ import { exitCodeOf, renderLab, renderSummary, useColour } from '../report/text.
 import { jsonDocument } from '../report/json.js';
 import { JunitFile } from '../report/junit-file.js';
 import { checkHtmlTarget, writeHtml } from '../report/html.js';
+import { checkOutputPaths } from '../report/out-files.js';
 import { Interrupted } from '../errors.js';
 
 export interface RunFlags {
@@ -41,10 +41,10 @@ export async function runCommand(
   state.junit = junit;
   const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
-  if (flags.out) fs.mkdirSync(flags.out, { recursive: true });
+  checkOutputPaths(flags);
   if (flags.html) checkHtmlTarget(flags.html, summary);
   let first = true;
-  const { session, reports } = await runLabs(
+  const { session, reports, lost } = await runLabs(
     entries,
     config,
     { verbose: Boolean(flags.verbose), step: Boolean(flags.step), out: flags.out, labOptions },
@@ -70,6 +70,8 @@ export async function runCommand(
     const files = writeHtml(flags.html, doc, summary);
     process.stderr.write(`timeline: ${files[0]}${files.length > 1 ? ` (and ${files.length - 1} lab pages)` : ''}\n`);
   }
+  // a service was lost: the reports say so ("error"), and main prints the one line (exit 2)
+  if (lost) throw lost;
   return exitCodeOf(reports);
 }
 

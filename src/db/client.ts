@@ -4,16 +4,25 @@ import type { Sql } from 'postgres';
 import { EnvError, UP_HINT } from '../errors.js';
 import { maskText, maskUrl } from '../urls.js';
 import { networkCause } from '../broker/errors.js';
+import { pgCredentials } from './options.js';
+import { isConnectionLoss, lossCause } from '../lost.js';
 
 export type Db = Sql;
 
-export async function openDb(url: string, max = 4): Promise<{ db: Db; version: string }> {
-  const db = postgres(url, {
+/**
+ * `onClose` hears every connection of the pool that closes (the pool's idle timeout too):
+ * watchDb tells a lost database from an idle connection.
+ */
+export async function openDb(url: string, max = 4, onClose?: () => void): Promise<{ db: Db; version: string }> {
+  const creds = pgCredentials(url);
+  const db = postgres(creds.url, {
     max,
+    ...(creds.password !== undefined ? { password: creds.password } : {}),
     onnotice: () => {},
     connect_timeout: 5,
     idle_timeout: 30,
     connection: { application_name: 'mqlab' },
+    ...(onClose ? { onclose: onClose } : {}),
   });
   try {
     const [row] = await db`select current_setting('server_version') as v`;
@@ -38,4 +47,23 @@ export function dbError(err: unknown, url: string): EnvError {
       return new EnvError(`${where}: permission denied (${msg})`, 'the app role needs CREATE on its schema; ' + UP_HINT);
   }
   return new EnvError(`${where}: ${networkCause(e, msg)}`, UP_HINT);
+}
+
+/**
+ * When a connection of `db` closes and the pool is not being ended, ask the database at once
+ * (`select 1`, a new connection): refused or reset → `onLost` with the cause.
+ */
+export function dbLossProbe(getDb: () => Db | undefined, isEnding: () => boolean, onLost: (cause: string) => void): () => void {
+  let probing = false;
+  return () => {
+    const db = getDb();
+    if (!db || isEnding() || probing) return;
+    probing = true;
+    db`select 1`
+      .then(() => (probing = false))
+      .catch((err: unknown) => {
+        if (!isEnding() && isConnectionLoss(err)) onLost(lossCause(err, 'connection lost during the run'));
+        probing = false;
+      });
+  };
 }

@@ -15,7 +15,7 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
   return {
     schemaVersion: SCHEMA_VERSION,
     mqlabVersion: VERSION,
-    result: reports.some((r) => r.status === 'failed' || r.status === 'error') ? 'failed' : 'passed',
+    result: reports.some((r) => r.environment) ? 'error' : reports.some((r) => r.status === 'failed' || r.status === 'error') ? 'failed' : 'passed',
     broker: session.broker,
     postgres: session.postgres,
     capabilities: session.capabilities,
@@ -30,6 +30,8 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       facts: r.facts,
       ...(r.skipped ? { skipped: r.skipped } : {}),
       ...(r.error ? { error: r.error } : {}),
+      // a service lost or refused during the lab: not a failed experiment
+      ...(r.environment ? { outcome: 'error', error: { kind: 'environment', ...r.environment } } : {}),
       timings: roundTimings(r.timings),
       ...(r.window ? { window: r.window } : {}),
       events: r.events.map((e) => ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e) })),

@@ -3,7 +3,7 @@
  * end of the run or — by main, on exit 1, 2 or 130 — with an <error> testcase saying why the run
  * ended early, so a CI report step always finds it.
  */
-import fs from 'node:fs';
+import { writeOutput } from './out-files.js';
 import type { LabReport } from './lab-report.js';
 import { junitXml, type JunitLab, type RunEnd } from './junit.js';
 
@@ -22,7 +22,7 @@ export class JunitFile {
   write(end?: Pick<RunEnd, 'kind' | 'message'>): void {
     const next = this.labs.length;
     const full = end && { ...end, lab: this.planned[next], notRun: this.planned.slice(next + 1), at: new Date() };
-    fs.writeFileSync(this.file, junitXml(this.labs, full));
+    writeOutput(this.file, junitXml(this.labs, full));
     this.written = true;
   }
 }

@@ -32,6 +32,7 @@ const stamp = (d: Date) => d.toISOString().slice(0, 19);
 
 /** the lab broke off: today's `status: 'error'` + message, or an outcome/error object {kind, service, message} */
 export function labError(r: LabReport): { type: string; message: string } | null {
+  if (r.environment) return { type: `environment: ${r.environment.service}`, message: r.error ?? r.environment.message };
   const x = r as LabReport & { outcome?: string; error?: unknown };
   if (x.error && typeof x.error === 'object') {
     const e = x.error as { kind?: unknown; service?: unknown; message?: unknown };

@@ -15,6 +15,8 @@ export interface LabReport {
   facts: Record<string, unknown>;
   skipped?: string;
   error?: string;
+  /** set when a service was lost or refused during the lab: an environment error, not a failure */
+  environment?: { service: string; url: string; message: string };
   timings: { setupMs: number; runMs: number; totalMs: number };
   /** wall-clock ISO times the lab's run (after setup) started and ended: the timeline's axis */
   window?: { start: string; end: string };

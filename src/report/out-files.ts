@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { LabReport } from './lab-report.js';
 import { formatEvent, type LabEvent } from '../log/events.js';
 import { renderLab } from './text.js';
+import { redactSecrets } from '../secrets.js';
+import { UsageError } from '../errors.js';
 
 /** the directory a lab writes into (created), or undefined without --out */
 export function labOutDir(out: string | undefined, lab: string, severalLabs: boolean): string | undefined {
@@ -20,10 +22,56 @@ export function labOutDir(out: string | undefined, lab: string, severalLabs: boo
 /** assert.out.txt: the lab's PASS/FAIL/SKIP lines and its RESULT, as printed, without colours */
 export function writeAssertOut(dir: string, report: LabReport): void {
   const lines = renderLab(report, false).slice(report.lines.length);
-  fs.writeFileSync(path.join(dir, 'assert.out.txt'), lines.join('\n') + '\n');
+  writeOutput(path.join(dir, 'assert.out.txt'), lines.join('\n') + '\n');
 }
 
 /** <name>.out.txt for a process that ran inside the lab (an in-process producer): its event lines */
 export function keepEvents(dir: string | undefined, name: string, events: LabEvent[]): void {
-  if (dir) fs.writeFileSync(path.join(dir, `${name}.out.txt`), events.map((e) => formatEvent(e) + '\n').join(''));
+  if (dir) writeOutput(path.join(dir, `${name}.out.txt`), events.map((e) => formatEvent(e) + '\n').join(''));
 }
+
+/** every file mqlab writes for the user (--out, --junit): secrets redacted like stdout */
+export function writeOutput(file: string, text: string): void {
+  fs.writeFileSync(file, redactSecrets(text));
+}
+
+/**
+ * --out DIR and --junit FILE are checked before any service is touched: a path mqlab cannot
+ * write is a usage error (one line, exit 2), not a stack trace after the whole run.
+ */
+export function checkOutputPaths(flags: { out?: string; junit?: string }): void {
+  if (flags.out !== undefined) {
+    try {
+      makeDirs(path.resolve(flags.out));
+      fs.accessSync(flags.out, fs.constants.W_OK);
+    } catch (err) {
+      throw new UsageError(`--out ${JSON.stringify(flags.out)}: cannot write there (${codeOf(err)})`, 'give a directory you can create and write to');
+    }
+  }
+  if (flags.junit !== undefined) {
+    const dir = path.dirname(path.resolve(flags.junit));
+    let problem = '';
+    if (flags.junit === '' || (fs.existsSync(flags.junit) && fs.statSync(flags.junit).isDirectory())) problem = 'it is a directory';
+    else if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) problem = `no directory ${dir}`;
+    else {
+      try {
+        fs.accessSync(fs.existsSync(flags.junit) ? flags.junit : dir, fs.constants.W_OK);
+      } catch (err) {
+        problem = codeOf(err);
+      }
+    }
+    if (problem) throw new UsageError(`--junit ${JSON.stringify(flags.junit)}: cannot write the XML file there (${problem})`, 'give a file path in a directory you can write to');
+  }
+}
+
+/** mkdir -p one level at a time (node's recursive mkdir spins forever under /proc) */
+function makeDirs(dir: string): void {
+  if (fs.existsSync(dir)) {
+    if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    return;
+  }
+  makeDirs(path.dirname(dir));
+  fs.mkdirSync(dir);
+}
+
+const codeOf = (err: unknown) => String((err as { code?: string })?.code ?? (err as Error)?.message ?? err);

@@ -17,6 +17,11 @@ export function renderLab(r: LabReport, colour: boolean): string[] {
     out.push(p.skip(`SKIP ${r.lab}: ${r.skipped}`));
     return out;
   }
+  if (r.environment) {
+    // not a verdict on the experiment: the cause goes to stderr (main), once
+    out.push(p.fail(`ERROR ${r.lab}: stopped, ${r.environment.service} was lost or refused (not a failed experiment)`));
+    return out;
+  }
   for (const c of r.checks) out.push(c.pass ? p.pass(checkLine(c)) : p.fail(checkLine(c)));
   if (r.status === 'error') {
     out.push(p.fail(`FAIL ${r.lab}: the experiment did not complete: ${r.error}`));

@@ -1,0 +1,75 @@
+/**
+ * A service lost during a run is an environment error, not a failed experiment: the broker's
+ * connection closes, the database's connections close, the management API refuses. The first
+ * loss ends the run at once (exit 2, one line naming the service and its masked URL), and the
+ * reports say "error" with the service instead of blaming the experiment.
+ */
+import { EnvError } from './errors.js';
+import { maskUrl } from './urls.js';
+
+export type ServiceName = 'RabbitMQ' | 'PostgreSQL' | 'RabbitMQ management API';
+
+export const LOST_HINT = 'run `mqlab up` (or bring the service back), then re-run: the next run starts clean';
+
+/** exit code of a child process (runChild) that lost a service; EX_TEMPFAIL of sysexits.h */
+export const CHILD_LOST_EXIT = 75;
+
+export class ServiceLost extends EnvError {
+  readonly kind = 'environment';
+  constructor(
+    readonly service: ServiceName,
+    readonly url: string,
+    readonly cause: string,
+  ) {
+    super(`${service} at ${maskUrl(url)}: ${cause}`, LOST_HINT);
+    this.name = 'ServiceLost';
+  }
+}
+
+/** Collects the first loss of a run; `lost` rejects with it, to race against the lab. */
+export class LossWatch {
+  first: ServiceLost | null = null;
+  readonly lost: Promise<never>;
+  private fail!: (e: ServiceLost) => void;
+  private readonly listeners: (() => void)[] = [];
+
+  constructor() {
+    this.lost = new Promise<never>((_, reject) => (this.fail = reject));
+    this.lost.catch(() => {});
+  }
+
+  report(e: ServiceLost): void {
+    if (this.first) return;
+    this.first = e;
+    this.fail(e);
+    for (const l of this.listeners) l();
+  }
+
+  onLoss(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+}
+
+/** the socket-level codes that mean "the service went away" (node, postgres.js, amqplib) */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH',
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+]);
+
+/** does this error say a connection went away (rather than the lab doing something wrong)? */
+export function isConnectionLoss(err: unknown): boolean {
+  const e = err as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
+  if (typeof e?.code === 'string' && NETWORK_CODES.has(e.code)) return true;
+  if (typeof e?.cause?.code === 'string' && NETWORK_CODES.has(e.cause.code)) return true;
+  const msg = String(e?.message ?? '');
+  return /Connection closed|Socket closed|Unexpected close|Channel (closed|ended)|CONNECTION_FORCED|connection lost|ECONNRESET|ECONNREFUSED/i.test(msg);
+}
+
+/** a short cause from a close/error event, without a stack */
+export function lossCause(err: unknown, fallback: string): string {
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  const msg = String(e?.message ?? '').split('\n')[0].trim();
+  const code = typeof e?.code === 'string' || typeof e?.code === 'number' ? String(e.code) : '';
+  const detail = msg || code;
+  return detail ? `${fallback} (${detail})` : fallback;
+}
