@@ -10,6 +10,7 @@ import { DEFAULTS as LADDER_DEFAULTS, ladderFlags } from './retry-ladder/options
 import { parseDuration } from '../src/duration.js';
 import { parseLimit, parseStatus } from './archive/options.js';
 import { DEFAULT_RECOVER_TIMEOUT_S, parseRecoverTimeout } from './hold/options.js';
+import { meta as atMostOnceDrop } from './at-most-once-drop/meta.js';
 
 export const registry: LabEntry[] = [
   {
@@ -42,6 +43,7 @@ export const registry: LabEntry[] = [
     floorMs: 3000,
     load: () => import('./hold/lab.js'),
   },
+  atMostOnceDrop,
   {
     name: 'replay',
     title: 'controlled replay of a dead message with an audit trail',

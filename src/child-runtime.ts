@@ -7,6 +7,7 @@ import { openDb, type Db } from './db/client.js';
 import { loadConfig, type Config } from './config.js';
 import { eventFields, formatEvent } from './log/events.js';
 import { names, type Names } from './names.js';
+import { faultsFor } from './fault.js';
 
 export interface ChildRuntime {
   config: Config;
@@ -18,6 +19,8 @@ export interface ChildRuntime {
   db: Db;
   /** print one event line: [source] timestamp=… lab=… key=value … */
   emit(source: string, fields: Record<string, unknown>): void;
+  /** TEST ONLY: the broken variant `name` of this lab is asked for (MQLAB_FAULT, inherited from the parent) */
+  fault(name: string): boolean;
   close(): Promise<void>;
 }
 
@@ -35,6 +38,7 @@ export async function childRuntime(): Promise<ChildRuntime> {
     emit(source, fields) {
       process.stdout.write(formatEvent({ source, fields: eventFields({ lab }, fields) }) + '\n');
     },
+    fault: (name) => faultsFor(lab).has(name),
     async close() {
       await broker.close();
       await db.end({ timeout: 1 });

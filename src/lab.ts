@@ -115,4 +115,9 @@ export interface LabContext {
   within<T>(p: Promise<T>, ms: number, what: string): Promise<T>;
   signal: AbortSignal;
   now(): number;
+  /**
+   * TEST ONLY: is the deliberately broken variant `name` of this lab asked for
+   * (MQLAB_FAULT=<lab>:<name>, see src/fault.ts)? Integration tests use it to show a check failing.
+   */
+  fault(name: string): boolean;
 }

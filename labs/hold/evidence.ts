@@ -6,7 +6,7 @@
 import type { Names } from '../../src/names.js';
 import type { Capabilities } from '../../src/broker/capabilities.js';
 import type { PolicySpec } from '../../src/broker/topology.js';
-import type { QueueStats } from '../../src/broker/management.js';
+import { deadLetterPolicy, heldLetters, policyLine, statsLine } from '../../src/broker/dead-letter.js';
 import { deadLetterHistory, firstDeath, type DeathEntry } from '../../src/broker/xdeath.js';
 
 export const ROUTING_KEY = 'failed';
@@ -27,40 +27,10 @@ export function holdNames(n: Names) {
 /** the seed's `rabbitmqctl set_policy me12-hold …`, with apply-to as the broker knows it */
 export function holdPolicy(n: Names, caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>): PolicySpec {
   const x = holdNames(n);
-  return {
-    name: x.policy,
-    pattern: n.exact(x.source),
-    applyTo: caps.policyApplyToQuorumQueues ? 'quorum_queues' : 'queues',
-    definition: {
-      'dead-letter-exchange': x.dlx,
-      'dead-letter-routing-key': ROUTING_KEY,
-      'dead-letter-strategy': 'at-least-once',
-      overflow: 'reject-publish',
-      'max-length': 100,
-    },
-  };
+  return deadLetterPolicy({ name: x.policy, pattern: n.exact(x.source), dlx: x.dlx, routingKey: ROUTING_KEY, strategy: 'at-least-once' }, caps);
 }
 
-/** a policy as one comparable value: pattern, apply-to, then the definition sorted by key */
-export function policyLine(p: { pattern: string; applyTo: string; definition: Record<string, unknown> }): string {
-  const def = Object.keys(p.definition)
-    .sort()
-    .map((k) => `${k}=${String(p.definition[k])}`);
-  return [`pattern=${p.pattern}`, `apply-to=${p.applyTo}`, ...def].join(' ');
-}
-
-/**
- * Letters the source keeps for its dead-letter worker. They count in `messages` but in neither
- * `ready` nor `unacked`: adding those two would say the queue is empty.
- */
-export function heldLetters(s: Pick<QueueStats, 'messages' | 'ready' | 'unacked'>): number {
-  return s.messages - s.ready - s.unacked;
-}
-
-/** the seed's list_queues columns, as one value: messages=1 ready=0 unacked=0 */
-export function statsLine(s: Pick<QueueStats, 'messages' | 'ready' | 'unacked'> | null): string {
-  return s ? `messages=${s.messages} ready=${s.ready} unacked=${s.unacked}` : 'no statistics';
-}
+export { heldLetters, policyLine, statsLine };
 
 export interface RepublishEvidence {
   /** the x-death entry the broker wrote when it dead-lettered the letter from the source */

@@ -18,6 +18,10 @@ export interface QueueStats {
   policyDefinition: Record<string, unknown> | null;
   consumers: number;
   arguments: Record<string, unknown>;
+  /** cumulative deliveries and gets since the queue was declared (message_stats.deliver_get; null when the broker keeps none) */
+  deliveredTotal: number | null;
+  /** cumulative messages published into the queue (message_stats.publish; null when the broker keeps none) */
+  publishedTotal: number | null;
 }
 
 export interface BindingInfo {
@@ -97,6 +101,11 @@ export class Management {
     return (await this.request<BindingInfo[] | null>('GET', `/api/bindings/${this.v()}`)) ?? [];
   }
 
+  /** is `queue` bound to `exchange` with `routingKey` (as the broker lists its bindings) */
+  async hasBinding(exchange: string, queue: string, routingKey: string): Promise<boolean> {
+    return (await this.bindings()).some((b) => b.source === exchange && b.destination === queue && b.routing_key === routingKey);
+  }
+
   async exchanges(): Promise<{ name: string; type: string }[]> {
     return (await this.request<{ name: string; type: string }[] | null>('GET', `/api/exchanges/${this.v()}`)) ?? [];
   }
@@ -149,5 +158,12 @@ function toStats(q: Record<string, unknown>): QueueStats {
     policyDefinition: (q.effective_policy_definition as Record<string, unknown>) ?? null,
     consumers: n('consumers'),
     arguments: (q.arguments ?? {}) as Record<string, unknown>,
+    deliveredTotal: counter(q.message_stats, 'deliver_get'),
+    publishedTotal: counter(q.message_stats, 'publish'),
   };
+}
+
+function counter(stats: unknown, key: string): number | null {
+  const v = (stats as Record<string, unknown> | undefined)?.[key];
+  return typeof v === 'number' ? v : null;
 }

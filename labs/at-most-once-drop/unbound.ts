@@ -1,0 +1,93 @@
+/**
+ * One phase of at-most-once-drop: apply the dead-letter policy with a strategy, unbind the target,
+ * publish the letter and reject it without requeue, keep the target unbound for the window while
+ * the statistics catch up, then bind the target again. Both phases run this; only the strategy differs.
+ */
+import type { LabContext } from '../../src/lab.js';
+import type { QueueStats } from '../../src/broker/management.js';
+import { deadLetterPolicy, statsLine, type DeadLetterStrategy } from '../../src/broker/dead-letter.js';
+import { ticking } from '../../src/progress.js';
+import { deferred } from '../../src/time.js';
+import { BODY, EVENT_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, type DropNames } from './names.js';
+import { WINDOW_MS } from './meta.js';
+
+/**
+ * Queue statistics reach the management API through a quorum tick, a collector run and a sample
+ * bucket: up to ~10 s late on a broker with the defaults, ~1 s with mqlab's advanced.config.
+ */
+const STATS_TIMEOUT_MS = 15_000;
+
+export interface PhaseInput {
+  phase: 'at-most-once' | 'at-least-once';
+  strategy: DeadLetterStrategy;
+  runId: string;
+  /** TEST ONLY (MQLAB_FAULT keep-binding): leave the target bound */
+  keepBinding?: boolean;
+  /** the sample must show at least one held letter (the at-least-once phase waits for what it expects to see) */
+  expectHeld: boolean;
+}
+
+export interface PhaseResult {
+  targetUnbound: boolean;
+  /** the source as the statistics showed it once they counted the rejection */
+  source: QueueStats | null;
+  targetDepthUnbound: number;
+  bindingRestored: boolean;
+  rejectedAt: number;
+  reboundAt: number;
+}
+
+export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: PhaseInput): Promise<PhaseResult> {
+  const { broker, mgmt, log } = ctx;
+  const policy = deadLetterPolicy({ name: x.policy, pattern: x.pattern, dlx: x.dlx, routingKey: ROUTING_KEY, strategy: p.strategy }, ctx.caps);
+  await mgmt.putPolicy(policy);
+  log.emit('policy', { phase: p.phase, policy: policy.name, queue: x.source, strategy: policy.definition['dead-letter-strategy'] ?? 'default', status: 'applied' });
+
+  if (!p.keepBinding) await broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY);
+  const targetUnbound = !(await mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY));
+  // the policy's definition reaches the queue's statistics like the counts do: wait for it first
+  const before = await statsWait(ctx, x, `the statistics of ${x.source} to show policy ${policy.name} as just applied`, (q) => q.policy === policy.name && sameDefinition(q.policyDefinition, policy.definition));
+  const deliveredBefore = before?.deliveredTotal ?? null;
+
+  const rejected = deferred<number>();
+  const consumer = await broker.consume(x.source, (d) => {
+    d.reject(false);
+    log.emit('consumer', { phase: p.phase, messageId: d.messageId, destination: x.source, status: 'rejected_to_dlx' });
+    if (d.headers[RUN_HEADER] === p.runId && d.headers[PHASE_HEADER] === p.phase) rejected.resolve(ctx.now());
+  });
+  await broker.sendConfirmed(x.source, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase } });
+  log.emit('producer', { phase: p.phase, messageId: EVENT_ID, destination: x.source, status: 'confirmed' });
+  const rejectedAt = await ctx.within(Promise.race([rejected.promise, consumer.failure]), 5000, `${EVENT_ID} on ${x.source}`);
+  await consumer.cancel();
+
+  ctx.progress(`${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${WINDOW_MS / 1000} s and until the statistics count the rejection`);
+  // A sample counts the rejection when its cumulative deliveries include ours and nothing is ready
+  // or unacked; the at-least-once phase also waits for the held letter it expects.
+  const counted = (q: QueueStats) =>
+    q.policy === policy.name && q.ready === 0 && q.unacked === 0 && (deliveredBefore === null || (q.deliveredTotal ?? 0) > deliveredBefore) && (!p.expectHeld || q.messages >= 1);
+  const sample = statsWait(ctx, x, `the statistics of ${x.source} to count the rejection`, counted);
+  sample.catch(() => {}); // awaited below; an interrupted sleep must not leave it unhandled
+  await ctx.sleep(WINDOW_MS);
+  const source = await sample;
+  const targetDepthUnbound = await broker.depth(x.target);
+  log.emit('mgmt', { phase: p.phase, queue: x.source, messages: source?.messages, ready: source?.ready, unacked: source?.unacked, status: 'sampled' });
+  await ctx.checkpoint(p.phase === 'at-most-once' ? 'dropped' : 'letter-held', { queue: x.source, stats: statsLine(source), target: x.target, targetDepth: targetDepthUnbound });
+
+  await broker.channel.bindQueue(x.target, x.dlx, ROUTING_KEY);
+  const reboundAt = ctx.now();
+  const bindingRestored = await mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY);
+  log.emit('binding', { phase: p.phase, exchange: x.dlx, queue: x.target, status: bindingRestored ? 'restored' : 'missing' });
+  return { targetUnbound, source, targetDepthUnbound, bindingRestored, rejectedAt, reboundAt };
+}
+
+/** wait for a sampled statistic of the source queue, saying so every few seconds; the last sample when time is up */
+export function statsWait(ctx: LabContext, x: DropNames, what: string, ok: (q: QueueStats) => boolean): Promise<QueueStats | null> {
+  return ticking(ctx, (s) => `waiting for ${what} (sampled every few seconds): ${s} s`, () =>
+    ctx.within(ctx.mgmt.queueWhen(x.source, ok, STATS_TIMEOUT_MS), STATS_TIMEOUT_MS + 5000, what),
+  );
+}
+
+function sameDefinition(a: Record<string, unknown> | null, b: Record<string, unknown>): boolean {
+  const keys = new Set([...Object.keys(a ?? {}), ...Object.keys(b)]);
+  return [...keys].every((k) => String(a?.[k]) === String(b[k]));
+}
