@@ -11,6 +11,7 @@ import { parseDuration } from '../src/duration.js';
 import { parseLimit, parseStatus } from './archive/options.js';
 import { DEFAULT_RECOVER_TIMEOUT_S, parseRecoverTimeout } from './hold/options.js';
 import { meta as atMostOnceDrop } from './at-most-once-drop/meta.js';
+import { meta as publishConfirm } from './publish-confirm/meta.js';
 
 export const registry: LabEntry[] = [
   {
@@ -81,6 +82,7 @@ export const registry: LabEntry[] = [
     floorMs: 0,
     load: () => import('./consumer-crash/lab.js'),
   },
+  publishConfirm,
   {
     name: 'retry-dlq',
     title: "retry counted by the broker's x-death; a poison message moved to a DLQ",
