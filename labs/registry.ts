@@ -12,6 +12,7 @@ import { parseLimit, parseStatus } from './archive/options.js';
 import { DEFAULT_RECOVER_TIMEOUT_S, parseRecoverTimeout } from './hold/options.js';
 import { meta as atMostOnceDrop } from './at-most-once-drop/meta.js';
 import { meta as publishConfirm } from './publish-confirm/meta.js';
+import { meta as autoAckLoss } from './auto-ack-loss/meta.js';
 
 export const registry: LabEntry[] = [
   {
@@ -83,6 +84,7 @@ export const registry: LabEntry[] = [
     load: () => import('./consumer-crash/lab.js'),
   },
   publishConfirm,
+  autoAckLoss,
   {
     name: 'retry-dlq',
     title: "retry counted by the broker's x-death; a poison message moved to a DLQ",
