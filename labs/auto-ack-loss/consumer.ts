@@ -8,6 +8,7 @@
  *   --crash-after K             SIGKILL itself after the Kth committed row (0: never)
  *   --expect N                  exit 0 after N messages were settled (manual)
  *   --work-ms MS                the business work per message (default 20)
+ *   --idle-file PATH            forget: once no delivery came for 300 ms, write the number received here
  *   --release-file PATH         forget: hold the channel open until this file exists, then close it
  *
  * Test only (MQLAB_FAULT=auto-ack-loss:<fault>): no-crash (never SIGKILLs), ack-manually-in-auto
@@ -28,10 +29,13 @@ const { values } = parseArgs({
     expect: { type: 'string', default: '0' },
     'work-ms': { type: 'string', default: '20' },
     'release-file': { type: 'string', default: '' },
+    'idle-file': { type: 'string', default: '' },
     'timeout-ms': { type: 'string', default: '20000' },
   },
 });
 const phase = values.phase as Phase;
+/** no delivery for this long: the broker has sent what the prefetch allows */
+const IDLE_MS = 300;
 const rt = await childRuntime();
 const x = names(rt.names);
 const queue = queueOf(x, phase);
@@ -46,6 +50,7 @@ let received = 0;
 let commits = 0;
 let settled = 0;
 let chain = Promise.resolve();
+let lastDeliveryAt = 0;
 const done = deferred();
 const fields = { phase, destination: queue, noAck };
 
@@ -54,6 +59,7 @@ await ch.consume(
   (msg) => {
     if (!msg) return done.reject(new Error('consumer cancelled by the broker'));
     received += 1;
+    lastDeliveryAt = Date.now();
     const messageId = msg.properties.messageId;
     rt.emit('consumer', { ...fields, messageId, redelivered: msg.fields.redelivered, received, status: 'received' });
     chain = chain.then(async () => {
@@ -80,7 +86,15 @@ await ch.consume(
 );
 
 if (phase === 'forget') {
-  while (!fs.existsSync(values['release-file'] ?? '')) await sleep(50);
+  let idle = false;
+  while (!fs.existsSync(values['release-file'] ?? '')) {
+    if (!idle && lastDeliveryAt > 0 && Date.now() - lastDeliveryAt >= IDLE_MS) {
+      idle = true;
+      fs.writeFileSync(values['idle-file'] ?? '', String(received));
+      rt.emit('consumer', { ...fields, received, status: 'idle' });
+    }
+    await sleep(50);
+  }
   rt.emit('consumer', { ...fields, received, status: 'closing_channel' });
   await ch.close();
   done.resolve();

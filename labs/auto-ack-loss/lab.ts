@@ -49,15 +49,19 @@ export const lab: Lab = {
 
     // 3. a consumer that never acks: unacked while its channel lives, ready again when it closes
     const forgetConfirmed = await publish(ctx, x, 'forget', FORGET_MESSAGES);
-    const release = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-autoack-')), 'release');
-    const forgetting = consumer(ctx, 'consumer-forget', 'forget', ['--release-file', release], String(FORGET_PREFETCH));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-autoack-'));
+    const [idleFile, release] = [path.join(dir, 'idle'), path.join(dir, 'release')];
+    const forgetting = consumer(ctx, 'consumer-forget', 'forget', ['--idle-file', idleFile, '--release-file', release], String(FORGET_PREFETCH));
     forgetting.catch(() => {});
-    const held = await ctx.mgmt.queueWhen(x.forgetQueue, (q) => q.consumers >= 1 && q.unacked + q.ready === forgetConfirmed && q.ready < forgetConfirmed, STATS_MS);
+    const receivedByForget = await ctx.within(fileText(ctx, idleFile).then(Number), 10_000, 'the forgetting consumer to go idle');
+    // Statistics are sampled: wait for a sample that shows the consumer holding unacked messages, all 10 still in
+    // the queue; a consumer that acks never gets there, and the check sees the last sample (unacked=0).
+    const held = await ctx.mgmt.queueWhen(x.forgetQueue, (q) => q.consumers >= 1 && q.unacked >= 1 && q.unacked + q.ready === forgetConfirmed, STATS_MS);
     const readyWhileOpen = await ctx.broker.depth(x.forgetQueue);
     await ctx.checkpoint('unacked-held', { queue: x.forgetQueue, unacked: held?.unacked ?? '?', ready: readyWhileOpen });
     fs.writeFileSync(release, '');
     const forget = await forgetting;
-    fs.rmSync(path.dirname(release), { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
     const readyAfterClose = await readyOnceGone(ctx, x.forgetQueue);
     const after = await ctx.mgmt.queueWhen(x.forgetQueue, (q) => q.consumers === 0 && q.unacked === 0, STATS_MS);
     await ctx.checkpoint('returned', { queue: x.forgetQueue, ready: readyAfterClose, unacked: after?.unacked ?? '?' });
@@ -97,6 +101,7 @@ export const lab: Lab = {
         manualQueueAfter,
         forgetWhileOpen: held && { ready: held.ready, unacked: held.unacked, consumers: held.consumers },
         readyWhileOpen,
+        receivedByForgettingConsumer: receivedByForget,
         forgetAfterClose: after && { ready: after.ready, unacked: after.unacked, consumers: after.consumers },
         forgetExit: forget.exitCode,
       },
@@ -132,6 +137,12 @@ async function readyOnceGone(ctx: LabContext, queue: string): Promise<number> {
     q = await ctx.broker.passive(queue);
   }
   return q.ready;
+}
+
+/** the text of a file another process writes, once it exists */
+async function fileText(ctx: LabContext, file: string): Promise<string> {
+  while (!fs.existsSync(file)) await ctx.sleep(50);
+  return fs.readFileSync(file, 'utf8');
 }
 
 const received = (r: ChildRun) => r.events.filter((e) => e.fields.status === 'received').length;
