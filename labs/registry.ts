@@ -13,6 +13,7 @@ import { DEFAULT_RECOVER_TIMEOUT_S, parseRecoverTimeout } from './hold/options.j
 import { meta as atMostOnceDrop } from './at-most-once-drop/meta.js';
 import { meta as publishConfirm } from './publish-confirm/meta.js';
 import { meta as autoAckLoss } from './auto-ack-loss/meta.js';
+import { meta as outbox } from './outbox/meta.js';
 
 export const registry: LabEntry[] = [
   {
@@ -85,6 +86,7 @@ export const registry: LabEntry[] = [
   },
   publishConfirm,
   autoAckLoss,
+  outbox,
   {
     name: 'retry-dlq',
     title: "retry counted by the broker's x-death; a poison message moved to a DLQ",
