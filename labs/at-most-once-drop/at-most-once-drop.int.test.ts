@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectFaultFails, expectLabPasses, runLabJson, useServices } from '../../test/helpers.js';
+import { expectFaultFails, expectLabPasses, mqlab, runLabJson, useServices } from '../../test/helpers.js';
 
 const LINE =
   'at-most-once-drop: dropStrategy=at-most-once targetUnbound=true sourceMessagesAfterReject=0 droppedArrivals=0 ' +
@@ -46,5 +46,12 @@ describe('at-most-once-drop against the real broker', () => {
 
   it('the at-least-once strategy missing: nothing is held, nothing delivered', async () => {
     await expectFaultFails('at-most-once-drop', 'at-least-once-missing', ['holdStrategy', 'sourceWhileHeld', 'heldLetterDelivered'], [...ns, '--recover-timeout', '8s']);
+  });
+
+  it('refuses a bad --recover-timeout with a one-line usage error', async () => {
+    const r = await mqlab(['at-most-once-drop', '--recover-timeout', 'soon']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--recover-timeout');
+    expect(r.stdout).toBe('');
   });
 });

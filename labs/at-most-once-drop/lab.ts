@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Lab, LabContext } from '../../src/lab.js';
-import { check } from '../../src/report/checks.js';
+import { check, summaryLine } from '../../src/report/checks.js';
 import { statsLine, strategyInEffect } from '../../src/broker/dead-letter.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { parseDuration } from '../../src/duration.js';
@@ -103,7 +103,7 @@ export const lab: Lab = {
       heldLetterDelivered,
     };
     return {
-      lines: [`at-most-once-drop: ${Object.entries(summary).map(([k, v]) => `${k}=${v}`).join(' ')}`],
+      lines: [summaryLine(ctx.lab, summary)],
       checks: [
         check('dropStrategy', 'at-most-once', summary.dropStrategy),
         check('targetUnbound', true, drop.targetUnbound),

@@ -1,6 +1,7 @@
 /** at-most-once-drop: metadata only (cheap to import); the lab's code loads when it runs. */
 import type { LabEntry } from '../../src/lab.js';
 import { parseDuration } from '../../src/duration.js';
+import { UsageError } from '../../src/errors.js';
 
 /** the seed's window in which the target stays unbound, per phase */
 export const WINDOW_MS = 2000;
@@ -21,7 +22,7 @@ export const meta: LabEntry = {
       flags: '--recover-timeout <duration>',
       description: "how long to wait after the rebind for the broker's dead-letter worker (180 s timer on an untuned broker)",
       default: DEFAULT_RECOVER_TIMEOUT,
-      parse: parseDuration,
+      parse: parseRecoverTimeout,
     },
   ],
   // two windows with the target unbound
@@ -31,3 +32,12 @@ export const meta: LabEntry = {
 
 /** checkpoints the lab calls, in order */
 export const checkpoints = ['dropped', 'letter-held', 'recovered'] as const;
+
+/** --recover-timeout: a duration (90s, 4m); a bad one names the option */
+export function parseRecoverTimeout(raw: string): number {
+  try {
+    return parseDuration(raw);
+  } catch (err) {
+    throw new UsageError(`--recover-timeout: ${(err as Error).message}`, (err as UsageError).hint);
+  }
+}

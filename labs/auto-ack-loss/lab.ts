@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Lab, LabContext } from '../../src/lab.js';
 import { runChild, type ChildRun } from '../../src/child.js';
-import { check, checkAtLeast } from '../../src/report/checks.js';
+import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { CRASH_AFTER, FORGET_MESSAGES, FORGET_PREFETCH, MESSAGES, PREFETCH } from './meta.js';
 import { names, queueOf, resetSql, schemaSql, topology, type AckNames, type Phase } from './names.js';
 
@@ -81,7 +81,7 @@ export const lab: Lab = {
       readyAfterClose,
     };
     return {
-      lines: [`auto-ack-loss: ${Object.entries(summary).map(([k, v]) => `${k}=${v}`).join(' ')}`],
+      lines: [summaryLine(ctx.lab, summary)],
       checks: [
         check('autoAckExit', 137, auto.exitCode),
         check('autoAckQueueAfterCrash', 0, autoQueueAfterCrash),

@@ -9,7 +9,7 @@
  */
 import type { Lab, LabContext } from '../../src/lab.js';
 import { runChild } from '../../src/child.js';
-import { check, checkAtLeast } from '../../src/report/checks.js';
+import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { consumeAll } from './consume.js';
 import { placeOrders } from './business.js';
 import { ORDERS, names, resetSql, schemaSql, topology, type OutboxNames } from './names.js';
@@ -70,7 +70,7 @@ export const lab: Lab = {
       rolledBackDelivered,
     };
     return {
-      lines: [`outbox: ${Object.entries(summary).map(([k, v]) => `${k}=${v}`).join(' ')}`],
+      lines: [summaryLine(ctx.lab, summary)],
       checks: [
         check('relayExit', 137, run1.exitCode),
         check('confirmedNotMarked', 1, confirmedNotMarked),

@@ -11,7 +11,7 @@
  */
 import type { Lab, LabContext } from '../../src/lab.js';
 import { runChild } from '../../src/child.js';
-import { check } from '../../src/report/checks.js';
+import { check, summaryLine } from '../../src/report/checks.js';
 import { consumeEvents, type Delivered } from './consume.js';
 import { FrameRecorder } from './frames.js';
 import { EVENT_ID, MAX_LENGTH, ROUTED_KEY, UNROUTED_KEY, names, resetSql, schemaSql, topology, type ConfirmNames } from './names.js';
@@ -45,7 +45,7 @@ export const lab: Lab = {
         duplicatesSkipped: s.duplicatesSkipped,
       };
       return {
-        lines: [`publish-confirm: ${Object.entries(summary).map(([k, v]) => `${k}=${v}`).join(' ')}`],
+        lines: [summaryLine(ctx.lab, summary)],
         checks: [
           check('mandatoryFrames', 'return,ack', summary.mandatoryFrames),
           check('plainFrames', 'ack', summary.plainFrames),
