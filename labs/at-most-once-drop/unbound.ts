@@ -5,10 +5,10 @@
  */
 import type { LabContext } from '../../src/lab.js';
 import type { QueueStats } from '../../src/broker/management.js';
-import { deadLetterPolicy, statsLine, type DeadLetterStrategy } from '../../src/broker/dead-letter.js';
+import { deadLetterPolicy, heldLetters, statsLine, type DeadLetterStrategy } from '../../src/broker/dead-letter.js';
 import { ticking } from '../../src/progress.js';
 import { deferred } from '../../src/time.js';
-import { BODY, EVENT_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, type DropNames } from './names.js';
+import { BODY, EVENT_ID, MARKER_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, type DropNames } from './names.js';
 import { WINDOW_MS } from './meta.js';
 
 /**
@@ -16,6 +16,7 @@ import { WINDOW_MS } from './meta.js';
  * bucket: up to ~10 s late on a broker with the defaults, ~1 s with mqlab's advanced.config.
  */
 const STATS_TIMEOUT_MS = 15_000;
+const MARKERS = 2;
 
 export interface PhaseInput {
   phase: 'at-most-once' | 'at-least-once';
@@ -23,14 +24,14 @@ export interface PhaseInput {
   runId: string;
   /** TEST ONLY (MQLAB_FAULT keep-binding): leave the target bound */
   keepBinding?: boolean;
-  /** the sample must show at least one held letter (the at-least-once phase waits for what it expects to see) */
-  expectHeld: boolean;
 }
 
 export interface PhaseResult {
   targetUnbound: boolean;
-  /** the source as the statistics showed it once they counted the rejection */
+  /** the source as the statistics showed it once they counted the marker published after the rejection */
   source: QueueStats | null;
+  /** letters the source keeps for its dead-letter worker in that sample */
+  held: number | null;
   targetDepthUnbound: number;
   bindingRestored: boolean;
   rejectedAt: number;
@@ -46,8 +47,8 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
   if (!p.keepBinding) await broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY);
   const targetUnbound = !(await mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY));
   // the policy's definition reaches the queue's statistics like the counts do: wait for it first
-  const before = await statsWait(ctx, x, `the statistics of ${x.source} to show policy ${policy.name} as just applied`, (q) => q.policy === policy.name && sameDefinition(q.policyDefinition, policy.definition));
-  const deliveredBefore = before?.deliveredTotal ?? null;
+  const applied = (q: QueueStats) => q.policy === policy.name && sameDefinition(q.policyDefinition, policy.definition);
+  await statsWait(ctx, x, `the statistics of ${x.source} to show policy ${policy.name} as just applied`, applied);
 
   const rejected = deferred<number>();
   const consumer = await broker.consume(x.source, (d) => {
@@ -60,24 +61,27 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
   const rejectedAt = await ctx.within(Promise.race([rejected.promise, consumer.failure]), 5000, `${EVENT_ID} on ${x.source}`);
   await consumer.cancel();
 
-  ctx.progress(`${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${WINDOW_MS / 1000} s and until the statistics count the rejection`);
-  // A sample counts the rejection when its cumulative deliveries include ours and nothing is ready
-  // or unacked; the at-least-once phase also waits for the held letter it expects.
-  const counted = (q: QueueStats) =>
-    q.policy === policy.name && q.ready === 0 && q.unacked === 0 && (deliveredBefore === null || (q.deliveredTotal ?? 0) > deliveredBefore) && (!p.expectHeld || q.messages >= 1);
-  const sample = statsWait(ctx, x, `the statistics of ${x.source} to count the rejection`, counted);
+  // Two markers published after the rejection stay ready in the source. A statistics sample that shows both is
+  // more recent than the rejection (the letter alone was ready for an instant, never with two others), so its
+  // messages - ready - unacked are the letters held (0: dropped). The queue's counts are sampled on the quorum
+  // tick; a counter from another source (the channel's deliver_get) can run ahead of them.
+  for (const n of [1, 2]) await broker.sendConfirmed(x.source, 'marker', { messageId: `${MARKER_ID}-${n}`, headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase } });
+  ctx.progress(`${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${WINDOW_MS / 1000} s and until the statistics show the two markers published after it`);
+  const sample = statsWait(ctx, x, `the statistics of ${x.source} to show the markers`, (q) => applied(q) && q.ready === MARKERS && q.unacked === 0);
   sample.catch(() => {}); // awaited below; an interrupted sleep must not leave it unhandled
   await ctx.sleep(WINDOW_MS);
   const source = await sample;
+  const held = source && source.ready === MARKERS ? heldLetters(source) : null;
+  await broker.channel.purgeQueue(x.source); // the markers (ready); a purge leaves held letters alone
   const targetDepthUnbound = await broker.depth(x.target);
-  log.emit('mgmt', { phase: p.phase, queue: x.source, messages: source?.messages, ready: source?.ready, unacked: source?.unacked, status: 'sampled' });
-  await ctx.checkpoint(p.phase === 'at-most-once' ? 'dropped' : 'letter-held', { queue: x.source, stats: statsLine(source), target: x.target, targetDepth: targetDepthUnbound });
+  log.emit('mgmt', { phase: p.phase, queue: x.source, messages: source?.messages, ready: source?.ready, unacked: source?.unacked, held, status: 'sampled' });
+  await ctx.checkpoint(p.phase === 'at-most-once' ? 'dropped' : 'letter-held', { queue: x.source, stats: statsLine(source), held: held ?? '?', target: x.target, targetDepth: targetDepthUnbound });
 
   await broker.channel.bindQueue(x.target, x.dlx, ROUTING_KEY);
   const reboundAt = ctx.now();
   const bindingRestored = await mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY);
   log.emit('binding', { phase: p.phase, exchange: x.dlx, queue: x.target, status: bindingRestored ? 'restored' : 'missing' });
-  return { targetUnbound, source, targetDepthUnbound, bindingRestored, rejectedAt, reboundAt };
+  return { targetUnbound, source, held, targetDepthUnbound, bindingRestored, rejectedAt, reboundAt };
 }
 
 /** wait for a sampled statistic of the source queue, saying so every few seconds; the last sample when time is up */

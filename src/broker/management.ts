@@ -18,10 +18,6 @@ export interface QueueStats {
   policyDefinition: Record<string, unknown> | null;
   consumers: number;
   arguments: Record<string, unknown>;
-  /** cumulative deliveries and gets since the queue was declared (message_stats.deliver_get; null when the broker keeps none) */
-  deliveredTotal: number | null;
-  /** cumulative messages published into the queue (message_stats.publish; null when the broker keeps none) */
-  publishedTotal: number | null;
 }
 
 export interface BindingInfo {
@@ -158,12 +154,5 @@ function toStats(q: Record<string, unknown>): QueueStats {
     policyDefinition: (q.effective_policy_definition as Record<string, unknown>) ?? null,
     consumers: n('consumers'),
     arguments: (q.arguments ?? {}) as Record<string, unknown>,
-    deliveredTotal: counter(q.message_stats, 'deliver_get'),
-    publishedTotal: counter(q.message_stats, 'publish'),
   };
-}
-
-function counter(stats: unknown, key: string): number | null {
-  const v = (stats as Record<string, unknown> | undefined)?.[key];
-  return typeof v === 'number' ? v : null;
 }
