@@ -28,8 +28,8 @@ describe('at-most-once-drop against the real broker', () => {
   it('watches the target for phase 1 longer than the worker needed to deliver phase 2', async () => {
     const { code, report } = await runLabJson('at-most-once-drop', ns);
     expect(code).toBe(0);
-    // two markers ready, the held letter counted apart: the seed's list_queues view of the held letter
-    expect(report.facts.sourceWhileHeld).toBe('messages=3 ready=2 unacked=0');
+    // three markers ready, the held letter counted apart: the seed's list_queues view of the held letter
+    expect(report.facts.sourceWhileHeld).toBe('messages=4 ready=3 unacked=0');
     expect(report.facts.deathRecord).toMatchObject({ queue: SOURCE, reason: 'rejected', count: 1 });
     expect(report.facts.dropWatchMs).toBeGreaterThan(report.facts.recoveryAfterRebindMs);
     expect(report.facts.arrivals.map((a: { phase: string }) => a.phase)).toEqual(['at-least-once']);

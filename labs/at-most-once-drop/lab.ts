@@ -66,6 +66,7 @@ export const lab: Lab = {
       strategy: ctx.fault('at-least-once-in-drop') ? 'at-least-once' : 'default',
       runId,
       keepBinding: ctx.fault('keep-binding'),
+      markers: 2,
     });
 
     // Phase 2: the same letter under at-least-once. Held in the source, delivered after the rebind.
@@ -73,6 +74,7 @@ export const lab: Lab = {
       phase: 'at-least-once',
       strategy: ctx.fault('at-least-once-missing') ? 'default' : 'at-least-once',
       runId,
+      markers: 3,
     });
     ctx.progress(`bound ${x.target} again; waiting up to ${recoverMs / 1000} s for the broker's dead-letter worker (its timer: 180 s on an untuned broker, 3 s on mqlab's services)`);
     const recovered = await ticking(ctx, (s) => `still waiting for the dead-letter worker: ${s} s since the rebind; the application publishes nothing`, () =>

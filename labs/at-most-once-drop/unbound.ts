@@ -16,12 +16,17 @@ import { WINDOW_MS } from './meta.js';
  * bucket: up to ~10 s late on a broker with the defaults, ~1 s with mqlab's advanced.config.
  */
 const STATS_TIMEOUT_MS = 15_000;
-const MARKERS = 2;
 
 export interface PhaseInput {
   phase: 'at-most-once' | 'at-least-once';
   strategy: DeadLetterStrategy;
   runId: string;
+  /**
+   * markers to publish after the rejection: a number no earlier state of the source had (2, then 3), because the
+   * statistics' policy definition is read at request time while the counts are sampled: a stale sample of the
+   * previous phase must not pass for this one
+   */
+  markers: number;
   /** TEST ONLY (MQLAB_FAULT keep-binding): leave the target bound */
   keepBinding?: boolean;
 }
@@ -61,17 +66,17 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
   const rejectedAt = await ctx.within(Promise.race([rejected.promise, consumer.failure]), 5000, `${EVENT_ID} on ${x.source}`);
   await consumer.cancel();
 
-  // Two markers published after the rejection stay ready in the source. A statistics sample that shows both is
-  // more recent than the rejection (the letter alone was ready for an instant, never with two others), so its
+  // Markers published after the rejection stay ready in the source. A statistics sample that shows all of them is
+  // more recent than the rejection (the letter alone was ready for an instant, never beside the markers), so its
   // messages - ready - unacked are the letters held (0: dropped). The queue's counts are sampled on the quorum
   // tick; a counter from another source (the channel's deliver_get) can run ahead of them.
-  for (const n of [1, 2]) await broker.sendConfirmed(x.source, 'marker', { messageId: `${MARKER_ID}-${n}`, headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase } });
-  ctx.progress(`${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${WINDOW_MS / 1000} s and until the statistics show the two markers published after it`);
-  const sample = statsWait(ctx, x, `the statistics of ${x.source} to show the markers`, (q) => applied(q) && q.ready === MARKERS && q.unacked === 0);
+  for (let n = 1; n <= p.markers; n++) await broker.sendConfirmed(x.source, 'marker', { messageId: `${MARKER_ID}-${n}`, headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase } });
+  ctx.progress(`${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${WINDOW_MS / 1000} s and until the statistics show the ${p.markers} markers published after it`);
+  const sample = statsWait(ctx, x, `the statistics of ${x.source} to show the markers`, (q) => applied(q) && q.ready === p.markers && q.unacked === 0);
   sample.catch(() => {}); // awaited below; an interrupted sleep must not leave it unhandled
   await ctx.sleep(WINDOW_MS);
   const source = await sample;
-  const held = source && source.ready === MARKERS ? heldLetters(source) : null;
+  const held = source && source.ready === p.markers ? heldLetters(source) : null;
   await broker.channel.purgeQueue(x.source); // the markers (ready); a purge leaves held letters alone
   const targetDepthUnbound = await broker.depth(x.target);
   log.emit('mgmt', { phase: p.phase, queue: x.source, messages: source?.messages, ready: source?.ready, unacked: source?.unacked, held, status: 'sampled' });
