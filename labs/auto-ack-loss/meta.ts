@@ -17,7 +17,8 @@ export const meta = defineLab({
     'rows than were confirmed — the lost count is confirmed minus rows. The same with manual ack (row committed, then ' +
     'ack) loses nothing: the unacked messages come back with redelivered=true and a second process finishes them. A ' +
     `third consumer that never acks holds ${FORGET_PREFETCH} messages unacked in the broker's statistics while its ` +
-    'channel lives; when it closes they are ready again.',
+    'channel lives (read from a sample that counts a marker published after it went idle); when it closes they ' +
+    'are ready again.',
   floorMs: 0,
   options: {},
   checkpoints: ['auto-ack-crashed', 'manual-crashed', 'unacked-held', 'returned'],
