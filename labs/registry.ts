@@ -5,9 +5,13 @@
 import type { Registry } from '../src/lab.js';
 import { meta as retry } from './retry/meta.js';
 import { meta as hold } from './hold/meta.js';
+import { meta as atMostOnceDrop } from './at-most-once-drop/meta.js';
 import { meta as replay } from './replay/meta.js';
 import { meta as compensate } from './compensate/meta.js';
 import { meta as consumerCrash } from './consumer-crash/meta.js';
+import { meta as publishConfirm } from './publish-confirm/meta.js';
+import { meta as autoAckLoss } from './auto-ack-loss/meta.js';
+import { meta as outbox } from './outbox/meta.js';
 import { meta as retryDlq } from './retry-dlq/meta.js';
 import { meta as retryLadder } from './retry-ladder/meta.js';
 import { meta as deadLetterReasons } from './dead-letter-reasons/meta.js';
@@ -19,9 +23,13 @@ import { meta as dlxLoop } from './dlx-loop/meta.js';
 export const registry: Registry = [
   retry,
   hold,
+  atMostOnceDrop,
   replay,
   compensate,
   consumerCrash,
+  publishConfirm,
+  autoAckLoss,
+  outbox,
   retryDlq,
   retryLadder,
   deadLetterReasons,

@@ -8,6 +8,7 @@ import { EnvError, Interrupted, UsageError } from './errors.js';
 import { maskText } from './urls.js';
 import { JunitFile, junitFromArgv } from './report/junit-file.js';
 import type { RunEnd } from './report/junit.js';
+import { endQuietlyWhenClosed } from './stdout-closed.js';
 import { redactStreams } from './log/redact-streams.js';
 
 // every byte mqlab prints passes through redactSecrets (the URLs' passwords, masked URLs)
@@ -16,6 +17,8 @@ redactStreams(process.stdout, process.stderr);
 export async function main(registry: Registry, argv: string[] = process.argv): Promise<never> {
   const controller = new AbortController();
   const state: CliState = { code: 0, signal: controller.signal };
+  // `mqlab list | head -1`: a closed pipe ends the program quietly, not with a stack trace
+  endQuietlyWhenClosed(process.stdout, () => process.exit(state.code));
 
   let interrupts = 0;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {

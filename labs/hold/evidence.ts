@@ -3,7 +3,7 @@
  * how to tell a broker dead-lettering from an application republish by the headers of the
  * delivered message (its names and policy are in names.ts).
  */
-import type { QueueStats } from '../../src/broker/management.js';
+import { heldLetters, policyLine, statsLine } from '../../src/broker/dead-letter.js';
 import { deadLetterHistory, firstDeath, type DeathEntry } from '../../src/broker/xdeath.js';
 
 export const EVENT_ID = 'held-event';
@@ -11,26 +11,8 @@ export const BODY = 'payload';
 /** the header that ties a delivered letter to the run that published it */
 export const RUN_HEADER = 'mqlab-run';
 
-/** a policy as one comparable value: pattern, apply-to, then the definition sorted by key */
-export function policyLine(p: { pattern: string; applyTo: string; definition: Record<string, unknown> }): string {
-  const def = Object.keys(p.definition)
-    .sort()
-    .map((k) => `${k}=${String(p.definition[k])}`);
-  return [`pattern=${p.pattern}`, `apply-to=${p.applyTo}`, ...def].join(' ');
-}
-
-/**
- * Letters the source keeps for its dead-letter worker. They count in `messages` but in neither
- * `ready` nor `unacked`: adding those two would say the queue is empty.
- */
-export function heldLetters(s: Pick<QueueStats, 'messages' | 'ready' | 'unacked'>): number {
-  return s.messages - s.ready - s.unacked;
-}
-
-/** the seed's list_queues columns, as one value: messages=1 ready=0 unacked=0 */
-export function statsLine(s: Pick<QueueStats, 'messages' | 'ready' | 'unacked'> | null): string {
-  return s ? `messages=${s.messages} ready=${s.ready} unacked=${s.unacked}` : 'no statistics';
-}
+/** shared with the other dead-letter labs (src/broker/dead-letter.ts) */
+export { heldLetters, policyLine, statsLine };
 
 export interface RepublishEvidence {
   /** the x-death entry the broker wrote when it dead-lettered the letter from the source */

@@ -9,6 +9,7 @@ import type { Delivery } from '../../src/broker/broker.js';
 import type { QueueStats } from '../../src/broker/management.js';
 import { check } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
+import { ticking } from '../../src/progress.js';
 import { BODY, EVENT_ID, RUN_HEADER, heldLetters, policyLine, republishEvidence, statsLine } from './evidence.js';
 import { ROUTING_KEY, holdPolicy, names, topology } from './names.js';
 import type { HoldOptions } from './options.js';
@@ -20,7 +21,6 @@ const WINDOW_MS = 2000;
  * bucket: up to ~10 s late on a broker with the defaults (5 s each), ~1 s with mqlab's advanced.config.
  */
 const STATS_TIMEOUT_MS = 15_000;
-const PROGRESS_EVERY_MS = 5000;
 
 interface Received {
   at: number;
@@ -171,8 +171,8 @@ export const lab: Lab<HoldOptions> = {
   },
 };
 
-async function targetBound(ctx: LabContext, x: ReturnType<typeof names>): Promise<boolean> {
-  return (await ctx.mgmt.bindings()).some((b) => b.source === x.dlx && b.destination === x.target && b.routing_key === ROUTING_KEY);
+function targetBound(ctx: LabContext, x: ReturnType<typeof names>): Promise<boolean> {
+  return ctx.mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY);
 }
 
 /** wait for a sampled statistic of the source queue, saying so every few seconds */
@@ -181,22 +181,6 @@ function statsWait(ctx: LabContext, what: string, ok: (q: QueueStats) => boolean
   return ticking(ctx, (s) => `waiting for ${what} (sampled every few seconds): ${s} s`, () =>
     ctx.within(ctx.mgmt.queueWhen(source, ok, STATS_TIMEOUT_MS), STATS_TIMEOUT_MS + 5000, what),
   );
-}
-
-/** run `work`, printing `message(elapsed seconds)` every 5 s while it lasts, every 30 s after the first 30 s */
-async function ticking<T>(ctx: LabContext, message: (s: number) => string, work: () => Promise<T>): Promise<T> {
-  const started = ctx.now();
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    const s = (ctx.now() - started) / 1000;
-    timer = setTimeout(() => (ctx.progress(message(Math.round((ctx.now() - started) / 1000))), tick()), s < 30 ? PROGRESS_EVERY_MS : 30_000);
-  };
-  tick();
-  try {
-    return await work();
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 const pick = (s: QueueStats) => ({ messages: s.messages, ready: s.ready, unacked: s.unacked });

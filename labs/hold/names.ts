@@ -12,6 +12,7 @@
 import type { Names } from '../../src/names.js';
 import type { Capabilities } from '../../src/broker/capabilities.js';
 import type { PolicySpec, Topology } from '../../src/broker/topology.js';
+import { deadLetterPolicy } from '../../src/broker/dead-letter.js';
 
 export const ROUTING_KEY = 'failed';
 
@@ -27,18 +28,7 @@ export function names(n: Names) {
 /** the seed's `rabbitmqctl set_policy me12-hold …`, with apply-to as the broker knows it */
 export function holdPolicy(n: Names, caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>): PolicySpec {
   const x = names(n);
-  return {
-    name: x.policy,
-    pattern: n.exact(x.source),
-    applyTo: caps.policyApplyToQuorumQueues ? 'quorum_queues' : 'queues',
-    definition: {
-      'dead-letter-exchange': x.dlx,
-      'dead-letter-routing-key': ROUTING_KEY,
-      'dead-letter-strategy': 'at-least-once',
-      overflow: 'reject-publish',
-      'max-length': 100,
-    },
-  };
+  return deadLetterPolicy({ name: x.policy, pattern: n.exact(x.source), dlx: x.dlx, routingKey: ROUTING_KEY, strategy: 'at-least-once' }, caps);
 }
 
 /** No binding here: the lab removes and restores the target's binding itself. */

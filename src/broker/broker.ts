@@ -134,6 +134,18 @@ export class Broker {
     }
   }
 
+  /** Ready messages and consumers of a queue, as the broker reports them now (passive declare). */
+  async passive(queue: string): Promise<{ ready: number; consumers: number }> {
+    const ch = await this.connection.createChannel();
+    ch.on('error', () => {});
+    try {
+      const ok = await ch.checkQueue(queue);
+      return { ready: ok.messageCount, consumers: ok.consumerCount };
+    } finally {
+      await ch.close().catch(() => {});
+    }
+  }
+
   async newChannel(): Promise<ConfirmChannel> {
     const ch = await this.connection.createConfirmChannel();
     ch.on('error', () => {});

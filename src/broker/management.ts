@@ -101,6 +101,11 @@ export class Management {
     return (await this.request<BindingInfo[] | null>('GET', `/api/bindings/${this.v()}`)) ?? [];
   }
 
+  /** is `queue` bound to `exchange` with `routingKey` (as the broker lists its bindings) */
+  async hasBinding(exchange: string, queue: string, routingKey: string): Promise<boolean> {
+    return (await this.bindings()).some((b) => b.source === exchange && b.destination === queue && b.routing_key === routingKey);
+  }
+
   async exchanges(): Promise<{ name: string; type: string }[]> {
     return (await this.request<{ name: string; type: string }[] | null>('GET', `/api/exchanges/${this.v()}`)) ?? [];
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { check, checkAtLeast, checkAtMost, checkLine, evaluate, formatValue, javaList, resultLine } from './checks.js';
+import { check, checkAtLeast, checkAtMost, checkLine, evaluate, formatValue, javaList, resultLine, summaryLine } from './checks.js';
 
 describe('checks', () => {
   it('prints PASS lines in the seed format', () => {
@@ -35,5 +35,11 @@ describe('checks', () => {
     expect(javaList([1, 2, 3])).toBe('[1, 2, 3]');
     expect(javaList([])).toBe('[]');
     expect(formatValue(null)).toBe('null');
+  });
+});
+
+describe('summaryLine', () => {
+  it('prints lab: key=value with lists as 1,2', () => {
+    expect(summaryLine('outbox', { relayExit: 137, effects: 'order-1:1', attempts: [1, 2], held: null })).toBe('outbox: relayExit=137 effects=order-1:1 attempts=1,2 held=null');
   });
 });

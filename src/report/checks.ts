@@ -62,3 +62,8 @@ export function resultLine(results: CheckResult[]): string {
 export function javaList(v: unknown[]): string {
   return `[${v.map(formatValue).join(', ')}]`;
 }
+
+/** a lab's summary line: `lab: key=value key=value …`, values in the seed's format */
+export function summaryLine(lab: string, fields: Record<string, unknown>): string {
+  return `${lab}: ${Object.entries(fields).map(([k, v]) => `${k}=${formatValue(v)}`).join(' ')}`;
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { expectFaultFails, expectLabPasses, mqlab, runLabJson, useServices } from '../../test/helpers.js';
+
+const LINE =
+  'at-most-once-drop: dropStrategy=at-most-once targetUnbound=true heldAfterReject=0 droppedArrivals=0 ' +
+  'holdStrategy=at-least-once heldWhileUnbound=1 heldLetterDelivered=true';
+const NS = 'itest';
+const SOURCE = `${NS}.me12.retry.drop`;
+const TARGET = `${NS}.me12.retry.drop.target`;
+const ns = ['--namespace', NS];
+
+describe('at-most-once-drop against the real broker', () => {
+  const s = useServices();
+
+  it('passes twice in a row; the policy is cleared and nothing is left in either queue', async () => {
+    await expectLabPasses(['at-most-once-drop', ...ns], {
+      line: LINE,
+      pass: { heldAfterReject: '0', heldWhileUnbound: '1', droppedArrivals: '0' },
+      check: async () => {
+        expect((await s.mgmt.policies()).some((p) => p.name === `${NS}-me12-drop`)).toBe(false);
+        expect(await s.broker.depth(TARGET)).toBe(0);
+        const source = await s.mgmt.queueWhen(SOURCE, (q) => q.messages === 0, 20_000);
+        expect(source?.messages).toBe(0);
+      },
+    });
+  });
+
+  it('watches the target for phase 1 longer than the worker needed to deliver phase 2', async () => {
+    const { code, report } = await runLabJson('at-most-once-drop', ns);
+    expect(code).toBe(0);
+    // three markers ready, the held letter counted apart: the seed's list_queues view of the held letter
+    expect(report.facts.sourceWhileHeld).toBe('messages=4 ready=3 unacked=0');
+    expect(report.facts.deathRecord).toMatchObject({ queue: SOURCE, reason: 'rejected', count: 1 });
+    expect(report.facts.dropWatchMs).toBeGreaterThan(report.facts.recoveryAfterRebindMs);
+    expect(report.facts.arrivals.map((a: { phase: string }) => a.phase)).toEqual(['at-least-once']);
+    const waiting = report.events.filter((e: Record<string, string>) => e.source === 'checkpoint' && e.status === 'waiting');
+    expect(waiting.map((e: Record<string, string>) => e.checkpoint)).toEqual(['dropped', 'letter-held', 'recovered']);
+  });
+
+  // each check shown failing by a deliberately broken variant (MQLAB_FAULT, test only)
+  it('at-least-once in the drop phase: the letter is held, then arrives', async () => {
+    await expectFaultFails('at-most-once-drop', 'at-least-once-in-drop', ['dropStrategy', 'heldAfterReject', 'droppedArrivals'], ns);
+  });
+
+  it('the target left bound: the letter is routed, not dropped', async () => {
+    await expectFaultFails('at-most-once-drop', 'keep-binding', ['targetUnbound', 'droppedArrivals'], ns);
+  });
+
+  it('the at-least-once strategy missing: nothing is held, nothing delivered', async () => {
+    await expectFaultFails('at-most-once-drop', 'at-least-once-missing', ['holdStrategy', 'heldWhileUnbound', 'heldLetterDelivered'], [...ns, '--recover-timeout', '8s']);
+  });
+
+  it('refuses a bad --recover-timeout with a one-line usage error', async () => {
+    const r = await mqlab(['at-most-once-drop', '--recover-timeout', 'soon']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--recover-timeout');
+    expect(r.stdout).toBe('');
+  });
+});

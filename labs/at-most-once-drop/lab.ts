@@ -1,0 +1,152 @@
+/**
+ * at-most-once-drop — seed 000, "默认死信路径与至少一次转交": the default dead-letter strategy keeps
+ * nothing when the target is missing; at-least-once holds the same letter and delivers it later.
+ *
+ *   policy me12-drop on ^me12[.]retry[.]drop$: dead-letter-exchange, routing key failed,
+ *   overflow reject-publish, max-length 100 — phase 1 without dead-letter-strategy (at-most-once),
+ *   phase 2 with dead-letter-strategy=at-least-once
+ *
+ *   dropped-event ──▶ me12.retry.drop ── reject(requeue=false) ──▶ me12.retry.drop.dlx (direct)
+ *                                                                        │ failed (unbound, then restored)
+ *                                                                        ▼
+ *                                                                 me12.retry.drop.target
+ */
+import { randomUUID } from 'node:crypto';
+import type { Lab, LabContext } from '../../src/lab.js';
+import { check, summaryLine } from '../../src/report/checks.js';
+import { statsLine, strategyInEffect } from '../../src/broker/dead-letter.js';
+import { deadLetterHistory } from '../../src/broker/xdeath.js';
+import { ticking } from '../../src/progress.js';
+import { deferred } from '../../src/time.js';
+import { LabError } from '../../src/errors.js';
+import { BODY, EVENT_ID, PHASE_HEADER, RUN_HEADER, names, topology, type DropNames } from './names.js';
+import type { DropOptions } from './options.js';
+import { phaseDetail, rebind, rejectWhileUnbound, statsWait } from './unbound.js';
+
+interface Arrival {
+  at: number;
+  phase: string;
+  messageId: string | undefined;
+  body: string;
+  headers: Record<string, unknown>;
+}
+
+export const lab: Lab<DropOptions> = {
+  topology,
+
+  async run(ctx) {
+    if (!ctx.caps.atLeastOnceDeadLettering) return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no at-least-once dead lettering (3.10+)` };
+    const x = names(ctx.names);
+    const { broker, log } = ctx;
+    const recoverMs = ctx.options.recoverTimeoutMs;
+    const runId = randomUUID();
+    await clearEarlierPolicy(ctx, x);
+
+    // The target is watched for the whole run: every letter of this run that arrives is recorded with its phase.
+    await broker.channel.purgeQueue(x.target);
+    const arrivals: Arrival[] = [];
+    const held = deferred<Arrival>();
+    const target = await broker.consume(
+      x.target,
+      (d) => {
+        d.ack();
+        if (d.headers[RUN_HEADER] !== runId) return;
+        const a = { at: ctx.now(), phase: String(d.headers[PHASE_HEADER]), messageId: d.messageId, body: d.body, headers: d.headers };
+        arrivals.push(a);
+        log.emit('target', { phase: a.phase, messageId: a.messageId, destination: x.target, status: 'received' });
+        if (a.phase === 'at-least-once') held.resolve(a);
+      },
+      { prefetch: 10 },
+    );
+
+    // Phase 1: the default strategy. The broker dead-letters into an exchange with no binding: gone.
+    const drop = await rejectWhileUnbound(ctx, x, {
+      phase: 'at-most-once',
+      strategy: ctx.fault('at-least-once-in-drop') ? 'at-least-once' : 'default',
+      runId,
+      keepBinding: ctx.fault('keep-binding'),
+      markers: 2,
+    });
+    await ctx.checkpoint('dropped', phaseDetail(x, drop));
+    const dropRebound = await rebind(ctx, x, 'at-most-once');
+
+    // Phase 2: the same letter under at-least-once. Held in the source, delivered after the rebind.
+    const hold = await rejectWhileUnbound(ctx, x, {
+      phase: 'at-least-once',
+      strategy: ctx.fault('at-least-once-missing') ? 'default' : 'at-least-once',
+      runId,
+      markers: 3,
+    });
+    await ctx.checkpoint('letter-held', phaseDetail(x, hold));
+    const holdRebound = await rebind(ctx, x, 'at-least-once');
+    ctx.progress(`bound ${x.target} again; waiting up to ${recoverMs / 1000} s for the broker's dead-letter worker (its timer: 180 s on an untuned broker, 3 s on mqlab's services)`);
+    const recovered = await ticking(ctx, (s) => `still waiting for the dead-letter worker: ${s} s since the rebind; the application publishes nothing`, () =>
+      ctx.within(Promise.race([held.promise, target.failure]), recoverMs, `the held letter in ${x.target}`).catch((e) => {
+        if (e instanceof LabError) return null; // reported by heldLetterDelivered
+        throw e;
+      }),
+    );
+    await ctx.checkpoint('recovered', { messageId: recovered?.messageId ?? 'none', afterRebindMs: recovered ? Math.round(recovered.at - holdRebound.reboundAt) : 'none' });
+    const death = recovered ? deadLetterHistory(recovered.headers).find((e) => e.queue === x.source && e.reason === 'rejected') : undefined;
+    const heldLetterDelivered = !!recovered && recovered.messageId === EVENT_ID && recovered.body === BODY && death?.count === 1;
+
+    // Everything that arrived from phase 1, from its rebind until now: longer than the worker needed in phase 2.
+    const droppedArrivals = arrivals.filter((a) => a.phase === 'at-most-once').length;
+    const dropWatchMs = Math.round(ctx.now() - dropRebound.reboundAt);
+    const policyCleared = await clearPolicyWhenEmpty(ctx, x);
+    await target.cancel();
+
+    const summary = {
+      dropStrategy: strategyInEffect(drop.source?.policyDefinition ?? null),
+      targetUnbound: drop.targetUnbound,
+      heldAfterReject: drop.held,
+      droppedArrivals,
+      holdStrategy: strategyInEffect(hold.source?.policyDefinition ?? null),
+      heldWhileUnbound: hold.held,
+      heldLetterDelivered,
+    };
+    return {
+      lines: [summaryLine(ctx.lab, summary)],
+      checks: [
+        check('dropStrategy', 'at-most-once', summary.dropStrategy),
+        check('targetUnbound', true, drop.targetUnbound),
+        check('heldAfterReject', 0, drop.held),
+        check('droppedArrivals', 0, droppedArrivals),
+        check('holdStrategy', 'at-least-once', summary.holdStrategy),
+        check('heldWhileUnbound', 1, hold.held),
+        check('heldLetterDelivered', true, heldLetterDelivered),
+      ],
+      facts: {
+        policy: x.policy,
+        sourceAfterReject: statsLine(drop.source),
+        sourceWhileHeld: statsLine(hold.source),
+        dropTargetDepthUnbound: drop.targetDepthUnbound,
+        holdTargetUnbound: hold.targetUnbound,
+        dropWatchMs,
+        recoveryAfterRebindMs: recovered ? Math.round(recovered.at - holdRebound.reboundAt) : null,
+        deathRecord: death ?? null,
+        arrivals: arrivals.map((a) => ({ phase: a.phase, messageId: a.messageId, atMs: Math.round(a.at - drop.rejectedAt) })),
+        policyCleared,
+      },
+    };
+  },
+};
+
+/** a policy left by an interrupted run goes first: switching at-least-once off deletes the letters it still holds */
+async function clearEarlierPolicy(ctx: LabContext, x: DropNames) {
+  if (!(await ctx.mgmt.policies()).some((p) => p.name === x.policy)) return;
+  ctx.progress(`policy ${x.policy} was left by an earlier run: clearing it first drops the letters that run still held`);
+  await ctx.mgmt.deletePolicy(x.policy);
+}
+
+/** clear the policy only once the statistics show no letter held in the source */
+async function clearPolicyWhenEmpty(ctx: LabContext, x: DropNames): Promise<boolean> {
+  const after = await statsWait(ctx, x, `the statistics of ${x.source} to show no held letter before the policy is cleared`, (q) => q.messages === 0);
+  if (!after || after.messages !== 0) {
+    ctx.progress(`kept policy ${x.policy}: ${x.source} shows ${statsLine(after)}; clearing it now would delete held letters`);
+    return false;
+  }
+  await ctx.mgmt.deletePolicy(x.policy);
+  ctx.log.emit('policy', { policy: x.policy, status: 'cleared' });
+  return true;
+}

@@ -1,0 +1,23 @@
+/** The at-most-once-drop lab's metadata: cheap to import (the CLI lists and describes labs from it). */
+import { defineLab } from '../../src/lab.js';
+import { options, type DropOptions } from './options.js';
+
+/** the seed's window in which the target stays unbound, per phase */
+export const WINDOW_MS = 2000;
+
+export const meta = defineLab<DropOptions>({
+  name: 'at-most-once-drop',
+  title: 'the default dead-letter strategy drops a letter whose target is unbound',
+  proves:
+    'With a dead-letter policy that names no strategy (at-most-once, the default) on a quorum queue, a message ' +
+    'rejected without requeue while the target queue is unbound is gone: the statistics show the source empty ' +
+    '(messages=0) once the rejection is counted, and after the binding is restored nothing arrives in the target, ' +
+    "for longer than the broker's dead-letter worker needs. The same letter under the same policy with " +
+    'dead-letter-strategy=at-least-once is held in the source (messages=1 ready=0 unacked=0) and delivered by the ' +
+    'broker once the target is bound again (x-death: source, rejected, count 1).',
+  // two windows with the target unbound
+  floorMs: 2 * WINDOW_MS,
+  options,
+  checkpoints: ['dropped', 'letter-held', 'recovered'],
+  load: () => import('./lab.js'),
+});

@@ -1,0 +1,32 @@
+/** Every name the at-most-once-drop lab touches, and its topology as data. */
+import type { Names } from '../../src/names.js';
+import type { Topology } from '../../src/broker/topology.js';
+
+export const ROUTING_KEY = 'failed';
+/** the same letter in both phases: one event id, one body */
+export const EVENT_ID = 'dropped-event';
+export const BODY = 'payload';
+/** published after the rejection and left ready: a statistics sample showing it is recent enough */
+export const MARKER_ID = 'marker';
+/** ties a delivered letter to the run and the phase that published it */
+export const RUN_HEADER = 'mqlab-run';
+export const PHASE_HEADER = 'mqlab-phase';
+
+export function names(n: Names) {
+  const source = n.q('me12.retry.drop');
+  return {
+    source,
+    target: n.q('me12.retry.drop.target'),
+    dlx: n.x('me12.retry.drop.dlx'),
+    policy: n.p('me12-drop'),
+    pattern: n.exact(source),
+  };
+}
+
+export type DropNames = ReturnType<typeof names>;
+
+/** no binding here: the lab removes and restores the target's binding itself */
+export function topology(n: Names): Topology {
+  const x = names(n);
+  return { exchanges: [{ name: x.dlx, type: 'direct' }], queues: [{ name: x.source }, { name: x.target }] };
+}

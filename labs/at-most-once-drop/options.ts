@@ -1,0 +1,16 @@
+/** The at-most-once-drop lab's options: the typed object its code gets, and the flags it is parsed from. */
+import { duration, type OptionSpecs } from '../../src/options.js';
+
+export interface DropOptions {
+  /** how long to wait after the rebind for the broker's dead-letter worker (phase 2) */
+  recoverTimeoutMs: number;
+}
+
+export const options: OptionSpecs<DropOptions> = {
+  recoverTimeoutMs: {
+    flag: '--recover-timeout <duration>',
+    description: "how long to wait after the rebind for the broker's dead-letter worker (180 s timer on an untuned broker); a bare number is seconds",
+    default: '240s',
+    parse: duration({ min: 1, max: 86_400_000, bare: 's' }),
+  },
+};

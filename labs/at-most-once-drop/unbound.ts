@@ -1,0 +1,112 @@
+/**
+ * One phase of at-most-once-drop: apply the dead-letter policy with a strategy, unbind the target,
+ * publish the letter and reject it without requeue, keep the target unbound for the window while
+ * the statistics catch up; `rebind` binds the target again (the lab's checkpoint comes between the two).
+ * Both phases run this; only the strategy differs.
+ */
+import type { LabContext } from '../../src/lab.js';
+import type { QueueStats } from '../../src/broker/management.js';
+import { deadLetterPolicy, heldLetters, statsLine, type DeadLetterStrategy } from '../../src/broker/dead-letter.js';
+import { ticking } from '../../src/progress.js';
+import { deferred } from '../../src/time.js';
+import { BODY, EVENT_ID, MARKER_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, type DropNames } from './names.js';
+import { WINDOW_MS } from './meta.js';
+
+/**
+ * Queue statistics reach the management API through a quorum tick, a collector run and a sample
+ * bucket: up to ~10 s late on a broker with the defaults, ~1 s with mqlab's advanced.config.
+ */
+const STATS_TIMEOUT_MS = 15_000;
+
+export interface PhaseInput {
+  phase: 'at-most-once' | 'at-least-once';
+  strategy: DeadLetterStrategy;
+  runId: string;
+  /**
+   * markers to publish after the rejection: a number no earlier state of the source had (2, then 3), because the
+   * statistics' policy definition is read at request time while the counts are sampled: a stale sample of the
+   * previous phase must not pass for this one
+   */
+  markers: number;
+  /** TEST ONLY (MQLAB_FAULT keep-binding): leave the target bound */
+  keepBinding?: boolean;
+}
+
+export interface PhaseResult {
+  targetUnbound: boolean;
+  /** the source as the statistics showed it once they counted the marker published after the rejection */
+  source: QueueStats | null;
+  /** letters the source keeps for its dead-letter worker in that sample */
+  held: number | null;
+  targetDepthUnbound: number;
+  rejectedAt: number;
+}
+
+export interface Rebound {
+  bindingRestored: boolean;
+  reboundAt: number;
+}
+
+export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: PhaseInput): Promise<PhaseResult> {
+  const { broker, mgmt, log } = ctx;
+  const policy = deadLetterPolicy({ name: x.policy, pattern: x.pattern, dlx: x.dlx, routingKey: ROUTING_KEY, strategy: p.strategy }, ctx.caps);
+  await mgmt.putPolicy(policy);
+  log.emit('policy', { phase: p.phase, policy: policy.name, queue: x.source, strategy: policy.definition['dead-letter-strategy'] ?? 'default', status: 'applied' });
+
+  if (!p.keepBinding) await broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY);
+  const targetUnbound = !(await mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY));
+  // the policy's definition reaches the queue's statistics like the counts do: wait for it first
+  const applied = (q: QueueStats) => q.policy === policy.name && sameDefinition(q.policyDefinition, policy.definition);
+  await statsWait(ctx, x, `the statistics of ${x.source} to show policy ${policy.name} as just applied`, applied);
+
+  const rejected = deferred<number>();
+  const consumer = await broker.consume(x.source, (d) => {
+    d.reject(false);
+    log.emit('consumer', { phase: p.phase, messageId: d.messageId, destination: x.source, status: 'rejected_to_dlx' });
+    if (d.headers[RUN_HEADER] === p.runId && d.headers[PHASE_HEADER] === p.phase) rejected.resolve(ctx.now());
+  });
+  await broker.sendConfirmed(x.source, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase } });
+  log.emit('producer', { phase: p.phase, messageId: EVENT_ID, destination: x.source, status: 'confirmed' });
+  const rejectedAt = await ctx.within(Promise.race([rejected.promise, consumer.failure]), 5000, `${EVENT_ID} on ${x.source}`);
+  await consumer.cancel();
+
+  // Markers published after the rejection stay ready in the source. A statistics sample that shows all of them is
+  // more recent than the rejection (the letter alone was ready for an instant, never beside the markers), so its
+  // messages - ready - unacked are the letters held (0: dropped). The queue's counts are sampled on the quorum
+  // tick; a counter from another source (the channel's deliver_get) can run ahead of them.
+  for (let n = 1; n <= p.markers; n++) await broker.sendConfirmed(x.source, 'marker', { messageId: `${MARKER_ID}-${n}`, headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase } });
+  ctx.progress(`${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${WINDOW_MS / 1000} s and until the statistics show the ${p.markers} markers published after it`);
+  const sample = statsWait(ctx, x, `the statistics of ${x.source} to show the markers`, (q) => applied(q) && q.ready === p.markers && q.unacked === 0);
+  sample.catch(() => {}); // awaited below; an interrupted sleep must not leave it unhandled
+  await ctx.sleep(WINDOW_MS);
+  const source = await sample;
+  const held = source && source.ready === p.markers ? heldLetters(source) : null;
+  await broker.channel.purgeQueue(x.source); // the markers (ready); a purge leaves held letters alone
+  const targetDepthUnbound = await broker.depth(x.target);
+  log.emit('mgmt', { phase: p.phase, queue: x.source, messages: source?.messages, ready: source?.ready, unacked: source?.unacked, held, status: 'sampled' });
+  return { targetUnbound, source, held, targetDepthUnbound, rejectedAt };
+}
+
+/** what a phase's checkpoint shows: the source's statistics and the unbound target */
+export const phaseDetail = (x: DropNames, r: PhaseResult) => ({ queue: x.source, stats: statsLine(r.source), held: r.held ?? '?', target: x.target, targetDepth: r.targetDepthUnbound });
+
+/** bind the target again (after the phase's checkpoint) and say whether the broker lists the binding */
+export async function rebind(ctx: LabContext, x: DropNames, phase: PhaseInput['phase']): Promise<Rebound> {
+  await ctx.broker.channel.bindQueue(x.target, x.dlx, ROUTING_KEY);
+  const reboundAt = ctx.now();
+  const bindingRestored = await ctx.mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY);
+  ctx.log.emit('binding', { phase, exchange: x.dlx, queue: x.target, status: bindingRestored ? 'restored' : 'missing' });
+  return { bindingRestored, reboundAt };
+}
+
+/** wait for a sampled statistic of the source queue, saying so every few seconds; the last sample when time is up */
+export function statsWait(ctx: LabContext, x: DropNames, what: string, ok: (q: QueueStats) => boolean): Promise<QueueStats | null> {
+  return ticking(ctx, (s) => `waiting for ${what} (sampled every few seconds): ${s} s`, () =>
+    ctx.within(ctx.mgmt.queueWhen(x.source, ok, STATS_TIMEOUT_MS), STATS_TIMEOUT_MS + 5000, what),
+  );
+}
+
+function sameDefinition(a: Record<string, unknown> | null, b: Record<string, unknown>): boolean {
+  const keys = new Set([...Object.keys(a ?? {}), ...Object.keys(b)]);
+  return [...keys].every((k) => String(a?.[k]) === String(b[k]));
+}

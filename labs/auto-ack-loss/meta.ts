@@ -1,0 +1,26 @@
+/** auto-ack-loss's metadata: cheap to import (the CLI lists and describes labs from it); its code loads when it runs. */
+import { defineLab } from '../../src/lab.js';
+
+export const MESSAGES = 20;
+export const PREFETCH = 10;
+export const CRASH_AFTER = 5;
+/** the third consumer's prefetch, and how many messages wait for it */
+export const FORGET_PREFETCH = 5;
+export const FORGET_MESSAGES = 10;
+
+export const meta = defineLab({
+  name: 'auto-ack-loss',
+  title: '"auto-ack with a durable queue is safe" is false: a consumer crash loses what was delivered',
+  proves:
+    `${MESSAGES} confirmed messages in a durable quorum queue; a consumer process with noAck=true (prefetch ${PREFETCH}, which ` +
+    `the broker ignores without acks) is SIGKILLed after ${CRASH_AFTER} rows: the queue is empty and the table holds fewer ` +
+    'rows than were confirmed — the lost count is confirmed minus rows. The same with manual ack (row committed, then ' +
+    'ack) loses nothing: the unacked messages come back with redelivered=true and a second process finishes them. A ' +
+    `third consumer that never acks holds ${FORGET_PREFETCH} messages unacked in the broker's statistics while its ` +
+    'channel lives (read from a sample that counts a marker published after it went idle); when it closes they ' +
+    'are ready again.',
+  floorMs: 0,
+  options: {},
+  checkpoints: ['auto-ack-crashed', 'manual-crashed', 'unacked-held', 'returned'],
+  load: () => import('./lab.js'),
+});

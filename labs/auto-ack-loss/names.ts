@@ -1,0 +1,32 @@
+/** Every name the auto-ack-loss lab touches, its topology, schema and reset SQL. */
+import type { Names } from '../../src/names.js';
+import type { Topology } from '../../src/broker/topology.js';
+
+export function names(n: Names) {
+  return {
+    /** durable quorum queues: durability does not cover the consumer side */
+    autoQueue: n.q('me12.autoack.orders'),
+    manualQueue: n.q('me12.manualack.orders'),
+    forgetQueue: n.q('me12.noack.forgotten'),
+    rows: n.t('autoack_effect'),
+  };
+}
+
+export type AckNames = ReturnType<typeof names>;
+
+export const topology = (n: Names): Topology => {
+  const x = names(n);
+  return { queues: [{ name: x.autoQueue }, { name: x.manualQueue }, { name: x.forgetQueue }] };
+};
+
+/** one row per processed message and phase; the key makes a redelivered message a no-op */
+export const schema = (n: Names) => `
+CREATE TABLE IF NOT EXISTS ${names(n).rows}(
+  phase text NOT NULL, message_id text NOT NULL, process text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (phase, message_id));`;
+
+export const reset = (n: Names) => `DELETE FROM ${names(n).rows};`;
+
+export type Phase = 'auto' | 'manual' | 'forget';
+
+export const queueOf = (x: AckNames, phase: Phase) => ({ auto: x.autoQueue, manual: x.manualQueue, forget: x.forgetQueue })[phase];

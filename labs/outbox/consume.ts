@@ -1,0 +1,46 @@
+/**
+ * The consuming side of outbox: one transaction per delivery that first claims the event id in the
+ * processed table (a conflict means duplicate: skip), then writes the business effect; ack after commit.
+ *
+ * Test only (MQLAB_FAULT=outbox:no-dedupe): the consumer writes the effect without the claim.
+ */
+import type { LabContext } from '../../src/lab.js';
+import type { OutboxNames } from './names.js';
+import { deferred } from '../../src/time.js';
+
+export interface Consumed {
+  eventId: string;
+  orderId: string;
+  redelivered: boolean;
+  outcome: 'business_committed' | 'duplicate_skipped';
+}
+
+export async function consumeAll(ctx: LabContext, x: OutboxNames, count: number): Promise<Consumed[]> {
+  const seen: Consumed[] = [];
+  const all = deferred();
+  const dedupe = !ctx.fault('no-dedupe');
+  const consumer = await ctx.broker.consume(
+    x.queue,
+    async (d) => {
+      const eventId = String(d.headers.eventId ?? d.messageId);
+      const orderId = String(d.headers.orderId ?? '');
+      ctx.log.emit('consumer', { eventId, orderId, redelivered: d.redelivered, status: 'received' });
+      const outcome = await ctx.db.begin(async (sql) => {
+        if (dedupe) {
+          const claimed = await sql`INSERT INTO ${sql(x.processed)} (event_id) VALUES (${eventId}) ON CONFLICT DO NOTHING RETURNING event_id`;
+          if (claimed.length === 0) return 'duplicate_skipped' as const;
+        }
+        await sql`INSERT INTO ${sql(x.effects)} (event_id, order_id) VALUES (${eventId}, ${orderId})`;
+        return 'business_committed' as const;
+      });
+      d.ack();
+      seen.push({ eventId, orderId, redelivered: d.redelivered, outcome });
+      ctx.log.emit('consumer', { eventId, orderId, status: outcome });
+      if (seen.length === count) all.resolve();
+    },
+    { prefetch: 1, channel: await ctx.broker.newChannel() },
+  );
+  await ctx.within(Promise.race([all.promise, consumer.failure]), 15_000, `${count} deliveries on ${x.queue}`);
+  await consumer.cancel();
+  return seen;
+}

@@ -1,0 +1,98 @@
+/**
+ * outbox — seed 004's three layers (Business: 效果恰好一次 = 幂等表 + 本地事务; Outbox 保证「业务成功必发出」) and
+ * "Broker 返回 nack（或超时）时必须处理：重发或转入本地补偿（Outbox）。重发可能造成重复".
+ *
+ *   business tx { orders row + outbox row } ×3 — order-3's transaction fails: neither row
+ *   relay-run1 (process): SELECT unsent → publish (confirm) → UPDATE sent_at; ✗ SIGKILL after the 2nd confirm
+ *   relay-run2 (process): the row left unsent is published again, then marked
+ *   me12.outbox.orders ──▶ consumer: tx { claim event id in outbox_processed; effect row } → ack
+ */
+import type { Lab, LabContext } from '../../src/lab.js';
+import { runChild } from '../../src/child.js';
+import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
+import { consumeAll } from './consume.js';
+import { placeOrders } from './business.js';
+import { ORDERS, names, reset, schema, topology, type OutboxNames } from './names.js';
+
+const RELAY = new URL('./relay.js', import.meta.url);
+/** the relay dies after this many confirms, before marking the last one sent */
+const CRASH_AFTER_CONFIRM = 2;
+
+export const lab: Lab = {
+  topology,
+  schema,
+  reset,
+
+  async run(ctx) {
+    const x = names(ctx.names);
+    const { db, broker } = ctx;
+    const rolledBack: string[] = ORDERS.filter((o) => !o.commits).map((o) => o.orderId);
+
+    const placed = await placeOrders(ctx, x);
+    const committed = (await db`SELECT order_id FROM ${db(x.orders)} ORDER BY order_id`).map((r) => String(r.order_id));
+    await ctx.checkpoint('committed', { orders: committed.join(','), outboxUnsent: await unsent(ctx, x), [x.queue]: await broker.depth(x.queue) });
+
+    ctx.progress(`relay-run1: publishes the unsent outbox rows and is killed after confirm ${CRASH_AFTER_CONFIRM}, before marking that row sent`);
+    const run1 = await runChild(ctx, 'relay-run1', RELAY, { args: ['--crash-after-confirm', String(CRASH_AFTER_CONFIRM)], names: x, timeoutMs: 20_000 });
+    const confirmedByRun1 = new Set(run1.events.filter((e) => e.fields.status === 'confirmed').map((e) => e.fields.eventId));
+    const unsentAfterCrash = (await db`SELECT event_id FROM ${db(x.outbox)} WHERE sent_at IS NULL`).map((r) => String(r.event_id));
+    const confirmedNotMarked = unsentAfterCrash.filter((id) => confirmedByRun1.has(id)).length;
+    await ctx.checkpoint('relay-crashed', { exitCode: run1.exitCode, unsent: unsentAfterCrash.join(',') || 'none', confirmedNotMarked, [x.queue]: await broker.depth(x.queue) });
+
+    let run2Exit: number | null = null;
+    if (!ctx.fault('no-second-relay')) {
+      ctx.progress('relay-run2: publishes what is still unsent');
+      run2Exit = (await runChild(ctx, 'relay-run2', RELAY, { names: x, timeoutMs: 20_000 })).exitCode;
+    }
+    const unsentAfter = await unsent(ctx, x);
+    const copies = await broker.depth(x.queue);
+    await ctx.checkpoint('relayed', { unsent: unsentAfter, [x.queue]: copies });
+
+    const consumed = copies > 0 ? await consumeAll(ctx, x, copies) : [];
+    const effects = await db`SELECT order_id, count(*)::int AS n FROM ${db(x.effects)} GROUP BY order_id ORDER BY order_id`;
+    const effectLine = effects.map((r) => `${r.order_id}:${r.n}`).join(',');
+    const duplicatesSkipped = consumed.filter((c) => c.outcome === 'duplicate_skipped').length;
+    const [rb] = await db`
+      SELECT (SELECT count(*)::int FROM ${db(x.orders)} WHERE order_id IN ${db(rolledBack)}) AS orders,
+             (SELECT count(*)::int FROM ${db(x.outbox)} WHERE order_id IN ${db(rolledBack)}) AS outbox`;
+    const rolledBackDelivered = consumed.filter((c) => rolledBack.includes(c.orderId)).length;
+    const rolledBackLine = `orders=${rb.orders} outbox=${rb.outbox} delivered=${rolledBackDelivered}`;
+    await ctx.checkpoint('consumed', { deliveries: consumed.length, duplicatesSkipped, effects: effectLine });
+
+    const summary = {
+      committedOrders: committed.length,
+      relayExit: run1.exitCode,
+      confirmedNotMarked,
+      deliveries: consumed.length,
+      duplicatesSkipped,
+      effects: effectLine,
+      unsentAfter,
+      rolledBackDelivered,
+    };
+    return {
+      lines: [summaryLine(ctx.lab, summary)],
+      checks: [
+        check('relayExit', 137, run1.exitCode),
+        check('confirmedNotMarked', 1, confirmedNotMarked),
+        check('outboxUnsentAfter', 0, unsentAfter),
+        checkAtLeast('duplicatesSkipped', 1, duplicatesSkipped),
+        check('businessEffects', committed.map((id) => `${id}:1`).join(','), effectLine),
+        check('rolledBackOrder', 'orders=0 outbox=0 delivered=0', rolledBackLine),
+      ],
+      facts: {
+        placed,
+        committedOrders: committed,
+        confirmedByRun1: [...confirmedByRun1],
+        unsentAfterCrash,
+        relayRun2Exit: run2Exit,
+        copiesOnQueue: copies,
+        deliveries: consumed,
+      },
+    };
+  },
+};
+
+async function unsent(ctx: LabContext, x: OutboxNames): Promise<number> {
+  const [r] = await ctx.db`SELECT count(*)::int AS n FROM ${ctx.db(x.outbox)} WHERE sent_at IS NULL`;
+  return r.n as number;
+}

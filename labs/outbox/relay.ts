@@ -1,0 +1,50 @@
+/**
+ * The outbox relay process, spawned by lab.ts with runChild: for each unsent outbox row, oldest first,
+ * publish it with a confirm, then mark it sent.
+ *
+ *   --crash-after-confirm K  SIGKILL itself after the Kth confirm, before marking that row sent
+ *
+ * Test only (MQLAB_FAULT=outbox:<fault>): mark-before-publish (marks the row sent, then publishes: the
+ * crash falls between the two and the event is never published); no-crash (never SIGKILLs).
+ */
+import { parseArgs } from 'node:util';
+import { childRuntime } from '../../src/child-runtime.js';
+import type { OutboxNames } from './names.js';
+
+const { values } = parseArgs({ options: { 'crash-after-confirm': { type: 'string', default: '0' } } });
+const rt = await childRuntime<OutboxNames>();
+const x = rt.names;
+const crashAfter = rt.fault('no-crash') ? 0 : Number(values['crash-after-confirm']);
+const markFirst = rt.fault('mark-before-publish');
+const unsent = await rt.db`SELECT id, event_id, order_id, payload FROM ${rt.db(x.outbox)} WHERE sent_at IS NULL ORDER BY id`;
+rt.emit('relay', { unsent: unsent.length, status: 'started' });
+let confirms = 0;
+
+const crash = async (fields: Record<string, unknown>) => {
+  rt.emit('relay', { ...fields, status: 'crash_injected' });
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.kill(process.pid, 'SIGKILL');
+};
+const publish = async (row: (typeof unsent)[number]) => {
+  await rt.broker.sendConfirmed(x.queue, String(row.payload), { messageId: String(row.event_id), headers: { eventId: row.event_id, orderId: row.order_id } });
+  rt.emit('relay', { eventId: row.event_id, orderId: row.order_id, destination: x.queue, status: 'confirmed' });
+};
+const mark = async (row: (typeof unsent)[number]) => {
+  await rt.db`UPDATE ${rt.db(x.outbox)} SET sent_at = now() WHERE id = ${row.id}`;
+  rt.emit('relay', { eventId: row.event_id, orderId: row.order_id, status: 'marked_sent' });
+};
+
+for (const row of unsent) {
+  const fields = { eventId: row.event_id, orderId: row.order_id };
+  if (markFirst) {
+    await mark(row);
+    if (++confirms === crashAfter) await crash(fields);
+    await publish(row);
+  } else {
+    await publish(row);
+    if (++confirms === crashAfter) await crash(fields); // confirmed by the broker, not yet marked sent
+    await mark(row);
+  }
+}
+rt.emit('relay', { relayed: unsent.length, status: 'done' });
+await rt.close();

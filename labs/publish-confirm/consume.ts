@@ -1,0 +1,61 @@
+/**
+ * publish-confirm (d), the consuming side: every copy of the event fails once (a transient downstream
+ * error: reject with requeue, the broker redelivers it) and is processed on its next delivery, in one
+ * transaction that first claims the event id in the dedupe table. deliveryAttempt is counted per copy
+ * (eventId + publishAttempt) from the deliveries the broker made, not from a header the producer set.
+ */
+import type { LabContext } from '../../src/lab.js';
+import { deferred } from '../../src/time.js';
+import type { ConfirmNames } from './names.js';
+
+export interface Delivered {
+  eventId: string;
+  publishAttempt: number;
+  deliveryAttempt: number;
+  redelivered: boolean;
+  outcome: 'transient_failure' | 'business_committed' | 'duplicate_skipped';
+}
+
+export async function consumeEvents(ctx: LabContext, x: ConfirmNames, copies: number): Promise<Delivered[]> {
+  const { db, log } = ctx;
+  const seen: Delivered[] = [];
+  const counts = new Map<string, number>();
+  const settled = deferred();
+  let acked = 0;
+  const retry = !ctx.fault('no-consume-retry');
+  const dedupe = !ctx.fault('no-dedupe');
+  const consumer = await ctx.broker.consume(
+    x.events,
+    async (d) => {
+      const eventId = String(d.headers.eventId ?? d.messageId);
+      const publishAttempt = Number(d.headers.publishAttempt ?? 0);
+      const copy = `${eventId}/${publishAttempt}`;
+      const deliveryAttempt = (counts.get(copy) ?? 0) + 1;
+      counts.set(copy, deliveryAttempt);
+      const fields = { eventId, publishAttempt, deliveryAttempt, redelivered: d.redelivered, deliveryCount: d.headers['x-delivery-count'] };
+      log.emit('consumer', { ...fields, status: 'received' });
+      let outcome: Delivered['outcome'];
+      if (retry && deliveryAttempt === 1) {
+        outcome = 'transient_failure';
+        d.reject(true);
+      } else {
+        outcome = await db.begin(async (sql) => {
+          if (dedupe) {
+            const claimed = await sql`INSERT INTO ${sql(x.processed)} (event_id) VALUES (${eventId}) ON CONFLICT DO NOTHING RETURNING event_id`;
+            if (claimed.length === 0) return 'duplicate_skipped' as const;
+          }
+          await sql`INSERT INTO ${sql(x.effects)} (event_id, publish_attempt, delivery_attempt) VALUES (${eventId}, ${publishAttempt}, ${deliveryAttempt})`;
+          return 'business_committed' as const;
+        });
+        d.ack();
+        if (++acked === copies) settled.resolve();
+      }
+      seen.push({ eventId, publishAttempt, deliveryAttempt, redelivered: d.redelivered, outcome });
+      log.emit('consumer', { ...fields, status: outcome });
+    },
+    { prefetch: 1, channel: await ctx.broker.newChannel() },
+  );
+  await ctx.within(Promise.race([settled.promise, consumer.failure]), 15_000, `${copies} cop${copies === 1 ? 'y' : 'ies'} of the event settled on ${x.events}`);
+  await consumer.cancel();
+  return seen;
+}

@@ -1,0 +1,166 @@
+/**
+ * publish-confirm — seed 004 (两段确认各管一段: a confirm only says "the broker took it") and seed 000
+ * (发送重试与消费重试: publish retry and consume retry happen in different places).
+ *
+ *  (a,b) producer ── key nowhere ──▶ me12.confirm.x (direct) ── orders ──▶ me12.confirm.orders
+ *        mandatory: basic.return, then basic.ack        not mandatory: basic.ack only; in no queue either way
+ *  (c)   producer ──▶ me12.confirm.bounded (x-max-length 1, x-overflow reject-publish): ack, nack; get; resend: ack
+ *  (d)   producer-run1 (process): publish evt-publish-retry, publishAttempt=1, SIGKILL before the confirm
+ *        producer-run2 (process): publishAttempt=2, confirmed
+ *        consumer: each copy rejected once (requeue), then one transaction: claim event id, write effect; ack
+ */
+import type { Lab, LabContext } from '../../src/lab.js';
+import { runChild } from '../../src/child.js';
+import { check, summaryLine } from '../../src/report/checks.js';
+import { consumeEvents, type Delivered } from './consume.js';
+import { FrameRecorder } from './frames.js';
+import { EVENT_ID, MAX_LENGTH, ROUTED_KEY, UNROUTED_KEY, names, reset, schema, topology, type ConfirmNames } from './names.js';
+
+const PRODUCER_SCRIPT = new URL('./producer.js', import.meta.url);
+
+export const lab: Lab = {
+  topology,
+  schema,
+  reset,
+
+  async run(ctx) {
+    const x = names(ctx.names);
+    const rec = await FrameRecorder.open(ctx.broker);
+    try {
+      const unrouted = await unroutable(ctx, x, rec);
+      const bounded = await boundedQueue(ctx, x, rec);
+      const retry = await publishRetry(ctx, x);
+      const s = { ...unrouted, ...bounded, ...retry };
+      const summary = {
+        mandatoryFrames: s.mandatory.frames.join(','),
+        plainFrames: s.plain.frames.join(','),
+        unroutedInQueues: s.unroutedInQueues,
+        boundedFrames: s.boundedFrames.join(','),
+        resendLanded: s.resendLanded,
+        producerExit: s.producerExit,
+        attempt1: s.attempt1,
+        publishAttempts: s.publishAttempts.join(','),
+        deliveryAttempts: s.deliveryAttempts.join(','),
+        businessEffects: s.businessEffects,
+        duplicatesSkipped: s.duplicatesSkipped,
+      };
+      return {
+        lines: [summaryLine(ctx.lab, summary)],
+        checks: [
+          check('mandatoryFrames', 'return,ack', summary.mandatoryFrames),
+          check('plainFrames', 'ack', summary.plainFrames),
+          check('unroutedInQueues', 0, s.unroutedInQueues),
+          check('boundedFrames', 'ack,nack,ack', summary.boundedFrames),
+          check('resendLandedOnce', 1, s.resendLanded),
+          check('producerExit', 137, s.producerExit),
+          check('attempt1Result', 'unknown', s.attempt1),
+          check('publishAttempts', [1, 2], s.publishAttempts),
+          check('deliveryAttempts', [2, 2], s.deliveryAttempts),
+          check('businessEffects', 1, s.businessEffects),
+          check('duplicatesSkipped', 1, s.duplicatesSkipped),
+        ],
+        facts: {
+          returned: { replyCode: s.mandatory.replyCode ?? null, replyText: s.mandatory.replyText ?? null },
+          boundedDepthAfterNack: s.depthAfterNack,
+          boundedDrained: s.drained,
+          eventsDepthAfterCrash: s.depthAfterCrash,
+          copiesConsumed: s.copies,
+          deliveries: s.deliveries,
+        },
+      };
+    } finally {
+      await rec.close();
+      await ctx.broker.channel.unbindQueue(x.orders, x.exchange, UNROUTED_KEY).catch(() => {});
+    }
+  },
+};
+
+/** (a) mandatory and (b) plain publishes that no binding matches */
+async function unroutable(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder) {
+  const { broker, log } = ctx;
+  // TEST ONLY (bind-catch-all): a binding that matches, so nothing is returned and the messages land
+  if (ctx.fault('bind-catch-all')) await broker.channel.bindQueue(x.orders, x.exchange, UNROUTED_KEY);
+  else await broker.channel.unbindQueue(x.orders, x.exchange, UNROUTED_KEY);
+  const mandatory = await rec.publish(x.exchange, UNROUTED_KEY, 'a', { messageId: 'evt-mandatory', mandatory: true });
+  log.emit('producer', { eventId: 'evt-mandatory', exchange: x.exchange, routingKey: UNROUTED_KEY, mandatory: true, frames: mandatory.frames, replyCode: mandatory.replyCode, status: 'settled' });
+  const plain = await rec.publish(x.exchange, UNROUTED_KEY, 'b', { messageId: 'evt-plain', mandatory: ctx.fault('plain-mandatory') });
+  log.emit('producer', { eventId: 'evt-plain', exchange: x.exchange, routingKey: UNROUTED_KEY, mandatory: false, frames: plain.frames, status: 'settled' });
+  // the exchange's only queue (bound with key orders) holds neither
+  const unroutedInQueues = await broker.depth(x.orders);
+  await ctx.checkpoint('returned', { mandatoryFrames: mandatory.frames.join(','), plainFrames: plain.frames.join(','), [x.orders]: unroutedInQueues, binding: ROUTED_KEY });
+  return { mandatory, plain, unroutedInQueues };
+}
+
+/** (c) a full queue that refuses a publish, and the resend with the same event id after space frees */
+async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder) {
+  const { broker, log } = ctx;
+  const frames: string[] = [];
+  const send = async (eventId: string, attempt: number) => {
+    const o = await rec.publish('', x.bounded, eventId, { messageId: eventId, headers: { eventId, publishAttempt: attempt } });
+    frames.push(...o.frames);
+    log.emit('producer', { eventId, publishAttempt: attempt, destination: x.bounded, frames: o.frames, status: o.frames.includes('nack') ? 'nacked' : 'confirmed' });
+    return o.frames.includes('nack');
+  };
+  const take = async () => {
+    const d = await broker.get(x.bounded);
+    d?.ack();
+    return d?.messageId ?? null;
+  };
+  await send('evt-c1', 1);
+  if (ctx.fault('room-for-two')) await take(); // TEST ONLY: space freed before the second publish
+  const nacked = await send('evt-c2', 1);
+  const depthAfterNack = await broker.depth(x.bounded);
+  await ctx.checkpoint('nacked', { queue: x.bounded, maxLength: MAX_LENGTH, depth: depthAfterNack });
+  const drained: string[] = [];
+  if (nacked) {
+    const freed = await take();
+    if (freed) drained.push(freed);
+    await send(ctx.fault('new-id-on-resend') ? 'evt-c2-new' : 'evt-c2', 2);
+  }
+  for (let id = await take(); id; id = await take()) drained.push(id);
+  return { boundedFrames: frames, depthAfterNack, drained, resendLanded: drained.filter((id) => id === 'evt-c2').length };
+}
+
+/** (d) a publish whose result is unknown, the second publish attempt, and consume retries behind both */
+async function publishRetry(ctx: LabContext, x: ConfirmNames) {
+  const { broker, db } = ctx;
+  ctx.progress('producer-run1: publishes the event and kills itself before the confirm can arrive');
+  const run1 = await runChild(ctx, 'producer-run1', PRODUCER_SCRIPT, { args: ['--attempt', '1', '--die-before-confirm'], names: x, timeoutMs: 20_000 });
+  const attempt1 = run1.events.some((e) => e.fields.status === 'confirmed' || e.fields.status === 'nacked') ? 'confirmed' : 'unknown';
+  const depthAfterCrash = await depthAtLeast(ctx, x.events, 1, 2000);
+  await ctx.checkpoint('result-unknown', { exitCode: run1.exitCode, attempt1, [x.events]: depthAfterCrash });
+  if (!ctx.fault('no-republish')) {
+    ctx.progress('producer-run2: the result was unknown, so it publishes the same event id again (publishAttempt=2)');
+    const run2 = await runChild(ctx, 'producer-run2', PRODUCER_SCRIPT, { args: ['--attempt', '2'], names: x, timeoutMs: 20_000 });
+    if (run2.exitCode !== 0) ctx.progress(`producer-run2 exited ${run2.exitCode}`);
+  }
+  const copies = await broker.depth(x.events);
+  const deliveries: Delivered[] = copies > 0 ? await consumeEvents(ctx, x, copies) : [];
+  const [rows] = await db`
+    SELECT (SELECT count(*)::int FROM ${db(x.effects)} WHERE event_id = ${EVENT_ID}) AS effects,
+           (SELECT count(*)::int FROM ${db(x.processed)} WHERE event_id = ${EVENT_ID}) AS claimed`;
+  await ctx.checkpoint('consumed', { deliveries: deliveries.length, businessEffects: rows.effects, dedupeRows: rows.claimed });
+  const attempts = [...new Set(deliveries.map((d) => d.publishAttempt))].sort();
+  return {
+    producerExit: run1.exitCode,
+    attempt1,
+    depthAfterCrash,
+    copies,
+    deliveries,
+    publishAttempts: attempts,
+    deliveryAttempts: attempts.map((a) => Math.max(...deliveries.filter((d) => d.publishAttempt === a).map((d) => d.deliveryAttempt))),
+    businessEffects: rows.effects as number,
+    duplicatesSkipped: deliveries.filter((d) => d.outcome === 'duplicate_skipped').length,
+  };
+}
+
+/** ready messages in `queue` (passive declare), sampled until at least `n` or `ms` passed */
+async function depthAtLeast(ctx: LabContext, queue: string, n: number, ms: number): Promise<number> {
+  const end = ctx.now() + ms;
+  let d = await ctx.broker.depth(queue);
+  while (d < n && ctx.now() < end) {
+    await ctx.sleep(20);
+    d = await ctx.broker.depth(queue);
+  }
+  return d;
+}

@@ -1,0 +1,65 @@
+/**
+ * Dead-letter policies and what the management statistics say about dead letters a quorum
+ * queue holds (at-least-once dead lettering). Shared by the labs that switch the strategy.
+ */
+import type { Capabilities } from './capabilities.js';
+import type { QueueStats } from './management.js';
+import type { PolicySpec } from './topology.js';
+
+/** 'default' leaves dead-letter-strategy out of the policy: the broker's at-most-once */
+export type DeadLetterStrategy = 'at-least-once' | 'at-most-once' | 'default';
+
+export interface DeadLetterPolicyInput {
+  name: string;
+  /** anchored regex for the source queue */
+  pattern: string;
+  dlx: string;
+  routingKey: string;
+  strategy: DeadLetterStrategy;
+}
+
+/**
+ * The seed's `set_policy`: dead-letter exchange and routing key, overflow reject-publish and
+ * max-length 100 (at-least-once needs reject-publish, else it silently falls back to at-most-once),
+ * apply-to as the broker knows it (quorum_queues from 3.12, else queues).
+ */
+export function deadLetterPolicy(p: DeadLetterPolicyInput, caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>): PolicySpec {
+  return {
+    name: p.name,
+    pattern: p.pattern,
+    applyTo: caps.policyApplyToQuorumQueues ? 'quorum_queues' : 'queues',
+    definition: {
+      'dead-letter-exchange': p.dlx,
+      'dead-letter-routing-key': p.routingKey,
+      ...(p.strategy === 'default' ? {} : { 'dead-letter-strategy': p.strategy }),
+      overflow: 'reject-publish',
+      'max-length': 100,
+    },
+  };
+}
+
+/** the strategy a queue's effective policy gives it: at-most-once unless the policy says otherwise */
+export function strategyInEffect(definition: Record<string, unknown> | null): string {
+  return String(definition?.['dead-letter-strategy'] ?? 'at-most-once');
+}
+
+/** a policy as one comparable value: pattern, apply-to, then the definition sorted by key */
+export function policyLine(p: { pattern: string; applyTo: string; definition: Record<string, unknown> }): string {
+  const def = Object.keys(p.definition)
+    .sort()
+    .map((k) => `${k}=${String(p.definition[k])}`);
+  return [`pattern=${p.pattern}`, `apply-to=${p.applyTo}`, ...def].join(' ');
+}
+
+/**
+ * Letters the source keeps for its dead-letter worker. They count in `messages` but in neither
+ * `ready` nor `unacked`: adding those two would say the queue is empty.
+ */
+export function heldLetters(s: Pick<QueueStats, 'messages' | 'ready' | 'unacked'>): number {
+  return s.messages - s.ready - s.unacked;
+}
+
+/** the seed's list_queues columns, as one value: messages=1 ready=0 unacked=0 */
+export function statsLine(s: Pick<QueueStats, 'messages' | 'ready' | 'unacked'> | null): string {
+  return s ? `messages=${s.messages} ready=${s.ready} unacked=${s.unacked}` : 'no statistics';
+}
