@@ -10,6 +10,7 @@ import { DEFAULTS as LADDER_DEFAULTS, ladderFlags } from './retry-ladder/options
 import { parseDuration } from '../src/duration.js';
 import { parseLimit, parseStatus } from './archive/options.js';
 import { DEFAULT_RECOVER_TIMEOUT_S, parseRecoverTimeout } from './hold/options.js';
+import { meta as orderTimeout } from './order-timeout/meta.js';
 
 export const registry: LabEntry[] = [
   {
@@ -185,6 +186,7 @@ export const registry: LabEntry[] = [
     floorMs: 2 * 200,
     load: () => import('./dlx-loop/lab.js'),
   },
+  orderTimeout,
 ];
 
 export function findLab(name: string): LabEntry | undefined {

@@ -115,4 +115,6 @@ export interface LabContext {
   within<T>(p: Promise<T>, ms: number, what: string): Promise<T>;
   signal: AbortSignal;
   now(): number;
+  /** a test-only broken variant is on (MQLAB_FAULT=<lab>:<fault>, read by src/fault.ts) */
+  fault(name: string): boolean;
 }

@@ -15,6 +15,7 @@ import { evaluate, type CheckResult } from './report/checks.js';
 import { EnvError, Interrupted, LabError } from './errors.js';
 import { sleep, within } from './time.js';
 import { labOutDir, writeAssertOut } from './report/out-files.js';
+import { faultsFor } from './fault.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -181,6 +182,8 @@ function context(
   names: ReturnType<typeof makeNames>,
 ): LabContext {
   let seq = 0;
+  const faults = faultsFor(entry.name, process.env.MQLAB_FAULT);
+  if (faults.size) hooks.stderr(`${entry.name}: MQLAB_FAULT injects ${[...faults].join(', ')} (a deliberately broken run)`);
   return {
     lab: entry.name,
     names,
@@ -212,5 +215,6 @@ function context(
     within: (p, ms, what) => within(p, opts.step ? 24 * 3600_000 : ms, what, signal),
     signal,
     now: () => performance.now(),
+    fault: (name) => faults.has(name),
   };
 }
