@@ -11,6 +11,7 @@ import { parseDuration } from '../src/duration.js';
 import { parseLimit, parseStatus } from './archive/options.js';
 import { DEFAULT_RECOVER_TIMEOUT_S, parseRecoverTimeout } from './hold/options.js';
 import { meta as orderTimeout } from './order-timeout/meta.js';
+import { meta as delayedRetry } from './delayed-retry/meta.js';
 
 export const registry: LabEntry[] = [
   {
@@ -187,6 +188,7 @@ export const registry: LabEntry[] = [
     load: () => import('./dlx-loop/lab.js'),
   },
   orderTimeout,
+  delayedRetry,
 ];
 
 export function findLab(name: string): LabEntry | undefined {

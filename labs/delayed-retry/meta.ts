@@ -1,0 +1,23 @@
+/** delayed-retry's metadata: cheap to import (no amqplib/postgres/lab code). */
+import type { LabEntry } from '../../src/lab.js';
+
+/** the schedule both sides run: 4 returns, 200 ms growing to a 600 ms cap (reject) */
+export const SPEC = { minMs: 200, maxMs: 600, returns: 4 };
+/** how long the max-length queue holds its one returned message (long enough for 1 s statistics samples) */
+export const HOLD_MS = 3000;
+
+export const meta = {
+  name: 'delayed-retry',
+  title: "RabbitMQ 4.3's native delayed retry on a quorum queue, next to a TTL ladder",
+  proves:
+    'On a quorum queue with x-delayed-retry-type=all, min 200 ms, max 600 ms: a message rejected with requeue comes back ' +
+    'after min(min × delivery-count, max) = 200, 400, 600, 600 ms and its x-delivery-count grows; one nacked with requeue ' +
+    'comes back after 200 ms every time with x-delivery-count 0. Gaps come from delivery timestamps and are never early. ' +
+    'While it waits, the message stays in the queue (management statistics: messages=1, ready=0, unacked=0) and ' +
+    'x-max-length=1 still counts it (a second publish is refused). A TTL ladder doing the same schedule needs 4 queues, ' +
+    'an exchange and 3 bindings against 1 queue; both are timed side by side. Needs RabbitMQ 4.3: older brokers SKIP.',
+  checkpoints: ['held'],
+  // the reject schedule (200+400+600+600) runs beside the 3 s hold
+  floorMs: 3000,
+  load: () => import('./lab.js'),
+} satisfies LabEntry & { checkpoints: string[] };
