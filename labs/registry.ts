@@ -4,7 +4,7 @@
  */
 import type { LabEntry } from '../src/lab.js';
 import { PREFETCH, WINDOW_MS, parsePrefetch, parseWindowMs } from './requeue-storm/options.js';
-import { GATE_MS, parseGateMs } from './consumer-crash/options.js';
+import { GATE_MS, parseGateMs } from '../src/gate-ms.js';
 import { ladderFloorMs } from './retry-ladder/backoff.js';
 import { DEFAULTS as LADDER_DEFAULTS, ladderFlags } from './retry-ladder/options.js';
 import { parseDuration } from '../src/duration.js';
@@ -90,6 +90,9 @@ export const registry: LabEntry[] = [
       'it to a retry queue whose 1000 ms TTL dead-letters it back; the attempt number is 1 + the x-death count ' +
       'of (work queue, rejected), so it reads 1, 2, 3 on 3.10 and 4.x alike. At attempt 3 the consumer moves it ' +
       'to the DLQ with a confirm, then acks: work and retry queues end empty, the DLQ holds one message.',
+    options: [
+      { flags: '--gate-ms <ms>', description: "hold each replay-gate checkpoint in the consumer process this long (the seed's demo holds about 1000)", default: GATE_MS.default, parse: parseGateMs },
+    ],
     floorMs: 2000,
     load: () => import('./retry-dlq/lab.js'),
   },

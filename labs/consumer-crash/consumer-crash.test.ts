@@ -3,8 +3,8 @@ import { eventFields, formatEvent, parseEvent, type LabEvent } from '../../src/l
 import { names } from '../../src/names.js';
 import { CONSUMER, LAB, SERVICE, crashNames, envelopeFields, orderEvents, parseEnvelope, publishProps } from './orders.js';
 import { UsageError } from '../../src/errors.js';
-import { gateLine, gateToken } from './gate.js';
-import { parseGateMs } from './options.js';
+import { gateLine, gateToken } from '../../src/replay-gate.js';
+import { parseGateMs } from '../../src/gate-ms.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';
 
 // seed 004: consumer-run1.out.txt and consumer-run2.out.txt without the SLF4J lines, verbatim

@@ -43,6 +43,7 @@ export const lab: Lab = {
     const run1 = await runChild(ctx, 'consumer-run1', CONSUMER_SCRIPT, {
       args: ['--crash-after-commits', String(CRASH_AFTER_COMMITS), '--gate-ms', gateMs],
       timeoutMs: 30_000,
+      gates: true,
     });
     const rowsAtCrash = (await db`SELECT message_id FROM ${db(x.orders)} WHERE lab = ${LAB} ORDER BY id`).map((r) => String(r.message_id));
     const crashWindow = committedNotAcked(run1.events, rowsAtCrash);
@@ -56,6 +57,7 @@ export const lab: Lab = {
     const run2 = await runChild(ctx, 'consumer-run2', CONSUMER_SCRIPT, {
       args: ['--expect', String(outstanding), '--gate-ms', gateMs],
       timeoutMs: 30_000,
+      gates: true,
     });
 
     const [rows] = await db`

@@ -1,8 +1,8 @@
 /**
- * Option parser of the consumer-crash lab. Imported by the registry (metadata only), so it stays
- * tiny and loads nothing else.
+ * --gate-ms, the option of every lab whose consumer has replay gates (src/replay-gate.ts).
+ * Imported by the registry (metadata only), so it stays tiny and loads nothing else.
  */
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from './errors.js';
 
 export const GATE_MS = { default: 0, max: 60_000 };
 
