@@ -11,6 +11,11 @@
  */
 export type ReturnKind = 'reject' | 'nack';
 
+/** the schedule both sides run: 4 returns, 200 ms growing to a 600 ms cap (reject) */
+export const SPEC: RetrySpec = { minMs: 200, maxMs: 600, returns: 4 };
+/** how long the max-length queue holds its one returned message (long enough for 1 s statistics samples) */
+export const HOLD_MS = 3000;
+
 export interface RetrySpec {
   minMs: number;
   maxMs: number;

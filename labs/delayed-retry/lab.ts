@@ -7,11 +7,10 @@ import type { Lab, LabContext } from '../../src/lab.js';
 import { declareTopology, purgeTopology, type Topology } from '../../src/broker/topology.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
 import { gapsMs } from '../../src/time.js';
-import { expectedDelays, judgeGaps, ladderTiers } from './delays.js';
-import { ladderTopology, names, nativeTopology, type RetryNames } from './names.js';
+import { HOLD_MS, SPEC, expectedDelays, judgeGaps, ladderTiers } from './delays.js';
+import { ladderTopology, names, nativeTopology } from './names.js';
 import { ladderReturns, nativeReturns } from './returns.js';
 import { holdOne } from './held.js';
-import { HOLD_MS, SPEC } from './meta.js';
 
 export const lab: Lab = {
   async run(ctx) {
@@ -35,7 +34,7 @@ export const lab: Lab = {
     const gaps = { reject: gapsMs(reject.at), nack: gapsMs(nack.at), ladder: gapsMs(viaLadder.at) };
     const want = { reject: expectedDelays(SPEC, 'reject'), nack: expectedDelays(SPEC, 'nack') };
     const v = { reject: judgeGaps(gaps.reject, want.reject), nack: judgeGaps(gaps.nack, want.nack), ladder: judgeGaps(gaps.ladder, want.reject) };
-    const size = { native: await topologySize(ctx, x, { queues: [{ name: x.reject }] }), ladder: await topologySize(ctx, x, ladder) };
+    const size = { native: await topologySize(ctx, { queues: [{ name: x.reject }] }), ladder: await topologySize(ctx, ladder) };
     const depth = (await Promise.all([...native.queues, ...ladder.queues].map((q) => ctx.broker.depth(q.name)))).reduce((a, b) => a + b, 0);
 
     return {
@@ -64,7 +63,7 @@ export const lab: Lab = {
 };
 
 /** what the management API shows of one approach: its queues, its exchanges, its bindings (not the default exchange's) */
-async function topologySize(ctx: LabContext, _x: RetryNames, t: Topology): Promise<string> {
+async function topologySize(ctx: LabContext, t: Topology): Promise<string> {
   const queues = new Set(t.queues.map((q) => q.name));
   const exchanges = new Set((t.exchanges ?? []).map((e) => e.name));
   const [qs, xs, bs] = await Promise.all([ctx.mgmt.queues(), ctx.mgmt.exchanges(), ctx.mgmt.bindings()]);

@@ -1,10 +1,6 @@
 /** delayed-retry's metadata: cheap to import (no amqplib/postgres/lab code). */
 import type { LabEntry } from '../../src/lab.js';
-
-/** the schedule both sides run: 4 returns, 200 ms growing to a 600 ms cap (reject) */
-export const SPEC = { minMs: 200, maxMs: 600, returns: 4 };
-/** how long the max-length queue holds its one returned message (long enough for 1 s statistics samples) */
-export const HOLD_MS = 3000;
+import { HOLD_MS } from './delays.js';
 
 export const meta = {
   name: 'delayed-retry',
@@ -18,6 +14,6 @@ export const meta = {
     'an exchange and 3 bindings against 1 queue; both are timed side by side. Needs RabbitMQ 4.3: older brokers SKIP.',
   checkpoints: ['held'],
   // the reject schedule (200+400+600+600) runs beside the 3 s hold
-  floorMs: 3000,
+  floorMs: HOLD_MS,
   load: () => import('./lab.js'),
 } satisfies LabEntry & { checkpoints: string[] };
