@@ -31,18 +31,16 @@ export const lab: Lab = {
     const guards: Guards = { status: !ctx.fault('no-status-guard'), deadline: !ctx.fault('no-deadline-guard') };
     const consumed = await consumeChecks(ctx, x, guards, delayMs);
 
-    // one check message is lost: published, then taken out of the delay queue before it expires
-    for (const id of [ORDERS.lostCheck, ...Object.values(ORDERS).filter((o) => o !== ORDERS.lostCheck)]) {
+    // each order's twist right after its check is scheduled, well inside the check's TTL
+    let lost: string | undefined;
+    for (const id of Object.values(ORDERS)) {
       await createOrder(ctx.db, x, id, delayMs);
       await publishCheck(ctx, x, id);
       if (id === ORDERS.duplicateCheck) await publishCheck(ctx, x, id);
+      if (id === ORDERS.lostCheck) lost = await takeLostCheck(ctx, x);
+      if (id === ORDERS.paidEarly) await pay(ctx.db, x, id);
+      if (id === ORDERS.extended) await extendDeadline(ctx.db, x, id, delayMs);
     }
-    const taken = await ctx.broker.get(x.delay);
-    if (taken?.messageId !== checkId(ORDERS.lostCheck)) throw new LabError(`expected ${checkId(ORDERS.lostCheck)} at the head of ${x.delay}, got ${taken?.messageId ?? 'nothing'}`);
-    taken.ack();
-    ctx.log.emit('lost', { messageId: taken.messageId, queue: x.delay, status: 'taken_and_acked' });
-    await pay(ctx.db, x, ORDERS.paidEarly);
-    await extendDeadline(ctx.db, x, ORDERS.extended, delayMs);
 
     await ctx.within(consumed.done, 3 * delayMs + 10_000, `${CHECK_DELIVERIES} check deliveries on ${x.check}`);
     await consumed.cancel();
@@ -68,10 +66,19 @@ export const lab: Lab = {
         check('pendingTasksAfter', 0, o.pendingTasks),
         check('queueDepthAfter', 0, depth),
       ],
-      facts: { observed: o, sweeperFound: swept, lostMessage: taken.messageId, delayMs },
+      facts: { observed: o, sweeperFound: swept, lostMessage: lost, delayMs },
     };
   },
 };
+
+/** the lost check: taken out of the delay queue (basic.get + ack) before it expires; it is the only message there */
+async function takeLostCheck(ctx: LabContext, x: OrderNames): Promise<string> {
+  const taken = await ctx.broker.get(x.delay);
+  if (taken?.messageId !== checkId(ORDERS.lostCheck)) throw new LabError(`expected ${checkId(ORDERS.lostCheck)} in ${x.delay}, got ${taken?.messageId ?? 'nothing'}`);
+  taken.ack();
+  ctx.log.emit('lost', { messageId: taken.messageId, queue: x.delay, status: 'taken_and_acked' });
+  return taken.messageId;
+}
 
 async function publishCheck(ctx: LabContext, x: OrderNames, id: string) {
   await ctx.broker.sendConfirmed(x.delay, id, { messageId: checkId(id) });

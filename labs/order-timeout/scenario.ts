@@ -1,5 +1,7 @@
 /** The orders of one order-timeout run and what happens to each (seed 000, 定时触发与补偿). */
 export const ORDERS = {
+  /** never paid; its check message is taken out of the delay queue: only the sweeper can close it (first: alone in the queue) */
+  lostCheck: 'lost-check',
   /** never paid: its check closes it */
   unpaid: 'unpaid',
   /** paid before its check fires: the check finds PAID and changes nothing */
@@ -8,8 +10,6 @@ export const ORDERS = {
   paidDuringCheck: 'paid-during-check',
   /** never paid; its check message is published twice */
   duplicateCheck: 'duplicate-check',
-  /** never paid; its check message is taken out of the delay queue: only the sweeper can close it */
-  lostCheck: 'lost-check',
   /** never paid; an operator extends its deadline after its check was scheduled: the check comes early */
   extended: 'extended',
 } as const;
