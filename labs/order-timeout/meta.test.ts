@@ -5,8 +5,9 @@ import { CHECK_DELIVERIES, NEVER_PAID, ORDERS, PAID, SWEPT } from './scenario.js
 
 describe('order-timeout metadata and scenario', () => {
   it('--delay-ms takes whole milliseconds in range, else a usage error', () => {
-    expect(parseDelayMs('400')).toBe(400);
-    for (const bad of ['5', '1s', '', String(DELAY_MS.max + 1)]) expect(() => parseDelayMs(bad)).toThrow(UsageError);
+    expect(parseDelayMs('600')).toBe(600);
+    expect(parseDelayMs(String(DELAY_MS.min))).toBe(DELAY_MS.min);
+    for (const bad of ['5', '400', '1s', '', String(DELAY_MS.max + 1)]) expect(() => parseDelayMs(bad)).toThrow(UsageError);
   });
   it('the floor is the two delays the run waits for', () => {
     expect(meta.floorMs).toBe(2 * DELAY_MS.default);

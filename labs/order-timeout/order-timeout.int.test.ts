@@ -52,16 +52,19 @@ describe('order-timeout lab against the real broker and database', () => {
   });
 
   it('--delay-ms sets the TTL and the deadline; the margin follows it', async () => {
-    const r = await mqlab(['order-timeout', '--namespace', NS, '--delay-ms', '400']);
+    const r = await mqlab(['order-timeout', '--namespace', NS, '--delay-ms', '1500', '--json']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain('PASS latestCheckCloseAfterDeadlineMs');
-    expect((await s.mgmt.queue(`${NS}.me12.order.delay`))?.arguments['x-message-ttl']).toBe(400);
+    const late = JSON.parse(r.stdout).labs[0].checks.find((c: { name: string }) => c.name === 'latestCheckCloseAfterDeadlineMs');
+    expect(late).toMatchObject({ expected: 1500, pass: true });
+    expect((await s.mgmt.queue(`${NS}.me12.order.delay`))?.arguments['x-message-ttl']).toBe(1500);
+    const [d] = await s.db`SELECT min(extract(epoch FROM deadline - created_at) * 1000)::int AS ms FROM ${t('orders')} WHERE id <> 'extended'`;
+    expect(d.ms).toBeGreaterThanOrEqual(1500);
   });
 
   it('bad --delay-ms: one line, exit 2', async () => {
     const r = await mqlab(['order-timeout', '--delay-ms', '5']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')[0]).toContain('--delay-ms must be a whole number of milliseconds from 200 to 60000');
+    expect(r.stderr.trim().split('\n')[0]).toContain('--delay-ms must be a whole number of milliseconds from 500 to 60000');
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
   });
 
