@@ -43,9 +43,15 @@ async function consumeUntilAcked(ctx: LabContext, queue: string, id: string, onR
   return seen;
 }
 
-/** the native side: return with reject or nack (requeue=true) and let the queue schedule the next delivery */
-export function nativeReturns(ctx: LabContext, queue: string, kind: ReturnKind, returns: number): Promise<Deliveries> {
-  return consumeUntilAcked(ctx, queue, `m-${kind}`, (d) => (kind === 'reject' ? d.reject(true) : d.nack(true)), returns);
+/**
+ * the native side: return with reject or nack (requeue=true) and let the queue schedule the next
+ * delivery; `workMs` is time spent before returning (0; a broken variant makes the consumer slow)
+ */
+export function nativeReturns(ctx: LabContext, queue: string, kind: ReturnKind, returns: number, workMs = 0): Promise<Deliveries> {
+  return consumeUntilAcked(ctx, queue, `m-${queue.split('.').pop()}`, async (d) => {
+    if (workMs) await ctx.sleep(workMs);
+    return kind === 'reject' ? d.reject(true) : d.nack(true);
+  }, returns);
 }
 
 /** the ladder side: republish (confirmed) to the tier for attempt n, then ack the original */
