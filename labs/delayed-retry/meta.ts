@@ -10,7 +10,7 @@ export const meta = {
     'after min(min × delivery-count, max) = 200, 400, 600, 600 ms and its x-delivery-count grows; one nacked with requeue ' +
     'comes back after 200 ms every time with x-delivery-count 0. Gaps come from delivery timestamps and are never early. ' +
     'While it waits, the message stays in the queue (management statistics: messages=1, ready=0, unacked=0) and ' +
-    'x-max-length=1 still counts it (a second publish is refused). A TTL ladder doing the same schedule needs 4 queues, ' +
+    'x-max-length=1 still counts it (of two more publishes the second is refused). A TTL ladder doing the same schedule needs 4 queues, ' +
     'an exchange and 3 bindings against 1 queue; both are timed side by side. Needs RabbitMQ 4.3: older brokers SKIP.',
   checkpoints: ['held'],
   // the reject schedule (200+400+600+600) runs beside the 3 s hold
