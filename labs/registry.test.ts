@@ -17,14 +17,15 @@ const folders = fs.readdirSync(LABS, { withFileTypes: true }).filter((d) => d.is
 
 /**
  * the checkpoint names in the lab's own code: each string literal in the first argument of a
- * ctx.checkpoint(…) call, but for the ones it is compared with (`x === 'stale' ? 'a' : 'b'` names a and b)
+ * ctx.checkpoint(…) call, but for the ones it is compared with (`x === 'stale' ? 'a' : 'b'` names a and b),
+ * and of each replay-gate call `gate(…)` in its child scripts (src/replay-gate.ts: a ctx.checkpoint of the parent)
  */
 function checkpointsCalled(lab: string): string[] {
   const dir = path.join(LABS, lab);
   const names: string[] = [];
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
     const source = fs.readFileSync(path.join(dir, file), 'utf8');
-    for (const call of source.matchAll(/\bctx\.checkpoint\(([^,)]*)/g)) names.push(...[...call[1].matchAll(/([=!]==\s*)?'([^']*)'/g)].filter((m) => !m[1]).map((m) => m[2]));
+    for (const call of source.matchAll(/\b(?:ctx\.checkpoint|gate)\(([^,)]*)/g)) names.push(...[...call[1].matchAll(/([=!]==\s*)?'([^']*)'/g)].filter((m) => !m[1]).map((m) => m[2]));
   }
   return names;
 }

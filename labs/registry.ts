@@ -19,6 +19,8 @@ import { meta as requeueStorm } from './requeue-storm/meta.js';
 import { meta as archive } from './archive/meta.js';
 import { meta as ordering } from './ordering/meta.js';
 import { meta as dlxLoop } from './dlx-loop/meta.js';
+import { meta as orderTimeout } from './order-timeout/meta.js';
+import { meta as delayedRetry } from './delayed-retry/meta.js';
 
 export const registry: Registry = [
   retry,
@@ -37,6 +39,8 @@ export const registry: Registry = [
   archive,
   ordering,
   dlxLoop,
+  orderTimeout,
+  delayedRetry,
 ];
 
 export const findLab = (name: string) => registry.find((l) => l.name === name);

@@ -12,6 +12,7 @@ import type { LabContext } from './lab.js';
 import { parseEvent, type LabEvent } from './log/events.js';
 import { writeOutput } from './report/out-files.js';
 import { CHILD_LOST_EXIT, ServiceLost, type ServiceName } from './lost.js';
+import { isGateMessage } from './replay-gate.js';
 
 export interface ChildRun {
   name: string;
@@ -30,6 +31,11 @@ export interface ChildOptions {
   /** extra environment for the child */
   env?: Record<string, string>;
   timeoutMs?: number;
+  /**
+   * the child calls replayGate (src/replay-gate.ts): each of its gates becomes ctx.checkpoint here
+   * (logged; with --step it waits for Enter) and the child goes on once it returns
+   */
+  gates?: boolean;
 }
 
 /**
@@ -38,8 +44,9 @@ export interface ChildOptions {
  */
 export async function runChild(ctx: LabContext, name: string, script: URL, opts: ChildOptions = {}): Promise<ChildRun> {
   const file = fileURLToPath(script);
-  const r = await execa(process.execPath, [file, ...(opts.args ?? [])], {
+  const child = execa(process.execPath, [file, ...(opts.args ?? [])], {
     reject: false,
+    ipc: opts.gates ?? false,
     timeout: opts.timeoutMs ?? 60_000,
     cancelSignal: ctx.signal,
     env: {
@@ -52,6 +59,16 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
       ...opts.env,
     },
   });
+  if (opts.gates) {
+    child.on('message', (m: unknown) => {
+      if (!isGateMessage(m)) return;
+      void ctx
+        .checkpoint(m.checkpoint, { process: name, messageId: m.messageId, token: m.token })
+        .then(() => child.connected && child.send(m))
+        .catch(() => {}); // the child is gone (killed at a gate) or the run was interrupted
+    });
+  }
+  const r = await child;
   const signal = r.signal ?? null;
   const exitCode = signal ? 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0) : (r.exitCode ?? -1);
   const events: LabEvent[] = [];

@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { faultsFor } from './fault.js';
+import { UsageError } from './errors.js';
 
-describe('MQLAB_FAULT', () => {
-  it('names faults per lab, comma separated', () => {
-    const env = { MQLAB_FAULT: 'outbox:mark-first, hold:x,outbox:no-dedupe' };
-    expect([...faultsFor('outbox', env)]).toEqual(['mark-first', 'no-dedupe']);
-    expect([...faultsFor('retry', env)]).toEqual([]);
+const env = (MQLAB_FAULT?: string) => ({ MQLAB_FAULT });
+
+describe('faultsFor', () => {
+  it('picks the entries of one lab', () => {
+    expect([...faultsFor('order-timeout', env('order-timeout:no-sweeper, retry:x,order-timeout:gate-off'))]).toEqual(['no-sweeper', 'gate-off']);
+    expect(faultsFor('retry', env('order-timeout:no-sweeper')).size).toBe(0);
   });
-
-  it('is empty when unset or malformed', () => {
-    expect(faultsFor('outbox', {}).size).toBe(0);
-    expect(faultsFor('outbox', { MQLAB_FAULT: 'outbox' }).size).toBe(0);
+  it('is empty when unset', () => {
+    expect(faultsFor('retry', env(undefined)).size).toBe(0);
+    expect(faultsFor('retry', env('')).size).toBe(0);
+  });
+  it('refuses a malformed entry', () => {
+    expect(() => faultsFor('retry', env('retry'))).toThrow(UsageError);
+    expect(() => faultsFor('retry', env('retry:'))).toThrow(UsageError);
   });
 });

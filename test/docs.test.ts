@@ -5,7 +5,7 @@
  * - no Chinese (CJK) text is left in docs/ or the README outside a block marked as the original:
  *   `<details><summary>原文 (original)</summary> … </details>`.
  * Checkpoints are read from the lab's source (every `.checkpoint('name', …)` call in labs/<lab>/*.ts,
- * lab.ts first); one call choosing between names (`cond ? 'a' : 'b'`) gives a group whose members
+ * lab.ts first, and every replay-gate call `gate('name', …)` of its child scripts, src/replay-gate.ts); one call choosing between names (`cond ? 'a' : 'b'`) gives a group whose members
  * may be documented in either order (the page gives the run's order).
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
@@ -24,7 +24,7 @@ export function sourceCheckpoints(lab: string): string[][] {
     .sort((a, b) => (a === 'lab.ts' ? -1 : b === 'lab.ts' ? 1 : a.localeCompare(b)));
   const groups: string[][] = [];
   for (const f of files) {
-    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/\.checkpoint\(\s*([^,)]+)/g)) {
+    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/(?:\.checkpoint|\bgate)\(\s*([^,)]+)/g)) {
       const arg = m[1]!;
       const choices = arg.includes('?') ? arg.slice(arg.indexOf('?') + 1) : arg;
       const names = [...choices.matchAll(/'([^']+)'|"([^"]+)"/g)].map((n) => n[1] ?? n[2]!);
@@ -75,6 +75,7 @@ describe('lab pages list the lab’s real checkpoints', () => {
   it('finds checkpoints in the source (the scan is not blind)', () => {
     expect(sourceCheckpoints('retry')).toEqual([['before-ack'], ['dead-letter-sampled']]);
     expect(sourceCheckpoints('ordering')).toEqual([['stale-recorded', 'version-applied']]);
+    expect(sourceCheckpoints('retry-dlq')).toEqual([['after-consumer'], ['after-delivery'], ['before-ack'], ['before-retry'], ['before-dlq']]);
   });
 
   it('every lab has a page and every page a lab', () => {

@@ -106,7 +106,11 @@ describe('consumer-crash lab against the real broker and database', () => {
         { process: 'consumer-run2', messageId: ID(2), redelivered: false },
         { process: 'consumer-run2', messageId: ID(3), redelivered: false },
       ]);
-      expect(report.events.filter((e: { source: string }) => e.source === 'checkpoint').map((e: { status: string }) => e.status)).toEqual(['waiting', 'released']);
+      // the parent's checkpoints: each replay gate of the consumer processes (src/replay-gate.ts), and after-crash
+      const waits = report.events.filter((e: { source: string; status: string }) => e.source === 'checkpoint' && e.status === 'waiting');
+      expect(waits.map((e: { checkpoint: string }) => e.checkpoint)).toEqual([
+        'after-delivery', 'before-ack', 'after-crash', ...Array(3).fill(['after-delivery', 'before-ack']).flat(),
+      ]);
     } finally {
       await s.db`DELETE FROM processed_messages WHERE lab = 'itest-other-lab'`;
     }

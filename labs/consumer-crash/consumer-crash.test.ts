@@ -4,7 +4,7 @@ import { names } from '../../src/names.js';
 import { CONSUMER, SERVICE, envelopeFields, orderEvents, parseEnvelope, publishProps } from './orders.js';
 import { LAB, names as crashNames } from './names.js';
 import { UsageError } from '../../src/errors.js';
-import { gateLine, gateToken } from './gate.js';
+import { gateLine, gateToken } from '../../src/replay-gate.js';
 import { labOptions } from '../../src/lab.js';
 import { meta } from './meta.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';

@@ -9,11 +9,10 @@
  *   --gate-ms MS             hold each replay-gate checkpoint this long (the lab's --gate)
  *   --timeout-ms MS          give up (exit 3) when neither happened by then
  */
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/child-runtime.js';
-import { deferred, sleep } from '../../src/time.js';
-import { gateLine, gateToken } from './gate.js';
+import { deferred } from '../../src/time.js';
+import { replayGate } from '../../src/replay-gate.js';
 import { CONSUMER, SERVICE, envelopeFields, parseEnvelope, processOnce } from './orders.js';
 import type { CrashNames } from './names.js';
 
@@ -32,16 +31,8 @@ if (!Number.isSafeInteger(gateMs)) throw new Error(`--gate-ms: a whole number of
 
 const rt = await childRuntime<CrashNames>();
 const x = rt.names;
-const run = randomBytes(6).toString('hex');
-let gates = 0;
-
-/** a replay-gate checkpoint: logged waiting/released, held only with --gate-ms */
-async function gate(checkpoint: string, messageId: string) {
-  const token = gateToken(run, checkpoint, messageId, ++gates);
-  process.stdout.write(gateLine(checkpoint, messageId, token, 'waiting') + '\n');
-  if (gateMs > 0) await sleep(gateMs);
-  process.stdout.write(gateLine(checkpoint, messageId, token, 'released') + '\n');
-}
+/** a replay-gate checkpoint: logged waiting/released, a checkpoint of the parent (--step), held only with --gate-ms */
+const gate = replayGate({ holdMs: gateMs });
 
 let received = 0;
 let commits = 0;

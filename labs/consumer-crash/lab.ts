@@ -46,6 +46,7 @@ export const lab: Lab<CrashOptions> = {
       args: ['--crash-after-commits', String(CRASH_AFTER_COMMITS), '--gate-ms', gateMs],
       names: x,
       timeoutMs: 30_000,
+      gates: true,
     });
     const rowsAtCrash = (await db`SELECT message_id FROM ${db(x.orders)} WHERE lab = ${LAB} ORDER BY id`).map((r) => String(r.message_id));
     const crashWindow = committedNotAcked(run1.events, rowsAtCrash);
@@ -60,6 +61,7 @@ export const lab: Lab<CrashOptions> = {
       args: ['--expect', String(outstanding), '--gate-ms', gateMs],
       names: x,
       timeoutMs: 30_000,
+      gates: true,
     });
 
     const [rows] = await db`

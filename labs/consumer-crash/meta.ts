@@ -12,6 +12,7 @@ export const meta = defineLab<CrashOptions>({
     '3 business rows and an empty queue.',
   floorMs: 0,
   options,
-  checkpoints: ['after-crash'],
+  // the replay gates of the consumer processes (src/replay-gate.ts), each a checkpoint of this process, then the lab's own
+  checkpoints: ['after-delivery', 'before-ack', 'after-crash'],
   load: () => import('./lab.js'),
 });

@@ -6,18 +6,24 @@
  *   attempt = 1 + x-death(orders.work, rejected).count
  *   business tx commits → ack | business failure, attempt < 3 → reject(requeue=false) → orders.retry
  *   business failure, attempt 3 → confirmed copy to orders.dlq → ack
+ *
+ * Replay gates (seed 004): after-delivery, then before-ack | before-retry | before-dlq; each is a
+ * checkpoint of the parent (--step) and holds --gate-ms (src/replay-gate.ts).
  */
 import { parseArgs } from 'node:util';
 import type { Sql } from 'postgres';
 import { childRuntime } from '../../src/child-runtime.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { deferred, within } from '../../src/time.js';
+import { replayGate } from '../../src/replay-gate.js';
 import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
 import { fieldsOfDelivery, SEED_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
 
 const CONSUMER = 'consumer-1';
-const { values } = parseArgs({ options: { expect: { type: 'string' }, 'timeout-ms': { type: 'string', default: '15000' } } });
+const { values } = parseArgs({
+  options: { expect: { type: 'string' }, 'timeout-ms': { type: 'string', default: '15000' }, 'gate-ms': { type: 'string', default: '0' } },
+});
 const expected = Number(values.expect);
 const timeoutMs = Number(values['timeout-ms']);
 if (!Number.isInteger(expected) || expected < 1 || !(timeoutMs > 0)) {
@@ -25,6 +31,7 @@ if (!Number.isInteger(expected) || expected < 1 || !(timeoutMs > 0)) {
   process.exit(2);
 }
 
+const gate = replayGate({ holdMs: Number(values['gate-ms']) || 0 });
 const rt = await childRuntime<RetryDlqNames>();
 const x = rt.names;
 const settled = new Set<string>();
@@ -56,18 +63,22 @@ async function handle(m: Delivery): Promise<void> {
   const attempt = attemptOf(m.headers, x.work);
   const at = { ...SEED_FIELDS, ...id, destination: x.work };
   rt.emit('consumer', { ...at, consumer: CONSUMER, attempt, redelivered: m.redelivered, xDeath: deathSummary(m.headers), status: 'received' });
+  await gate('after-delivery', id.messageId);
   try {
     const status = await commitOrder(rt.db, id.messageId, m.body);
-    m.ack();
     rt.emit('consumer', { ...at, attempt, status });
+    await gate('before-ack', id.messageId);
+    m.ack();
     settled.add(id.messageId);
   } catch (err) {
     const error = businessFailure(err);
     if (error === null) throw err; // not the message's fault: stop, unacked messages go back to the queue
     if (attempt < MAX_ATTEMPTS) {
-      m.reject(false); // the work queue dead-letters it to the retry queue; the broker counts it in x-death
       rt.emit('consumer', { ...at, attempt, error, status: 'retry' });
+      await gate('before-retry', id.messageId);
+      m.reject(false); // the work queue dead-letters it to the retry queue; the broker counts it in x-death
     } else {
+      await gate('before-dlq', id.messageId);
       const props = { ...m.raw.properties, headers: dlqHeaders(m.headers, attempt, x.work, error) };
       await rt.broker.sendConfirmed(x.dlq, m.raw.content, props); // safe in the DLQ before the original goes
       m.ack();

@@ -5,16 +5,18 @@
  */
 import type { Lab } from '../../src/lab.js';
 import { runChild } from '../../src/child.js';
+import { keepEvents } from '../../src/report/out-files.js';
 import { check, javaList } from '../../src/report/checks.js';
 import { countStatus, trailOf } from './observations.js';
 import { produceOrders } from './produce.js';
 import { HEALTHY, ORDERS, POISON, SEED_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, TTL_MS, reset, names, schema, topology } from './names.js';
+import type { RetryDlqOptions } from './options.js';
 
 /** the consumer's own deadline: the two TTL hops plus a wide margin */
 const CONSUMER_TIMEOUT_MS = 2 * TTL_MS + 13_000;
 
-export const lab: Lab = {
+export const lab: Lab<RetryDlqOptions> = {
   topology,
   schema,
   reset,
@@ -24,13 +26,15 @@ export const lab: Lab = {
       return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no x-message-ttl on quorum queues (3.10+)` };
     }
     const x = names(ctx.names);
+    const { gateMs } = ctx.options; // 10 gates: 2 per healthy order, 6 for the poison one
     ctx.progress(`order-poison takes ${MAX_ATTEMPTS - 1} hops through ${x.retry} (TTL ${TTL_MS} ms) before it moves to ${x.dlq}`);
 
     // The consumer is told how many messages must reach a final outcome; it exits on its own.
     const consuming = runChild(ctx, 'consumer', new URL('./consumer.js', import.meta.url), {
-      args: ['--expect', String(ORDERS.length), '--timeout-ms', String(CONSUMER_TIMEOUT_MS)],
-      timeoutMs: CONSUMER_TIMEOUT_MS + 5_000,
+      args: ['--expect', String(ORDERS.length), '--timeout-ms', String(CONSUMER_TIMEOUT_MS + 10 * gateMs), '--gate-ms', String(gateMs)],
+      timeoutMs: CONSUMER_TIMEOUT_MS + 10 * gateMs + 5_000,
       names: x,
+      gates: true,
     });
     // a failed publish still waits for the consumer (it ends by itself), so no process outlives the run
     const produced = await produceOrders(ctx, x.work).catch(async (err) => {
@@ -44,7 +48,8 @@ export const lab: Lab = {
     const { db } = ctx;
     const [{ business, processed }] = await db`
       SELECT (SELECT count(*)::int FROM ${db(x.orders)}) AS business, (SELECT count(*)::int FROM ${db(x.processed)}) AS processed`;
-    ctx.log.emit('inspect', { ...SEED_FIELDS, business_rows: business, processed_rows: processed, status: 'snapshot' });
+    const inspect = ctx.log.emit('inspect', { ...SEED_FIELDS, business_rows: business, processed_rows: processed, status: 'snapshot' });
+    keepEvents(ctx.outDir, 'inspect-db', [inspect]);
     await ctx.checkpoint('after-consumer', { business_rows: business, processed_rows: processed });
 
     const confirmed = countStatus(events, 'producer', 'confirmed');

@@ -1,7 +1,8 @@
 /** The retry-dlq lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
+import { options, type RetryDlqOptions } from './options.js';
 
-export const meta = defineLab({
+export const meta = defineLab<RetryDlqOptions>({
   name: 'retry-dlq',
   title: "retry counted by the broker's x-death; a poison message moved to a DLQ",
   proves:
@@ -11,7 +12,8 @@ export const meta = defineLab({
     'of (work queue, rejected), so it reads 1, 2, 3 on 3.10 and 4.x alike. At attempt 3 the consumer moves it ' +
     'to the DLQ with a confirm, then acks: work and retry queues end empty, the DLQ holds one message.',
   floorMs: 2000,
-  options: {},
-  checkpoints: ['after-consumer'],
+  options,
+  // the replay gates of the consumer process (src/replay-gate.ts), each a checkpoint of this process, then the lab's own
+  checkpoints: ['after-delivery', 'before-ack', 'before-retry', 'before-dlq', 'after-consumer'],
   load: () => import('./lab.js'),
 });

@@ -41,6 +41,12 @@ describe('text output', () => {
     expect(rows.at(-1)).toBe('ALL: 1 of 2 lab(s) FAILED');
   });
 
+  it('counts a skipped lab as skipped, not passed', () => {
+    const rows = renderSummary([report(), report({ lab: 'delayed-retry', status: 'skipped', checks: [], skipped: 'needs RabbitMQ 4.3 (this broker: 3.10.8)' })], false);
+    expect(rows[2]).toMatch(/^delayed-retry\s+SKIPPED\s+0\/0/);
+    expect(rows.at(-1)).toBe('ALL: 2 lab(s), none failed, 1 skipped');
+  });
+
   it('uses colour only on a TTY without NO_COLOR', () => {
     expect(useColour({ isTTY: true }, {})).toBe(true);
     expect(useColour({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);

@@ -44,7 +44,9 @@ export function renderSummary(reports: LabReport[], colour: boolean): string[] {
     rows.push(`${r.lab.padEnd(w)}  ${paint(result)}  ${`${passed}/${r.checks.length}`.padStart(6)}  ${(r.timings.totalMs / 1000).toFixed(2)} s`);
   }
   const failed = reports.filter((r) => r.status === 'failed' || r.status === 'error').length;
-  rows.push(failed === 0 ? p.pass(`ALL: ${reports.length} lab(s), none failed`) : p.fail(`ALL: ${failed} of ${reports.length} lab(s) FAILED`));
+  const skipped = reports.filter((r) => r.status === 'skipped').length;
+  const skipNote = skipped ? `, ${skipped} skipped` : '';
+  rows.push(failed === 0 ? p.pass(`ALL: ${reports.length} lab(s), none failed${skipNote}`) : p.fail(`ALL: ${failed} of ${reports.length} lab(s) FAILED${skipNote}`));
   return rows;
 }
 

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mqlab, passLines, runLabJson } from '../../test/helpers.js';
+import { atLeast } from '../../src/broker/capabilities.js';
+import { Broker } from '../../src/broker/broker.js';
+import { Management } from '../../src/broker/management.js';
+import { loadConfig } from '../../src/config.js';
+
+const NS = 'itest';
+
+describe('delayed-retry lab against the real broker', () => {
+  // the broker the CLI reaches (MQLAB_* variables: run this file against a 4.3 broker for the 4.3 cases)
+  const config = loadConfig({}, { ...process.env, MQLAB_NAMESPACE: undefined });
+  const s = { mgmt: new Management(config.mgmtUrl, config.vhost) } as { broker: Broker; mgmt: Management };
+  beforeAll(async () => void (s.broker = await Broker.connect(config.amqpUrl)));
+  afterAll(async () => s.broker?.close());
+  const native = () => atLeast(s.broker.version, 4, 3);
+
+  it('before 4.3: SKIP with the broker version, exit 0, nothing declared; --json and --junit say skipped', async (t) => {
+    if (native()) t.skip();
+    const r = await mqlab(['delayed-retry', '--namespace', NS]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(`SKIP delayed-retry: needs RabbitMQ 4.3 (this broker: ${s.broker.version})`);
+    expect(await s.mgmt.queue(`${NS}.me12.native.reject`)).toBeNull();
+
+    const junit = `/tmp/mqlab-delayed-retry-${process.pid}.junit.xml`;
+    const { code, doc, report } = await runLabJson('delayed-retry', ['--namespace', NS, '--junit', junit]);
+    expect(code).toBe(0);
+    expect(report).toMatchObject({ status: 'skipped', skipped: `needs RabbitMQ 4.3 (this broker: ${s.broker.version})`, checks: [] });
+    expect(doc.result).toBe('passed');
+    const xml = fs.readFileSync(junit, 'utf8');
+    expect(xml).toContain('skipped="1"');
+    expect(xml).toMatch(/<skipped message="needs RabbitMQ 4.3 \(this broker: [^"]+\)"\/>/);
+  });
+
+  it('on 4.3: the schedule, the held message and both topologies as the broker shows them', async (t) => {
+    if (!native()) t.skip();
+    const r = await mqlab(['delayed-retry', '--namespace', NS]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(passLines(r.stdout)).toMatchObject({
+      rejectEarlyGaps: '0',
+      nackEarlyGaps: '0',
+      rejectDeliveryCounts: '1,2,3,4',
+      nackDeliveryCounts: '0,0,0,0',
+      heldInQueue: 'messages=1 ready=0 unacked=0',
+      maxLengthCountsHeld: 'second=accepted third=refused',
+      nativeTopology: 'queues=1 exchanges=0 bindings=0',
+      ladderTopology: 'queues=4 exchanges=1 bindings=3',
+    });
+    expect(await s.mgmt.queue(`${NS}.me12.native.reject`)).toMatchObject({ type: 'quorum', arguments: { 'x-delayed-retry-type': 'all', 'x-delayed-retry-min': 200, 'x-delayed-retry-max': 600 } });
+  });
+
+  // each broken variant (MQLAB_FAULT=delayed-retry:<fault>) and the checks it must fail
+  const BROKEN: Record<string, string[]> = {
+    'no-delayed-retry': ['heldGapMs', 'heldInQueue', 'nackEarlyGaps', 'rejectEarlyGaps'],
+    'nack-for-reject': ['rejectDeliveryCounts', 'rejectEarlyGaps'],
+    'reject-for-nack': ['nackDeliveryCounts', 'nackMaxLateMs'],
+    'slow-consumer': ['nackMaxLateMs', 'rejectMaxLateMs'],
+    'no-max-length': ['maxLengthCountsHeld'],
+  };
+  for (const [fault, checks] of Object.entries(BROKEN)) {
+    it(`on 4.3, broken (${fault}): ${checks.join(', ')} fail`, async (t) => {
+      if (!native()) t.skip();
+      const r = await mqlab(['delayed-retry', '--namespace', NS], { MQLAB_FAULT: `delayed-retry:${fault}` });
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      const failed = [...r.stdout.matchAll(/^FAIL ([^:]+):/gm)].map((m) => m[1]).sort();
+      // without delayed retry the returned message races the consumer's cancel: more may fail, never fewer
+      if (fault === 'no-delayed-retry') expect(failed).toEqual(expect.arrayContaining(checks));
+      else expect(failed).toEqual(checks);
+    });
+  }
+});

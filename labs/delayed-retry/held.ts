@@ -1,0 +1,65 @@
+/**
+ * While a returned message waits out its delay it is still in the queue: with no consumer attached,
+ * the management statistics show it (messages=1, neither ready nor unacked), and the queue's
+ * x-max-length=1 still counts it. A quorum queue with overflow reject-publish refuses a publish once
+ * it is over its limit (measured on 3.10.8 and 4.3.6: with max-length 1, a second message is accepted
+ * and a third refused), so with the held message counted: second accepted, third refused; were it not
+ * counted, both would be accepted.
+ */
+import type { LabContext } from '../../src/lab.js';
+import { LabError } from '../../src/errors.js';
+import { deferred } from '../../src/time.js';
+
+export interface Held {
+  /** the statistics sample taken during the hold, before anything else was published */
+  stats: string;
+  /** what the broker did with two more publishes during the hold */
+  publishes: string;
+  /** time between the held message's first and second delivery, ms */
+  gapMs: number;
+}
+
+export async function holdOne(ctx: LabContext, queue: string, holdMs: number): Promise<Held> {
+  const at: number[] = [];
+  const returned = deferred();
+  const back = deferred();
+  const onDelivery = (d: { messageId: string | undefined; ack(): void; reject(requeue: boolean): void }) => {
+    if (d.messageId !== 'm-held') return d.ack(); // the extra publishes: taken away
+    at.push(ctx.now());
+    if (at.length === 1) {
+      d.reject(true);
+      returned.resolve();
+    } else {
+      d.ack();
+      back.resolve();
+    }
+  };
+  const first = await ctx.broker.consume(queue, onDelivery, { prefetch: 1, channel: await ctx.broker.newChannel() });
+  await ctx.broker.sendConfirmed(queue, 'm-held', { messageId: 'm-held' });
+  await ctx.within(Promise.race([returned.promise, first.failure]), 10_000, `the first delivery of m-held on ${queue}`);
+  await first.cancel(); // nobody consumes during the hold: what the queue holds stays there
+  await ctx.checkpoint('held', { queue, note: `m-held was rejected with requeue; the queue holds it for ${holdMs} ms` });
+
+  // statistics are samples (every second, after the queue's own tick): wait for one, leaving the
+  // last 800 ms of the hold for the two publishes below
+  const sample = await ctx.mgmt.queueWhen(queue, (q) => q.messages === 1 && q.ready === 0 && q.unacked === 0, holdMs - 800);
+  const stats = sample ? `messages=${sample.messages} ready=${sample.ready} unacked=${sample.unacked}` : 'no statistics';
+  const publishes: string[] = [];
+  for (const id of ['m-second', 'm-third']) publishes.push(`${id.slice(2)}=${await accepted(ctx, queue, id)}`);
+  ctx.log.emit('held', { queue, stats, publishes, status: 'sampled' });
+
+  const again = await ctx.broker.consume(queue, onDelivery, { prefetch: 1, channel: await ctx.broker.newChannel() });
+  await ctx.within(Promise.race([back.promise, again.failure]), holdMs + 10_000, `m-held back on ${queue}`);
+  await again.cancel();
+  return { stats, publishes: publishes.join(' '), gapMs: Math.round(at[1] - at[0]) };
+}
+
+async function accepted(ctx: LabContext, queue: string, id: string): Promise<'accepted' | 'refused'> {
+  try {
+    await ctx.broker.sendConfirmed(queue, id, { messageId: id });
+    return 'accepted';
+  } catch (err) {
+    if (!(err instanceof LabError) || !/nacked/.test(err.message)) throw err;
+    return 'refused';
+  }
+}

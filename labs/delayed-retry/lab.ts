@@ -1,0 +1,80 @@
+/**
+ * delayed-retry — seed 000: RabbitMQ 4.3's native delayed retry for quorum queues, measured, next
+ * to the TTL ladder that does the same schedule by hand. Older brokers: SKIP (capability
+ * nativeDelayedRetry, derived from the broker version in src/broker/capabilities.ts).
+ */
+import type { Lab, LabContext } from '../../src/lab.js';
+import { declareTopology, purgeTopology, type Topology } from '../../src/broker/topology.js';
+import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
+import { gapsMs } from '../../src/time.js';
+import { HOLD_MS, SPEC, expectedDelays, judgeGaps, ladderTiers } from './delays.js';
+import { ladderTopology, names, nativeTopology } from './names.js';
+import { ladderReturns, nativeReturns } from './returns.js';
+import { holdOne } from './held.js';
+
+export const lab: Lab = {
+  async run(ctx) {
+    if (!ctx.caps.nativeDelayedRetry) return { lines: [], checks: [], skipped: `needs RabbitMQ 4.3 (this broker: ${ctx.caps.version})` };
+    const x = names(ctx.names);
+    const native = nativeTopology(x, SPEC, HOLD_MS);
+    // broken variants for the tests (MQLAB_FAULT=delayed-retry:<fault>)
+    if (ctx.fault('no-delayed-retry')) for (const q of native.queues) for (const k of Object.keys(q.args ?? {})) if (k.startsWith('x-delayed-retry')) delete q.args![k];
+    if (ctx.fault('no-max-length')) delete native.queues[2].args!['x-max-length'];
+    const kind = { reject: ctx.fault('nack-for-reject') ? 'nack' : 'reject', nack: ctx.fault('reject-for-nack') ? 'reject' : 'nack' } as const;
+    const slowMs = ctx.fault('slow-consumer') ? SPEC.minMs + 100 : 0;
+    const ladder = ladderTopology(x, SPEC);
+    for (const t of [native, ladder]) {
+      await declareTopology(ctx.broker, t, (q) => ctx.progress(`queue ${q} had other arguments; deleted and declared again`));
+      await purgeTopology(ctx.broker, t);
+    }
+
+    // the management client's first request loads its HTTP stack: not inside a timed gap
+    await ctx.mgmt.queue(x.held);
+    const [reject, nack, viaLadder, held] = await Promise.all([
+      nativeReturns(ctx, x.reject, kind.reject, SPEC.returns, slowMs),
+      nativeReturns(ctx, x.nack, kind.nack, SPEC.returns, slowMs),
+      ladderReturns(ctx, x.ladderWork, x.ladderRetry, ladderTiers(SPEC).length, SPEC.returns),
+      holdOne(ctx, x.held, HOLD_MS),
+    ]);
+
+    const gaps = { reject: gapsMs(reject.at), nack: gapsMs(nack.at), ladder: gapsMs(viaLadder.at) };
+    const want = { reject: expectedDelays(SPEC, 'reject'), nack: expectedDelays(SPEC, 'nack') };
+    const v = { reject: judgeGaps(gaps.reject, want.reject), nack: judgeGaps(gaps.nack, want.nack), ladder: judgeGaps(gaps.ladder, want.reject) };
+    const size = { native: await topologySize(ctx, { queues: [{ name: x.reject }] }), ladder: await topologySize(ctx, ladder) };
+    const depth = (await Promise.all([...native.queues, ...ladder.queues].map((q) => ctx.broker.depth(q.name)))).reduce((a, b) => a + b, 0);
+
+    return {
+      lines: [
+        `delayed-retry: rejectGapsMs=${javaList(gaps.reject)} nackGapsMs=${javaList(gaps.nack)} ladderGapsMs=${javaList(gaps.ladder)} ` +
+          `native=(${size.native}) ladder=(${size.ladder}) meanErrorMs native=${v.reject.meanErrorMs} ladder=${v.ladder.meanErrorMs}`,
+      ],
+      checks: [
+        check('rejectEarlyGaps', 0, v.reject.early),
+        checkAtMost('rejectMaxLateMs', SPEC.minMs, v.reject.maxLateMs),
+        check('rejectDeliveryCounts', want.reject.map((_, i) => i + 1), reject.deliveryCount.slice(1)),
+        check('nackEarlyGaps', 0, v.nack.early),
+        checkAtMost('nackMaxLateMs', SPEC.minMs, v.nack.maxLateMs),
+        check('nackDeliveryCounts', want.nack.map(() => 0), nack.deliveryCount.slice(1)),
+        check('heldInQueue', 'messages=1 ready=0 unacked=0', held.stats),
+        check('maxLengthCountsHeld', 'second=accepted third=refused', held.publishes),
+        checkAtLeast('heldGapMs', HOLD_MS, held.gapMs),
+        check('nativeTopology', 'queues=1 exchanges=0 bindings=0', size.native),
+        check('ladderTopology', `queues=${1 + ladderTiers(SPEC).length} exchanges=1 bindings=${ladderTiers(SPEC).length}`, size.ladder), // a work queue + one per distinct delay
+        check('ladderEarlyGaps', 0, v.ladder.early),
+        check('queueDepthAfter', 0, depth),
+      ],
+      facts: { spec: SPEC, holdMs: HOLD_MS, expected: want, gaps, verdicts: v, headers: { reject, nack }, held },
+    };
+  },
+};
+
+/** what the management API shows of one approach: its queues, its exchanges, its bindings (not the default exchange's) */
+async function topologySize(ctx: LabContext, t: Topology): Promise<string> {
+  const queues = new Set(t.queues.map((q) => q.name));
+  const exchanges = new Set((t.exchanges ?? []).map((e) => e.name));
+  const [qs, xs, bs] = await Promise.all([ctx.mgmt.queues(), ctx.mgmt.exchanges(), ctx.mgmt.bindings()]);
+  const nQ = qs.filter((q) => queues.has(q.name)).length;
+  const nX = xs.filter((e) => exchanges.has(e.name)).length;
+  const nB = bs.filter((b) => b.source !== '' && (queues.has(b.destination) || exchanges.has(b.source))).length;
+  return `queues=${nQ} exchanges=${nX} bindings=${nB}`;
+}

@@ -1,0 +1,20 @@
+/** The delayed-retry lab's metadata: cheap to import (the CLI lists and describes labs from it). */
+import { defineLab } from '../../src/lab.js';
+import { HOLD_MS } from './delays.js';
+
+export const meta = defineLab({
+  name: 'delayed-retry',
+  title: "RabbitMQ 4.3's native delayed retry on a quorum queue, next to a TTL ladder",
+  proves:
+    'On a quorum queue with x-delayed-retry-type=all, min 200 ms, max 600 ms: a message rejected with requeue comes back ' +
+    'after min(min × delivery-count, max) = 200, 400, 600, 600 ms and its x-delivery-count grows; one nacked with requeue ' +
+    'comes back after 200 ms every time with x-delivery-count 0. Gaps come from delivery timestamps and are never early. ' +
+    'While it waits, the message stays in the queue (management statistics: messages=1, ready=0, unacked=0) and ' +
+    'x-max-length=1 still counts it (of two more publishes the second is refused). A TTL ladder doing the same schedule needs 4 queues, ' +
+    'an exchange and 3 bindings against 1 queue; both are timed side by side. Needs RabbitMQ 4.3: older brokers SKIP.',
+  // the reject schedule (200+400+600+600) runs beside the 3 s hold
+  floorMs: HOLD_MS,
+  options: {},
+  checkpoints: ['held'],
+  load: () => import('./lab.js'),
+});

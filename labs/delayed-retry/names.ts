@@ -1,0 +1,50 @@
+/**
+ * Every queue and exchange delayed-retry uses (--namespace prefixes them) and its two topologies:
+ * the native one (one quorum queue per demonstration, delayed retry in its arguments) and the
+ * TTL ladder that does the same schedule by hand (a work queue, an exchange, one delay queue per tier).
+ */
+import type { Names } from '../../src/names.js';
+import type { QueueSpec, Topology } from '../../src/broker/topology.js';
+import { ladderTiers, type RetrySpec } from './delays.js';
+
+export function names(n: Names) {
+  return {
+    reject: n.q('me12.native.reject'),
+    nack: n.q('me12.native.nack'),
+    held: n.q('me12.native.held'),
+    ladderWork: n.q('me12.native.ladder.work'),
+    ladderRetry: n.q('me12.native.ladder.retry'),
+    tier: (i: number) => n.q(`me12.native.ladder.delay-${i + 1}`),
+  };
+}
+
+export type RetryNames = ReturnType<typeof names>;
+
+const native = (name: string, s: Pick<RetrySpec, 'minMs' | 'maxMs'>, extra: Record<string, unknown> = {}): QueueSpec => ({
+  name,
+  args: { 'x-delayed-retry-type': 'all', 'x-delayed-retry-min': s.minMs, 'x-delayed-retry-max': s.maxMs, 'x-delivery-limit': 20, ...extra },
+});
+
+/** the native side: a reject queue, a nack queue, and a max-length-1 queue whose one message is held */
+export function nativeTopology(x: RetryNames, s: RetrySpec, holdMs: number): Topology {
+  return {
+    queues: [
+      native(x.reject, s),
+      native(x.nack, s),
+      native(x.held, { minMs: holdMs, maxMs: holdMs }, { 'x-max-length': 1, 'x-overflow': 'reject-publish' }),
+    ],
+  };
+}
+
+/** the same schedule with TTL delay queues: tier i has the i-th distinct delay and dead-letters back to work */
+export function ladderTopology(x: RetryNames, s: RetrySpec): Topology {
+  const tiers = ladderTiers(s);
+  return {
+    exchanges: [{ name: x.ladderRetry, type: 'direct' }],
+    queues: [
+      { name: x.ladderWork },
+      ...tiers.map((ttl, i) => ({ name: x.tier(i), args: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.ladderWork } })),
+    ],
+    bindings: tiers.map((_, i) => ({ queue: x.tier(i), exchange: x.ladderRetry, key: `tier-${i + 1}` })),
+  };
+}

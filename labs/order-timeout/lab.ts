@@ -1,0 +1,132 @@
+/**
+ * order-timeout — seed 000 (scheduled triggers and compensation): a delayed check closes an unpaid order, and only that.
+ *
+ * Each order is created with its deadline (the database's now + delay) and a pending task, and
+ * its check message goes to a TTL delay queue that dead-letters into the check queue. The consumer
+ * re-reads the order and closes it only with UPDATE … WHERE status = 'CREATED' AND deadline <= now().
+ * A sweeper closes what the pending-task table still shows as due (the check whose message was lost).
+ */
+import type { Lab, LabContext } from '../../src/lab.js';
+import type { Delivery } from '../../src/broker/broker.js';
+import { LabError } from '../../src/errors.js';
+import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
+import { deferred } from '../../src/time.js';
+import { names, reset, schema, topology, type OrderNames } from './names.js';
+import { closeIfDue, createOrder, dueTasks, extendDeadline, msUntilLastDue, pay, readOrder, settleTask, type Guards } from './orders.js';
+import { CHECK_DELIVERIES, NEVER_PAID, ORDERS, PAID, SWEPT, checkId } from './scenario.js';
+import { observe, withStatus } from './observe.js';
+import type { OrderTimeoutOptions } from './options.js';
+
+export const lab: Lab<OrderTimeoutOptions> = {
+  topology: (n, o) => topology(names(n), o.delayMs),
+  schema: (n) => schema(names(n)),
+  reset: (n) => reset(names(n)),
+
+  async run(ctx) {
+    const x = names(ctx.names);
+    const { delayMs } = ctx.options;
+    const guards: Guards = { status: !ctx.fault('no-status-guard'), deadline: !ctx.fault('no-deadline-guard') };
+    const consumed = await consumeChecks(ctx, x, guards, delayMs);
+
+    // each order's twist right after its check is scheduled, well inside the check's TTL
+    let lost: string | undefined;
+    for (const id of Object.values(ORDERS)) {
+      await createOrder(ctx.db, x, id, delayMs);
+      await publishCheck(ctx, x, id);
+      if (id === ORDERS.duplicateCheck) await publishCheck(ctx, x, id);
+      if (id === ORDERS.lostCheck) lost = await takeLostCheck(ctx, x);
+      if (id === ORDERS.paidEarly) await pay(ctx.db, x, id);
+      if (id === ORDERS.extended) await extendDeadline(ctx.db, x, id, delayMs);
+    }
+
+    await ctx.within(consumed.done, 3 * delayMs + 10_000, `${CHECK_DELIVERIES} check deliveries on ${x.check}`);
+    await consumed.cancel();
+
+    const swept = ctx.fault('no-sweeper') ? [] : await sweep(ctx, x, guards);
+    const o = await observe(ctx.db, x);
+    const depth = (await ctx.broker.depth(x.delay)) + (await ctx.broker.depth(x.check));
+    const dup = `deliveries=${o.checkDeliveries[ORDERS.duplicateCheck] ?? 0} closeWrites=${o.closeWrites[ORDERS.duplicateCheck] ?? 0}`;
+    const closedTwice = Object.values(o.closeWrites).filter((n) => n > 1).length;
+
+    return {
+      lines: [`order-timeout: closed=${javaList(withStatus(o, 'CLOSED'))} paid=${javaList(withStatus(o, 'PAID'))} duplicateCheck=(${dup}) sweeperClosed=${javaList(o.sweptBy)}`],
+      checks: [
+        check('closedOrders', NEVER_PAID, withStatus(o, 'CLOSED')),
+        check('paidOrders', PAID, withStatus(o, 'PAID')),
+        check('paymentBetweenReadAndUpdate', true, o.paymentBetweenReadAndUpdate),
+        check('duplicateCheck', 'deliveries=2 closeWrites=1', dup),
+        check('ordersClosedTwice', 0, closedTwice),
+        check('closedBeforeDeadline', 0, o.closedBeforeDeadline),
+        checkAtLeast('earliestCloseAfterDeadlineMs', 0, o.earliestCloseMs),
+        checkAtMost('latestCheckCloseAfterDeadlineMs', delayMs, o.latestCheckCloseMs),
+        check('sweeperClosed', SWEPT, o.sweptBy),
+        check('pendingTasksAfter', 0, o.pendingTasks),
+        check('queueDepthAfter', 0, depth),
+      ],
+      facts: { observed: o, sweeperFound: swept, lostMessage: lost, delayMs },
+    };
+  },
+};
+
+/** the lost check: taken out of the delay queue (basic.get + ack) before it expires; it is the only message there */
+async function takeLostCheck(ctx: LabContext, x: OrderNames): Promise<string> {
+  const taken = await ctx.broker.get(x.delay);
+  if (taken?.messageId !== checkId(ORDERS.lostCheck)) throw new LabError(`expected ${checkId(ORDERS.lostCheck)} in ${x.delay}, got ${taken?.messageId ?? 'nothing'}`);
+  taken.ack();
+  ctx.log.emit('lost', { messageId: taken.messageId, queue: x.delay, status: 'taken_and_acked' });
+  return taken.messageId;
+}
+
+async function publishCheck(ctx: LabContext, x: OrderNames, id: string) {
+  await ctx.broker.sendConfirmed(x.delay, id, { messageId: checkId(id) });
+  ctx.log.emit('producer', { messageId: checkId(id), destination: x.delay, status: 'confirmed' });
+}
+
+/** the check consumer: read, (the late payment lands here), conditional UPDATE, settle the task, ack */
+async function consumeChecks(ctx: LabContext, x: OrderNames, guards: Guards, delayMs: number) {
+  const done = deferred();
+  let received = 0;
+  const consumer = await ctx.broker.consume(
+    x.check,
+    async (d: Delivery) => {
+      const id = d.body;
+      if (ctx.fault('slow-consumer')) await ctx.sleep(delayMs);
+      const read = await readOrder(ctx.db, x, id);
+      if (!read) throw new LabError(`check for unknown order ${id}`);
+      ctx.log.emit('consumer', { messageId: d.messageId, order: id, read: read.status, redelivered: d.redelivered, status: 'read' });
+      const duringCheck = id === ORDERS.paidDuringCheck;
+      if (duringCheck) await ctx.checkpoint('after-read', { order: id, read: read.status, note: 'the payment lands now, before the conditional UPDATE' });
+      if (duringCheck && !ctx.fault('gate-off')) await payNow(ctx, x, id);
+      const closed = await closeIfDue(ctx.db, x, id, 'check', guards);
+      if (duringCheck && ctx.fault('gate-off')) await payNow(ctx, x, id);
+      await ctx.db`
+        INSERT INTO ${ctx.db(x.checks)}(order_id, redelivered, read_status, read_at, updated_rows, update_at)
+        VALUES (${id}, ${d.redelivered}, ${read.status}, ${read.readAt}, ${closed.rows}, ${closed.at})`;
+      await settleTask(ctx.db, x, id, 'check');
+      d.ack();
+      ctx.log.emit('consumer', { messageId: d.messageId, order: id, updatedRows: closed.rows, status: 'acked' });
+      if (++received === CHECK_DELIVERIES) done.resolve();
+    },
+    { prefetch: 1 },
+  );
+  return { done: Promise.race([done.promise, consumer.failure]), cancel: () => consumer.cancel() };
+}
+
+async function payNow(ctx: LabContext, x: OrderNames, id: string) {
+  const rows = await pay(ctx.db, x, id);
+  ctx.log.emit('payment', { order: id, updatedRows: rows, status: rows ? 'paid' : 'refused' });
+}
+
+/** the sweeper: wait until every pending task is due, then close what the task table shows as due */
+async function sweep(ctx: LabContext, x: OrderNames, guards: Guards): Promise<string[]> {
+  const wait = await msUntilLastDue(ctx.db, x);
+  if (wait > 0) ctx.progress(`sweeper waits ${wait} ms for the last pending task to fall due`);
+  await ctx.sleep(wait + 20);
+  const due = await dueTasks(ctx.db, x);
+  for (const id of due) {
+    const closed = await closeIfDue(ctx.db, x, id, 'sweeper', guards);
+    await settleTask(ctx.db, x, id, 'sweeper');
+    ctx.log.emit('sweeper', { order: id, updatedRows: closed.rows, status: 'swept' });
+  }
+  return due;
+}

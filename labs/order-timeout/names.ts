@@ -1,0 +1,59 @@
+/**
+ * Every queue and table order-timeout uses (--namespace prefixes them), its topology and its SQL.
+ *
+ *   producer ── check (message id check-<order>) ──► me12.order.delay   x-message-ttl = delay
+ *                                                        │ TTL expired → default exchange
+ *                                                        ▼
+ *                                                   me12.order.check ──► consumer (re-reads the order)
+ */
+import type { Names } from '../../src/names.js';
+import type { Topology } from '../../src/broker/topology.js';
+
+export function names(n: Names) {
+  return {
+    delay: n.q('me12.order.delay'),
+    check: n.q('me12.order.check'),
+    orders: n.t('order_timeout_orders'),
+    /** the seed's durable fallback: one pending task per order, until its check settled it */
+    tasks: n.t('order_timeout_tasks'),
+    /** every row write on orders, recorded by a trigger (the database's own account) */
+    history: n.t('order_timeout_history'),
+    /** one row per check delivery: what the consumer read, when, and what its UPDATE changed */
+    checks: n.t('order_timeout_checks'),
+    logFn: n.t('order_timeout_log_write'),
+  };
+}
+
+export type OrderNames = ReturnType<typeof names>;
+
+export function topology(x: OrderNames, delayMs: number): Topology {
+  return {
+    queues: [
+      { name: x.check },
+      { name: x.delay, args: { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.check } },
+    ],
+  };
+}
+
+export const schema = (x: OrderNames) => `
+CREATE TABLE IF NOT EXISTS ${x.orders}(
+  id text PRIMARY KEY, status text NOT NULL, deadline timestamptz NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  paid_at timestamptz, closed_at timestamptz, closed_by text, changed_by text NOT NULL);
+CREATE TABLE IF NOT EXISTS ${x.tasks}(order_id text PRIMARY KEY, due_at timestamptz NOT NULL, done_at timestamptz, done_by text);
+CREATE TABLE IF NOT EXISTS ${x.history}(
+  seq bigserial PRIMARY KEY, order_id text NOT NULL, old_status text NOT NULL, new_status text NOT NULL,
+  actor text NOT NULL, deadline timestamptz NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp());
+CREATE TABLE IF NOT EXISTS ${x.checks}(
+  seq bigserial PRIMARY KEY, order_id text NOT NULL, redelivered boolean NOT NULL, read_status text NOT NULL,
+  read_at timestamptz NOT NULL, updated_rows int NOT NULL, update_at timestamptz NOT NULL);
+CREATE OR REPLACE FUNCTION ${x.logFn}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ${x.history}(order_id, old_status, new_status, actor, deadline)
+  VALUES (NEW.id, OLD.status, NEW.status, NEW.changed_by, NEW.deadline);
+  RETURN NEW;
+END $$;
+CREATE OR REPLACE TRIGGER ${x.logFn} AFTER UPDATE ON ${x.orders} FOR EACH ROW EXECUTE FUNCTION ${x.logFn}();
+`;
+
+export const reset = (x: OrderNames) => `TRUNCATE ${x.orders}, ${x.tasks}, ${x.history}, ${x.checks}`;

@@ -1,0 +1,79 @@
+/**
+ * The order statements of order-timeout. Every timestamp is the database's (clock_timestamp()),
+ * and the close is the seed's conditional UPDATE: only a CREATED order past its deadline closes.
+ * The faults drop one guard each (MQLAB_FAULT, for the broken-run tests).
+ */
+import type { Sql } from 'postgres';
+import type { OrderNames } from './names.js';
+
+export interface Guards {
+  status: boolean;
+  deadline: boolean;
+}
+
+/** the order and its pending task, in one transaction; the deadline is `delayMs` from the database's now */
+export async function createOrder(db: Sql, x: OrderNames, id: string, delayMs: number): Promise<void> {
+  await db.begin(async (tx) => {
+    const [{ deadline }] = await tx`
+      INSERT INTO ${tx(x.orders)}(id, status, deadline, changed_by)
+      VALUES (${id}, 'CREATED', clock_timestamp() + ${delayMs} * interval '1 millisecond', 'create') RETURNING deadline`;
+    await tx`INSERT INTO ${tx(x.tasks)}(order_id, due_at) VALUES (${id}, ${deadline})`;
+  });
+}
+
+/** the payment: only a CREATED order can be paid; returns the rows it changed */
+export async function pay(db: Sql, x: OrderNames, id: string): Promise<number> {
+  const r = await db`UPDATE ${db(x.orders)} SET status = 'PAID', paid_at = clock_timestamp(), changed_by = 'payment' WHERE id = ${id} AND status = 'CREATED'`;
+  return r.count;
+}
+
+/** an operator gives the customer more time: deadline and pending task move together */
+export async function extendDeadline(db: Sql, x: OrderNames, id: string, ms: number): Promise<void> {
+  await db.begin(async (tx) => {
+    await tx`UPDATE ${tx(x.orders)} SET deadline = deadline + ${ms} * interval '1 millisecond', changed_by = 'operator' WHERE id = ${id} AND status = 'CREATED'`;
+    await tx`UPDATE ${tx(x.tasks)} SET due_at = due_at + ${ms} * interval '1 millisecond' WHERE order_id = ${id}`;
+  });
+}
+
+export interface Read {
+  status: string;
+  readAt: Date;
+}
+
+export async function readOrder(db: Sql, x: OrderNames, id: string): Promise<Read | undefined> {
+  const [row] = await db`SELECT status, clock_timestamp() AS read_at FROM ${db(x.orders)} WHERE id = ${id}`;
+  return row ? { status: row.status as string, readAt: row.read_at as Date } : undefined;
+}
+
+/** UPDATE … WHERE status = 'CREATED' AND deadline <= now(); returns the rows it changed and when it ran */
+export async function closeIfDue(db: Sql, x: OrderNames, id: string, actor: string, g: Guards): Promise<{ rows: number; at: Date }> {
+  const status = g.status ? db`AND status = 'CREATED'` : db``;
+  const deadline = g.deadline ? db`AND deadline <= now()` : db``;
+  const [r] = await db`
+    WITH u AS (
+      UPDATE ${db(x.orders)} SET status = 'CLOSED', closed_at = clock_timestamp(), closed_by = ${actor}, changed_by = ${actor}
+      WHERE id = ${id} ${status} ${deadline} RETURNING 1)
+    SELECT (SELECT count(*) FROM u)::int AS rows, statement_timestamp() AS at`;
+  return { rows: r.rows as number, at: r.at as Date };
+}
+
+/** the pending task is done once its order is no longer CREATED (closed or paid) */
+export async function settleTask(db: Sql, x: OrderNames, id: string, by: string): Promise<void> {
+  await db`
+    UPDATE ${db(x.tasks)} SET done_at = clock_timestamp(), done_by = ${by}
+    WHERE order_id = ${id} AND done_at IS NULL AND EXISTS (SELECT 1 FROM ${db(x.orders)} WHERE id = ${id} AND status <> 'CREATED')`;
+}
+
+/** the sweeper's query: checks that are due and never settled (their message late, lost or early) */
+export async function dueTasks(db: Sql, x: OrderNames): Promise<string[]> {
+  const rows = await db`SELECT order_id FROM ${db(x.tasks)} WHERE done_at IS NULL AND due_at <= now() ORDER BY order_id`;
+  return rows.map((r) => r.order_id as string);
+}
+
+/** ms until the last pending task is due (0 when none is pending or all are due) */
+export async function msUntilLastDue(db: Sql, x: OrderNames): Promise<number> {
+  const [{ ms }] = await db`
+    SELECT coalesce(greatest(0, extract(epoch FROM max(due_at) - clock_timestamp()) * 1000), 0)::float8 AS ms
+    FROM ${db(x.tasks)} WHERE done_at IS NULL`;
+  return Math.ceil(Number(ms));
+}

@@ -1,0 +1,26 @@
+/** The orders of one order-timeout run and what happens to each (seed 000, 定时触发与补偿). */
+export const ORDERS = {
+  /** never paid; its check message is taken out of the delay queue: only the sweeper can close it (first: alone in the queue) */
+  lostCheck: 'lost-check',
+  /** never paid: its check closes it */
+  unpaid: 'unpaid',
+  /** paid before its check fires: the check finds PAID and changes nothing */
+  paidEarly: 'paid-early',
+  /** paid while its check runs, between the consumer's read and its conditional UPDATE */
+  paidDuringCheck: 'paid-during-check',
+  /** never paid; its check message is published twice */
+  duplicateCheck: 'duplicate-check',
+  /** never paid; an operator extends its deadline after its check was scheduled: the check comes early */
+  extended: 'extended',
+} as const;
+
+/** closed at the end of a correct run: exactly the orders never paid */
+export const NEVER_PAID = [ORDERS.duplicateCheck, ORDERS.extended, ORDERS.lostCheck, ORDERS.unpaid].sort();
+export const PAID = [ORDERS.paidDuringCheck, ORDERS.paidEarly].sort();
+/** the orders whose task the sweeper settles: the lost check, and the early check of the extended order */
+export const SWEPT = [ORDERS.extended, ORDERS.lostCheck].sort();
+
+/** check messages the consumer receives: every order's once, the duplicate's twice, the lost one's never */
+export const CHECK_DELIVERIES = Object.keys(ORDERS).length; // one order's never, one order's twice
+
+export const checkId = (order: string) => `check-${order}`;
