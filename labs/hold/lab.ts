@@ -142,8 +142,8 @@ export const lab: Lab<HoldOptions> = {
         ctx.progress(`kept policy ${policy.name}: ${x.source} shows ${statsLine(watch.last()?.stats ?? null)}; clearing it now would delete held letters`);
       }
       log.emit('policy', { policy: policy.name, status: policyCleared ? 'cleared' : 'kept' });
-      if (ctx.fault('late-republish')) await broker.publishConfirmed(x.dlx, ROUTING_KEY, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
       await target.cancel();
+      if (ctx.fault('late-republish')) await broker.publishConfirmed(x.dlx, ROUTING_KEY, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
       const targetDepthAfter = await broker.depth(x.target);
       const deliveries = mine();
       // every copy of this run's event that reached the target was dead-lettered by the broker (x-death of the source)

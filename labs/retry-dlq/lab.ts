@@ -8,7 +8,7 @@ import { runChild } from '../../src/child.js';
 import { check, javaList } from '../../src/report/checks.js';
 import { countStatus, trailOf } from './observations.js';
 import { produceOrders } from './produce.js';
-import { HEALTHY, ORDERS, POISON, SEED_FIELDS } from './orders.js';
+import { HEALTHY, ORDERS, POISON, SEED_FIELDS, orderBody, publishProps } from './orders.js';
 import { MAX_ATTEMPTS, TTL_MS, reset, names, schema, topology } from './names.js';
 
 /** the consumer's own deadline: the two TTL hops plus a wide margin */
@@ -38,6 +38,10 @@ export const lab: Lab = {
       throw err;
     });
     const consumer = await consuming;
+    if (ctx.fault('late-publish')) {
+      // broken variant: a producer that publishes after its consumer stopped, one order to each queue
+      for (const q of [x.work, x.retry]) await ctx.broker.sendConfirmed(q, orderBody(ORDERS[0]), publishProps(ORDERS[0]));
+    }
     const events = [...produced, ...consumer.events];
 
     const [work, retry, dlq] = await Promise.all([x.work, x.retry, x.dlq].map((q) => ctx.broker.depth(q)));
@@ -57,7 +61,6 @@ export const lab: Lab = {
           `poisonAttempts=${javaList(poison.attempts)} poisonMovedToDlq=${moved} dlqMessages=${dlq}`,
       ],
       checks: [
-        check('confirmed', ORDERS.length, confirmed),
         check('business_rows', HEALTHY.length, business),
         check('poisonAttempts', Array.from({ length: MAX_ATTEMPTS }, (_, i) => i + 1), poison.attempts),
         check('poisonMovedToDlq', 1, moved),
