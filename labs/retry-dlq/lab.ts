@@ -61,6 +61,7 @@ export const lab: Lab = {
           `poisonAttempts=${javaList(poison.attempts)} poisonMovedToDlq=${moved} dlqMessages=${dlq}`,
       ],
       checks: [
+        check('confirmed', ORDERS.length, confirmed),
         check('business_rows', HEALTHY.length, business),
         check('poisonAttempts', Array.from({ length: MAX_ATTEMPTS }, (_, i) => i + 1), poison.attempts),
         check('poisonMovedToDlq', 1, moved),
