@@ -129,7 +129,7 @@ export const lab: Lab<HoldOptions> = {
       const grace = emptyGraceMs(seen(), WINDOW_MS);
       const held = heldSample(seen());
       if (held && grace > 0) await watch.until((q) => q.messages === 0, held.at + 1, grace);
-      await watch.stop();
+      watch.stop();
       const stats = seen();
 
       // Clear the policy only when no letter of this run can still be held: clearing deletes held letters.
@@ -186,13 +186,13 @@ export const lab: Lab<HoldOptions> = {
         },
       };
     } finally {
-      await watch.stop();
+      watch.stop();
     }
   },
 };
 
 async function targetBound(ctx: LabContext, x: ReturnType<typeof names>): Promise<boolean> {
-  return (await ctx.mgmt.bindings()).some((b) => b.source === x.dlx && b.destination === x.target && b.routing_key === ROUTING_KEY);
+  return (await ctx.mgmt.bindingsBetween(x.dlx, x.target)).some((b) => b.source === x.dlx && b.destination === x.target && b.routing_key === ROUTING_KEY);
 }
 
 /** run `work`, printing `message(elapsed seconds)` every 5 s while it lasts, every 30 s after the first 30 s */

@@ -32,7 +32,7 @@ export class StatsWatch {
   private async run(): Promise<void> {
     while (!this.stopped) {
       const stats = await this.mgmt.queue(this.queue).catch(() => null);
-      if (stats) this.samples.push({ at: this.now(), stats });
+      if (stats && !this.stopped) this.samples.push({ at: this.now(), stats });
       this.wake?.();
       if (!this.stopped) await new Promise((r) => setTimeout(r, EVERY_MS).unref());
     }
@@ -60,8 +60,10 @@ export class StatsWatch {
     return this.samples.at(-1);
   }
 
-  async stop(): Promise<void> {
+  /** stop sampling; a request still in flight is not waited for (its answer is dropped) */
+  stop(): void {
     this.stopped = true;
-    await this.loop;
+    this.wake?.();
+    this.loop.catch(() => {});
   }
 }

@@ -97,6 +97,11 @@ export class Management {
     return (await this.request<BindingInfo[] | null>('GET', `/api/bindings/${this.v()}`)) ?? [];
   }
 
+  /** the bindings from one exchange to one queue (one small request, whatever else the vhost holds) */
+  async bindingsBetween(exchange: string, queue: string): Promise<BindingInfo[]> {
+    return (await this.request<BindingInfo[] | null>('GET', `/api/bindings/${this.v()}/e/${encodeURIComponent(exchange)}/q/${encodeURIComponent(queue)}`)) ?? [];
+  }
+
   async exchanges(): Promise<{ name: string; type: string }[]> {
     return (await this.request<{ name: string; type: string }[] | null>('GET', `/api/exchanges/${this.v()}`)) ?? [];
   }
