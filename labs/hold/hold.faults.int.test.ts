@@ -31,5 +31,4 @@ describe('hold: broken variants fail the checks that observe them', () => {
       fails: ['FAIL bindingRestored:', 'FAIL recoveredOriginalEvent:', 'FAIL sourceAfter:', 'FAIL policyCleared:'],
     });
   });
-  });
 });

@@ -19,6 +19,8 @@ import type { HoldOptions } from './options.js';
 /** the seed's window in which the unbound target must stay empty */
 const WINDOW_MS = 2000;
 const PROGRESS_EVERY_MS = 5000;
+/** statistics lag up to ~10 s on a broker with the default 5 s intervals, ~2 s on mqlab's services */
+const STALE_WAIT_MS = 12_000;
 
 interface Received {
   at: number;
@@ -52,9 +54,16 @@ export const lab: Lab<HoldOptions> = {
     ctx.progress(`applied policy ${policy.name} to ${policy.pattern} (apply-to ${policy.applyTo}${ctx.caps.policyApplyToQuorumQueues ? '' : `: RabbitMQ ${ctx.caps.version} has no quorum_queues`}): ${JSON.stringify(policy.definition)}`);
     log.emit('policy', { policy: policy.name, pattern: policy.pattern, applyTo: policy.applyTo, queue: x.source, status: 'applied' });
     // An earlier run's held letters went with its policy, but the statistics may still show them
-    // for a while: then a held sample counts only after one has shown none (verdicts.ts).
+    // for a while (a run right after another): wait for a sample showing none, so this run's
+    // sample of its own held letter is not the earlier one. Should that not come in time, a held
+    // sample counts only after one has shown none (verdicts.ts).
     const atStart = await mgmt.queue(x.source);
-    const staleAtStart = atStart !== null && heldLetters(atStart) > 0;
+    let staleAtStart = atStart !== null && heldLetters(atStart) > 0;
+    if (staleAtStart) {
+      const what = `the statistics of ${x.source} to drop the ${heldLetters(atStart!)} letter(s) an earlier run left held`;
+      const cleared = await ticking(ctx, (s) => `waiting for ${what} (sampled every few seconds): ${s} s`, () => mgmt.queueWhen(x.source, (q) => heldLetters(q) === 0, STALE_WAIT_MS));
+      staleAtStart = !cleared || heldLetters(cleared) > 0;
+    }
 
     // The target loses its binding (and anything an earlier run left in it), then a push consumer watches it.
     if (!ctx.fault('keep-binding')) await broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY);
