@@ -23,6 +23,12 @@ export interface ReleaseOutcome {
   blockedPid?: number;
 }
 
+/** TEST ONLY (MQLAB_FAULT): a release without its condition, or that writes another state */
+export interface BrokenRelease {
+  unconditional?: boolean;
+  releasedState?: string;
+}
+
 /**
  * `whileHolding` runs after a won release, before the stock update and the commit, while the
  * transaction still holds the row lock on the reservation (the race uses it to wait until the
@@ -34,9 +40,13 @@ export function releaseReservation(
   order: { orderId: string; sku: string },
   attempt: number,
   whileHolding?: (tx: TransactionSql) => Promise<number | undefined>,
+  broken: BrokenRelease = {},
 ): Promise<ReleaseOutcome> {
+  const state = broken.releasedState ?? 'RELEASED';
   return db.begin(async (tx) => {
-    const released = await tx`UPDATE ${tx(t.reservation)} SET state = 'RELEASED' WHERE order_id = ${order.orderId} AND state = 'RESERVED'`;
+    const released = broken.unconditional
+      ? await tx`UPDATE ${tx(t.reservation)} SET state = ${state} WHERE order_id = ${order.orderId}`
+      : await tx`UPDATE ${tx(t.reservation)} SET state = ${state} WHERE order_id = ${order.orderId} AND state = 'RESERVED'`;
     const [{ pid }] = await tx`SELECT pg_backend_pid() AS pid`;
     const outcome: ReleaseOutcome = { attempt, changed: released.count, stockAdded: 0, pid };
     if (released.count !== 1) return outcome;

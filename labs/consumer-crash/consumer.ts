@@ -50,24 +50,28 @@ const consumer = await rt.broker.consume(
     received += 1;
     rt.emit('consumer', { ...meta, consumer: CONSUMER, attempt, redelivered: d.redelivered, status: 'received' });
     await gate('after-delivery', e.messageId);
-    const outcome = await processOnce(rt.db, x, e);
+    const ackFirst = rt.fault('ack-before-commit'); // broken: the ack goes before the business commit
+    if (ackFirst) d.ack(), rt.emit('consumer', { ...meta, attempt, status: 'acked' });
+    const outcome = await processOnce(rt.db, x, e, rt.fault('no-dedupe'));
     rt.emit('consumer', { ...meta, attempt, status: outcome });
     if (outcome === 'business_committed') commits += 1;
     await gate('before-ack', e.messageId);
-    if (outcome === 'business_committed' && commits === crashAfter) {
+    // crash-again: the second run dies after its first commit too
+    const crashNow = outcome === 'business_committed' && (commits === crashAfter || (crashAfter === 0 && commits === 1 && rt.fault('crash-again')));
+    if (crashNow) {
       rt.emit('consumer', { ...meta, status: 'crash_injected' });
       await new Promise<void>((resolve) => process.stdout.write('', () => resolve())); // the lines above reach the parent
+      if (crashAfter > 0 && rt.fault('exit-cleanly')) process.exit(0); // broken: a clean exit instead of the kill
       process.kill(process.pid, 'SIGKILL'); // the committed transaction stays, the ack is never sent
     }
-    d.ack();
-    rt.emit('consumer', { ...meta, attempt, status: 'acked' });
+    if (!ackFirst) d.ack(), rt.emit('consumer', { ...meta, attempt, status: 'acked' });
     settled.add(e.messageId);
     if (expect > 0 && settled.size >= expect) {
       stopping = true;
       finished.resolve();
     }
   },
-  { prefetch: 1 },
+  { prefetch: rt.fault('prefetch-all') ? 10 : 1 }, // broken variant: takes every message at once
 );
 
 const timer = setTimeout(() => finished.reject(new Error('timeout')), Number(values['timeout-ms']));

@@ -67,10 +67,13 @@ export function parseEnvelope(body: string): OrderCreated {
 
 export type Outcome = 'business_committed' | 'duplicate_skipped';
 
-/** one transaction: claim the message id (a conflict means duplicate), then write the order, commit */
-export async function processOnce(db: Sql, t: CrashNames, e: OrderCreated): Promise<Outcome> {
+/**
+ * one transaction: claim the message id (a conflict means duplicate), then write the order, commit.
+ * `noDedupe` (TEST ONLY, MQLAB_FAULT) skips the claim: a redelivery writes the order again.
+ */
+export async function processOnce(db: Sql, t: CrashNames, e: OrderCreated, noDedupe = false): Promise<Outcome> {
   return db.begin(async (sql) => {
-    const claimed = await sql`
+    const claimed = noDedupe ? [e] : await sql`
       INSERT INTO ${sql(t.processed)} (lab, message_id, consumer) VALUES (${LAB}, ${e.messageId}, ${CONSUMER})
       ON CONFLICT (lab, message_id) DO NOTHING RETURNING message_id`;
     if (claimed.length === 0) return 'duplicate_skipped' as const;

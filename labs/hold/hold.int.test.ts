@@ -30,7 +30,7 @@ describe('hold lab against the real broker', () => {
       const { exitCode, stdout, stderr } = await child;
       expectPassed(
         { code: exitCode ?? -1, stdout, stderr },
-        { line: SEED_LINES, pass: { sourceWhileHeld: 'messages=1 ready=0 unacked=0', applicationPublishes: '1', policyCleared: 'true' } },
+        { line: SEED_LINES, pass: { sourceWhileHeld: 'messages=1 ready=0 unacked=0', targetDeliveries: '1', policyCleared: 'true' } },
       );
       // what the lab applied, as the broker stored it
       expect(seen).toMatchObject({ pattern: '^me12[.]retry[.]hold$', definition: { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish', 'max-length': 100, 'dead-letter-routing-key': 'failed', 'dead-letter-exchange': DLX } });

@@ -25,11 +25,10 @@ export function repairPayload(original: string, approvalReason: string): string 
 export type ReplayStep = 'approval-read' | 'repair-confirmed' | 'source-acked' | 'receiver-got' | 'audit-verified' | 'receiver-acked';
 
 /**
- * The source was removed after the confirm: the confirm of the repaired copy was observed before
- * the original was acked, and the broker then had nothing left in the source queue.
+ * The source was removed after the confirm, as the broker showed it: just before the original was
+ * acked the work queue already held the repaired copy (its depth, read from the broker, with no
+ * consumer on it yet), and after the tool's channel was done the source queue held nothing.
  */
-export function removedAfterConfirm(timeline: readonly ReplayStep[], sourceLeft: number): boolean {
-  const confirmed = timeline.indexOf('repair-confirmed');
-  const acked = timeline.indexOf('source-acked');
-  return confirmed >= 0 && acked > confirmed && sourceLeft === 0;
+export function removedAfterConfirm(workDepthBeforeAck: number | null, sourceLeft: number): boolean {
+  return workDepthBeforeAck !== null && workDepthBeforeAck >= 1 && sourceLeft === 0;
 }

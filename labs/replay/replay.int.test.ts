@@ -13,7 +13,6 @@ describe('replay lab against the real broker and database', () => {
     await expectLabPasses(['replay'], {
       line: SEED_LINE,
       pass: {
-        approved: '1',
         stableEventId: 'true',
         repairedPayload: 'true',
         sourceRemovedAfterConfirm: 'true',

@@ -44,7 +44,9 @@ async function commitOrder(db: Sql, messageId: string, body: string): Promise<'b
   return db.begin(async (tx) => {
     const fresh = await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${messageId}) ON CONFLICT DO NOTHING RETURNING message_id`;
     if (fresh.length === 0) return 'duplicate_skipped' as const;
-    await tx`INSERT INTO ${tx(x.orders)} (order_id, message_id, quantity) VALUES (${order.orderId}, ${messageId}, ${order.quantity})`;
+    if (order.quantity <= 0 || !rt.fault('no-commit')) // broken variant: healthy orders write no business row
+      await tx`INSERT INTO ${tx(x.orders)} (order_id, message_id, quantity) VALUES (${order.orderId}, ${messageId}, ${order.quantity})`;
+    if (rt.fault('throw-healthy')) throw new Error('broken variant: a failure that is not the message\'s fault');
     return 'business_committed' as const;
   });
 }
@@ -60,7 +62,7 @@ function businessFailure(err: unknown): string | null {
 async function handle(m: Delivery): Promise<void> {
   received += 1;
   const id = fieldsOfDelivery(m);
-  const attempt = attemptOf(m.headers, x.work);
+  const attempt = attemptOf(m.headers, x.work) + (rt.fault('wrong-attempt') ? 1 : 0); // broken variant: counts from 2
   const at = { ...SEED_FIELDS, ...id, destination: x.work };
   rt.emit('consumer', { ...at, consumer: CONSUMER, attempt, redelivered: m.redelivered, xDeath: deathSummary(m.headers), status: 'received' });
   await gate('after-delivery', id.messageId);
@@ -80,9 +82,10 @@ async function handle(m: Delivery): Promise<void> {
     } else {
       await gate('before-dlq', id.messageId);
       const props = { ...m.raw.properties, headers: dlqHeaders(m.headers, attempt, x.work, error) };
-      await rt.broker.sendConfirmed(x.dlq, m.raw.content, props); // safe in the DLQ before the original goes
+      // broken variant drop-poison: acked without its DLQ copy
+      if (!rt.fault('drop-poison')) await rt.broker.sendConfirmed(x.dlq, m.raw.content, props); // safe in the DLQ before the original goes
       m.ack();
-      rt.emit('consumer', { ...at, attempt, error, status: 'poison_to_dlq' });
+      rt.emit('consumer', { ...at, attempt, error, status: rt.fault('drop-poison') ? 'poison_dropped' : 'poison_to_dlq' });
       settled.add(id.messageId);
     }
   }

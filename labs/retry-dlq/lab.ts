@@ -9,7 +9,7 @@ import { keepEvents } from '../../src/report/out-files.js';
 import { check, javaList } from '../../src/report/checks.js';
 import { countStatus, trailOf } from './observations.js';
 import { produceOrders } from './produce.js';
-import { HEALTHY, ORDERS, POISON, SEED_FIELDS } from './orders.js';
+import { HEALTHY, ORDERS, POISON, SEED_FIELDS, orderBody, publishProps } from './orders.js';
 import { MAX_ATTEMPTS, TTL_MS, reset, names, schema, topology } from './names.js';
 import type { RetryDlqOptions } from './options.js';
 
@@ -42,6 +42,10 @@ export const lab: Lab<RetryDlqOptions> = {
       throw err;
     });
     const consumer = await consuming;
+    if (ctx.fault('late-publish')) {
+      // broken variant: a producer that publishes after its consumer stopped, one order to each queue
+      for (const q of [x.work, x.retry]) await ctx.broker.sendConfirmed(q, orderBody(ORDERS[0]), publishProps(ORDERS[0]));
+    }
     const events = [...produced, ...consumer.events];
 
     const [work, retry, dlq] = await Promise.all([x.work, x.retry, x.dlq].map((q) => ctx.broker.depth(q)));

@@ -1,10 +1,12 @@
 /**
  * The retry-dlq producer. It runs in the lab's own process (only the consumer needs to be a
  * separate one; an extra process would only delay the consumer's start): it publishes the three
- * orders to orders.work one by one, each waiting for the broker's confirm (mandatory, persistent).
+ * orders to orders.work one by one, each waiting for the broker's confirm (mandatory, persistent);
+ * a nack or a return is recorded as such (the lab's `confirmed` counts only the broker's acks).
  * With --out DIR its events are kept as DIR/producer.out.txt, like a child's output.
  */
 import type { LabContext } from '../../src/lab.js';
+import { LabError } from '../../src/errors.js';
 import type { LabEvent } from '../../src/log/events.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import { fieldsOfOrder, orderBody, ORDERS, publishProps, SEED_FIELDS } from './orders.js';
@@ -14,11 +16,21 @@ export async function produceOrders(ctx: LabContext, queue: string): Promise<Lab
   try {
     for (const order of ORDERS) {
       const started = ctx.now();
-      await ctx.broker.sendConfirmed(queue, orderBody(order), publishProps(order));
+      // broken variant (TEST ONLY): the second order goes to a routing key no queue is bound to
+      const key = ctx.fault('unroutable') && order === ORDERS[1] ? `${queue}.nowhere` : queue;
+      // confirmed only when the broker acked the publish and returned nothing: a nack or a
+      // basic.return is an event of its own, and `confirmed` counts what the broker accepted
+      const status = await ctx.broker.sendConfirmed(key, orderBody(order), publishProps(order)).then(
+        () => 'confirmed',
+        (err: unknown) => {
+          if (!(err instanceof LabError)) throw err;
+          return /unroutable/.test(err.message) ? 'returned' : 'nacked';
+        },
+      );
       const durationMs = Math.round(ctx.now() - started);
-      events.push(ctx.log.emit('producer', { ...SEED_FIELDS, ...fieldsOfOrder(order), destination: queue, routingKey: queue, durationMs, status: 'confirmed' }));
+      events.push(ctx.log.emit('producer', { ...SEED_FIELDS, ...fieldsOfOrder(order), destination: key, routingKey: key, durationMs, status }));
     }
-    const confirmed = events.length;
+    const confirmed = events.filter((e) => e.fields.status === 'confirmed').length;
     events.push(ctx.log.emit('producer', { ...SEED_FIELDS, destination: queue, confirmed, status: 'done' }));
   } finally {
     keepEvents(ctx.outDir, 'producer', events);

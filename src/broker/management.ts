@@ -101,9 +101,14 @@ export class Management {
     return (await this.request<BindingInfo[] | null>('GET', `/api/bindings/${this.v()}`)) ?? [];
   }
 
+  /** the bindings from one exchange to one queue (one small request, whatever else the vhost holds) */
+  async bindingsBetween(exchange: string, queue: string): Promise<BindingInfo[]> {
+    return (await this.request<BindingInfo[] | null>('GET', `/api/bindings/${this.v()}/e/${encodeURIComponent(exchange)}/q/${encodeURIComponent(queue)}`)) ?? [];
+  }
+
   /** is `queue` bound to `exchange` with `routingKey` (as the broker lists its bindings) */
   async hasBinding(exchange: string, queue: string, routingKey: string): Promise<boolean> {
-    return (await this.bindings()).some((b) => b.source === exchange && b.destination === queue && b.routing_key === routingKey);
+    return (await this.bindingsBetween(exchange, queue)).some((b) => b.routing_key === routingKey);
   }
 
   async exchanges(): Promise<{ name: string; type: string }[]> {

@@ -7,6 +7,11 @@ export interface Check {
   expected: unknown;
   actual: unknown;
   compare?: 'eq' | 'atLeast' | 'atMost';
+  /**
+   * set when this run could not observe the claim (e.g. statistics that refresh slower than the
+   * experiment lasts): printed as `SKIP name: reason`, never as a pass, and it fails nothing
+   */
+  skipped?: string;
 }
 
 export interface CheckResult extends Check {
@@ -17,7 +22,11 @@ export const check = (name: string, expected: unknown, actual: unknown): Check =
 export const checkAtLeast = (name: string, min: number, actual: number): Check => ({ name, expected: min, actual, compare: 'atLeast' });
 export const checkAtMost = (name: string, max: number, actual: number): Check => ({ name, expected: max, actual, compare: 'atMost' });
 
+/** a claim this run could not observe, with the reason (printed SKIP, counted neither passed nor failed) */
+export const skipCheck = (name: string, expected: unknown, reason: string): Check => ({ name, expected, actual: null, skipped: reason });
+
 export function evaluate(c: Check): CheckResult {
+  if (c.skipped !== undefined) return { ...c, pass: true };
   let pass: boolean;
   switch (c.compare ?? 'eq') {
     case 'atLeast':
@@ -48,6 +57,7 @@ export function formatExpected(c: Check): string {
 }
 
 export function checkLine(r: CheckResult): string {
+  if (r.skipped !== undefined) return `SKIP ${r.name}: ${r.skipped}`;
   return r.pass
     ? `PASS ${r.name}: ${formatValue(r.actual)}`
     : `FAIL ${r.name}: expected=${formatExpected(r)} actual=${formatValue(r.actual)}`;

@@ -26,7 +26,7 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       title: r.title,
       status: r.status,
       lines: r.lines,
-      checks: r.checks.map((c) => ({ name: c.name, expected: c.expected, actual: c.actual, compare: c.compare ?? 'eq', pass: c.pass })),
+      checks: r.checks.map((c) => ({ name: c.name, expected: c.expected, actual: c.actual, compare: c.compare ?? 'eq', pass: c.pass, ...(c.skipped !== undefined ? { skipped: c.skipped } : {}) })),
       facts: r.facts,
       ...(r.skipped ? { skipped: r.skipped } : {}),
       ...(r.error ? { error: r.error } : {}),

@@ -44,6 +44,7 @@ export function labError(r: LabReport): { type: string; message: string } | null
 
 function checkCase(lab: string, c: CheckResult, ms: number): string {
   const attrs = { classname: `mqlab.${lab}`, name: c.name, time: seconds(ms) };
+  if (c.skipped !== undefined) return element('testcase', attrs, [element('skipped', { message: c.skipped })]);
   if (c.pass) return element('testcase', attrs);
   const expected = formatExpected(c);
   const actual = formatValue(c.actual);
@@ -66,7 +67,7 @@ function labSuite({ report: r, startedAt }: JunitLab): { xml: string; tests: num
   const err = labError(r);
   if (err) cases.push(element('testcase', { classname: `mqlab.${r.lab}`, name: 'completed', time: seconds(r.timings.runMs) }, [element('error', err, err.message + '\n')]));
   if (r.status === 'skipped') cases.push(element('testcase', { classname: `mqlab.${r.lab}`, name: r.lab, time: seconds(r.timings.runMs) }, [element('skipped', { message: r.skipped ?? '' })]));
-  const counts = { failures: r.checks.filter((c) => !c.pass).length, errors: err ? 1 : 0, skipped: r.status === 'skipped' ? 1 : 0 };
+  const counts = { failures: r.checks.filter((c) => !c.pass).length, errors: err ? 1 : 0, skipped: r.status === 'skipped' ? 1 : r.checks.filter((c) => c.skipped !== undefined).length };
   const out = renderLab(r, false).join('\n') + '\n';
   return { xml: suite(r.lab, { timestamp: startedAt, ms: r.timings.totalMs }, cases, counts, out), tests: cases.length, ...counts, ms: r.timings.totalMs };
 }

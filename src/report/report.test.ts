@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LabReport } from './lab-report.js';
-import { evaluate, check } from './checks.js';
+import { evaluate, check, skipCheck } from './checks.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from './text.js';
 
 const report = (over: Partial<LabReport> = {}): LabReport => ({
@@ -32,6 +32,18 @@ describe('text output', () => {
     expect(renderLab(broke, false).join('\n')).toMatch(/FAIL retry: the experiment did not complete: timed out/);
     expect(exitCodeOf([report(), broke])).toBe(1);
     expect(exitCodeOf([report(), report({ status: 'skipped' })])).toBe(0);
+  });
+
+  it('prints a check the run could not observe as SKIP with its reason: neither a pass nor a failure', () => {
+    const skipped = evaluate(skipCheck('sourceAfter', 'messages=0', 'statistics refresh every 5 s'));
+    expect(skipped.pass).toBe(true);
+    expect(renderLab(report({ checks: [evaluate(check('a', 1, 1)), skipped] }), false)).toEqual([
+      'retry: healthyAttempts=1',
+      'PASS a: 1',
+      'SKIP sourceAfter: statistics refresh every 5 s',
+      'RESULT: all assertions passed',
+    ]);
+    expect(renderSummary([report({ checks: [evaluate(check('a', 1, 1)), skipped] })], false)[1]).toContain('1/2');
   });
 
   it('summarises `mqlab all` as a table', () => {

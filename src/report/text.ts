@@ -22,7 +22,7 @@ export function renderLab(r: LabReport, colour: boolean): string[] {
     out.push(p.fail(`ERROR ${r.lab}: stopped, ${r.environment.service} was lost or refused (not a failed experiment)`));
     return out;
   }
-  for (const c of r.checks) out.push(c.pass ? p.pass(checkLine(c)) : p.fail(checkLine(c)));
+  for (const c of r.checks) out.push((c.skipped !== undefined ? p.skip : c.pass ? p.pass : p.fail)(checkLine(c)));
   if (r.status === 'error') {
     out.push(p.fail(`FAIL ${r.lab}: the experiment did not complete: ${r.error}`));
     out.push(p.fail('RESULT: the lab did not complete'));
@@ -38,7 +38,7 @@ export function renderSummary(reports: LabReport[], colour: boolean): string[] {
   const w = Math.max(3, ...reports.map((r) => r.lab.length));
   const rows = [`${'lab'.padEnd(w)}  result   checks  wall`];
   for (const r of reports) {
-    const passed = r.checks.filter((c) => c.pass).length;
+    const passed = r.checks.filter((c) => c.pass && c.skipped === undefined).length;
     const result = r.status.toUpperCase().padEnd(7);
     const paint = r.status === 'passed' ? p.pass : r.status === 'skipped' ? p.skip : p.fail;
     rows.push(`${r.lab.padEnd(w)}  ${paint(result)}  ${`${passed}/${r.checks.length}`.padStart(6)}  ${(r.timings.totalMs / 1000).toFixed(2)} s`);

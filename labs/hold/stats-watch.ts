@@ -1,0 +1,69 @@
+/**
+ * The source queue's management statistics, sampled in the background while the experiment runs,
+ * each sample with the time it was read. The statistics reach the API through the quorum queue's
+ * tick and the metrics collector (1 s each on mqlab's services, 5 s each on an untuned broker), so
+ * the lab never waits for them on the way: it keeps what they showed and decides afterwards
+ * (verdicts.ts) whether they showed the held letter, or refreshed too slowly to show it in time.
+ */
+import type { Management, QueueStats } from '../../src/broker/management.js';
+
+const EVERY_MS = 250;
+
+export interface Sample {
+  /** ctx.now() when the sample was read */
+  at: number;
+  stats: QueueStats;
+}
+
+export class StatsWatch {
+  readonly samples: Sample[] = [];
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private readonly loop: Promise<void>;
+
+  constructor(
+    private readonly mgmt: Management,
+    private readonly queue: string,
+    private readonly now: () => number,
+  ) {
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      const stats = await this.mgmt.queue(this.queue).catch(() => null);
+      if (stats && !this.stopped) this.samples.push({ at: this.now(), stats });
+      this.wake?.();
+      if (!this.stopped) await new Promise((r) => setTimeout(r, EVERY_MS).unref());
+    }
+  }
+
+  /** the first sample read at or after `since` that satisfies ok */
+  first(ok: (s: QueueStats) => boolean, since = -Infinity): Sample | undefined {
+    return this.samples.find((s) => s.at >= since && ok(s.stats));
+  }
+
+  /** wait until a sample read at or after `since` satisfies ok, at most ms; that sample or undefined */
+  async until(ok: (s: QueueStats) => boolean, since: number, ms: number): Promise<Sample | undefined> {
+    const end = this.now() + ms;
+    for (;;) {
+      const hit = this.first(ok, since);
+      if (hit || this.now() >= end || this.stopped) return hit;
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, Math.max(1, end - this.now())).unref();
+        this.wake = () => (clearTimeout(t), r());
+      });
+    }
+  }
+
+  last(): Sample | undefined {
+    return this.samples.at(-1);
+  }
+
+  /** stop sampling; a request still in flight is not waited for (its answer is dropped) */
+  stop(): void {
+    this.stopped = true;
+    this.wake?.();
+    this.loop.catch(() => {});
+  }
+}

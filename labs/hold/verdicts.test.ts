@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { QueueStats } from '../../src/broker/management.js';
+import { evaluate } from '../../src/report/checks.js';
+import { emptyGraceMs, mayClearPolicy, policyOnSource, sourceAfter, sourceWhileHeld, type StatsSeen } from './verdicts.js';
+
+const q = (messages: number, ready = 0, unacked = 0, policy: string | null = 'me12-hold'): QueueStats => ({
+  name: 'me12.retry.hold',
+  type: 'quorum',
+  messages,
+  ready,
+  unacked,
+  policy,
+  policyDefinition: null,
+  consumers: 0,
+  arguments: {},
+});
+const seen = (samples: [number, QueueStats][], more: Partial<StatsSeen> = {}): StatsSeen => ({
+  source: 'me12.retry.hold',
+  policy: 'me12-hold',
+  samples: samples.map(([at, stats]) => ({ at, stats })),
+  rejectedAt: 1000,
+  staleAtStart: false,
+  brokerDelivered: true,
+  deliveredAt: 4000,
+  ...more,
+});
+const line = (s: StatsSeen, f: (s: StatsSeen) => ReturnType<typeof sourceAfter>) => {
+  const r = evaluate(f(s));
+  return r.skipped !== undefined ? 'SKIP' : `${r.pass ? 'PASS' : 'FAIL'} ${String(r.actual)}`;
+};
+
+describe('hold statistics verdicts', () => {
+  it('mqlab services: held letter seen, then the empty source: both observed', () => {
+    const s = seen([[900, q(0)], [2000, q(1)], [4500, q(0)]]);
+    expect(line(s, sourceWhileHeld)).toBe('PASS messages=1 ready=0 unacked=0');
+    expect(line(s, sourceAfter)).toBe('PASS messages=0 ready=0 unacked=0');
+    expect(line(s, policyOnSource)).toBe('PASS me12-hold');
+    expect(emptyGraceMs(s, 2000)).toBe(2000); // 1000 ms lag + 1000 ms margin
+  });
+
+  it('an untuned broker: statistics never moved while the broker held and delivered the letter → SKIP, not PASS', () => {
+    const s = seen([[900, q(0, 0, 0, null)], [3000, q(0, 0, 0, null)], [5000, q(0, 0, 0, null)]]);
+    expect(line(s, sourceWhileHeld)).toBe('SKIP');
+    expect(line(s, sourceAfter)).toBe('SKIP');
+    expect(line(s, policyOnSource)).toBe('SKIP');
+    expect(emptyGraceMs(s, 2000)).toBe(0);
+  });
+
+  it('statistics slower than the window: no wait for the empty source', () => {
+    expect(emptyGraceMs(seen([[3500, q(1)]]), 2000)).toBe(0);
+  });
+
+  it('nothing delivered: judged on the last sample (a dropped letter, a letter still held)', () => {
+    const dropped = seen([[900, q(0)], [3000, q(0)]], { brokerDelivered: false, deliveredAt: null });
+    expect(line(dropped, sourceWhileHeld)).toBe('FAIL messages=0 ready=0 unacked=0');
+    const stuck = seen([[2000, q(1)], [6000, q(1)]], { brokerDelivered: false, deliveredAt: null });
+    expect(line(stuck, sourceAfter)).toBe('FAIL messages=1 ready=0 unacked=0');
+    expect(mayClearPolicy(stuck)).toBe(false);
+    expect(mayClearPolicy(dropped)).toBe(true);
+  });
+
+  it("an earlier run's held letter still in the statistics does not count until a sample showed none", () => {
+    const stale = seen([[900, q(1)], [1500, q(1)], [4500, q(1)]], { staleAtStart: true });
+    expect(line(stale, sourceWhileHeld)).toBe('SKIP');
+    const cleared = seen([[900, q(1)], [1200, q(0)], [2000, q(1)]], { staleAtStart: true });
+    expect(line(cleared, sourceWhileHeld)).toBe('PASS messages=1 ready=0 unacked=0');
+  });
+
+  it('two letters held is a FAIL, not a pass', () => {
+    expect(line(seen([[2000, q(2)]]), sourceWhileHeld)).toBe('FAIL messages=2 ready=0 unacked=0');
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The hold lab's statistics checks, decided after the experiment from what the sampled statistics
+ * showed (stats-watch.ts). Pure: unit-tested in verdicts.test.ts.
+ *
+ * A statistics claim is PASS/FAIL when the statistics refreshed in time to show it, and SKIP with
+ * the reason only when the broker itself proved the hold (this run's letter reached the target,
+ * dead-lettered from the source by the broker) while the statistics still showed an older state.
+ */
+import { check, skipCheck, type Check } from '../../src/report/checks.js';
+import type { QueueStats } from '../../src/broker/management.js';
+import { heldLetters, statsLine } from './evidence.js';
+import type { Sample } from './stats-watch.js';
+
+export const HELD_LINE = 'messages=1 ready=0 unacked=0';
+export const EMPTY_LINE = 'messages=0 ready=0 unacked=0';
+
+const SLOW =
+  'they refresh on the quorum queue tick and the metrics collector (quorum_tick_interval, collect_statistics_interval: ' +
+  "5 s each on an untuned broker, 1 s on mqlab's services)";
+
+export interface StatsSeen {
+  source: string;
+  policy: string;
+  /** every sample, read from the rejection on */
+  samples: readonly Sample[];
+  rejectedAt: number;
+  /** at the start the statistics still showed letters an earlier run left held (already dropped with its policy) */
+  staleAtStart: boolean;
+  /** this run's letter reached the target from the broker's dead-lettering (x-death of the source) */
+  brokerDelivered: boolean;
+  /** when it did (ctx.now()), or null */
+  deliveredAt: number | null;
+}
+
+/**
+ * The first sample after the rejection that shows a letter held in the source; when the statistics
+ * still showed an earlier run's held letters at the start, only after a sample has shown none.
+ */
+export function heldSample(s: StatsSeen): Sample | undefined {
+  const fresh = s.staleAtStart ? (s.samples.find((x) => heldLetters(x.stats) === 0)?.at ?? Infinity) : -Infinity;
+  return s.samples.find((x) => x.at >= s.rejectedAt && x.at > fresh && heldLetters(x.stats) >= 1);
+}
+
+/** the first sample after `held` that shows the source with no letter */
+export const emptyAfter = (s: StatsSeen, held: Sample | undefined): Sample | undefined =>
+  held && s.samples.find((x) => x.at > held.at && x.stats.messages === 0);
+
+/**
+ * How long to wait for the empty sample after the letter reached the target: as long as the
+ * statistics needed to show the held letter, plus a margin; 0 when they never showed it or needed
+ * more than `capMs` (the seed's window) for it (an untuned broker): then waiting would only add
+ * their refresh time to the lab's, and sourceAfter says SKIP.
+ */
+export function emptyGraceMs(s: StatsSeen, capMs: number, marginMs = 1000): number {
+  const held = heldSample(s);
+  if (!held) return 0;
+  const lag = held.at - s.rejectedAt;
+  return lag <= capMs ? lag + marginMs : 0;
+}
+
+export function sourceWhileHeld(s: StatsSeen): Check {
+  const held = heldSample(s);
+  if (held) return check('sourceWhileHeld', HELD_LINE, statsLine(held.stats));
+  if (s.brokerDelivered && s.deliveredAt !== null) {
+    return skipCheck('sourceWhileHeld', HELD_LINE, `the statistics of ${s.source} showed no held letter in the ${Math.round(s.deliveredAt - s.rejectedAt)} ms the broker held it: ${SLOW}; targetEmpty and the broker's x-death on the recovered letter show the hold`);
+  }
+  return check('sourceWhileHeld', HELD_LINE, statsLine(lastStats(s)));
+}
+
+export function policyOnSource(s: StatsSeen): Check {
+  const shown = s.samples.find((x) => x.stats.policy === s.policy);
+  if (shown) return check('policyOnSource', s.policy, shown.stats.policy);
+  if (s.brokerDelivered) {
+    return skipCheck('policyOnSource', s.policy, `the statistics of ${s.source} never showed its policy while the run lasted: ${SLOW}; the broker dead-lettering the letter to the policy's exchange shows it applied`);
+  }
+  return check('policyOnSource', s.policy, lastStats(s)?.policy ?? null);
+}
+
+export function sourceAfter(s: StatsSeen): Check {
+  const held = heldSample(s);
+  const empty = emptyAfter(s, held);
+  if (empty) return check('sourceAfter', EMPTY_LINE, statsLine(empty.stats));
+  if (s.brokerDelivered) {
+    const why = held ? 'did not refresh after the letter left it within the wait' : 'never showed the held letter, so a sample of it empty could be one from before the rejection';
+    return skipCheck('sourceAfter', EMPTY_LINE, `the statistics of ${s.source} ${why}: ${SLOW}; this run's letter reached the target`);
+  }
+  return check('sourceAfter', EMPTY_LINE, statsLine(lastStats(s)));
+}
+
+/** the policy may go when the statistics showed the source empty after the hold, or when this run's letter has left it */
+export const mayClearPolicy = (s: StatsSeen): boolean => s.brokerDelivered || emptyAfter(s, heldSample(s)) !== undefined || (lastStats(s)?.messages === 0 && heldSample(s) === undefined);
+
+function lastStats(s: StatsSeen): QueueStats | null {
+  return s.samples.at(-1)?.stats ?? null;
+}
