@@ -116,8 +116,8 @@ async function runFixed(ctx: LabContext, x: ReturnType<typeof names>) {
   await ctx.broker.sendConfirmed(x.fixedBusiness, 'loop', { messageId: 'loop-2' });
   await untilDoneOrIdle(ctx, archived.promise, Promise.race([work.failure, archive.failure]), () => at.at(-1) ?? sent);
   const letter = await Promise.race([archived.promise, ctx.sleep(0).then(() => null)]);
-  if (letter) ctx.fault('leave-archive') ? letter.nack(true) : letter.ack(); // TEST ONLY (leave-archive): the letter goes back to the archive queue
   await Promise.all([work.cancel(), archive.cancel()]);
+  if (letter) ctx.fault('leave-archive') ? letter.nack(true) : letter.ack(); // TEST ONLY (leave-archive): the letter goes back to the archive queue
   if (!letter && at.length === 0) throw new LabError(`the message never reached ${x.fixedBusiness}`);
   return { attempts: at.length, gaps: gapsMs(at), history, archived: letter?.messageId === 'loop-2' ? 1 : 0 };
 }

@@ -4,6 +4,7 @@
  *   all on the same work queue, one push consumer on its own channel.
  *   requeue: failure → nack(requeue=true)          (the broker hands it back at once)
  *   delayed: failure → reject(requeue=false) → DLX → delay queue (TTL) → back to the work queue
+ * (delayed-requeues, TEST ONLY: the delayed mode requeues like the other one)
  * When the window ends the failing message is taken off (acked) at its next delivery: at once in
  * `requeue`, after at most one TTL in `delayed` (`removed` settles then; the caller awaits it).
  */
@@ -82,7 +83,9 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
   let redeliveredFlags = 0;
 
   const remove = (m: Delivery) => {
-    m.ack();
+    // TEST ONLY (leave-failing): the failing message is put back instead of taken off
+    if (ctx.fault('leave-failing')) m.nack(true);
+    else m.ack();
     removed.resolve({
       redelivered: m.redelivered,
       brokerDeliveryCount: m.headers['x-delivery-count'] === undefined ? null : Number(m.headers['x-delivery-count']),
@@ -96,7 +99,7 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
     if (windowOver || capped) return remove(m);
     failingDeliveries += 1;
     if (m.redelivered) redeliveredFlags += 1;
-    if (spec.mode === 'delayed') {
+    if (spec.mode === 'delayed' && !ctx.fault('delayed-requeues')) {
       failingAtMs.push(ctx.now());
       m.reject(false); // dead-lettered into the delay queue; back after its TTL
       log.emit('consumer', { mode: spec.mode, messageId: m.messageId, delivery: failingDeliveries, status: 'rejected_to_delay' });
@@ -140,7 +143,9 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
       const wait = t0 + offset - ctx.now();
       if (wait > 0) await ctx.sleep(wait);
       const id = `healthy-${spec.mode}-${i + 1}`;
-      confirms.push(broker.sendConfirmed(spec.queue, 'healthy', { messageId: id, headers: { published_at: wallNow() } }));
+      // TEST ONLY (healthy-lost): the last healthy message goes out with a wrong routing key; the broker still confirms it
+      const to = ctx.fault('healthy-lost') && i === schedule.length - 1 ? `${spec.queue}.nowhere` : spec.queue;
+      confirms.push(broker.sendConfirmed(to, 'healthy', { messageId: id, headers: { published_at: wallNow() } }));
     }
     await Promise.race([window, consumer.failure]);
     windowOver = true;

@@ -1,0 +1,45 @@
+/**
+ * Every check of dead-letter-reasons shown failing: the lab runs a deliberately broken variant
+ * (MQLAB_FAULT=dead-letter-reasons:<fault>, see ctx.fault in lab.ts) and the check that should catch
+ * it prints FAIL; the lab exits 1. Every path still produces a dead letter, so no run waits out a limit.
+ */
+import { describe, expect, it } from 'vitest';
+import { mqlab } from '../../test/helpers.js';
+
+const NS = 'faultdlr';
+
+async function expectFails(faults: string[], lines: string[]) {
+  const r = await mqlab(['dead-letter-reasons', '--namespace', NS], { MQLAB_FAULT: faults.map((f) => `dead-letter-reasons:${f}`).join(',') });
+  expect(r.code, r.stdout + r.stderr).toBe(1);
+  for (const line of lines) expect(r.stdout).toContain(line);
+}
+
+describe('dead-letter-reasons: each check fails when the experiment is broken on purpose', () => {
+  it('straight into the queues; an application-made dead letter; a second death copied by the app; a producer not stopped', () =>
+    expectFails(
+      ['default-exchange', 'app-dead-letter', 'twice-app-copy', 'late-publish'],
+      [
+        // x-death names exchange "" instead of dlr.business
+        'FAIL queueTtl:',
+        'FAIL maxLength:',
+        'FAIL reject:',
+        'FAIL deliveryLimit:',
+        // the first message-ttl dead letter is the application's copy: no x-death, expiration kept
+        'FAIL messageTtl:',
+        'FAIL messageTtl.expiration:',
+        'FAIL messageTtl.originalExpiration:',
+        'FAIL dlqDepths:', // two letters in the message-ttl DLQ
+        // the broker saw only one death of `twice`
+        'FAIL twice.countGrowth:',
+        'FAIL twice:',
+        'FAIL twice.history:',
+        'FAIL workDepths:', // the late message waits in dlr.reject
+      ],
+    ));
+
+  it('1 ms TTLs, the overflow published newest first, a consumer that gives up before the delivery limit', () =>
+    expectFails(
+      ['short-ttl', 'publish-newest-first', 'limit-gives-up'],
+      ['FAIL queueTtl.lifetimeMs:', 'FAIL messageTtl.lifetimeMs:', 'FAIL maxLength.deadLetter:', 'FAIL deliveryLimit.deliveries:'],
+    ));
+});
