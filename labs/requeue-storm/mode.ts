@@ -121,6 +121,8 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
     (m) => {
       const at = wallNow();
       if (m.messageId === failingId) return onFailing(m);
+      // TEST ONLY (healthy-lost): the consumer acks the last healthy message without processing it
+      if (ctx.fault('healthy-lost') && m.messageId === `healthy-${spec.mode}-${schedule.length}`) return m.ack();
       latencies.push(at - Number(m.headers.published_at));
       m.ack();
       if (latencies.length === schedule.length) healthyDone.resolve();
@@ -143,9 +145,7 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
       const wait = t0 + offset - ctx.now();
       if (wait > 0) await ctx.sleep(wait);
       const id = `healthy-${spec.mode}-${i + 1}`;
-      // TEST ONLY (healthy-lost): the last healthy message goes out with a wrong routing key; the broker still confirms it
-      const to = ctx.fault('healthy-lost') && i === schedule.length - 1 ? `${spec.queue}.nowhere` : spec.queue;
-      confirms.push(broker.sendConfirmed(to, 'healthy', { messageId: id, headers: { published_at: wallNow() } }));
+      confirms.push(broker.sendConfirmed(spec.queue, 'healthy', { messageId: id, headers: { published_at: wallNow() } }));
     }
     await Promise.race([window, consumer.failure]);
     windowOver = true;
