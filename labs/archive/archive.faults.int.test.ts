@@ -3,16 +3,12 @@
  * variants (MQLAB_FAULT=archive:<fault>; ctx.fault in lab.ts, rt.fault in archiver.ts) and the checks
  * that should catch them print FAIL; the lab exits 1.
  */
-import { describe, expect, it } from 'vitest';
-import { mqlab } from '../../test/helpers.js';
+import { describe, it } from 'vitest';
+import { expectFaultsFail } from '../../test/fault-runs.js';
 
 const NS = 'faultarchive';
 
-async function expectFails(faults: string[], lines: string[]) {
-  const r = await mqlab(['archive', '--namespace', NS], { MQLAB_FAULT: faults.map((f) => `archive:${f}`).join(',') });
-  expect(r.code, r.stdout + r.stderr).toBe(1);
-  for (const line of lines) expect(r.stdout).toContain(line);
-}
+const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('archive', NS, faults, fails, options);
 
 describe('archive: each check fails when the experiment is broken on purpose', () => {
   it('ack before commit, only x-death[0] read, a status step skipped, a row inside the retention, a producer not stopped', () =>

@@ -3,16 +3,12 @@
  * (MQLAB_FAULT=dead-letter-reasons:<fault>, see ctx.fault in lab.ts) and the check that should catch
  * it prints FAIL; the lab exits 1. Every path still produces a dead letter, so no run waits out a limit.
  */
-import { describe, expect, it } from 'vitest';
-import { mqlab } from '../../test/helpers.js';
+import { describe, it } from 'vitest';
+import { expectFaultsFail } from '../../test/fault-runs.js';
 
 const NS = 'faultdlr';
 
-async function expectFails(faults: string[], lines: string[]) {
-  const r = await mqlab(['dead-letter-reasons', '--namespace', NS], { MQLAB_FAULT: faults.map((f) => `dead-letter-reasons:${f}`).join(',') });
-  expect(r.code, r.stdout + r.stderr).toBe(1);
-  for (const line of lines) expect(r.stdout).toContain(line);
-}
+const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('dead-letter-reasons', NS, faults, fails, options);
 
 describe('dead-letter-reasons: each check fails when the experiment is broken on purpose', () => {
   it('straight into the queues; an application-made dead letter; a second death copied by the app; a producer not stopped', () =>

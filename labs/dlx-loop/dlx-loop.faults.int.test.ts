@@ -3,16 +3,12 @@
  * (MQLAB_FAULT=dlx-loop:<fault>; lab.ts and faults.ts) and the check that should catch it prints
  * FAIL; the lab exits 1. Faults of the broken half and of the fixed half share a run.
  */
-import { describe, expect, it } from 'vitest';
-import { mqlab } from '../../test/helpers.js';
+import { describe, it } from 'vitest';
+import { expectFaultsFail } from '../../test/fault-runs.js';
 
 const NS = 'faultdlxloop';
 
-async function expectFails(faults: string[], lines: string[]) {
-  const r = await mqlab(['dlx-loop', '--namespace', NS], { MQLAB_FAULT: faults.map((f) => `dlx-loop:${f}`).join(',') });
-  expect(r.code, r.stdout + r.stderr).toBe(1);
-  for (const line of lines) expect(r.stdout).toContain(line);
-}
+const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('dlx-loop', NS, faults, fails, options);
 
 describe('dlx-loop: each check fails when the experiment is broken on purpose', () => {
   it('a requeue instead of a dead-letter hop; a fixed queue whose dead-letter route also leads home', () =>

@@ -3,16 +3,12 @@
  * (MQLAB_FAULT=ordering:<fault>; ctx.fault in lab.ts, passed to store.ts) and the checks that should
  * catch them print FAIL; the lab exits 1.
  */
-import { describe, expect, it } from 'vitest';
-import { mqlab } from '../../test/helpers.js';
+import { describe, it } from 'vitest';
+import { expectFaultsFail } from '../../test/fault-runs.js';
 
 const NS = 'faultordering';
 
-async function expectFails(faults: string[], lines: string[]) {
-  const r = await mqlab(['ordering', '--namespace', NS], { MQLAB_FAULT: faults.map((f) => `ordering:${f}`).join(',') });
-  expect(r.code, r.stdout + r.stderr).toBe(1);
-  for (const line of lines) expect(r.stdout).toContain(line);
-}
+const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('ordering', NS, faults, fails, options);
 
 describe('ordering: each check fails when the experiment is broken on purpose', () => {
   it('a downstream that never fails: no retry, no drift', () =>

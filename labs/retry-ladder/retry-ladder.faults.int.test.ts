@@ -3,18 +3,11 @@
  * (MQLAB_FAULT=retry-ladder:<fault>, see ctx.fault in lab.ts) and the check that should catch it
  * prints FAIL; the lab exits 1. Faults that do not disturb each other share a run.
  */
-import { describe, expect, it } from 'vitest';
-import { mqlab } from '../../test/helpers.js';
+import { describe, it } from 'vitest';
+import { expectFaultsFail } from '../../test/fault-runs.js';
 
 const NS = 'faultladder';
-const run = (faults: string[], options: string[]) =>
-  mqlab(['retry-ladder', '--namespace', NS, ...options], { MQLAB_FAULT: faults.map((f) => `retry-ladder:${f}`).join(',') });
-
-async function expectFails(faults: string[], lines: string[], options: string[] = []) {
-  const r = await run(faults, options);
-  expect(r.code, r.stdout + r.stderr).toBe(1);
-  for (const line of lines) expect(r.stdout).toContain(line);
-}
+const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('retry-ladder', NS, faults, fails, options);
 
 describe('retry-ladder: each check fails when the experiment is broken on purpose', () => {
   it('effect written before the call, the app copying to the DLQ itself, a doubled park, a retry after shutdown', () =>
