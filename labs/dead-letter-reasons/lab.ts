@@ -91,11 +91,11 @@ export const lab: Lab = {
     ];
 
     const sentAt: Record<string, number> = {};
-    // TEST ONLY faults: default-exchange (straight into the queues, not through dlr.business), short-ttl
-    // (expiration 1 ms on both TTL paths), publish-newest-first, app-dead-letter (the application puts a
-    // copy of message-ttl into the dead-letter exchange itself, expiration kept)
+    // TEST ONLY faults: default-exchange (straight into the queues, not through dlr.business),
+    // publish-newest-first, app-dead-letter (the application puts copies of the two TTL paths' messages into
+    // the dead-letter exchange itself, before the real ones are sent: no x-death, expiration kept)
     const viaQueue = ctx.fault('default-exchange');
-    const ttl = (ms: number) => (ctx.fault('short-ttl') ? { expiration: '1' } : ms ? { expiration: String(ms) } : {});
+    const ttl = (ms: number) => (ms ? { expiration: String(ms) } : {});
     const send = async (key: string, id: string, props: { expiration?: string } = {}) => {
       sentAt[id] = ctx.now();
       if (viaQueue && key !== 'twice') await broker.sendConfirmed(x.work[key as PathName], id, { messageId: id, ...props });
@@ -103,11 +103,14 @@ export const lab: Lab = {
       log.emit('producer', { messageId: id, destination: `${x.business}/${key}`, ...props, status: 'confirmed' });
     };
     const [older, newer] = ctx.fault('publish-newest-first') ? ['newest', 'oldest'] : ['oldest', 'newest'];
+    // the application's copies go first, so they are the first letters the watch queue gets for those paths
+    if (ctx.fault('app-dead-letter')) {
+      await broker.publishConfirmed(x.dead, 'queue-ttl', 'queue-ttl', { messageId: 'queue-ttl' });
+      await broker.publishConfirmed(x.dead, 'message-ttl', 'message-ttl', { messageId: 'message-ttl', expiration: '60000' });
+    }
     await Promise.all([
       send('queue-ttl', 'queue-ttl', ttl(0)),
-      send('message-ttl', 'message-ttl', ttl(MESSAGE_TTL_MS)).then(async () => {
-        if (ctx.fault('app-dead-letter')) await broker.publishConfirmed(x.dead, 'message-ttl', 'message-ttl', { messageId: 'message-ttl', expiration: '60000' });
-      }),
+      send('message-ttl', 'message-ttl', ttl(MESSAGE_TTL_MS)),
       send('max-length', older).then(() => send('max-length', newer)),
       send('reject', 'reject'),
       send('delivery-limit', 'delivery-limit'),

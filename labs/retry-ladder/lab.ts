@@ -35,12 +35,11 @@ export const lab: Lab<Backoff> = {
     let stale = 0;
     const settled = deferred();
     let lastActivity = ctx.now();
-    // TEST ONLY (MQLAB_FAULT=retry-ladder:stop-early): stop consuming before `exhausted` has finished its climb
-    const awaited = ctx.fault('stop-early') ? EVENTS.filter((id) => id !== 'exhausted') : EVENTS;
     const maybeSettled = () => {
       lastActivity = ctx.now();
-      const decided = awaited.every((id) => trails[id].outcome);
-      const held = (place: 'dlq' | 'parking') => awaited.filter((id) => trails[id].outcome === place).length;
+      const decided = EVENTS.every((id) => trails[id].outcome);
+      // every message that went to the DLQ or the parking queue is held from there
+      const held = (place: 'dlq' | 'parking') => EVENTS.filter((id) => trails[id].outcome === place).length;
       if (decided && dlqHeld.length >= held('dlq') && parkingHeld.length >= held('parking')) settled.resolve();
     };
 
