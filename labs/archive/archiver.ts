@@ -10,6 +10,20 @@ import { childRuntime } from '../../src/child-runtime.js';
 import { deferred } from '../../src/time.js';
 import type { ArchiveNames } from './names.js';
 import { archiveLetter } from './store.js';
+import { businessIdOf, type Letter } from './letter.js';
+
+/**
+ * TEST ONLY faults (MQLAB_FAULT=archive:<fault>): kill-before-commit, skip-redelivered,
+ * ack-before-commit, no-dedupe, exit-zero, and two ways of reading only one x-death entry:
+ * newest-death-only (x-death[0], the classic mistake) and oldest-death-only.
+ */
+function faultyLetter(m: Letter): Letter {
+  const deaths = Array.isArray(m.headers['x-death']) ? (m.headers['x-death'] as unknown[]) : [];
+  const only = rt.fault('newest-death-only') ? deaths.slice(0, 1) : rt.fault('oldest-death-only') ? deaths.slice(-1) : null;
+  if (!only) return m;
+  const headers = Object.fromEntries(Object.entries(m.headers).filter(([k]) => !k.startsWith('x-first-death-')));
+  return { body: m.body, messageId: m.messageId, headers: { ...headers, 'x-death': only } };
+}
 
 const killAfterCommit = process.argv.includes('--kill-after-commit');
 const rt = await childRuntime<ArchiveNames>();
@@ -20,21 +34,38 @@ let active = false;
 
 const emit = (fields: Record<string, unknown>) => rt.emit(rt.process, { destination: x.dlq, ...fields });
 
+/** the event lines are out before the process dies */
+const flushed = () => new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+
 const consumer = await rt.broker.consume(
   x.dlq,
   async (m) => {
     active = true;
     emit({ messageId: m.messageId, redelivered: m.redelivered, status: 'received' });
-    const r = await archiveLetter(rt.db, x, m);
+    if (killAfterCommit && rt.fault('kill-before-commit')) {
+      emit({ messageId: m.messageId, businessId: businessIdOf(m.body), status: 'killed_before_ack' });
+      await flushed();
+      process.kill(process.pid, 'SIGKILL');
+    }
+    if (rt.fault('skip-redelivered') && m.redelivered) {
+      // a wrong dedupe: "redelivered means already archived"
+      m.ack();
+      emit({ messageId: m.messageId, status: 'acked' });
+      active = false;
+      return;
+    }
+    const ackFirst = rt.fault('ack-before-commit');
+    if (ackFirst) (m.ack(), emit({ messageId: m.messageId, status: 'acked' }));
+    const r = await archiveLetter(rt.db, x, faultyLetter(m), { dedupe: !rt.fault('no-dedupe') });
     if (r.outcome === 'failed') emit({ messageId: m.messageId, sqlState: r.sqlState, error: r.error, status: 'failure_recorded' });
     else emit({ messageId: m.messageId, businessId: r.businessId, status: r.outcome === 'archived' ? 'archived' : 'duplicate_skipped' });
     if (killAfterCommit && r.outcome === 'archived') {
       emit({ messageId: m.messageId, businessId: r.businessId, status: 'killed_before_ack' });
-      await new Promise<void>((resolve) => process.stdout.write('', () => resolve())); // the event lines are out
+      await flushed();
+      if (rt.fault('exit-zero')) process.exit(0); // a clean exit instead of a kill: the unacked letter still comes back
       process.kill(process.pid, 'SIGKILL');
     }
-    m.ack();
-    emit({ messageId: m.messageId, status: 'acked' });
+    if (!ackFirst) (m.ack(), emit({ messageId: m.messageId, status: 'acked' }));
     active = false;
     if (stopping) drained.resolve();
     else if ((await rt.broker.depth(x.dlq)) === 0) await stop();

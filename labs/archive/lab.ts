@@ -59,15 +59,18 @@ export const lab: Lab = {
 
     // an operator takes A1001: ARCHIVED → IN_PROGRESS → FIXED; the table refuses to go back
     const statuses = [String(rows.find((r) => r.business_id === 'A1001')?.status)];
-    for (const s of ['IN_PROGRESS', 'FIXED'] as const) statuses.push(String(await setStatus(db, x, 'A1001', s)));
+    const moves = ctx.fault('skip-in-progress') ? (['FIXED'] as const) : (['IN_PROGRESS', 'FIXED'] as const); // TEST ONLY: a step skipped
+    for (const s of moves) statuses.push(await setStatus(db, x, 'A1001', s).then(String, (e: { code?: string }) => `refused ${e.code}`));
     const backwards = await setStatus(db, x, 'A1001', 'ARCHIVED').then(() => 'accepted', (e: { code?: string }) => String(e.code));
     log.emit('operator', { businessId: 'A1001', statuses, backwardsToArchived: backwards });
 
     // retention: an order archived 31 days ago goes, the fresh rows stay
-    await insertOldRow(ctx, x, 'A0999', 31);
+    await insertOldRow(ctx, x, 'A0999', ctx.fault('old-row-29d') ? 29 : 31); // TEST ONLY (old-row-29d): inside the retention
     const purge = await purgeArchive(db, x, RETENTION_MS);
     log.emit('retention', { olderThan: formatDuration(RETENTION_MS), purged: purge.purged, kept: purge.kept, status: 'purged' });
 
+    // TEST ONLY (late-publish): a producer that was not stopped sends one more order to the business queue
+    if (ctx.fault('late-publish')) await ctx.broker.sendConfirmed(x.work, '{"orderId":"A1003"}', { messageId: 'order-A1003' });
     const depths = await Promise.all([x.work, x.payTimeout, x.dlq].map((q) => ctx.broker.depth(q)));
     const summary = {
       deadLetters,
@@ -126,7 +129,9 @@ async function killOrders(ctx: LabContext, x: ArchiveNames): Promise<Promise<voi
   const business = await broker.consume(
     x.work,
     (m) => {
-      m.reject(false);
+      // TEST ONLY (business-acks-one): the order without an id is acked, so it never becomes a dead letter
+      if (ctx.fault('business-acks-one') && m.messageId === 'order-without-id') m.ack();
+      else m.reject(false);
       log.emit('business', { messageId: m.messageId, destination: x.work, reason: 'inventory service unavailable', status: 'rejected_to_dlx' });
       if (++seen === LETTERS.length) rejected.resolve();
     },

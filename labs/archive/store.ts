@@ -21,15 +21,16 @@ const refused = (code: unknown): code is string => typeof code === 'string' && /
  * goes to the failure table instead, so the caller can ack it. Any other error (the database is
  * unreachable, …) is thrown: the caller must not ack, and the letter stays in the DLQ.
  */
-export async function archiveLetter(db: Db, x: ArchiveNames, letter: Letter): Promise<ArchiveOutcome> {
+export async function archiveLetter(db: Db, x: ArchiveNames, letter: Letter, { dedupe = true } = {}): Promise<ArchiveOutcome> {
   const r = archiveRecord(letter);
+  const onConflict = dedupe ? db`ON CONFLICT (business_id) DO NOTHING` : db``; // without: the test-only fault no-dedupe
   try {
     const rows = await db`
       INSERT INTO ${db(x.archive)} (business_id, message_id, payload, original_exchange, original_routing_key,
         first_death_reason, first_death_queue, first_death_at, last_death_reason, last_death_queue, last_death_at, attempts)
       VALUES (${r.businessId}, ${r.messageId}, ${r.payload}, ${r.originalExchange}, ${r.originalRoutingKey},
         ${r.firstDeathReason}, ${r.firstDeathQueue}, ${r.firstDeathAt}, ${r.lastDeathReason}, ${r.lastDeathQueue}, ${r.lastDeathAt}, ${r.attempts})
-      ON CONFLICT (business_id) DO NOTHING
+      ${onConflict}
       RETURNING id`;
     return { outcome: rows.length === 1 ? 'archived' : 'duplicate', businessId: r.businessId! };
   } catch (err) {

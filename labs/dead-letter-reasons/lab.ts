@@ -75,24 +75,43 @@ export const lab: Lab = {
       // stops counting on 4.3 (ctx.caps.nackRequeueCountsTowardLimit), so the lab never uses it here
       await broker.consume(x.work['delivery-limit'], (d) => {
         limitDeliveries.push(d.headers['x-delivery-count'] === undefined ? null : Number(d.headers['x-delivery-count']));
+        // TEST ONLY (limit-gives-up): a consumer that rejects for good at once, so the limit never counts
+        if (ctx.fault('limit-gives-up')) return settle(ctx, d, 'rejected', () => d.reject(false));
         settle(ctx, d, 'requeued', () => d.reject(true));
       }, { channel: work }),
-      await broker.consume(x.work.twice, (d) => {
+      await broker.consume(x.work.twice, async (d) => {
         twiceDeliveries += 1;
+        // TEST ONLY (twice-app-copy): the second death is the application copying the message itself, no broker dead-lettering
+        if (ctx.fault('twice-app-copy') && twiceDeliveries === 2) {
+          await broker.publishConfirmed(x.dead, TWICE_AGAIN, d.body, { messageId: d.messageId, headers: d.headers });
+          return settle(ctx, d, 'copied_by_app', () => d.ack());
+        }
         settle(ctx, d, 'rejected', () => d.reject(false));
       }, { channel: work }),
     ];
 
     const sentAt: Record<string, number> = {};
+    // TEST ONLY faults: default-exchange (straight into the queues, not through dlr.business),
+    // publish-newest-first, app-dead-letter (the application puts copies of the two TTL paths' messages into
+    // the dead-letter exchange itself, before the real ones are sent: no x-death, expiration kept)
+    const viaQueue = ctx.fault('default-exchange');
+    const ttl = (ms: number) => (ms ? { expiration: String(ms) } : {});
     const send = async (key: string, id: string, props: { expiration?: string } = {}) => {
       sentAt[id] = ctx.now();
-      await broker.publishConfirmed(x.business, key, id, { messageId: id, ...props });
+      if (viaQueue && key !== 'twice') await broker.sendConfirmed(x.work[key as PathName], id, { messageId: id, ...props });
+      else await broker.publishConfirmed(x.business, key, id, { messageId: id, ...props });
       log.emit('producer', { messageId: id, destination: `${x.business}/${key}`, ...props, status: 'confirmed' });
     };
+    const [older, newer] = ctx.fault('publish-newest-first') ? ['newest', 'oldest'] : ['oldest', 'newest'];
+    // the application's copies go first, so they are the first letters the watch queue gets for those paths
+    if (ctx.fault('app-dead-letter')) {
+      await broker.publishConfirmed(x.dead, 'queue-ttl', 'queue-ttl', { messageId: 'queue-ttl' });
+      await broker.publishConfirmed(x.dead, 'message-ttl', 'message-ttl', { messageId: 'message-ttl', expiration: '60000' });
+    }
     await Promise.all([
-      send('queue-ttl', 'queue-ttl'),
-      send('message-ttl', 'message-ttl', { expiration: String(MESSAGE_TTL_MS) }),
-      send('max-length', 'oldest').then(() => send('max-length', 'newest')),
+      send('queue-ttl', 'queue-ttl', ttl(0)),
+      send('message-ttl', 'message-ttl', ttl(MESSAGE_TTL_MS)),
+      send('max-length', older).then(() => send('max-length', newer)),
       send('reject', 'reject'),
       send('delivery-limit', 'delivery-limit'),
       send('twice', 'twice'),
@@ -105,6 +124,8 @@ export const lab: Lab = {
     });
     await Promise.all([watcher, ...consumers].map((c) => c.cancel()));
     await work.close().catch(() => {});
+    // TEST ONLY (late-publish): a producer that was not stopped puts one more message on a work queue
+    if (ctx.fault('late-publish')) await broker.sendConfirmed(x.work.reject, 'late', { messageId: 'late' });
     await ctx.checkpoint('dead-lettered', { dlqs: Object.keys(x.dlq).length });
 
     const byKey = (k: string) => arrivals.find((a) => a.key === k);
@@ -125,7 +146,7 @@ export const lab: Lab = {
     const countGrowth = [first?.twiceCount ?? 0, last?.twiceCount ?? 0];
     checks.push(
       checkAtLeast('queueTtl.lifetimeMs', QUEUE_TTL_MS, lifetime('queue-ttl', 'queue-ttl')),
-      check('messageTtl.expiration', 'removed', msgTtl?.expiration ?? 'removed'),
+      check('messageTtl.expiration', 'removed', msgTtl ? (msgTtl.expiration ?? 'removed') : 'no dead letter'),
       check('messageTtl.originalExpiration', expected['message-ttl'].view.originalExpiration, msgTtl?.originalExpiration ?? null),
       checkAtLeast('messageTtl.lifetimeMs', MESSAGE_TTL_MS, lifetime('message-ttl', 'message-ttl')),
       check('maxLength.deadLetter', expected['max-length'].messageId, byKey('max-length')?.messageId ?? 'none'),

@@ -6,7 +6,8 @@ export const meta = defineLab({
   title: 'a dead-letter route that leads back to its own queue, and the fix',
   proves:
     'A queue whose dead-letter exchange routes back into itself returns a rejected message at once, ' +
-    'with the x-death count growing on every hop (1, 2, 3) and no delay; the topology check finds the ' +
+    'with the x-death count growing on every hop (1, 2, 3) and no delay queue on the way (its x-death ' +
+    'history holds only the rejection); the topology check finds the ' +
     'loop. Splitting the route (a TTL retry queue and an archive queue) delays each retry by the TTL ' +
     'and lets the message leave the loop into the archive after the last attempt.',
   floorMs: 2 * 200,

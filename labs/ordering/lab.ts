@@ -32,6 +32,8 @@ export const lab: Lab = {
       ctx.log.emit('producer', { messageId: e.eventId, version: e.version, destination: x.work, attempt: 1, status: 'confirmed' });
     }
     const { commitOrder, attemptsAt } = await finished;
+    // TEST ONLY (late-publish): a producer that was not stopped sends one more event to the work queue
+    if (ctx.fault('late-publish')) await ctx.broker.sendConfirmed(x.work, JSON.stringify({ ...EVENTS[1], eventId: `${AGGREGATE}-v3`, version: 3 }), { messageId: `${AGGREGATE}-v3` });
 
     const { db } = ctx;
     const [[state], [naive], stale, applied, depths] = await Promise.all([
@@ -102,7 +104,8 @@ async function consumeEvents(ctx: LabContext, x: ReturnType<typeof names>): Prom
       const seen = out.attemptsAt.get(e.eventId) ?? [];
       out.attemptsAt.set(e.eventId, [...seen, { attempt, at: ctx.now() }]);
       log.emit('consumer', { messageId: e.eventId, version: e.version, attempt, status: 'received' });
-      if (e.eventId === FAILS_ONCE && attempt === 1) {
+      // TEST ONLY (v1-succeeds): the downstream never fails, so nothing is retried
+      if (e.eventId === FAILS_ONCE && attempt === 1 && !ctx.fault('v1-succeeds')) {
         // transient failure: the copy is safe in the delay queue before the original is acked
         await broker.sendConfirmed(x.delay, m.body, { messageId: e.eventId, headers: { attempt: attempt + 1 } });
         m.ack();
@@ -110,7 +113,7 @@ async function consumeEvents(ctx: LabContext, x: ReturnType<typeof names>): Prom
         return;
       }
       const r = await db.begin(async (sql) => {
-        const versioned = await applyVersioned(sql, t, e);
+        const versioned = await applyVersioned(sql, t, e, { noVersionCheck: ctx.fault('no-version-check'), dropStale: ctx.fault('drop-stale') });
         await applyLastWriteWins(sql, t, e);
         return versioned;
       });

@@ -18,13 +18,20 @@ export interface OrderEvent {
  * Apply `e` unless the stored version is newer. The upsert's WHERE decides; a conflicting row it did
  * not update is still locked by it, so the version read afterwards is the one that beat `e`.
  */
-export async function applyVersioned(sql: TransactionSql, t: Tables, e: OrderEvent): Promise<{ outcome: Outcome; storedVersion: number }> {
+export async function applyVersioned(
+  sql: TransactionSql,
+  t: Tables,
+  e: OrderEvent,
+  /** TEST ONLY faults: no version condition on the upsert; a stale event left unrecorded */
+  fault: { noVersionCheck?: boolean; dropStale?: boolean } = {},
+): Promise<{ outcome: Outcome; storedVersion: number }> {
+  const newer = fault.noVersionCheck ? sql`true` : sql`s.version < EXCLUDED.version`;
   const updated = await sql`
     INSERT INTO ${sql(t.state)} AS s (aggregate_id, version, event_id, status)
     VALUES (${e.aggregateId}, ${e.version}, ${e.eventId}, ${e.status})
     ON CONFLICT (aggregate_id) DO UPDATE
       SET version = EXCLUDED.version, event_id = EXCLUDED.event_id, status = EXCLUDED.status, updated_at = clock_timestamp()
-      WHERE s.version < EXCLUDED.version
+      WHERE ${newer}
     RETURNING version`;
   if (updated.length === 1) {
     await sql`INSERT INTO ${sql(t.applied)} (event_id, aggregate_id, version) VALUES (${e.eventId}, ${e.aggregateId}, ${e.version})`;
@@ -34,7 +41,7 @@ export async function applyVersioned(sql: TransactionSql, t: Tables, e: OrderEve
   const storedVersion = Number(row.version);
   const outcome = outcomeOf(e.version, storedVersion);
   if (outcome === 'applied') throw new LabError(`the upsert skipped ${e.eventId} v${e.version} although v${storedVersion} is older`);
-  if (outcome === 'stale') {
+  if (outcome === 'stale' && !fault.dropStale) {
     await sql`INSERT INTO ${sql(t.stale)} (event_id, aggregate_id, incoming_version, stored_version)
               VALUES (${e.eventId}, ${e.aggregateId}, ${e.version}, ${storedVersion}) ON CONFLICT (event_id) DO NOTHING`;
   }

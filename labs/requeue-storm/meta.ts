@@ -9,7 +9,7 @@ export const meta = defineLab<StormOptions>({
   proves:
     'For the same window, one message that always fails and a steady stream of healthy ones: ' +
     'nack(requeue=true) hands the failing message back at once, so it is redelivered at least 20x more often ' +
-    'per second than through reject → 500 ms TTL delay queue → back, and burns the consumer\'s CPU; ' +
+    'per second than through reject → 500 ms TTL delay queue → back (the CPU each mode spent is reported, not claimed); ' +
     'every healthy message is still processed in both modes, and the queues are empty afterwards.',
   // both modes run one window each
   floorMs: 2 * parseOptions(options).windowMs,

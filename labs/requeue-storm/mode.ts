@@ -4,6 +4,7 @@
  *   all on the same work queue, one push consumer on its own channel.
  *   requeue: failure → nack(requeue=true)          (the broker hands it back at once)
  *   delayed: failure → reject(requeue=false) → DLX → delay queue (TTL) → back to the work queue
+ * (delayed-requeues, TEST ONLY: the delayed mode requeues like the other one)
  * When the window ends the failing message is taken off (acked) at its next delivery: at once in
  * `requeue`, after at most one TTL in `delayed` (`removed` settles then; the caller awaits it).
  */
@@ -82,7 +83,9 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
   let redeliveredFlags = 0;
 
   const remove = (m: Delivery) => {
-    m.ack();
+    // TEST ONLY (leave-failing): the failing message is put back instead of taken off
+    if (ctx.fault('leave-failing')) m.nack(true);
+    else m.ack();
     removed.resolve({
       redelivered: m.redelivered,
       brokerDeliveryCount: m.headers['x-delivery-count'] === undefined ? null : Number(m.headers['x-delivery-count']),
@@ -96,7 +99,7 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
     if (windowOver || capped) return remove(m);
     failingDeliveries += 1;
     if (m.redelivered) redeliveredFlags += 1;
-    if (spec.mode === 'delayed') {
+    if (spec.mode === 'delayed' && !ctx.fault('delayed-requeues')) {
       failingAtMs.push(ctx.now());
       m.reject(false); // dead-lettered into the delay queue; back after its TTL
       log.emit('consumer', { mode: spec.mode, messageId: m.messageId, delivery: failingDeliveries, status: 'rejected_to_delay' });
@@ -118,6 +121,8 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
     (m) => {
       const at = wallNow();
       if (m.messageId === failingId) return onFailing(m);
+      // TEST ONLY (healthy-lost): the consumer acks the last healthy message without processing it
+      if (ctx.fault('healthy-lost') && m.messageId === `healthy-${spec.mode}-${schedule.length}`) return m.ack();
       latencies.push(at - Number(m.headers.published_at));
       m.ack();
       if (latencies.length === schedule.length) healthyDone.resolve();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gapsCoverTiers, gapsGrowWithTiers, placement } from './accounting.js';
+import { gapsCoverTiers, placement } from './accounting.js';
 import { gapsMs as gapsOf } from '../../src/time.js';
 
 describe('gaps between deliveries', () => {
@@ -14,12 +14,6 @@ describe('gaps between deliveries', () => {
     expect(gapsCoverTiers([205, 403], [200, 400, 800])).toBe(false);
   });
 
-  it('grow wherever the tier grows, and make no claim across equal tiers', () => {
-    expect(gapsGrowWithTiers([205, 403, 805], [200, 400, 800])).toBe(true);
-    expect(gapsGrowWithTiers([205, 190, 805], [200, 400, 800])).toBe(false);
-    expect(gapsGrowWithTiers([102, 204, 256, 251], [100, 200, 250, 250])).toBe(true);
-    expect(gapsGrowWithTiers([102, 204], [100, 200, 250])).toBe(false);
-  });
 });
 
 describe('placement: every message in exactly one place', () => {

@@ -8,12 +8,6 @@ export function gapsCoverTiers(gaps: number[], ttls: number[]): boolean {
   return gaps.length === ttls.length && gaps.every((g, i) => g >= ttls[i]);
 }
 
-/** a gap is longer than the one before wherever the tier's TTL is longer (equal tiers: no claim) */
-export function gapsGrowWithTiers(gaps: number[], ttls: number[]): boolean {
-  if (gaps.length !== ttls.length) return false;
-  return gaps.every((g, i) => i === 0 || ttls[i] <= ttls[i - 1] || g > gaps[i - 1]);
-}
-
 export type Place = 'business' | 'dlq' | 'parking';
 
 export interface Placement {

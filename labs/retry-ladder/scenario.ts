@@ -24,6 +24,8 @@ export interface Trail {
   attempts: number[];
   /** ctx.now() at each delivery */
   at: number[];
+  /** per delivery, the queue the broker's x-death says the copy expired from (null: none) */
+  expiredFrom: (string | null)[];
   /** the delay queue each retry waited in, in order */
   route: string[];
   decisions: string[];

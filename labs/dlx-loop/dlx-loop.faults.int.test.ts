@@ -1,0 +1,31 @@
+/**
+ * Every check of dlx-loop shown failing: the lab runs a deliberately broken variant
+ * (MQLAB_FAULT=dlx-loop:<fault>; lab.ts and faults.ts) and the check that should catch it prints
+ * FAIL; the lab exits 1. Faults of the broken half and of the fixed half share a run.
+ */
+import { describe, it } from 'vitest';
+import { expectFaultsFail } from '../../test/fault-runs.js';
+
+const NS = 'faultdlxloop';
+
+const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('dlx-loop', NS, faults, fails, options);
+
+describe('dlx-loop: each check fails when the experiment is broken on purpose', () => {
+  it('a requeue instead of a dead-letter hop; a fixed queue whose dead-letter route also leads home', () =>
+    expectFails(
+      ['requeue-loop', 'fixed-loop-binding'],
+      [
+        'FAIL xDeathCounts:', // a requeue leaves no x-death
+        'FAIL loopHistory:',
+        'FAIL fixedLoopDetected:', // the management API's bindings show the loop
+        'FAIL fixedShortestRetryGapMs:', // the copy that skipped the TTL queue is back at once
+        'FAIL queueDepthAfter:', // the extra copies are still queued
+      ],
+    ));
+
+  it('no loop binding; one attempt too many; an archived copy without its id; a letter put back', () =>
+    expectFails(
+      ['no-loop-binding', 'off-by-one', 'archive-without-id', 'leave-archive'],
+      ['FAIL loopDetected:', 'FAIL leftLoopAfterAttempts:', 'FAIL archived:', 'FAIL queueDepthAfter:'],
+    ));
+});
