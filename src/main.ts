@@ -57,6 +57,8 @@ function finishJunit(state: CliState, argv: string[], code: number, why: Pick<Ru
   try {
     junit.write(why);
   } catch (err) {
+    // a usage or environment error already said what is wrong in one line (often: this very path)
+    if (code === 2) return;
     process.stderr.write(`mqlab: could not write the JUnit file ${junit.file}: ${(err as Error).message}\n`);
   }
 }

@@ -12,6 +12,8 @@ import { execa } from 'execa';
 import { CLI, ROOT, CONFIG, PORT } from './helpers.js';
 import { tcpProxy, viaPort, type TcpProxy } from './tcp-proxy.js';
 import { ACCOUNTS } from '../src/defaults.js';
+import { namesFor } from '../src/names.js';
+import { names as crashNames } from '../labs/consumer-crash/names.js';
 
 const SECRETS = [ACCOUNTS.app.password, ACCOUNTS.admin.password];
 let proxy: TcpProxy | undefined;
@@ -121,6 +123,8 @@ describe("a lab's child process that loses a service", () => {
     MQLAB_NAMESPACE: 'safety',
     MQLAB_LAB: 'consumer-crash',
     MQLAB_PROCESS: 'consumer-test',
+    // what runChild hands a child: the lab's names, built by the parent (the run above declared the queue)
+    MQLAB_LAB_NAMES: JSON.stringify(crashNames(namesFor({ ...CONFIG, namespace: 'safety' }))),
   });
   const expectLostLine = (r: { exitCode?: number; stderr: string; stdout: string }, service: string) => {
     expect(r.exitCode, r.stderr).toBe(75); // CHILD_LOST_EXIT: runChild turns it into an environment error
@@ -129,7 +133,7 @@ describe("a lab's child process that loses a service", () => {
   };
 
   it('exits 75 with one [lost] line when its database refuses at the start', async () => {
-    const r = await execa('node', [consumer, '--expect', '1'], {
+    const r = await execa('node', [consumer, '--expect', '1', '--gate-ms', '0'], {
       reject: false,
       env: { ...childEnv(PORT.amqp), MQLAB_PG_URL: `postgres://app:${ACCOUNTS.app.password}@127.0.0.1:1/lab` },
     });
@@ -138,7 +142,7 @@ describe("a lab's child process that loses a service", () => {
 
   it('exits 75 at once when its broker connection is cut while it waits for messages', async () => {
     proxy = await tcpProxy(PORT.amqp);
-    const child = execa('node', [consumer, '--expect', '1000', '--timeout-ms', '60000'], { reject: false, env: childEnv(proxy.port) });
+    const child = execa('node', [consumer, '--expect', '1000', '--timeout-ms', '60000', '--gate-ms', '0'], { reject: false, env: childEnv(proxy.port) });
     const end = Date.now() + 30_000;
     while (proxy.accepted() === 0 && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 300)); // let it open its channel and start consuming
