@@ -13,10 +13,12 @@ import { EventLog } from './log/events.js';
 import { namesFor, type Names } from './names.js';
 import { evaluate } from './report/checks.js';
 import type { LabReport, SessionInfo } from './report/lab-report.js';
-import { EnvError, Interrupted, LabError } from './errors.js';
+import { EnvError, Interrupted, LabError, UsageError } from './errors.js';
 import { sleep, within } from './time.js';
 import { labOutDir, writeAssertOut } from './report/out-files.js';
 import { FAULT_ENV, faultsFor } from './fault.js';
+import { runInOrder } from './in-order.js';
+import { dbPoolSize, jobConfig, LabOutput, longestFirst } from './jobs.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -24,6 +26,8 @@ export interface RunOptions {
   out?: string;
   /** each lab's options, parsed and defaulted by the CLI, keyed by lab name */
   labOptions: Record<string, unknown>;
+  /** labs run at once (default 1); above 1 each lab runs in its own namespace (src/jobs.ts) */
+  jobs?: number;
 }
 
 export interface Hooks {
@@ -31,7 +35,7 @@ export interface Hooks {
   stderr(line: string): void;
   /** --step: resolve when the user pressed Enter */
   waitForEnter(prompt: string): Promise<void>;
-  /** called as soon as a lab finished (text output is printed lab by lab) */
+  /** called with each lab's report, in the entries' order, as soon as it and every earlier lab finished */
   onReport?(report: LabReport): void;
 }
 
@@ -42,8 +46,12 @@ export async function runLabs(
   hooks: Hooks,
   signal: AbortSignal,
 ): Promise<{ session: SessionInfo; reports: LabReport[] }> {
+  const jobs = opts.jobs ?? 1;
+  if (jobs > 1 && opts.step) throw new UsageError('--step pauses one lab at a time, so it cannot run with --jobs', 'leave out --jobs (or use --jobs 1) to step through the labs');
+  // every lab's config first: a namespace too long for --jobs is a usage error before anything runs
+  const configs = entries.map((_, i) => (jobs > 1 ? jobConfig(config, i) : config));
   // Connect to both services first: an environment problem is reported before any lab starts.
-  const [first, pg] = await Promise.allSettled([Broker.connect(config.amqpUrl), openDb(config.pgUrl)]);
+  const [first, pg] = await Promise.allSettled([Broker.connect(config.amqpUrl), openDb(config.pgUrl, dbPoolSize(jobs))]);
   if (first.status === 'rejected' || pg.status === 'rejected') {
     if (first.status === 'fulfilled') await first.value.close();
     if (pg.status === 'fulfilled') await pg.value.db.end({ timeout: 0 });
@@ -55,24 +63,44 @@ export async function runLabs(
     postgres: version,
     capabilities: capabilities(first.value.version),
   };
+  if (jobs > 1) hooks.stderr(`mqlab: ${entries.length} labs, ${jobs} at a time, each in its own namespace: ${entries.map((e, i) => `${e.name}=${configs[i]!.namespace}`).join(' ')}`);
   let spare: Broker | null = first.value; // the first lab uses the connection that just proved the broker
-  const reports: LabReport[] = [];
+  // one lab's environment error (or Ctrl-C) stops the labs still running
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const output = new LabOutput(entries.length, jobs > 1, hooks.stderr);
   try {
-    for (const entry of entries) {
-      if (signal.aborted) throw new Interrupted();
-      const broker = spare ?? (await Broker.connect(config.amqpUrl));
-      spare = null;
-      const out = labOutDir(opts.out, entry.name, entries.length > 1);
-      const report = await runOne(entry, config, { ...opts, out }, hooks, signal, db, session.capabilities, broker);
-      if (out) writeAssertOut(out, report);
-      reports.push(report);
-      hooks.onReport?.(report);
-    }
+    const reports = await runInOrder(
+      entries,
+      async (entry, i) => {
+        if (stop.signal.aborted) throw new Interrupted();
+        const broker = spare ?? (await Broker.connect(config.amqpUrl));
+        spare = null;
+        const out = labOutDir(opts.out, entry.name, entries.length > 1);
+        const labHooks = { ...hooks, stderr: output.stderrOf(i) };
+        const report = await runOne(entry, configs[i]!, { ...opts, out }, labHooks, stop.signal, db, session.capabilities, broker);
+        if (jobs > 1) report.namespace = configs[i]!.namespace;
+        if (out) writeAssertOut(out, report);
+        return report;
+      },
+      {
+        jobs,
+        startOrder: jobs > 1 ? longestFirst(entries) : undefined,
+        onResult: (report, i) => {
+          output.flush(i);
+          hooks.onReport?.(report);
+        },
+        onError: () => stop.abort(),
+      },
+    );
+    return { session, reports };
   } finally {
+    output.flushAll(); // what interrupted labs printed so far
+    signal.removeEventListener('abort', onAbort);
     await spare?.close();
     await db.end({ timeout: 1 }).catch(() => {});
   }
-  return { session, reports };
 }
 
 async function runOne(

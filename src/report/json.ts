@@ -27,6 +27,7 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       facts: r.facts,
       ...(r.skipped ? { skipped: r.skipped } : {}),
       ...(r.error ? { error: r.error } : {}),
+      ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
       timings: roundTimings(r.timings),
       events: r.events.map((e) => ({ source: e.source, ...e.fields, line: formatEvent(e) })),
     })),

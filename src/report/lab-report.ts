@@ -16,6 +16,8 @@ export interface LabReport {
   error?: string;
   timings: { setupMs: number; runMs: number; totalMs: number };
   events: LabEvent[];
+  /** the lab's own namespace in a --jobs run (absent: the run's namespace) */
+  namespace?: string;
 }
 
 export interface SessionInfo {
