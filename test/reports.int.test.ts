@@ -8,9 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { CLI, ROOT, mqlab, startMqlab } from './helpers.js';
+import { CLI, ROOT, mqlab, startMqlab, useNamespace } from './helpers.js';
 import { ensureXmllint, find, junitXsdErrors, labErrors, parseXml, reportErrors } from './report-validate.js';
 import { registry } from '../labs/registry.js';
+
+useNamespace('reports'); // the runs below also name it with --namespace, as a user would
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-reports-'));
 const junitAt = (name: string) => path.join(tmp, `${name}.junit.xml`);

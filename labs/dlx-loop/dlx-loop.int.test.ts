@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expectLabPasses, mqlab, runLabJson, useServices } from '../../test/helpers.js';
+import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
+
+useNamespace('t_dlx_loop');
 
 describe('dlx-loop lab against the real broker', () => {
   const s = useServices();

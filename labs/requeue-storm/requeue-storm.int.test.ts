@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mqlab, runLabJson, useServices } from '../../test/helpers.js';
+import { mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
-const QUEUES = ['me12.storm.requeue', 'me12.storm.work', 'me12.storm.delay'];
+const n = useNamespace('t_requeue_storm');
+
+const QUEUES = [n.q('me12.storm.requeue'), n.q('me12.storm.work'), n.q('me12.storm.delay')];
 const WINDOW_MS = 1500;
 const HEALTHY = 75; // 50/s for 1.5 s
 
@@ -76,14 +78,14 @@ describe('requeue-storm lab against the real broker', () => {
   });
 
   it('declares a quorum storm queue with a high delivery limit and the TTL delay loop', async () => {
-    expect(await s.mgmt.queue('me12.storm.requeue')).toMatchObject({ type: 'quorum', arguments: { 'x-delivery-limit': 1_000_000 } });
-    expect(await s.mgmt.queue('me12.storm.work')).toMatchObject({
+    expect(await s.mgmt.queue(n.q('me12.storm.requeue'))).toMatchObject({ type: 'quorum', arguments: { 'x-delivery-limit': 1_000_000 } });
+    expect(await s.mgmt.queue(n.q('me12.storm.work'))).toMatchObject({
       type: 'quorum',
-      arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'me12.storm.delay' },
+      arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': n.q('me12.storm.delay') },
     });
-    expect(await s.mgmt.queue('me12.storm.delay')).toMatchObject({
+    expect(await s.mgmt.queue(n.q('me12.storm.delay'))).toMatchObject({
       type: 'quorum',
-      arguments: { 'x-message-ttl': 500, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'me12.storm.work' },
+      arguments: { 'x-message-ttl': 500, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': n.q('me12.storm.work') },
     });
   });
 
