@@ -60,7 +60,7 @@ export function checkNamespace(namespace: string, what: string): void {
   if (!NAMESPACE.test(namespace)) throw new UsageError(what, 'use 1-24 characters: a lowercase letter, then lowercase letters, digits or _');
 }
 
-function parseUrl(raw: string, what: string, protocols: string[]): URL {
+function parseUrl(raw: string, what: string, protocols: readonly [string, ...string[]]): URL {
   let url: URL;
   try {
     url = new URL(raw);

@@ -85,7 +85,7 @@ export async function services(): Promise<Services> {
 /** a lab's PASS/FAIL lines as {name: value} */
 export function passLines(stdout: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of stdout.matchAll(/^PASS ([^:]+): (.*)$/gm)) out[m[1]] = m[2];
+  for (const [, name, value] of stdout.matchAll(/^PASS ([^:]+): (.*)$/gm)) if (name !== undefined && value !== undefined) out[name] = value;
   return out;
 }
 

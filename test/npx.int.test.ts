@@ -46,7 +46,7 @@ describe('npx mqlab from the packed package', () => {
     expect(version.code, version.stderr).toBe(0);
     const [printed, bin] = version.stdout.trim().split('\n');
     expect(printed).toBe(VERSION);
-    const pkgDir = path.dirname(path.dirname(bin));
+    const pkgDir = path.dirname(path.dirname(bin ?? ''));
     expect(pkgDir).not.toContain(ROOT); // the installed copy, not this clone
     expect(fs.existsSync(path.join(pkgDir, '.git'))).toBe(false);
 

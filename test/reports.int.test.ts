@@ -36,8 +36,8 @@ describe('reports a CI job reads', () => {
     expect(r.code).toBe(2);
     const doc = junitOf(file);
     const [error] = find(doc, 'error');
-    expect(error.attrs.type).toBe('environment');
-    expect(error.attrs.message).toMatch(/^RabbitMQ at amqp:\/\/app:\*\*\*@127\.0\.0\.1:1\/lab: unreachable/);
+    expect(error?.attrs.type).toBe('environment');
+    expect(error?.attrs.message).toMatch(/^RabbitMQ at amqp:\/\/app:\*\*\*@127\.0\.0\.1:1\/lab: unreachable/);
     expect(find(doc, 'testsuite').map((s) => s.attrs.name)).toEqual(['retry']);
     expect(fs.readFileSync(file, 'utf8')).not.toContain('pw-secret');
   });
@@ -47,7 +47,7 @@ describe('reports a CI job reads', () => {
     const r = await mqlab(['retry', '--junit', file, '--no-such-flag']);
     expect(r.code).toBe(2);
     const [error] = find(junitOf(file), 'error');
-    expect(error.attrs).toMatchObject({ type: 'usage', message: "unknown option '--no-such-flag'" });
+    expect(error?.attrs).toMatchObject({ type: 'usage', message: "unknown option '--no-such-flag'" });
   });
 
   it('an interrupted run (exit 130) writes it with an <error type="interrupted">', async () => {
@@ -58,8 +58,8 @@ describe('reports a CI job reads', () => {
     const r = await child;
     expect(r.exitCode).toBe(130);
     const doc = junitOf(file);
-    expect(find(doc, 'error')[0].attrs.type).toBe('interrupted');
-    expect(find(doc, 'testsuite')[0].attrs.name).toBe('dead-letter-reasons');
+    expect(find(doc, 'error')[0]?.attrs.type).toBe('interrupted');
+    expect(find(doc, 'testsuite')[0]?.attrs.name).toBe('dead-letter-reasons');
   });
 
   it('mqlab all --json: the document and every lab match docs/report.schema.json; the JUnit matches the XSD', async () => {
@@ -82,7 +82,7 @@ describe('reports a CI job reads', () => {
       const cases = find(s, 'testcase');
       expect(cases.length).toBe(lab.checks.length + (lab.status === 'skipped' ? 1 : 0));
       expect(Number(s.attrs.time) * 1000).toBeCloseTo(lab.timings.totalMs, -1);
-      expect(find(s, 'system-out')[0].text.split('\n')[0]).toBe(lab.lines[0] ?? '');
+      expect(find(s, 'system-out')[0]?.text.split('\n')[0]).toBe(lab.lines[0] ?? '');
       if (lab.checks.length) expect(cases.every((c) => Number(c.attrs.time) > 0)).toBe(true);
     }
     expect(xml.attrs.tests).toBe(String(find(xml, 'testcase').length));

@@ -40,9 +40,9 @@ describe('mqlab up / status against the running services', () => {
     const [me] = await s.db`SELECT current_user AS name, rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user`;
     expect(me).toMatchObject({ name: 'app', rolsuper: false, rolcreaterole: false, rolcreatedb: false });
     const [schema] = await s.db`SELECT nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname = 'lab'`;
-    expect(schema.owner).toBe('app');
+    expect(schema?.owner).toBe('app');
     const [path] = await s.db`SELECT current_schema() AS schema`;
-    expect(path.schema).toBe('lab');
+    expect(path?.schema).toBe('lab');
   });
 
   it('status flags a real dead-letter loop without a TTL hop, with its path, and nothing else of ours', async () => {

@@ -66,7 +66,7 @@ describe('archive lab against the real broker and database', () => {
       attempts: 1,
       status: 'FIXED',
     });
-    expect(JSON.parse(rows[0].payload)).toEqual({ orderId: 'A1001', sku: 'SKU-7', quantity: 2 });
+    expect(JSON.parse(rows[0]?.payload)).toEqual({ orderId: 'A1001', sku: 'SKU-7', quantity: 2 });
     expect(rows[1]).toMatchObject({
       business_id: 'A1002',
       original_routing_key: 'order.pay.pending',
@@ -78,15 +78,15 @@ describe('archive lab against the real broker and database', () => {
       status: 'ARCHIVED',
     });
     // the broker stamps x-death times in whole seconds: the expiry comes no later than the rejection
-    expect(rows[1].first_death_at.getTime()).toBeLessThanOrEqual(rows[1].last_death_at.getTime());
-    expect(Date.now() - rows[1].archived_at.getTime()).toBeLessThan(60_000);
+    expect(rows[1]?.first_death_at.getTime()).toBeLessThanOrEqual(rows[1]?.last_death_at.getTime());
+    expect(Date.now() - rows[1]?.archived_at.getTime()).toBeLessThan(60_000);
 
     const failures = await s.db`SELECT * FROM ${s.db(n.t('dead_letter_archive_failure'))}`;
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ message_id: 'order-without-id', sql_state: '23502' });
-    expect(failures[0].error).toMatch(/business_id/);
-    expect(JSON.parse(failures[0].payload)).toEqual({ sku: 'SKU-9', quantity: 1 });
-    expect(failures[0].death_history).toEqual([expect.objectContaining({ queue: Q.work, reason: 'rejected', count: 1 })]);
+    expect(failures[0]?.error).toMatch(/business_id/);
+    expect(JSON.parse(failures[0]?.payload)).toEqual({ sku: 'SKU-9', quantity: 1 });
+    expect(failures[0]?.death_history).toEqual([expect.objectContaining({ queue: Q.work, reason: 'rejected', count: 1 })]);
 
     for (const q of Object.values(Q)) expect(await s.broker.depth(q)).toBe(0);
     expect(report.facts.archiverRuns).toEqual([

@@ -58,6 +58,6 @@ describe('compensate lab against the real database', () => {
   it('--namespace uses its own tables', async () => {
     await expectLabPasses(['compensate', '--namespace', 'i_compensate'], { line: SEED_LINE, runs: 1 });
     const [row] = await s.db`SELECT available FROM i_compensate_retry_stock WHERE sku = 'book'`;
-    expect(row.available).toBe(10);
+    expect(row?.available).toBe(10);
   });
 });

@@ -53,7 +53,7 @@ describe('dead-letter-reasons lab against the real broker', () => {
 
     const perMessage = await take(n.q('dlr.message-ttl.dlq'));
     expectDeath(perMessage, 'expired', n.q('dlr.message-ttl'), 'message-ttl');
-    expect((perMessage.headers['x-death'] as Record<string, unknown>[])[0]['original-expiration']).toBe('150');
+    expect((perMessage.headers['x-death'] as Record<string, unknown>[])[0]?.['original-expiration']).toBe('150');
 
     const oldest = await take(n.q('dlr.max-length.dlq'));
     expect(oldest.messageId).toBe('oldest');
@@ -102,7 +102,7 @@ describe('dead-letter-reasons lab against the real broker', () => {
 
   it('--namespace runs on its own queues', async () => {
     const [r] = await expectLabPasses(['dead-letter-reasons', '--namespace', 'i_dlr'], { line: LINE, runs: 1 });
-    expect(r.stdout).toContain('first=expired/i_dlr.dlr.queue-ttl/i_dlr.dlr.business');
+    expect(r?.stdout).toContain('first=expired/i_dlr.dlr.queue-ttl/i_dlr.dlr.business');
     for (const q of DLQS) expect(await s.broker.depth(`i_dlr.${q}`)).toBe(1);
   });
 });

@@ -114,8 +114,8 @@ describe('retry-dlq lab against the real broker and database', () => {
     const r = await mqlab(['retry-dlq', '--namespace', 'i_retry_dlq', '--out', out]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(await s.broker.depth('i_retry_dlq.orders.dlq')).toBe(1);
-    const [{ n }] = await s.db`SELECT count(*)::int AS n FROM i_retry_dlq_retry_dlq_orders`;
-    expect(n).toBe(2);
+    const [count] = await s.db`SELECT count(*)::int AS n FROM i_retry_dlq_retry_dlq_orders`;
+    expect(count?.n).toBe(2);
     const producer = fs.readFileSync(path.join(out, 'producer.out.txt'), 'utf8').trim().split('\n');
     expect(producer).toHaveLength(4);
     expect(producer[0]).toMatch(

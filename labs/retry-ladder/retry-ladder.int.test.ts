@@ -33,7 +33,7 @@ describe('retry-ladder lab against the real broker and database', () => {
       const deaths = deadLetterHistory(dead?.headers);
       expect(deaths.find((e) => e.reason === 'rejected')).toMatchObject({ queue: q('me12.ladder.work', ns), count: 1 });
       // it reached its last attempt out of the highest tier
-      expect(deaths.find((e) => e.reason === 'expired')?.queue).toBe(delayQueue(tierTtls[tierTtls.length - 1], ns));
+      expect(deaths.find((e) => e.reason === 'expired')?.queue).toBe(delayQueue(tierTtls.at(-1) ?? NaN, ns));
       expect(parked?.messageId).toBe('parked');
       expect(parked?.headers).toMatchObject({ 'parked-reason': 'deadline', 'parked-stage': 'before-retry', 'parked-after-attempt': 2, attempt: 2 });
       expect(Number(parked?.headers['deadline-at'])).toBeLessThan(Date.now());

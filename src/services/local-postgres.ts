@@ -20,7 +20,8 @@ export function pgBinDir(): string | null {
     .readdirSync(root)
     .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'postgres')))
     .sort((a, b) => Number(b) - Number(a));
-  return versions.length ? path.join(root, versions[0], 'bin') : null;
+  const newest = versions[0];
+  return newest === undefined ? null : path.join(root, newest, 'bin');
 }
 
 interface RunAs {
