@@ -218,11 +218,19 @@ function context(
       log.emit('checkpoint', { checkpoint: name, ...detail, token, status: 'released' });
     },
     progress: (message) => hooks.stderr(`${entry.name}: ${message}`),
-    sleep: (ms) => sleep(ms, signal),
+    // an interrupt rejects every pending sleep at once: one the lab had not awaited yet (a window it
+    // races later) must not crash the process as an unhandled rejection; awaiting it still throws
+    sleep: (ms) => handled(sleep(ms, signal)),
     // a paused (--step) run waits for the user, not for a clock
-    within: (p, ms, what) => within(p, opts.step ? 24 * 3600_000 : ms, what, signal),
+    within: (p, ms, what) => handled(within(p, opts.step ? 24 * 3600_000 : ms, what, signal)),
     signal,
     now: () => performance.now(),
     fault: (name) => faults.has(name),
   };
+}
+
+/** the same promise, its rejection marked as handled (whoever awaits it still gets it) */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
 }

@@ -63,11 +63,13 @@ describe('reports a CI job reads', () => {
   });
 
   it('mqlab all --json: the document and every lab match docs/report.schema.json; the JUnit matches the XSD', async () => {
+    expect.hasAssertions(); // some assertions sit in loops over what the run observed
     const file = junitAt('all');
     const r = await mqlab(['all', '--json', '--namespace', 'reports', '--junit', file], {}, 600_000);
     const doc = JSON.parse(r.stdout);
     expect(r.code, r.stderr).toBe(0);
     expect(reportErrors(doc)).toBe('');
+    expect(doc.labs).toHaveLength(registry.length);
     for (const lab of doc.labs) expect(labErrors(lab), lab.lab).toBe('');
     expect(doc).toMatchObject({ schemaVersion: 1, mqlabVersion: VERSION, namespace: 'reports' });
     expect(doc.labs.map((l: { lab: string }) => l.lab)).toEqual(registry.map((e) => e.name));

@@ -70,7 +70,7 @@ describe('consumer-crash lab against the real broker and database', () => {
 
         const run1 = read('consumer-run1.out.txt');
         expect(run1[0]).toMatch(
-          new RegExp(`^\\[consumer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=${ID(1)} eventType=order\\.created schemaVersion=1 aggregateId=order-1001 traceId=0{31}1 correlationId=order-1001 destination=orders\\.crash consumer=consumer-1 attempt=1 redelivered=false status=received$`),
+          new RegExp(`^\\[consumer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=${ID(1)} eventType=order\\.created schemaVersion=1 aggregateId=order-1001 traceId=0{31}1 correlationId=order-1001 destination=${CRASH_Q} consumer=consumer-1 attempt=1 redelivered=false status=received$`),
         );
         expect(run1.map(status)).toEqual(['received', 'waiting', 'released', 'business_committed', 'waiting', 'released', 'crash_injected']);
         expect(run1[4]).toMatch(new RegExp(`^\\[replay-gate\\] timestamp=\\S+ checkpoint=before-ack messageId=${ID(1)} token=[0-9a-f]{12}-1-before-ack-${ID(1)}-2 status=waiting$`));

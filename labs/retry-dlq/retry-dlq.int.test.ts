@@ -68,6 +68,7 @@ describe('retry-dlq lab against the real broker and database', () => {
   });
 
   it("x-death[0] is the retry queue's expiry, the (orders.work, rejected) entry holds the count; whatever an earlier run left", async () => {
+    expect.hasAssertions(); // some assertions sit in loops over what the run observed
     // leftovers of an interrupted run: a stale message in each queue, stale rows in both tables
     for (const q of QUEUES.map(n.q)) await s.broker.sendConfirmed(q, 'stale', { messageId: `stale-${q}` });
     await s.db`INSERT INTO ${s.db(n.t('retry_dlq_processed_messages'))} (message_id) VALUES ('01JMQ000000000000000000001') ON CONFLICT DO NOTHING`;

@@ -56,6 +56,7 @@ describe('retry-ladder lab against the real broker and database', () => {
   });
 
   it('waits at least each tier, longer tier by tier, whatever an earlier run left', async () => {
+    expect.hasAssertions(); // some assertions sit in loops over what the run observed
     // leftovers of an interrupted run: a message in every queue, stale rows
     for (const name of [q('me12.ladder.work'), delayQueue(800), q('me12.ladder.dlq'), q('me12.ladder.parking')])
       await s.broker.sendConfirmed(name, 'stale', { messageId: 'exhausted', headers: { attempt: 9 } });
@@ -65,6 +66,7 @@ describe('retry-ladder lab against the real broker and database', () => {
     expect(code, JSON.stringify(report.checks)).toBe(0);
     const m = report.facts.messages;
     expect(m.exhausted.tiersMs).toEqual([200, 400, 800]);
+    expect(m.exhausted.gapsMs).toHaveLength(3); // four attempts, three waits
     m.exhausted.gapsMs.forEach((gap: number, i: number) => expect(gap).toBeGreaterThanOrEqual(m.exhausted.tiersMs[i]));
     expect(m.exhausted.gapsMs[1]).toBeGreaterThan(m.exhausted.gapsMs[0]);
     expect(m.exhausted.gapsMs[2]).toBeGreaterThan(m.exhausted.gapsMs[1]);
@@ -81,7 +83,7 @@ describe('retry-ladder lab against the real broker and database', () => {
         type: 'quorum',
         arguments: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': q('me12.ladder.business'), 'x-dead-letter-routing-key': 'work' },
       });
-    expect(await s.mgmt.queue('me12.ladder.work')).toMatchObject({
+    expect(await s.mgmt.queue(q('me12.ladder.work'))).toMatchObject({
       arguments: { 'x-dead-letter-exchange': q('me12.ladder.dead'), 'x-dead-letter-routing-key': 'exhausted' },
     });
     const bindings = await s.mgmt.bindings();

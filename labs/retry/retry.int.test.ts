@@ -16,6 +16,7 @@ describe('retry lab against the real broker and database', () => {
   });
 
   it('leaves exactly the two business rows and empty queues, whatever an earlier run left behind', async () => {
+    expect.hasAssertions(); // some assertions sit in loops over what the run observed
     // leftovers of an interrupted run: a stale message in each queue and a row for the poison event
     for (const q of [n.q('me12.retry.work'), n.q('me12.retry.delay'), n.q('me12.retry.dlq')]) await s.broker.sendConfirmed(q, 'stale', { messageId: 'stale', headers: { attempt: 9 } });
     await s.db`INSERT INTO ${s.db(n.t('retry_effect'))} VALUES ('poison') ON CONFLICT DO NOTHING`;
@@ -26,7 +27,8 @@ describe('retry lab against the real broker and database', () => {
     for (const q of [n.q('me12.retry.work'), n.q('me12.retry.delay'), n.q('me12.retry.dlq')]) expect(await s.broker.depth(q)).toBe(0);
     // the broker stamped the poison message's death on the work queue with reason rejected
     expect(report.facts.poisonDeath).toMatchObject({ queue: n.q('me12.retry.work'), reason: 'rejected', count: 1 });
-    // each retry waited at least the delay queue's TTL
+    // each retry waited at least the delay queue's TTL: two retries of the transient message
+    expect(report.facts.retryGapsMs).toHaveLength(2);
     for (const gap of report.facts.retryGapsMs) expect(gap).toBeGreaterThanOrEqual(500);
   });
 
