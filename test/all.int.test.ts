@@ -24,6 +24,7 @@ describe('mqlab all', () => {
       reject: false,
       env: { NO_COLOR: '1' },
     });
+    expect(r.stdout.trimStart().startsWith('{'), `no JSON document (exit ${r.exitCode}):\n${r.stderr}`).toBe(true);
     const doc = JSON.parse(r.stdout);
     const failed = doc.labs.filter((l: { status: string }) => l.status !== 'passed').map((l: { lab: string; error?: string }) => `${l.lab}: ${l.error ?? 'failed checks'}`);
     expect(r.exitCode, failed.join('\n') + r.stderr).toBe(0);
@@ -57,6 +58,7 @@ describe('mqlab all', () => {
 
   it('--jobs --json: the same document, each lab saying its namespace', async () => {
     const r = await mqlab(['all', '--jobs', '3', '--namespace', NS, '--json']);
+    expect(r.stdout.trimStart().startsWith('{'), `no JSON document (exit ${r.code}):\n${r.stderr}`).toBe(true);
     const doc = JSON.parse(r.stdout);
     expect(r.code, r.stderr).toBe(0);
     expect(reportErrors(doc)).toBe('');
