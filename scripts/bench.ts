@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { registry } from '../labs/registry.js';
 import { median, ratio } from './bench-math.js';
+import { dropNamespaces } from './bench-clean.js';
+import { jobNamespace } from '../src/jobs.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(root, 'bin', 'mqlab.js');
@@ -72,10 +74,15 @@ process.stderr.write(`bench: ${os.cpus().length} CPU(s), load average ${load()} 
 const rows: string[][] = [['command', 'runs', 'median', 'floor', 'ratio', 'lab only', 'ratio', 'result']];
 let failed = false;
 
-if (concurrent) await concurrentRuns(concurrent);
-else {
-  if (!args.includes('--all')) await perLab();
-  await allRuns();
+const made: string[] = []; // the namespaces the runs below use, removed at the end
+try {
+  if (concurrent) await concurrentRuns(concurrent);
+  else {
+    if (!args.includes('--all')) await perLab();
+    await allRuns();
+  }
+} finally {
+  if (made.length) process.stderr.write(`bench: removed ${await dropNamespaces(made)} queue(s), exchange(s), policies and table(s) of ${made.join(' ')}\n`);
 }
 process.stderr.write(`bench: load average ${load()} at the end\n`);
 process.stdout.write('\n');
@@ -102,6 +109,7 @@ async function perLab() {
 
 /** `mqlab all` and `mqlab all --jobs J`, alternating, so both see the same machine */
 async function allRuns() {
+  made.push('bench_all', ...registry.map((_, i) => jobNamespace('bench_jobs', i)));
   const serial: Timed[] = [];
   const parallel: Timed[] = [];
   for (let i = 0; i < runs; i++) {
@@ -118,6 +126,7 @@ async function allRuns() {
 
 /** for each lab, `n` runs at once in n namespaces: every one must pass */
 async function concurrentRuns(n: number) {
+  made.push(...Array.from({ length: n }, (_, i) => `bench_c${i + 1}`));
   for (const lab of labs) {
     const t = performance.now();
     const done = await Promise.all(Array.from({ length: n }, (_, i) => time([lab.name, '--namespace', `bench_c${i + 1}`])));
