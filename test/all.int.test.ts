@@ -52,7 +52,8 @@ describe('mqlab all', () => {
     expect(headers).toEqual(registry.map((l) => l.name));
     const summary = r.lines.slice(r.lines.findIndex((l) => /^lab +result/.test(l)) + 1);
     expect(summary.map((l) => l.split(/ +/)[0])).toEqual([...registry.map((l) => l.name), 'ALL:']);
-    expect(summary.at(-1)).toBe(`ALL: ${registry.length} lab(s), none failed`);
+    // delayed-retry needs 4.3: skipped on an older broker, as in the run without --jobs
+    expect(summary.at(-1)).toBe(`ALL: ${registry.length} lab(s), none failed${atLeast(s.broker.version, 4, 3) ? '' : ', 1 skipped'}`);
     expect(r.stderr.split('\n')[0]).toBe(`mqlab: ${registry.length} labs, 4 at a time, each in its own namespace: ${registry.map((l, i) => `${l.name}=${labNs(i)}`).join(' ')}`);
     // what the broker holds: every queue of every lab, under that lab's own namespace
     for (const [i, entry] of registry.entries()) {
