@@ -32,7 +32,7 @@ describe('generated bad input, in process', () => {
   });
 
   for (const { command, option: opt } of parsedOptions) {
-    it(`${command.join(' ')} ${opt.flags}: every value is accepted or refused with one line`, () => {
+    it(`${command.join(' ')} ${opt.flag}: every value is accepted or refused with one line`, () => {
       const seen = { accepted: 0, refused: 0 };
       fc.assert(
         fc.property(numberLike, (raw) => {

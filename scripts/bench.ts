@@ -3,12 +3,21 @@
  * user runs them (a fresh process each time) against warm services. Prints per lab the median, the
  * lab's floor (the waits the experiment itself needs) and their ratio; then the same for the lab's own
  * time (setup + run, from --json), which leaves out starting Node and connecting (~0.2 s per process).
+ * Then the wall time of `mqlab all` and of `mqlab all --jobs 4` (--jobs J to change), N runs each.
+ *
+ * npm run bench -- --all [--runs N] [--jobs J]: only the `all` / `all --jobs J` rows.
+ * npm run bench -- --concurrent N [--labs a,b]: a class running one lab at once: for each lab, N runs
+ * start together, each in its own namespace (bench_c1 … bench_cN); every run must pass.
+ * Each mode prints the machine's load average (1 min) before and after: timings depend on it.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { registry } from '../labs/registry.js';
 import { median, ratio } from './bench-math.js';
+import { dropNamespaces } from './bench-clean.js';
+import { jobNamespace } from '../src/jobs.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(root, 'bin', 'mqlab.js');
@@ -17,17 +26,42 @@ const flag = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const runs = Number(flag('--runs') ?? 5);
+const whole = (name: string, fallback: number, max: number): number => {
+  const raw = flag(name) ?? String(fallback);
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= max)) {
+    process.stderr.write(`bench: ${name} must be a whole number from 1 to ${max}, got '${raw}'\n`);
+    process.exit(2);
+  }
+  return n;
+};
+const runs = whole('--runs', 5, 50);
+const jobs = whole('--jobs', 4, 32);
+const concurrent = args.includes('--concurrent') ? whole('--concurrent', 10, 20) : 0;
 const only = flag('--labs')?.split(',');
+const labs = registry.filter((l) => !only || only.includes(l.name));
 
-async function time(argv: string[]): Promise<{ ms: number; ok: boolean; out: string; labMs: number }> {
+interface Timed {
+  ms: number;
+  ok: boolean;
+  out: string;
+  stdout: string;
+}
+
+async function time(argv: string[]): Promise<Timed> {
   const t = performance.now();
   const r = await execa('node', [cli, ...argv], { reject: false, env: { ...process.env, NO_COLOR: '1' } });
-  const ms = performance.now() - t;
-  let labMs = NaN; // the lab's own time (setup + run), without process start and connecting
-  if (argv.includes('--json')) labMs = JSON.parse(r.stdout).labs[0].timings.totalMs;
-  return { ms, ok: r.exitCode === 0, out: `${r.stdout}\n${r.stderr}`, labMs };
+  return { ms: performance.now() - t, ok: r.exitCode === 0, out: `${r.stdout}\n${r.stderr}`, stdout: r.stdout };
 }
+
+/** the lab's own time (setup + run) from its --json document, without process start and connecting */
+const labMsOf = (r: Timed): number => {
+  try {
+    return JSON.parse(r.stdout).labs[0].timings.totalMs;
+  } catch {
+    return NaN;
+  }
+};
 
 const up = await execa('node', [cli, 'up'], { reject: false, all: true });
 if (up.exitCode !== 0) {
@@ -35,46 +69,97 @@ if (up.exitCode !== 0) {
   process.exit(2);
 }
 
+const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
+process.stderr.write(`bench: ${os.cpus().length} CPU(s), load average ${load()} at the start\n`);
 const rows: string[][] = [['command', 'runs', 'median', 'floor', 'ratio', 'lab only', 'ratio', 'result']];
-const help: number[] = [];
-for (let i = 0; i < Math.max(runs, 10); i++) help.push((await time(['--help'])).ms);
-rows.push(['mqlab --help', String(help.length), fmt(median(help)), '-', '-', '-', '-', median(help) < 300 ? 'ok (< 0.3 s)' : 'SLOW (>= 0.3 s)']);
-print(rows.slice(-1));
-
 let failed = false;
-for (const lab of registry.filter((l) => !only || only.includes(l.name))) {
-  const times: number[] = [];
-  const labTimes: number[] = [];
-  let ok = true;
-  for (let i = 0; i < runs; i++) {
-    const r = await time([lab.name, '--json']);
-    times.push(r.ms);
-    labTimes.push(r.labMs);
-    if (!r.ok) {
-      ok = false;
-      process.stderr.write(`bench: ${lab.name} run ${i + 1} failed:\n${r.out}\n`);
-    }
+
+const made: string[] = []; // the namespaces the runs below use, removed at the end
+try {
+  if (concurrent) await concurrentRuns(concurrent);
+  else {
+    if (!args.includes('--all')) await perLab();
+    await allRuns();
   }
-  const m = median(times);
-  const q = ratio(m, lab.floorMs);
-  const own = median(labTimes);
-  const qOwn = ratio(own, lab.floorMs);
-  failed ||= !ok;
-  const verdict = !ok ? 'FAILED' : q === null || q <= 1.5 ? 'ok' : qOwn !== null && qOwn <= 1.5 ? 'wall over 1.5 × floor (process start)' : 'over 1.5 × floor';
-  rows.push([`mqlab ${lab.name}`, String(runs), fmt(m), lab.floorMs ? fmt(lab.floorMs) : '0', q === null ? '-' : q.toFixed(2), fmt(own), qOwn === null ? '-' : qOwn.toFixed(2), verdict]);
-  print(rows.slice(-1));
+} finally {
+  if (made.length) process.stderr.write(`bench: removed ${await dropNamespaces(made)} queue(s), exchange(s), policies and table(s) of ${made.join(' ')}\n`);
+}
+process.stderr.write(`bench: load average ${load()} at the end\n`);
+process.stdout.write('\n');
+print(rows);
+process.exit(failed ? 1 : 0);
+
+async function perLab() {
+  const help: number[] = [];
+  for (let i = 0; i < Math.max(runs, 10); i++) help.push((await time(['--help'])).ms);
+  const m = median(help);
+  add(['mqlab --help', String(help.length), fmt(m), '-', '-', '-', '-', m < 300 ? 'ok (< 0.3 s)' : 'SLOW (>= 0.3 s)']);
+  for (const lab of labs) {
+    const done: Timed[] = [];
+    for (let i = 0; i < runs; i++) done.push(await time([lab.name, '--json']));
+    const ok = reportFailures(lab.name, done);
+    const wall = median(done.map((r) => r.ms));
+    const own = median(done.map(labMsOf));
+    const q = ratio(wall, lab.floorMs);
+    const qOwn = ratio(own, lab.floorMs);
+    const verdict = !ok ? 'FAILED' : q === null || q <= 1.5 ? 'ok' : qOwn !== null && qOwn <= 1.5 ? 'wall over 1.5 × floor (process start)' : 'over 1.5 × floor';
+    add([`mqlab ${lab.name}`, String(runs), fmt(wall), lab.floorMs ? fmt(lab.floorMs) : '0', q === null ? '-' : q.toFixed(2), fmt(own), qOwn === null ? '-' : qOwn.toFixed(2), verdict]);
+  }
 }
 
-process.stdout.write('\n');
-print(rows, true);
-process.exit(failed ? 1 : 0);
+/** `mqlab all` and `mqlab all --jobs J`, alternating, so both see the same machine */
+async function allRuns() {
+  made.push('bench_all', ...registry.map((_, i) => jobNamespace('bench_jobs', i)));
+  const serial: Timed[] = [];
+  const parallel: Timed[] = [];
+  for (let i = 0; i < runs; i++) {
+    serial.push(await time(['all', '--namespace', 'bench_all']));
+    parallel.push(await time(['all', '--jobs', String(jobs), '--namespace', 'bench_jobs']));
+  }
+  for (const [name, done] of [['mqlab all', serial], [`mqlab all --jobs ${jobs}`, parallel]] as const) {
+    const ok = reportFailures(name, done);
+    const ms = done.map((r) => r.ms);
+    const passed = done.filter((r) => r.ok).length;
+    add([name, String(runs), fmt(median(ms)), '-', '-', '-', '-', `${ok ? 'ok' : 'FAILED'}: ${passed}/${runs} passed, ${fmt(Math.min(...ms))}–${fmt(Math.max(...ms))}`]);
+  }
+}
+
+/** for each lab, `n` runs at once in n namespaces: every one must pass */
+async function concurrentRuns(n: number) {
+  made.push(...Array.from({ length: n }, (_, i) => `bench_c${i + 1}`));
+  for (const lab of labs) {
+    const t = performance.now();
+    const done = await Promise.all(Array.from({ length: n }, (_, i) => time([lab.name, '--namespace', `bench_c${i + 1}`])));
+    const wall = performance.now() - t;
+    const ok = reportFailures(lab.name, done);
+    const passed = done.filter((r) => r.ok).length;
+    add([`${n} × mqlab ${lab.name}`, String(n), fmt(median(done.map((r) => r.ms))), lab.floorMs ? fmt(lab.floorMs) : '0', '-', '-', '-', `${ok ? 'ok' : 'FAILED'}: ${passed}/${n} passed in ${fmt(wall)}`]);
+  }
+}
+
+/** true when every run passed; else says which failed and their FAIL lines (or the output's end) */
+function reportFailures(name: string, done: Timed[]): boolean {
+  done.forEach((r, i) => {
+    if (r.ok) return;
+    const fails = r.out.split('\n').filter((l) => /^FAIL |^mqlab: /.test(l));
+    process.stderr.write(`bench: ${name} run ${i + 1} failed:\n  ${(fails.length ? fails : r.out.trim().split('\n').slice(-5)).join('\n  ')}\n`);
+  });
+  const ok = done.every((r) => r.ok);
+  failed ||= !ok;
+  return ok;
+}
+
+function add(row: string[]) {
+  rows.push(row);
+  process.stderr.write(`bench: ${row.join('  ')}\n`);
+}
 
 function fmt(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
 }
 
-function print(table: string[][], aligned = false) {
-  if (!aligned) return void process.stderr.write(`bench: ${table[0].join('  ')}\n`);
-  const w = table[0].map((_, c) => Math.max(...table.map((r) => r[c].length)));
-  for (const r of table) process.stdout.write(r.map((cell, c) => (c === 0 ? cell.padEnd(w[c]) : cell.padStart(w[c]))).join('  ') + '\n');
+/** the table on stdout, columns aligned */
+function print(table: string[][]) {
+  const w = (table[0] ?? []).map((_, c) => Math.max(...table.map((r) => r[c]?.length ?? 0)));
+  for (const r of table) process.stdout.write(r.map((cell, c) => (c === 0 ? cell.padEnd(w[c] ?? 0) : cell.padStart(w[c] ?? 0))).join('  ') + '\n');
 }

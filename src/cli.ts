@@ -9,7 +9,7 @@ import { loadConfig, type ConfigInput } from './config.js';
 import { VERSION } from './version.js';
 import type { JunitFile } from './report/junit-file.js';
 import { addSpecOptions, givenOptions } from './cli-options.js';
-import { parseOptions } from './options.js';
+import { integer, parseOptions } from './options.js';
 
 /** the names `--backend` accepts (src/services/index.ts parses them; kept here so --help stays cheap) */
 const BACKEND_NAMES = ['auto', 'docker', 'chroot', 'system', 'local'];
@@ -96,11 +96,13 @@ export function buildProgram(state: CliState, registry: Registry): Command {
     });
   runOptions(program.command('all'))
     .description('run every lab in order and print a summary table')
+    .option('-j, --jobs <n>', 'run n labs at once, each in its own namespace (<namespace>_j1, … or j1, …); output stays in order', '1')
     .action(async (o) => {
       const { runCommand } = await import('./commands/run.js');
+      const jobs = integer(1, 32)(o.jobs, '--jobs');
       // every lab with its defaults, as if run alone without options
       const defaults = Object.fromEntries(registry.map((entry) => [entry.name, labOptions(entry)]));
-      state.code = await runCommand(registry, configFrom(o), o, defaults, state, true);
+      state.code = await runCommand(registry, configFrom(o), { ...o, jobs }, defaults, state, true);
     });
   for (const entry of registry) labCommand(program, entry, state);
   return program;

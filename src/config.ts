@@ -51,12 +51,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   parseUrl(pgUrl, 'MQLAB_PG_URL / --pg-url', ['postgres:', 'postgresql:']);
   parseUrl(mgmtUrl, 'MQLAB_MGMT_URL / --mgmt-url', ['http:', 'https:']);
   const namespace = flags.namespace ?? env.MQLAB_NAMESPACE ?? '';
-  if (namespace !== '' && !NAMESPACE.test(namespace)) {
-    throw new UsageError(
-      `invalid namespace '${namespace}'`,
-      'use 1-24 characters: a lowercase letter, then lowercase letters, digits or _',
-    );
-  }
+  if (namespace !== '') checkNamespace(namespace, `invalid namespace '${namespace}'`);
   return {
     amqpUrl,
     pgUrl,
@@ -68,7 +63,12 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   };
 }
 
-function parseUrl(raw: string, what: string, protocols: string[]): URL {
+/** a namespace must fit every queue, policy and table name: throws UsageError with `what` */
+export function checkNamespace(namespace: string, what: string): void {
+  if (!NAMESPACE.test(namespace)) throw new UsageError(what, 'use 1-24 characters: a lowercase letter, then lowercase letters, digits or _');
+}
+
+function parseUrl(raw: string, what: string, protocols: readonly [string, ...string[]]): URL {
   let url: URL;
   try {
     url = new URL(raw);

@@ -14,7 +14,7 @@ export function faultsFor(lab: string, env: NodeJS.ProcessEnv = process.env): Se
   for (const entry of (env[FAULT_ENV] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = /^([a-z0-9-]+):([a-z0-9-]+)$/.exec(entry);
     if (!m) throw new UsageError(`${FAULT_ENV} entry '${entry}' is not <lab>:<fault>`, `e.g. ${FAULT_ENV}=order-timeout:no-status-guard, or unset it`);
-    if (m[1] === lab) out.add(m[2]);
+    if (m[1] === lab && m[2] !== undefined) out.add(m[2]);
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { LabError } from './errors.js';
 import { jsonDocument } from './report/json.js';
 import { junitXml } from './report/junit.js';
 import { renderLab, renderSummary } from './report/text.js';
-import type { LabReport, SessionInfo } from './runner.js';
+import type { LabReport, SessionInfo } from './report/lab-report.js';
 import { capabilities } from './broker/capabilities.js';
 import { loadConfig } from './config.js';
 

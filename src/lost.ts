@@ -68,7 +68,7 @@ export function isConnectionLoss(err: unknown): boolean {
 /** a short cause from a close/error event, without a stack */
 export function lossCause(err: unknown, fallback: string): string {
   const e = err as { code?: unknown; message?: unknown } | undefined;
-  const msg = String(e?.message ?? '').split('\n')[0].trim();
+  const msg = (String(e?.message ?? '').split('\n')[0] ?? '').trim();
   const code = typeof e?.code === 'string' || typeof e?.code === 'number' ? String(e.code) : '';
   const detail = msg || code;
   return detail ? `${fallback} (${detail})` : fallback;

@@ -33,6 +33,16 @@ export async function main(registry: Registry, argv: string[] = process.argv): P
     });
   }
 
+  // after an interrupt, a promise a lab started and had not awaited yet (a child process, a timer)
+  // rejects with nobody listening: that is part of stopping, not a crash; before it, it is a bug
+  process.on('unhandledRejection', (reason) => {
+    if (controller.signal.aborted) return;
+    process.stderr.write(`mqlab: internal error: ${maskText(String((reason as Error)?.message ?? reason))}\n`);
+    if (process.env.MQLAB_DEBUG) process.stderr.write(`${(reason as Error)?.stack}\n`);
+    process.exit(1);
+  });
+  process.on('rejectionHandled', () => {}); // one of those awaited late after all: no warning
+
   let code: number;
   let end: Pick<RunEnd, 'kind' | 'message'> | undefined;
   try {

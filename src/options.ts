@@ -24,7 +24,7 @@ export interface OptionSpec<T> {
 export type OptionSpecs<O> = { [K in keyof O]-?: OptionSpec<O[K]> };
 
 /** the flag's long name without its argument: '--window <duration>' → '--window' */
-export const flagName = (flag: string) => flag.split(/[ ,]/)[0];
+export const flagName = (flag: string): string => flag.split(/[ ,]/)[0] ?? flag;
 
 /** a whole number from min to max */
 export const integer =
@@ -72,7 +72,7 @@ export function parseOptions<O>(specs: OptionSpecs<O>, given: Partial<Record<key
   const out = {} as O;
   for (const key of Object.keys(specs) as (keyof O)[]) {
     const spec = specs[key];
-    const raw = given[key] ?? spec.default;
+    const raw: string | undefined = given[key] ?? spec.default;
     if (raw === undefined && spec.required) throw new UsageError(`${flagName(spec.flag)} is required`, `${flagName(spec.flag)}: ${spec.description}`);
     if (raw !== undefined) out[key] = spec.parse(raw, flagName(spec.flag));
   }

@@ -13,7 +13,7 @@ import { EventLog } from './log/events.js';
 import { namesFor, type Names } from './names.js';
 import { evaluate } from './report/checks.js';
 import type { LabReport, SessionInfo } from './report/lab-report.js';
-import { EnvError, Interrupted, LabError } from './errors.js';
+import { EnvError, Interrupted, LabError, UsageError } from './errors.js';
 import { maskUrl } from './urls.js';
 import { sleep, within } from './time.js';
 import { labOutDir, writeAssertOut } from './report/out-files.js';
@@ -21,6 +21,8 @@ import { FAULT_ENV, faultsFor } from './fault.js';
 import { sampleDepths, samplerConnection } from './broker/depth-sampler.js';
 import { LOST_HINT, LossWatch, ServiceLost, isConnectionLoss } from './lost.js';
 import { dbLossProbe } from './db/client.js';
+import { runInOrder } from './in-order.js';
+import { dbPoolSize, jobConfig, LabOutput, longestFirst } from './jobs.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -28,6 +30,8 @@ export interface RunOptions {
   out?: string;
   /** each lab's options, parsed and defaulted by the CLI, keyed by lab name */
   labOptions: Record<string, unknown>;
+  /** labs run at once (default 1); above 1 each lab runs in its own namespace (src/jobs.ts) */
+  jobs?: number;
 }
 
 export interface Hooks {
@@ -35,7 +39,7 @@ export interface Hooks {
   stderr(line: string): void;
   /** --step: resolve when the user pressed Enter */
   waitForEnter(prompt: string): Promise<void>;
-  /** called as soon as a lab finished (text output is printed lab by lab) */
+  /** called with each lab's report, in the entries' order, as soon as it and every earlier lab finished */
   onReport?(report: LabReport): void;
 }
 
@@ -46,6 +50,10 @@ export async function runLabs(
   hooks: Hooks,
   signal: AbortSignal,
 ): Promise<{ session: SessionInfo; reports: LabReport[]; lost?: EnvError }> {
+  const jobs = opts.jobs ?? 1;
+  if (jobs > 1 && opts.step) throw new UsageError('--step pauses one lab at a time, so it cannot run with --jobs', 'leave out --jobs (or use --jobs 1) to step through the labs');
+  // every lab's config first: a namespace too long for --jobs is a usage error before anything runs
+  const configs = entries.map((_, i) => (jobs > 1 ? jobConfig(config, i) : config));
   // Connect to both services first: an environment problem is reported before any lab starts.
   const watch = new LossWatch();
   let dbHandle: Db | undefined;
@@ -53,7 +61,7 @@ export async function runLabs(
   const onDbClose = dbLossProbe(() => dbHandle, () => ending || watch.first !== null, (cause) =>
     watch.report(new ServiceLost('PostgreSQL', config.pgUrl, cause)),
   );
-  const [first, pg] = await Promise.allSettled([Broker.connect(config.amqpUrl), openDb(config.pgUrl, 4, onDbClose)]);
+  const [first, pg] = await Promise.allSettled([Broker.connect(config.amqpUrl), openDb(config.pgUrl, dbPoolSize(jobs), onDbClose)]);
   if (first.status === 'rejected' || pg.status === 'rejected') {
     if (first.status === 'fulfilled') await first.value.close();
     if (pg.status === 'fulfilled') await pg.value.db.end({ timeout: 0 });
@@ -66,37 +74,56 @@ export async function runLabs(
     postgres: version,
     capabilities: capabilities(first.value.version),
   };
+  if (jobs > 1) hooks.stderr(`mqlab: ${entries.length} labs, ${jobs} at a time, each in its own namespace: ${entries.map((e, i) => `${e.name}=${configs[i]!.namespace}`).join(' ')}`);
   let spare: Broker | null = first.value; // the first lab uses the connection that just proved the broker
-  const reports: LabReport[] = [];
+  // one lab's failure (or Ctrl-C) stops the labs still running
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const output = new LabOutput(entries.length, jobs > 1, hooks.stderr);
   let lost: EnvError | undefined;
   try {
-    for (const entry of entries) {
-      if (signal.aborted) throw new Interrupted();
-      const out = labOutDir(opts.out, entry.name, entries.length > 1);
-      let report: LabReport;
-      try {
-        const broker = spare ?? (await Broker.connect(config.amqpUrl));
-        spare = null;
-        report = await runOne(entry, config, { ...opts, out }, hooks, signal, db, session.capabilities, broker, watch);
-      } catch (err) {
-        if (!(err instanceof EnvError) || err instanceof Interrupted) throw err;
-        report = environmentReport(entry, err); // the broker refused the lab's connection
-      }
-      if (out) writeAssertOut(out, report);
-      reports.push(report);
-      hooks.onReport?.(report);
-      // a service is gone: the labs after this one would only fail the same way
-      if (report.environment) {
-        lost = watch.first ?? causes.get(report) ?? new EnvError(report.environment.message, LOST_HINT);
-        break;
-      }
-    }
+    const results = await runInOrder(
+      entries,
+      async (entry, i): Promise<LabReport | null> => {
+        if (stop.signal.aborted) throw new Interrupted();
+        // a service is gone: the labs not started yet would only fail the same way
+        if (lost) return null;
+        const out = labOutDir(opts.out, entry.name, entries.length > 1);
+        const labHooks = { ...hooks, stderr: output.stderrOf(i) };
+        let report: LabReport;
+        try {
+          const broker = spare ?? (await Broker.connect(config.amqpUrl));
+          spare = null;
+          report = await runOne(entry, configs[i]!, { ...opts, out }, labHooks, stop.signal, db, session.capabilities, broker, watch);
+        } catch (err) {
+          if (!(err instanceof EnvError) || err instanceof Interrupted) throw err;
+          report = environmentReport(entry, err); // the broker refused the lab's connection
+        }
+        if (jobs > 1) report.namespace = configs[i]!.namespace;
+        if (out) writeAssertOut(out, report);
+        if (report.environment) lost ??= watch.first ?? causes.get(report) ?? new EnvError(report.environment.message, LOST_HINT);
+        return report;
+      },
+      {
+        jobs,
+        startOrder: jobs > 1 ? longestFirst(entries) : undefined,
+        onResult: (report, i) => {
+          output.flush(i);
+          if (report) hooks.onReport?.(report);
+        },
+        onError: () => stop.abort(),
+      },
+    );
+    const reports = results.filter((r): r is LabReport => r !== null);
+    return { session, reports, ...(lost ? { lost } : {}) };
   } finally {
     ending = true;
+    output.flushAll(); // what interrupted labs printed so far
+    signal.removeEventListener('abort', onAbort);
     await spare?.close();
     await db.end({ timeout: watch.first ? 0 : 1 }).catch(() => {});
   }
-  return { session, reports, lost };
 }
 
 const causes = new WeakMap<LabReport, EnvError>();
@@ -262,11 +289,19 @@ function context(
       log.emit('checkpoint', { checkpoint: name, ...detail, token, status: 'released' });
     },
     progress: (message) => hooks.stderr(`${entry.name}: ${message}`),
-    sleep: (ms) => sleep(ms, signal),
+    // an interrupt rejects every pending sleep at once: one the lab had not awaited yet (a window it
+    // races later) must not crash the process as an unhandled rejection; awaiting it still throws
+    sleep: (ms) => handled(sleep(ms, signal)),
     // a paused (--step) run waits for the user, not for a clock
-    within: (p, ms, what) => within(p, opts.step ? 24 * 3600_000 : ms, what, signal),
+    within: (p, ms, what) => handled(within(p, opts.step ? 24 * 3600_000 : ms, what, signal)),
     signal,
     now: () => performance.now(),
     fault: (name) => faults.has(name),
   };
+}
+
+/** the same promise, its rejection marked as handled (whoever awaits it still gets it) */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
 }

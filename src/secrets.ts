@@ -29,7 +29,7 @@ export function secretsOf(raw: string): string[] {
     const colon = raw.indexOf(':', start);
     if (colon >= 0 && colon < at) found.push(raw.slice(colon + 1, at));
   }
-  for (const m of raw.matchAll(/(?:^|[?&#])[^=&#?]*(?:pass|pwd|secret|token|auth|cred|key)[^=&#?]*=([^&#]+)/gi)) found.push(m[1]);
+  for (const m of raw.matchAll(/(?:^|[?&#])[^=&#?]*(?:pass|pwd|secret|token|auth|cred|key)[^=&#?]*=([^&#]+)/gi)) if (m[1] !== undefined) found.push(m[1]);
   return found.filter(Boolean);
 }
 

@@ -42,7 +42,7 @@ export function within<T>(p: Promise<T>, ms: number, what: string, signal?: Abor
 
 /** gaps between consecutive instants (ms), rounded to whole ms: [10, 513.4, 1017.9] → [503, 505] */
 export function gapsMs(instants: readonly number[]): number[] {
-  return instants.slice(1).map((t, i) => Math.round(t - instants[i]));
+  return instants.slice(1).map((t, i) => Math.round(t - instants[i]!)); // i < instants.length - 1
 }
 
 /** a promise with its resolve/reject outside, for "done when the consumer saw X" */

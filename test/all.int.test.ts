@@ -1,11 +1,22 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { CLI } from './helpers.js';
+import { CLI, mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
+import { reportErrors } from './report-validate.js';
 import { registry } from '../labs/registry.js';
 import { atLeast } from '../src/broker/capabilities.js';
+import { labOptions } from '../src/lab.js';
+import { names } from '../src/names.js';
+
+// `mqlab all` as a user types it: the one file that runs the seeds' own names (no namespace);
+// the --jobs runs use t_all_j1, t_all_j2, …
+useNamespace('');
+const NS = 't_all';
+const labNs = (i: number) => `${NS}_j${i + 1}`;
 
 describe('mqlab all', () => {
+  const s = useServices();
+
   it('runs every lab in order; --json is one whole document and --junit one testcase per check', async () => {
     const junit = `/tmp/mqlab-all-${process.pid}.junit.xml`;
     // the document is far larger than a pipe's 64 KiB: read it through a slow reader, as a CI step
@@ -14,6 +25,7 @@ describe('mqlab all', () => {
       reject: false,
       env: { NO_COLOR: '1' },
     });
+    expect(r.stdout.trimStart().startsWith('{'), `no JSON document (exit ${r.exitCode}):\n${r.stderr}`).toBe(true);
     const doc = JSON.parse(r.stdout);
     // a lab that needs a newer broker is skipped, never passed (delayed-retry needs 4.3)
     const skipped = doc.labs.filter((l: { status: string }) => l.status === 'skipped').map((l: { lab: string }) => l.lab);
@@ -29,5 +41,52 @@ describe('mqlab all', () => {
     expect(xml.match(/<skipped /g)?.length ?? 0).toBe(skipped.length);
     expect(xml.match(/<testsuite /g)?.length).toBe(registry.length);
     expect(xml).not.toContain('<failure');
+  });
+
+  it('--jobs 4: the same output in registry order, each lab in its own namespace on the broker', async () => {
+    expect.hasAssertions(); // some assertions sit in loops over what the run observed
+    const r = await mqlab(['all', '--jobs', '4', '--namespace', NS]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    // lab by lab in the registry's order, then the summary rows in the same order
+    const headers = r.lines.filter((l) => l.startsWith('== ')).map((l) => l.slice(3).split(':')[0]);
+    expect(headers).toEqual(registry.map((l) => l.name));
+    const summary = r.lines.slice(r.lines.findIndex((l) => /^lab +result/.test(l)) + 1);
+    expect(summary.map((l) => l.split(/ +/)[0])).toEqual([...registry.map((l) => l.name), 'ALL:']);
+    // delayed-retry needs 4.3: skipped on an older broker, as in the run without --jobs
+    expect(summary.at(-1)).toBe(`ALL: ${registry.length} lab(s), none failed${atLeast(s.broker.version, 4, 3) ? '' : ', 1 skipped'}`);
+    expect(r.stderr.split('\n')[0]).toBe(`mqlab: ${registry.length} labs, 4 at a time, each in its own namespace: ${registry.map((l, i) => `${l.name}=${labNs(i)}`).join(' ')}`);
+    // what the broker holds: every queue of every lab, under that lab's own namespace
+    for (const [i, entry] of registry.entries()) {
+      const { lab } = await entry.load();
+      for (const q of lab.topology?.(names(labNs(i)), labOptions(entry)).queues ?? []) expect(await s.mgmt.queue(q.name), q.name).not.toBeNull();
+    }
+  }, 300_000);
+
+  it('--jobs --json: the same document, each lab saying its namespace', async () => {
+    const r = await mqlab(['all', '--jobs', '3', '--namespace', NS, '--json']);
+    expect(r.stdout.trimStart().startsWith('{'), `no JSON document (exit ${r.code}):\n${r.stderr}`).toBe(true);
+    const doc = JSON.parse(r.stdout);
+    expect(r.code, r.stderr).toBe(0);
+    expect(reportErrors(doc)).toBe('');
+    expect(doc.namespace).toBe(NS);
+    expect(doc.labs.map((l: { lab: string; namespace: string }) => [l.lab, l.namespace])).toEqual(registry.map((l, i) => [l.name, labNs(i)]));
+  }, 300_000);
+
+  it('--jobs: Ctrl-C stops every running lab (exit 130); --step and a bad count are usage errors', async () => {
+    const { child, stderrShows } = startMqlab(['all', '--jobs', '4', '--namespace', NS]);
+    await stderrShows('each in its own namespace', 30_000);
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).toContain('mqlab: interrupted');
+    for (const [args, says] of [
+      [['--jobs', '2', '--step'], '--step pauses one lab at a time'],
+      [['--jobs', '0'], '--jobs must be a whole number from 1 to 32'],
+    ] as const) {
+      const bad = await mqlab(['all', ...args, '--namespace', NS]);
+      expect(bad.code).toBe(2);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr.split('\n')[0]).toContain(says);
+    }
   });
 });

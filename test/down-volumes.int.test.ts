@@ -44,7 +44,7 @@ describe('mqlab down --volumes deletes only what mqlab created', () => {
   });
 
   it('deletes a folder that holds only what mqlab made (marked or from an older mqlab)', async () => {
-    for (const files of [{ '.mqlab-data': 'x', 'rabbitmq/rabbitmq.conf': '', backend: 'system\n' }, { 'postgres/x': '' }]) {
+    for (const files of [{ '.mqlab-data': 'x', 'rabbitmq/rabbitmq.conf': '', backend: 'system\n' }, { 'postgres/x': '' }] as Record<string, string>[]) {
       const dir = home(files);
       const r = await down(dir);
       expect(r.code, r.stderr).toBe(0);

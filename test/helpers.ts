@@ -7,6 +7,7 @@ import { Broker } from '../src/broker/broker.js';
 import { Management } from '../src/broker/management.js';
 import { openDb, type Db } from '../src/db/client.js';
 import { loadConfig } from '../src/config.js';
+import { names, type Names } from '../src/names.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = path.join(ROOT, 'bin', 'mqlab.js');
@@ -33,12 +34,27 @@ export interface CliRun {
   lines: string[];
 }
 
-/** run `mqlab …` as a user would (the built CLI), without colours */
+let fileNamespace = '';
+
+/**
+ * This test file's own namespace: every `mqlab …` the helpers start runs in it (MQLAB_NAMESPACE;
+ * a --namespace flag still wins), so what one file leaves behind never decides another's verdict.
+ * Call it once at the top of each *.int.test.ts; returns the names to look the resources up with.
+ */
+export function useNamespace(namespace: string): Names {
+  fileNamespace = namespace;
+  return names(namespace);
+}
+
+/** the environment of a CLI child: no colours, this file's namespace, then `env` */
+const childEnv = (env: Record<string, string | undefined> = {}) => ({ ...process.env, NO_COLOR: '1', ...(fileNamespace ? { MQLAB_NAMESPACE: fileNamespace } : {}), ...env });
+
+/** run `mqlab …` as a user would (the built CLI), without colours, in this file's namespace */
 export async function mqlab(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 300_000): Promise<CliRun> {
   const r = await execa('node', [CLI, ...args], {
     reject: false,
     timeout: timeoutMs,
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    env: childEnv(env),
     extendEnv: true,
   });
   return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n') };
@@ -84,7 +100,7 @@ export async function services(): Promise<Services> {
 /** a lab's PASS/FAIL lines as {name: value} */
 export function passLines(stdout: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of stdout.matchAll(/^PASS ([^:]+): (.*)$/gm)) out[m[1]] = m[2];
+  for (const [, name, value] of stdout.matchAll(/^PASS ([^:]+): (.*)$/gm)) if (name !== undefined && value !== undefined) out[name] = value;
   return out;
 }
 
@@ -149,25 +165,39 @@ export async function expectLabPasses(args: string[], { runs = 2, check, ...expe
   return done;
 }
 
-/** `mqlab …args` as a child to watch and signal; `stderrShows` waits until its stderr holds `text` */
+/** `mqlab …args` as a child to watch and signal; `stderrShows` resolves as soon as its stderr holds `text` */
 export function startMqlab(args: string[]) {
-  const child = execa('node', [CLI, ...args], { reject: false, env: { ...process.env, NO_COLOR: '1' } });
+  const child = execa('node', [CLI, ...args], { reject: false, env: childEnv() });
   let stderr = '';
-  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
-  const stderrShows = async (text: string, timeoutMs: number) => {
-    const end = Date.now() + timeoutMs;
-    while (!stderr.includes(text)) {
-      if (Date.now() > end || child.exitCode !== null) throw new Error(`no '${text}' on stderr:\n${stderr}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const watchers = new Set<() => void>();
+  child.stderr?.on('data', (b: Buffer) => {
+    stderr += b.toString();
+    for (const w of watchers) w();
+  });
+  child.once('exit', () => setImmediate(() => watchers.forEach((w) => w())));
+  const stderrShows = (text: string, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      const end = (err?: Error) => {
+        clearTimeout(timer);
+        watchers.delete(watch);
+        if (err) reject(err);
+        else resolve();
+      };
+      const watch = () => {
+        if (stderr.includes(text)) end();
+        else if (child.exitCode !== null || child.signalCode !== null) end(new Error(`mqlab exited before '${text}' showed on stderr:\n${stderr}`));
+      };
+      const timer = setTimeout(() => end(new Error(`no '${text}' on stderr within ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
+      watchers.add(watch);
+      watch();
+    });
   return { child, stderrShows };
 }
 
 /** a lab's FAIL lines as {name: 'expected=… actual=…'} */
 export function failLines(stdout: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of stdout.matchAll(/^FAIL ([^:]+): (.*)$/gm)) out[m[1]] = m[2];
+  for (const [, name, value] of stdout.matchAll(/^FAIL ([^:]+): (.*)$/gm)) if (name !== undefined && value !== undefined) out[name] = value;
   return out;
 }
 

@@ -8,9 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { ROOT, expectPassed } from './helpers.js';
+import { ROOT, expectPassed, useNamespace } from './helpers.js';
 import { probe, allUp } from '../src/services/probe.js';
 import { loadConfig } from '../src/config.js';
+
+useNamespace('npxtest'); // npm exec below names it with --namespace
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-npx-'));
 const empty = path.join(tmp, 'empty');
@@ -44,7 +46,7 @@ describe('npx mqlab from the packed package', () => {
     expect(version.code, version.stderr).toBe(0);
     const [printed, bin] = version.stdout.trim().split('\n');
     expect(printed).toBe(VERSION);
-    const pkgDir = path.dirname(path.dirname(bin));
+    const pkgDir = path.dirname(path.dirname(bin ?? ''));
     expect(pkgDir).not.toContain(ROOT); // the installed copy, not this clone
     expect(fs.existsSync(path.join(pkgDir, '.git'))).toBe(false);
 

@@ -30,12 +30,14 @@ export function parseXml(xml: string): XmlNode {
   });
   parser.on('opentag', (t) => {
     const node: XmlNode = { name: t.name, attrs: t.attributes as Record<string, string>, text: '', children: [] };
-    if (stack.length) stack[stack.length - 1].children.push(node);
+    const parent = stack.at(-1);
+    if (parent) parent.children.push(node);
     else root = node;
     stack.push(node);
   });
   parser.on('text', (t) => {
-    if (stack.length) stack[stack.length - 1].text += t;
+    const open = stack.at(-1);
+    if (open) open.text += t;
   });
   parser.on('closetag', () => void stack.pop());
   parser.write(xml).close();

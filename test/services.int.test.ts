@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AT, AT_RE, mqlab, useServices } from './helpers.js';
+import { AT, AT_RE, mqlab, useNamespace, useServices } from './helpers.js';
+
+const n = useNamespace('t_services');
 
 describe('mqlab up / status against the running services', () => {
   const s = useServices();
@@ -22,10 +24,10 @@ describe('mqlab up / status against the running services', () => {
     expect(r.stdout).not.toContain('app-lab-only');
     expect(st.probe.amqp).toMatchObject({ ok: true, product: 'RabbitMQ' });
     expect(st.capabilities.version).toBe(st.probe.amqp.version);
-    const work = st.queues.find((q: { queue: string }) => q.queue === 'me12.retry.work');
+    const work = st.queues.find((q: { queue: string }) => q.queue === n.q('me12.retry.work'));
     expect(work).toMatchObject({ lab: 'retry', stats: { messages: 0, type: 'quorum' } });
     const text = await mqlab(['status']);
-    expect(text.stdout).toMatch(/^ {2}retry\s+me12\.retry\.work\s+0\s+0\s+0\s+-$/m);
+    expect(text.stdout).toMatch(new RegExp(`^ {2}retry\\s+${n.q('me12.retry.work').replace(/[.]/g, '\\.')}\\s+0\\s+0\\s+0\\s+-$`, 'm'));
     expect(text.stdout).toMatch(/^broker\s+RabbitMQ \d+\.\d+\.\d+ on Erlang/m);
   });
 
@@ -38,29 +40,29 @@ describe('mqlab up / status against the running services', () => {
     const [me] = await s.db`SELECT current_user AS name, rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user`;
     expect(me).toMatchObject({ name: 'app', rolsuper: false, rolcreaterole: false, rolcreatedb: false });
     const [schema] = await s.db`SELECT nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname = 'lab'`;
-    expect(schema.owner).toBe('app');
+    expect(schema?.owner).toBe('app');
     const [path] = await s.db`SELECT current_schema() AS schema`;
-    expect(path.schema).toBe('lab');
+    expect(path?.schema).toBe('lab');
   });
 
   it('status flags a real dead-letter loop without a TTL hop, with its path, and nothing else of ours', async () => {
     const ch = await s.broker.newChannel();
     try {
-      await ch.assertExchange('itest.loop.dlx', 'direct', { durable: true });
-      await ch.assertQueue('itest.loop', { durable: true, arguments: { 'x-dead-letter-exchange': 'itest.loop.dlx', 'x-dead-letter-routing-key': 'again' } });
-      await ch.bindQueue('itest.loop', 'itest.loop.dlx', 'again');
+      await ch.assertExchange('i_services.loop.dlx', 'direct', { durable: true });
+      await ch.assertQueue('i_services.loop', { durable: true, arguments: { 'x-dead-letter-exchange': 'i_services.loop.dlx', 'x-dead-letter-routing-key': 'again' } });
+      await ch.bindQueue('i_services.loop', 'i_services.loop.dlx', 'again');
       const r = await mqlab(['status']);
-      expect(r.stdout).toContain('LOOP itest.loop → itest.loop.dlx → itest.loop  (no TTL hop');
+      expect(r.stdout).toContain('LOOP i_services.loop → i_services.loop.dlx → i_services.loop  (no TTL hop');
       const st = JSON.parse((await mqlab(['status', '--json'])).stdout);
       const flagged = st.loops.map((l: { queue: string }) => l.queue);
-      expect(flagged).toContain('itest.loop');
+      expect(flagged).toContain('i_services.loop');
       expect(flagged.filter((q: string) => q.startsWith('me12.retry'))).toEqual([]);
     } finally {
-      await ch.deleteQueue('itest.loop');
-      await ch.deleteExchange('itest.loop.dlx');
+      await ch.deleteQueue('i_services.loop');
+      await ch.deleteExchange('i_services.loop.dlx');
       await ch.close();
     }
     const after = JSON.parse((await mqlab(['status', '--json'])).stdout);
-    expect(after.loops.map((l: { queue: string }) => l.queue)).not.toContain('itest.loop');
+    expect(after.loops.map((l: { queue: string }) => l.queue)).not.toContain('i_services.loop');
   });
 });

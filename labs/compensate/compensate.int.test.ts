@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expectLabPasses, runLabJson, useServices } from '../../test/helpers.js';
+import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
+
+const n = useNamespace('t_compensate');
 
 const SEED_LINE = 'compensation: attempts=2 applied=1 reservation=RELEASED available=10';
 
@@ -25,13 +27,13 @@ describe('compensate lab against the real database', () => {
 
   it('starts from the seed rows whatever an earlier run left, and ends RELEASED with 10 in stock', async () => {
     // leftovers of an interrupted run: stock already changed, reservation already released
-    await s.db`UPDATE retry_stock SET available = 3 WHERE sku = 'book'`;
-    await s.db`UPDATE retry_reservation SET state = 'RELEASED' WHERE order_id = 'order-42'`;
+    await s.db`UPDATE ${s.db(n.t('retry_stock'))} SET available = 3 WHERE sku = 'book'`;
+    await s.db`UPDATE ${s.db(n.t('retry_reservation'))} SET state = 'RELEASED' WHERE order_id = 'order-42'`;
     const { code, report } = await runLabJson('compensate');
     expect(code).toBe(0);
     expect(report.facts.start).toEqual({ reservation: 'RESERVED', available: 9 });
-    const reservation = await s.db`SELECT order_id, state FROM retry_reservation WHERE order_id = 'order-42'`;
-    const stock = await s.db`SELECT sku, available FROM retry_stock WHERE sku = 'book'`;
+    const reservation = await s.db`SELECT order_id, state FROM ${s.db(n.t('retry_reservation'))} WHERE order_id = 'order-42'`;
+    const stock = await s.db`SELECT sku, available FROM ${s.db(n.t('retry_stock'))} WHERE sku = 'book'`;
     expect(reservation.map((r) => ({ ...r }))).toEqual([{ order_id: 'order-42', state: 'RELEASED' }]);
     expect(stock.map((r) => ({ ...r }))).toEqual([{ sku: 'book', available: 10 }]);
   });
@@ -53,8 +55,8 @@ describe('compensate lab against the real database', () => {
   });
 
   it('--namespace uses its own tables', async () => {
-    await expectLabPasses(['compensate', '--namespace', 'itest'], { line: SEED_LINE, runs: 1 });
-    const [row] = await s.db`SELECT available FROM itest_retry_stock WHERE sku = 'book'`;
-    expect(row.available).toBe(10);
+    await expectLabPasses(['compensate', '--namespace', 'i_compensate'], { line: SEED_LINE, runs: 1 });
+    const [row] = await s.db`SELECT available FROM i_compensate_retry_stock WHERE sku = 'book'`;
+    expect(row?.available).toBe(10);
   });
 });

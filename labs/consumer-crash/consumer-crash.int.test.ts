@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectLabPasses, mqlab, runLabJson, useServices } from '../../test/helpers.js';
+import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
+
+const n = useNamespace('t_consumer_crash');
+/** the crash queue's name as it appears inside a regular expression */
+const CRASH_Q = n.q('orders.crash').replace(/[.]/g, '\\.');
 
 const SUMMARY =
   'consumer-crash: crashExitCode=137 committedNotAcked=1 readyAfterCrash=3 deliveries=4 redelivered=1 duplicateSkipped=1 businessRows=3 processedRows=3';
@@ -37,7 +41,7 @@ describe('consumer-crash lab against the real broker and database', () => {
     }
   }
 
-  async function rows(prefix = '') {
+  async function rows(prefix = `${n.namespace}_`) {
     const orders = await s.db`SELECT order_id, message_id FROM ${s.db(`${prefix}orders`)} WHERE lab = 'consumer-crash' ORDER BY id`;
     const processed = await s.db`SELECT message_id FROM ${s.db(`${prefix}processed_messages`)} WHERE lab = 'consumer-crash' ORDER BY message_id`;
     return { orders: orders.map((r) => `${r.order_id}/${r.message_id}`), processed: processed.map((r) => r.message_id) };
@@ -57,16 +61,16 @@ describe('consumer-crash lab against the real broker and database', () => {
           processed: [ID(1), ID(2), ID(3)],
         });
         // the broker: nothing left, and both consumer processes are gone
-        expect(await queueState('orders.crash')).toEqual({ ready: 0, consumers: 0 });
+        expect(await queueState(n.q('orders.crash'))).toEqual({ ready: 0, consumers: 0 });
 
         expect(read('assert.out.txt')).toEqual(SEED_ASSERT);
         const producer = read('producer.out.txt');
-        expect(producer.filter((l) => /^\[producer\] .* destination=orders\.crash routingKey=orders\.crash durationMs=\d+ status=confirmed$/.test(l))).toHaveLength(3);
-        expect(producer[3]).toMatch(/^\[producer\] timestamp=\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash destination=orders\.crash confirmed=3 status=done$/);
+        expect(producer.filter((l) => new RegExp(`^\\[producer\\] .* destination=${CRASH_Q} routingKey=${CRASH_Q} durationMs=\\d+ status=confirmed$`).test(l))).toHaveLength(3);
+        expect(producer[3]).toMatch(new RegExp(`^\\[producer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash destination=${CRASH_Q} confirmed=3 status=done$`));
 
         const run1 = read('consumer-run1.out.txt');
         expect(run1[0]).toMatch(
-          new RegExp(`^\\[consumer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=${ID(1)} eventType=order\\.created schemaVersion=1 aggregateId=order-1001 traceId=0{31}1 correlationId=order-1001 destination=orders\\.crash consumer=consumer-1 attempt=1 redelivered=false status=received$`),
+          new RegExp(`^\\[consumer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=${ID(1)} eventType=order\\.created schemaVersion=1 aggregateId=order-1001 traceId=0{31}1 correlationId=order-1001 destination=${CRASH_Q} consumer=consumer-1 attempt=1 redelivered=false status=received$`),
         );
         expect(run1.map(status)).toEqual(['received', 'waiting', 'released', 'business_committed', 'waiting', 'released', 'crash_injected']);
         expect(run1[4]).toMatch(new RegExp(`^\\[replay-gate\\] timestamp=\\S+ checkpoint=before-ack messageId=${ID(1)} token=[0-9a-f]{12}-1-before-ack-${ID(1)}-2 status=waiting$`));
@@ -79,7 +83,7 @@ describe('consumer-crash lab against the real broker and database', () => {
           `${ID(3)} false received`, `${ID(3)} - business_committed`, `${ID(3)} - acked`,
           '- - done',
         ]);
-        expect(run2.at(-1)).toMatch(/ queue=orders\.crash received=3 status=done$/);
+        expect(run2.at(-1)).toMatch(new RegExp(` queue=${CRASH_Q} received=3 status=done$`));
         expect(read('inspect-db.out.txt')[0]).toMatch(/^\[inspect\] .* business_rows=3 processed_rows=3 status=snapshot$/);
       },
     });
@@ -87,17 +91,17 @@ describe('consumer-crash lab against the real broker and database', () => {
 
   it("resets only this lab's rows and purges what an interrupted run left in the queue", async () => {
     // an interrupted run: a stale message, and message 2 already marked as processed with its order row
-    await s.broker.sendConfirmed('orders.crash', '{"eventType":"order.created"}', { messageId: 'stale' });
-    await s.db`INSERT INTO processed_messages (lab, message_id, consumer) VALUES ('consumer-crash', ${ID(2)}, 'consumer-1') ON CONFLICT DO NOTHING`;
-    await s.db`INSERT INTO orders (lab, order_id, message_id, trace_id, amount) VALUES ('consumer-crash', 'order-1002', ${ID(2)}, 't', 1)`;
+    await s.broker.sendConfirmed(n.q('orders.crash'), '{"eventType":"order.created"}', { messageId: 'stale' });
+    await s.db`INSERT INTO ${s.db(n.t('processed_messages'))} (lab, message_id, consumer) VALUES ('consumer-crash', ${ID(2)}, 'consumer-1') ON CONFLICT DO NOTHING`;
+    await s.db`INSERT INTO ${s.db(n.t('orders'))} (lab, order_id, message_id, trace_id, amount) VALUES ('consumer-crash', 'order-1002', ${ID(2)}, 't', 1)`;
     // another lab's idempotency row for the same message id must neither be deleted nor block this lab
-    await s.db`INSERT INTO processed_messages (lab, message_id, consumer) VALUES ('itest-other-lab', ${ID(1)}, 'consumer-1') ON CONFLICT DO NOTHING`;
+    await s.db`INSERT INTO ${s.db(n.t('processed_messages'))} (lab, message_id, consumer) VALUES ('i_crash-other-lab', ${ID(1)}, 'consumer-1') ON CONFLICT DO NOTHING`;
     try {
       const { code, report } = await runLabJson('consumer-crash');
       expect(code, JSON.stringify(report.checks)).toBe(0);
       expect((await rows()).orders).toHaveLength(3);
-      const other = await s.db`SELECT count(*)::int AS n FROM processed_messages WHERE lab = 'itest-other-lab'`;
-      expect(other[0].n).toBe(1);
+      const other = await s.db`SELECT count(*)::int AS n FROM ${s.db(n.t('processed_messages'))} WHERE lab = 'i_crash-other-lab'`;
+      expect(other[0]?.n).toBe(1);
       // what the run observed: the crash window, and who got which delivery
       expect(report.facts).toMatchObject({ crashSignal: 'SIGKILL', rowsAtCrash: [ID(1)], committedNotAcked: [ID(1)], readyAfterCrash: 3, processedRows: 3 });
       expect(report.facts.deliveries).toEqual([
@@ -112,15 +116,15 @@ describe('consumer-crash lab against the real broker and database', () => {
         'after-delivery', 'before-ack', 'after-crash', ...Array(3).fill(['after-delivery', 'before-ack']).flat(),
       ]);
     } finally {
-      await s.db`DELETE FROM processed_messages WHERE lab = 'itest-other-lab'`;
+      await s.db`DELETE FROM ${s.db(n.t('processed_messages'))} WHERE lab = 'i_crash-other-lab'`;
     }
   });
 
   it('--namespace keeps its own queue and tables, in the consumer processes too', async () => {
-    const r = await mqlab(['consumer-crash', '--namespace', 'itest']);
+    const r = await mqlab(['consumer-crash', '--namespace', 'i_crash']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(await queueState('itest.orders.crash')).toEqual({ ready: 0, consumers: 0 });
-    expect((await rows('itest_')).orders).toHaveLength(3);
+    expect(await queueState('i_crash.orders.crash')).toEqual({ ready: 0, consumers: 0 });
+    expect((await rows('i_crash_')).orders).toHaveLength(3);
   });
 
   it('rejects a bad --gate (or its old name --gate-ms) with one line and exit code 2', async () => {

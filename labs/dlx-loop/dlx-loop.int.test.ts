@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expectLabPasses, mqlab, runLabJson, useServices } from '../../test/helpers.js';
+import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
+
+const n = useNamespace('t_dlx_loop');
 
 describe('dlx-loop lab against the real broker', () => {
   const s = useServices();
@@ -12,21 +14,23 @@ describe('dlx-loop lab against the real broker', () => {
   });
 
   it('the broker really holds the looped route, and every lab queue ends empty', async () => {
+    expect.hasAssertions(); // some assertions sit in loops over what the run observed
     const { code, report } = await runLabJson('dlx-loop');
     expect(code).toBe(0);
-    expect(report.facts.loopPath).toBe('dlxloop.business → dlxloop.dead → dlxloop.business');
-    const business = await s.mgmt.queue('dlxloop.business');
-    expect(business?.arguments).toMatchObject({ 'x-dead-letter-exchange': 'dlxloop.dead', 'x-dead-letter-routing-key': 'rk.dead' });
-    expect(await s.mgmt.bindings()).toContainEqual(expect.objectContaining({ source: 'dlxloop.dead', destination: 'dlxloop.business', routing_key: 'rk.dead' }));
-    for (const q of ['dlxloop.business', 'dlxloop.fixed.business', 'dlxloop.fixed.retry', 'dlxloop.fixed.archive']) expect(await s.broker.depth(q)).toBe(0);
+    expect(report.facts.loopPath).toBe(`${n.q('dlxloop.business')} → ${n.q('dlxloop.dead')} → ${n.q('dlxloop.business')}`);
+    const business = await s.mgmt.queue(n.q('dlxloop.business'));
+    expect(business?.arguments).toMatchObject({ 'x-dead-letter-exchange': n.q('dlxloop.dead'), 'x-dead-letter-routing-key': 'rk.dead' });
+    expect(await s.mgmt.bindings()).toContainEqual(expect.objectContaining({ source: n.q('dlxloop.dead'), destination: n.q('dlxloop.business'), routing_key: 'rk.dead' }));
+    for (const q of [n.q('dlxloop.business'), n.q('dlxloop.fixed.business'), n.q('dlxloop.fixed.retry'), n.q('dlxloop.fixed.archive')]) expect(await s.broker.depth(q)).toBe(0);
     // the retries of the fixed route waited for the TTL; the broken loop did not wait for anything
+    expect(report.facts.fixedGapsMs.length).toBeGreaterThan(0);
     for (const gap of report.facts.fixedGapsMs) expect(gap).toBeGreaterThanOrEqual(200);
   });
 
   it('mqlab status flags the broken route and not the fixed one', async () => {
     const st = JSON.parse((await mqlab(['status', '--json'])).stdout);
     const flagged = st.loops.map((l: { path: string[] }) => l.path.join(' → '));
-    expect(flagged).toContain('dlxloop.business → dlxloop.dead → dlxloop.business');
+    expect(flagged).toContain(`${n.q('dlxloop.business')} → ${n.q('dlxloop.dead')} → ${n.q('dlxloop.business')}`);
     expect(flagged.filter((p: string) => p.includes('fixed'))).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expectLabPasses, mqlab, runLabJson, startMqlab, useServices } from '../../test/helpers.js';
+import { expectLabPasses, mqlab, runLabJson, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
+
+const n = useNamespace('t_ordering');
 
 const LINE = 'ordering: aggregate=order-42 processingOrder=[2, 1] storedVersion=2 staleEvents=1 lostEvents=0 naiveFinalVersion=1';
 const QUEUES = ['ordering.work', 'ordering.delay'];
@@ -8,7 +10,7 @@ describe('ordering lab against the real broker and database', () => {
   const s = useServices();
 
   /** what the database and the broker hold after a run, whatever the lab printed */
-  async function expectVersion2StoredAndVersion1Stale(prefix = '') {
+  async function expectVersion2StoredAndVersion1Stale(prefix = `${n.namespace}_`) {
     const [state] = await s.db`SELECT version, event_id, status FROM ${s.db(prefix + 'ordering_state')} WHERE aggregate_id = 'order-42'`;
     expect(state).toMatchObject({ version: 2, event_id: 'order-42-v2', status: 'paid' });
     const stale = await s.db`SELECT event_id, incoming_version, stored_version, recorded_at FROM ${s.db(prefix + 'ordering_stale')} WHERE aggregate_id = 'order-42'`;
@@ -16,7 +18,7 @@ describe('ordering lab against the real broker and database', () => {
     const applied = await s.db`SELECT event_id, version, applied_at FROM ${s.db(prefix + 'ordering_applied')} WHERE aggregate_id = 'order-42'`;
     expect(applied.map((r) => [r.event_id, r.version])).toEqual([['order-42-v2', 2]]);
     // the database's own clock agrees with the consumer: v2 committed before v1 was recorded stale
-    expect(applied[0].applied_at.getTime()).toBeLessThan(stale[0].recorded_at.getTime());
+    expect(applied[0]?.applied_at.getTime()).toBeLessThan(stale[0]?.recorded_at.getTime());
     // the naive table saw the same deliveries and let the late v1 overwrite v2
     const [naive] = await s.db`SELECT version, status FROM ${s.db(prefix + 'ordering_naive_state')} WHERE aggregate_id = 'order-42'`;
     expect(naive).toMatchObject({ version: 1, status: 'placed' });
@@ -53,23 +55,23 @@ describe('ordering lab against the real broker and database', () => {
   });
 
   it('starts from known data whatever an earlier run left behind', async () => {
-    for (const q of QUEUES) await s.broker.sendConfirmed(q, 'left over', { messageId: 'leftover', headers: { attempt: 9 } });
-    await s.db`UPDATE ordering_state SET version = 7 WHERE aggregate_id = 'order-42'`;
-    await s.db`INSERT INTO ordering_stale VALUES ('order-42-v0', 'order-42', 0, 7) ON CONFLICT DO NOTHING`;
+    for (const q of QUEUES.map(n.q)) await s.broker.sendConfirmed(q, 'left over', { messageId: 'leftover', headers: { attempt: 9 } });
+    await s.db`UPDATE ${s.db(n.t('ordering_state'))} SET version = 7 WHERE aggregate_id = 'order-42'`;
+    await s.db`INSERT INTO ${s.db(n.t('ordering_stale'))} VALUES ('order-42-v0', 'order-42', 0, 7) ON CONFLICT DO NOTHING`;
     const r = await mqlab(['ordering']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     await expectVersion2StoredAndVersion1Stale();
   });
 
   it('declares the TTL delay queue that dead-letters back to the work queue', async () => {
-    const delay = await s.mgmt.queue('ordering.delay');
-    expect(delay).toMatchObject({ type: 'quorum', arguments: { 'x-message-ttl': 300, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'ordering.work' } });
-    expect(await s.mgmt.queue('ordering.work')).toMatchObject({ type: 'quorum' });
+    const delay = await s.mgmt.queue(n.q('ordering.delay'));
+    expect(delay).toMatchObject({ type: 'quorum', arguments: { 'x-message-ttl': 300, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': n.q('ordering.work') } });
+    expect(await s.mgmt.queue(n.q('ordering.work'))).toMatchObject({ type: 'quorum' });
   });
 
   it('--namespace keeps its own queues and tables', async () => {
-    await expectLabPasses(['ordering', '--namespace', 'itest'], { line: LINE, runs: 1 });
-    await expectVersion2StoredAndVersion1Stale('itest_');
+    await expectLabPasses(['ordering', '--namespace', 'i_ordering'], { line: LINE, runs: 1 });
+    await expectVersion2StoredAndVersion1Stale('i_ordering_');
   });
 
   it('Ctrl-C while v1 waits in the delay queue exits 130, and the next run is exact again', async () => {
@@ -80,7 +82,7 @@ describe('ordering lab against the real broker and database', () => {
     expect(r.exitCode).toBe(130);
     expect(r.stderr).toContain('interrupted');
     // v1's retry copy (and maybe v2) is still in the broker: the next run must not see it
-    expect((await s.broker.depth('ordering.work')) + (await s.broker.depth('ordering.delay'))).toBeGreaterThanOrEqual(1);
+    expect((await s.broker.depth(n.q('ordering.work'))) + (await s.broker.depth(n.q('ordering.delay')))).toBeGreaterThanOrEqual(1);
     const again = await mqlab(['ordering']);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     await expectVersion2StoredAndVersion1Stale();

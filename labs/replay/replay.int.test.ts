@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { expectLabPasses, runLabJson, useServices } from '../../test/helpers.js';
+import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 import { messagesLeft } from './queue-left.js';
+
+const n = useNamespace('t_replay');
 
 const SEED_LINE = 'replay: approved=1 stableEventId=true repairedPayload=true sourceRemovedAfterConfirm=true verified=1';
 const DEAD = 'me12.retry.replay.dead';
@@ -26,14 +28,14 @@ describe('replay lab against the real broker and database', () => {
 
   it('ends with the audit row VERIFIED and both queues empty, whatever an earlier run left behind', async () => {
     // leftovers of an interrupted run: a stale message in each queue, the audit row in another state
-    for (const q of [DEAD, WORK]) await s.broker.sendConfirmed(q, 'amount=stale', { messageId: 'stale' });
-    await s.db`INSERT INTO retry_replay_audit VALUES ('repair-42', 'stale', 'REJECTED')
+    for (const q of [DEAD, WORK].map(n.q)) await s.broker.sendConfirmed(q, 'amount=stale', { messageId: 'stale' });
+    await s.db`INSERT INTO ${s.db(n.t('retry_replay_audit'))} VALUES ('repair-42', 'stale', 'REJECTED')
                ON CONFLICT (event_id) DO UPDATE SET reason = 'stale', state = 'REJECTED'`;
     const { code, report } = await runLabJson('replay');
     expect(code).toBe(0);
-    const rows = await s.db`SELECT event_id, reason, state FROM retry_replay_audit WHERE event_id = 'repair-42'`;
+    const rows = await s.db`SELECT event_id, reason, state FROM ${s.db(n.t('retry_replay_audit'))} WHERE event_id = 'repair-42'`;
     expect(rows.map((r) => ({ ...r }))).toEqual([{ event_id: 'repair-42', reason: 'verified order amount=10', state: 'VERIFIED' }]);
-    for (const q of [DEAD, WORK]) {
+    for (const q of [DEAD, WORK].map(n.q)) {
       expect(await s.broker.depth(q)).toBe(0);
       expect(await s.broker.get(q)).toBeNull();
     }
@@ -47,19 +49,19 @@ describe('replay lab against the real broker and database', () => {
   });
 
   it('declares both queues as durable quorum queues', async () => {
-    for (const q of [DEAD, WORK]) expect(await s.mgmt.queue(q)).toMatchObject({ type: 'quorum', arguments: { 'x-queue-type': 'quorum' } });
+    for (const q of [DEAD, WORK].map(n.q)) expect(await s.mgmt.queue(q)).toMatchObject({ type: 'quorum', arguments: { 'x-queue-type': 'quorum' } });
   });
 
   it('--namespace keeps two runs apart: its own queues and its own table', async () => {
-    await expectLabPasses(['replay', '--namespace', 'itest'], { line: SEED_LINE, runs: 1 });
-    for (const q of [DEAD, WORK]) expect(await s.mgmt.queue(`itest.${q}`)).toMatchObject({ type: 'quorum' });
-    const rows = await s.db`SELECT state FROM itest_retry_replay_audit WHERE event_id = 'repair-42'`;
+    await expectLabPasses(['replay', '--namespace', 'i_replay'], { line: SEED_LINE, runs: 1 });
+    for (const q of [DEAD, WORK]) expect(await s.mgmt.queue(`i_replay.${q}`)).toMatchObject({ type: 'quorum' });
+    const rows = await s.db`SELECT state FROM i_replay_retry_replay_audit WHERE event_id = 'repair-42'`;
     expect(rows.map((r) => r.state)).toEqual(['VERIFIED']);
   });
 });
 
 describe('messagesLeft (how the lab sees that the source is empty)', () => {
-  const probe = 'itest.replay.probe';
+  const probe = 'i_replay.replay.probe';
   const s = useServices({
     setup: async ({ broker }) => {
       const ch = await broker.newChannel();

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mqlab, runLabJson, useServices } from '../../test/helpers.js';
+import { mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
-const QUEUES = ['me12.storm.requeue', 'me12.storm.work', 'me12.storm.delay'];
+const n = useNamespace('t_requeue_storm');
+
+const QUEUES = [n.q('me12.storm.requeue'), n.q('me12.storm.work'), n.q('me12.storm.delay')];
 const WINDOW_MS = 1500;
 const HEALTHY = 75; // 50/s for 1.5 s
 
@@ -65,6 +67,7 @@ describe('requeue-storm lab against the real broker', () => {
   const s = useServices();
 
   it('passes twice in a row, leaves the queues empty, and its facts agree with each other', async () => {
+    expect.hasAssertions(); // some assertions sit in loops over what the run observed
     for (let run = 1; run <= 2; run++) {
       const { code, doc, report, stderr } = await runLabJson('requeue-storm');
       expect(code, JSON.stringify(report.checks) + stderr).toBe(0);
@@ -79,14 +82,14 @@ describe('requeue-storm lab against the real broker', () => {
   });
 
   it('declares a quorum storm queue with a high delivery limit and the TTL delay loop', async () => {
-    expect(await s.mgmt.queue('me12.storm.requeue')).toMatchObject({ type: 'quorum', arguments: { 'x-delivery-limit': 1_000_000 } });
-    expect(await s.mgmt.queue('me12.storm.work')).toMatchObject({
+    expect(await s.mgmt.queue(n.q('me12.storm.requeue'))).toMatchObject({ type: 'quorum', arguments: { 'x-delivery-limit': 1_000_000 } });
+    expect(await s.mgmt.queue(n.q('me12.storm.work'))).toMatchObject({
       type: 'quorum',
-      arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'me12.storm.delay' },
+      arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': n.q('me12.storm.delay') },
     });
-    expect(await s.mgmt.queue('me12.storm.delay')).toMatchObject({
+    expect(await s.mgmt.queue(n.q('me12.storm.delay'))).toMatchObject({
       type: 'quorum',
-      arguments: { 'x-message-ttl': 500, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'me12.storm.work' },
+      arguments: { 'x-message-ttl': 500, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': n.q('me12.storm.work') },
     });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectLabPasses, mqlab, runLabJson, useServices } from '../../test/helpers.js';
+import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 
 const DEFAULT_LINE =
@@ -10,14 +10,15 @@ const WIDE_LINE =
   'retry-ladder: tiersMs=[100, 200, 250, 250] recoveredAttempts=[1, 2, 3] exhaustedAttempts=[1, 2, 3, 4, 5] parkedAttempts=[1, 2] ' +
   'parkedReason=deadline businessRows=1 dlq=1 parking=1 lost=0';
 
-const q = (name: string, ns = '') => (ns ? `${ns}.${name}` : name);
-const delayQueue = (ttl: number, ns = '') => q(`me12.ladder.delay.${ttl}ms`, ns);
+const NS = useNamespace('t_retry_ladder').namespace;
+const q = (name: string, ns = NS) => (ns ? `${ns}.${name}` : name);
+const delayQueue = (ttl: number, ns = NS) => q(`me12.ladder.delay.${ttl}ms`, ns);
 
 describe('retry-ladder lab against the real broker and database', () => {
   const s = useServices();
 
   /** what a settled run leaves: one business row, one message in the DLQ, one in parking, nothing in flight */
-  async function expectSettled(tierTtls: number[], maxAttempts: number, ns = '') {
+  async function expectSettled(tierTtls: number[], maxAttempts: number, ns = NS) {
     const rows = await s.db`SELECT event_id, attempt FROM ${s.db(ns ? `${ns}_retry_ladder_effect` : 'retry_ladder_effect')} ORDER BY event_id`;
     expect(rows.map((r) => ({ ...r }))).toEqual([{ event_id: 'recovers', attempt: 3 }]);
     for (const name of [q('me12.ladder.work', ns), ...tierTtls.map((t) => delayQueue(t, ns))]) expect(await s.broker.depth(name), name).toBe(0);
@@ -32,7 +33,7 @@ describe('retry-ladder lab against the real broker and database', () => {
       const deaths = deadLetterHistory(dead?.headers);
       expect(deaths.find((e) => e.reason === 'rejected')).toMatchObject({ queue: q('me12.ladder.work', ns), count: 1 });
       // it reached its last attempt out of the highest tier
-      expect(deaths.find((e) => e.reason === 'expired')?.queue).toBe(delayQueue(tierTtls[tierTtls.length - 1], ns));
+      expect(deaths.find((e) => e.reason === 'expired')?.queue).toBe(delayQueue(tierTtls.at(-1) ?? NaN, ns));
       expect(parked?.messageId).toBe('parked');
       expect(parked?.headers).toMatchObject({ 'parked-reason': 'deadline', 'parked-after-attempt': 2, attempt: 2 });
       // before its retry, or on arrival when the first attempt was handled late (a busy machine): both on attempt 2
@@ -57,15 +58,17 @@ describe('retry-ladder lab against the real broker and database', () => {
   });
 
   it('waits at least each tier, whatever an earlier run left', async () => {
+    expect.hasAssertions(); // some assertions sit in loops over what the run observed
     // leftovers of an interrupted run: a message in every queue, stale rows
-    for (const name of ['me12.ladder.work', delayQueue(800), 'me12.ladder.dlq', 'me12.ladder.parking'])
+    for (const name of [q('me12.ladder.work'), delayQueue(800), q('me12.ladder.dlq'), q('me12.ladder.parking')])
       await s.broker.sendConfirmed(name, 'stale', { messageId: 'exhausted', headers: { attempt: 9 } });
-    await s.db`INSERT INTO retry_ladder_effect (event_id, attempt) VALUES ('exhausted', 9), ('stale', 1) ON CONFLICT DO NOTHING`;
+    await s.db`INSERT INTO ${s.db(`${NS}_retry_ladder_effect`)} (event_id, attempt) VALUES ('exhausted', 9), ('stale', 1) ON CONFLICT DO NOTHING`;
 
     const { code, report } = await runLabJson('retry-ladder');
     expect(code, JSON.stringify(report.checks)).toBe(0);
     const m = report.facts.messages;
     expect(m.exhausted.tiersMs).toEqual([200, 400, 800]);
+    expect(m.exhausted.gapsMs).toHaveLength(3); // four attempts, three waits
     m.exhausted.gapsMs.forEach((gap: number, i: number) => expect(gap).toBeGreaterThanOrEqual(m.exhausted.tiersMs[i]));
     expect(m.recovers.gapsMs[0]).toBeGreaterThanOrEqual(200);
     expect(m.recovers.gapsMs[1]).toBeGreaterThanOrEqual(400);
@@ -78,18 +81,18 @@ describe('retry-ladder lab against the real broker and database', () => {
     for (const ttl of [200, 400, 800])
       expect(await s.mgmt.queue(delayQueue(ttl))).toMatchObject({
         type: 'quorum',
-        arguments: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': 'me12.ladder.business', 'x-dead-letter-routing-key': 'work' },
+        arguments: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': q('me12.ladder.business'), 'x-dead-letter-routing-key': 'work' },
       });
-    expect(await s.mgmt.queue('me12.ladder.work')).toMatchObject({
-      arguments: { 'x-dead-letter-exchange': 'me12.ladder.dead', 'x-dead-letter-routing-key': 'exhausted' },
+    expect(await s.mgmt.queue(q('me12.ladder.work'))).toMatchObject({
+      arguments: { 'x-dead-letter-exchange': q('me12.ladder.dead'), 'x-dead-letter-routing-key': 'exhausted' },
     });
     const bindings = await s.mgmt.bindings();
     const has = (source: string, destination: string, routing_key: string) =>
       expect(bindings).toContainEqual(expect.objectContaining({ source, destination, routing_key }));
-    has('me12.ladder.business', 'me12.ladder.work', 'work');
-    for (const ttl of [200, 400, 800]) has('me12.ladder.retry', delayQueue(ttl), `${ttl}ms`);
-    has('me12.ladder.dead', 'me12.ladder.dlq', 'exhausted');
-    has('me12.ladder.dead', 'me12.ladder.parking', 'parked');
+    has(q('me12.ladder.business'), q('me12.ladder.work'), 'work');
+    for (const ttl of [200, 400, 800]) has(q('me12.ladder.retry'), delayQueue(ttl), `${ttl}ms`);
+    has(q('me12.ladder.dead'), q('me12.ladder.dlq'), 'exhausted');
+    has(q('me12.ladder.dead'), q('me12.ladder.parking'), 'parked');
   });
 
   it('builds the ladder from the options: a capped tier is shared, and max attempts is honoured', async () => {
@@ -99,9 +102,9 @@ describe('retry-ladder lab against the real broker and database', () => {
   });
 
   it('keeps a namespaced run apart: its own queues and its own table', async () => {
-    const r = await mqlab(['retry-ladder', '--namespace', 'itest']);
+    const r = await mqlab(['retry-ladder', '--namespace', 'i_ladder']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    await expectSettled([200, 400, 800], 4, 'itest');
+    await expectSettled([200, 400, 800], 4, 'i_ladder');
   });
 
   it.each([

@@ -20,6 +20,8 @@ export interface RunFlags {
   out?: string;
   /** --color / --no-color (undefined: decide from the environment) */
   color?: boolean;
+  /** `all --jobs N`: labs run at once */
+  jobs?: number;
 }
 
 /** what a run shares with main: the interrupt signal, and the --junit file main completes on an early exit */
@@ -47,7 +49,7 @@ export async function runCommand(
   const { session, reports, lost } = await runLabs(
     entries,
     config,
-    { verbose: Boolean(flags.verbose), step: Boolean(flags.step), out: flags.out, labOptions },
+    { verbose: Boolean(flags.verbose), step: Boolean(flags.step), out: flags.out, labOptions, jobs: flags.jobs },
     {
       stderr: (line) => process.stderr.write(line + '\n'),
       waitForEnter: (prompt) => waitForEnter(prompt, signal),

@@ -26,7 +26,7 @@ export async function openDb(url: string, max = 4, onClose?: () => void): Promis
   });
   try {
     const [row] = await db`select current_setting('server_version') as v`;
-    return { db, version: String(row.v) };
+    return { db, version: String(row?.v) }; // the query returns one row
   } catch (err) {
     await db.end({ timeout: 0 }).catch(() => {});
     throw dbError(err, url);

@@ -52,10 +52,14 @@ export function formatEvent(e: LabEvent): string {
 /** parse a line printed by formatEvent (null when the line is not an event) */
 export function parseEvent(line: string): LabEvent | null {
   const m = /^\[([\w.-]+)\] (.*)$/.exec(line.trim());
-  if (!m) return null;
+  const [, source, rest] = m ?? [];
+  if (source === undefined || rest === undefined) return null;
   const fields: Record<string, string> = {};
   const re = /([\w.-]+)=("(?:[^"\\]|\\.)*"|\S*)/g;
-  for (let kv; (kv = re.exec(m[2])); ) fields[kv[1]] = kv[2].startsWith('"') ? JSON.parse(kv[2]) : kv[2];
+  for (let kv; (kv = re.exec(rest)); ) {
+    const [, key, value] = kv;
+    if (key !== undefined && value !== undefined) fields[key] = value.startsWith('"') ? JSON.parse(value) : value;
+  }
   if (Object.keys(fields).length === 0) return null;
-  return { source: m[1], fields };
+  return { source, fields };
 }

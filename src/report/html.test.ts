@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LabReport, SessionInfo } from '../runner.js';
+import type { LabReport, SessionInfo } from './lab-report.js';
 import type { Config } from '../config.js';
 import { capabilities } from '../broker/capabilities.js';
 import { check, evaluate } from './checks.js';

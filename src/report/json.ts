@@ -32,6 +32,7 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       ...(r.error ? { error: r.error } : {}),
       // a service lost or refused during the lab: not a failed experiment
       ...(r.environment ? { outcome: 'error', error: { kind: 'environment', ...r.environment } } : {}),
+      ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
       timings: roundTimings(r.timings),
       ...(r.window ? { window: r.window } : {}),
       events: r.events.map((e) => ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e) })),

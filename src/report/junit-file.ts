@@ -29,10 +29,11 @@ export class JunitFile {
 
 /** `--junit FILE` / `--junit=FILE` from raw arguments, for a run that ended before its action ran */
 export function junitFromArgv(argv: string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--') return undefined;
-    if (argv[i] === '--junit' && argv[i + 1] !== undefined && !argv[i + 1].startsWith('-')) return argv[i + 1];
-    if (argv[i].startsWith('--junit=')) return argv[i].slice('--junit='.length) || undefined;
+  for (const [i, arg] of argv.entries()) {
+    if (arg === '--') return undefined;
+    const next = argv[i + 1];
+    if (arg === '--junit' && next !== undefined && !next.startsWith('-')) return next;
+    if (arg.startsWith('--junit=')) return arg.slice('--junit='.length) || undefined;
   }
   return undefined;
 }

@@ -43,20 +43,20 @@ describe('junit', () => {
     const xml = junitXml([lab({ status: 'failed', checks: [evaluate(check('a', 1, 1)), evaluate(check('b<&>', '1', colourful))] })]);
     const doc = valid(xml);
     const [suite] = find(doc, 'testsuite');
-    expect(suite.attrs).toMatchObject({ name: 'retry', tests: '2', failures: '1', errors: '0', skipped: '0', time: '1.100', timestamp: '2026-11-30T10:00:00' });
+    expect(suite?.attrs).toMatchObject({ name: 'retry', tests: '2', failures: '1', errors: '0', skipped: '0', time: '1.100', timestamp: '2026-11-30T10:00:00' });
     const cases = find(doc, 'testcase');
     expect(cases.map((c) => [c.attrs.name, c.attrs.time])).toEqual([['a', '0.500'], ['b<&>', '0.500']]);
     const [failure] = find(doc, 'failure');
-    expect(failure.attrs.message).toBe('expected=1 actual=2 then\nmore');
-    expect(failure.text).toBe('expected: 1\nactual:   2 then\nmore\n');
-    expect(find(doc, 'system-out')[0].text).toBe('retry: healthyAttempts=1\nPASS a: 1\nFAIL b<&>: expected=1 actual=2 then\nmore\nRESULT: 1 assertion(s) FAILED\n');
+    expect(failure?.attrs.message).toBe('expected=1 actual=2 then\nmore');
+    expect(failure?.text).toBe('expected: 1\nactual:   2 then\nmore\n');
+    expect(find(doc, 'system-out')[0]?.text).toBe('retry: healthyAttempts=1\nPASS a: 1\nFAIL b<&>: expected=1 actual=2 then\nmore\nRESULT: 1 assertion(s) FAILED\n');
     expect(doc.attrs).toMatchObject({ name: 'mqlab', tests: '2', failures: '1', errors: '0', time: '1.100' });
   });
 
   it('a skipped lab is <skipped message=…>', () => {
     const doc = valid(junitXml([lab({ status: 'skipped', skipped: 'needs RabbitMQ 4.3 (this is 3.10.8)', checks: [] })]));
-    expect(find(doc, 'skipped')[0].attrs.message).toBe('needs RabbitMQ 4.3 (this is 3.10.8)');
-    expect(find(doc, 'testsuite')[0].attrs.skipped).toBe('1');
+    expect(find(doc, 'skipped')[0]?.attrs.message).toBe('needs RabbitMQ 4.3 (this is 3.10.8)');
+    expect(find(doc, 'testsuite')[0]?.attrs.skipped).toBe('1');
   });
 
   it('a lab that did not complete is an <error>, whether its error is a message or {kind, service, message}', () => {
@@ -76,11 +76,11 @@ describe('junit', () => {
     const end = { kind: 'interrupted' as const, message: 'interrupted (SIGINT/SIGTERM)', lab: 'hold', notRun: ['replay'], at };
     const doc = valid(junitXml([lab()], end));
     expect(find(doc, 'testsuite').map((s) => s.attrs.name)).toEqual(['retry', 'hold', 'replay']);
-    expect(find(doc, 'error')[0].attrs).toEqual({ type: 'interrupted', message: 'interrupted (SIGINT/SIGTERM)' });
-    expect(find(doc, 'skipped')[0].attrs.message).toBe('not run: the run ended early (interrupted)');
+    expect(find(doc, 'error')[0]?.attrs).toEqual({ type: 'interrupted', message: 'interrupted (SIGINT/SIGTERM)' });
+    expect(find(doc, 'skipped')[0]?.attrs.message).toBe('not run: the run ended early (interrupted)');
     expect(doc.attrs).toMatchObject({ tests: '3', errors: '1' });
     // before any lab is known (a usage error), the suite is mqlab's own
     const usage = valid(junitXml([], { kind: 'usage', message: "unknown option '--bogus'", at }));
-    expect(find(usage, 'testsuite')[0].attrs.name).toBe('mqlab');
+    expect(find(usage, 'testsuite')[0]?.attrs.name).toBe('mqlab');
   });
 });

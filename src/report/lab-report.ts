@@ -23,6 +23,8 @@ export interface LabReport {
   events: LabEvent[];
   /** the lab's queues' ready messages, sampled during the run */
   depths?: DepthSeries;
+  /** the lab's own namespace in a --jobs run (absent: the run's namespace) */
+  namespace?: string;
 }
 
 export interface SessionInfo {

@@ -30,7 +30,7 @@ export function debianMirror(env: NodeJS.ProcessEnv = process.env): string {
 /** the first Debian archive URI (not -security) in apt source files, one-line or deb822 */
 export function archiveIn(texts: string[]): string | null {
   for (const text of texts) {
-    const uris = [...text.matchAll(/^\s*URIs:\s*(\S+)/gim), ...text.matchAll(/^\s*deb\s+(?:\[[^\]]*\]\s+)?(\S+)/gim)].map((m) => m[1]);
+    const uris = [...text.matchAll(/^\s*URIs:\s*(\S+)/gim), ...text.matchAll(/^\s*deb\s+(?:\[[^\]]*\]\s+)?(\S+)/gim)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
     const archive = uris.find((u) => /\/debian\/?$/.test(u) && !/security/.test(u));
     if (archive) return archive;
   }

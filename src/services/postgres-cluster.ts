@@ -19,7 +19,8 @@ export function pgBinDir(host: Host): string | null {
     .readdirSync(outer(host, root))
     .filter((v) => fs.existsSync(outer(host, path.join(root, v, 'bin', 'postgres'))))
     .sort((a, b) => Number(b) - Number(a));
-  return versions.length ? path.join(root, versions[0], 'bin') : null;
+  const newest = versions[0];
+  return newest === undefined ? null : path.join(root, newest, 'bin');
 }
 
 const pgAccount = (host: Host) => account(host, ['postgres', 'nobody']);

@@ -9,7 +9,7 @@ export async function withProgress(what: string, log: (line: string) => void, st
   let last = '';
   child.all?.on('data', (b: Buffer) => {
     const lines = b.toString().split('\n').map((l) => l.trim()).filter(Boolean);
-    if (lines.length) last = lines[lines.length - 1];
+    last = lines.at(-1) ?? last;
   });
   const tick = setInterval(() => log(`${what}: ${Math.round((Date.now() - began) / 1000)} s${last ? ` (${last.slice(0, 100)})` : ''}`), 4000);
   try {
