@@ -41,7 +41,8 @@ describe('least privilege', () => {
   it('mqlab all passes with it', { timeout: 900_000 }, async () => {
     const r = await mqlab(['all'], env, 900_000);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ALL: \d+ lab\(s\), none failed$/m);
+    // a lab this broker cannot run (delayed-retry before 4.3) is counted as skipped, never as passed
+    expect(r.stdout).toMatch(/^ALL: \d+ lab\(s\), none failed(, \d+ skipped)?$/m);
     expect(r.stdout + r.stderr).not.toMatch(/HTTP 401|HTTP 403|not_authorised|access_refused/i);
   });
 });
