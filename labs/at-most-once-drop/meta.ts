@@ -1,9 +1,8 @@
 /** The at-most-once-drop lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { options, type DropOptions } from './options.js';
+import { WINDOW_MS } from './names.js';
 
-/** the seed's window in which the target stays unbound, per phase */
-export const WINDOW_MS = 2000;
 
 export const meta = defineLab<DropOptions>({
   name: 'at-most-once-drop',

@@ -9,8 +9,7 @@ import type { QueueStats } from '../../src/broker/management.js';
 import { deadLetterPolicy, heldLetters, statsLine, type DeadLetterStrategy } from '../../src/broker/dead-letter.js';
 import { ticking } from '../../src/progress.js';
 import { deferred } from '../../src/time.js';
-import { BODY, EVENT_ID, MARKER_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, type DropNames } from './names.js';
-import { WINDOW_MS } from './meta.js';
+import { BODY, EVENT_ID, MARKER_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, WINDOW_MS, type DropNames } from './names.js';
 
 /**
  * Queue statistics reach the management API through a quorum tick, a collector run and a sample

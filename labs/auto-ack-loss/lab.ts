@@ -13,8 +13,7 @@ import path from 'node:path';
 import type { Lab, LabContext } from '../../src/lab.js';
 import { runChild, type ChildRun } from '../../src/child.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
-import { CRASH_AFTER, FORGET_MESSAGES, FORGET_PREFETCH, MESSAGES, PREFETCH } from './meta.js';
-import { names, queueOf, reset, schema, topology, type AckNames, type Phase } from './names.js';
+import { CRASH_AFTER, FORGET_MESSAGES, FORGET_PREFETCH, MESSAGES, PREFETCH, names, queueOf, reset, schema, topology, type AckNames, type Phase } from './names.js';
 
 const CONSUMER = new URL('./consumer.js', import.meta.url);
 /** published once the forgetting consumer is idle: a statistics sample that counts it is newer than that */

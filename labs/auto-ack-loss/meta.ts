@@ -1,12 +1,7 @@
 /** auto-ack-loss's metadata: cheap to import (the CLI lists and describes labs from it); its code loads when it runs. */
 import { defineLab } from '../../src/lab.js';
 
-export const MESSAGES = 20;
-export const PREFETCH = 10;
-export const CRASH_AFTER = 5;
-/** the third consumer's prefetch, and how many messages wait for it */
-export const FORGET_PREFETCH = 5;
-export const FORGET_MESSAGES = 10;
+import { CRASH_AFTER, FORGET_PREFETCH, MESSAGES, PREFETCH } from './names.js';
 
 export const meta = defineLab({
   name: 'auto-ack-loss',

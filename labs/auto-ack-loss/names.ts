@@ -2,6 +2,14 @@
 import type { Names } from '../../src/names.js';
 import type { Topology } from '../../src/broker/topology.js';
 
+/** the run's sizes (meta's text and the lab both read them here) */
+export const MESSAGES = 20;
+export const PREFETCH = 10;
+export const CRASH_AFTER = 5;
+/** the third consumer's prefetch, and how many messages wait for it */
+export const FORGET_PREFETCH = 5;
+export const FORGET_MESSAGES = 10;
+
 export function names(n: Names) {
   return {
     /** durable quorum queues: durability does not cover the consumer side */
