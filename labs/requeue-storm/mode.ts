@@ -4,7 +4,8 @@
  *   all on the same work queue, one push consumer on its own channel.
  *   requeue: failure → nack(requeue=true)          (the broker hands it back at once)
  *   delayed: failure → reject(requeue=false) → DLX → delay queue (TTL) → back to the work queue
- * (delayed-requeues, TEST ONLY: the delayed mode requeues like the other one)
+ * (TEST ONLY: delayed-requeues, the delayed mode requeues like the other one; requeue-waits, the
+ * requeue consumer holds the failing message one TTL before its nack)
  * When the window ends the failing message is taken off (acked) at its next delivery: at once in
  * `requeue`, after at most one TTL in `delayed` (`removed` settles then; the caller awaits it).
  */
@@ -14,6 +15,7 @@ import { deathCount } from '../../src/broker/xdeath.js';
 import { deferred } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
 import { healthySchedule } from './measure.js';
+import { DELAY_TTL_MS } from './names.js';
 
 export type ModeName = 'requeue' | 'delayed';
 
@@ -38,6 +40,8 @@ export interface Removal {
   /** delayed mode: x-death counts stamped by the broker */
   xDeathRejected: number;
   xDeathExpired: number;
+  /** when this process received it (ctx.now()) */
+  atMs: number;
 }
 
 export interface ModeRun {
@@ -49,7 +53,7 @@ export interface ModeRun {
   failingDeliveries: number;
   /** of those, how many carried the broker's redelivered flag */
   redeliveredFlags: number;
-  /** delivery instants of the failing message (delayed mode only; the storm has thousands) */
+  /** delivery instants of the failing message (ctx.now(); the storm has thousands, capped by maxRedeliveries) */
   failingAtMs: number[];
   capped: boolean;
   /** process CPU (user + system) over the window, ms */
@@ -83,6 +87,7 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
   let redeliveredFlags = 0;
 
   const remove = (m: Delivery) => {
+    const atMs = ctx.now();
     // TEST ONLY (leave-failing): the failing message is put back instead of taken off
     if (ctx.fault('leave-failing')) m.nack(true);
     else m.ack();
@@ -91,6 +96,7 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
       brokerDeliveryCount: m.headers['x-delivery-count'] === undefined ? null : Number(m.headers['x-delivery-count']),
       xDeathRejected: deathCount(m.headers, spec.queue, 'rejected'),
       xDeathExpired: spec.delayQueue ? deathCount(m.headers, spec.delayQueue, 'expired') : 0,
+      atMs,
     });
     log.emit('consumer', { mode: spec.mode, messageId: m.messageId, destination: spec.queue, status: 'removed_after_window' });
   };
@@ -98,9 +104,9 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
   const onFailing = (m: Delivery) => {
     if (windowOver || capped) return remove(m);
     failingDeliveries += 1;
+    failingAtMs.push(ctx.now());
     if (m.redelivered) redeliveredFlags += 1;
     if (spec.mode === 'delayed' && !ctx.fault('delayed-requeues')) {
-      failingAtMs.push(ctx.now());
       m.reject(false); // dead-lettered into the delay queue; back after its TTL
       log.emit('consumer', { mode: spec.mode, messageId: m.messageId, delivery: failingDeliveries, status: 'rejected_to_delay' });
       return;
@@ -112,6 +118,11 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
       return remove(m);
     }
     if (failingDeliveries === 1) log.emit('consumer', { mode: spec.mode, messageId: m.messageId, status: 'nack_requeue_storm_started' });
+    // TEST ONLY (requeue-waits): the consumer holds the failing message one delay TTL before its nack
+    if (ctx.fault('requeue-waits')) {
+      setTimeout(() => m.nack(true), DELAY_TTL_MS);
+      return;
+    }
     m.nack(true); // back to the queue at once: the broker redelivers it immediately
   };
 

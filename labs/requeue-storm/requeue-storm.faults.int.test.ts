@@ -11,10 +11,14 @@ const NS = 'faultstorm';
 describe('requeue-storm: each check fails when the experiment is broken on purpose', () => {
   it('a delayed mode that requeues, a healthy message acked unprocessed, a failing message put back', async () => {
     await expectFaultsFail('requeue-storm', NS, ['delayed-requeues', 'healthy-lost', 'leave-failing'], [
-      'FAIL ratio:', // both modes storm: about 1×
+      'FAIL delayedGapMinMs:', // the delayed mode's message is back at once
       'FAIL healthyProcessedRequeue:', // acked unprocessed
       'FAIL healthyProcessedDelayed:',
       'FAIL queueDepthAfter:', // the failing message is still queued
     ]);
+  });
+
+  it('a requeue consumer that holds the failing message one delay TTL before its nack', async () => {
+    await expectFaultsFail('requeue-storm', NS, ['requeue-waits'], ['FAIL requeueGapP50Ms:']);
   });
 });

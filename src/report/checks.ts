@@ -19,8 +19,8 @@ export interface CheckResult extends Check {
 }
 
 export const check = (name: string, expected: unknown, actual: unknown): Check => ({ name, expected, actual });
-export const checkAtLeast = (name: string, min: number, actual: number): Check => ({ name, expected: min, actual, compare: 'atLeast' });
-export const checkAtMost = (name: string, max: number, actual: number): Check => ({ name, expected: max, actual, compare: 'atMost' });
+export const checkAtLeast = (name: string, min: number, actual: number | null): Check => ({ name, expected: min, actual, compare: 'atLeast' });
+export const checkAtMost = (name: string, max: number, actual: number | null): Check => ({ name, expected: max, actual, compare: 'atMost' });
 
 /** a claim this run could not observe, with the reason (printed SKIP, counted neither passed nor failed) */
 export const skipCheck = (name: string, expected: unknown, reason: string): Check => ({ name, expected, actual: null, skipped: reason });
