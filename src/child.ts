@@ -13,6 +13,7 @@ import { parseEvent, type LabEvent } from './log/events.js';
 import { writeOutput } from './report/out-files.js';
 import { CHILD_LOST_EXIT, ServiceLost, type ServiceName } from './lost.js';
 import { isGateMessage } from './replay-gate.js';
+import { LabError } from './errors.js';
 
 export interface ChildRun {
   name: string;
@@ -44,10 +45,11 @@ export interface ChildOptions {
  */
 export async function runChild(ctx: LabContext, name: string, script: URL, opts: ChildOptions = {}): Promise<ChildRun> {
   const file = fileURLToPath(script);
+  const timeoutMs = opts.timeoutMs ?? 60_000;
   const child = execa(process.execPath, [file, ...(opts.args ?? [])], {
     reject: false,
     ipc: opts.gates ?? false,
-    timeout: opts.timeoutMs ?? 60_000,
+    timeout: timeoutMs,
     cancelSignal: ctx.signal,
     env: {
       MQLAB_AMQP_URL: ctx.config.amqpUrl,
@@ -84,6 +86,8 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
   if (ctx.outDir) writeOutput(path.join(ctx.outDir, `${name}.out.txt`), output ? output + '\n' : '');
   if (r.isCanceled) throw ctx.signal.reason ?? new Error('interrupted');
   if (exitCode === CHILD_LOST_EXIT) throw childLoss(ctx, name, r.stderr);
+  // the lab's own bound, not an outcome of the experiment: its exit code (143) must not become a verdict
+  if (r.timedOut) throw new LabError(`process ${name} did not end within ${timeoutMs / 1000} s and was stopped (a very busy machine?)`);
   return { name, exitCode, signal, stdout: r.stdout, stderr: r.stderr, events };
 }
 
