@@ -52,3 +52,28 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => 
   const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
   return { promise, resolve, reject };
 }
+
+/**
+ * Wait for `settled` for as long as something keeps happening: resolves false once it settled, true
+ * when nothing moved for `idleMs` (`lastActivity()`: the last progress, on `clock.now()`); rejects with
+ * `settled`'s rejection. A busy machine makes progress slower, not absent, so waiting on idleness
+ * instead of a fixed deadline keeps the verdict independent of the machine's speed.
+ */
+export async function settledOrIdle(
+  settled: Promise<unknown>,
+  lastActivity: () => number,
+  idleMs: number,
+  clock: { now(): number; sleep(ms: number): Promise<void> },
+): Promise<boolean> {
+  let done = false;
+  settled.then(
+    () => (done = true),
+    () => {}, // rejected: the race below rethrows it
+  );
+  for (;;) {
+    if (done) return false;
+    const left = lastActivity() + idleMs - clock.now();
+    if (left <= 0) return true;
+    await Promise.race([settled, clock.sleep(Math.min(left, 100))]);
+  }
+}

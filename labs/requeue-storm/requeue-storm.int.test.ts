@@ -11,7 +11,7 @@ function summaryFrom(f: any): string {
   const a = f.requeue;
   const b = f.delayed;
   return (
-    `requeue-storm: requeueRedeliveriesPerSec=${a.redeliveriesPerSec} delayedRedeliveriesPerSec=${b.redeliveriesPerSec} ratio=${f.ratio}` +
+    `requeue-storm: requeueRedeliveriesPerSec=${a.redeliveriesPerSec} delayedRedeliveriesPerSec=${b.redeliveriesPerSec} ratio=${f.ratio ?? 'Infinity'}` + // JSON has no Infinity: null when mode b had no redelivery in its window
     ` healthyProcessedRequeue=${a.healthy.processed}/${a.healthy.published} healthyProcessedDelayed=${b.healthy.processed}/${b.healthy.published}` +
     ` cpuMsRequeue=${a.cpuMs} cpuMsDelayed=${b.cpuMs}` +
     ` healthyP50MsRequeue=${a.healthy.p50Ms} healthyP50MsDelayed=${b.healthy.p50Ms}` +
@@ -42,6 +42,7 @@ function expectConsistentFacts(report: any, caps: any) {
     expect(m.cpuMs).toBeGreaterThan(0);
   }
   if (b.redeliveriesPerSec > 0) expect(f.ratio).toBeCloseTo(a.redeliveriesPerSec / b.redeliveriesPerSec, 0);
+  else expect(f.ratio).toBeNull(); // a busy broker returned mode b's message after its window
   // the checked claims, from the delivery instants: the storm hands it back at once (half its gaps
   // under half the TTL), the delay queue never before the TTL (every gap, the removal's included)
   expect(a.failingGapP50Ms).toBeLessThanOrEqual(f.delayTtlMs / 2);
@@ -57,7 +58,7 @@ function expectConsistentFacts(report: any, caps: any) {
   if (caps.nackRequeueCountsTowardLimit) expect(a.removal.brokerDeliveryCount).toBe(a.failingDeliveries);
 
   // delayed: each pass is a dead-lettering (rejected on work, expired on delay), never a broker redelivery
-  expect(b.failingDeliveries).toBeGreaterThanOrEqual(2);
+  expect(b.failingDeliveries).toBeGreaterThanOrEqual(1);
   expect(b.failingDeliveries).toBeLessThanOrEqual(1 + Math.floor(WINDOW_MS / f.delayTtlMs));
   // from 4.3 a dead-lettered copy keeps its delivery count: every pass after the first arrives flagged redelivered
   const keeps = caps.deadLetterKeepsDeliveryCount === true;

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Lab, LabContext } from '../../src/lab.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
-import { deferred } from '../../src/time.js';
+import { deferred, settledOrIdle } from '../../src/time.js';
 import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff, type Decision } from './backoff.js';
 import { EXHAUSTED_KEY, PARKED_KEY, WORK_KEY, names, reset, schema, tierKey, topology } from './names.js';
 import { ladderChecks, ladderFacts, ladderLine, type Observed } from './report.js';
@@ -147,7 +147,7 @@ export const lab: Lab<Backoff> = {
     // a message that never settles is a finding, not a crash: once nothing has moved for the longest
     // wait plus a call plus 30 s, report what is there (a busy machine makes deliveries seconds late)
     const idleMs = b.maxDelayMs + b.callBudgetMs + 30_000;
-    const timedOut = await Promise.race([settledOrIdle(ctx, settled.promise, () => lastActivity, idleMs), work.failure, dlqWatch.failure, parkingWatch.failure]);
+    const timedOut = await Promise.race([settledOrIdle(settled.promise, () => lastActivity, idleMs, ctx), work.failure, dlqWatch.failure, parkingWatch.failure]);
     if (timedOut) ctx.progress(`nothing moved for ${idleMs} ms before every message settled; reporting what the broker and the database show`);
     await Promise.all([work.cancel(), dlqWatch.cancel(), parkingWatch.cancel()]);
     // TEST ONLY (late-retry): a handler still running after shutdown schedules one more retry
@@ -170,18 +170,6 @@ export const lab: Lab<Backoff> = {
  * behind (4.x ignores a republished one anyway), so the ladder works the same on 3.10 and 4.x.
  */
 const ownHeaders = (m: Delivery) => pick(m.headers, ['run', 'attempt', 'deadline-at', 'due-at']);
-
-/** true when `settled` resolved; false once nothing happened for `idleMs` (lastActivity is ctx.now()) */
-async function settledOrIdle(ctx: LabContext, settled: Promise<void>, lastActivity: () => number, idleMs: number): Promise<boolean> {
-  let done = false;
-  settled.then(() => (done = true));
-  for (;;) {
-    if (done) return false;
-    const left = lastActivity() + idleMs - ctx.now();
-    if (left <= 0) return true;
-    await Promise.race([settled, ctx.sleep(Math.min(left, 100))]);
-  }
-}
 
 /** what the broker and the database show once every message has settled */
 async function observe(
