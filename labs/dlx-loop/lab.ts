@@ -8,7 +8,7 @@ import type { Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
 import { deadLetterHistory, deathCount } from '../../src/broker/xdeath.js';
 import { vhostDeadLetterLoops } from '../../src/broker/dlx-graph.js';
-import { deferred, gapsMs } from '../../src/time.js';
+import { deferred, gapsMs, settledOrIdle } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
 import { names, RETRY_TTL_MS, topology } from './names.js';
 import { withFaultRoutes } from './faults.js';
@@ -65,10 +65,7 @@ async function loopsOf(ctx: LabContext, mine: string[]) {
 
 /** settle with `done`, or stop waiting once no delivery has come for IDLE_MS (a lost message is a finding) */
 async function untilDoneOrIdle(ctx: LabContext, done: Promise<unknown>, failure: Promise<never>, lastAt: () => number): Promise<void> {
-  let over = false;
-  done.then(() => (over = true), () => {});
-  while (!over && ctx.now() - lastAt() < IDLE_MS) await Promise.race([done, failure, ctx.sleep(100)]);
-  if (!over) ctx.progress(`nothing arrived for ${IDLE_MS} ms; reporting what was seen`);
+  if (await settledOrIdle(Promise.race([done, failure]), lastAt, IDLE_MS, ctx)) ctx.progress(`nothing arrived for ${IDLE_MS} ms; reporting what was seen`);
 }
 
 /** reject the same message again and again: it comes straight back, x-death count +1 each time */

@@ -43,14 +43,14 @@ export const lab: Lab<HoldOptions> = {
     // The policy, applied by the lab. One left by an interrupted run goes first: switching
     // at-least-once off deletes the letters it still holds, which a purge does not (3.10.8).
     const policy = holdPolicy(ctx.names, ctx.caps);
-    const earlierPolicy = (await mgmt.policies()).some((p) => p.name === policy.name);
+    const earlierPolicy = (await mgmt.policy(policy.name)) !== null;
     if (earlierPolicy) {
       ctx.progress(`policy ${policy.name} was left by an earlier run: clearing it first drops the letters that run still held`);
       await mgmt.deletePolicy(policy.name);
     }
     // fault wrong-pattern: a policy that matches no queue (the source keeps no dead-letter route)
     await mgmt.putPolicy(ctx.fault('wrong-pattern') ? { ...policy, pattern: `${policy.pattern}-nothing` } : policy);
-    const stored = (await mgmt.policies()).find((p) => p.name === policy.name);
+    const stored = (await mgmt.policy(policy.name)) ?? undefined;
     ctx.progress(`applied policy ${policy.name} to ${policy.pattern} (apply-to ${policy.applyTo}${ctx.caps.policyApplyToQuorumQueues ? '' : `: RabbitMQ ${ctx.caps.version} has no quorum_queues`}): ${JSON.stringify(policy.definition)}`);
     log.emit('policy', { policy: policy.name, pattern: policy.pattern, applyTo: policy.applyTo, queue: x.source, status: 'applied' });
     // An earlier run's held letters went with its policy, but the statistics may still show them
@@ -145,7 +145,7 @@ export const lab: Lab<HoldOptions> = {
       let policyCleared = false;
       if (mayClearPolicy(stats)) {
         await mgmt.deletePolicy(policy.name);
-        policyCleared = !(await mgmt.policies()).some((p) => p.name === policy.name);
+        policyCleared = (await mgmt.policy(policy.name)) === null;
         ctx.progress(`no letter of this run is held in ${x.source}: cleared policy ${policy.name}`);
       } else {
         ctx.progress(`kept policy ${policy.name}: ${x.source} shows ${statsLine(watch.last()?.stats ?? null)}; clearing it now would delete held letters`);

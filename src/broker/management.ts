@@ -36,6 +36,12 @@ export interface PolicyInfo {
   priority: number;
 }
 
+/**
+ * One request's bound. A loaded broker answers its management API slowly (ten labs at once on a
+ * 2-core machine, load ≈ 25: vhost-wide listings passed 10 s); past this it counts as lost.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export class Management {
   private readonly base: string;
   private readonly auth: string;
@@ -62,7 +68,7 @@ export class Management {
         method,
         headers: { authorization: this.auth, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (err) {
       const e = err as { cause?: { code?: string }; message?: string };
@@ -117,6 +123,11 @@ export class Management {
 
   async policies(): Promise<PolicyInfo[]> {
     return (await this.request<PolicyInfo[] | null>('GET', `/api/policies/${this.v()}`)) ?? [];
+  }
+
+  /** one policy of the vhost, or null (one small request, whatever else the vhost holds) */
+  async policy(name: string): Promise<PolicyInfo | null> {
+    return this.request<PolicyInfo | null>('GET', `/api/policies/${this.v()}/${encodeURIComponent(name)}`);
   }
 
   async putPolicy(p: PolicySpec): Promise<void> {
