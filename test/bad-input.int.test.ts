@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { mqlab, useServices, type Services } from './helpers.js';
+import { must } from '../src/must.js';
 import { numberLike, parsedOptions } from './bad-input-values.js';
 
 const SECRET = 'Sup3r-s3cret';
@@ -27,7 +28,7 @@ function refusedValue(parse: (raw: string) => unknown, seed: number): string {
       return !raw.startsWith('-'); // commander would read "-x" as a flag: that is another case below
     }
   });
-  return fc.sample(refused, { seed, numRuns: 1 })[0];
+  return must(fc.sample(refused, { seed, numRuns: 1 })[0], `a refused value (seed ${seed})`);
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-bad-'));
@@ -60,7 +61,7 @@ async function snapshot(s: Services) {
   const page = await s.mgmt.request<{ items: { name: string }[] }>('GET', '/api/queues/lab?page=1&page_size=500&use_regex=true&name=%5Esafety%5C.&columns=name');
   const queues = page.items.map((q) => q.name).sort();
   const tables = (await s.db`SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'safety\\_%' ORDER BY 1`).map((r) => String(r.table_name));
-  return { queues, tables, sentinelDepth: await s.broker.depth(SENTINEL_Q), sentinelRows: (await s.db`SELECT count(*)::int AS n FROM ${s.db(SENTINEL_T)}`)[0].n };
+  return { queues, tables, sentinelDepth: await s.broker.depth(SENTINEL_Q), sentinelRows: must((await s.db`SELECT count(*)::int AS n FROM ${s.db(SENTINEL_T)}`)[0], 'the sentinel row count').n };
 }
 
 describe('bad input through the CLI: one line, exit 2, no stack, no secret, nothing changed', () => {

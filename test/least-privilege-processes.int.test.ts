@@ -18,8 +18,8 @@ async function listeners(): Promise<Listener[]> {
   const out: Listener[] = [];
   for (const line of r.stdout.split('\n')) {
     const local = line.trim().split(/\s+/)[3] ?? '';
-    const m = /^(.*):(\d+)$/.exec(local);
-    for (const p of line.matchAll(/pid=(\d+)/g)) if (m) out.push({ addr: m[1], port: Number(m[2]), pid: Number(p[1]) });
+    const [, addr, port] = /^(.*):(\d+)$/.exec(local) ?? [];
+    for (const p of line.matchAll(/pid=(\d+)/g)) if (addr !== undefined && port !== undefined) out.push({ addr, port: Number(port), pid: Number(p[1]) });
   }
   return out;
 }

@@ -14,6 +14,7 @@ import { runChild } from '../../src/child.js';
 import { check, javaList } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { formatDuration } from '../../src/duration.js';
+import { must } from '../../src/must.js';
 import { names, reset, ROUTE, schema, topology, type ArchiveNames } from './names.js';
 import { purgeArchive, setStatus } from './store.js';
 
@@ -41,7 +42,8 @@ export const lab: Lab = {
     // before the ack: the broker takes that letter back
     const [run1] = await Promise.all([runChild(ctx, 'archiver-run1', ARCHIVER, { args: ['--kill-after-commit'], names: x }), allDead]);
     const killed = eventsOf(run1, 'killed_before_ack')[0]?.fields ?? {};
-    const [{ n: committedBeforeKill }] = await db`SELECT count(*)::int AS n FROM ${db(x.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
+    const committed = await db`SELECT count(*)::int AS n FROM ${db(x.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
+    const committedBeforeKill = must(committed[0], 'the count of rows committed before the kill').n;
     ctx.progress(`archiver-run1 exited ${run1.exitCode} after committing ${killed.businessId ?? 'nothing'}`);
     const acked1 = eventsOf(run1, 'acked').length;
     const deadLetters = acked1 + (await depthReaches(ctx, x.dlq, LETTERS.length - acked1, 'every dead letter, the killed archiver’s one back, in the DLQ'));

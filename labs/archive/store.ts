@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../src/db/client.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
+import { must } from '../../src/must.js';
 import { archiveRecord, type Letter } from './letter.js';
 import type { ArchiveNames, ArchiveStatus } from './names.js';
 
@@ -48,7 +49,8 @@ export async function archiveLetter(db: Db, x: ArchiveNames, letter: Letter, { d
 /** move one row to `status`; the table's trigger refuses anything but ARCHIVED → IN_PROGRESS → FIXED */
 export async function setStatus(db: Db, x: ArchiveNames, businessId: string, status: ArchiveStatus): Promise<string | null> {
   const rows = await db`UPDATE ${db(x.archive)} SET status = ${status} WHERE business_id = ${businessId} RETURNING status`;
-  return rows.length ? String(rows[0].status) : null;
+  const [row] = rows;
+  return row ? String(row.status) : null;
 }
 
 export interface PurgeResult {
@@ -60,12 +62,13 @@ export interface PurgeResult {
 
 /** retention: delete the rows archived more than `olderThanMs` ago, by the database's clock */
 export async function purgeArchive(db: Db, x: ArchiveNames, olderThanMs: number): Promise<PurgeResult> {
-  const [row] = await db`
+  const rows = await db`
     WITH c AS (SELECT now() - make_interval(secs => ${olderThanMs / 1000}::float8) AS cutoff),
     gone AS (DELETE FROM ${db(x.archive)} a USING c WHERE a.archived_at < c.cutoff RETURNING a.business_id)
     SELECT (SELECT cutoff FROM c) AS cutoff,
            (SELECT coalesce(array_agg(business_id ORDER BY business_id), '{}') FROM gone) AS purged,
            (SELECT count(*)::int FROM ${db(x.archive)}) AS total`;
+  const row = must(rows[0], 'the purge summary row');
   const purged = row.purged as string[];
   return { cutoff: row.cutoff as Date, purged, kept: Number(row.total) - purged.length };
 }
@@ -97,10 +100,12 @@ export interface Listing {
 
 export async function listArchive(db: Db, x: ArchiveNames, status: ArchiveStatus | undefined, limit: number): Promise<Listing> {
   const where = status ? db`WHERE status = ${status}` : db``;
-  const [rows, [{ total }], [{ failures }]] = await Promise.all([
+  const [rows, totals, failureCounts] = await Promise.all([
     db<ArchiveRow[]>`SELECT * FROM ${db(x.archive)} ${where} ORDER BY archived_at DESC, id DESC LIMIT ${limit}`,
     db`SELECT count(*)::int AS total FROM ${db(x.archive)} ${where}`,
     db`SELECT count(*)::int AS failures FROM ${db(x.failure)}`,
   ]);
+  const total = must(totals[0], 'the archive count row').total;
+  const failures = must(failureCounts[0], 'the failure count row').failures;
   return { rows, total: Number(total), failures: Number(failures) };
 }

@@ -8,14 +8,14 @@ export interface Column<R> {
 }
 
 export function renderTable<R>(columns: Column<R>[], rows: R[]): string[] {
-  const cells = rows.map((r) => columns.map((c) => clip(oneLine(c.cell(r)), c.max)));
-  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i].length)));
-  const line = (values: string[]) =>
-    values
-      .map((v, i) => (columns[i].align === 'right' ? v.padStart(widths[i]) : v.padEnd(widths[i])))
+  const text = (c: Column<R>, r: R) => clip(oneLine(c.cell(r)), c.max);
+  const sized = columns.map((c) => ({ ...c, width: Math.max(c.header.length, ...rows.map((r) => text(c, r).length)) }));
+  const line = (value: (c: Column<R>) => string) =>
+    sized
+      .map((c) => (c.align === 'right' ? value(c).padStart(c.width) : value(c).padEnd(c.width)))
       .join('  ')
       .trimEnd();
-  return [line(columns.map((c) => c.header)), ...cells.map(line)];
+  return [line((c) => c.header), ...rows.map((r) => line((c) => text(c, r)))];
 }
 
 /** 2026-05-01T10:00:01.234Z → 2026-05-01 10:00:01 (UTC) */

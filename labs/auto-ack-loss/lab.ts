@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Lab, LabContext } from '../../src/lab.js';
 import { runChild, type ChildRun } from '../../src/child.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
+import { must } from '../../src/must.js';
 import { CRASH_AFTER, FORGET_MESSAGES, FORGET_PREFETCH, MESSAGES, PREFETCH, names, queueOf, reset, schema, topology, type AckNames, type Phase } from './names.js';
 
 const CONSUMER = new URL('./consumer.js', import.meta.url);
@@ -154,5 +155,5 @@ const received = (r: ChildRun) => r.events.filter((e) => e.fields.status === 're
 
 async function rows(ctx: LabContext, x: AckNames, phase: Phase): Promise<number> {
   const [r] = await ctx.db`SELECT count(*)::int AS n FROM ${ctx.db(x.rows)} WHERE phase = ${phase}`;
-  return r.n as number;
+  return must(r, `the ${phase} row count`).n as number;
 }

@@ -16,6 +16,7 @@
 import type { Lab } from '../../src/lab.js';
 import type { Db } from '../../src/db/client.js';
 import { check } from '../../src/report/checks.js';
+import { must } from '../../src/must.js';
 import { blockedBehind, checkThenRelease, releaseReservation, type ReleaseOutcome, type Tables } from './release.js';
 import { appliedOf, overlapped } from './outcomes.js';
 import { ORDER, START_AVAILABLE, names, reset, schema } from './names.js';
@@ -24,8 +25,9 @@ const ATTEMPTS = 2;
 const RACE_WAIT_MS = 3_000;
 
 async function rows(db: Db, t: Tables) {
-  const [r] = await db`SELECT (SELECT state FROM ${db(t.reservation)} WHERE order_id = ${ORDER.orderId}) AS reservation,
+  const [row] = await db`SELECT (SELECT state FROM ${db(t.reservation)} WHERE order_id = ${ORDER.orderId}) AS reservation,
                               (SELECT available FROM ${db(t.stock)} WHERE sku = ${ORDER.sku}) AS available`;
+  const r = must(row, 'the reservation/stock row');
   return { reservation: String(r.reservation ?? 'missing'), available: r.available === null ? -1 : Number(r.available) };
 }
 

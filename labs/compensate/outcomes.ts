@@ -10,6 +10,6 @@ export const appliedOf = (outcomes: readonly ReleaseOutcome[]): number => outcom
  */
 export function overlapped(outcomes: readonly ReleaseOutcome[]): boolean {
   const holder = outcomes.find((o) => o.blockedPid !== undefined);
-  const others = outcomes.filter((o) => o !== holder);
-  return holder !== undefined && others.length === 1 && others[0].pid === holder.blockedPid && others[0].pid !== holder.pid;
+  const [other, ...more] = outcomes.filter((o) => o !== holder);
+  return holder !== undefined && other !== undefined && more.length === 0 && other.pid === holder.blockedPid && other.pid !== holder.pid;
 }

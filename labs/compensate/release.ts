@@ -5,6 +5,7 @@
  */
 import type { Sql, TransactionSql } from 'postgres';
 import { LabError } from '../../src/errors.js';
+import { must } from '../../src/must.js';
 
 export interface Tables {
   reservation: string;
@@ -47,7 +48,7 @@ export function releaseReservation(
     const released = broken.unconditional
       ? await tx`UPDATE ${tx(t.reservation)} SET state = ${state} WHERE order_id = ${order.orderId}`
       : await tx`UPDATE ${tx(t.reservation)} SET state = ${state} WHERE order_id = ${order.orderId} AND state = 'RESERVED'`;
-    const [{ pid }] = await tx`SELECT pg_backend_pid() AS pid`;
+    const pid = await backendPid(tx);
     const outcome: ReleaseOutcome = { attempt, changed: released.count, stockAdded: 0, pid };
     if (released.count !== 1) return outcome;
     if (whileHolding) outcome.blockedPid = await whileHolding(tx);
@@ -71,7 +72,7 @@ export function checkThenRelease(
 ): Promise<ReleaseOutcome> {
   return db.begin(async (tx) => {
     const [row] = await tx`SELECT state FROM ${tx(t.reservation)} WHERE order_id = ${order.orderId}`;
-    const [{ pid }] = await tx`SELECT pg_backend_pid() AS pid`;
+    const pid = await backendPid(tx);
     const outcome: ReleaseOutcome = { attempt, changed: 0, stockAdded: 0, pid };
     if (row?.state !== 'RESERVED') return outcome;
     outcome.changed = (await tx`UPDATE ${tx(t.reservation)} SET state = 'RELEASED' WHERE order_id = ${order.orderId}`).count;
@@ -81,6 +82,12 @@ export function checkThenRelease(
   });
 }
 
+/** this transaction's backend pid (the database names the waiter by it) */
+async function backendPid(tx: TransactionSql): Promise<number> {
+  const [row] = await tx`SELECT pg_backend_pid() AS pid`;
+  return Number(must(row, 'the pg_backend_pid() row').pid);
+}
+
 /**
  * Sample the database's lock table until another backend waits on a lock this transaction
  * holds; returns that backend's pid. Bounded by `deadline` (performance.now() time).
@@ -88,8 +95,8 @@ export function checkThenRelease(
 export async function blockedBehind(tx: TransactionSql, deadline: number, pause: (ms: number) => Promise<void>): Promise<number> {
   for (;;) {
     // pg_locks is read live on every call (pg_stat_activity would be one snapshot per transaction)
-    const rows = await tx`SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))`;
-    if (rows.length > 0) return Number(rows[0].pid);
+    const [waiter] = await tx`SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))`;
+    if (waiter) return Number(waiter.pid);
     if (performance.now() > deadline) throw new LabError('the other release attempt never waited on the row lock');
     await pause(1);
   }

@@ -7,6 +7,7 @@ import { UsageError } from '../../src/errors.js';
 import { gateLine, gateToken } from '../../src/replay-gate.js';
 import { labOptions } from '../../src/lab.js';
 import { meta } from './meta.js';
+import { must } from '../../src/must.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';
 
 // seed 004: consumer-run1.out.txt and consumer-run2.out.txt without the SLF4J lines, verbatim
@@ -47,12 +48,14 @@ const events = (text: string): LabEvent[] => text.split('\n').map(parseEvent).fi
 /** format like the consumer process does, with the seed line's own timestamp */
 const line = (source: string, seedLine: string, fields: Record<string, unknown>) => {
   const f = eventFields({ lab: LAB }, fields);
-  f.timestamp = parseEvent(seedLine)!.fields.timestamp;
+  f.timestamp = must(parseEvent(seedLine)?.fields.timestamp, 'the seed line timestamp');
   return formatEvent({ source, fields: f });
 };
 
 describe('order.created envelopes', () => {
-  const [first, , third] = orderEvents(3);
+  const orders = orderEvents(3);
+  const first = must(orders[0], 'order 1');
+  const third = must(orders[2], 'order 3');
 
   it('carry the seed ids', () => {
     expect(first).toMatchObject({ messageId: '01JMQ000000000000000000001', aggregateId: 'order-1001', correlationId: 'order-1001', traceId: '00000000000000000000000000000001', schemaVersion: 1 });
@@ -68,19 +71,21 @@ describe('order.created envelopes', () => {
 
   it('log in the seed field order, character for character apart from the timestamp', () => {
     const seed1 = events(SEED_RUN1);
-    const run1 = SEED_RUN1.trim().split('\n');
+    const lines = SEED_RUN1.trim().split('\n');
+    const run1 = (i: number) => must(lines[i], `seed line ${i} of run 1`);
     const destination = crashNames(names('')).queue;
     const meta = { ...SERVICE, ...envelopeFields(first), destination };
-    expect(line('consumer', run1[0], { ...meta, consumer: CONSUMER, attempt: 1, redelivered: false, status: 'received' })).toBe(run1[0]);
-    expect(line('consumer', run1[3], { ...meta, attempt: 1, status: 'business_committed' })).toBe(run1[3]);
-    expect(line('consumer', run1[6], { ...meta, status: 'crash_injected' })).toBe(run1[6]);
-    const last = SEED_RUN2.trim().split('\n').pop()!;
+    expect(line('consumer', run1(0), { ...meta, consumer: CONSUMER, attempt: 1, redelivered: false, status: 'received' })).toBe(run1(0));
+    expect(line('consumer', run1(3), { ...meta, attempt: 1, status: 'business_committed' })).toBe(run1(3));
+    expect(line('consumer', run1(6), { ...meta, status: 'crash_injected' })).toBe(run1(6));
+    const last = must(SEED_RUN2.trim().split('\n').at(-1), 'the last seed line of run 2');
     expect(line('consumer', last, { ...SERVICE, queue: destination, received: 3, status: 'done' })).toBe(last);
     expect(line('producer', SEED_PRODUCER_1, { ...meta, routingKey: destination, durationMs: 2, status: 'confirmed' })).toBe(SEED_PRODUCER_1);
-    const seedGate = parseEvent(run1[4])!.fields;
-    const token = gateToken(seedGate.token.split('-')[0], 'before-ack', first.messageId, 2);
-    expect(token).toBe(seedGate.token);
-    expect(gateLine('before-ack', first.messageId, token, 'waiting').replace(/timestamp=\S+/, `timestamp=${seedGate.timestamp}`)).toBe(run1[4]);
+    const seedGate = must(parseEvent(run1(4))?.fields, 'the seed gate line');
+    const seedToken = must(seedGate.token, 'the seed gate token');
+    const token = gateToken(must(seedToken.split('-')[0], 'the seed token prefix'), 'before-ack', first.messageId, 2);
+    expect(token).toBe(seedToken);
+    expect(gateLine('before-ack', first.messageId, token, 'waiting').replace(/timestamp=\S+/, `timestamp=${seedGate.timestamp}`)).toBe(run1(4));
     expect(seed1.filter((e) => e.source === 'replay-gate').map((e) => `${e.fields.checkpoint}/${e.fields.status}`)).toEqual([
       'after-delivery/waiting', 'after-delivery/released', 'before-ack/waiting', 'before-ack/released',
     ]);

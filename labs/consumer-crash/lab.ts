@@ -9,6 +9,7 @@
 import type { Lab, LabContext } from '../../src/lab.js';
 import { runChild } from '../../src/child.js';
 import { check } from '../../src/report/checks.js';
+import { must } from '../../src/must.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import type { LabEvent } from '../../src/log/events.js';
 import { SERVICE, envelopeFields, orderEvents, publishProps } from './orders.js';
@@ -64,9 +65,10 @@ export const lab: Lab<CrashOptions> = {
       gates: true,
     });
 
-    const [rows] = await db`
+    const [counts] = await db`
       SELECT (SELECT count(*)::int FROM ${db(x.orders)} WHERE lab = ${LAB}) AS business,
              (SELECT count(*)::int FROM ${db(x.processed)} WHERE lab = ${LAB}) AS processed`;
+    const rows = must(counts, 'the business/processed row counts');
     const queueDepthAfter = await broker.depth(x.queue);
     const inspect = log.emit('inspect', { ...SERVICE, business_rows: rows.business, processed_rows: rows.processed, status: 'snapshot' });
     keepEvents(ctx.outDir, 'inspect-db', [inspect]);

@@ -7,7 +7,9 @@ import type { LabEvent } from '../../src/log/events.js';
 const consumerEvents = (events: LabEvent[], status: string) =>
   events.filter((e) => e.source === 'consumer' && e.fields.status === status);
 
-const idsWith = (events: LabEvent[], status: string) => new Set(consumerEvents(events, status).map((e) => e.fields.messageId));
+/** the message ids the consumer logged with `status` (a line without a messageId names no message) */
+const idsWith = (events: LabEvent[], status: string) =>
+  new Set(consumerEvents(events, status).flatMap((e) => (e.fields.messageId === undefined ? [] : [e.fields.messageId])));
 
 export interface Deliveries {
   receivedTotal: number;

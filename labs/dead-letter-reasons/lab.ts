@@ -176,6 +176,8 @@ export const lab: Lab = {
   },
 };
 
+type Pair<T> = [T, T];
+
 function settle(ctx: LabContext, d: Delivery, status: string, act: () => void): void {
   act();
   ctx.log.emit('consumer', { messageId: d.messageId, destination: d.queue, redelivered: d.redelivered, status });
@@ -185,11 +187,13 @@ function settle(ctx: LabContext, d: Delivery, status: string, act: () => void): 
  * Ready-message counts are a broker statistic: a quorum queue applies an enqueue a moment after the
  * watch queue's copy was delivered, so sample until the counts match or `ms` has passed.
  */
-async function depthsWhenSettled(ctx: LabContext, groups: string[][], want: number[][], ms: number): Promise<number[][]> {
+async function depthsWhenSettled(ctx: LabContext, groups: Pair<string[]>, want: Pair<number[]>, ms: number): Promise<Pair<number[]>> {
   const end = ctx.now() + ms;
+  const depths = (qs: string[]) => Promise.all(qs.map((q) => ctx.broker.depth(q)));
+  const same = (got: number[], expected: number[]) => got.length === expected.length && got.every((n, j) => n === expected[j]);
   for (;;) {
-    const got = await Promise.all(groups.map((qs) => Promise.all(qs.map((q) => ctx.broker.depth(q)))));
-    if (got.every((g, i) => g.every((n, j) => n === want[i][j])) || ctx.now() >= end) return got;
+    const got = await Promise.all([depths(groups[0]), depths(groups[1])]);
+    if ((same(got[0], want[0]) && same(got[1], want[1])) || ctx.now() >= end) return got;
     await ctx.sleep(5);
   }
 }

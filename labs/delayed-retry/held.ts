@@ -51,7 +51,9 @@ export async function holdOne(ctx: LabContext, queue: string, holdMs: number): P
   const again = await ctx.broker.consume(queue, onDelivery, { prefetch: 1, channel: await ctx.broker.newChannel() });
   await ctx.within(Promise.race([back.promise, again.failure]), holdMs + 10_000, `m-held back on ${queue}`);
   await again.cancel();
-  return { stats, publishes: publishes.join(' '), gapMs: Math.round(at[1] - at[0]) };
+  const [firstAt, secondAt] = at;
+  if (firstAt === undefined || secondAt === undefined) throw new LabError(`m-held was delivered ${at.length} time(s) on ${queue}, expected 2`);
+  return { stats, publishes: publishes.join(' '), gapMs: Math.round(secondAt - firstAt) };
 }
 
 async function accepted(ctx: LabContext, queue: string, id: string): Promise<'accepted' | 'refused'> {

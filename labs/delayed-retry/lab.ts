@@ -19,7 +19,7 @@ export const lab: Lab = {
     const native = nativeTopology(x, SPEC, HOLD_MS);
     // broken variants for the tests (MQLAB_FAULT=delayed-retry:<fault>)
     if (ctx.fault('no-delayed-retry')) for (const q of native.queues) for (const k of Object.keys(q.args ?? {})) if (k.startsWith('x-delayed-retry')) delete q.args![k];
-    if (ctx.fault('no-max-length')) delete native.queues[2].args!['x-max-length'];
+    if (ctx.fault('no-max-length')) for (const q of native.queues) if (q.name === x.held) delete q.args?.['x-max-length'];
     const kind = { reject: ctx.fault('nack-for-reject') ? 'nack' : 'reject', nack: ctx.fault('reject-for-nack') ? 'reject' : 'nack' } as const;
     const slowMs = ctx.fault('slow-consumer') ? SPEC.minMs + 100 : 0;
     const ladder = ladderTopology(x, SPEC);

@@ -7,11 +7,11 @@ import { labOptions } from '../../src/lab.js';
 import { meta } from './meta.js';
 
 /** x-death as amqplib decodes it from a message the broker dead-lettered from the source */
-const brokerHeaders = (queue: string) => ({
-  'x-death': [{ count: 1, reason: 'rejected', queue, time: { '!': 'timestamp', value: 1796013033 }, exchange: '', 'routing-keys': [queue] }],
+const brokerHeaders = (queue: string, { reason = 'rejected', count = 1 } = {}) => ({
+  'x-death': [{ count, reason, queue, time: { '!': 'timestamp', value: 1796013033 }, exchange: '', 'routing-keys': [queue] }],
   'x-first-death-exchange': '',
   'x-first-death-queue': queue,
-  'x-first-death-reason': 'rejected',
+  'x-first-death-reason': reason,
 });
 
 describe('the hold policy', () => {
@@ -75,12 +75,9 @@ describe('republish evidence', () => {
 
   it('rejects a death on another queue, another reason, or a second death', () => {
     expect(republishEvidence(brokerHeaders('me12.retry.work'), 'me12.retry.hold').deadLetteredByBroker).toBe(false);
-    const expired = brokerHeaders('me12.retry.hold');
-    expired['x-death'][0].reason = 'expired';
-    expired['x-first-death-reason'] = 'expired';
+    const expired = brokerHeaders('me12.retry.hold', { reason: 'expired' });
     expect(republishEvidence(expired, 'me12.retry.hold').deadLetteredByBroker).toBe(false);
-    const twice = brokerHeaders('me12.retry.hold');
-    twice['x-death'][0].count = 2;
+    const twice = brokerHeaders('me12.retry.hold', { count: 2 });
     expect(republishEvidence(twice, 'me12.retry.hold').deadLetteredByBroker).toBe(false);
   });
 });

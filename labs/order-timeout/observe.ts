@@ -5,6 +5,7 @@
 import type { Sql } from 'postgres';
 import type { OrderNames } from './names.js';
 import { ORDERS } from './scenario.js';
+import { must } from '../../src/must.js';
 
 export interface Observed {
   status: Record<string, string>;
@@ -33,7 +34,8 @@ export async function observe(db: Sql, x: OrderNames): Promise<Observed> {
   const [between] = await db`
     SELECT bool_or(c.read_at < o.paid_at AND o.paid_at < c.update_at AND c.read_status = 'CREATED') AS ok
     FROM ${db(x.checks)} c JOIN ${db(x.orders)} o ON o.id = c.order_id WHERE c.order_id = ${ORDERS.paidDuringCheck}`;
-  const [{ pending }] = await db`SELECT count(*)::int AS pending FROM ${db(x.tasks)} WHERE done_at IS NULL`;
+  const [counted] = await db`SELECT count(*)::int AS pending FROM ${db(x.tasks)} WHERE done_at IS NULL`;
+  const { pending } = must(counted, 'the pending task count');
 
   const closeWrites: Record<string, number> = {};
   for (const c of closes) closeWrites[c.order_id] = (closeWrites[c.order_id] ?? 0) + 1;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, passLines, useServices } from '../../test/helpers.js';
+import { must } from '../../src/must.js';
 
 const NS = 'itest';
 const LINE =
@@ -11,7 +12,7 @@ async function brokenRun(fault: string): Promise<string[]> {
   const r = await mqlab(['order-timeout', '--namespace', NS], { MQLAB_FAULT: `order-timeout:${fault}` });
   expect(r.code, r.stdout + r.stderr).toBe(1);
   expect(r.stderr).toContain(`MQLAB_FAULT asks for the broken variant(s) ${fault}`);
-  const failed = [...r.stdout.matchAll(/^FAIL ([^:]+):/gm)].map((m) => m[1]).sort();
+  const failed = [...r.stdout.matchAll(/^FAIL ([^:]+):/gm)].map((m) => must(m[1], 'the check name of a FAIL line')).sort();
   // the one timing check may also fail when this 2-core machine is overloaded (a broken run is not
   // the place to judge it); every other failure must be the fault's own
   return fault === 'slow-consumer' ? failed : failed.filter((n) => n !== 'latestCheckCloseAfterDeadlineMs');
@@ -36,7 +37,7 @@ describe('order-timeout lab against the real broker and database', () => {
         ]);
         // the trigger saw every write: closes happened after the deadline in force at that moment
         const early = await s.db`SELECT count(*)::int AS n FROM ${t('history')} WHERE new_status = 'CLOSED' AND at < deadline`;
-        expect(early[0].n).toBe(0);
+        expect(early[0]?.n).toBe(0);
         // the late payment: the check read CREATED, the payment committed, then the UPDATE changed nothing
         const [c] = await s.db`SELECT c.read_status, c.updated_rows, c.read_at < o.paid_at AND o.paid_at < c.update_at AS between
           FROM ${t('checks')} c JOIN ${t('orders')} o ON o.id = c.order_id WHERE c.order_id = 'paid-during-check'`;
@@ -46,7 +47,7 @@ describe('order-timeout lab against the real broker and database', () => {
         expect(ext.map((r) => r.updated_rows)).toEqual([0]);
         // the lost check never reached the consumer
         const lost = await s.db`SELECT count(*)::int AS n FROM ${t('checks')} WHERE order_id = 'lost-check'`;
-        expect(lost[0].n).toBe(0);
+        expect(lost[0]?.n).toBe(0);
         for (const q of ['delay', 'check']) expect(await s.broker.depth(`${NS}.me12.order.${q}`)).toBe(0);
       },
     });
@@ -61,7 +62,7 @@ describe('order-timeout lab against the real broker and database', () => {
     expect(late).toMatchObject({ expected: 1500, pass: true });
     expect((await s.mgmt.queue(`${NS}.me12.order.delay`))?.arguments['x-message-ttl']).toBe(1500);
     const [d] = await s.db`SELECT min(extract(epoch FROM deadline - created_at) * 1000)::int AS ms FROM ${t('orders')} WHERE id <> 'extended'`;
-    expect(d.ms).toBeGreaterThanOrEqual(1500);
+    expect(d?.ms).toBeGreaterThanOrEqual(1500);
   });
 
   it('bad --delay (or its old name --delay-ms): one line, exit 2', async () => {

@@ -5,6 +5,7 @@
  */
 import type { Sql } from 'postgres';
 import type { OrderNames } from './names.js';
+import { must } from '../../src/must.js';
 
 export interface Guards {
   status: boolean;
@@ -14,9 +15,10 @@ export interface Guards {
 /** the order and its pending task, in one transaction; the deadline is `delayMs` from the database's now */
 export async function createOrder(db: Sql, x: OrderNames, id: string, delayMs: number): Promise<void> {
   await db.begin(async (tx) => {
-    const [{ deadline }] = await tx`
+    const [created] = await tx`
       INSERT INTO ${tx(x.orders)}(id, status, deadline, changed_by)
       VALUES (${id}, 'CREATED', clock_timestamp() + ${delayMs} * interval '1 millisecond', 'create') RETURNING deadline`;
+    const { deadline } = must(created, `the deadline of the new order ${id}`);
     await tx`INSERT INTO ${tx(x.tasks)}(order_id, due_at) VALUES (${id}, ${deadline})`;
   });
 }
@@ -54,7 +56,8 @@ export async function closeIfDue(db: Sql, x: OrderNames, id: string, actor: stri
       UPDATE ${db(x.orders)} SET status = 'CLOSED', closed_at = clock_timestamp(), closed_by = ${actor}, changed_by = ${actor}
       WHERE id = ${id} ${status} ${deadline} RETURNING 1)
     SELECT (SELECT count(*) FROM u)::int AS rows, statement_timestamp() AS at`;
-  return { rows: r.rows as number, at: r.at as Date };
+  const closed = must(r, `the close summary of ${id}`);
+  return { rows: closed.rows as number, at: closed.at as Date };
 }
 
 /** the pending task is done once its order is no longer CREATED (closed or paid) */
@@ -72,8 +75,8 @@ export async function dueTasks(db: Sql, x: OrderNames): Promise<string[]> {
 
 /** ms until the last pending task is due (0 when none is pending or all are due) */
 export async function msUntilLastDue(db: Sql, x: OrderNames): Promise<number> {
-  const [{ ms }] = await db`
+  const [last] = await db`
     SELECT coalesce(greatest(0, extract(epoch FROM max(due_at) - clock_timestamp()) * 1000), 0)::float8 AS ms
     FROM ${db(x.tasks)} WHERE done_at IS NULL`;
-  return Math.ceil(Number(ms));
+  return Math.ceil(Number(must(last, 'the time until the last pending task').ms));
 }

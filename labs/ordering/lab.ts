@@ -12,12 +12,11 @@ import { applyLastWriteWins, applyVersioned, type OrderEvent } from './store.js'
 import { AGGREGATE, TTL_MS, names, reset, schema, topology } from './names.js';
 import { lastWriteWins, lostEvents, type Outcome } from './versions.js';
 
-const EVENTS: OrderEvent[] = [
-  { eventId: `${AGGREGATE}-v1`, aggregateId: AGGREGATE, version: 1, status: 'placed' },
-  { eventId: `${AGGREGATE}-v2`, aggregateId: AGGREGATE, version: 2, status: 'paid' },
-];
+const V1: OrderEvent = { eventId: `${AGGREGATE}-v1`, aggregateId: AGGREGATE, version: 1, status: 'placed' };
+const V2: OrderEvent = { eventId: `${AGGREGATE}-v2`, aggregateId: AGGREGATE, version: 2, status: 'paid' };
+const EVENTS = [V1, V2];
 /** its first attempt meets a briefly unavailable downstream (a transient failure) */
-const FAILS_ONCE = EVENTS[0].eventId;
+const FAILS_ONCE = V1.eventId;
 
 export const lab: Lab = {
   topology,
@@ -33,7 +32,7 @@ export const lab: Lab = {
     }
     const { commitOrder, attemptsAt } = await finished;
     // TEST ONLY (late-publish): a producer that was not stopped sends one more event to the work queue
-    if (ctx.fault('late-publish')) await ctx.broker.sendConfirmed(x.work, JSON.stringify({ ...EVENTS[1], eventId: `${AGGREGATE}-v3`, version: 3 }), { messageId: `${AGGREGATE}-v3` });
+    if (ctx.fault('late-publish')) await ctx.broker.sendConfirmed(x.work, JSON.stringify({ ...V2, eventId: `${AGGREGATE}-v3`, version: 3 }), { messageId: `${AGGREGATE}-v3` });
 
     const { db } = ctx;
     const [[state], [naive], stale, applied, depths] = await Promise.all([
@@ -41,7 +40,7 @@ export const lab: Lab = {
       db`SELECT version, status FROM ${db(x.naive)} WHERE aggregate_id = ${AGGREGATE}`,
       db`SELECT event_id, incoming_version, stored_version FROM ${db(x.stale)} WHERE aggregate_id = ${AGGREGATE} ORDER BY recorded_at`,
       db`SELECT event_id FROM ${db(x.applied)} WHERE aggregate_id = ${AGGREGATE} ORDER BY applied_at`,
-      Promise.all([x.work, x.delay].map((name) => ctx.broker.depth(name))),
+      Promise.all([ctx.broker.depth(x.work), ctx.broker.depth(x.delay)]),
     ]);
 
     const processingOrder = commitOrder.map((c) => c.version);
@@ -50,7 +49,8 @@ export const lab: Lab = {
     const lost = lostEvents(EVENTS.map((e) => e.eventId), applied.map((r) => r.event_id), stale.map((r) => r.event_id));
     const staleRows = stale.map((r) => `${r.event_id} incoming=${r.incoming_version} stored=${r.stored_version}`);
     const v1At = attemptsAt.get(FAILS_ONCE) ?? [];
-    const retryGapMs = v1At.length === 2 ? Math.round(v1At[1].at - v1At[0].at) : 0;
+    const [v1First, v1Second, ...v1More] = v1At;
+    const retryGapMs = v1First && v1Second && v1More.length === 0 ? Math.round(v1Second.at - v1First.at) : 0;
 
     return {
       lines: [

@@ -38,6 +38,7 @@ export async function applyVersioned(
     return { outcome: 'applied', storedVersion: e.version };
   }
   const [row] = await sql`SELECT version FROM ${sql(t.state)} WHERE aggregate_id = ${e.aggregateId}`;
+  if (!row) throw new LabError(`the upsert skipped ${e.eventId} v${e.version}, yet ${t.state} has no row for ${e.aggregateId}`);
   const storedVersion = Number(row.version);
   const outcome = outcomeOf(e.version, storedVersion);
   if (outcome === 'applied') throw new LabError(`the upsert skipped ${e.eventId} v${e.version} although v${storedVersion} is older`);

@@ -12,7 +12,7 @@ export function outcomeOf(incoming: number, stored: number | null): Outcome {
 
 /** what a "last write wins" consumer ends with: whatever it processed last (null: nothing) */
 export function lastWriteWins(processingOrder: number[]): number | null {
-  return processingOrder.length ? processingOrder[processingOrder.length - 1] : null;
+  return processingOrder.at(-1) ?? null;
 }
 
 /** published event ids that are neither applied nor recorded stale: lost */

@@ -10,6 +10,7 @@
 import type { Lab, LabContext } from '../../src/lab.js';
 import { runChild } from '../../src/child.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
+import { must } from '../../src/must.js';
 import { consumeAll } from './consume.js';
 import { placeOrders } from './business.js';
 import { ORDERS, names, reset, schema, topology, type OutboxNames } from './names.js';
@@ -52,9 +53,10 @@ export const lab: Lab = {
     const effects = await db`SELECT order_id, count(*)::int AS n FROM ${db(x.effects)} GROUP BY order_id ORDER BY order_id`;
     const effectLine = effects.map((r) => `${r.order_id}:${r.n}`).join(',');
     const duplicatesSkipped = consumed.filter((c) => c.outcome === 'duplicate_skipped').length;
-    const [rb] = await db`
+    const [counts] = await db`
       SELECT (SELECT count(*)::int FROM ${db(x.orders)} WHERE order_id IN ${db(rolledBack)}) AS orders,
              (SELECT count(*)::int FROM ${db(x.outbox)} WHERE order_id IN ${db(rolledBack)}) AS outbox`;
+    const rb = must(counts, 'the row counts of the rolled-back orders');
     const rolledBackDelivered = consumed.filter((c) => rolledBack.includes(c.orderId)).length;
     const rolledBackLine = `orders=${rb.orders} outbox=${rb.outbox} delivered=${rolledBackDelivered}`;
     await ctx.checkpoint('consumed', { deliveries: consumed.length, duplicatesSkipped, effects: effectLine });
@@ -94,5 +96,5 @@ export const lab: Lab = {
 
 async function unsent(ctx: LabContext, x: OutboxNames): Promise<number> {
   const [r] = await ctx.db`SELECT count(*)::int AS n FROM ${ctx.db(x.outbox)} WHERE sent_at IS NULL`;
-  return r.n as number;
+  return must(r, 'the unsent outbox count').n as number;
 }

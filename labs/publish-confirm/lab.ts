@@ -12,6 +12,7 @@
 import type { Lab, LabContext } from '../../src/lab.js';
 import { runChild } from '../../src/child.js';
 import { check, summaryLine } from '../../src/report/checks.js';
+import { must } from '../../src/must.js';
 import { consumeEvents, type Delivered } from './consume.js';
 import { FrameRecorder } from './frames.js';
 import { EVENT_ID, MAX_LENGTH, ROUTED_KEY, UNROUTED_KEY, names, reset, schema, topology, type ConfirmNames } from './names.js';
@@ -136,9 +137,10 @@ async function publishRetry(ctx: LabContext, x: ConfirmNames) {
   }
   const copies = await broker.depth(x.events);
   const deliveries: Delivered[] = copies > 0 ? await consumeEvents(ctx, x, copies) : [];
-  const [rows] = await db`
+  const [counts] = await db`
     SELECT (SELECT count(*)::int FROM ${db(x.effects)} WHERE event_id = ${EVENT_ID}) AS effects,
            (SELECT count(*)::int FROM ${db(x.processed)} WHERE event_id = ${EVENT_ID}) AS claimed`;
+  const rows = must(counts, 'the effect and dedupe row counts');
   await ctx.checkpoint('consumed', { deliveries: deliveries.length, businessEffects: rows.effects, dedupeRows: rows.claimed });
   const attempts = [...new Set(deliveries.map((d) => d.publishAttempt))].sort();
   return {

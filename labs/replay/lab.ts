@@ -57,7 +57,8 @@ export const lab: Lab = {
         const approvals = await db`SELECT reason FROM ${db(x.audit)} WHERE event_id = ${m.messageId ?? ''} AND state = 'APPROVED'`;
         approved = approvals.length;
         step('approval-read', { messageId: m.messageId, approved, body: m.body });
-        const repaired = approvals.length === 1 ? repairPayload(m.body, approvals[0].reason) : null;
+        const [approval, ...otherApprovals] = approvals;
+        const repaired = approval && otherApprovals.length === 0 ? repairPayload(m.body, approval.reason) : null;
         if (repaired === null) return toolDone.resolve(); // not approved: the original stays held, then returns
         const ackOriginal = async () => {
           workBeforeAck = await broker.depth(x.work);

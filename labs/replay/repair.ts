@@ -6,7 +6,7 @@
 /** The amount an approval vouches for: 'verified order amount=10' → '10'; null when it names none. */
 export function approvedAmount(reason: string): string | null {
   const m = /(?:^|\s)amount=(\d+(?:\.\d+)?)(?=\s|$)/.exec(reason);
-  return m ? m[1] : null;
+  return m?.[1] ?? null;
 }
 
 /**

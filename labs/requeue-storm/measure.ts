@@ -2,6 +2,7 @@
  * Pure arithmetic of the requeue-storm lab: the healthy publishing schedule, rates, ratios and
  * latency percentiles. No broker, no clock: unit-tested in measure.test.ts.
  */
+import { must } from '../../src/must.js';
 
 /** offsets (ms from the window start) at which healthy messages are published: a fixed rate, all inside the window */
 export function healthySchedule(windowMs: number, perSec: number): number[] {
@@ -31,7 +32,7 @@ export function percentile(values: readonly number[], p: number): number | null 
   if (values.length === 0) return null;
   const sorted = [...values].sort((x, y) => x - y);
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(rank, sorted.length) - 1];
+  return must(sorted[Math.min(rank, sorted.length) - 1], `the ${p}th percentile of ${values.length} values`);
 }
 
 export interface LatencySummary {

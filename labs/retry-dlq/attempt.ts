@@ -25,6 +25,7 @@ export function parseDeathSummary(s: string | undefined): DeathSummaryEntry[] {
   if (!s || s === 'none') return [];
   return s.split(',').map((part) => {
     const [queue, reason, count] = part.split(':');
+    if (queue === undefined || reason === undefined || count === undefined) throw new Error(`x-death summary part "${part}" is not queue:reason:count`);
     return { queue, reason, count: Number(count) };
   });
 }

@@ -7,6 +7,7 @@ import type { Lab } from '../../src/lab.js';
 import { runChild } from '../../src/child.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import { check, javaList } from '../../src/report/checks.js';
+import { must } from '../../src/must.js';
 import { countStatus, trailOf } from './observations.js';
 import { produceOrders } from './produce.js';
 import { HEALTHY, ORDERS, POISON, SEED_FIELDS, orderBody, publishProps } from './orders.js';
@@ -44,14 +45,16 @@ export const lab: Lab<RetryDlqOptions> = {
     const consumer = await consuming;
     if (ctx.fault('late-publish')) {
       // broken variant: a producer that publishes after its consumer stopped, one order to each queue
-      for (const q of [x.work, x.retry]) await ctx.broker.sendConfirmed(q, orderBody(ORDERS[0]), publishProps(ORDERS[0]));
+      const late = must(ORDERS[0], 'the first order');
+      for (const q of [x.work, x.retry]) await ctx.broker.sendConfirmed(q, orderBody(late), publishProps(late));
     }
     const events = [...produced, ...consumer.events];
 
     const [work, retry, dlq] = await Promise.all([x.work, x.retry, x.dlq].map((q) => ctx.broker.depth(q)));
     const { db } = ctx;
-    const [{ business, processed }] = await db`
+    const [counts] = await db`
       SELECT (SELECT count(*)::int FROM ${db(x.orders)}) AS business, (SELECT count(*)::int FROM ${db(x.processed)}) AS processed`;
+    const { business, processed } = must(counts, 'the business/processed row counts');
     const inspect = ctx.log.emit('inspect', { ...SEED_FIELDS, business_rows: business, processed_rows: processed, status: 'snapshot' });
     keepEvents(ctx.outDir, 'inspect-db', [inspect]);
     await ctx.checkpoint('after-consumer', { business_rows: business, processed_rows: processed });

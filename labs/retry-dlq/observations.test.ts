@@ -31,7 +31,7 @@ describe('trailOf', () => {
     expect(t.attempts).toEqual([1, 2, 3]);
     expect(t.gapsMs).toEqual([1068, 1055]);
     expect(t.deaths[0]).toEqual([]);
-    expect(t.deaths[2][0]).toEqual({ queue: 'orders.retry', reason: 'expired', count: 2 });
+    expect(t.deaths[2]?.[0]).toEqual({ queue: 'orders.retry', reason: 'expired', count: 2 });
   });
 
   it('is empty for a message never received', () => {

@@ -4,6 +4,7 @@
  */
 import type { Options } from 'amqplib';
 import type { Delivery } from '../../src/broker/broker.js';
+import { must } from '../../src/must.js';
 
 export const EVENT_TYPE = 'order.created';
 export const SCHEMA_VERSION = 1;
@@ -27,7 +28,7 @@ export const ORDERS: readonly Order[] = [
 
 /** what the parent expects (the consumer never looks at this: it just fails on the poison) */
 export const HEALTHY = ORDERS.filter((o) => o.quantity > 0);
-export const POISON = ORDERS.find((o) => o.quantity <= 0)!;
+export const POISON = must(ORDERS.find((o) => o.quantity <= 0), 'the poison order');
 
 /** event fields that identify a message: messageId eventType schemaVersion aggregateId traceId correlationId */
 export interface MessageFields {

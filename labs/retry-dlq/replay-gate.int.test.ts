@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mqlab, startMqlab, useServices } from '../../test/helpers.js';
+import { must } from '../../src/must.js';
 
 const NS = 'gate';
 const ID = (n: number | 'P') => `01JMQ00000000000000000000${n}`;
@@ -42,10 +43,10 @@ describe('retry-dlq replay gate', () => {
     const verboseGates = r.stderr.split('\n').filter((l) => l.startsWith('[replay-gate]'));
     for (const gates of [fileGates, verboseGates]) {
       expect(gates).toHaveLength(expected.length);
-      gates.forEach((line, i) => expect(line).toMatch(expected[i]));
+      gates.forEach((line, i) => expect(line).toMatch(must(expected[i], `the pattern of gate line ${i + 1}`)));
     }
     // each gate held --gate: released at least 50 ms after waiting
-    const at = (l: string) => Date.parse(/timestamp=(\S+)/.exec(l)![1]);
+    const at = (l: string | undefined) => Date.parse(must(/timestamp=(\S+)/.exec(must(l, 'a gate line'))?.[1], `the timestamp of ${l}`));
     for (let i = 0; i < fileGates.length; i += 2) expect(at(fileGates[i + 1]) - at(fileGates[i])).toBeGreaterThanOrEqual(50);
     // the seed's order: the poison message's retry line comes before its before-retry gate
     const consumer = fs.readFileSync(path.join(out, 'consumer.out.txt'), 'utf8').split('\n');
@@ -60,8 +61,8 @@ describe('retry-dlq replay gate', () => {
     const { child, stderrShows } = startMqlab(['retry-dlq', '--namespace', NS, '--step']);
     await stderrShows('[checkpoint] after-delivery', 20_000);
     await new Promise((r) => setTimeout(r, 1500));
-    const [{ n }] = await s.db`SELECT count(*)::int AS n FROM ${s.db(`${NS}_retry_dlq_orders`)}`;
-    expect(n).toBe(0); // the consumer has the first order and waits at its gate
+    const [row] = await s.db`SELECT count(*)::int AS n FROM ${s.db(`${NS}_retry_dlq_orders`)}`;
+    expect(row?.n).toBe(0); // the consumer has the first order and waits at its gate
     child.stdin!.end('\n'.repeat(40));
     const r = await child;
     expect(r.exitCode, String(r.stdout) + r.stderr).toBe(0);

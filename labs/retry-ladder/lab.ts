@@ -17,6 +17,7 @@ import { deferred, settledOrIdle } from '../../src/time.js';
 import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff, type Decision } from './backoff.js';
 import { EXHAUSTED_KEY, PARKED_KEY, WORK_KEY, names, reset, schema, tierKey, topology } from './names.js';
 import { ladderChecks, ladderFacts, ladderLine, type Observed } from './report.js';
+import { must } from '../../src/must.js';
 import { EVENTS, callSucceeds, deadlineInMs, isEvent, type EventId, type Trail } from './scenario.js';
 
 export const lab: Lab<Backoff> = {
@@ -185,7 +186,8 @@ async function observe(
   const { broker, db } = ctx;
   const inFlightQueues = [x.work, ...tiers(b).map(x.delay)];
   const depthOf = async (q: string) => [q, await broker.depth(q)] as const;
-  const depths = Object.fromEntries(await Promise.all([...inFlightQueues, x.dlq, x.parking].map(depthOf)));
+  const sampled = Object.fromEntries(await Promise.all([...inFlightQueues, x.dlq, x.parking].map(depthOf)));
+  const depthIn = (q: string) => must(sampled[q], `the depth of ${q}`);
   const rows = await db`SELECT event_id, attempt FROM ${db(x.effect)} ORDER BY event_id`;
   const parkedMsg = parking.find((m) => m.messageId === 'parked');
   const dlqMsg = dlq.find((m) => m.messageId === 'exhausted');
@@ -197,9 +199,9 @@ async function observe(
     rows: rows.map((r) => ({ eventId: String(r.event_id), attempt: Number(r.attempt) })),
     dlqIds: dlq.map((m) => m.messageId ?? ''),
     parkingIds: parking.map((m) => m.messageId ?? ''),
-    dlqReady: depths[x.dlq],
-    parkingReady: depths[x.parking],
-    inFlight: inFlightQueues.reduce((sum, q) => sum + depths[q], 0),
+    dlqReady: depthIn(x.dlq),
+    parkingReady: depthIn(x.parking),
+    inFlight: inFlightQueues.reduce((sum, q) => sum + depthIn(q), 0),
     parkedReason: parkedMsg ? String(parkedMsg.headers['parked-reason'] ?? 'none') : 'none',
     parked: parkedMsg
       ? { attempt: Number(parkedMsg.headers.attempt), deadlineAt: Number(parkedMsg.headers['deadline-at']), decidedAt: Number(parkedMsg.headers['parked-decided-at']) }
@@ -211,7 +213,7 @@ async function observe(
       options: b,
       floorMs: ladderFloorMs(b),
       tiersMs: tiers(b),
-      depthsWhileHeld: depths,
+      depthsWhileHeld: sampled,
       settledInTime: !run.timedOut,
       staleDiscarded: run.stale,
       parkedHeaders: parkedMsg ? pick(parkedMsg.headers, ['parked-reason', 'parked-stage', 'parked-after-attempt', 'parked-detail']) : null,

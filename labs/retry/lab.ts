@@ -5,6 +5,7 @@
 import type { Lab } from '../../src/lab.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
+import { must } from '../../src/must.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred, gapsMs } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
@@ -93,7 +94,8 @@ export const lab: Lab = {
     await dlqConsumer.cancel();
     log.emit('dlq', { messageId: letter?.messageId ?? 'none', reason: rejected?.reason ?? 'none', queue: rejected?.queue ?? 'none', status: letter ? 'acked' : 'missing' });
 
-    const [{ count }] = await db`SELECT count(*)::int AS count FROM ${db(x.effect)}`;
+    const [counted] = await db`SELECT count(*)::int AS count FROM ${db(x.effect)}`;
+    const { count } = must(counted, 'the effect row count');
     const gaps = gapsMs(transientAt);
     const depths = await Promise.all([x.work, x.delay, x.dlq].map((name) => broker.depth(name)));
     const poisonDeadLettered = letter?.messageId === 'poison' && rejected !== undefined;

@@ -6,6 +6,7 @@
  */
 import type { DepthSeries } from '../broker/depth-sampler.js';
 import { esc } from './html-marks.js';
+import { must } from '../must.js';
 
 export type DepthKind = 'ready' | 'messages';
 export const DEPTH_HEIGHT = 100;
@@ -48,12 +49,12 @@ export function depthChart(d: DepthSeries | undefined, kind: DepthKind, x: (t: n
     `<text class="tick-label" x="${g.left - 6}" y="${PLOT.top + 4}" text-anchor="end">${max}</text>`,
     `<line class="tick" x1="${g.left}" x2="${g.width - g.right}" y1="${PLOT.top}" y2="${PLOT.top}"/>`];
   series.forEach((values, q) => {
-    const st = STYLES[q % STYLES.length];
+    const st = styleOf(q);
     let path = '';
     let prev: number | null = null;
     values.forEach((v, i) => {
       if (v === null) return void (prev = null);
-      const px = times[i].toFixed(1);
+      const px = must(times[i], `the time of ${kind} sample ${i}`).toFixed(1);
       path += prev === null ? `M${px},${y(v)}` : ` H${px} V${y(v)}`;
       prev = v;
     });
@@ -64,6 +65,9 @@ export function depthChart(d: DepthSeries | undefined, kind: DepthKind, x: (t: n
   return out.join('\n');
 }
 
+/** queue q's line style (the styles repeat after the last) */
+const styleOf = (q: number) => must(STYLES[q % STYLES.length], 'a depth line style');
+
 /** the charts' key as HTML: each queue's line style, name and peaks */
 export function depthKeys(d: DepthSeries | undefined): string {
   if (!d || d.samples.length === 0) return '';
@@ -71,9 +75,9 @@ export function depthKeys(d: DepthSeries | undefined): string {
   const all = depthSeries(d, 'messages');
   const peak = (v: (number | null)[]) => Math.max(0, ...v.map((n) => n ?? 0));
   const keys = d.queues.map((name, q) => {
-    const st = STYLES[q % STYLES.length];
+    const st = styleOf(q);
     return `<li><svg width="30" height="10" aria-hidden="true"><line x1="0" x2="30" y1="5" y2="5" stroke="${st.colour}" stroke-width="2.5" stroke-dasharray="${st.dash}"/></svg>` +
-      `${esc(name)} (peak ${peak(ready[q])} ready, ${peak(all[q])} in all)</li>`;
+      `${esc(name)} (peak ${peak(must(ready[q], `the ready depths of ${name}`))} ready, ${peak(must(all[q], `the depths of ${name}`))} in all)</li>`;
   });
   const missed = d.missed ? `; ${d.missed} failed` : '';
   return `<ul class="depth-keys">${keys.join('')}</ul><p class="note">Queue depths: ${d.samples.length} samples, one every ${d.intervalMs} ms${missed}: ` +

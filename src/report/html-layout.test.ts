@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMs, journeys, laneKey, lanes, markKind, stackRows, tickStep, timeScale, type TimelineEvent } from './html-layout.js';
+import { must } from '../must.js';
 
 const ev = (source: string, ms: number, fields: Record<string, string> = {}, process?: string): TimelineEvent => ({
   source,
@@ -39,7 +40,7 @@ describe('lanes', () => {
       ['consumer-run2', 'process'],
       ['checkpoint', 'checkpoints'],
     ]);
-    expect(laneKey(events[3])).toBe('consumer-run1'); // a child's gate pause stays in the child's lane
+    expect(laneKey(must(events[3], 'event 4'))).toBe('consumer-run1'); // a child's gate pause stays in the child's lane
   });
 
   it('marks a child killed with exit 137 as a crash, a normal exit as an exit', () => {

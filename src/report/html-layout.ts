@@ -84,15 +84,20 @@ export const eventTime = (e: TimelineEvent): number => Date.parse(e.timestamp ??
  * that name a message are pauses, not stations, and are left out. Returns index pairs into `events`.
  */
 export function journeys(events: TimelineEvent[]): { messageId: string; hops: [number, number][] }[] {
-  const byId = new Map<string, number[]>();
+  const byId = new Map<string, { i: number; t: number }[]>();
   events.forEach((e, i) => {
     if (!e.messageId || markKind(e) === 'checkpoint') return;
-    byId.set(e.messageId, [...(byId.get(e.messageId) ?? []), i]);
+    byId.set(e.messageId, [...(byId.get(e.messageId) ?? []), { i, t: eventTime(e) }]);
   });
   const out: { messageId: string; hops: [number, number][] }[] = [];
-  for (const [messageId, idx] of byId) {
-    const sorted = [...idx].sort((a, b) => eventTime(events[a]) - eventTime(events[b]) || a - b);
-    const hops = sorted.slice(1).map((b, k): [number, number] => [sorted[k], b]);
+  for (const [messageId, marks] of byId) {
+    const sorted = [...marks].sort((a, b) => a.t - b.t || a.i - b.i);
+    const hops: [number, number][] = [];
+    let prev: number | undefined;
+    for (const { i } of sorted) {
+      if (prev !== undefined) hops.push([prev, i]);
+      prev = i;
+    }
     if (hops.length) out.push({ messageId, hops });
   }
   return out;

@@ -7,6 +7,7 @@ import type { DepthSeries } from '../broker/depth-sampler.js';
 import { eventTime, formatMs, journeys, laneKey, lanes, markKind, stackRows, tickStep, timeScale, type MarkKind, type TimelineEvent } from './html-layout.js';
 import { esc, shape } from './html-marks.js';
 import { depthChart, DEPTH_HEIGHT } from './html-depths.js';
+import { must } from '../must.js';
 
 export const GEOMETRY = { width: 1200, left: 170, right: 40, axis: 34, lane: 50, rows: 3, rowGap: 12, minGap: 7 };
 
@@ -36,12 +37,12 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
   const lanesBottom = g.axis + laneList.length * g.lane;
   const height = lanesBottom + 24 + 2 * DEPTH_HEIGHT + 10;
   const tOf = (e: TimelineEvent) => (Number.isFinite(eventTime(e)) ? eventTime(e) : t0);
-  const xs = input.events.map((e) => x(tOf(e)));
-  const laneOf = input.events.map((e) => laneIndex.get(laneKey(e))!);
-  const rows = stackRows(xs, laneOf, g.minGap, g.rows);
-  const y = (i: number) => g.axis + laneOf[i] * g.lane + 14 + rows[i] * g.rowGap;
-  const kinds = input.events.map(markKind);
-  const e = (i: number) => input.events[i];
+  const placed = input.events.map((ev) => ({ ev, x: x(tOf(ev)), lane: must(laneIndex.get(laneKey(ev)), `the lane ${laneKey(ev)}`), kind: markKind(ev) }));
+  const rows = stackRows(placed.map((p) => p.x), placed.map((p) => p.lane), g.minGap, g.rows);
+  /** one per event, in the events' order: where its mark goes */
+  const marks = placed.map((p, i) => ({ ...p, y: g.axis + p.lane * g.lane + 14 + must(rows[i], `the stack row of event ${i}`) * g.rowGap }));
+  const mark = (i: number) => must(marks[i], `timeline event ${i}`);
+  const kinds = marks.map((m) => m.kind);
   const parts: string[] = [];
 
   // lanes: a band and a label each
@@ -55,50 +56,51 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
 
   // checkpoints (once per pause) and crashes: lines across every lane; labels that would overlap go lower
   const place = labelPlacer();
-  input.events.forEach((e, i) => {
-    if (kinds[i] === 'crash') {
-      parts.push(`<g class="crash-line"><line x1="${xs[i]}" x2="${xs[i]}" y1="${g.axis}" y2="${lanesBottom}"/>` +
-        `<text x="${xs[i] + 6}" y="${g.axis + 12}">✖ crash: ${esc(e.process ?? e.source)} exit ${esc(e.exitCode)}</text></g>`);
+  for (const { ev: e, x: px, y: py, lane, kind } of marks) {
+    if (kind === 'crash') {
+      parts.push(`<g class="crash-line"><line x1="${px}" x2="${px}" y1="${g.axis}" y2="${lanesBottom}"/>` +
+        `<text x="${px + 6}" y="${g.axis + 12}">✖ crash: ${esc(e.process ?? e.source)} exit ${esc(e.exitCode)}</text></g>`);
     } else if (e.source === 'checkpoint' && e.status === 'waiting') {
       const label = String(e.checkpoint);
-      const nearEnd = xs[i] > g.width - g.right - 120; // label on the left near the right edge
-      const from = nearEnd ? xs[i] - 6 - textWidth(label) : xs[i] + 4;
-      const level = place(laneOf[i], from, textWidth(label));
-      const text = level === null ? '' : `<text x="${nearEnd ? xs[i] - 6 : xs[i] + 4}" y="${y(i) + 20 + level * 11}"${nearEnd ? ' text-anchor="end"' : ''}>${esc(label)}</text>`;
-      parts.push(`<g class="cp-line"><line x1="${xs[i]}" x2="${xs[i]}" y1="${g.axis}" y2="${lanesBottom}"/>${text}</g>`);
+      const nearEnd = px > g.width - g.right - 120; // label on the left near the right edge
+      const from = nearEnd ? px - 6 - textWidth(label) : px + 4;
+      const level = place(lane, from, textWidth(label));
+      const text = level === null ? '' : `<text x="${nearEnd ? px - 6 : px + 4}" y="${py + 20 + level * 11}"${nearEnd ? ' text-anchor="end"' : ''}>${esc(label)}</text>`;
+      parts.push(`<g class="cp-line"><line x1="${px}" x2="${px}" y1="${g.axis}" y2="${lanesBottom}"/>${text}</g>`);
     }
-  });
+  }
 
   // journeys: one connector per hop, in the message's colour; a wait in one lane (a delay queue's
   // TTL, a redelivery after a crash) is a straight line labelled with its length
   const placeWait = labelPlacer();
   for (const j of journeys(input.events)) {
     const hue = hash(j.messageId) % 360;
-    for (const [a, b] of j.hops) {
+    for (const [ia, ib] of j.hops) {
+      const [a, b] = [mark(ia), mark(ib)];
       const attrs = `class="journey" data-message="${esc(j.messageId)}" stroke="hsl(${hue} 55% 40%)"`;
-      if (laneOf[a] !== laneOf[b]) {
-        const mid = (xs[a] + xs[b]) / 2;
-        parts.push(`<path ${attrs} d="M${xs[a]},${y(a)} C${mid},${y(a)} ${mid},${y(b)} ${xs[b]},${y(b)}"/>`);
-      } else if (xs[b] - xs[a] >= 40) {
-        const long = `${e(a).messageId} waits ${formatMs(tOf(e(b)) - tOf(e(a)))}`;
-        const label = [long, formatMs(tOf(e(b)) - tOf(e(a)))].find((t) => textWidth(t) + 8 <= xs[b] - xs[a]);
-        const mid = (xs[a] + xs[b]) / 2;
+      if (a.lane !== b.lane) {
+        const mid = (a.x + b.x) / 2;
+        parts.push(`<path ${attrs} d="M${a.x},${a.y} C${mid},${a.y} ${mid},${b.y} ${b.x},${b.y}"/>`);
+      } else if (b.x - a.x >= 40) {
+        const long = `${a.ev.messageId} waits ${formatMs(tOf(b.ev) - tOf(a.ev))}`;
+        const label = [long, formatMs(tOf(b.ev) - tOf(a.ev))].find((t) => textWidth(t) + 8 <= b.x - a.x);
+        const mid = (a.x + b.x) / 2;
         // above the lane's marks, else along its bottom edge, else no label (hover still tells)
-        const level = label ? placeWait(laneOf[a], mid - textWidth(label) / 2, textWidth(label)) : null;
-        const ty = level === 0 ? Math.min(y(a), y(b)) - 3 : g.axis + (laneOf[a] + 1) * g.lane - 3;
-        parts.push(`<path ${attrs} d="M${xs[a]},${y(a)} L${xs[b]},${y(b)}"/>` +
+        const level = label ? placeWait(a.lane, mid - textWidth(label) / 2, textWidth(label)) : null;
+        const ty = level === 0 ? Math.min(a.y, b.y) - 3 : g.axis + (a.lane + 1) * g.lane - 3;
+        parts.push(`<path ${attrs} d="M${a.x},${a.y} L${b.x},${b.y}"/>` +
           (level !== null ? `<text class="wait" x="${mid}" y="${ty}">${esc(label)}</text>` : ''));
       }
     }
   }
 
   // one mark per event: the count equals the JSON's events
-  input.events.forEach((e, i) => {
+  marks.forEach(({ ev: e, x: px, y: py, kind }, i) => {
     const tip = Object.entries(e).filter(([k, v]) => k !== 'line' && v !== undefined).map(([k, v]) => `${k}=${v}`).join('\n');
     const t = formatMs(tOf(e) - t0);
-    parts.push(`<g class="ev k-${kinds[i]}" data-i="${i}" data-lane="${esc(laneKey(e))}" data-kind="${kinds[i]}"` +
-      `${e.messageId ? ` data-message="${esc(e.messageId)}"` : ''} transform="translate(${xs[i].toFixed(1)},${y(i)})">` +
-      `<title>${esc(`+${t}\n${tip}`)}</title>${shape(kinds[i])}</g>`);
+    parts.push(`<g class="ev k-${kind}" data-i="${i}" data-lane="${esc(laneKey(e))}" data-kind="${kind}"` +
+      `${e.messageId ? ` data-message="${esc(e.messageId)}"` : ''} transform="translate(${px.toFixed(1)},${py})">` +
+      `<title>${esc(`+${t}\n${tip}`)}</title>${shape(kind)}</g>`);
   });
 
   parts.push(`<g transform="translate(0,${lanesBottom + 20})">${depthChart(input.depths, 'ready', x, g)}</g>`);

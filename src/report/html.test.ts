@@ -6,6 +6,7 @@ import { check, evaluate } from './checks.js';
 import { jsonDocument } from './json.js';
 import { checkHtmlTarget, indexPage, labPage } from './html.js';
 import os from 'node:os';
+import { must } from '../must.js';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
 const session: SessionInfo = { broker: { product: 'RabbitMQ', version: '3.10.8' }, postgres: '15.18', capabilities: capabilities('3.10.8') };
@@ -31,10 +32,11 @@ const report = (over: Partial<LabReport> = {}): LabReport => ({
 
 describe('--html page', () => {
   const doc = jsonDocument(session, [report(), report({ lab: 'ok', status: 'passed', checks: [evaluate(check('a', 1, 1))] })], config);
-  const html = labPage(doc, doc.labs[0]);
+  const lab = must(doc.labs[0], 'the first lab');
+  const html = labPage(doc, lab);
 
   it('is drawn from the --json document: one mark per event, one lane per process, the crash, the depths', () => {
-    expect(html.match(/<g class="ev /g)).toHaveLength(doc.labs[0].events.length);
+    expect(html.match(/<g class="ev /g)).toHaveLength(lab.events.length);
     expect([...html.matchAll(/<g class="lane" data-lane="([^"]+)"/g)].map((m) => m[1])).toEqual(['producer', 'consumer-run1', 'checkpoint']);
     expect(html).toContain('✖ crash: consumer-run1 exit 137');
     expect(html.match(/<path class="depth" data-kind="(ready|messages)" data-queue="ns.q"/g)).toHaveLength(2);

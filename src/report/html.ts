@@ -14,6 +14,7 @@ import { domain } from './html-timeline.js';
 import { esc, legend } from './html-marks.js';
 import { CSS, SCRIPT } from './html-style.js';
 import { UsageError } from '../errors.js';
+import { must } from '../must.js';
 
 type Verdict = 'PASS' | 'FAIL' | 'SKIP';
 
@@ -107,7 +108,7 @@ export function checkHtmlTarget(target: string, several: boolean): void {
 export function writeHtml(target: string, doc: JsonDocument, several: boolean): string[] {
   if (!several) {
     fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
-    fs.writeFileSync(target, labPage(doc, doc.labs[0]));
+    fs.writeFileSync(target, labPage(doc, must(doc.labs[0], 'the lab of the report')));
     return [target];
   }
   fs.mkdirSync(target, { recursive: true });
