@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import type { Sql } from 'postgres';
 import { childRuntime } from '../../src/child-runtime.js';
 import type { Delivery } from '../../src/broker/broker.js';
-import { deferred, within } from '../../src/time.js';
+import { deferred, settledOrIdle, sleep } from '../../src/time.js';
 import { replayGate } from '../../src/replay-gate.js';
 import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
 import { fieldsOfDelivery, SEED_FIELDS } from './orders.js';
@@ -22,12 +22,12 @@ import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
 
 const CONSUMER = 'consumer-1';
 const { values } = parseArgs({
-  options: { expect: { type: 'string' }, 'timeout-ms': { type: 'string', default: '15000' }, 'gate-ms': { type: 'string', default: '0' } },
+  options: { expect: { type: 'string' }, 'idle-ms': { type: 'string', default: '15000' }, 'gate-ms': { type: 'string', default: '0' } },
 });
 const expected = Number(values.expect);
-const timeoutMs = Number(values['timeout-ms']);
-if (!Number.isInteger(expected) || expected < 1 || !(timeoutMs > 0)) {
-  process.stderr.write('usage: consumer.js --expect <messages> [--timeout-ms <ms>]\n');
+const idleMs = Number(values['idle-ms']);
+if (!Number.isInteger(expected) || expected < 1 || !(idleMs > 0)) {
+  process.stderr.write('usage: consumer.js --expect <messages> [--idle-ms <ms>] [--gate-ms <ms>]\n');
   process.exit(2);
 }
 
@@ -37,6 +37,8 @@ const x = rt.names;
 const settled = new Set<string>();
 const allSettled = deferred();
 let received = 0;
+let lastDeliveryAt = performance.now();
+const clock = { now: () => performance.now(), sleep: (ms: number) => sleep(ms) };
 
 /** idempotent by message id: the processed_messages row and the business row commit together */
 async function commitOrder(db: Sql, messageId: string, body: string): Promise<'business_committed' | 'duplicate_skipped'> {
@@ -61,6 +63,7 @@ function businessFailure(err: unknown): string | null {
 
 async function handle(m: Delivery): Promise<void> {
   received += 1;
+  lastDeliveryAt = performance.now();
   const id = fieldsOfDelivery(m);
   const attempt = attemptOf(m.headers, x.work) + (rt.fault('wrong-attempt') ? 1 : 0); // broken variant: counts from 2
   const at = { ...SEED_FIELDS, ...id, destination: x.work };
@@ -95,7 +98,9 @@ async function handle(m: Delivery): Promise<void> {
 let code = 0;
 const consumer = await rt.broker.consume(x.work, handle, { prefetch: 10 });
 try {
-  await within(Promise.race([allSettled.promise, consumer.failure]), timeoutMs, `${expected} settled messages on ${x.work}`);
+  // a busy machine makes deliveries later, not absent: give up only when none came for idleMs
+  const idle = await settledOrIdle(Promise.race([allSettled.promise, consumer.failure]), () => lastDeliveryAt, idleMs, clock);
+  if (idle) throw new Error(`no delivery for ${idleMs} ms with ${settled.size} of ${expected} messages settled on ${x.work}`);
   await consumer.cancel();
   rt.emit('consumer', { ...SEED_FIELDS, queue: x.work, received, status: 'done' });
 } catch (err) {
