@@ -4,17 +4,22 @@
  * catch them print FAIL; the lab exits 1.
  */
 import { describe, it } from 'vitest';
-import { expectFaultsFail } from '../../test/fault-runs.js';
+import { expectFaultsFail } from '../../test/faults.js';
 
 const NS = 'faultstorm';
 
 describe('requeue-storm: each check fails when the experiment is broken on purpose', () => {
   it('a delayed mode that requeues, a healthy message acked unprocessed, a failing message put back', async () => {
-    await expectFaultsFail('requeue-storm', NS, ['delayed-requeues', 'healthy-lost', 'leave-failing'], [
-      'FAIL ratio:', // both modes storm: about 1×
-      'FAIL healthyProcessedRequeue:', // acked unprocessed
-      'FAIL healthyProcessedDelayed:',
-      'FAIL queueDepthAfter:', // the failing message is still queued
-    ]);
+    await expectFaultsFail({
+      lab: 'requeue-storm',
+      namespace: NS,
+      faults: ['delayed-requeues', 'healthy-lost', 'leave-failing'],
+      fails: [
+        'FAIL ratio:', // both modes storm: about 1×
+        'FAIL healthyProcessedRequeue:', // acked unprocessed
+        'FAIL healthyProcessedDelayed:',
+        'FAIL queueDepthAfter:', // the failing message is still queued
+      ],
+    });
   });
 });
