@@ -193,22 +193,3 @@ export function startMqlab(args: string[]) {
     });
   return { child, stderrShows };
 }
-
-/** a lab's FAIL lines as {name: 'expected=… actual=…'} */
-export function failLines(stdout: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [, name, value] of stdout.matchAll(/^FAIL ([^:]+): (.*)$/gm)) if (name !== undefined && value !== undefined) out[name] = value;
-  return out;
-}
-
-/**
- * Run `mqlab …args` as the deliberately broken variant `fault` of `lab` (MQLAB_FAULT, test only):
- * it must exit 1 with a FAIL line for each of `failing` and a RESULT line saying so.
- */
-export async function expectFaultFails(lab: string, fault: string, failing: string[], args: string[] = []): Promise<CliRun> {
-  const r = await mqlab([lab, ...args], { MQLAB_FAULT: `${lab}:${fault}` });
-  expect(r.code, r.stdout + r.stderr).toBe(1);
-  expect(Object.keys(failLines(r.stdout)), r.stdout).toEqual(expect.arrayContaining(failing));
-  expect(r.stdout.trim().split('\n').pop()).toMatch(/^RESULT: \d+ assertion\(s\) FAILED$/);
-  return r;
-}

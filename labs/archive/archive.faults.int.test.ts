@@ -4,11 +4,11 @@
  * that should catch them print FAIL; the lab exits 1.
  */
 import { describe, it } from 'vitest';
-import { expectFaultsFail } from '../../test/fault-runs.js';
+import { expectFaultsFail } from '../../test/faults.js';
 
 const NS = 'faultarchive';
 
-const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('archive', NS, faults, fails, options);
+const expectFails = (faults: string[], fails: string[], args: string[] = []) => expectFaultsFail({ lab: 'archive', namespace: NS, faults, fails, args });
 
 describe('archive: each check fails when the experiment is broken on purpose', () => {
   it('ack before commit, only x-death[0] read, a status step skipped, a row inside the retention, a producer not stopped', () =>

@@ -4,11 +4,11 @@
  * it prints FAIL; the lab exits 1. Every path still produces a dead letter, so no run waits out a limit.
  */
 import { describe, it } from 'vitest';
-import { expectFaultsFail } from '../../test/fault-runs.js';
+import { expectFaultsFail } from '../../test/faults.js';
 
 const NS = 'faultdlr';
 
-const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('dead-letter-reasons', NS, faults, fails, options);
+const expectFails = (faults: string[], fails: string[], args: string[] = []) => expectFaultsFail({ lab: 'dead-letter-reasons', namespace: NS, faults, fails, args });
 
 describe('dead-letter-reasons: each check fails when the experiment is broken on purpose', () => {
   it('straight into the queues; an application-made dead letter; a second death copied by the app; a producer not stopped', () =>

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mqlab, passLines, runLabJson } from '../../test/helpers.js';
+import { mqlab, passLines, runLabJson, useNamespace } from '../../test/helpers.js';
 import { atLeast } from '../../src/broker/capabilities.js';
 import { Broker } from '../../src/broker/broker.js';
 import { Management } from '../../src/broker/management.js';
 import { loadConfig } from '../../src/config.js';
 
-const NS = 'itest';
+const NS = useNamespace('t_delayed_retry').namespace;
 
 describe('delayed-retry lab against the real broker', () => {
   // the broker the CLI reaches (MQLAB_* variables: run this file against a 4.3 broker for the 4.3 cases)
@@ -48,28 +48,4 @@ describe('delayed-retry lab against the real broker', () => {
       expect(xml).toMatch(/<skipped message="needs RabbitMQ 4.3 \(this broker: [^"]+\)"\/>/);
     }
   });
-
-  // each broken variant (MQLAB_FAULT=delayed-retry:<fault>) and the checks it must fail
-  const BROKEN: Record<string, string[]> = {
-    'no-delayed-retry': ['heldGapMs', 'heldInQueue', 'nackEarlyGaps', 'rejectEarlyGaps'],
-    'nack-for-reject': ['rejectDeliveryCounts', 'rejectEarlyGaps'],
-    'reject-for-nack': ['nackDeliveryCounts', 'nackMaxLateMs'],
-    'slow-consumer': ['nackMaxLateMs', 'rejectMaxLateMs'],
-    'no-max-length': ['maxLengthCountsHeld'],
-  };
-  for (const [fault, checks] of Object.entries(BROKEN)) {
-    it(`broken (${fault}): on 4.3 ${checks.join(', ')} fail; below 4.3 the lab still only says SKIP`, async () => {
-      const r = await mqlab(['delayed-retry', '--namespace', NS], { MQLAB_FAULT: `delayed-retry:${fault}` });
-      if (!native()) {
-        expect(r.code, r.stdout + r.stderr).toBe(0);
-        expect(r.stdout.trim()).toBe(`SKIP delayed-retry: needs RabbitMQ 4.3 (this broker: ${s.broker.version})`);
-        return;
-      }
-      expect(r.code, r.stdout + r.stderr).toBe(1);
-      const failed = [...r.stdout.matchAll(/^FAIL ([^:]+):/gm)].map((m) => m[1]).sort();
-      // without delayed retry the returned message races the consumer's cancel: more may fail, never fewer
-      if (fault === 'no-delayed-retry') expect(failed).toEqual(expect.arrayContaining(checks));
-      else expect(failed).toEqual(checks);
-    });
-  }
 });

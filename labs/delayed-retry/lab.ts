@@ -11,6 +11,7 @@ import { HOLD_MS, SPEC, expectedDelays, judgeGaps, ladderTiers } from './delays.
 import { ladderTopology, names, nativeTopology } from './names.js';
 import { ladderReturns, nativeReturns } from './returns.js';
 import { holdOne } from './held.js';
+import { withFaultRoutes } from './faults.js';
 
 export const lab: Lab = {
   async run(ctx) {
@@ -30,18 +31,21 @@ export const lab: Lab = {
 
     // the management client's first request loads its HTTP stack: not inside a timed gap
     await ctx.mgmt.queue(x.held);
-    const [reject, nack, viaLadder, held] = await Promise.all([
-      nativeReturns(ctx, x.reject, kind.reject, SPEC.returns, slowMs),
-      nativeReturns(ctx, x.nack, kind.nack, SPEC.returns, slowMs),
-      ladderReturns(ctx, x.ladderWork, x.ladderRetry, ladderTiers(SPEC).length, SPEC.returns),
-      holdOne(ctx, x.held, HOLD_MS),
-    ]);
+    const { reject, nack, viaLadder, held, size, depth } = await withFaultRoutes(ctx, x, async () => {
+      const [reject, nack, viaLadder, held] = await Promise.all([
+        nativeReturns(ctx, x.reject, kind.reject, SPEC.returns, slowMs),
+        nativeReturns(ctx, x.nack, kind.nack, SPEC.returns, slowMs),
+        ladderReturns(ctx, x.ladderWork, x.ladderRetry, ladderTiers(SPEC).length, SPEC.returns),
+        holdOne(ctx, x.held, HOLD_MS),
+      ]);
+      const size = { native: await topologySize(ctx, { queues: [{ name: x.reject }] }), ladder: await topologySize(ctx, ladder) };
+      const depth = (await Promise.all([...native.queues, ...ladder.queues].map((q) => ctx.broker.depth(q.name)))).reduce((a, b) => a + b, 0);
+      return { reject, nack, viaLadder, held, size, depth };
+    });
 
     const gaps = { reject: gapsMs(reject.at), nack: gapsMs(nack.at), ladder: gapsMs(viaLadder.at) };
     const want = { reject: expectedDelays(SPEC, 'reject'), nack: expectedDelays(SPEC, 'nack') };
     const v = { reject: judgeGaps(gaps.reject, want.reject), nack: judgeGaps(gaps.nack, want.nack), ladder: judgeGaps(gaps.ladder, want.reject) };
-    const size = { native: await topologySize(ctx, { queues: [{ name: x.reject }] }), ladder: await topologySize(ctx, ladder) };
-    const depth = (await Promise.all([...native.queues, ...ladder.queues].map((q) => ctx.broker.depth(q.name)))).reduce((a, b) => a + b, 0);
 
     return {
       lines: [
@@ -68,13 +72,16 @@ export const lab: Lab = {
   },
 };
 
-/** what the management API shows of one approach: its queues, its exchanges, its bindings (not the default exchange's) */
+/**
+ * what the management API shows of one approach: its queues, the exchanges that route to them or
+ * that it declares, and their bindings (not the default exchange's)
+ */
 async function topologySize(ctx: LabContext, t: Topology): Promise<string> {
   const queues = new Set(t.queues.map((q) => q.name));
-  const exchanges = new Set((t.exchanges ?? []).map((e) => e.name));
+  const declared = new Set((t.exchanges ?? []).map((e) => e.name));
   const [qs, xs, bs] = await Promise.all([ctx.mgmt.queues(), ctx.mgmt.exchanges(), ctx.mgmt.bindings()]);
+  const routes = bs.filter((b) => b.source !== '' && (queues.has(b.destination) || declared.has(b.source)));
+  const exchanges = new Set([...routes.map((b) => b.source), ...xs.filter((e) => declared.has(e.name)).map((e) => e.name)]);
   const nQ = qs.filter((q) => queues.has(q.name)).length;
-  const nX = xs.filter((e) => exchanges.has(e.name)).length;
-  const nB = bs.filter((b) => b.source !== '' && (queues.has(b.destination) || exchanges.has(b.source))).length;
-  return `queues=${nQ} exchanges=${nX} bindings=${nB}`;
+  return `queues=${nQ} exchanges=${exchanges.size} bindings=${routes.length}`;
 }

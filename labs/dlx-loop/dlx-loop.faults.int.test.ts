@@ -4,11 +4,11 @@
  * FAIL; the lab exits 1. Faults of the broken half and of the fixed half share a run.
  */
 import { describe, it } from 'vitest';
-import { expectFaultsFail } from '../../test/fault-runs.js';
+import { expectFaultsFail } from '../../test/faults.js';
 
 const NS = 'faultdlxloop';
 
-const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('dlx-loop', NS, faults, fails, options);
+const expectFails = (faults: string[], fails: string[], args: string[] = []) => expectFaultsFail({ lab: 'dlx-loop', namespace: NS, faults, fails, args });
 
 describe('dlx-loop: each check fails when the experiment is broken on purpose', () => {
   it('a requeue instead of a dead-letter hop; a fixed queue whose dead-letter route also leads home', () =>

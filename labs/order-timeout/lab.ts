@@ -41,6 +41,8 @@ export const lab: Lab<OrderTimeoutOptions> = {
 
     await ctx.within(consumed.done, 3 * delayMs + 10_000, `${CHECK_DELIVERIES} check deliveries on ${x.check}`);
     await consumed.cancel();
+    // TEST ONLY (MQLAB_FAULT=order-timeout:late-check): a producer not stopped, one more check after the consumer left
+    if (ctx.fault('late-check')) await publishCheck(ctx, x, ORDERS.unpaid);
 
     const swept = ctx.fault('no-sweeper') ? [] : await sweep(ctx, x, guards);
     const o = await observe(ctx.db, x);

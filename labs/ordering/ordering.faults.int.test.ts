@@ -4,11 +4,11 @@
  * catch them print FAIL; the lab exits 1.
  */
 import { describe, it } from 'vitest';
-import { expectFaultsFail } from '../../test/fault-runs.js';
+import { expectFaultsFail } from '../../test/faults.js';
 
 const NS = 'faultordering';
 
-const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('ordering', NS, faults, fails, options);
+const expectFails = (faults: string[], fails: string[], args: string[] = []) => expectFaultsFail({ lab: 'ordering', namespace: NS, faults, fails, args });
 
 describe('ordering: each check fails when the experiment is broken on purpose', () => {
   it('a downstream that never fails: no retry, no drift', () =>

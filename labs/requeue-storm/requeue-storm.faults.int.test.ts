@@ -4,21 +4,26 @@
  * catch them print FAIL; the lab exits 1.
  */
 import { describe, it } from 'vitest';
-import { expectFaultsFail } from '../../test/fault-runs.js';
+import { expectFaultsFail } from '../../test/faults.js';
 
 const NS = 'faultstorm';
 
 describe('requeue-storm: each check fails when the experiment is broken on purpose', () => {
   it('a delayed mode that requeues, a healthy message acked unprocessed, a failing message put back', async () => {
-    await expectFaultsFail('requeue-storm', NS, ['delayed-requeues', 'healthy-lost', 'leave-failing'], [
-      'FAIL delayedGapMinMs:', // the delayed mode's message is back at once
-      'FAIL healthyProcessedRequeue:', // acked unprocessed
-      'FAIL healthyProcessedDelayed:',
-      'FAIL queueDepthAfter:', // the failing message is still queued
-    ]);
+    await expectFaultsFail({
+      lab: 'requeue-storm',
+      namespace: NS,
+      faults: ['delayed-requeues', 'healthy-lost', 'leave-failing'],
+      fails: [
+        'FAIL delayedGapMinMs:', // the delayed mode's message is back at once
+        'FAIL healthyProcessedRequeue:', // acked unprocessed
+        'FAIL healthyProcessedDelayed:',
+        'FAIL queueDepthAfter:', // the failing message is still queued
+      ],
+    });
   });
 
   it('a requeue consumer that holds the failing message one delay TTL before its nack', async () => {
-    await expectFaultsFail('requeue-storm', NS, ['requeue-waits'], ['FAIL requeueGapP50Ms:']);
+    await expectFaultsFail({ lab: 'requeue-storm', namespace: NS, faults: ['requeue-waits'], fails: ['FAIL requeueGapP50Ms:'] });
   });
 });

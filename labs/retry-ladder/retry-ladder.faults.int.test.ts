@@ -4,10 +4,10 @@
  * prints FAIL; the lab exits 1. Faults that do not disturb each other share a run.
  */
 import { describe, it } from 'vitest';
-import { expectFaultsFail } from '../../test/fault-runs.js';
+import { expectFaultsFail } from '../../test/faults.js';
 
 const NS = 'faultladder';
-const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('retry-ladder', NS, faults, fails, options);
+const expectFails = (faults: string[], fails: string[], args: string[] = []) => expectFaultsFail({ lab: 'retry-ladder', namespace: NS, faults, fails, args });
 
 describe('retry-ladder: each check fails when the experiment is broken on purpose', () => {
   it('effect written before the call, the app copying to the DLQ itself, a doubled park, a retry after shutdown', () =>
