@@ -12,7 +12,7 @@ import { ROOT, expectPassed, useNamespace } from './helpers.js';
 import { probe, allUp } from '../src/services/probe.js';
 import { loadConfig } from '../src/config.js';
 
-useNamespace('npxtest'); // npm exec below names it with --namespace
+const NS = useNamespace(import.meta.url).namespace; // npm exec below names it with --namespace
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-npx-'));
 const empty = path.join(tmp, 'empty');
@@ -54,7 +54,7 @@ describe('npx mqlab from the packed package', () => {
     expect(up.code, up.stderr).toBe(0);
     expect(up.stderr).toContain('services are already up');
 
-    expectPassed(await npmExec(['mqlab', 'compensate', '--namespace', 'npxtest']), { line: /^compensation: attempts=2 applied=1 / });
+    expectPassed(await npmExec(['mqlab', 'compensate', '--namespace', NS]), { line: /^compensation: attempts=2 applied=1 / });
 
     const down = await npmExec(['mqlab', 'down']);
     expect(down.code, down.stderr).toBe(0);

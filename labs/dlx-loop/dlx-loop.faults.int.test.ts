@@ -5,8 +5,9 @@
  */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/fault-runs.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const NS = 'faultdlxloop';
+const NS = useNamespace(import.meta.url).namespace;
 
 const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('dlx-loop', NS, faults, fails, options);
 

@@ -5,8 +5,9 @@
  */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/fault-runs.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const NS = 'faultladder';
+const NS = useNamespace(import.meta.url).namespace;
 const expectFails = (faults: string[], fails: string[], options: string[] = []) => expectFaultsFail('retry-ladder', NS, faults, fails, options);
 
 describe('retry-ladder: each check fails when the experiment is broken on purpose', () => {
