@@ -2,6 +2,25 @@ import { defineConfig } from 'vitest/config';
 
 // unit: pure logic, no services. integration (*.int.test.ts): the real RabbitMQ and PostgreSQL
 // that `mqlab up` starts (test/global-setup.ts brings them up when they are not running).
+//
+// Each integration file runs in a namespace of its own (useNamespace, test/int-namespaces.test.ts),
+// so files run at the same time: MQLAB_TEST_WORKERS at once (2 unless told; 1 = one after the other).
+// The files in SERIAL run afterwards, one at a time, alone: they load both cores themselves
+// (`mqlab all --jobs 4`, a browser) or decide from a rate that a busy machine lowers.
+const SERIAL = [
+  'test/all.int.test.ts', // `mqlab all` and `mqlab all --jobs 4` (four labs at once) on the seeds' own names
+  'test/html.int.test.ts', // headless Chromium on every page of `mqlab all --html`
+  'labs/requeue-storm/*.int.test.ts', // requeue rate ratio (≥ 20×) against a slow consumer: CPU-bound
+];
+const workers = Number(process.env.MQLAB_TEST_WORKERS || 2);
+const integration = {
+  include: ['test/**/*.int.test.ts', 'labs/**/*.int.test.ts', 'src/**/*.int.test.ts', 'scripts/**/*.int.test.ts'],
+  exclude: ['node_modules/**', 'dist/**', '.mqlab*/**'],
+  globalSetup: ['test/global-setup.ts'],
+  testTimeout: 120_000,
+  hookTimeout: 300_000,
+};
+
 export default defineConfig({
   test: {
     // the JSON report lets .ci/run print a plain "N passed, N failed" closing line
@@ -12,17 +31,27 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'labs/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', 'node_modules/**', 'dist/**', '.mqlab*/**'],
+          sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
+          ...integration,
           name: 'integration',
-          include: ['test/**/*.int.test.ts', 'labs/**/*.int.test.ts', 'src/**/*.int.test.ts', 'scripts/**/*.int.test.ts'],
-          exclude: ['node_modules/**', 'dist/**', '.mqlab*/**'],
-          globalSetup: ['test/global-setup.ts'],
+          exclude: [...integration.exclude, ...SERIAL],
+          maxWorkers: workers,
+          fileParallelism: workers > 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          ...integration,
+          name: 'integration-serial',
+          include: SERIAL,
+          maxWorkers: 1,
           fileParallelism: false,
-          testTimeout: 120_000,
-          hookTimeout: 300_000,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

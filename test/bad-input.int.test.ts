@@ -58,7 +58,7 @@ const cases: { what: string; args: string[]; env?: Record<string, string> }[] = 
 
 async function snapshot(s: Services) {
   // only this namespace's queues, names only: the vhost holds hundreds of other helpers' queues
-  const page = await s.mgmt.request<{ items: { name: string }[] }>('GET', '/api/queues/lab?page=1&page_size=500&use_regex=true&name=%5E${n.namespace}%5C.&columns=name');
+  const page = await s.mgmt.request<{ items: { name: string }[] }>('GET', `/api/queues/lab?page=1&page_size=500&use_regex=true&name=%5E${n.namespace}%5C.&columns=name`);
   const queues = page.items.map((q) => q.name).sort();
   const tables = (await s.db`SELECT table_name FROM information_schema.tables WHERE table_name LIKE ${n.namespace + '\\_%'} ORDER BY 1`).map((r) => String(r.table_name));
   return { queues, tables, sentinelDepth: await s.broker.depth(SENTINEL_Q), sentinelRows: (await s.db`SELECT count(*)::int AS n FROM ${s.db(SENTINEL_T)}`)[0].n };

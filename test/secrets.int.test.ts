@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mqlab, PORT, useNamespace } from './helpers.js';
+import { ACCOUNTS } from '../src/defaults.js';
 
 useNamespace(import.meta.url);
-import { ACCOUNTS } from '../src/defaults.js';
 
 const SECRETS = [ACCOUNTS.app.password, ACCOUNTS.admin.password, encodeURIComponent(ACCOUNTS.app.password)];
 // the app's password in the query string (libpq's form): taken as the password, never printed
