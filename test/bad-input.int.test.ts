@@ -2,21 +2,22 @@
  * Issue 16: bad input through the real CLI — a bounded number of spawns (the bulk of the
  * generated inputs runs in process: labs/bad-input.test.ts). Each: one line (and what to do),
  * exit 2, no stack trace, no secret, nothing printed on stdout, and nothing changed on the
- * services: a sentinel queue keeps its message, a sentinel table its row, no 'safety' queue or
- * table appears or goes.
+ * services: a sentinel queue keeps its message, a sentinel table its row, no queue or table of this
+ * file's namespace appears or goes.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mqlab, useServices, type Services } from './helpers.js';
+import { mqlab, useNamespace, useServices, type Services } from './helpers.js';
 import { must } from '../src/must.js';
 import { numberLike, parsedOptions } from './bad-input-values.js';
 
 const SECRET = 'Sup3r-s3cret';
-const SENTINEL_Q = 'safety.sentinel';
-const SENTINEL_T = 'safety_sentinel';
+const n = useNamespace(import.meta.url);
+const SENTINEL_Q = n.q('sentinel');
+const SENTINEL_T = n.t('sentinel');
 
 /** one generated value each option refuses (seeded: the same values on every run) */
 function refusedValue(parse: (raw: string) => unknown, seed: number): string {
@@ -58,9 +59,9 @@ const cases: { what: string; args: string[]; env?: Record<string, string> }[] = 
 
 async function snapshot(s: Services) {
   // only this namespace's queues, names only: the vhost holds hundreds of other helpers' queues
-  const page = await s.mgmt.request<{ items: { name: string }[] }>('GET', '/api/queues/lab?page=1&page_size=500&use_regex=true&name=%5Esafety%5C.&columns=name');
+  const page = await s.mgmt.request<{ items: { name: string }[] }>('GET', `/api/queues/lab?page=1&page_size=500&use_regex=true&name=%5E${n.namespace}%5C.&columns=name`);
   const queues = page.items.map((q) => q.name).sort();
-  const tables = (await s.db`SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'safety\\_%' ORDER BY 1`).map((r) => String(r.table_name));
+  const tables = (await s.db`SELECT table_name FROM information_schema.tables WHERE table_name LIKE ${n.namespace + '\\_%'} ORDER BY 1`).map((r) => String(r.table_name));
   return { queues, tables, sentinelDepth: await s.broker.depth(SENTINEL_Q), sentinelRows: must((await s.db`SELECT count(*)::int AS n FROM ${s.db(SENTINEL_T)}`)[0], 'the sentinel row count').n };
 }
 
@@ -79,7 +80,7 @@ describe('bad input through the CLI: one line, exit 2, no stack, no secret, noth
     const before = await snapshot(s);
     expect(before.sentinelDepth).toBe(1);
     for (const c of cases) {
-      const r = await mqlab(c.args, { MQLAB_NAMESPACE: 'safety', ...c.env }, 30_000);
+      const r = await mqlab(c.args, c.env, 30_000);
       const why = `${c.what}: mqlab ${c.args.join(' ')}\n${r.stdout}\n${r.stderr}`;
       expect(r.code, why).toBe(2);
       expect(r.stdout, why).toBe('');

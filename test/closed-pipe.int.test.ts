@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { CLI } from './helpers.js';
+import { CLI, useNamespace } from './helpers.js';
+
+useNamespace(import.meta.url); // no lab runs here; the rule is one namespace per file
 
 /** run `node CLI args | reader` in bash; mqlab's own exit code and stderr */
 async function piped(args: string, reader: string) {

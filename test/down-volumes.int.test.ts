@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mqlab } from './helpers.js';
+import { mqlab, useNamespace } from './helpers.js';
+
+useNamespace(import.meta.url);
 
 // issue 16: `mqlab down --volumes` deleted a whole MQLAB_HOME, with files mqlab never made.
 // A scratch folder and a port offset nothing listens on: nothing here touches the running services.

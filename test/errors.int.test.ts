@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AT, AT_RE, mqlab, useNamespace } from './helpers.js';
 
-useNamespace('t_errors');
+useNamespace(import.meta.url);
 
 // Every way the environment can be wrong: one line naming the service, the masked URL and the
 // cause, a line saying what to do, exit code 2, no stack trace, no password.

@@ -8,6 +8,7 @@ import { Management } from '../src/broker/management.js';
 import { openDb, type Db } from '../src/db/client.js';
 import { loadConfig } from '../src/config.js';
 import { names, type Names } from '../src/names.js';
+import { namespaceOfFile } from './namespace.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = path.join(ROOT, 'bin', 'mqlab.js');
@@ -38,12 +39,15 @@ let fileNamespace = '';
 
 /**
  * This test file's own namespace: every `mqlab …` the helpers start runs in it (MQLAB_NAMESPACE;
- * a --namespace flag still wins), so what one file leaves behind never decides another's verdict.
- * Call it once at the top of each *.int.test.ts; returns the names to look the resources up with.
+ * a --namespace flag still wins), so what one file leaves behind never decides another's verdict,
+ * and files may run at the same time. Call it once at the top of each *.int.test.ts with
+ * `import.meta.url` (the namespace is then derived from the file name, test/namespace.ts), or with
+ * a literal; returns the names to look the resources up with. test/int-namespaces.test.ts checks
+ * that every file does and that no two files share a namespace.
  */
-export function useNamespace(namespace: string): Names {
-  fileNamespace = namespace;
-  return names(namespace);
+export function useNamespace(fileUrlOrNamespace: string): Names {
+  fileNamespace = fileUrlOrNamespace.startsWith('file:') ? namespaceOfFile(fileUrlOrNamespace) : fileUrlOrNamespace;
+  return names(fileNamespace);
 }
 
 /** the environment of a CLI child: no colours, this file's namespace, then `env` */

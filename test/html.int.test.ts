@@ -10,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { mqlab, useServices } from './helpers.js';
+import { mqlab, useNamespace, useServices } from './helpers.js';
 import { openBrowser, SCREENSHOTS, type OpenBrowser } from './browser.js';
 
-const NS = 'htmlt';
+const NS = useNamespace(import.meta.url).namespace;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-html-'));
 
 /** run a lab with --json and --html; the JSON is the lab's part of the document */

@@ -4,13 +4,14 @@
  * (tags policymaker,monitoring — no administrator), with permissions on vhost lab only.
  */
 import { describe, expect, it } from 'vitest';
-import { mqlab, useServices, PORT } from './helpers.js';
+import { mqlab, useNamespace, useServices, PORT } from './helpers.js';
 import { ACCOUNTS } from '../src/defaults.js';
 
 const USER = 'mqlab-safety-monitor';
 const PASSWORD = 'monitor-lab-only';
 const MGMT_URL = `http://${USER}:${PASSWORD}@127.0.0.1:${PORT.management}`;
-const env = { MQLAB_MGMT_URL: MGMT_URL, MQLAB_NAMESPACE: 'safety' };
+useNamespace(import.meta.url);
+const env = { MQLAB_MGMT_URL: MGMT_URL };
 
 describe('least privilege', () => {
   const s = useServices({

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { CONFIG } from './helpers.js';
+import { CONFIG, useNamespace } from './helpers.js';
+
+useNamespace(import.meta.url); // no lab runs here; the rule is one namespace per file
 import { recordedBackend } from '../src/services/data-folder.js';
 
 // issue 16: every process mqlab started listens on the loopback interface only (the Erlang

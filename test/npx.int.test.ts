@@ -8,11 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { ROOT, expectPassed, useNamespace } from './helpers.js';
+import { CONFIG, ROOT, expectPassed, useNamespace } from './helpers.js';
 import { probe, allUp } from '../src/services/probe.js';
-import { loadConfig } from '../src/config.js';
 
-useNamespace('npxtest'); // npm exec below names it with --namespace
+const NS = useNamespace(import.meta.url).namespace; // npm exec below names it with --namespace
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-npx-'));
 const empty = path.join(tmp, 'empty');
@@ -54,12 +53,12 @@ describe('npx mqlab from the packed package', () => {
     expect(up.code, up.stderr).toBe(0);
     expect(up.stderr).toContain('services are already up');
 
-    expectPassed(await npmExec(['mqlab', 'compensate', '--namespace', 'npxtest']), { line: /^compensation: attempts=2 applied=1 / });
+    expectPassed(await npmExec(['mqlab', 'compensate', '--namespace', NS]), { line: /^compensation: attempts=2 applied=1 / });
 
     const down = await npmExec(['mqlab', 'down']);
     expect(down.code, down.stderr).toBe(0);
     expect(down.stderr).toContain('RabbitMQ node was not running');
-    expect(allUp(await probe(loadConfig({}, {})))).toBe(true);
+    expect(allUp(await probe(CONFIG))).toBe(true); // the services this suite runs on (MQLAB_*)
     // the data folder is never the package folder (for npx: npm's cache)
     expect(fs.existsSync(path.join(pkgDir, '.mqlab'))).toBe(false);
     expect(fs.readdirSync(empty)).toEqual([]);

@@ -12,7 +12,7 @@ import { CLI, ROOT, mqlab, startMqlab, useNamespace } from './helpers.js';
 import { ensureXmllint, find, junitXsdErrors, labErrors, parseXml, reportErrors } from './report-validate.js';
 import { registry } from '../labs/registry.js';
 
-useNamespace('reports'); // the runs below also name it with --namespace, as a user would
+const NS = useNamespace(import.meta.url).namespace; // the runs below also name it with --namespace, as a user would
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-reports-'));
 const junitAt = (name: string) => path.join(tmp, `${name}.junit.xml`);
@@ -52,7 +52,7 @@ describe('reports a CI job reads', () => {
 
   it('an interrupted run (exit 130) writes it with an <error type="interrupted">', async () => {
     const file = junitAt('interrupted');
-    const { child, stderrShows } = startMqlab(['dead-letter-reasons', '--step', '--namespace', 'reports', '--junit', file]);
+    const { child, stderrShows } = startMqlab(['dead-letter-reasons', '--step', '--namespace', NS, '--junit', file]);
     await stderrShows('[checkpoint]', 60_000);
     child.kill('SIGINT');
     const r = await child;
@@ -65,13 +65,13 @@ describe('reports a CI job reads', () => {
   it('mqlab all --json: the document and every lab match docs/report.schema.json; the JUnit matches the XSD', async () => {
     expect.hasAssertions(); // some assertions sit in loops over what the run observed
     const file = junitAt('all');
-    const r = await mqlab(['all', '--json', '--namespace', 'reports', '--junit', file], {}, 600_000);
+    const r = await mqlab(['all', '--json', '--namespace', NS, '--junit', file], {}, 600_000);
     const doc = JSON.parse(r.stdout);
     expect(r.code, r.stderr).toBe(0);
     expect(reportErrors(doc)).toBe('');
     expect(doc.labs).toHaveLength(registry.length);
     for (const lab of doc.labs) expect(labErrors(lab), lab.lab).toBe('');
-    expect(doc).toMatchObject({ schemaVersion: 1, mqlabVersion: VERSION, namespace: 'reports' });
+    expect(doc).toMatchObject({ schemaVersion: 1, mqlabVersion: VERSION, namespace: NS });
     expect(doc.labs.map((l: { lab: string }) => l.lab)).toEqual(registry.map((e) => e.name));
     // the schema can fail: a document without its version does not match
     expect(reportErrors({ ...doc, schemaVersion: undefined })).toMatch(/schemaVersion/);
@@ -97,9 +97,9 @@ describe('reports a CI job reads', () => {
   });
 
   it('--color colours a pipe; --no-color wins over FORCE_COLOR', async () => {
-    const coloured = await mqlab(['compensate', '--namespace', 'reports', '--color']);
+    const coloured = await mqlab(['compensate', '--namespace', NS, '--color']);
     expect(coloured.stdout).toContain('\u001b[32mPASS ');
-    const forced = await mqlab(['compensate', '--namespace', 'reports', '--no-color'], { FORCE_COLOR: '1' });
+    const forced = await mqlab(['compensate', '--namespace', NS, '--no-color'], { FORCE_COLOR: '1' });
     expect(forced.stdout).not.toContain('\u001b[');
   });
 });

@@ -7,8 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mqlab, PORT } from './helpers.js';
+import { mqlab, PORT, useNamespace } from './helpers.js';
 import { ACCOUNTS } from '../src/defaults.js';
+
+useNamespace(import.meta.url);
 
 const SECRETS = [ACCOUNTS.app.password, ACCOUNTS.admin.password, encodeURIComponent(ACCOUNTS.app.password)];
 // the app's password in the query string (libpq's form): taken as the password, never printed
@@ -26,7 +28,7 @@ describe('passwords never printed', () => {
   it('a passing run with -v, --json, --junit and --out shows no password anywhere', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-secrets-'));
     const junit = path.join(dir, 'junit.xml');
-    const r = await mqlab(['consumer-crash', '-v', '--json', '--junit', junit, '--out', path.join(dir, 'out')], { MQLAB_PG_URL: PG_QUERY_URL, MQLAB_NAMESPACE: 'safety' });
+    const r = await mqlab(['consumer-crash', '-v', '--json', '--junit', junit, '--out', path.join(dir, 'out')], { MQLAB_PG_URL: PG_QUERY_URL });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).urls.pg).toBe(PG_QUERY_URL.replace(ACCOUNTS.app.password, '***'));
     expect(r.stderr).toMatch(/^\[consumer\] /m); // -v events really were printed

@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { CLI, ROOT, CONFIG, PORT } from './helpers.js';
+import { CLI, ROOT, CONFIG, PORT, useNamespace } from './helpers.js';
+
+const NS = useNamespace(import.meta.url).namespace;
 import { tcpProxy, viaPort, type TcpProxy } from './tcp-proxy.js';
 import { ACCOUNTS } from '../src/defaults.js';
 import { namesFor } from '../src/names.js';
@@ -72,7 +74,7 @@ describe('a service lost during a run', () => {
       proxy = await tcpProxy(c.port);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mqlab-lost-${c.lab}-`));
       const junit = path.join(dir, 'junit.xml');
-      const env = { ...process.env, NO_COLOR: '1', MQLAB_NAMESPACE: 'safety', ...c.env(proxy.port) };
+      const env = { ...process.env, NO_COLOR: '1', MQLAB_NAMESPACE: NS, ...c.env(proxy.port) };
       const args = [CLI, c.lab, '-v', '--json', '--junit', junit, '--out', path.join(dir, 'out'), ...(c.extra ?? [])];
       const child = execa('node', args, { reject: false, env });
       let stderr = '';
@@ -120,11 +122,11 @@ describe("a lab's child process that loses a service", () => {
   const childEnv = (amqpPort: number) => ({
     ...process.env,
     MQLAB_AMQP_URL: viaPort(CONFIG.amqpUrl, amqpPort),
-    MQLAB_NAMESPACE: 'safety',
+    MQLAB_NAMESPACE: NS,
     MQLAB_LAB: 'consumer-crash',
     MQLAB_PROCESS: 'consumer-test',
     // what runChild hands a child: the lab's names, built by the parent (the run above declared the queue)
-    MQLAB_LAB_NAMES: JSON.stringify(crashNames(namesFor({ ...CONFIG, namespace: 'safety' }))),
+    MQLAB_LAB_NAMES: JSON.stringify(crashNames(namesFor({ ...CONFIG, namespace: NS }))),
   });
   const expectLostLine = (r: { exitCode?: number; stderr: string; stdout: string }, service: string) => {
     expect(r.exitCode, r.stderr).toBe(75); // CHILD_LOST_EXIT: runChild turns it into an environment error

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AT, AT_RE, mqlab, useNamespace, useServices } from './helpers.js';
 
-const n = useNamespace('t_services');
+const n = useNamespace(import.meta.url);
 
 describe('mqlab up / status against the running services', () => {
   const s = useServices();

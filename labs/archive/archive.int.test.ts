@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
-const n = useNamespace('t_archive');
+const n = useNamespace(import.meta.url);
 /** a name as it appears inside a regular expression */
 const re = (name: string) => name.replace(/[.]/g, '\\.');
 

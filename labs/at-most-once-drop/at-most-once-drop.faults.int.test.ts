@@ -4,8 +4,11 @@
  */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const base = { lab: 'at-most-once-drop', namespace: 'fault_at_most_once_drop' } as const;
+const NS = useNamespace(import.meta.url).namespace;
+
+const base = { lab: 'at-most-once-drop', namespace: NS } as const;
 
 describe('at-most-once-drop: broken variants fail the checks that observe them', () => {
   it('at-least-once in the drop phase: the letter is held, then arrives', () =>

@@ -4,7 +4,7 @@ import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '.
 const LINE =
   'at-most-once-drop: dropStrategy=at-most-once targetUnbound=true heldAfterReject=0 droppedArrivals=0 ' +
   'holdStrategy=at-least-once heldWhileUnbound=1 heldLetterDelivered=true';
-const NS = useNamespace('t_at_most_once_drop').namespace;
+const NS = useNamespace(import.meta.url).namespace;
 const SOURCE = `${NS}.me12.retry.drop`;
 const TARGET = `${NS}.me12.retry.drop.target`;
 const ns = ['--namespace', NS];

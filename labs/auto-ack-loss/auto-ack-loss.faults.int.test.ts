@@ -4,8 +4,11 @@
  */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const base = { lab: 'auto-ack-loss', namespace: 'fault_auto_ack_loss' } as const;
+const NS = useNamespace(import.meta.url).namespace;
+
+const base = { lab: 'auto-ack-loss', namespace: NS } as const;
 
 describe('auto-ack-loss: broken variants fail the checks that observe them', () => {
   it('consumers that are never killed: nothing lost, nothing redelivered', () =>

@@ -3,7 +3,7 @@ import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../te
 
 const LINE =
   /^auto-ack-loss: confirmed=20 autoAckExit=137 autoAckDelivered=\d+ autoAckQueueAfterCrash=0 autoAckRows=5 autoAckLost=15 manualExit=137 manualRows=20 manualLost=0 manualRedelivered=\d+ unackedWhileOpen=5 readyAfterClose=11$/;
-const NS = useNamespace('t_auto_ack_loss').namespace;
+const NS = useNamespace(import.meta.url).namespace;
 const ns = ['--namespace', NS];
 const lab = 'auto-ack-loss';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
-const n = useNamespace('t_compensate');
+const n = useNamespace(import.meta.url);
 
 const SEED_LINE = 'compensation: attempts=2 applied=1 reservation=RELEASED available=10';
 

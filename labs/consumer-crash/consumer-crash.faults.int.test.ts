@@ -1,8 +1,9 @@
 /** consumer-crash, broken on purpose (MQLAB_FAULT, src/fault.ts): each check is shown failing when what it observes goes wrong. */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const base = { lab: 'consumer-crash', namespace: 'fault_crash' } as const;
+const base = { lab: 'consumer-crash', namespace: useNamespace(import.meta.url).namespace } as const;
 
 describe('consumer-crash: broken variants fail the checks that observe them', () => {
   it('a consumer that acks before its commit and takes every message at once', async () => {

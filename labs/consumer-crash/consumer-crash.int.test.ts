@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
-const n = useNamespace('t_consumer_crash');
+const n = useNamespace(import.meta.url);
 /** the crash queue's name as it appears inside a regular expression */
 const CRASH_Q = n.q('orders.crash').replace(/[.]/g, '\\.');
 

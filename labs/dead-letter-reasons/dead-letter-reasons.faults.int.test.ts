@@ -5,8 +5,9 @@
  */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const NS = 'faultdlr';
+const NS = useNamespace(import.meta.url).namespace;
 
 const expectFails = (faults: string[], fails: string[], args: string[] = []) => expectFaultsFail({ lab: 'dead-letter-reasons', namespace: NS, faults, fails, args });
 

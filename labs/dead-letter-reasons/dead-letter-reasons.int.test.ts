@@ -3,7 +3,7 @@ import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../te
 import { atLeast, capabilities } from '../../src/broker/capabilities.js';
 import type { Delivery } from '../../src/broker/broker.js';
 
-const n = useNamespace('t_dlr');
+const n = useNamespace(import.meta.url);
 
 const LINE = 'dead-letter-reasons: expired=2 maxlen=1 rejected=1 delivery_limit=1 expirationRemoved=true countGrowth=[1, 2]';
 const PATHS = ['queue-ttl', 'message-ttl', 'max-length', 'reject', 'delivery-limit', 'twice'];

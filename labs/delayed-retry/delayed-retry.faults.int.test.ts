@@ -6,13 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
-import { mqlab } from '../../test/helpers.js';
+import { useNamespace, mqlab } from '../../test/helpers.js';
 import { atLeast } from '../../src/broker/capabilities.js';
 import { Broker } from '../../src/broker/broker.js';
 import { loadConfig } from '../../src/config.js';
 
+const NS = useNamespace(import.meta.url).namespace;
+
 const lab = 'delayed-retry';
-const namespace = 'fault_delayed_retry';
+const namespace = NS;
 
 describe('delayed-retry: broken variants fail the checks that observe them (4.3), SKIP below 4.3', () => {
   const config = loadConfig({}, { ...process.env, MQLAB_NAMESPACE: undefined });

@@ -6,7 +6,7 @@ import { Broker } from '../../src/broker/broker.js';
 import { Management } from '../../src/broker/management.js';
 import { loadConfig } from '../../src/config.js';
 
-const NS = useNamespace('t_delayed_retry').namespace;
+const NS = useNamespace(import.meta.url).namespace;
 
 describe('delayed-retry lab against the real broker', () => {
   // the broker the CLI reaches (MQLAB_* variables: run this file against a 4.3 broker for the 4.3 cases)

@@ -5,8 +5,9 @@
  */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const NS = 'faultdlxloop';
+const NS = useNamespace(import.meta.url).namespace;
 
 const expectFails = (faults: string[], fails: string[], args: string[] = []) => expectFaultsFail({ lab: 'dlx-loop', namespace: NS, faults, fails, args });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
-const n = useNamespace('t_dlx_loop');
+const n = useNamespace(import.meta.url);
 
 describe('dlx-loop lab against the real broker', () => {
   const s = useServices();

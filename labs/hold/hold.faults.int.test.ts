@@ -4,8 +4,9 @@
  */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const base = { lab: 'hold', namespace: 'fault_hold', args: ['--recover-timeout', '3s'] } as const;
+const base = { lab: 'hold', namespace: useNamespace(import.meta.url).namespace, args: ['--recover-timeout', '3s'] } as const;
 
 describe('hold: broken variants fail the checks that observe them', () => {
   it('a policy that matches no queue: nothing is held, nothing recovered', async () => {

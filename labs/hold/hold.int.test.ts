@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectPassed, mqlab, runLabJson, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
 import type { PolicyInfo, QueueStats } from '../../src/broker/management.js';
 
-const n = useNamespace('t_hold');
+const n = useNamespace(import.meta.url);
 
 const SEED_LINES = [
   'hold: targetUnbound=true targetEmpty=true',

@@ -6,8 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const base = { lab: 'order-timeout', namespace: 'fault_order_timeout', only: true, alsoMayFail: ['latestCheckCloseAfterDeadlineMs'] } as const;
+const NS = useNamespace(import.meta.url).namespace;
+
+const base = { lab: 'order-timeout', namespace: NS, only: true, alsoMayFail: ['latestCheckCloseAfterDeadlineMs'] } as const;
 
 describe('order-timeout: broken variants fail the checks that observe them', () => {
   it('no status guard: paid orders closed, the duplicate check closes twice', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, passLines, useNamespace, useServices } from '../../test/helpers.js';
 
-const NS = useNamespace('t_order_timeout').namespace;
+const NS = useNamespace(import.meta.url).namespace;
 const LINE =
   'order-timeout: closed=[duplicate-check, extended, lost-check, unpaid] paid=[paid-during-check, paid-early] ' +
   'duplicateCheck=(deliveries=2 closeWrites=1) sweeperClosed=[extended, lost-check]';

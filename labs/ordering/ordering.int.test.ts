@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
 
-const n = useNamespace('t_ordering');
+const n = useNamespace(import.meta.url);
 
 const LINE = 'ordering: aggregate=order-42 processingOrder=[2, 1] storedVersion=2 staleEvents=1 lostEvents=0 naiveFinalVersion=1';
 const QUEUES = ['ordering.work', 'ordering.delay'];

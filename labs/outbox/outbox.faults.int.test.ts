@@ -5,8 +5,11 @@
  */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const base = { lab: 'outbox', namespace: 'fault_outbox' } as const;
+const NS = useNamespace(import.meta.url).namespace;
+
+const base = { lab: 'outbox', namespace: NS } as const;
 
 describe('outbox: broken variants fail the checks that observe them', () => {
   it('a relay that is never killed: nothing confirmed-but-unmarked, no duplicate', () =>

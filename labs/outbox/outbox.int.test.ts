@@ -4,7 +4,7 @@ import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../te
 const LINE =
   'outbox: committedOrders=2 relayExit=137 confirmedNotMarked=1 deliveries=3 duplicatesSkipped=1 ' +
   'effects=order-1:1,order-2:1 unsentAfter=0 rolledBackDelivered=0';
-const NS = useNamespace('t_outbox').namespace;
+const NS = useNamespace(import.meta.url).namespace;
 const ns = ['--namespace', NS];
 const lab = 'outbox';
 

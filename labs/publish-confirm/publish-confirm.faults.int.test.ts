@@ -5,8 +5,11 @@
  */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const base = { lab: 'publish-confirm', namespace: 'fault_publish_confirm' } as const;
+const NS = useNamespace(import.meta.url).namespace;
+
+const base = { lab: 'publish-confirm', namespace: NS } as const;
 
 describe('publish-confirm: broken variants fail the checks that observe them', () => {
   it('a catch-all binding: the "unroutable" message lands in a queue, no basic.return', () =>

@@ -7,7 +7,7 @@ import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '.
 const LINE =
   'publish-confirm: mandatoryFrames=return,ack plainFrames=ack unroutedInQueues=0 boundedFrames=ack,nack,ack resendLanded=1 ' +
   'producerExit=137 attempt1=unknown publishAttempts=1,2 deliveryAttempts=2,2 businessEffects=1 duplicatesSkipped=1';
-const NS = useNamespace('t_publish_confirm').namespace;
+const NS = useNamespace(import.meta.url).namespace;
 const ns = ['--namespace', NS];
 const lab = 'publish-confirm';
 

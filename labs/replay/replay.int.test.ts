@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 import { messagesLeft } from './queue-left.js';
 
-const n = useNamespace('t_replay');
+const n = useNamespace(import.meta.url);
 
 const SEED_LINE = 'replay: approved=1 stableEventId=true repairedPayload=true sourceRemovedAfterConfirm=true verified=1';
 const DEAD = 'me12.retry.replay.dead';

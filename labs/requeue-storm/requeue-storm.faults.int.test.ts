@@ -5,8 +5,9 @@
  */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const NS = 'faultstorm';
+const NS = useNamespace(import.meta.url).namespace;
 
 describe('requeue-storm: each check fails when the experiment is broken on purpose', () => {
   it('a delayed mode that requeues, a healthy message acked unprocessed, a failing message put back', async () => {

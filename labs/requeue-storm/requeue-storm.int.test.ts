@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
-const n = useNamespace('t_requeue_storm');
+const n = useNamespace(import.meta.url);
 
 const QUEUES = [n.q('me12.storm.requeue'), n.q('me12.storm.work'), n.q('me12.storm.delay')];
 const WINDOW_MS = 1500;

@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mqlab, startMqlab, useServices } from '../../test/helpers.js';
+import { mqlab, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
 import { must } from '../../src/must.js';
 
-const NS = 'gate';
+const NS = useNamespace(import.meta.url).namespace;
 const ID = (n: number | 'P') => `01JMQ00000000000000000000${n}`;
 // the seed's consumer.out.txt, gate by gate: checkpoint, message, sequence in the process
 const SEED_GATES: [string, string][] = [

@@ -1,8 +1,9 @@
 /** retry-dlq, broken on purpose (MQLAB_FAULT, src/fault.ts): each check is shown failing when what it observes goes wrong. */
 import { describe, it } from 'vitest';
 import { expectFaultsFail } from '../../test/faults.js';
+import { useNamespace } from '../../test/helpers.js';
 
-const base = { lab: 'retry-dlq', namespace: 'fault_retry_dlq' } as const;
+const base = { lab: 'retry-dlq', namespace: useNamespace(import.meta.url).namespace } as const;
 
 describe('retry-dlq: broken variants fail the checks that observe them', () => {
   it('a wrong attempt count, no business row, a poison message dropped, a producer publishing late', async () => {

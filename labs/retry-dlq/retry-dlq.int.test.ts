@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
-const n = useNamespace('t_retry_dlq');
+const n = useNamespace(import.meta.url);
 
 const SUMMARY = 'retry-dlq: confirmed=3 received=5 businessRows=2 processedRows=2 poisonAttempts=[1, 2, 3] poisonMovedToDlq=1 dlqMessages=1';
 // seed 004, retry-dlq assert.out.txt, character for character

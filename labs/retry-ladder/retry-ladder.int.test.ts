@@ -10,7 +10,7 @@ const WIDE_LINE =
   'retry-ladder: tiersMs=[100, 200, 250, 250] recoveredAttempts=[1, 2, 3] exhaustedAttempts=[1, 2, 3, 4, 5] parkedAttempts=[1, 2] ' +
   'parkedReason=deadline businessRows=1 dlq=1 parking=1 lost=0';
 
-const NS = useNamespace('t_retry_ladder').namespace;
+const NS = useNamespace(import.meta.url).namespace;
 const q = (name: string, ns = NS) => (ns ? `${ns}.${name}` : name);
 const delayQueue = (ttl: number, ns = NS) => q(`me12.ladder.delay.${ttl}ms`, ns);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, passLines, runLabJson, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
 
-const n = useNamespace('t_retry');
+const n = useNamespace(import.meta.url);
 
 const SEED_LINE = 'retry: healthyAttempts=1 transientAttempts=[1, 2, 3] businessRows=2 poisonDeadLettered=true';
 
@@ -42,10 +42,10 @@ describe('retry lab against the real broker and database', () => {
   });
 
   it('--namespace keeps two runs apart: its own queues and its own table', async () => {
-    const r = await mqlab(['retry', '--namespace', 'i_retry']);
+    const r = await mqlab(['retry', '--namespace', 'i_retry1']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(await s.mgmt.queue('i_retry.me12.retry.work')).not.toBeNull();
-    const rows = await s.db`SELECT count(*)::int AS n FROM i_retry_retry_effect`;
+    expect(await s.mgmt.queue('i_retry1.me12.retry.work')).not.toBeNull();
+    const rows = await s.db`SELECT count(*)::int AS n FROM i_retry1_retry_effect`;
     expect(rows[0]?.n).toBe(2);
   });
 
