@@ -18,7 +18,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.int.test.ts', 'labs/**/*.int.test.ts', 'src/**/*.int.test.ts', 'scripts/**/*.int.test.ts'],
-          exclude: ['node_modules/**', 'dist/**', '.mqlab*/**'],
+          // the labs that kill cluster nodes run in their own suite (vitest.cluster.config.ts)
+          exclude: ['**/*.cluster.int.test.ts', 'node_modules/**', 'dist/**', '.mqlab*/**'],
           globalSetup: ['test/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 120_000,

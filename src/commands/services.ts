@@ -7,8 +7,8 @@ import { UP_HINT } from '../errors.js';
 
 const log = (line: string) => process.stderr.write(`mqlab: ${line}\n`);
 
-export async function upCommand(config: Config, backend: string, nodes = '1'): Promise<number> {
-  await up(config, parseBackend(backend), log, parseNodes(nodes));
+export async function upCommand(config: Config, backend: string, nodes?: string): Promise<number> {
+  await up(config, parseBackend(backend), log, nodes === undefined ? undefined : parseNodes(nodes));
   process.stdout.write('services are up: run `mqlab list` to see the labs, `mqlab retry` to run one, `mqlab all` for every lab\n');
   return 0;
 }

@@ -12,7 +12,8 @@ import { EnvError } from '../errors.js';
 import { sleep } from '../time.js';
 import { recordedBackend } from './data-folder.js';
 import { hostOf } from './index.js';
-import { clusterNodes, rabbitPid, startRabbit, nodeCookie, type NodeSpec } from './rabbitmq-node.js';
+import { clusterNodes, rabbitPid, startRabbit, nodeCookie, rabbitAccount, rabbitBin, rabbitEnv, type NodeSpec } from './rabbitmq-node.js';
+import { existingServiceDir, run, type Host } from './host.js';
 import { pidAlive, waitGone } from './process.js';
 
 export const NODES_FILE = 'nodes';
@@ -92,7 +93,28 @@ export interface ClusterNode {
  * The nodes of the cluster mqlab started from this data folder, or why there is none: the lab
  * needs `mqlab up --nodes N` (the app URLs must be mqlab's own services, not a broker of the user's).
  */
-export function ownCluster(config: Config, minNodes: number): { nodes: ClusterNode[] } | { missing: string } {
+/** one replica of a quorum queue as `rabbitmq-queues quorum_status` reports it */
+export interface ReplicaStatus {
+  node: string;
+  raftState: string;
+  commitIndex: number;
+  lastApplied: number;
+  term: number;
+}
+
+export interface OwnCluster {
+  nodes: ClusterNode[];
+  /** each replica's Raft state and indexes (rabbitmq-queues quorum_status, asked through node 1) */
+  quorumStatus(queue: string, vhost: string): Promise<ReplicaStatus[]>;
+}
+
+/** the lab's line when the cluster is missing (null: it is there) */
+export async function clusterMissing(config: Config, minNodes: number): Promise<string | null> {
+  const c = ownCluster(config, minNodes);
+  return 'missing' in c ? c.missing : null;
+}
+
+export function ownCluster(config: Config, minNodes: number): OwnCluster | { missing: string } {
   const need = `needs a cluster of ${minNodes} RabbitMQ nodes: run \`mqlab up --nodes ${minNodes}\``;
   const backend = recordedBackend(config.home);
   const n = recordedNodes(config.home);
@@ -102,10 +124,30 @@ export function ownCluster(config: Config, minNodes: number): { nodes: ClusterNo
   if (config.amqpUrl !== own.amqp || config.mgmtUrl !== own.mgmt) return { missing: `${need} (MQLAB_AMQP_URL / MQLAB_MGMT_URL point at another broker)` };
   const host = hostOf(config, backend);
   const specs = clusterNodes(config.ports, n);
-  return { nodes: specs.map((spec, k) => clusterNode(host, spec, specs[0]!, urlsFor(nodePorts(config.ports, k + 1)))) };
+  return {
+    nodes: specs.map((spec, k) => clusterNode(host, spec, specs[0]!, urlsFor(nodePorts(config.ports, k + 1)))),
+    quorumStatus: (queue, vhost) => quorumStatus(host, specs[0]!, queue, vhost),
+  };
 }
 
-function clusterNode(host: ReturnType<typeof hostOf>, spec: NodeSpec, first: NodeSpec, urls: { amqp: string; mgmt: string }): ClusterNode {
+/** `rabbitmq-queues quorum_status` through `via`: the package's own script (not the /usr/sbin wrapper, which resets HOME), so the cookie is read from the node's folder */
+async function quorumStatus(host: Host, via: NodeSpec, queue: string, vhost: string): Promise<ReplicaStatus[]> {
+  const dir = existingServiceDir(host, via.service);
+  const bin = rabbitBin(host);
+  if (!dir || !bin) throw new EnvError(`RabbitMQ node ${via.name} has no data folder here`, 'run `mqlab up --nodes 3`');
+  const env = rabbitEnv(dir, via.ports, via.name);
+  const r = await run(host, rabbitAccount(host), path.join(path.dirname(bin), 'rabbitmq-queues'), ['quorum_status', '--vhost', vhost, queue, '-n', via.name, '--formatter', 'json'], env, '/');
+  const text = r.stdout.slice(Math.max(0, r.stdout.indexOf('[')));
+  let rows: Record<string, unknown>[];
+  try {
+    rows = JSON.parse(text) as Record<string, unknown>[];
+  } catch {
+    throw new EnvError(`rabbitmq-queues quorum_status ${queue} failed (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().split('\n').pop()?.slice(0, 200)}`);
+  }
+  return rows.map((x) => ({ node: String(x['Node Name']), raftState: String(x['Raft State']), commitIndex: Number(x['Commit Index']), lastApplied: Number(x['Last Applied']), term: Number(x['Term']) }));
+}
+
+function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: string; mgmt: string }): ClusterNode {
   return {
     name: spec.name,
     amqpUrl: urls.amqp,

@@ -65,9 +65,11 @@ export function parseNodes(raw: string): number {
   return n;
 }
 
-export async function up(config: Config, backend: Backend, log: (line: string) => void, nodes = 1): Promise<Probe> {
+/** `nodes` undefined: the node count that runs now (a running cluster stays a cluster), else 1 */
+export async function up(config: Config, backend: Backend, log: (line: string) => void, asked?: number): Promise<Probe> {
   const before = await probe(config);
   const ownNodes = fs.existsSync(config.home) ? recordedNodes(config.home) : 1;
+  const nodes = asked ?? (allUp(before) ? ownNodes : 1);
   if (allUp(before) && ownNodes === nodes) {
     log('services are already up');
     if (nodes > 1) await waitForMembers(config, nodes, 5_000);

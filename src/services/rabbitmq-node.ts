@@ -46,7 +46,7 @@ export function rabbitBin(host: Host): string | null {
   return null;
 }
 
-const rabbitAccount = (host: Host) => account(host, ['rabbitmq', 'nobody']);
+export const rabbitAccount = (host: Host) => account(host, ['rabbitmq', 'nobody']);
 
 function paths(dir: string) {
   return { dir, data: path.join(dir, 'data'), log: path.join(dir, 'log'), conf: path.join(dir, 'rabbitmq.conf'), pid: path.join(dir, 'rabbitmq.pid'), cookie: path.join(dir, '.erlang.cookie') };

@@ -1,0 +1,88 @@
+/**
+ * The stream: ids 1…n published with confirms through a ReconnectingPublisher, at most `window`
+ * awaiting their confirm. Once `killAfter` are confirmed, `kill()` runs (the lab SIGKILLs the
+ * leader's node). On the loss the producer reconnects to a surviving node and resends every id
+ * the ledger holds no confirm for — unless a test-only fault breaks that.
+ */
+import type { LabContext } from '../../src/lab.js';
+import { PublishLost, ReconnectingPublisher } from '../../src/broker/reconnect.js';
+import { maskUrl } from '../../src/urls.js';
+import type { QuorumFailoverOptions } from './options.js';
+
+export interface StreamResult {
+  confirmed: Set<number>;
+  unconfirmedAtKill: Set<number>;
+  resent: number;
+  /** when kill() began (Date.now) */
+  killAt: number | null;
+  /** first confirm over a connection opened after the loss (Date.now) */
+  firstConfirmAfter: number | null;
+  reconnectedTo: string | null;
+}
+
+export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: string[], queue: string, kill: () => Promise<void>): Promise<StreamResult> {
+  const { messages, killAfter, window, failoverBoundMs } = ctx.options;
+  const pub = await ReconnectingPublisher.open({ urls, maxWaitMs: failoverBoundMs + 30_000, onAttempt: (u, cause) => ctx.progress(`producer: ${maskUrl(u)} refused: ${cause}`) });
+  const r: StreamResult = { confirmed: new Set(), unconfirmedAtKill: new Set(), resent: 0, killAt: null, firstConfirmAfter: null, reconnectedTo: null };
+  const inflight = new Set<Promise<void>>();
+  let killing: Promise<void> | null = null;
+  const confirmEarly = ctx.fault('confirm-early'); // fault: a write to the socket counted as a confirm
+  const publish = (id: number) => {
+    const connection = pub.connections;
+    const p = pub.publish('', queue, String(id), { messageId: String(id) }).then(
+      () => {
+        r.confirmed.add(id);
+        if (connection > 1 && r.firstConfirmAfter === null) r.firstConfirmAfter = Date.now();
+      },
+      (err) => {
+        if (!(err instanceof PublishLost)) throw err;
+      },
+    );
+    if (confirmEarly) r.confirmed.add(id);
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p)).catch(() => {});
+  };
+  let next = 1;
+  try {
+    for (;;) {
+      if (!pub.url) {
+        await Promise.all(inflight);
+        await recover(ctx, pub, r, publish);
+        continue;
+      }
+      if (next > messages) {
+        await Promise.all(inflight);
+        if (pub.url) break;
+        continue;
+      }
+      while (inflight.size >= window && pub.url) await Promise.race(inflight);
+      if (!pub.url) continue;
+      publish(next++);
+      if (!killing && r.confirmed.size >= killAfter) {
+        await ctx.checkpoint('before-kill', { confirmed: r.confirmed.size, awaitingConfirm: inflight.size });
+        r.killAt = Date.now();
+        killing = kill();
+      }
+    }
+    await killing;
+  } finally {
+    await pub.close();
+  }
+  return r;
+}
+
+/** after the loss: reconnect to the next node and resend what has no confirm */
+async function recover(ctx: LabContext<QuorumFailoverOptions>, pub: ReconnectingPublisher, r: StreamResult, publish: (id: number) => void): Promise<void> {
+  const lost = pub.unconfirmed().map(Number);
+  if (r.unconfirmedAtKill.size === 0) for (const id of lost) r.unconfirmedAtKill.add(id);
+  ctx.log.emit('producer', { status: 'connection_lost', unconfirmed: lost.length });
+  if (ctx.fault('slow-reconnect')) await ctx.sleep(ctx.options.failoverBoundMs + 1000); // fault: a reconnect that waits too long
+  r.reconnectedTo = await pub.reconnect();
+  ctx.progress(`producer: connection lost with ${lost.length} publishes unconfirmed; reconnected to ${maskUrl(r.reconnectedTo)}`);
+  // the faults: nothing resent; or what the producer counted confirmed (confirm-early); or a window of confirmed ids again
+  let resend = ctx.fault('no-resend') ? [] : lost.filter((id) => !r.confirmed.has(id));
+  if (ctx.fault('resend-window')) resend = [...resend, ...[...r.confirmed].slice(-ctx.options.window)];
+  ctx.log.emit('producer', { status: 'resending', ids: resend.length, to: maskUrl(r.reconnectedTo) });
+  r.resent += resend.length;
+  for (const id of resend) publish(id);
+}
