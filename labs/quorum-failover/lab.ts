@@ -44,9 +44,12 @@ export const lab: Lab<QuorumFailoverOptions> = {
 
     let killedPid = 0;
     const s = await stream(ctx, [leader.amqpUrl, ...cluster.nodes.filter((n) => n !== leader).map((n) => n.amqpUrl)], x.queue, async () => {
+      await ctx.checkpoint('before-kill', { node: victim.name });
+      const at = Date.now();
       killedPid = await victim.kill(30_000);
       ctx.log.emit('lab', { status: 'node_killed', node: victim.name, pid: killedPid, signal: 'SIGKILL' });
       ctx.progress(`SIGKILL ${victim.name} (pid ${killedPid}): the process is gone`);
+      return at;
     });
     const failoverMs = s.killAt !== null && s.firstConfirmAfter !== null ? s.firstConfirmAfter - s.killAt : null;
     const leaderAfter = await newLeader(ctx, x.queue, victim.name);

@@ -20,12 +20,13 @@ export interface StreamResult {
   reconnectedTo: string | null;
 }
 
-export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: string[], queue: string, kill: () => Promise<void>): Promise<StreamResult> {
+/** `kill` resolves with the time (Date.now) the signal was sent */
+export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: string[], queue: string, kill: (confirmed: number) => Promise<number>): Promise<StreamResult> {
   const { messages, killAfter, window, failoverBoundMs } = ctx.options;
   const pub = await ReconnectingPublisher.open({ urls, maxWaitMs: failoverBoundMs + 30_000, onAttempt: (u, cause) => ctx.progress(`producer: ${maskUrl(u)} refused: ${cause}`) });
   const r: StreamResult = { confirmed: new Set(), unconfirmedAtKill: new Set(), resent: 0, killAt: null, firstConfirmAfter: null, reconnectedTo: null };
   const inflight = new Set<Promise<void>>();
-  let killing: Promise<void> | null = null;
+  let killing: Promise<void> | null = null; // runs beside the stream: publishes are in flight when the node dies
   const confirmEarly = ctx.fault('confirm-early'); // fault: a write to the socket counted as a confirm
   const publish = (id: number) => {
     const connection = pub.connections;
@@ -58,11 +59,7 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: strin
       while (inflight.size >= window && pub.url) await Promise.race(inflight);
       if (!pub.url) continue;
       publish(next++);
-      if (!killing && r.confirmed.size >= killAfter) {
-        await ctx.checkpoint('before-kill', { confirmed: r.confirmed.size, awaitingConfirm: inflight.size });
-        r.killAt = Date.now();
-        killing = kill();
-      }
+      if (!killing && r.confirmed.size >= killAfter) killing = kill(r.confirmed.size).then((at) => void (r.killAt = at));
     }
     await killing;
   } finally {
