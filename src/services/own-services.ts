@@ -6,7 +6,7 @@ import { MAX_NODES, type Ports } from '../defaults.js';
 import { PROJECT_ROOT } from '../config.js';
 import { EnvError } from '../errors.js';
 import { pgBinDir, provisionPostgres, startPostgres, stopPostgres } from './postgres-cluster.js';
-import { allNodeSpecs, nodeCookie, nodesFor, rabbitBin, rabbitPid, startRabbit, stopRabbit, type NodeSpec, type Started } from './rabbitmq-node.js';
+import { allNodeSpecs, nodeCookie, nodeHasData, nodesFor, rabbitBin, rabbitPid, startRabbit, stopRabbit, type NodeSpec, type Started } from './rabbitmq-node.js';
 import { sleep } from '../time.js';
 import { removeOutsideDir, type Host } from './host.js';
 
@@ -19,8 +19,8 @@ export async function ensureSystemPackages(host: Host, log: (line: string) => vo
 }
 
 /**
- * Start PostgreSQL and `nodes` RabbitMQ nodes (1: one node; 2–3: a cluster, node 1 first, the
- * others once it listens, joining it with its cookie). Nodes of the other shape (a single node
+ * Start PostgreSQL and `nodes` RabbitMQ nodes (1: one node; 2–3: a cluster: on its first boot node 1
+ * first, the others once it listens, joining it with its cookie; later all at once). Nodes of the other shape (a single node
  * before a cluster, or the reverse) are stopped first: they use the same ports.
  * Returns a liveness check for the wait that follows.
  */
@@ -30,18 +30,22 @@ export async function ownStart(host: Host, ports: Ports, nodes: number, log: (li
   if (others.length) log(`stopping ${others.map((n) => n.name).join(', ')} first (${nodes > 1 ? 'a single node ran' : 'a cluster ran'} on these ports)`);
   await stopRabbit(host, others);
   const first = wanted[0]!;
-  const [rabbit, pg] = await Promise.all([startRabbit(host, first), startPostgres(host, ports, log)]);
+  // a cluster that booted before restarts all at once (each node waits for its peers); a new one joins node 1 once it runs
+  const rejoin = wanted.length > 1 && wanted.slice(1).every((n) => nodeHasData(host, n));
+  const cookie = nodeCookie(host, first);
+  const peersStarting = rejoin ? Promise.all(wanted.slice(1).map((n) => startRabbit(host, n, cookie))) : Promise.resolve([]);
+  const [rabbit, pg, peers] = await Promise.all([startRabbit(host, first), startPostgres(host, ports, log), peersStarting]);
   const where = (s: Started) => path.relative(process.cwd(), s.log) || s.log;
   log(`RabbitMQ node ${first.name} ${rabbit.state === 'running' ? 'already running' : 'starting'} (logs: ${where(rabbit)})`);
   log(`PostgreSQL cluster ${pg === 'running' ? 'already running' : 'started'}`);
   await provisionPostgres(ports);
   const started = [rabbit];
   if (wanted.length > 1) {
-    await listening(first, rabbit);
-    const cookie = nodeCookie(host, first);
-    for (const n of wanted.slice(1)) {
-      const s = await startRabbit(host, n, cookie);
-      log(`RabbitMQ node ${n.name} ${s.state === 'running' ? 'already running' : 'starting, joins ' + first.name} (AMQP ${n.ports.amqp}, management ${n.ports.management}; logs: ${where(s)})`);
+    if (!rejoin) await listening(first, rabbit);
+    const joinCookie = cookie ?? nodeCookie(host, first);
+    for (const [k, n] of wanted.slice(1).entries()) {
+      const s = rejoin ? peers[k]! : await startRabbit(host, n, joinCookie);
+      log(`RabbitMQ node ${n.name} ${s.state === 'running' ? 'already running' : rejoin ? 'starting (rejoins its cluster)' : 'starting, joins ' + first.name} (AMQP ${n.ports.amqp}, management ${n.ports.management}; logs: ${where(s)})`);
       started.push(s);
     }
   }

@@ -120,6 +120,13 @@ export function nodeCookie(host: Host, spec: NodeSpec): string | undefined {
   return file && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
 }
 
+/** has the node booted before (its data folder holds a database)? A clustered node that has remembers its peers */
+export function nodeHasData(host: Host, spec: NodeSpec): boolean {
+  const dir = existingServiceDir(host, spec.service);
+  const data = dir && outer(host, paths(dir).data);
+  return Boolean(data && fs.existsSync(data) && fs.readdirSync(data).length > 0);
+}
+
 /** the OS process id of the node's Erlang VM (from its pid file), when it is alive */
 export function rabbitPid(host: Host, spec: Pick<NodeSpec, 'service'> = { service: 'rabbitmq' }): number | null {
   const dir = existingServiceDir(host, spec.service);
