@@ -11,9 +11,8 @@ import { nodePorts, urlsFor } from '../defaults.js';
 import { EnvError } from '../errors.js';
 import { sleep } from '../time.js';
 import { recordedBackend } from './data-folder.js';
-import { hostOf } from './index.js';
 import { clusterNodes, rabbitPid, startRabbit, nodeCookie, rabbitAccount, rabbitBin, rabbitEnv, type NodeSpec } from './rabbitmq-node.js';
-import { existingServiceDir, run, type Host } from './host.js';
+import { existingServiceDir, hostOf, run, type Host } from './host.js';
 import { pidAlive, waitGone } from './process.js';
 
 export const NODES_FILE = 'nodes';

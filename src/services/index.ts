@@ -6,7 +6,7 @@ import { maskUrl } from '../urls.js';
 import { dockerAvailability, dockerDown, dockerRunning, dockerUp } from './docker.js';
 import { ensureSystemPackages, ownRunning, ownStart, ownStop, removeOutsideDirs } from './own-services.js';
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
-import { chrootHost, systemHost, type Host } from './host.js';
+import { hostOf } from './host.js';
 import { chrootRefusal, ensureRoot, removeTree, rootDir, rootVersions } from './debian-root.js';
 import { claimHome, deletable, deleteHome, recordBackend, recordedBackend } from './data-folder.js';
 import { recordedNodes, recordNodes, waitForMembers } from './cluster.js';
@@ -48,7 +48,7 @@ async function choose(backend: Backend, recorded: string | null, log: (line: str
   return 'system';
 }
 
-export const hostOf = (config: Config, backend: 'chroot' | 'system'): Host => (backend === 'chroot' ? chrootHost(config.home, rootDir(config.home)) : systemHost(config.home));
+export { hostOf };
 
 /** "chroot (Debian sid root: rabbitmq-server 4.3.6-1, postgresql-18 18.6-1)", or null when mqlab started nothing here */
 export function backendLine(config: Config): string | null {

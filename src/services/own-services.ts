@@ -6,7 +6,7 @@ import { MAX_NODES, type Ports } from '../defaults.js';
 import { PROJECT_ROOT } from '../config.js';
 import { EnvError } from '../errors.js';
 import { pgBinDir, provisionPostgres, startPostgres, stopPostgres } from './postgres-cluster.js';
-import { allNodeSpecs, nodeCookie, nodeHasData, nodesFor, rabbitBin, rabbitPid, startRabbit, stopRabbit, type NodeSpec, type Started } from './rabbitmq-node.js';
+import { allNodeSpecs, nodeCookie, nodeServices, nodeHasData, nodesFor, rabbitBin, rabbitPid, startRabbit, stopRabbit, type NodeSpec, type Started } from './rabbitmq-node.js';
 import { sleep } from '../time.js';
 import { removeOutsideDir, type Host } from './host.js';
 
@@ -78,7 +78,7 @@ export async function ownStop(host: Host, ports: Ports, log: (line: string) => v
 
 /** the folders outside HOME that the system backend may have made (see serviceDir) */
 export function removeOutsideDirs(host: Host): void {
-  for (const s of [...allNodeSpecs({} as Ports, MAX_NODES).map((n) => n.service), 'postgres']) removeOutsideDir(host, s);
+  for (const s of [...nodeServices(MAX_NODES), 'postgres']) removeOutsideDir(host, s);
 }
 
 export const ownRunning = (host: Host, ports: Ports) => allNodeSpecs(ports, MAX_NODES).some((n) => rabbitPid(host, n) !== null);
