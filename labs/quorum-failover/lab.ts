@@ -4,8 +4,7 @@
  * what was unconfirmed; the consumer's unique key absorbs the duplicates (names.ts: the topology).
  */
 import type { Lab, LabContext } from '../../src/lab.js';
-import { Broker } from '../../src/broker/broker.js';
-import { ReconnectingConsumer } from '../../src/broker/reconnect.js';
+import { connectAny, ReconnectingConsumer } from '../../src/broker/reconnect.js';
 import { LabError } from '../../src/errors.js';
 import { summaryLine } from '../../src/report/checks.js';
 import { ownCluster, quorumQueue, waitForMembers, type ClusterNode, type OwnCluster, type ReplicaStatus } from '../../src/services/cluster.js';
@@ -63,7 +62,8 @@ export const lab: Lab<QuorumFailoverOptions> = {
 
     const dups = duplicateIds(rows);
     const idx = caughtUp(replicas, victim.name);
-    const observed = { messages: ctx.options.messages, confirmed: s.confirmed, unconfirmedAtKill: s.unconfirmedAtKill, rows, leaderBefore: before.leader, leaderAfter, killed: victim.name, replicas, failoverMs };
+    const unconfirmed = new Set([...s.unconfirmedAtKill, ...s.nackedIds]);
+    const observed = { messages: ctx.options.messages, confirmed: s.confirmed, unconfirmedAtKill: unconfirmed, rows, leaderBefore: before.leader, leaderAfter, killed: victim.name, replicas, failoverMs };
     return {
       lines: [
         summaryLine('quorum-failover', {
@@ -87,6 +87,7 @@ export const lab: Lab<QuorumFailoverOptions> = {
         failoverMs,
         unconfirmedAtKill: s.unconfirmedAtKill.size,
         resent: s.resent,
+        nackedAndSentAgain: s.renacked,
         duplicateIds: dups.slice(0, 50),
         redeliveries: rows.reduce((n, r) => n + r.redeliveries, 0),
         commitIndex: idx,
@@ -99,13 +100,14 @@ export const lab: Lab<QuorumFailoverOptions> = {
 const byName = (c: OwnCluster, name: string) => c.nodes.find((n) => n.name === name) ?? (() => { throw new LabError(`${name} is not a node mqlab started`); })();
 const byUrl = (c: OwnCluster, url: string) => c.nodes.find((n) => n.amqpUrl === url)?.name ?? null;
 
+/** through that node (waiting up to 60 s for its AMQP listener: it may have just been started) */
 async function declareThrough(url: string, queue: string): Promise<void> {
-  const b = await Broker.connect(url);
+  const { connection, channel } = await connectAny({ urls: [url], maxWaitMs: 60_000 });
   try {
-    await b.channel.deleteQueue(queue);
-    await b.channel.assertQueue(queue, { durable: true, arguments: { ...queueArguments } });
+    await channel.deleteQueue(queue);
+    await channel.assertQueue(queue, { durable: true, arguments: { ...queueArguments } });
   } finally {
-    await b.close();
+    await connection.close().catch(() => {});
   }
 }
 

@@ -7,12 +7,17 @@
 import type { LabContext } from '../../src/lab.js';
 import { PublishLost, ReconnectingPublisher } from '../../src/broker/reconnect.js';
 import { maskUrl } from '../../src/urls.js';
+import { LabError } from '../../src/errors.js';
 import type { QuorumFailoverOptions } from './options.js';
 
 export interface StreamResult {
   confirmed: Set<number>;
   unconfirmedAtKill: Set<number>;
   resent: number;
+  /** publishes the broker nacked and the producer sent again (3.10 nacks while the queue has no leader) */
+  renacked: number;
+  /** the ids the broker nacked at least once: unconfirmed as well, a copy of them may be in the queue */
+  nackedIds: Set<number>;
   /** when kill() began (Date.now) */
   killAt: number | null;
   /** first confirm over a connection opened after the loss (Date.now) */
@@ -24,7 +29,7 @@ export interface StreamResult {
 export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: string[], queue: string, kill: (confirmed: number) => Promise<number>): Promise<StreamResult> {
   const { messages, killAfter, window, failoverBoundMs } = ctx.options;
   const pub = await ReconnectingPublisher.open({ urls, maxWaitMs: failoverBoundMs + 30_000, onAttempt: (u, cause) => ctx.progress(`producer: ${maskUrl(u)} refused: ${cause}`) });
-  const r: StreamResult = { confirmed: new Set(), unconfirmedAtKill: new Set(), resent: 0, killAt: null, firstConfirmAfter: null, reconnectedTo: null };
+  const r: StreamResult = { confirmed: new Set(), unconfirmedAtKill: new Set(), resent: 0, renacked: 0, nackedIds: new Set(), killAt: null, firstConfirmAfter: null, reconnectedTo: null };
   const inflight = new Set<Promise<void>>();
   let killing: Promise<void> | null = null; // runs beside the stream: publishes are in flight when the node dies
   const confirmEarly = ctx.fault('confirm-early'); // fault: a write to the socket counted as a confirm
@@ -36,16 +41,26 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: strin
         if (connection > 1 && r.firstConfirmAfter === null) r.firstConfirmAfter = Date.now();
       },
       (err) => {
-        if (!(err instanceof PublishLost)) throw err;
+        if (err instanceof PublishLost) return; // resent after the reconnect
+        // a nack: the queue had no leader yet (3.10 nacks then, 4.3 waits); publish it again shortly
+        if (!(err instanceof LabError) || Date.now() - (r.killAt ?? Date.now()) > failoverBoundMs + 30_000) throw err;
+        nacked.push(id);
+        r.nackedIds.add(id);
       },
     );
     if (confirmEarly) r.confirmed.add(id);
     inflight.add(p);
     void p.finally(() => inflight.delete(p)).catch(() => {});
   };
+  const nacked: number[] = [];
   let next = 1;
   try {
     for (;;) {
+      if (nacked.length && pub.url) {
+        r.renacked += nacked.length;
+        await ctx.sleep(200);
+        for (const id of nacked.splice(0)) publish(id);
+      }
       if (!pub.url) {
         await Promise.all(inflight);
         await recover(ctx, pub, r, publish);
@@ -53,7 +68,7 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: strin
       }
       if (next > messages) {
         await Promise.all(inflight);
-        if (pub.url) break;
+        if (pub.url && nacked.length === 0) break;
         continue;
       }
       while (inflight.size >= window && pub.url) await Promise.race(inflight);
