@@ -25,7 +25,8 @@ const workers = Number(process.env.MQLAB_TEST_WORKERS || 2);
 const leftOut = (process.env.MQLAB_TEST_LEAVE_OUT ?? '').split(/\s+/).filter(Boolean);
 const integration = {
   include: ['test/**/*.int.test.ts', 'labs/**/*.int.test.ts', 'src/**/*.int.test.ts', 'scripts/**/*.int.test.ts'],
-  exclude: ['node_modules/**', 'dist/**', '.mqlab*/**', ...leftOut],
+  // the labs that kill cluster nodes run in their own suite (vitest.cluster.config.ts)
+  exclude: ['**/*.cluster.int.test.ts', 'node_modules/**', 'dist/**', '.mqlab*/**', ...leftOut],
   globalSetup: ['test/global-setup.ts'],
   testTimeout: 120_000,
   hookTimeout: 300_000,

@@ -5,6 +5,7 @@ describe('labOfFaultTest', () => {
   it('takes the lab from <lab>.faults.int.test.ts', () => {
     expect(labOfFaultTest('retry.faults.int.test.ts')).toBe('retry');
     expect(labOfFaultTest('consumer-crash.faults.int.test.ts')).toBe('consumer-crash');
+    expect(labOfFaultTest('quorum-failover.faults.cluster.int.test.ts')).toBe('quorum-failover');
   });
   it('ignores every other file', () => {
     expect(labOfFaultTest('retry.int.test.ts')).toBeNull();

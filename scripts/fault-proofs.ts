@@ -4,7 +4,7 @@
  */
 
 /** a lab's fault tests: labs/<lab>/<lab>.faults.int.test.ts */
-export const FAULT_TEST = /^(.+)\.faults\.int\.test\.ts$/;
+export const FAULT_TEST = /^(.+?)\.faults(?:\.cluster)?\.int\.test\.ts$/;
 
 /** the lab a fault test file belongs to, from its name; null for any other file */
 export function labOfFaultTest(fileName: string): string | null {

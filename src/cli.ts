@@ -65,9 +65,10 @@ export function buildProgram(state: CliState, registry: Registry): Command {
         .choices(BACKEND_NAMES)
         .default('auto'),
     )
+    .option('--nodes <n>', 'RabbitMQ nodes: 1, or 3 for a cluster (node i on the AMQP, management and distribution ports + 10 × (i-1); chroot and system backends); default: the running count, else 1')
     .action(async (o) => {
       const { upCommand } = await import('./commands/services.js');
-      state.code = await upCommand(loadConfig(), o.backend);
+      state.code = await upCommand(loadConfig(), o.backend, o.nodes);
     });
   program
     .command('down')

@@ -61,3 +61,23 @@ export const DEFAULT_URLS = urlsFor(PORTS);
 
 /** the Debian suite the chroot backend installs from: RabbitMQ 4.3.x and PostgreSQL 18.x */
 export const CHROOT = { suite: 'sid', postgresMajor: 18, packages: ['rabbitmq-server', 'postgresql-18'] } as const;
+
+/** `mqlab up --nodes N`: a cluster of at most this many RabbitMQ nodes */
+export const MAX_NODES = 3;
+/** node i (1-based) of a cluster listens on the ports of node 1 plus (i-1) × this; epmd is shared */
+export const NODE_PORT_STEP = 10;
+
+/**
+ * The ports of cluster node `i` (1-based). Node 1 keeps the set's own ports, so every default URL
+ * (and every lab) reaches node 1 of a cluster exactly as it reaches a single node; nodes 2 and 3
+ * add 10 and 20 to AMQP, management and distribution. They share one epmd (that is how Erlang
+ * nodes on one host find each other) and one PostgreSQL.
+ */
+export function nodePorts(ports: Ports, i: number): Ports {
+  const step = (i - 1) * NODE_PORT_STEP;
+  return { ...ports, amqp: ports.amqp + step, management: ports.management + step, erlangDist: ports.erlangDist + step };
+}
+
+/** the private Erlang node name of cluster node `i` (1-based); a single node is `mqlab@localhost` */
+export const clusterNodeName = (i: number) => `mqlab-c${i}@localhost`;
+export const SINGLE_NODE_NAME = 'mqlab@localhost';

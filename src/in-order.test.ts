@@ -68,6 +68,27 @@ describe('runInOrder', () => {
     expect(g.started).toEqual([0, 1]);
   });
 
+  it('runs an `alone` item only when nothing else runs, and nothing beside it (disruptive labs)', async () => {
+    const g = gated(4);
+    const run = runInOrder(['a', 'b', 'c', 'd'], g.work, { jobs: 3, startOrder: [0, 1, 2, 3], alone: (i) => i >= 2, onResult: () => {} });
+    await g.tick();
+    expect(g.started).toEqual([0, 1]); // c waits for a and b; a free worker does not start d beside it
+    g.release(0);
+    await g.tick();
+    expect(g.started).toEqual([0, 1]);
+    g.release(1);
+    await g.tick();
+    expect(g.started).toEqual([0, 1, 2]);
+    await g.tick();
+    expect(g.started).toEqual([0, 1, 2]); // d waits for c
+    g.release(2);
+    await g.tick();
+    await g.tick();
+    expect(g.started).toEqual([0, 1, 2, 3]);
+    g.release(3);
+    expect(await run).toEqual(['A', 'B', 'C', 'D']);
+  });
+
   it('refuses a startOrder that is not a permutation of the items', async () => {
     await expect(runInOrder(['a', 'b'], async (x) => x, { jobs: 1, startOrder: [0, 0], onResult: () => {} })).rejects.toThrow('each of the 2');
   });

@@ -12,6 +12,8 @@ export interface InOrderOptions<R> {
   onResult(result: R, index: number): void;
   /** called once, as soon as an item failed (e.g. to abort the others) */
   onError?(err: unknown): void;
+  /** items that run alone: each waits until nothing else runs, and nothing starts beside it (start them last) */
+  alone?(index: number): boolean;
 }
 
 export async function runInOrder<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>, opts: InOrderOptions<R>): Promise<R[]> {
@@ -23,9 +25,25 @@ export async function runInOrder<T, R>(items: readonly T[], work: (item: T, inde
   const results: R[] = [];
   let failed: { err: unknown } | undefined;
   let next = 0;
+  let running = 0;
+  let soloTurn: Promise<void> = Promise.resolve();
+  const idle: (() => void)[] = [];
+  const finished = () => {
+    running--;
+    if (running === 0) for (const wake of idle.splice(0)) wake();
+  };
+  const nothingRunning = () => (running === 0 ? Promise.resolve() : new Promise<void>((r) => idle.push(r)));
   const worker = async () => {
     for (let k = next++; k < order.length && !failed; k = next++) {
       const index = order[k]!; // k < order.length
+      let release = () => {};
+      if (opts.alone?.(index)) {
+        const before = soloTurn;
+        soloTurn = new Promise<void>((r) => (release = r));
+        await before;
+        await nothingRunning();
+      }
+      running++;
       try {
         done.set(index, await work(items[index]!, index)); // startOrder holds only item indexes
       } catch (err) {
@@ -34,6 +52,9 @@ export async function runInOrder<T, R>(items: readonly T[], work: (item: T, inde
           opts.onError?.(err);
         }
         return;
+      } finally {
+        finished();
+        release();
       }
       while (!failed && done.has(results.length)) {
         const r = done.get(results.length)!; // has() just said so

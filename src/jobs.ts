@@ -54,3 +54,8 @@ export class LabOutput {
     this.kept.forEach((_, i) => this.flush(i));
   }
 }
+
+/** the start order with the disruptive labs (which run alone) moved to the end */
+export function disruptiveLast(entries: readonly Pick<LabMeta, 'disruptive'>[], order: number[]): number[] {
+  return [...order.filter((i) => !entries[i]!.disruptive), ...order.filter((i) => entries[i]!.disruptive)];
+}

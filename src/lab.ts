@@ -28,6 +28,17 @@ export interface LabMeta<O = any> {
   validate?: (options: O) => void;
   /** every ctx.checkpoint(name) the lab calls, in order */
   checkpoints: readonly string[];
+  /**
+   * what the lab needs beyond one broker and one database (e.g. a cluster mqlab started): the
+   * reason it cannot run here, or null. Alone, a lab that cannot run is an environment error
+   * (exit 2, that one line); in `mqlab all` it is SKIP with the reason. Load it lazily.
+   */
+  requires?: (config: Config) => Promise<string | null>;
+  /**
+   * the lab kills or stops services (a broker node, the database): `mqlab all --jobs N` runs it
+   * alone, after every other lab has finished, never beside another lab
+   */
+  disruptive?: boolean;
   /** subcommands of `mqlab <lab>`; `mqlab <lab>` alone still runs the lab */
   tools?: LabTool<any>[];
   load: () => Promise<{ lab: Lab<O> }>;

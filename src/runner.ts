@@ -22,7 +22,7 @@ import { sampleDepths, samplerConnection } from './broker/depth-sampler.js';
 import { LOST_HINT, LossWatch, ServiceLost, isConnectionLoss } from './lost.js';
 import { dbLossProbe } from './db/client.js';
 import { runInOrder } from './in-order.js';
-import { dbPoolSize, jobConfig, LabOutput, longestFirst } from './jobs.js';
+import { dbPoolSize, disruptiveLast, jobConfig, LabOutput, longestFirst } from './jobs.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -92,6 +92,8 @@ export async function runLabs(
         const out = labOutDir(opts.out, entry.name, entries.length > 1);
         const labHooks = { ...hooks, stderr: output.stderrOf(i) };
         let report: LabReport;
+        const missing = await entry.requires?.(configs[i]!);
+        if (missing) return skippedReport(entry, missing, jobs > 1 ? configs[i]!.namespace : undefined);
         try {
           const broker = spare ?? (await Broker.connect(config.amqpUrl));
           spare = null;
@@ -107,7 +109,8 @@ export async function runLabs(
       },
       {
         jobs,
-        startOrder: jobs > 1 ? longestFirst(entries) : undefined,
+        startOrder: jobs > 1 ? disruptiveLast(entries, longestFirst(entries)) : undefined,
+        alone: (i) => entries[i]!.disruptive === true,
         onResult: (report, i) => {
           output.flush(i);
           if (report) hooks.onReport?.(report);
@@ -127,6 +130,12 @@ export async function runLabs(
 }
 
 const causes = new WeakMap<LabReport, EnvError>();
+
+/** a lab whose `requires` says it cannot run here: SKIP with the reason (run alone, the CLI refused it first) */
+function skippedReport(entry: LabMeta, reason: string, namespace?: string): LabReport {
+  const none = { setupMs: 0, runMs: 0, totalMs: 0 };
+  return { lab: entry.name, title: entry.title, status: 'skipped', skipped: reason, lines: [], checks: [], facts: {}, timings: none, events: [], ...(namespace ? { namespace } : {}) };
+}
 
 /** the report of a lab that stopped because a service was lost or refused */
 function environmentReport(entry: LabMeta, e: EnvError, base?: LabReport): LabReport {

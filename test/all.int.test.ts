@@ -13,6 +13,8 @@ import { names } from '../src/names.js';
 useNamespace('');
 const NS = 't_all';
 const labNs = (i: number) => `${NS}_j${i + 1}`;
+/** these suites run on one node: delayed-retry needs 4.3, quorum-failover a cluster (its own suite: *.cluster.int.test.ts) */
+const expectedSkips = (version: string) => [...(atLeast(version, 4, 3) ? [] : ['delayed-retry']), 'quorum-failover'];
 
 describe('mqlab all', () => {
   const s = useServices();
@@ -27,9 +29,10 @@ describe('mqlab all', () => {
     });
     expect(r.stdout.trimStart().startsWith('{'), `no JSON document (exit ${r.exitCode}):\n${r.stderr}`).toBe(true);
     const doc = JSON.parse(r.stdout);
-    // a lab that needs a newer broker is skipped, never passed (delayed-retry needs 4.3)
+    // a lab that needs a newer broker or a cluster is skipped, never passed
     const skipped = doc.labs.filter((l: { status: string }) => l.status === 'skipped').map((l: { lab: string }) => l.lab);
-    expect(skipped).toEqual(atLeast(doc.broker.version, 4, 3) ? [] : ['delayed-retry']);
+    expect(skipped).toEqual(expectedSkips(doc.broker.version));
+    expect(doc.labs.find((l: { lab: string }) => l.lab === 'quorum-failover').skipped).toMatch(/^needs a cluster of 3 RabbitMQ nodes: run `mqlab up --nodes 3` \(/);
     const failed = doc.labs.filter((l: { status: string }) => l.status !== 'passed' && l.status !== 'skipped').map((l: { lab: string; error?: string }) => `${l.lab}: ${l.error ?? 'failed checks'}`);
     expect(r.exitCode, failed.join('\n') + r.stderr).toBe(0);
     expect(doc.result).toBe('passed');
@@ -52,8 +55,9 @@ describe('mqlab all', () => {
     expect(headers).toEqual(registry.map((l) => l.name));
     const summary = r.lines.slice(r.lines.findIndex((l) => /^lab +result/.test(l)) + 1);
     expect(summary.map((l) => l.split(/ +/)[0])).toEqual([...registry.map((l) => l.name), 'ALL:']);
-    // delayed-retry needs 4.3: skipped on an older broker, as in the run without --jobs
-    expect(summary.at(-1)).toBe(`ALL: ${registry.length} lab(s), none failed${atLeast(s.broker.version, 4, 3) ? '' : ', 1 skipped'}`);
+    // delayed-retry needs 4.3, quorum-failover a cluster: skipped, as in the run without --jobs
+    expect(summary.at(-1)).toBe(`ALL: ${registry.length} lab(s), none failed, ${expectedSkips(s.broker.version).length} skipped`);
+    expect(r.lines).toContain('SKIP quorum-failover: needs a cluster of 3 RabbitMQ nodes: run `mqlab up --nodes 3` (this data folder runs 1 node)');
     expect(r.stderr.split('\n')[0]).toBe(`mqlab: ${registry.length} labs, 4 at a time, each in its own namespace: ${registry.map((l, i) => `${l.name}=${labNs(i)}`).join(' ')}`);
     // what the broker holds: every queue of every lab, under that lab's own namespace
     for (const [i, entry] of registry.entries()) {

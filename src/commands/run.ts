@@ -9,7 +9,7 @@ import { jsonDocument } from '../report/json.js';
 import { JunitFile } from '../report/junit-file.js';
 import { checkHtmlTarget, writeHtml } from '../report/html.js';
 import { checkOutputPaths } from '../report/out-files.js';
-import { Interrupted } from '../errors.js';
+import { EnvError, Interrupted } from '../errors.js';
 
 export interface RunFlags {
   json?: boolean;
@@ -44,6 +44,11 @@ export async function runCommand(
   const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   checkOutputPaths(flags);
+  // a lab run alone that cannot run here (e.g. it needs a cluster) is an environment error: one line, exit 2
+  if (!summary) for (const e of entries) {
+    const missing = await e.requires?.(config);
+    if (missing) throw new EnvError(`${e.name} ${missing}`);
+  }
   if (flags.html) checkHtmlTarget(flags.html, summary);
   let first = true;
   const { session, reports, lost } = await runLabs(

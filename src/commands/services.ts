@@ -1,14 +1,14 @@
 import type { Config } from '../config.js';
 import type { Registry } from '../lab.js';
-import { down, parseBackend, up } from '../services/index.js';
+import { down, parseBackend, parseNodes, up } from '../services/index.js';
 import { allUp } from '../services/probe.js';
 import { renderStatus, status } from '../services/status.js';
 import { UP_HINT } from '../errors.js';
 
 const log = (line: string) => process.stderr.write(`mqlab: ${line}\n`);
 
-export async function upCommand(config: Config, backend: string): Promise<number> {
-  await up(config, parseBackend(backend), log);
+export async function upCommand(config: Config, backend: string, nodes?: string): Promise<number> {
+  await up(config, parseBackend(backend), log, nodes === undefined ? undefined : parseNodes(nodes));
   process.stdout.write('services are up: run `mqlab list` to see the labs, `mqlab retry` to run one, `mqlab all` for every lab\n');
   return 0;
 }

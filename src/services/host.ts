@@ -10,6 +10,8 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { execa } from 'execa';
 import { EnvError } from '../errors.js';
+import type { Config } from '../config.js';
+import { rootDir } from './debian-root.js';
 
 export interface Account {
   name: string;
@@ -27,6 +29,8 @@ export interface Host {
 
 export const systemHost = (home: string): Host => ({ kind: 'system', root: '', home });
 export const chrootHost = (home: string, root: string): Host => ({ kind: 'chroot', root, home });
+/** the Host of a data folder's backend: the private root under HOME, or this machine */
+export const hostOf = (config: Pick<Config, 'home'>, backend: 'chroot' | 'system'): Host => (backend === 'chroot' ? chrootHost(config.home, rootDir(config.home)) : systemHost(config.home));
 
 /** a path inside the host as mqlab sees it */
 export const outer = (host: Host, inner: string) => (host.root ? path.join(host.root, inner) : inner);

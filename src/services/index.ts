@@ -6,9 +6,11 @@ import { maskUrl } from '../urls.js';
 import { dockerAvailability, dockerDown, dockerRunning, dockerUp } from './docker.js';
 import { ensureSystemPackages, ownRunning, ownStart, ownStop, removeOutsideDirs } from './own-services.js';
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
-import { chrootHost, systemHost, type Host } from './host.js';
+import { hostOf } from './host.js';
 import { chrootRefusal, ensureRoot, removeTree, rootDir, rootVersions } from './debian-root.js';
 import { claimHome, deletable, deleteHome, recordBackend, recordedBackend } from './data-folder.js';
+import { recordedNodes, recordNodes, waitForMembers } from './cluster.js';
+import { MAX_NODES } from '../defaults.js';
 
 /** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
 export type Backend = 'auto' | 'docker' | 'chroot' | 'system';
@@ -46,7 +48,7 @@ async function choose(backend: Backend, recorded: string | null, log: (line: str
   return 'system';
 }
 
-export const hostOf = (config: Config, backend: 'chroot' | 'system'): Host => (backend === 'chroot' ? chrootHost(config.home, rootDir(config.home)) : systemHost(config.home));
+export { hostOf };
 
 /** "chroot (Debian sid root: rabbitmq-server 4.3.6-1, postgresql-18 18.6-1)", or null when mqlab started nothing here */
 export function backendLine(config: Config): string | null {
@@ -56,14 +58,26 @@ export function backendLine(config: Config): string | null {
   return name;
 }
 
-export async function up(config: Config, backend: Backend, log: (line: string) => void): Promise<Probe> {
+/** `--nodes N`: 1 (one node) up to MAX_NODES (a cluster) */
+export function parseNodes(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_NODES) throw new UsageError(`invalid --nodes '${raw}'`, `use a whole number from 1 to ${MAX_NODES} (3: a cluster of three RabbitMQ nodes)`);
+  return n;
+}
+
+/** `nodes` undefined: the node count that runs now (a running cluster stays a cluster), else 1 */
+export async function up(config: Config, backend: Backend, log: (line: string) => void, asked?: number): Promise<Probe> {
   const before = await probe(config);
-  if (allUp(before)) {
+  const ownNodes = fs.existsSync(config.home) ? recordedNodes(config.home) : 1;
+  const nodes = asked ?? (allUp(before) ? ownNodes : 1);
+  if (allUp(before) && ownNodes === nodes) {
     log('services are already up');
-    report(config, before, log);
+    if (nodes > 1) await waitForMembers(config, nodes, 5_000);
+    report(config, before, log, nodes);
     return before;
   }
   const chosen = await choose(backend, recordedBackend(config.home), log);
+  if (nodes > 1 && chosen === 'docker') throw new UsageError('--nodes runs a cluster on mqlab\'s own nodes, not with Docker', 'use --backend chroot (RabbitMQ 4.3, as root) or --backend system');
   let failure = (): string | null => null;
   if (chosen === 'docker') {
     await dockerUp(log);
@@ -74,7 +88,8 @@ export async function up(config: Config, backend: Backend, log: (line: string) =
     if (chosen === 'chroot') await ensureRoot(config.home, log);
     else await ensureSystemPackages(host, log);
     recordBackend(config.home, chosen);
-    failure = await ownStart(host, config.ports, log);
+    failure = await ownStart(host, config.ports, nodes, log);
+    recordNodes(config.home, nodes);
   }
   const ports = config.ports;
   let shown = 0;
@@ -91,13 +106,18 @@ export async function up(config: Config, backend: Backend, log: (line: string) =
       log(`waiting for ${pending.join(', ')} to accept the lab accounts… ${Math.round(elapsed / 1000)} s`);
     }
   });
-  report(config, ready, log);
+  if (nodes > 1) {
+    log(`waiting for ${nodes} cluster members to run…`);
+    const m = await waitForMembers(config, nodes, 180_000);
+    log(`cluster: ${m.map((x) => x.name).join(', ')} running`);
+  }
+  report(config, ready, log, nodes);
   return ready;
 }
 
-function report(config: Config, p: Probe, log: (line: string) => void) {
+function report(config: Config, p: Probe, log: (line: string) => void, nodes = 1) {
   const b = backendLine(config);
-  if (b) log(`backend: ${b}`);
+  if (b) log(`backend: ${b}${nodes > 1 ? `, ${nodes} RabbitMQ nodes clustered` : ''}`);
   log(`RabbitMQ ${p.amqp.version}${p.mgmt.erlang ? ` (Erlang/OTP ${p.mgmt.erlang})` : ''} ready at ${maskUrl(config.amqpUrl)} (management ${maskUrl(config.mgmtUrl)})`);
   log(`PostgreSQL ${p.pg.version} ready at ${maskUrl(config.pgUrl)}`);
 }
@@ -108,7 +128,7 @@ export async function down(config: Config, backend: Backend, volumes: boolean, l
   if (chosen === 'docker') return dockerDown(volumes, log);
   const doomed = volumes ? deletable(config.home) : []; // refuses before anything is stopped
   // stop whatever mqlab runs from this data folder (both hosts: each is a no-op when nothing is there)
-  const hosts = [hostOf(config, 'chroot'), hostOf(config, 'system')].filter((h) => h.kind === chosen || ownRunning(h));
+  const hosts = [hostOf(config, 'chroot'), hostOf(config, 'system')].filter((h) => h.kind === chosen || ownRunning(h, config.ports));
   for (const h of hosts) await ownStop(h, config.ports, log);
   if (volumes && doomed.length) {
     removeOutsideDirs(hostOf(config, 'system'));

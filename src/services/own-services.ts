@@ -1,11 +1,13 @@
 /** mqlab's own RabbitMQ node and PostgreSQL cluster on a Host (this machine's packages, or the private Debian root). */
+import net from 'node:net';
 import path from 'node:path';
 import { execa } from 'execa';
-import type { Ports } from '../defaults.js';
+import { MAX_NODES, type Ports } from '../defaults.js';
 import { PROJECT_ROOT } from '../config.js';
 import { EnvError } from '../errors.js';
 import { pgBinDir, provisionPostgres, startPostgres, stopPostgres } from './postgres-cluster.js';
-import { rabbitBin, rabbitPid, startRabbit, stopRabbit } from './rabbitmq-node.js';
+import { allNodeSpecs, nodeCookie, nodeServices, nodeHasData, nodesFor, rabbitBin, rabbitPid, startRabbit, stopRabbit, type NodeSpec, type Started } from './rabbitmq-node.js';
+import { sleep } from '../time.js';
 import { removeOutsideDir, type Host } from './host.js';
 
 /** install the machine's Debian packages when missing (the script prints the command when not root) */
@@ -16,24 +18,67 @@ export async function ensureSystemPackages(host: Host, log: (line: string) => vo
   if (r.exitCode !== 0) throw new EnvError('RabbitMQ and PostgreSQL are not installed', 'run the command printed above, or use Docker: mqlab up --backend docker');
 }
 
-/** start both services; returns a liveness check for the wait that follows */
-export async function ownStart(host: Host, ports: Ports, log: (line: string) => void): Promise<() => string | null> {
-  const [rabbit, pg] = await Promise.all([startRabbit(host, ports), startPostgres(host, ports, log)]);
-  log(`RabbitMQ node ${rabbit.state === 'running' ? 'already running' : 'starting'} (logs: ${path.relative(process.cwd(), rabbit.log) || rabbit.log})`);
+/**
+ * Start PostgreSQL and `nodes` RabbitMQ nodes (1: one node; 2–3: a cluster: on its first boot node 1
+ * first, the others once it listens, joining it with its cookie; later all at once). Nodes of the other shape (a single node
+ * before a cluster, or the reverse) are stopped first: they use the same ports.
+ * Returns a liveness check for the wait that follows.
+ */
+export async function ownStart(host: Host, ports: Ports, nodes: number, log: (line: string) => void): Promise<() => string | null> {
+  const wanted = nodesFor(ports, nodes);
+  const others = allNodeSpecs(ports, MAX_NODES).filter((n) => !wanted.some((w) => w.service === n.service) && rabbitPid(host, n));
+  if (others.length) log(`stopping ${others.map((n) => n.name).join(', ')} first (${nodes > 1 ? 'a single node ran' : 'a cluster ran'} on these ports)`);
+  await stopRabbit(host, others);
+  const first = wanted[0]!;
+  // a cluster that booted before restarts all at once (each node waits for its peers); a new one joins node 1 once it runs
+  const rejoin = wanted.length > 1 && wanted.slice(1).every((n) => nodeHasData(host, n));
+  const cookie = nodeCookie(host, first);
+  const peersStarting = rejoin ? Promise.all(wanted.slice(1).map((n) => startRabbit(host, n, cookie))) : Promise.resolve([]);
+  const [rabbit, pg, peers] = await Promise.all([startRabbit(host, first), startPostgres(host, ports, log), peersStarting]);
+  const where = (s: Started) => path.relative(process.cwd(), s.log) || s.log;
+  log(`RabbitMQ node ${first.name} ${rabbit.state === 'running' ? 'already running' : 'starting'} (logs: ${where(rabbit)})`);
   log(`PostgreSQL cluster ${pg === 'running' ? 'already running' : 'started'}`);
   await provisionPostgres(ports);
-  return rabbit.failure;
+  const started = [rabbit];
+  if (wanted.length > 1) {
+    if (!rejoin) await listening(first, rabbit);
+    const joinCookie = cookie ?? nodeCookie(host, first);
+    for (const [k, n] of wanted.slice(1).entries()) {
+      const s = rejoin ? peers[k]! : await startRabbit(host, n, joinCookie);
+      log(`RabbitMQ node ${n.name} ${s.state === 'running' ? 'already running' : rejoin ? 'starting (rejoins its cluster)' : 'starting, joins ' + first.name} (AMQP ${n.ports.amqp}, management ${n.ports.management}; logs: ${where(s)})`);
+      started.push(s);
+    }
+  }
+  return () => started.map((s) => s.failure()).find((f) => f !== null) ?? null;
 }
 
+/** wait until node 1 of a cluster accepts TCP on its AMQP port (the others join a node that runs) */
+async function listening(spec: NodeSpec, s: Started): Promise<void> {
+  const end = Date.now() + 180_000;
+  while (Date.now() < end) {
+    const failed = s.failure();
+    if (failed) throw new EnvError(failed, `see ${s.log}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const sock = net.connect(spec.ports.amqp, '127.0.0.1');
+      sock.once('connect', () => (sock.destroy(), resolve(true)));
+      sock.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await sleep(500);
+  }
+  throw new EnvError(`RabbitMQ node ${spec.name} did not listen on port ${spec.ports.amqp} within 180 s`, `see ${s.log}`);
+}
+
+/** stop every node mqlab may run from this data folder (single or cluster) and PostgreSQL */
 export async function ownStop(host: Host, ports: Ports, log: (line: string) => void): Promise<void> {
-  const [rabbit, pg] = await Promise.all([stopRabbit(host, ports), stopPostgres(host)]);
-  log(rabbit ? 'RabbitMQ node stopped' : 'RabbitMQ node was not running');
+  const [stopped, pg] = await Promise.all([stopRabbit(host, allNodeSpecs(ports, MAX_NODES)), stopPostgres(host)]);
+  log(stopped.length ? `RabbitMQ node${stopped.length > 1 ? 's' : ''} ${stopped.join(', ')} stopped` : 'RabbitMQ node was not running');
   log(pg ? 'PostgreSQL cluster stopped' : 'PostgreSQL cluster was not running');
 }
 
 /** the folders outside HOME that the system backend may have made (see serviceDir) */
 export function removeOutsideDirs(host: Host): void {
-  for (const s of ['rabbitmq', 'postgres']) removeOutsideDir(host, s);
+  for (const s of [...nodeServices(MAX_NODES), 'postgres']) removeOutsideDir(host, s);
 }
 
-export const ownRunning = (host: Host) => rabbitPid(host) !== null;
+export const ownRunning = (host: Host, ports: Ports) => allNodeSpecs(ports, MAX_NODES).some((n) => rabbitPid(host, n) !== null);

@@ -8,13 +8,40 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
-import type { Ports } from '../defaults.js';
+import { clusterNodeName, nodePorts, SINGLE_NODE_NAME, type Ports } from '../defaults.js';
 import { PROJECT_ROOT } from '../config.js';
 import { EnvError } from '../errors.js';
 import { pidAlive, waitGone } from './process.js';
 import { account, chownTo, command, existingServiceDir, outer, run, serviceDir, type Account, type Host } from './host.js';
 
-const NODE = 'mqlab@localhost';
+/**
+ * One node: its folder (under the data folder, or /mqlab in a root), its Erlang node name, its
+ * ports, and for a cluster node the names of every member (classic peer discovery).
+ */
+export interface NodeSpec {
+  service: string;
+  name: string;
+  ports: Ports;
+  peers?: string[];
+}
+
+export const singleNode = (ports: Ports): NodeSpec => ({ service: 'rabbitmq', name: SINGLE_NODE_NAME, ports });
+
+/** the nodes of `mqlab up --nodes n` (n ≥ 2): rabbitmq-c1 … on ports + 0, 10, 20 */
+export function clusterNodes(ports: Ports, n: number): NodeSpec[] {
+  const peers = Array.from({ length: n }, (_, k) => clusterNodeName(k + 1));
+  return peers.map((name, k) => ({ service: `rabbitmq-c${k + 1}`, name, ports: nodePorts(ports, k + 1), peers }));
+}
+
+/** the nodes for a node count: one single node, or a cluster */
+export const nodesFor = (ports: Ports, n: number): NodeSpec[] => (n > 1 ? clusterNodes(ports, n) : [singleNode(ports)]);
+
+/** the folders of every node mqlab may run (a single node and the largest cluster) */
+export const nodeServices = (max: number): string[] => ['rabbitmq', ...Array.from({ length: max }, (_, k) => `rabbitmq-c${k + 1}`)];
+
+/** every node folder mqlab may have made (a single node and the largest cluster) */
+export const allNodeSpecs = (ports: Ports, max: number): NodeSpec[] => [singleNode(ports), ...clusterNodes(ports, max)];
+
 const CONFIG_FILES = ['advanced.config', 'enabled_plugins', 'definitions.json'];
 
 export function rabbitBin(host: Host): string | null {
@@ -22,19 +49,21 @@ export function rabbitBin(host: Host): string | null {
   return null;
 }
 
-const rabbitAccount = (host: Host) => account(host, ['rabbitmq', 'nobody']);
+export const rabbitAccount = (host: Host) => account(host, ['rabbitmq', 'nobody']);
 
 function paths(dir: string) {
   return { dir, data: path.join(dir, 'data'), log: path.join(dir, 'log'), conf: path.join(dir, 'rabbitmq.conf'), pid: path.join(dir, 'rabbitmq.pid'), cookie: path.join(dir, '.erlang.cookie') };
 }
 
 /** the node's environment (inner paths): everything under its own folder, nothing from /etc/rabbitmq */
-export function rabbitEnv(dir: string, ports: Ports): Record<string, string> {
+export function rabbitEnv(dir: string, ports: Ports, node: string = SINGLE_NODE_NAME, busyWait = true): Record<string, string> {
   const p = paths(dir);
   const loopbackDist = '-kernel inet_dist_use_interface {127,0,0,1}';
+  // a cluster's nodes share the machine: schedulers that do not spin when idle leave the CPU to the others
+  const calm = busyWait ? '' : ' +sbwt none +sbwtdcpu none +sbwtdio none';
   return {
     HOME: p.dir, // the Erlang cookie lives here, not in the user's home
-    RABBITMQ_NODENAME: NODE,
+    RABBITMQ_NODENAME: node,
     RABBITMQ_CONF_ENV_FILE: '/dev/null', // ignore /etc/rabbitmq/rabbitmq-env.conf of a system install
     RABBITMQ_CONFIG_FILE: p.conf,
     RABBITMQ_ADVANCED_CONFIG_FILE: path.join(p.dir, 'advanced.config'),
@@ -43,14 +72,14 @@ export function rabbitEnv(dir: string, ports: Ports): Record<string, string> {
     RABBITMQ_LOG_BASE: p.log,
     RABBITMQ_PID_FILE: p.pid,
     RABBITMQ_DIST_PORT: String(ports.erlangDist),
-    RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: loopbackDist,
+    RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: loopbackDist + calm,
     RABBITMQ_CTL_ERL_ARGS: loopbackDist,
     ERL_EPMD_PORT: String(ports.epmd),
     ERL_EPMD_ADDRESS: '127.0.0.1',
   };
 }
 
-function confText(host: Host, dir: string, ports: Ports): string {
+function confText(host: Host, dir: string, ports: Ports, peers: string[] = []): string {
   return [
     '# written by `mqlab up`; edit src/services/rabbitmq-node.ts instead',
     // a root has no /proc: memory use from the Erlang allocators, not /proc/self
@@ -59,12 +88,15 @@ function confText(host: Host, dir: string, ports: Ports): string {
     `management.tcp.ip = 127.0.0.1`,
     `management.tcp.port = ${ports.management}`,
     `load_definitions = ${path.join(dir, 'definitions.json')}`,
+    // a cluster node joins the others on its first boot (later boots remember the cluster)
+    ...(peers.length ? ['cluster_formation.peer_discovery_backend = classic_config', ...peers.map((n, k) => `cluster_formation.classic_config.nodes.${k + 1} = ${n}`)] : []),
     '',
   ].join('\n');
 }
 
-/** the node's files, owned by its account: config copied from config/rabbitmq, a random cookie once */
-function writeFiles(host: Host, dir: string, ports: Ports, who: Account): void {
+/** the node's files, owned by its account: config copied from config/rabbitmq, a random cookie once (or `cookie`: a cluster's) */
+function writeFiles(host: Host, dir: string, spec: NodeSpec, who: Account, cookieText?: string): void {
+  const ports = spec.ports;
   const p = paths(dir);
   const put = (inner: string, text: string | Buffer, mode: number) => {
     const file = outer(host, inner);
@@ -76,15 +108,31 @@ function writeFiles(host: Host, dir: string, ports: Ports, who: Account): void {
     fs.mkdirSync(outer(host, d), { recursive: true, mode: 0o700 });
     chownTo(outer(host, d), who);
   }
-  put(p.conf, confText(host, dir, ports), 0o600);
+  put(p.conf, confText(host, dir, ports, spec.peers), 0o600);
   for (const f of CONFIG_FILES) put(path.join(dir, f), fs.readFileSync(path.join(PROJECT_ROOT, 'config', 'rabbitmq', f)), 0o600);
   const cookie = outer(host, p.cookie);
+  if (cookieText !== undefined && (!fs.existsSync(cookie) || fs.readFileSync(cookie, 'utf8') !== cookieText)) put(p.cookie, cookieText, 0o400);
   if (!fs.existsSync(cookie)) put(p.cookie, crypto.randomBytes(24).toString('hex').toUpperCase(), 0o400);
   fs.chmodSync(cookie, 0o400);
 }
 
-export function rabbitPid(host: Host): number | null {
-  const dir = existingServiceDir(host, 'rabbitmq');
+/** the Erlang cookie of a node that has one (a cluster's other nodes copy node 1's) */
+export function nodeCookie(host: Host, spec: NodeSpec): string | undefined {
+  const dir = existingServiceDir(host, spec.service);
+  const file = dir && outer(host, paths(dir).cookie);
+  return file && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+}
+
+/** has the node booted before (its data folder holds a database)? A clustered node that has remembers its peers */
+export function nodeHasData(host: Host, spec: NodeSpec): boolean {
+  const dir = existingServiceDir(host, spec.service);
+  const data = dir && outer(host, paths(dir).data);
+  return Boolean(data && fs.existsSync(data) && fs.readdirSync(data).length > 0);
+}
+
+/** the OS process id of the node's Erlang VM (from its pid file), when it is alive */
+export function rabbitPid(host: Host, spec: Pick<NodeSpec, 'service'> = { service: 'rabbitmq' }): number | null {
+  const dir = existingServiceDir(host, spec.service);
   if (!dir) return null;
   try {
     const pid = Number(fs.readFileSync(outer(host, paths(dir).pid), 'utf8').trim());
@@ -102,39 +150,47 @@ export interface Started {
 }
 
 /** start the node in the background unless it runs already; readiness is checked by the caller */
-export async function startRabbit(host: Host, ports: Ports): Promise<Started> {
+export async function startRabbit(host: Host, spec: NodeSpec, cookie?: string): Promise<Started> {
   const bin = rabbitBin(host);
   if (!bin) throw new EnvError('rabbitmq-server is not installed', 'run `bash scripts/install-services.sh` (as root), or use Docker: mqlab up --backend docker');
   const who = rabbitAccount(host);
-  const dir = await serviceDir(host, 'rabbitmq', who);
-  const log = outer(host, path.join(paths(dir).log, `${NODE}.log`));
-  if (rabbitPid(host)) return { state: 'running', failure: () => null, log };
-  writeFiles(host, dir, ports, who);
+  const dir = await serviceDir(host, spec.service, who);
+  const log = outer(host, path.join(paths(dir).log, `${spec.name}.log`));
+  if (rabbitPid(host, spec)) return { state: 'running', failure: () => null, log };
+  writeFiles(host, dir, spec, who, cookie);
   const consoleLog = outer(host, path.join(paths(dir).log, 'console.log'));
   fs.rmSync(outer(host, path.join(dir, 'erl_crash.dump')), { force: true });
   const out = fs.openSync(consoleLog, 'w');
-  const c = command(host, who, bin, [], rabbitEnv(dir, ports), dir);
+  const c = command(host, who, bin, [], rabbitEnv(dir, spec.ports, spec.name, !spec.peers), dir);
   const child = spawn(c.file, c.args, { ...c.options, detached: true, stdio: ['ignore', out, out] });
   let exited: string | null = null;
   child.on('error', (err) => (exited = `the RabbitMQ node could not be started: ${err.message}`));
   child.on('exit', (code, sig) => {
     const tail = fs.readFileSync(consoleLog, 'utf8').trim().split('\n').filter((l) => !/crash dump|^$/i.test(l)).pop() ?? '';
-    exited = `the RabbitMQ node exited (${sig ?? `code ${code}`}) during startup: ${tail.slice(0, 300)}`;
+    exited = `the RabbitMQ node ${spec.name} exited (${sig ?? `code ${code}`}) during startup: ${tail.slice(0, 300)}`;
   });
   child.unref();
   fs.closeSync(out);
   return { state: 'started', failure: () => exited, log };
 }
 
-export async function stopRabbit(host: Host, ports: Ports): Promise<boolean> {
-  const pid = rabbitPid(host);
+/** stop one node (SIGTERM: the Erlang VM shuts the node down cleanly); true when it was running */
+export async function stopNode(host: Host, spec: NodeSpec): Promise<boolean> {
+  const pid = rabbitPid(host, spec);
   if (pid) {
-    process.kill(pid, 'SIGTERM'); // the Erlang VM shuts the node down cleanly on SIGTERM
+    process.kill(pid, 'SIGTERM');
     if (!(await waitGone(pid, 60_000))) process.kill(pid, 'SIGKILL');
   }
-  // the node started its own epmd on a private port; stop it too — only when this data folder's
-  // node ran (another data folder's node may share the port: an npx copy beside a clone)
-  const dir = existingServiceDir(host, 'rabbitmq');
-  if (pid && dir && rabbitBin(host)) await run(host, rabbitAccount(host), 'epmd', ['-kill'], rabbitEnv(dir, ports), '/').catch(() => {});
   return pid !== null;
+}
+
+/** stop `nodes` at once (a cluster's together: none waits for a peer that is gone), then their epmd; the names of those that ran */
+export async function stopRabbit(host: Host, nodes: NodeSpec[]): Promise<string[]> {
+  const stopped = await Promise.all(nodes.map(async (n) => ((await stopNode(host, n)) ? n.name : null)));
+  const ran = stopped.filter((n): n is string => n !== null);
+  // the nodes started their own epmd on a private port; stop it too — only when this data folder's
+  // node ran (another data folder's node may share the port: an npx copy beside a clone)
+  const dir = nodes.map((n) => existingServiceDir(host, n.service)).find(Boolean);
+  if (ran.length && dir && rabbitBin(host)) await run(host, rabbitAccount(host), 'epmd', ['-kill'], rabbitEnv(dir, nodes[0]!.ports), '/').catch(() => {});
+  return ran;
 }

@@ -8,6 +8,7 @@ import { labOptions, type Registry } from '../lab.js';
 import { probe, type Probe } from './probe.js';
 import { backendLine } from './index.js';
 import { vhostDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
+import { members, quorumReplicas, type Member, type QuorumReplicas } from './cluster.js';
 
 export interface StatusReport {
   urls: { amqp: string; mgmt: string; pg: string };
@@ -19,6 +20,8 @@ export interface StatusReport {
   queues: { lab: string; queue: string; stats: QueueStats | null }[];
   /** dead-letter routes in the whole vhost that lead back into their own queue without a TTL hop */
   loops: DeadLetterLoop[] | null;
+  /** the broker's cluster members (one for a single node) and each quorum queue's replicas */
+  cluster: { members: Member[]; quorumQueues: QuorumReplicas[] } | null;
 }
 
 /** `registry`: the labs whose queues to show (handed in by the entry point: the engine knows no lab) */
@@ -32,9 +35,11 @@ export async function status(registry: Registry, config: Config): Promise<Status
     capabilities: p.amqp.ok ? capabilities(p.amqp.version!) : null,
     queues: [],
     loops: null,
+    cluster: null,
   };
   if (p.mgmt.ok) {
     const mgmt = new Management(config.mgmtUrl, config.vhost);
+    report.cluster = { members: await members(mgmt), quorumQueues: await quorumReplicas(mgmt) };
     const queues = await mgmt.queues();
     report.loops = await vhostDeadLetterLoops(mgmt, queues);
     const all = new Map(queues.map((q) => [q.name, q]));
@@ -62,6 +67,7 @@ export function renderStatus(s: StatusReport): string[] {
     out.push('', `capabilities of RabbitMQ ${s.capabilities.version}:`);
     out.push(...describeCapabilities(s.capabilities).map((l) => '  ' + l));
   }
+  if (s.cluster && s.cluster.members.length > 1) out.push('', ...renderCluster(s.cluster));
   if (s.queues.length) {
     const w = Math.max(...s.queues.map((q) => q.queue.length), 5);
     out.push('', `lab queues:`, `  ${'lab'.padEnd(20)} ${'queue'.padEnd(w)} messages  ready  unacked  policy`);
@@ -77,6 +83,19 @@ export function renderStatus(s: StatusReport): string[] {
     out.push('', `dead-letter routes in vhost ${s.vhost}:`);
     if (s.loops.length === 0) out.push('  no route leads a message back into its own queue without a TTL hop');
     for (const l of s.loops) out.push(`  LOOP ${l.path.join(' → ')}  (no TTL hop: a dead letter comes straight back)`);
+  }
+  return out;
+}
+
+/** members (running or not), then each quorum queue: leader, members, the ones online */
+export function renderCluster(c: NonNullable<StatusReport['cluster']>): string[] {
+  const out = [`cluster members (${c.members.filter((m) => m.running).length} of ${c.members.length} running):`];
+  for (const m of c.members) out.push(`  ${m.name.padEnd(24)} ${m.running ? 'running' : 'NOT RUNNING'}`);
+  if (c.quorumQueues.length === 0) return [...out, '  no quorum queue in the vhost'];
+  out.push('quorum queues (leader; members, * = online):');
+  for (const q of c.quorumQueues) {
+    const ms = q.members.map((m) => (q.online.includes(m) ? `${m}*` : m)).join(', ');
+    out.push(`  ${q.queue}  leader ${q.leader ?? '(none)'}; ${ms}  messages ${q.messages}`);
   }
   return out;
 }

@@ -1,0 +1,180 @@
+/**
+ * quorum-failover — seed 004's first layer proven by a fault: a quorum queue on 3 nodes keeps
+ * every confirmed message when its leader's node is SIGKILLed mid-stream; the producer resends
+ * what was unconfirmed; the consumer's unique key absorbs the duplicates (names.ts: the topology).
+ */
+import type { Lab, LabContext } from '../../src/lab.js';
+import { connectAny, ReconnectingConsumer } from '../../src/broker/reconnect.js';
+import { LabError } from '../../src/errors.js';
+import { summaryLine } from '../../src/report/checks.js';
+import { ownCluster, quorumQueue, waitForMembers, type ClusterNode, type OwnCluster, type ReplicaStatus } from '../../src/services/cluster.js';
+import { CLUSTER_NODES, names, queueArguments, reset, schema } from './names.js';
+import { stream } from './producer.js';
+import { caughtUp, duplicateIds, verdicts, type Row } from './verdicts.js';
+import type { QuorumFailoverOptions } from './options.js';
+
+type Ctx = LabContext<QuorumFailoverOptions>;
+
+export const lab: Lab<QuorumFailoverOptions> = {
+  schema,
+  reset,
+
+  async run(ctx) {
+    const cluster = ownCluster(ctx.config, CLUSTER_NODES);
+    if ('missing' in cluster) return { lines: [], checks: [], skipped: cluster.missing };
+    const x = names(ctx.names);
+    const [node1, node2] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+    // a node an interrupted run left down comes back first (the lab starts only nodes mqlab started)
+    for (const node of cluster.nodes.filter((x) => x.pid() === null)) {
+      ctx.progress(`${node.name} does not run (left down by an earlier run?): starting it`);
+      await node.start();
+    }
+    await waitForMembers(ctx.config, CLUSTER_NODES, 120_000);
+
+    // a fresh queue, its leader on node 2 (declared there, client-local): never node 1, which the engine uses
+    await declareThrough(node2.amqpUrl, x.queue);
+    const before = await replicasOnline(ctx, x.queue, CLUSTER_NODES);
+    if (!before.leader || before.leader === node1.name) throw new LabError(`the leader of ${x.queue} is ${before.leader ?? 'unknown'}, not a node the lab may kill (node 1 serves the run itself)`);
+    const leader = byName(cluster, before.leader);
+    // fault kill-follower: the wrong node dies (the leader keeps leading)
+    const victim = ctx.fault('kill-follower') ? cluster.nodes.find((n) => n !== node1 && n !== leader)! : leader;
+    const survivors = cluster.nodes.filter((n) => n !== victim);
+    ctx.progress(`${x.queue}: leader ${before.leader}, replicas ${before.members.join(', ')}; the producer starts on the leader's node`);
+
+    let killedPid = 0;
+    const s = await stream(ctx, [leader.amqpUrl, ...cluster.nodes.filter((n) => n !== leader).map((n) => n.amqpUrl)], x.queue, async () => {
+      await ctx.checkpoint('before-kill', { node: victim.name });
+      const at = Date.now();
+      killedPid = await victim.kill(30_000);
+      ctx.log.emit('lab', { status: 'node_killed', node: victim.name, pid: killedPid, signal: 'SIGKILL' });
+      ctx.progress(`SIGKILL ${victim.name} (pid ${killedPid}): the process is gone`);
+      return at;
+    });
+    const failoverMs = s.killAt !== null && s.firstConfirmAfter !== null ? s.firstConfirmAfter - s.killAt : null;
+    const leaderAfter = await newLeader(ctx, x.queue, victim.name);
+    await ctx.checkpoint('failed-over', { leader: leaderAfter, failoverMs });
+
+    // the restart (fault no-restart: left down), then the drain, then the replicas compared
+    if (!ctx.fault('no-restart')) await victim.start();
+    const rows = await drain(ctx, survivors.map((n) => n.amqpUrl), x.queue, x.received);
+    const replicas = await caughtUpReplicas(ctx, cluster, x.queue, victim.name);
+    await ctx.checkpoint('rejoined', { node: victim.name });
+
+    const dups = duplicateIds(rows);
+    const idx = caughtUp(replicas, victim.name);
+    const unconfirmed = new Set([...s.unconfirmedAtKill, ...s.nackedIds]);
+    const observed = { messages: ctx.options.messages, confirmed: s.confirmed, unconfirmedAtKill: unconfirmed, rows, leaderBefore: before.leader, leaderAfter, killed: victim.name, replicas, failoverMs };
+    return {
+      lines: [
+        summaryLine('quorum-failover', {
+          messages: ctx.options.messages,
+          confirmed: s.confirmed.size,
+          killed: victim.name,
+          leader: `${before.leader}->${leaderAfter ?? 'none'}`,
+          unconfirmedAtKill: s.unconfirmedAtKill.size,
+          resent: s.resent,
+          consumed: rows.length,
+          duplicates: dups.length,
+          failoverMs,
+        }),
+      ],
+      checks: verdicts(observed, ctx.options.failoverBoundMs),
+      facts: {
+        killedNode: victim.name,
+        killedPid,
+        leaderBefore: before.leader,
+        leaderAfter,
+        failoverMs,
+        unconfirmedAtKill: s.unconfirmedAtKill.size,
+        resent: s.resent,
+        nackedAndSentAgain: s.renacked,
+        duplicateIds: dups.slice(0, 50),
+        redeliveries: rows.reduce((n, r) => n + r.redeliveries, 0),
+        commitIndex: idx,
+        reconnectedTo: s.reconnectedTo && byUrl(cluster, s.reconnectedTo),
+      },
+    };
+  },
+};
+
+const byName = (c: OwnCluster, name: string) => c.nodes.find((n) => n.name === name) ?? (() => { throw new LabError(`${name} is not a node mqlab started`); })();
+const byUrl = (c: OwnCluster, url: string) => c.nodes.find((n) => n.amqpUrl === url)?.name ?? null;
+
+/** through that node (waiting up to 60 s for its AMQP listener: it may have just been started) */
+async function declareThrough(url: string, queue: string): Promise<void> {
+  const { connection, channel } = await connectAny({ urls: [url], maxWaitMs: 60_000 });
+  try {
+    await channel.deleteQueue(queue);
+    await channel.assertQueue(queue, { durable: true, arguments: { ...queueArguments } });
+  } finally {
+    await connection.close().catch(() => {});
+  }
+}
+
+/** the management API's view once `n` replicas are online */
+async function replicasOnline(ctx: Ctx, queue: string, n: number) {
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const q = await quorumQueue(ctx.mgmt, queue);
+    if (q && q.online.length >= n && q.leader) return q;
+    if (Date.now() > end) throw new LabError(`${queue} has ${q?.online.length ?? 0} of ${n} replicas online after 30 s`);
+    await ctx.sleep(300);
+  }
+}
+
+/** the leader the management API names after the kill: another node, or null within the bound */
+async function newLeader(ctx: Ctx, queue: string, killed: string): Promise<string | null> {
+  const end = Date.now() + ctx.options.failoverBoundMs;
+  let seen: string | null = null;
+  do {
+    seen = (await quorumQueue(ctx.mgmt, queue))?.leader ?? null;
+    if (seen && seen !== killed) return seen;
+    await ctx.sleep(300);
+  } while (Date.now() < end);
+  return seen;
+}
+
+/** consume every copy from a surviving node into the table (unique key; ack after commit) until the queue is empty and quiet */
+async function drain(ctx: Ctx, urls: string[], queue: string, table: string): Promise<Row[]> {
+  let last = Date.now();
+  const consumer = await ReconnectingConsumer.start({
+    urls,
+    maxWaitMs: 30_000,
+    queue,
+    prefetch: 50,
+    handler: async (d) => {
+      const id = Number(d.body);
+      const fresh = d.redelivered ? 0 : 1;
+      await ctx.db`INSERT INTO ${ctx.db(table)} AS t (id, copies, redeliveries) VALUES (${id}, ${fresh}, ${1 - fresh})
+        ON CONFLICT (id) DO UPDATE SET copies = t.copies + EXCLUDED.copies, redeliveries = t.redeliveries + EXCLUDED.redeliveries`;
+      d.ack();
+      last = Date.now();
+    },
+  });
+  try {
+    const end = Date.now() + 120_000;
+    for (;;) {
+      const ready = await ctx.within(Promise.race([ctx.broker.depth(queue), consumer.failure]), 30_000, `the depth of ${queue}`);
+      if (ready === 0 && Date.now() - last > 1500) break;
+      if (Date.now() > end) throw new LabError(`${queue} still holds ${ready} ready messages after 120 s of draining`);
+      await ctx.sleep(300);
+    }
+  } finally {
+    await consumer.close();
+  }
+  return (await ctx.db<Row[]>`SELECT id, copies, redeliveries FROM ${ctx.db(table)} ORDER BY id`).map((r) => ({ id: Number(r.id), copies: Number(r.copies), redeliveries: Number(r.redeliveries) }));
+}
+
+/** quorum_status until the killed node's replica holds the leader's commit index (or the timeout): the last status */
+async function caughtUpReplicas(ctx: Ctx, cluster: OwnCluster, queue: string, killed: string): Promise<ReplicaStatus[] | null> {
+  const end = Date.now() + ctx.options.catchUpTimeoutMs;
+  let last: ReplicaStatus[] | null = null;
+  do {
+    last = await cluster.quorumStatus(queue, ctx.config.vhost).catch((err: Error) => (ctx.progress(`quorum_status: ${err.message}`), last));
+    const idx = caughtUp(last, killed);
+    if (idx && idx.killed === idx.leader) return last;
+    ctx.progress(`waiting for ${killed} to catch up: ${idx ? `commit index ${idx.killed} of the leader's ${idx.leader}` : 'not back in the quorum yet'}`);
+    await ctx.sleep(1000);
+  } while (Date.now() < end);
+  return last;
+}

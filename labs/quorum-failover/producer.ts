@@ -1,0 +1,100 @@
+/**
+ * The stream: ids 1…n published with confirms through a ReconnectingPublisher, at most `window`
+ * awaiting their confirm. Once `killAfter` are confirmed, `kill()` runs (the lab SIGKILLs the
+ * leader's node). On the loss the producer reconnects to a surviving node and resends every id
+ * the ledger holds no confirm for — unless a test-only fault breaks that.
+ */
+import type { LabContext } from '../../src/lab.js';
+import { PublishLost, ReconnectingPublisher } from '../../src/broker/reconnect.js';
+import { maskUrl } from '../../src/urls.js';
+import { LabError } from '../../src/errors.js';
+import type { QuorumFailoverOptions } from './options.js';
+
+export interface StreamResult {
+  confirmed: Set<number>;
+  unconfirmedAtKill: Set<number>;
+  resent: number;
+  /** publishes the broker nacked and the producer sent again (3.10 nacks while the queue has no leader) */
+  renacked: number;
+  /** the ids the broker nacked at least once: unconfirmed as well, a copy of them may be in the queue */
+  nackedIds: Set<number>;
+  /** when kill() began (Date.now) */
+  killAt: number | null;
+  /** first confirm over a connection opened after the loss (Date.now) */
+  firstConfirmAfter: number | null;
+  reconnectedTo: string | null;
+}
+
+/** `kill` resolves with the time (Date.now) the signal was sent */
+export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: string[], queue: string, kill: (confirmed: number) => Promise<number>): Promise<StreamResult> {
+  const { messages, killAfter, window, failoverBoundMs } = ctx.options;
+  const pub = await ReconnectingPublisher.open({ urls, maxWaitMs: failoverBoundMs + 30_000, onAttempt: (u, cause) => ctx.progress(`producer: ${maskUrl(u)} refused: ${cause}`) });
+  const r: StreamResult = { confirmed: new Set(), unconfirmedAtKill: new Set(), resent: 0, renacked: 0, nackedIds: new Set(), killAt: null, firstConfirmAfter: null, reconnectedTo: null };
+  const inflight = new Set<Promise<void>>();
+  let killing: Promise<void> | null = null; // runs beside the stream: publishes are in flight when the node dies
+  const confirmEarly = ctx.fault('confirm-early'); // fault: a write to the socket counted as a confirm
+  const publish = (id: number) => {
+    const connection = pub.connections;
+    const p = pub.publish('', queue, String(id), { messageId: String(id) }).then(
+      () => {
+        r.confirmed.add(id);
+        if (connection > 1 && r.firstConfirmAfter === null) r.firstConfirmAfter = Date.now();
+      },
+      (err) => {
+        if (err instanceof PublishLost) return; // resent after the reconnect
+        // a nack: the queue had no leader yet (3.10 nacks then, 4.3 waits); publish it again shortly
+        if (!(err instanceof LabError) || Date.now() - (r.killAt ?? Date.now()) > failoverBoundMs + 30_000) throw err;
+        nacked.push(id);
+        r.nackedIds.add(id);
+      },
+    );
+    if (confirmEarly) r.confirmed.add(id);
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p)).catch(() => {});
+  };
+  const nacked: number[] = [];
+  let next = 1;
+  try {
+    for (;;) {
+      if (nacked.length && pub.url) {
+        r.renacked += nacked.length;
+        await ctx.sleep(200);
+        for (const id of nacked.splice(0)) publish(id);
+      }
+      if (!pub.url) {
+        await Promise.all(inflight);
+        await recover(ctx, pub, r, publish);
+        continue;
+      }
+      if (next > messages) {
+        await Promise.all(inflight);
+        if (pub.url && nacked.length === 0) break;
+        continue;
+      }
+      while (inflight.size >= window && pub.url) await Promise.race(inflight);
+      if (!pub.url) continue;
+      publish(next++);
+      if (!killing && r.confirmed.size >= killAfter) killing = kill(r.confirmed.size).then((at) => void (r.killAt = at));
+    }
+    await killing;
+  } finally {
+    await pub.close();
+  }
+  return r;
+}
+
+/** after the loss: reconnect to the next node and resend what has no confirm */
+async function recover(ctx: LabContext<QuorumFailoverOptions>, pub: ReconnectingPublisher, r: StreamResult, publish: (id: number) => void): Promise<void> {
+  const lost = pub.unconfirmed().map(Number);
+  if (r.unconfirmedAtKill.size === 0) for (const id of lost) r.unconfirmedAtKill.add(id);
+  ctx.log.emit('producer', { status: 'connection_lost', unconfirmed: lost.length });
+  if (ctx.fault('slow-reconnect')) await ctx.sleep(ctx.options.failoverBoundMs + 1000); // fault: a reconnect that waits too long
+  r.reconnectedTo = await pub.reconnect();
+  ctx.progress(`producer: connection lost with ${lost.length} publishes unconfirmed; reconnected to ${maskUrl(r.reconnectedTo)}`);
+  // the faults: nothing resent; or what the producer counted confirmed (confirm-early); or a window of confirmed ids again
+  let resend = ctx.fault('no-resend') ? [] : lost.filter((id) => !r.confirmed.has(id));
+  if (ctx.fault('resend-window')) resend = [...resend, ...[...r.confirmed].slice(-ctx.options.window)];
+  ctx.log.emit('producer', { status: 'resending', ids: resend.length, to: maskUrl(r.reconnectedTo) });
+  r.resent += resend.length;
+  for (const id of resend) publish(id);
+}

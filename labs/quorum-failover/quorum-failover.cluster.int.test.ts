@@ -1,0 +1,40 @@
+/**
+ * quorum-failover on the cluster `mqlab up --nodes 3` started (the cluster suite): two runs in a
+ * row pass, and what they claim is looked up again in the management API and the process table.
+ */
+import { describe, expect, it } from 'vitest';
+import { CONFIG, mqlab, useNamespace } from '../../test/helpers.js';
+import { Management } from '../../src/broker/management.js';
+import { members, ownCluster, quorumQueue } from '../../src/services/cluster.js';
+import { names } from './names.js';
+
+const n = useNamespace('t_qfc');
+const mgmt = new Management(CONFIG.mgmtUrl, CONFIG.vhost);
+
+describe('quorum-failover on a 3-node cluster', () => {
+  it('passes twice in a row; the killed node runs again under a new pid and holds a replica online', async () => {
+    const cluster = ownCluster(CONFIG, 3);
+    if ('missing' in cluster) throw new Error(`the cluster suite needs the cluster: ${cluster.missing}`);
+    for (const round of [1, 2]) {
+      const pids = new Map(cluster.nodes.map((x) => [x.name, x.pid()]));
+      const r = await mqlab(['quorum-failover', '--json']);
+      expect(r.code, `round ${round}: ${r.stderr}`).toBe(0);
+      const lab = JSON.parse(r.stdout).labs[0];
+      expect(lab.status).toBe('passed');
+      const killed: string = lab.facts.killedNode;
+      expect(lab.facts.killedPid).toBe(pids.get(killed));
+      expect(lab.facts.leaderAfter).not.toBe(killed);
+      expect(lab.facts.failoverMs).toBeGreaterThan(0);
+      // the process table: the killed pid is gone, the node runs under a new one
+      expect(() => process.kill(lab.facts.killedPid, 0)).toThrow();
+      const now = cluster.nodes.find((x) => x.name === killed)!.pid();
+      expect(now).not.toBeNull();
+      expect(now).not.toBe(lab.facts.killedPid);
+      // the management API: every member runs, the queue has its 3 replicas online
+      expect((await members(mgmt)).filter((m) => m.running)).toHaveLength(3);
+      const q = await quorumQueue(mgmt, names(n).queue);
+      expect(q?.online).toHaveLength(3);
+      expect(q?.members).toContain(killed);
+    }
+  });
+});

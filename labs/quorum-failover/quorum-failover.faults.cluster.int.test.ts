@@ -1,0 +1,33 @@
+/**
+ * quorum-failover's broken variants (MQLAB_FAULT, src/fault.ts), each caught by its check, on the
+ * cluster (the cluster suite). Shorter streams: the kill still comes with a full window unconfirmed.
+ */
+import { describe, it } from 'vitest';
+import { useNamespace } from '../../test/helpers.js';
+import { expectFaultsFail } from '../../test/faults.js';
+
+useNamespace('t_qff');
+const lab = 'quorum-failover';
+const namespace = 't_qff';
+const short = ['--messages', '600', '--kill-after', '200'];
+
+describe('quorum-failover faults', () => {
+  it('the lab kills a follower: the leader does not change', async () => {
+    await expectFaultsFail({ lab, namespace, faults: ['kill-follower'], fails: ['FAIL leaderChanged:'], args: [...short, '--failover-bound', '3s'] });
+  });
+  it('the producer counts a write as a confirm (and so resends nothing): confirmed ids are lost', async () => {
+    await expectFaultsFail({ lab, namespace, faults: ['confirm-early'], fails: ['FAIL confirmedLost:'], args: short });
+  });
+  it('the producer does not resend unconfirmed ids: some ids are never consumed', async () => {
+    await expectFaultsFail({ lab, namespace, faults: ['no-resend'], fails: ['FAIL everyIdConsumed:'], args: short });
+  });
+  it('resending a window of confirmed ids too, no restart of the killed node, a slow reconnect: duplicates of confirmed ids, a replica behind, the bound exceeded', async () => {
+    await expectFaultsFail({
+      lab,
+      namespace,
+      faults: ['resend-window', 'no-restart', 'slow-reconnect'],
+      fails: ['FAIL duplicatesNotUnconfirmed:', 'FAIL killedReplicaCaughtUp:', 'FAIL failoverMs:'],
+      args: [...short, '--failover-bound', '2s', '--catch-up-timeout', '2s'],
+    });
+  });
+});

@@ -1,0 +1,53 @@
+/** The quorum-failover checks, from what the run observed (pure: unit-tested). */
+import { check, checkAtMost, type Check } from '../../src/report/checks.js';
+import type { ReplicaStatus } from '../../src/services/cluster.js';
+
+export interface Row {
+  id: number;
+  copies: number;
+  redeliveries: number;
+}
+
+export interface Observed {
+  messages: number;
+  /** ids the producer holds a confirm for */
+  confirmed: ReadonlySet<number>;
+  /** ids published but not confirmed when the connection to the killed node died */
+  unconfirmedAtKill: ReadonlySet<number>;
+  /** the business table after the drain */
+  rows: readonly Row[];
+  leaderBefore: string;
+  /** the leader the management API named after the kill (null: none seen) */
+  leaderAfter: string | null;
+  killed: string;
+  /** quorum_status after the restart (null: the node was not seen back) */
+  replicas: readonly ReplicaStatus[] | null;
+  /** kill → first confirm over the new connection (null: none came) */
+  failoverMs: number | null;
+}
+
+/** ids recorded more than once as a fresh (not redelivered) copy: the queue held them twice */
+export const duplicateIds = (rows: readonly Row[]) => rows.filter((r) => r.copies > 1).map((r) => r.id);
+
+/** the killed node's replica holds the leader's commit index (null when either is missing) */
+export function caughtUp(replicas: readonly ReplicaStatus[] | null, killed: string): { leader: number; killed: number } | null {
+  const leader = replicas?.find((r) => r.raftState === 'leader');
+  const back = replicas?.find((r) => r.node === killed);
+  return leader && back ? { leader: leader.commitIndex, killed: back.commitIndex } : null;
+}
+
+export function verdicts(o: Observed, failoverBoundMs: number): Check[] {
+  const inTable = new Set(o.rows.map((r) => r.id));
+  const confirmedLost = [...o.confirmed].filter((id) => !inTable.has(id)).length;
+  const consumed = o.rows.filter((r) => r.id >= 1 && r.id <= o.messages).length;
+  const strayDuplicates = duplicateIds(o.rows).filter((id) => !o.unconfirmedAtKill.has(id)).length;
+  const idx = caughtUp(o.replicas, o.killed);
+  return [
+    check('leaderChanged', true, o.leaderAfter !== null && o.leaderAfter !== o.leaderBefore),
+    check('confirmedLost', 0, confirmedLost),
+    check('everyIdConsumed', o.messages, consumed),
+    check('duplicatesNotUnconfirmed', 0, strayDuplicates),
+    check('killedReplicaCaughtUp', true, idx !== null && idx.killed === idx.leader),
+    checkAtMost('failoverMs', failoverBoundMs, o.failoverMs ?? Number.POSITIVE_INFINITY),
+  ];
+}

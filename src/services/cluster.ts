@@ -1,0 +1,174 @@
+/**
+ * The cluster that `mqlab up --nodes N` started: its members as the management API sees them,
+ * each quorum queue's leader and replicas, and — for labs that inject faults — each node's URLs
+ * and OS process, stopped and started again only through the pid files mqlab itself wrote.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { Management } from '../broker/management.js';
+import { nodePorts, urlsFor } from '../defaults.js';
+import { EnvError } from '../errors.js';
+import { sleep } from '../time.js';
+import { recordedBackend } from './data-folder.js';
+import { clusterNodes, rabbitPid, startRabbit, nodeCookie, rabbitAccount, rabbitBin, rabbitEnv, type NodeSpec } from './rabbitmq-node.js';
+import { existingServiceDir, hostOf, run, type Host } from './host.js';
+import { pidAlive, waitGone } from './process.js';
+
+export const NODES_FILE = 'nodes';
+
+/** how many RabbitMQ nodes `mqlab up` last started from this data folder (1 when it never said) */
+export function recordedNodes(home: string): number {
+  try {
+    const n = Number(fs.readFileSync(path.join(home, NODES_FILE), 'utf8').trim());
+    return Number.isInteger(n) && n > 0 ? n : 1;
+  } catch {
+    return 1;
+  }
+}
+export const recordNodes = (home: string, n: number) => fs.writeFileSync(path.join(home, NODES_FILE), `${n}\n`);
+
+export interface Member {
+  name: string;
+  running: boolean;
+}
+
+/** the cluster's nodes as the management API lists them (a stopped member still listed, running=false) */
+export async function members(mgmt: Management): Promise<Member[]> {
+  const nodes = (await mgmt.request<{ name: string; running: boolean }[]>('GET', '/api/nodes')) ?? [];
+  return nodes.map((n) => ({ name: n.name, running: n.running })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export interface QuorumReplicas {
+  queue: string;
+  leader: string | null;
+  members: string[];
+  online: string[];
+  messages: number;
+}
+
+/** every quorum queue of the vhost: leader, members, the members online (management API) */
+export async function quorumReplicas(mgmt: Management): Promise<QuorumReplicas[]> {
+  const qs = (await mgmt.request<Record<string, unknown>[]>('GET', `/api/queues/${encodeURIComponent(mgmt.vhost)}`)) ?? [];
+  return qs.filter((q) => q.type === 'quorum').map(replicasOf);
+}
+
+export async function quorumQueue(mgmt: Management, queue: string): Promise<QuorumReplicas | null> {
+  const q = await mgmt.request<Record<string, unknown> | null>('GET', `/api/queues/${encodeURIComponent(mgmt.vhost)}/${encodeURIComponent(queue)}`);
+  return q ? replicasOf(q) : null;
+}
+
+function replicasOf(q: Record<string, unknown>): QuorumReplicas {
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String).sort() : []);
+  return { queue: String(q.name), leader: typeof q.leader === 'string' ? q.leader : null, members: list(q.members), online: list(q.online), messages: Number(q.messages ?? 0) };
+}
+
+/** wait until the management API lists `n` running members */
+export async function waitForMembers(config: Config, n: number, timeoutMs: number): Promise<Member[]> {
+  const mgmt = new Management(config.mgmtUrl, config.vhost);
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const m = await members(mgmt).catch(() => []);
+    if (m.filter((x) => x.running).length >= n) return m;
+    if (Date.now() > end) throw new EnvError(`the cluster has ${m.filter((x) => x.running).length} of ${n} nodes running after ${Math.round(timeoutMs / 1000)} s`, `see the node logs under ${config.home}; then run \`mqlab up --nodes ${n}\` again`);
+    await sleep(500);
+  }
+}
+
+/** a node of the cluster mqlab runs, as a lab may use it */
+export interface ClusterNode {
+  name: string;
+  amqpUrl: string;
+  mgmtUrl: string;
+  /** the node's Erlang VM, from mqlab's own pid file; null when it does not run */
+  pid(): number | null;
+  /** SIGKILL the node's VM and wait until the process is gone; the pid that was killed */
+  kill(timeoutMs: number): Promise<number>;
+  /** start the node again (it rejoins with its data); resolves when the process runs */
+  start(): Promise<void>;
+}
+
+/**
+ * The nodes of the cluster mqlab started from this data folder, or why there is none: the lab
+ * needs `mqlab up --nodes N` (the app URLs must be mqlab's own services, not a broker of the user's).
+ */
+/** one replica of a quorum queue as `rabbitmq-queues quorum_status` reports it */
+export interface ReplicaStatus {
+  node: string;
+  raftState: string;
+  commitIndex: number;
+  lastApplied: number;
+  term: number;
+}
+
+export interface OwnCluster {
+  nodes: ClusterNode[];
+  /** each replica's Raft state and indexes (rabbitmq-queues quorum_status, asked through node 1) */
+  quorumStatus(queue: string, vhost: string): Promise<ReplicaStatus[]>;
+}
+
+/** the lab's line when the cluster is missing (null: it is there) */
+export async function clusterMissing(config: Config, minNodes: number): Promise<string | null> {
+  const c = ownCluster(config, minNodes);
+  return 'missing' in c ? c.missing : null;
+}
+
+export function ownCluster(config: Config, minNodes: number): OwnCluster | { missing: string } {
+  const need = `needs a cluster of ${minNodes} RabbitMQ nodes: run \`mqlab up --nodes ${minNodes}\``;
+  const backend = recordedBackend(config.home);
+  const n = recordedNodes(config.home);
+  if (backend !== 'chroot' && backend !== 'system') return { missing: `${need} (no cluster started by mqlab in ${config.home})` };
+  if (n < minNodes) return { missing: `${need} (this data folder runs ${n} node${n > 1 ? 's' : ''})` };
+  const own = urlsFor(config.ports);
+  if (config.amqpUrl !== own.amqp || config.mgmtUrl !== own.mgmt) return { missing: `${need} (MQLAB_AMQP_URL / MQLAB_MGMT_URL point at another broker)` };
+  const host = hostOf(config, backend);
+  const specs = clusterNodes(config.ports, n);
+  return {
+    nodes: specs.map((spec, k) => clusterNode(host, spec, specs[0]!, urlsFor(nodePorts(config.ports, k + 1)))),
+    quorumStatus: (queue, vhost) => quorumStatus(host, specs[0]!, queue, vhost),
+  };
+}
+
+/** `rabbitmq-queues quorum_status` through `via`: the package's own script (not the /usr/sbin wrapper, which resets HOME), so the cookie is read from the node's folder */
+async function quorumStatus(host: Host, via: NodeSpec, queue: string, vhost: string): Promise<ReplicaStatus[]> {
+  const dir = existingServiceDir(host, via.service);
+  const bin = rabbitBin(host);
+  if (!dir || !bin) throw new EnvError(`RabbitMQ node ${via.name} has no data folder here`, 'run `mqlab up --nodes 3`');
+  const env = rabbitEnv(dir, via.ports, via.name);
+  const r = await run(host, rabbitAccount(host), path.join(path.dirname(bin), 'rabbitmq-queues'), ['quorum_status', '--vhost', vhost, queue, '-n', via.name, '--formatter', 'json'], env, '/');
+  const text = r.stdout.slice(Math.max(0, r.stdout.indexOf('[')));
+  let rows: Record<string, unknown>[];
+  try {
+    rows = JSON.parse(text) as Record<string, unknown>[];
+  } catch {
+    throw new EnvError(`rabbitmq-queues quorum_status ${queue} failed (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().split('\n').pop()?.slice(0, 200)}`);
+  }
+  return rows.map((x) => ({ node: String(x['Node Name']), raftState: String(x['Raft State']), commitIndex: Number(x['Commit Index']), lastApplied: Number(x['Last Applied']), term: Number(x['Term']) }));
+}
+
+function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: string; mgmt: string }): ClusterNode {
+  return {
+    name: spec.name,
+    amqpUrl: urls.amqp,
+    mgmtUrl: urls.mgmt,
+    pid: () => rabbitPid(host, spec),
+    async kill(timeoutMs) {
+      const pid = rabbitPid(host, spec);
+      if (!pid) throw new EnvError(`RabbitMQ node ${spec.name} does not run`, 'run `mqlab up --nodes 3`');
+      process.kill(pid, 'SIGKILL');
+      if (!(await waitGone(pid, timeoutMs))) throw new EnvError(`RabbitMQ node ${spec.name} (pid ${pid}) still runs ${timeoutMs} ms after SIGKILL`);
+      return pid;
+    },
+    async start() {
+      const s = await startRabbit(host, spec, nodeCookie(host, first));
+      const end = Date.now() + 30_000;
+      while (!rabbitPid(host, spec) && Date.now() < end) {
+        const failed = s.failure();
+        if (failed) throw new EnvError(failed, `see ${s.log}`);
+        await sleep(200);
+      }
+      const pid = rabbitPid(host, spec);
+      if (!pid || !pidAlive(pid)) throw new EnvError(`RabbitMQ node ${spec.name} wrote no pid within 30 s`, `see ${s.log}`);
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// The cluster suite (*.cluster.int.test.ts): labs that kill RabbitMQ nodes, against a cluster that
+// `mqlab up --nodes 3` started (MQLAB_HOME / MQLAB_PORT_OFFSET name it). No global setup: it never
+// starts services itself, so it cannot turn a cluster into a single node or the reverse.
+// `npm run test:cluster`; .ci/run runs it after the two normal suites.
+export default defineConfig({
+  test: {
+    reporters: ['default', ['json', { outputFile: '.mqlab-test/results-cluster.json' }]],
+    include: ['labs/**/*.cluster.int.test.ts', 'test/**/*.cluster.int.test.ts', 'src/**/*.cluster.int.test.ts'],
+    exclude: ['node_modules/**', 'dist/**', '.mqlab*/**'],
+    fileParallelism: false,
+    testTimeout: 300_000,
+    hookTimeout: 120_000,
+  },
+});
