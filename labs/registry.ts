@@ -21,6 +21,7 @@ import { meta as ordering } from './ordering/meta.js';
 import { meta as dlxLoop } from './dlx-loop/meta.js';
 import { meta as orderTimeout } from './order-timeout/meta.js';
 import { meta as delayedRetry } from './delayed-retry/meta.js';
+import { meta as dbOutage } from './db-outage/meta.js';
 
 export const registry: Registry = [
   retry,
@@ -41,6 +42,7 @@ export const registry: Registry = [
   dlxLoop,
   orderTimeout,
   delayedRetry,
+  dbOutage,
 ];
 
 export const findLab = (name: string) => registry.find((l) => l.name === name);

@@ -2,7 +2,8 @@
  * Run work items with at most `jobs` at once, and hand each result on in the items' own order
  * (item 2's result waits for item 1's), as soon as every earlier item is done. Items start in
  * `startOrder` (e.g. the longest first). A failing item stops new starts; the items already
- * running are awaited (the caller aborts them), then the first error is thrown.
+ * running are awaited (the caller aborts them), then the first error is thrown. Items `alone`
+ * says are run after all the others, one at a time, with nothing beside them (a lab that stops a service).
  */
 export interface InOrderOptions<R> {
   jobs: number;
@@ -10,6 +11,8 @@ export interface InOrderOptions<R> {
   startOrder?: readonly number[];
   /** called with each result in item order */
   onResult(result: R, index: number): void;
+  /** items that must run with nothing else running: started last, one at a time */
+  alone?(index: number): boolean;
   /** called once, as soon as an item failed (e.g. to abort the others) */
   onError?(err: unknown): void;
 }
@@ -23,27 +26,31 @@ export async function runInOrder<T, R>(items: readonly T[], work: (item: T, inde
   const results: R[] = [];
   let failed: { err: unknown } | undefined;
   let next = 0;
-  const worker = async () => {
-    for (let k = next++; k < order.length && !failed; k = next++) {
-      const index = order[k]!; // k < order.length
-      try {
-        done.set(index, await work(items[index]!, index)); // startOrder holds only item indexes
-      } catch (err) {
-        if (!failed) {
-          failed = { err };
-          opts.onError?.(err);
-        }
-        return;
+  const runItem = async (index: number): Promise<boolean> => {
+    try {
+      done.set(index, await work(items[index]!, index)); // startOrder holds only item indexes
+    } catch (err) {
+      if (!failed) {
+        failed = { err };
+        opts.onError?.(err);
       }
-      while (!failed && done.has(results.length)) {
-        const r = done.get(results.length)!; // has() just said so
-        results.push(r);
-        opts.onResult(r, results.length - 1);
-      }
+      return false;
     }
+    while (!failed && done.has(results.length)) {
+      const r = done.get(results.length)!; // has() just said so
+      results.push(r);
+      opts.onResult(r, results.length - 1);
+    }
+    return true;
   };
-  const jobs = Math.max(1, Math.min(opts.jobs, items.length));
+  const together = order.filter((i) => !opts.alone?.(i));
+  const alone = order.filter((i) => opts.alone?.(i));
+  const worker = async () => {
+    for (let k = next++; k < together.length && !failed; k = next++) if (!(await runItem(together[k]!))) return;
+  };
+  const jobs = Math.max(1, Math.min(opts.jobs, together.length));
   await Promise.all(Array.from({ length: jobs }, worker));
+  for (const index of alone) if (failed || !(await runItem(index))) break;
   if (failed) throw failed.err;
   return results;
 }

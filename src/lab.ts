@@ -13,6 +13,7 @@ import type { Check } from './report/checks.js';
 import type { Topology } from './broker/topology.js';
 import type { Config } from './config.js';
 import { parseOptions, type OptionSpecs } from './options.js';
+import type { LabServices } from './outage.js';
 
 /** What the CLI knows about a lab without loading its code (keeps `mqlab --help` fast). */
 export interface LabMeta<O = any> {
@@ -28,6 +29,11 @@ export interface LabMeta<O = any> {
   validate?: (options: O) => void;
   /** every ctx.checkpoint(name) the lab calls, in order */
   checkpoints: readonly string[];
+  /**
+   * the lab stops or restarts a service `mqlab up` started (ctx.services): `all --jobs` runs it alone,
+   * after the others; against services mqlab did not start it is refused (exit 2), in `all` SKIP
+   */
+  disruptive?: boolean;
   /** subcommands of `mqlab <lab>`; `mqlab <lab>` alone still runs the lab */
   tools?: LabTool<any>[];
   load: () => Promise<{ lab: Lab<O> }>;
@@ -118,6 +124,8 @@ export interface LabContext<O = any> {
   within<T>(p: Promise<T>, ms: number, what: string): Promise<T>;
   signal: AbortSignal;
   now(): number;
+  /** labs with meta.disruptive only: a planned outage of a service mqlab started (src/outage.ts) */
+  services: LabServices;
   /**
    * TEST ONLY: is the deliberately broken variant `name` of this lab asked for
    * (MQLAB_FAULT=<lab>:<name>, see src/fault.ts)? Integration tests use it to show a check failing.

@@ -23,6 +23,9 @@ import { LOST_HINT, LossWatch, ServiceLost, isConnectionLoss } from './lost.js';
 import { dbLossProbe } from './db/client.js';
 import { runInOrder } from './in-order.js';
 import { dbPoolSize, jobConfig, LabOutput, longestFirst } from './jobs.js';
+import { labServices } from './outage.js';
+import { controlRefusal } from './services/control.js';
+import { recordedBackend } from './services/data-folder.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -54,6 +57,9 @@ export async function runLabs(
   if (jobs > 1 && opts.step) throw new UsageError('--step pauses one lab at a time, so it cannot run with --jobs', 'leave out --jobs (or use --jobs 1) to step through the labs');
   // every lab's config first: a namespace too long for --jobs is a usage error before anything runs
   const configs = entries.map((_, i) => (jobs > 1 ? jobConfig(config, i) : config));
+  // a lab that stops a service runs only against the services mqlab started: alone refused, in `all` SKIP
+  const refusal = entries.some((e) => e.disruptive) ? controlRefusal(recordedBackend(config.home), config, config.ports) : null;
+  if (refusal && entries.length === 1) throw new EnvError(refusal, 'run `mqlab up` and leave MQLAB_AMQP_URL, MQLAB_PG_URL and MQLAB_MGMT_URL unset');
   // Connect to both services first: an environment problem is reported before any lab starts.
   const watch = new LossWatch();
   let dbHandle: Db | undefined;
@@ -89,6 +95,7 @@ export async function runLabs(
         if (stop.signal.aborted) throw new Interrupted();
         // a service is gone: the labs not started yet would only fail the same way
         if (lost) return null;
+        if (entry.disruptive && refusal) return skippedReport(entry, refusal);
         const out = labOutDir(opts.out, entry.name, entries.length > 1);
         const labHooks = { ...hooks, stderr: output.stderrOf(i) };
         let report: LabReport;
@@ -108,6 +115,7 @@ export async function runLabs(
       {
         jobs,
         startOrder: jobs > 1 ? longestFirst(entries) : undefined,
+        alone: jobs > 1 ? (i) => entries[i]!.disruptive === true : undefined,
         onResult: (report, i) => {
           output.flush(i);
           if (report) hooks.onReport?.(report);
@@ -127,6 +135,10 @@ export async function runLabs(
 }
 
 const causes = new WeakMap<LabReport, EnvError>();
+
+function skippedReport(entry: LabMeta, why: string): LabReport {
+  return { lab: entry.name, title: entry.title, status: 'skipped', skipped: why, lines: [], checks: [], facts: {}, timings: { setupMs: 0, runMs: 0, totalMs: 0 }, events: [] };
+}
 
 /** the report of a lab that stopped because a service was lost or refused */
 function environmentReport(entry: LabMeta, e: EnvError, base?: LabReport): LabReport {
@@ -182,7 +194,7 @@ async function runOne(
   try {
     const queues = await orLost(prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`)));
     report.timings.setupMs = performance.now() - started;
-    const ctx = context(entry, lab, config, opts, hooks, labSignal, broker, db, caps, log, names);
+    const ctx = context(entry, lab, config, opts, hooks, labSignal, broker, db, caps, log, names, watch);
     sampler = sampleDepths(samplerConn, ctx.mgmt, queues);
     const runStart = performance.now();
     const startedAt = new Date().toISOString();
@@ -259,6 +271,7 @@ function context(
   caps: Capabilities,
   log: EventLog,
   names: Names,
+  watch: LossWatch,
 ): LabContext {
   let seq = 0;
   const faults = faultsFor(entry.name);
@@ -297,6 +310,7 @@ function context(
     signal,
     now: () => performance.now(),
     fault: (name) => faults.has(name),
+    services: labServices(config, watch, log, entry.disruptive === true, entry.name),
   };
 }
 
