@@ -61,18 +61,18 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
   const { db, x } = s;
 
   /** one transaction: the processed key and the effect, COMMIT at the end (after the hold, if any) */
-  const transact = async (id: string, n: number, hold: Promise<void> | null) => {
+  const transact = async (id: string, n: number, hold: () => Promise<void> | null) => {
     if (s.fault('autocommit')) {
       // broken: each statement commits on its own, the effect before the key
       const [done] = await db`SELECT 1 FROM ${db(x.processed)} WHERE message_id = ${id}`;
       if (!done) await db`INSERT INTO ${db(x.effects)} (message_id, delivery) VALUES (${id}, ${n})`;
-      await hold;
+      await hold();
       await db`INSERT INTO ${db(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING`;
       return;
     }
     // received, not committed: PostgreSQL may stop here, and this transaction then fails. (Held before BEGIN, not inside
     // it: postgres.js 3.4 crashes the process writing COMMIT to a connection the server already closed.)
-    await hold;
+    await hold();
     await db.begin(async (tx) => {
       const fresh = await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING message_id`;
       if (fresh.length) await tx`INSERT INTO ${tx(x.effects)} (message_id, delivery) VALUES (${id}, ${n})`;
@@ -96,7 +96,7 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
       let wait: number = BACKOFF.startMs;
       for (let attempt = 1; ; attempt++) {
         try {
-          await transact(id, n, attempt === 1 ? s.holdFor(id, n) : null);
+          await transact(id, n, () => (attempt === 1 ? s.holdFor(id, n) : null));
           record.attempts.push({ id, delivery: n, at: Date.now(), seq: ++seq, ok: true });
           committed.add(id);
           s.emit({ messageId: id, delivery: n, attempt, status: 'committed' });
