@@ -180,7 +180,7 @@ export class Broker {
   }
 }
 
-function delivery(ch: ConfirmChannel, queue: string, msg: ConsumeMessage): Delivery {
+export function delivery(ch: ConfirmChannel, queue: string, msg: ConsumeMessage): Delivery {
   return {
     body: msg.content.toString('utf8'),
     messageId: msg.properties.messageId,
