@@ -71,4 +71,24 @@ describe('runInOrder', () => {
   it('refuses a startOrder that is not a permutation of the items', async () => {
     await expect(runInOrder(['a', 'b'], async (x) => x, { jobs: 1, startOrder: [0, 0], onResult: () => {} })).rejects.toThrow('each of the 2');
   });
+
+  it('runs the items `alone` says after all the others, one at a time, with nothing beside them', async () => {
+    const g = gated(4);
+    const seen: string[] = [];
+    const run = runInOrder(['a', 'b', 'c', 'd'], g.work, { jobs: 3, alone: (i) => i === 1 || i === 2, onResult: (r, i) => seen.push(`${i}:${r}`) });
+    await g.tick();
+    expect(g.started).toEqual([0, 3]); // b and c wait although a job is free
+    g.release(3);
+    await g.tick();
+    expect(g.started).toEqual([0, 3]);
+    g.release(0);
+    await g.tick();
+    expect(g.started).toEqual([0, 3, 1]);
+    g.release(1);
+    await g.tick();
+    expect(g.started).toEqual([0, 3, 1, 2]);
+    g.release(2);
+    await run;
+    expect(seen).toEqual(['0:A', '1:B', '2:C', '3:D']);
+  });
 });
