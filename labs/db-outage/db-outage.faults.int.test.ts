@@ -6,7 +6,7 @@ const base = { lab: 'db-outage', namespace: 'fault_dbo' } as const;
 
 describe('db-outage: broken variants fail the checks that observe them', () => {
   it('a consumer that acks on receipt: the held message is lost when its transaction fails', async () => {
-    await expectFaultsFail({ ...base, faults: ['ack-before-commit'], fails: ['FAIL heldDeliveryOutcome:', 'FAIL ackedBeforeCommit:', 'FAIL lostIds:', 'FAIL effectRows:'] });
+    await expectFaultsFail({ ...base, faults: ['ack-before-commit'], fails: ['FAIL heldDeliveryOutcome:', 'FAIL readyWhileHeld:', 'FAIL ackedBeforeCommit:', 'FAIL lostIds:', 'FAIL effectRows:'] });
   });
 
   it('a consumer whose effect and key commit separately: the redelivery writes the effect twice', async () => {

@@ -26,7 +26,7 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
   it('passes twice in a row; each id has one effect row and PostgreSQL is up again after each run', async () => {
     await expectLabPasses(['db-outage'], {
       line: /^db-outage: downMs=\d+ failedCommits=\d+ heldDelivery=redelivered redeliveries=\d+ effectRows=5 duplicateEffects=0 lostIds=0$/,
-      pass: { postgresExited: 'true', postgresRefused: 'ECONNREFUSED', heldDeliveryOutcome: 'redelivered', ackedBeforeCommit: '0', lostIds: '0', duplicateEffects: '0', effectRows: '5' },
+      pass: { postgresExited: 'true', postgresRefused: 'ECONNREFUSED', heldDeliveryOutcome: 'redelivered', readyWhileHeld: '2', ackedBeforeCommit: '0', lostIds: '0', duplicateEffects: '0', effectRows: '5' },
       check: async () => {
         expect(await postgresUp()).toBe(true);
         const rows = await s.db`SELECT message_id, count(*)::int AS n FROM ${s.db(n.t('dbo_effect'))} GROUP BY message_id ORDER BY message_id`;

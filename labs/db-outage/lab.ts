@@ -46,16 +46,20 @@ export const lab: Lab<DbOutageOptions> = {
       sleep: ctx.sleep,
     });
     let outage: Outage<void> | null = null;
+    /** ready messages while the held delivery waits (passive declare): the broker's view of what was acked */
+    let readyWhileHeld = -1;
     try {
       await ctx.within(Promise.race([holding.promise, consumer.failure]), 15_000, `the consumer to open the transaction of ${heldId}`);
       await ctx.checkpoint('holding', { messageId: heldId });
       const whileDown = async (stopped: Stopped) => {
-        await ctx.checkpoint('postgres-down', { pid: stopped.pid ?? 'docker', probe: stopped.refused ?? 'connected' });
+        readyWhileHeld = await ctx.broker.depth(x.queue);
+        await ctx.checkpoint('postgres-down', { pid: stopped.pid ?? 'docker', probe: stopped.refused ?? 'connected', ready: readyWhileHeld });
         release.resolve(); // the consumer goes on to COMMIT against a stopped database
         await ctx.sleep(Math.max(0, stopped.goneAt + downMs - Date.now()));
       };
       if (ctx.fault('no-outage')) {
         ctx.progress('(test fault) PostgreSQL is NOT stopped');
+        readyWhileHeld = await ctx.broker.depth(x.queue);
         release.resolve();
         await ctx.sleep(downMs);
       } else {
@@ -104,6 +108,8 @@ export const lab: Lab<DbOutageOptions> = {
         expected === null
           ? skipCheck('heldDeliveryOutcome', outcome, `PostgreSQL came back within ${BACKOFF.maxMs} ms of the hold budget: either outcome is right`)
           : check('heldDeliveryOutcome', expected, outcome),
+        // prefetch 1: while dbo-003 is held unacked the broker sends nothing else, so the two after it stay ready
+        check('readyWhileHeld', MESSAGES - HELD, readyWhileHeld),
         check('ackedBeforeCommit', 0, early.length),
         check('lostIds', 0, tally.lost.length),
         check('duplicateEffects', 0, tally.duplicates),
