@@ -24,8 +24,7 @@ import { dbLossProbe } from './db/client.js';
 import { runInOrder } from './in-order.js';
 import { dbPoolSize, jobConfig, LabOutput, longestFirst } from './jobs.js';
 import { labServices } from './outage.js';
-import { controlRefusal } from './services/control.js';
-import { recordedBackend } from './services/data-folder.js';
+import { ownServicesRefusal } from './services/control.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -58,7 +57,7 @@ export async function runLabs(
   // every lab's config first: a namespace too long for --jobs is a usage error before anything runs
   const configs = entries.map((_, i) => (jobs > 1 ? jobConfig(config, i) : config));
   // a lab that stops a service runs only against the services mqlab started: alone refused, in `all` SKIP
-  const refusal = entries.some((e) => e.disruptive) ? controlRefusal(recordedBackend(config.home), config, config.ports) : null;
+  const refusal = entries.some((e) => e.disruptive) ? ownServicesRefusal(config) : null;
   if (refusal && entries.length === 1) throw new EnvError(refusal, 'run `mqlab up` and leave MQLAB_AMQP_URL, MQLAB_PG_URL and MQLAB_MGMT_URL unset');
   // Connect to both services first: an environment problem is reported before any lab starts.
   const watch = new LossWatch();

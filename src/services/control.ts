@@ -78,6 +78,9 @@ export function controlRefusal(recorded: string | null, config: Pick<Config, 'am
   return null;
 }
 
+/** controlRefusal for this run's config and data folder (what a disruptive lab needs to run) */
+export const ownServicesRefusal = (config: Config): string | null => controlRefusal(recordedBackend(config.home), config, config.ports);
+
 /** a TCP connect to 127.0.0.1:port: null when it connected, else the error code (ECONNREFUSED …) */
 export function tcpRefusal(port: number, timeoutMs = 2000): Promise<string | null> {
   return new Promise((resolve) => {
@@ -105,7 +108,7 @@ const portOf = (s: OwnService, ports: Ports) => (s === 'PostgreSQL' ? ports.post
 /** the control for this run's services; throws EnvError (the refusal) when they are not mqlab's */
 export function serviceControl(config: Config, hostOf: (backend: 'chroot' | 'system') => Host): ServiceControl {
   const recorded = recordedBackend(config.home);
-  const refusal = controlRefusal(recorded, config, config.ports);
+  const refusal = ownServicesRefusal(config);
   if (refusal) throw new EnvError(refusal, 'run `mqlab up` and leave MQLAB_AMQP_URL, MQLAB_PG_URL and MQLAB_MGMT_URL unset');
   const ports = config.ports;
   const quiet = () => {};
