@@ -18,6 +18,11 @@ const SERIAL = [
   'test/services.int.test.ts', // a second `mqlab up` returns in < 5 s
   'labs/retry-dlq/replay-gate.int.test.ts', // --step: the first checkpoint within 20 s
   'labs/order-timeout/order-timeout.int.test.ts', // a payment raced against the check's UPDATE (--gate)
+  // stop or restart the shared PostgreSQL / RabbitMQ node (disruptive labs): nothing may run beside them
+  'labs/db-outage/*.int.test.ts',
+  'labs/broker-restart/*.int.test.ts',
+  'test/reports.int.test.ts', // `mqlab all` includes the disruptive labs
+  'test/least-privilege-accounts.int.test.ts', // `mqlab all` too
 ];
 const workers = Number(process.env.MQLAB_TEST_WORKERS || 2);
 // files a run leaves out, space-separated (.ci/run: the second broker line runs without the files

@@ -22,6 +22,8 @@ import { meta as dlxLoop } from './dlx-loop/meta.js';
 import { meta as orderTimeout } from './order-timeout/meta.js';
 import { meta as delayedRetry } from './delayed-retry/meta.js';
 import { meta as quorumFailover } from './quorum-failover/meta.js';
+import { meta as dbOutage } from './db-outage/meta.js';
+import { meta as brokerRestart } from './broker-restart/meta.js';
 
 export const registry: Registry = [
   retry,
@@ -43,6 +45,8 @@ export const registry: Registry = [
   orderTimeout,
   delayedRetry,
   quorumFailover,
+  dbOutage,
+  brokerRestart,
 ];
 
 export const findLab = (name: string) => registry.find((l) => l.name === name);

@@ -13,6 +13,7 @@ import type { Check } from './report/checks.js';
 import type { Topology } from './broker/topology.js';
 import type { Config } from './config.js';
 import { parseOptions, type OptionSpecs } from './options.js';
+import type { LabServices } from './outage.js';
 
 /** What the CLI knows about a lab without loading its code (keeps `mqlab --help` fast). */
 export interface LabMeta<O = any> {
@@ -129,6 +130,8 @@ export interface LabContext<O = any> {
   within<T>(p: Promise<T>, ms: number, what: string): Promise<T>;
   signal: AbortSignal;
   now(): number;
+  /** labs with meta.disruptive only: a planned outage of a service mqlab started (src/outage.ts) */
+  services: LabServices;
   /**
    * TEST ONLY: is the deliberately broken variant `name` of this lab asked for
    * (MQLAB_FAULT=<lab>:<name>, see src/fault.ts)? Integration tests use it to show a check failing.

@@ -32,14 +32,22 @@ export class LossWatch {
   readonly lost: Promise<never>;
   private fail!: (e: ServiceLost) => void;
   private readonly listeners: (() => void)[] = [];
+  /** services a lab stopped on purpose (src/services/control.ts): their losses are the experiment */
+  private readonly expected = new Set<ServiceName>();
 
   constructor() {
     this.lost = new Promise<never>((_, reject) => (this.fail = reject));
     this.lost.catch(() => {});
   }
 
+  /** while `on`, a loss of `service` (for RabbitMQ: its management API too) is not reported */
+  expect(service: 'RabbitMQ' | 'PostgreSQL', on: boolean): void {
+    const names: ServiceName[] = service === 'RabbitMQ' ? ['RabbitMQ', 'RabbitMQ management API'] : [service];
+    for (const n of names) on ? this.expected.add(n) : this.expected.delete(n);
+  }
+
   report(e: ServiceLost): void {
-    if (this.first) return;
+    if (this.first || this.expected.has(e.service)) return;
     this.first = e;
     this.fail(e);
     for (const l of this.listeners) l();

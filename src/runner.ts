@@ -23,6 +23,7 @@ import { LOST_HINT, LossWatch, ServiceLost, isConnectionLoss } from './lost.js';
 import { dbLossProbe } from './db/client.js';
 import { runInOrder } from './in-order.js';
 import { dbPoolSize, disruptiveLast, jobConfig, LabOutput, longestFirst } from './jobs.js';
+import { labServices } from './outage.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -191,7 +192,7 @@ async function runOne(
   try {
     const queues = await orLost(prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`)));
     report.timings.setupMs = performance.now() - started;
-    const ctx = context(entry, lab, config, opts, hooks, labSignal, broker, db, caps, log, names);
+    const ctx = context(entry, lab, config, opts, hooks, labSignal, broker, db, caps, log, names, watch);
     sampler = sampleDepths(samplerConn, ctx.mgmt, queues);
     const runStart = performance.now();
     const startedAt = new Date().toISOString();
@@ -268,6 +269,7 @@ function context(
   caps: Capabilities,
   log: EventLog,
   names: Names,
+  watch: LossWatch,
 ): LabContext {
   let seq = 0;
   const faults = faultsFor(entry.name);
@@ -306,6 +308,7 @@ function context(
     signal,
     now: () => performance.now(),
     fault: (name) => faults.has(name),
+    services: labServices(config, watch, log, entry.disruptive === true, entry.name),
   };
 }
 

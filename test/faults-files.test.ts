@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../labs/registry.js';
 import { ROOT } from './helpers.js';
 
-const files = registry.map(({ name }) => ({ lab: name, file: path.join(ROOT, 'labs', name, `${name}.faults.int.test.ts`) }));
+// a lab that needs the cluster has its faults in the cluster suite: <lab>.faults.cluster.int.test.ts
+const faultsFile = (name: string) =>
+  [`${name}.faults.int.test.ts`, `${name}.faults.cluster.int.test.ts`].map((f) => path.join(ROOT, 'labs', name, f)).find((f) => fs.existsSync(f)) ?? `labs/${name}/${name}.faults.int.test.ts`;
+const files = registry.map(({ name }) => ({ lab: name, file: faultsFile(name) }));
 
 describe('fault test files', () => {
   it.each(files)('$lab has one, using test/faults.ts', ({ file }) => {

@@ -4,12 +4,12 @@
  * unconfirmed and resends it over the other; the consumer subscribes again by itself.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG, PORT } from '../../test/helpers.js';
+import { CONFIG, PORT, useNamespace } from '../../test/helpers.js';
 import { tcpProxy, viaPort, type TcpProxy } from '../../test/tcp-proxy.js';
 import { Broker } from './broker.js';
 import { PublishLost, ReconnectingConsumer, ReconnectingPublisher } from './reconnect.js';
 
-const QUEUE = 'reconnect-helper.test';
+const QUEUE = useNamespace(import.meta.url).q('reconnect-helper.test');
 let proxies: TcpProxy[] = [];
 let broker: Broker;
 beforeAll(async () => {

@@ -6,7 +6,8 @@ import { EnvError } from '../errors.js';
 
 const COMPOSE_FILE = path.join(PROJECT_ROOT, 'compose.yaml');
 // one project name wherever mqlab runs from (a clone, npx's cache), so `logs`/`down` find it
-const compose = (args: string[]) => ['compose', '-p', 'mqlab', '-f', COMPOSE_FILE, ...args];
+export const COMPOSE_ARGS = ['compose', '-p', 'mqlab', '-f', COMPOSE_FILE] as const;
+const compose = (args: string[]) => [...COMPOSE_ARGS, ...args];
 /** the command that shows the services' logs, from any folder */
 export const LOGS_HINT = `docker compose -p mqlab -f ${COMPOSE_FILE} logs`;
 

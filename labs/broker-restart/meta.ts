@@ -1,0 +1,22 @@
+/** The broker-restart lab's metadata: cheap to import (the CLI lists and describes labs from it). */
+import { defineLab } from '../../src/lab.js';
+import { options, type BrokerRestartOptions } from './options.js';
+
+export const meta = defineLab<BrokerRestartOptions>({
+  name: 'broker-restart',
+  title: 'the RabbitMQ node restarted under a consumer holding unacked deliveries and a producer with confirms',
+  proves:
+    'The RabbitMQ node `mqlab up` started is stopped (its process exits, its port refuses) and started again while a ' +
+    'consumer holds committed but unacked deliveries and a producer publishes with confirms. Both clients reconnect by ' +
+    'themselves (src/broker/reconnect.ts): the held deliveries come back redelivered=true and the idempotency key skips ' +
+    'them, the producer resends every id the broker had not confirmed, every message the durable quorum queue held ' +
+    'survives the restart and is delivered, and the business table ends with each id once. Needs the services mqlab ' +
+    'started (it restarts one); `all --jobs` runs it alone.',
+  floorMs: 5000,
+  disruptive: true,
+  // it stops a service: only one that `mqlab up` started here (refused alone with exit 2, SKIP in `all`)
+  requires: async (config) => (await import('../../src/services/control.js')).ownServicesRefusal(config),
+  options,
+  checkpoints: ['holding', 'broker-down', 'broker-back'],
+  load: () => import('./lab.js'),
+});

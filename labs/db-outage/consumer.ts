@@ -1,0 +1,136 @@
+/**
+ * The db-outage consumer (in the lab's process, its own AMQP connection and its own database pool,
+ * so the outage reaches it as it would reach a service): prefetch 1, one transaction per delivery
+ * (idempotency key + effect), ack only after the commit. A failed transaction is retried with
+ * backoff while the delivery is held; when the hold budget is spent the delivery is given back
+ * with nack(requeue=true), and the broker redelivers it.
+ */
+import { Broker, type Consumer } from '../../src/broker/broker.js';
+import type { Db } from '../../src/db/client.js';
+import { BACKOFF, type DbOutageNames } from './names.js';
+
+export interface Attempt {
+  id: string;
+  /** the nth delivery of this id to the consumer (1-based) */
+  delivery: number;
+  at: number;
+  /** order among attempts and acks */
+  seq: number;
+  ok: boolean;
+  /** the database client's error code (CONNECTION_CLOSED, ECONNREFUSED, 57P01 …) */
+  error?: string;
+}
+
+export interface ConsumerRecord {
+  deliveries: { id: string; delivery: number; redelivered: boolean; at: number }[];
+  attempts: Attempt[];
+  acks: { id: string; at: number; seq: number }[];
+  givenBack: { id: string; at: number }[];
+}
+
+export interface ConsumerSetup {
+  amqpUrl: string;
+  db: Db;
+  x: DbOutageNames;
+  holdBudgetMs: number;
+  /** a promise to wait on inside the open transaction (before COMMIT), or null */
+  holdFor(id: string, delivery: number): Promise<void> | null;
+  /** test-only broken variants (ctx.fault) */
+  fault(name: string): boolean;
+  emit(fields: Record<string, unknown>): void;
+  sleep(ms: number): Promise<void>;
+}
+
+export interface RunningConsumer {
+  record: ConsumerRecord;
+  /** ids whose effect committed */
+  committed: Set<string>;
+  failure: Promise<never>;
+  stop(): Promise<void>;
+}
+
+const codeOf = (err: unknown) => String((err as { code?: unknown })?.code ?? (err as Error)?.message ?? err);
+
+export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> {
+  const broker = await Broker.connect(s.amqpUrl);
+  const ch = await broker.newChannel();
+  const record: ConsumerRecord = { deliveries: [], attempts: [], acks: [], givenBack: [] };
+  const committed = new Set<string>();
+  const seen = new Map<string, number>();
+  let seq = 0;
+  const { db, x } = s;
+
+  /** one transaction: the processed key and the effect, COMMIT at the end (after the hold, if any) */
+  const transact = async (id: string, n: number, hold: () => Promise<void> | null) => {
+    if (s.fault('autocommit')) {
+      // broken: each statement commits on its own, the effect before the key
+      const [done] = await db`SELECT 1 FROM ${db(x.processed)} WHERE message_id = ${id}`;
+      if (!done) await db`INSERT INTO ${db(x.effects)} (message_id, delivery) VALUES (${id}, ${n})`;
+      await hold();
+      await db`INSERT INTO ${db(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING`;
+      return;
+    }
+    // received, not committed: PostgreSQL may stop here, and this transaction then fails. (Held before BEGIN, not inside
+    // it: postgres.js 3.4 crashes the process writing COMMIT to a connection the server already closed.)
+    await hold();
+    await db.begin(async (tx) => {
+      const fresh = await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING message_id`;
+      if (fresh.length) await tx`INSERT INTO ${tx(x.effects)} (message_id, delivery) VALUES (${id}, ${n})`;
+    });
+  };
+
+  const consumer: Consumer & { failure: Promise<never> } = await broker.consume(
+    x.queue,
+    async (d) => {
+      const id = d.messageId ?? '';
+      const n = (seen.get(id) ?? 0) + 1;
+      seen.set(id, n);
+      record.deliveries.push({ id, delivery: n, redelivered: d.redelivered, at: Date.now() });
+      s.emit({ messageId: id, delivery: n, redelivered: d.redelivered, status: 'received' });
+      const early = s.fault('ack-before-commit');
+      if (early) {
+        d.ack(); // broken: the broker forgets the message before its effect is committed
+        record.acks.push({ id, at: Date.now(), seq: ++seq });
+      }
+      const start = Date.now();
+      let wait: number = BACKOFF.startMs;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await transact(id, n, () => (attempt === 1 ? s.holdFor(id, n) : null));
+          record.attempts.push({ id, delivery: n, at: Date.now(), seq: ++seq, ok: true });
+          committed.add(id);
+          s.emit({ messageId: id, delivery: n, attempt, status: 'committed' });
+          if (!early) {
+            d.ack();
+            record.acks.push({ id, at: Date.now(), seq: ++seq });
+            s.emit({ messageId: id, status: 'acked' });
+          }
+          return;
+        } catch (err) {
+          const error = codeOf(err);
+          record.attempts.push({ id, delivery: n, at: Date.now(), seq: ++seq, ok: false, error });
+          s.emit({ messageId: id, delivery: n, attempt, error, status: 'tx_failed' });
+          if (Date.now() - start + wait > s.holdBudgetMs) {
+            if (!early) d.nack(true); // give it back: not acked, the broker redelivers it
+            record.givenBack.push({ id, at: Date.now() });
+            s.emit({ messageId: id, delivery: n, status: early ? 'dropped' : 'nack_requeue' });
+            return;
+          }
+          await s.sleep(wait);
+          wait = Math.min(BACKOFF.maxMs, wait * 2);
+        }
+      }
+    },
+    { prefetch: 1, channel: ch },
+  );
+  return {
+    record,
+    committed,
+    failure: consumer.failure,
+    async stop() {
+      await consumer.cancel();
+      await ch.close().catch(() => {}); // settles its acks before the connection goes
+      await broker.close();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG, expectLabPasses, mqlab, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
+import { runLabs } from '../../src/runner.js';
+import { meta } from './meta.js';
+import { openDb } from '../../src/db/client.js';
+
+const n = useNamespace('t_db_outage');
+
+/** does PostgreSQL accept the app now? (a fresh connection: the outage closed the pooled ones) */
+async function postgresUp(): Promise<boolean> {
+  try {
+    const { db } = await openDb(CONFIG.pgUrl, 1);
+    await db.end({ timeout: 1 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
+  const s = useServices();
+
+  it('passes twice in a row; each id has one effect row and PostgreSQL is up again after each run', async () => {
+    await expectLabPasses(['db-outage'], {
+      line: /^db-outage: downMs=\d+ failedCommits=\d+ heldDelivery=redelivered redeliveries=\d+ effectRows=5 duplicateEffects=0 lostIds=0$/,
+      pass: { postgresExited: 'true', postgresRefused: 'ECONNREFUSED', heldDeliveryOutcome: 'redelivered', readyWhileHeld: '2', ackedBeforeCommit: '0', lostIds: '0', duplicateEffects: '0', effectRows: '5' },
+      check: async () => {
+        expect(await postgresUp()).toBe(true);
+        const rows = await s.db`SELECT message_id, count(*)::int AS n FROM ${s.db(n.t('dbo_effect'))} GROUP BY message_id ORDER BY message_id`;
+        expect(rows.map((r) => `${r.message_id}=${r.n}`)).toEqual(['dbo-001=1', 'dbo-002=1', 'dbo-003=1', 'dbo-004=1', 'dbo-005=1']);
+        expect(await s.broker.depth(n.q('dbo.work'))).toBe(0);
+      },
+    });
+  });
+
+  it('a hold budget longer than the outage: the consumer keeps the delivery and commits it once PostgreSQL is back (no redelivery)', async () => {
+    const r = await mqlab(['db-outage', '--down', '1s', '--hold-budget', '60s']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('PASS heldDeliveryOutcome: kept');
+    expect(r.lines[0]).toMatch(/ redeliveries=0 /);
+  });
+
+  it('Ctrl-C while PostgreSQL is down starts it again before mqlab exits 130', async () => {
+    const run = startMqlab(['db-outage', '-v', '--down', '20s']);
+    await run.stderrShows('status=stopped', 60_000);
+    expect(await postgresUp()).toBe(false);
+    run.child.kill('SIGINT');
+    const r = await run.child;
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(String(r.stderr)).toMatch(/\[services\] .*service=PostgreSQL .*status=ready/);
+    expect(await postgresUp()).toBe(true);
+  });
+
+  it('killed (SIGKILL) while PostgreSQL is down: `mqlab up` starts it again', async () => {
+    const run = startMqlab(['db-outage', '-v', '--down', '20s']);
+    await run.stderrShows('status=stopped', 60_000);
+    run.child.kill('SIGKILL');
+    await run.child;
+    expect(await postgresUp()).toBe(false);
+    const up = await mqlab(['up']);
+    expect(up.code, up.stdout + up.stderr).toBe(0);
+    expect(up.stderr).toMatch(/PostgreSQL cluster started/);
+    expect(await postgresUp()).toBe(true);
+  });
+
+  it('refused in one line (exit 2) against services mqlab did not start; in a run of several labs it is SKIP with the reason', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-not-started-'));
+    try {
+      const r = await mqlab(['db-outage'], { MQLAB_HOME: home });
+      expect(r.code).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`mqlab: needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`);
+      const elsewhere = await mqlab(['db-outage', '--amqp-url', CONFIG.amqpUrl.replace('127.0.0.1', '127.0.0.2')]);
+      expect(elsewhere.code).toBe(2);
+      expect(elsewhere.stderr).toMatch(/^mqlab: needs the services `mqlab up` started: MQLAB_AMQP_URL is amqp:\/\/app:\*\*\*@127\.0\.0\.2:/);
+      const hooks = { stderr: () => {}, waitForEnter: async () => {} };
+      const { reports } = await runLabs([meta, meta], { ...CONFIG, home }, { verbose: false, step: false, labOptions: {} }, hooks, new AbortController().signal);
+      expect(reports.map((x) => [x.status, x.skipped])).toEqual([
+        ['skipped', `needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`],
+        ['skipped', `needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`],
+      ]);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,22 @@
+/** The db-outage lab's metadata: cheap to import (the CLI lists and describes labs from it). */
+import { defineLab } from '../../src/lab.js';
+import { options, type DbOutageOptions } from './options.js';
+
+export const meta = defineLab<DbOutageOptions>({
+  name: 'db-outage',
+  title: 'PostgreSQL stopped while a consumer holds a delivery between receive and commit',
+  proves:
+    'PostgreSQL (the cluster `mqlab up` started) is stopped while the consumer has a transaction open for a ' +
+    'delivery, and started again after --down: the commit fails (connection refused, the process exited), the ' +
+    'consumer does not ack; it retries with backoff while it holds the delivery and, once --hold-budget is spent, ' +
+    'gives it back with nack(requeue) so the broker redelivers it (redelivered=true). When PostgreSQL accepts ' +
+    'connections again every message id has exactly one effect row and none was lost: nothing was acked before ' +
+    'its commit. Needs the services mqlab started (it stops one); `all --jobs` runs it alone.',
+  floorMs: 3000,
+  disruptive: true,
+  // it stops a service: only one that `mqlab up` started here (refused alone with exit 2, SKIP in `all`)
+  requires: async (config) => (await import('../../src/services/control.js')).ownServicesRefusal(config),
+  options,
+  checkpoints: ['holding', 'postgres-down', 'postgres-back'],
+  load: () => import('./lab.js'),
+});

@@ -1,0 +1,67 @@
+/**
+ * ctx.services for labs whose meta says `disruptive`: a planned outage of one of the services
+ * mqlab started. The service is stopped, the lab observes it down, and it is started again in a
+ * `finally` (an error or Ctrl-C in between still brings it back), then probed until the app can
+ * connect. Meanwhile the run's own connections losing that service are the experiment, not an
+ * environment error (LossWatch.expect). Knows no lab.
+ */
+import type { Config } from './config.js';
+import type { EventLog } from './log/events.js';
+import type { LossWatch } from './lost.js';
+import { Broker } from './broker/broker.js';
+import { Management } from './broker/management.js';
+import { openDb } from './db/client.js';
+import { LabError } from './errors.js';
+import { hostOf } from './services/index.js';
+import { serviceControl, type OwnService, type StartedAgain, type Stopped } from './services/control.js';
+
+export type { OwnService, Stopped, StartedAgain } from './services/control.js';
+
+export interface Outage<T> {
+  stopped: Stopped;
+  started: StartedAgain;
+  result: T;
+}
+
+export interface LabServices {
+  /**
+   * Stop `service`, run `whileDown`, start it again (always) and wait until it accepts the app's
+   * connections (bounded by readyTimeoutMs, default 120 s). Times are Date.now() milliseconds.
+   */
+  outage<T>(service: OwnService, whileDown: (stopped: Stopped) => Promise<T>, opts?: { readyTimeoutMs?: number }): Promise<Outage<T>>;
+}
+
+async function ready(config: Config, service: OwnService): Promise<boolean> {
+  if (service === 'PostgreSQL') {
+    const { db } = await openDb(config.pgUrl, 1);
+    await db.end({ timeout: 1 });
+    return true;
+  }
+  const b = await Broker.connect(config.amqpUrl);
+  await b.close();
+  await new Management(config.mgmtUrl, config.vhost).overview();
+  return true;
+}
+
+export function labServices(config: Config, watch: LossWatch, log: EventLog, disruptive: boolean, lab: string): LabServices {
+  return {
+    async outage<T>(service: OwnService, whileDown: (stopped: Stopped) => Promise<T>, opts: { readyTimeoutMs?: number } = {}): Promise<Outage<T>> {
+      if (!disruptive) throw new LabError(`${lab} stops ${service} but its meta does not say disruptive: true`);
+      const control = serviceControl(config, (b) => hostOf(config, b));
+      watch.expect(service, true);
+      let stopped: Stopped | undefined;
+      let started: StartedAgain;
+      let result: T;
+      try {
+        stopped = await control.stop(service);
+        log.emit('services', { status: 'stopped', service, pid: stopped.pid ?? undefined, probe: stopped.refused ?? 'connected' });
+        result = await whileDown(stopped);
+      } finally {
+        // also after an error or an interrupt: the next lab (and the next run) find the service up
+        started = await control.start(service, () => ready(config, service), opts.readyTimeoutMs ?? 120_000).finally(() => watch.expect(service, false));
+        log.emit('services', { status: 'ready', service, pid: started.pid ?? undefined, startMs: started.readyAt - started.startAt });
+      }
+      return { stopped, started, result };
+    },
+  };
+}
