@@ -10,6 +10,7 @@ import { VERSION } from './version.js';
 import type { JunitFile } from './report/junit-file.js';
 import { addSpecOptions, givenOptions } from './cli-options.js';
 import { integer, parseOptions } from './options.js';
+import { UsageError } from './errors.js';
 
 /** the names `--backend` accepts (src/services/index.ts parses them; kept here so --help stays cheap) */
 const BACKEND_NAMES = ['auto', 'docker', 'chroot', 'system', 'local'];
@@ -98,15 +99,27 @@ export function buildProgram(state: CliState, registry: Registry): Command {
   runOptions(program.command('all'))
     .description('run every lab in order and print a summary table')
     .option('-j, --jobs <n>', 'run n labs at once, each in its own namespace (<namespace>_j1, … or j1, …); output stays in order', '1')
+    .option('--skip <labs>', 'leave these labs out (comma-separated, e.g. db-outage,broker-restart): each prints SKIP')
     .action(async (o) => {
       const { runCommand } = await import('./commands/run.js');
       const jobs = integer(1, 32)(o.jobs, '--jobs');
+      const labs = leaveOut(registry, o.skip);
       // every lab with its defaults, as if run alone without options
-      const defaults = Object.fromEntries(registry.map((entry) => [entry.name, labOptions(entry)]));
-      state.code = await runCommand(registry, configFrom(o), { ...o, jobs }, defaults, state, true);
+      const defaults = Object.fromEntries(labs.map((entry) => [entry.name, labOptions(entry)]));
+      state.code = await runCommand(labs, configFrom(o), { ...o, jobs }, defaults, state, true);
     });
   for (const entry of registry) labCommand(program, entry, state);
   return program;
+}
+
+/** `all --skip a,b`: those labs stay in the run as SKIP (in the summary, --json and --junit), not run */
+function leaveOut(registry: Registry, skip: string | undefined): readonly LabMeta[] {
+  if (skip === undefined) return registry;
+  const names = skip.split(',').map((n) => n.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !registry.some((l) => l.name === n));
+  if (unknown.length || !names.length)
+    throw new UsageError(`--skip takes lab names, got '${unknown.join(',') || skip}'`, 'see `mqlab list` for the names, e.g. --skip db-outage,broker-restart');
+  return registry.map((l) => (names.includes(l.name) ? { ...l, requires: async () => 'left out with --skip' } : l));
 }
 
 function labCommand(program: Command, entry: LabMeta, state: CliState) {

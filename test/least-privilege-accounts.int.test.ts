@@ -40,7 +40,8 @@ describe('least privilege', () => {
   });
 
   it('mqlab all passes with it', { timeout: 900_000 }, async () => {
-    const r = await mqlab(['all'], env, 900_000);
+    // (the labs that stop a service need no management rights and are left out: a restart adds a minute)
+    const r = await mqlab(['all', '--skip', 'db-outage,broker-restart'], env, 900_000);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     // a lab this broker cannot run (delayed-retry before 4.3) is counted as skipped, never as passed
     expect(r.stdout).toMatch(/^ALL: \d+ lab\(s\), none failed(, \d+ skipped)?$/m);

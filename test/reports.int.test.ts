@@ -65,7 +65,8 @@ describe('reports a CI job reads', () => {
   it('mqlab all --json: the document and every lab match docs/report.schema.json; the JUnit matches the XSD', async () => {
     expect.hasAssertions(); // some assertions sit in loops over what the run observed
     const file = junitAt('all');
-    const r = await mqlab(['all', '--json', '--namespace', NS, '--junit', file], {}, 600_000);
+    // the labs that stop a service are left out (--skip: SKIP entries, which the schemas must hold too)
+    const r = await mqlab(['all', '--json', '--namespace', NS, '--junit', file, '--skip', 'db-outage,broker-restart'], {}, 600_000);
     const doc = JSON.parse(r.stdout);
     expect(r.code, r.stderr).toBe(0);
     expect(reportErrors(doc)).toBe('');
