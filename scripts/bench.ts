@@ -127,7 +127,10 @@ async function allRuns() {
 /** for each lab, `n` runs at once in n namespaces: every one must pass */
 async function concurrentRuns(n: number) {
   made.push(...Array.from({ length: n }, (_, i) => `bench_c${i + 1}`));
-  for (const lab of labs) {
+  // a lab that stops a service everyone shares (or kills a cluster node) cannot run n times at once
+  const alone = labs.filter((l) => l.disruptive);
+  if (alone.length) process.stderr.write(`bench: left out of --concurrent (they stop a service every run shares): ${alone.map((l) => l.name).join(', ')}\n`);
+  for (const lab of labs.filter((l) => !l.disruptive)) {
     const t = performance.now();
     const done = await Promise.all(Array.from({ length: n }, (_, i) => time([lab.name, '--namespace', `bench_c${i + 1}`])));
     const wall = performance.now() - t;
