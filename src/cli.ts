@@ -101,7 +101,7 @@ export function buildProgram(state: CliState, registry: Registry): Command {
     .option('-j, --jobs <n>', 'run n labs at once, each in its own namespace (<namespace>_j1, … or j1, …); output stays in order', '1')
     .option('--skip <labs>', 'leave these labs out (comma-separated, e.g. db-outage,broker-restart): each prints SKIP')
     .action(async (o) => {
-      const { runCommand } = await import('./commands/run.js');
+      const { runCommand } = await import('./commands/run-labs.js');
       const jobs = integer(1, 32)(o.jobs, '--jobs');
       const labs = leaveOut(registry, o.skip);
       // every lab with its defaults, as if run alone without options
@@ -127,7 +127,7 @@ function labCommand(program: Command, entry: LabMeta, state: CliState) {
   addSpecOptions(cmd, entry.options);
   cmd.addHelpText('after', `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`);
   cmd.action(async (o) => {
-    const { runCommand } = await import('./commands/run.js');
+    const { runCommand } = await import('./commands/run-labs.js');
     const options = labOptions(entry, givenOptions(entry.options, o));
     state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: options }, state, false);
   });

@@ -13,7 +13,6 @@ import type { Check } from './report/checks.js';
 import type { Topology } from './broker/topology.js';
 import type { Config } from './config.js';
 import { parseOptions, type OptionSpecs } from './options.js';
-import type { LabServices } from './outage.js';
 
 /** What the CLI knows about a lab without loading its code (keeps `mqlab --help` fast). */
 export interface LabMeta<O = any> {
@@ -141,3 +140,41 @@ export interface LabContext<O = any> {
 
 /** every lab, in the order `mqlab all` runs them; built outside the engine (labs/registry.ts) */
 export type Registry = readonly LabMeta[];
+
+// ctx.services (labs with meta.disruptive): a planned outage of one service mqlab started (src/outage.ts)
+
+export type OwnService = 'PostgreSQL' | 'RabbitMQ';
+
+/** what stopping one service observed */
+export interface Stopped {
+  service: OwnService;
+  /** the OS process that was stopped (null on docker) */
+  pid: number | null;
+  /** Date.now() when the stop was asked for, and when the process was seen gone */
+  stopAt: number;
+  goneAt: number;
+  /** a plain TCP connect to the service's port right after: e.g. ECONNREFUSED (null: it connected) */
+  refused: string | null;
+}
+
+export interface StartedAgain {
+  service: OwnService;
+  startAt: number;
+  /** Date.now() when a probe first connected again as the app */
+  readyAt: number;
+  pid: number | null;
+}
+
+export interface Outage<T> {
+  stopped: Stopped;
+  started: StartedAgain;
+  result: T;
+}
+
+export interface LabServices {
+  /**
+   * Stop `service`, run `whileDown`, start it again (always) and wait until it accepts the app's
+   * connections (bounded by readyTimeoutMs, default 120 s). Times are Date.now() milliseconds.
+   */
+  outage<T>(service: OwnService, whileDown: (stopped: Stopped) => Promise<T>, opts?: { readyTimeoutMs?: number }): Promise<Outage<T>>;
+}

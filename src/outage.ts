@@ -13,23 +13,10 @@ import { Management } from './broker/management.js';
 import { openDb } from './db/client.js';
 import { LabError } from './errors.js';
 import { hostOf } from './services/index.js';
-import { serviceControl, type OwnService, type StartedAgain, type Stopped } from './services/control.js';
+import { serviceControl } from './services/control.js';
+import type { LabServices, Outage, OwnService, StartedAgain, Stopped } from './lab.js';
 
-export type { OwnService, Stopped, StartedAgain } from './services/control.js';
 
-export interface Outage<T> {
-  stopped: Stopped;
-  started: StartedAgain;
-  result: T;
-}
-
-export interface LabServices {
-  /**
-   * Stop `service`, run `whileDown`, start it again (always) and wait until it accepts the app's
-   * connections (bounded by readyTimeoutMs, default 120 s). Times are Date.now() milliseconds.
-   */
-  outage<T>(service: OwnService, whileDown: (stopped: Stopped) => Promise<T>, opts?: { readyTimeoutMs?: number }): Promise<Outage<T>>;
-}
 
 async function ready(config: Config, service: OwnService): Promise<boolean> {
   if (service === 'PostgreSQL') {

@@ -8,8 +8,7 @@
  *     producer: connects again, resends every id not confirmed, goes on
  * account: every id once in the effect table, every message the queue held delivered after the restart
  */
-import type { Lab } from '../../src/lab.js';
-import type { Outage } from '../../src/outage.js';
+import type { Lab, Outage } from '../../src/lab.js';
 import { Broker } from '../../src/broker/broker.js';
 import { ReconnectingPublisher, type ReconnectOptions } from '../../src/broker/reconnect.js';
 import { openDb } from '../../src/db/client.js';

@@ -8,8 +8,7 @@
  *   PostgreSQL started again (--down later) → commit → ack; the rest follow
  * account: each id one effect row, none lost, nothing acked before its commit
  */
-import type { Lab } from '../../src/lab.js';
-import type { Outage, Stopped } from '../../src/outage.js';
+import type { Lab, Outage, Stopped } from '../../src/lab.js';
 import { openDb } from '../../src/db/client.js';
 import { check, checkAtLeast, skipCheck, summaryLine } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';

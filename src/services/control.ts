@@ -10,6 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { Config } from '../config.js';
+import type { OwnService, StartedAgain, Stopped } from '../lab.js';
 import type { Ports } from '../defaults.js';
 import { EnvError } from '../errors.js';
 import { maskUrl } from '../urls.js';
@@ -21,27 +22,8 @@ import { recordedNodes } from './cluster.js';
 import { pidAlive, waitGone } from './process.js';
 import { COMPOSE_ARGS } from './docker.js';
 
-export type OwnService = 'PostgreSQL' | 'RabbitMQ';
 
-/** what stopping one service observed */
-export interface Stopped {
-  service: OwnService;
-  /** the OS process that was stopped (null on docker) */
-  pid: number | null;
-  /** Date.now() when the stop was asked for, and when the process was seen gone */
-  stopAt: number;
-  goneAt: number;
-  /** a plain TCP connect to the service's port right after: e.g. ECONNREFUSED (null: it connected) */
-  refused: string | null;
-}
 
-export interface StartedAgain {
-  service: OwnService;
-  startAt: number;
-  /** Date.now() when a probe first connected again as the app */
-  readyAt: number;
-  pid: number | null;
-}
 
 export interface ServiceControl {
   stop(service: OwnService): Promise<Stopped>;
