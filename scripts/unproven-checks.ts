@@ -1,12 +1,13 @@
 /**
- * npm run proofs [-- --from report.json]: lists the checks of every lab in the registry that no
+ * npm run proofs [-- --from report.json …]: lists the checks of every lab in the registry that no
  * fault test (labs/<lab>/<lab>.faults.int.test.ts, asserting 'FAIL <check>:') shows failing, and
  * exits 1 when there is any (or when a fault test asserts a name the lab has no check for).
  *
  * The check names come from the labs themselves, not from a list that could drift: one
- * `mqlab all --json` run against the services (namespace `proofs`), or the --json document of
- * such a run given with --from. A lab that did not complete or was skipped has no names to list:
- * it is reported, and the script exits 1.
+ * `mqlab all --json` run against the services (namespace `proofs`), or the --json documents of runs
+ * given with --from (repeatable: e.g. `mqlab all` on one node and `mqlab quorum-failover` on a
+ * cluster; a lab skipped in one document is taken from another). A lab that did not complete or was
+ * skipped in every document has no names to list: it is reported, and the script exits 1.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,7 @@ import { assertedFails, gaps, labOfFaultTest, report, type ProofGaps } from './f
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
-const from = args.includes('--from') ? args[args.indexOf('--from') + 1] : undefined;
+const from = args.flatMap((a, i) => (a === '--from' && args[i + 1] ? [args[i + 1]!] : []));
 
 interface JsonLab {
   lab: string;
@@ -27,8 +28,18 @@ interface JsonLab {
   error?: unknown;
 }
 
+/** the labs of one --json document; none (said on stderr) when the run left no document */
+function labsIn(file: string): JsonLab[] {
+  try {
+    return (JSON.parse(fs.readFileSync(file, 'utf8')) as { labs: JsonLab[] }).labs;
+  } catch (err) {
+    process.stderr.write(`proofs: no --json document in ${file} (${(err as Error).message.split('\n')[0]})\n`);
+    return [];
+  }
+}
+
 async function labReports(): Promise<JsonLab[]> {
-  if (from) return (JSON.parse(fs.readFileSync(from, 'utf8')) as { labs: JsonLab[] }).labs;
+  if (from.length) return from.flatMap(labsIn);
   process.stderr.write('proofs: running `mqlab all --json --namespace proofs` for the check names of every lab…\n');
   const r = await execa('node', [path.join(root, 'bin', 'mqlab.js'), 'all', '--json', '--namespace', 'proofs'], { reject: false, env: { ...process.env, NO_COLOR: '1' } });
   if (!r.stdout.trim().startsWith('{')) {
@@ -50,7 +61,13 @@ function provenByLab(): Map<string, Set<string>> {
   return out;
 }
 
-const reports = new Map((await labReports()).map((r) => [r.lab, r]));
+/** per lab, a report that ran (passed or failed) before one that was skipped or did not complete */
+const ran = (r: JsonLab) => r.status !== 'skipped' && r.status !== 'error';
+const reports = new Map<string, JsonLab>();
+for (const r of await labReports()) {
+  const seen = reports.get(r.lab);
+  if (!seen || (ran(r) && !ran(seen))) reports.set(r.lab, r);
+}
 const proven = provenByLab();
 const all: ProofGaps[] = [];
 const lines: string[] = [];
