@@ -8,6 +8,7 @@
  */
 import { childRuntime } from '../../src/child-runtime.js';
 import { deferred } from '../../src/time.js';
+import type { Delivery } from '../../src/broker/broker.js';
 import type { ArchiveNames } from './names.js';
 import { archiveLetter } from './store.js';
 import { businessIdOf, type Letter } from './letter.js';
@@ -51,27 +52,29 @@ const consumer = await rt.broker.consume(
       // a wrong dedupe: "redelivered means already archived"
       m.ack();
       emit({ messageId: m.messageId, status: 'acked' });
-      active = false;
-      return;
-    }
-    const ackFirst = rt.fault('ack-before-commit');
-    if (ackFirst) (m.ack(), emit({ messageId: m.messageId, status: 'acked' }));
-    const r = await archiveLetter(rt.db, x, faultyLetter(m), { dedupe: !rt.fault('no-dedupe') });
-    if (r.outcome === 'failed') emit({ messageId: m.messageId, sqlState: r.sqlState, error: r.error, status: 'failure_recorded' });
-    else emit({ messageId: m.messageId, businessId: r.businessId, status: r.outcome === 'archived' ? 'archived' : 'duplicate_skipped' });
-    if (killAfterCommit && r.outcome === 'archived') {
-      emit({ messageId: m.messageId, businessId: r.businessId, status: 'killed_before_ack' });
-      await flushed();
-      if (rt.fault('exit-zero')) process.exit(0); // a clean exit instead of a kill: the unacked letter still comes back
-      process.kill(process.pid, 'SIGKILL');
-    }
-    if (!ackFirst) (m.ack(), emit({ messageId: m.messageId, status: 'acked' }));
+    } else await archiveThenAck(m);
     active = false;
     if (stopping) drained.resolve();
     else if ((await rt.broker.depth(x.dlq)) === 0) await stop();
   },
   { prefetch: 1 },
 );
+
+/** archive the letter (commit), then ack it; with --kill-after-commit die between the two */
+async function archiveThenAck(m: Delivery): Promise<void> {
+  const ackFirst = rt.fault('ack-before-commit');
+  if (ackFirst) (m.ack(), emit({ messageId: m.messageId, status: 'acked' }));
+  const r = await archiveLetter(rt.db, x, faultyLetter(m), { dedupe: !rt.fault('no-dedupe') });
+  if (r.outcome === 'failed') emit({ messageId: m.messageId, sqlState: r.sqlState, error: r.error, status: 'failure_recorded' });
+  else emit({ messageId: m.messageId, businessId: r.businessId, status: r.outcome === 'archived' ? 'archived' : 'duplicate_skipped' });
+  if (killAfterCommit && r.outcome === 'archived') {
+    emit({ messageId: m.messageId, businessId: r.businessId, status: 'killed_before_ack' });
+    await flushed();
+    if (rt.fault('exit-zero')) process.exit(0); // a clean exit instead of a kill: the unacked letter still comes back
+    process.kill(process.pid, 'SIGKILL');
+  }
+  if (!ackFirst) (m.ack(), emit({ messageId: m.messageId, status: 'acked' }));
+}
 
 /**
  * Stop consuming. A letter the broker sent before the cancel is dispatched before cancel-ok arrives,
