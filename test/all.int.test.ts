@@ -22,6 +22,7 @@ const expectedSkips = (version: string) => [...(atLeast(version, 4, 3) ? [] : ['
 const DISRUPTIVE = registry.filter((l) => l.disruptive).map((l) => l.name);
 const SKIP_DISRUPTIVE = ['--skip', DISRUPTIVE.join(',')];
 const skippedWithJobs = (version: string) => registry.map((l) => l.name).filter((n) => expectedSkips(version).includes(n) || DISRUPTIVE.includes(n));
+// (DISRUPTIVE: db-outage, broker-restart and quorum-failover, which kills a cluster node)
 
 describe('mqlab all', () => {
   const s = useServices();
@@ -64,8 +65,8 @@ describe('mqlab all', () => {
     expect(summary.map((l) => l.split(/ +/)[0])).toEqual([...registry.map((l) => l.name), 'ALL:']);
     // delayed-retry needs 4.3, quorum-failover a cluster: skipped, as in the run without --jobs; and the --skip ones
     expect(summary.at(-1)).toBe(`ALL: ${registry.length} lab(s), none failed, ${skippedWithJobs(s.broker.version).length} skipped`);
+    // (quorum-failover is one of them: left out before its cluster is asked for; the first test shows that SKIP)
     for (const name of DISRUPTIVE) expect(r.lines).toContain(`SKIP ${name}: left out with --skip`);
-    expect(r.lines).toContain('SKIP quorum-failover: needs a cluster of 3 RabbitMQ nodes: run `mqlab up --nodes 3` (this data folder runs 1 node)');
     expect(r.stderr.split('\n')[0]).toBe(`mqlab: ${registry.length} labs, 4 at a time, each in its own namespace: ${registry.map((l, i) => `${l.name}=${labNs(i)}`).join(' ')}`);
     // what the broker holds: every queue of every lab, under that lab's own namespace
     for (const [i, entry] of registry.entries()) {
