@@ -71,10 +71,10 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
     try {
       const r = await mqlab(['db-outage'], { MQLAB_HOME: home });
       expect(r.code).toBe(2);
-      expect(r.stderr.split('\n')[0]).toBe(`mqlab: needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`);
+      expect(r.stderr.split('\n')[0]).toBe(`mqlab: db-outage needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`);
       const elsewhere = await mqlab(['db-outage', '--amqp-url', CONFIG.amqpUrl.replace('127.0.0.1', '127.0.0.2')]);
       expect(elsewhere.code).toBe(2);
-      expect(elsewhere.stderr).toMatch(/^mqlab: needs the services `mqlab up` started: MQLAB_AMQP_URL is amqp:\/\/app:\*\*\*@127\.0\.0\.2:/);
+      expect(elsewhere.stderr).toMatch(/^mqlab: db-outage needs the services `mqlab up` started: MQLAB_AMQP_URL is amqp:\/\/app:\*\*\*@127\.0\.0\.2:/);
       const hooks = { stderr: () => {}, waitForEnter: async () => {} };
       const { reports } = await runLabs([meta, meta], { ...CONFIG, home }, { verbose: false, step: false, labOptions: {} }, hooks, new AbortController().signal);
       expect(reports.map((x) => [x.status, x.skipped])).toEqual([
