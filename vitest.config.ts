@@ -40,7 +40,8 @@ const integration = {
 export default defineConfig({
   test: {
     // the JSON report lets .ci/run print a plain "N passed, N failed" closing line
-    reporters: ['default', ['json', { outputFile: '.mqlab-test/results.json' }]],
+    // (MQLAB_TEST_RESULTS: .ci/run gives each suite its own file, so two suites at once do not mix)
+    reporters: ['default', ['json', { outputFile: process.env.MQLAB_TEST_RESULTS || '.mqlab-test/results.json' }]],
     projects: [
       {
         test: {
