@@ -3,30 +3,17 @@
  * each quorum queue's leader and replicas, and — for labs that inject faults — each node's URLs
  * and OS process, stopped and started again only through the pid files mqlab itself wrote.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { Management } from '../broker/management.js';
 import { nodePorts, urlsFor } from '../defaults.js';
 import { EnvError } from '../errors.js';
 import { sleep } from '../time.js';
-import { recordedBackend } from './data-folder.js';
+import { recordedBackend, recordedNodes } from './data-folder.js';
+import { pointsAt } from './control.js';
 import { clusterNodes, rabbitPid, startRabbit, nodeCookie, rabbitAccount, rabbitBin, rabbitEnv, type NodeSpec } from './rabbitmq-node.js';
 import { existingServiceDir, hostOf, run, type Host } from './host.js';
 import { pidAlive, waitGone } from './process.js';
-
-export const NODES_FILE = 'nodes';
-
-/** how many RabbitMQ nodes `mqlab up` last started from this data folder (1 when it never said) */
-export function recordedNodes(home: string): number {
-  try {
-    const n = Number(fs.readFileSync(path.join(home, NODES_FILE), 'utf8').trim());
-    return Number.isInteger(n) && n > 0 ? n : 1;
-  } catch {
-    return 1;
-  }
-}
-export const recordNodes = (home: string, n: number) => fs.writeFileSync(path.join(home, NODES_FILE), `${n}\n`);
 
 export interface Member {
   name: string;
@@ -119,8 +106,7 @@ export function ownCluster(config: Config, minNodes: number): OwnCluster | { mis
   const n = recordedNodes(config.home);
   if (backend !== 'chroot' && backend !== 'system') return { missing: `${need} (no cluster started by mqlab in ${config.home})` };
   if (n < minNodes) return { missing: `${need} (this data folder runs ${n} node${n > 1 ? 's' : ''})` };
-  const own = urlsFor(config.ports);
-  if (config.amqpUrl !== own.amqp || config.mgmtUrl !== own.mgmt) return { missing: `${need} (MQLAB_AMQP_URL / MQLAB_MGMT_URL point at another broker)` };
+  if (!pointsAt(config.amqpUrl, config.ports.amqp) || !pointsAt(config.mgmtUrl, config.ports.management)) return { missing: `${need} (MQLAB_AMQP_URL / MQLAB_MGMT_URL point at another broker)` };
   const host = hostOf(config, backend);
   const specs = clusterNodes(config.ports, n);
   return {

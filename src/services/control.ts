@@ -14,11 +14,10 @@ import type { OwnService, StartedAgain, Stopped } from '../lab.js';
 import type { Ports } from '../defaults.js';
 import { EnvError } from '../errors.js';
 import { maskUrl } from '../urls.js';
-import { recordedBackend } from './data-folder.js';
+import { recordedBackend, recordedNodes } from './data-folder.js';
 import { existingServiceDir, outer, type Host } from './host.js';
 import { startPostgres, stopPostgres } from './postgres-cluster.js';
 import { nodesFor, rabbitPid, startRabbit, stopNode } from './rabbitmq-node.js';
-import { recordedNodes } from './cluster.js';
 import { pidAlive, waitGone } from './process.js';
 import { COMPOSE_ARGS } from './docker.js';
 
@@ -33,7 +32,8 @@ export interface ServiceControl {
 
 const LOCAL = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-function pointsAt(url: string, port: number): boolean {
+/** does `url` reach 127.0.0.1:`port` (the services of this data folder), whatever its account */
+export function pointsAt(url: string, port: number): boolean {
   try {
     const u = new URL(url);
     return LOCAL.has(u.hostname) && Number(u.port) === port;

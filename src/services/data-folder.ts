@@ -52,3 +52,17 @@ export function recordedBackend(home: string): string | null {
   }
 }
 export const recordBackend = (home: string, name: string) => fs.writeFileSync(path.join(home, BACKEND_FILE), name + '\n');
+
+/** the node count `mqlab up --nodes N` recorded in the data folder */
+export const NODES_FILE = 'nodes';
+
+/** how many RabbitMQ nodes `mqlab up` last started from this data folder (1 when it never said) */
+export function recordedNodes(home: string): number {
+  try {
+    const n = Number(fs.readFileSync(path.join(home, NODES_FILE), 'utf8').trim());
+    return Number.isInteger(n) && n > 0 ? n : 1;
+  } catch {
+    return 1;
+  }
+}
+export const recordNodes = (home: string, n: number) => fs.writeFileSync(path.join(home, NODES_FILE), `${n}\n`);

@@ -8,8 +8,8 @@ import { ensureSystemPackages, ownRunning, ownStart, ownStop, removeOutsideDirs 
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
 import { hostOf } from './host.js';
 import { chrootRefusal, ensureRoot, removeTree, rootDir, rootVersions } from './debian-root.js';
-import { claimHome, deletable, deleteHome, recordBackend, recordedBackend } from './data-folder.js';
-import { recordedNodes, recordNodes, waitForMembers } from './cluster.js';
+import { claimHome, deletable, deleteHome, recordBackend, recordedBackend, recordedNodes, recordNodes } from './data-folder.js';
+import { waitForMembers } from './cluster.js';
 import { MAX_NODES } from '../defaults.js';
 
 /** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
