@@ -8,27 +8,13 @@
 import type { Config } from './config.js';
 import type { EventLog } from './log/events.js';
 import type { LossWatch } from './lost.js';
-import { Broker } from './broker/broker.js';
-import { Management } from './broker/management.js';
-import { openDb } from './db/client.js';
 import { LabError } from './errors.js';
 import { hostOf } from './services/index.js';
 import { serviceControl } from './services/control.js';
+import { allUp, probe } from './services/probe.js';
 import type { LabServices, Outage, OwnService, StartedAgain, Stopped } from './lab.js';
 
 
-
-async function ready(config: Config, service: OwnService): Promise<boolean> {
-  if (service === 'PostgreSQL') {
-    const { db } = await openDb(config.pgUrl, 1);
-    await db.end({ timeout: 1 });
-    return true;
-  }
-  const b = await Broker.connect(config.amqpUrl);
-  await b.close();
-  await new Management(config.mgmtUrl, config.vhost).overview();
-  return true;
-}
 
 export function labServices(config: Config, watch: LossWatch, log: EventLog, disruptive: boolean, lab: string): LabServices {
   return {
@@ -45,7 +31,9 @@ export function labServices(config: Config, watch: LossWatch, log: EventLog, dis
         result = await whileDown(stopped);
       } finally {
         // also after an error or an interrupt: the next lab (and the next run) find the service up
-        started = await control.start(service, () => ready(config, service), opts.readyTimeoutMs ?? 120_000).finally(() => watch.expect(service, false));
+        // ready: the app and the admin connect again (mqlab up's own probe; the other service never stopped)
+        const ready = async () => allUp(await probe(config));
+        started = await control.start(service, ready, opts.readyTimeoutMs ?? 120_000).finally(() => watch.expect(service, false));
         log.emit('services', { status: 'ready', service, pid: started.pid ?? undefined, startMs: started.readyAt - started.startAt });
       }
       return { stopped, started, result };
