@@ -58,10 +58,12 @@ export async function startPostgres(host: Host, ports: Ports, log: (line: string
   const status = await pg('pg_ctl', ['-D', data, 'status']);
   if (status.exitCode === 0) return 'running';
   const logFile = path.join(dir, 'postgres.log');
+  const text = outer(host, logFile);
+  // only what this start writes: an earlier failure's FATAL line is not this one's cause
+  const before = fs.existsSync(text) ? fs.statSync(text).size : 0;
   const r = await pg('pg_ctl', ['-D', data, '-l', logFile, '-w', '-t', '60', 'start']);
   if (r.exitCode !== 0) {
-    const text = outer(host, logFile);
-    const fatal = fs.existsSync(text) ? fs.readFileSync(text, 'utf8').split('\n').filter((l) => /FATAL|could not/.test(l)).pop() : undefined;
+    const fatal = fs.existsSync(text) ? fs.readFileSync(text).subarray(before).toString('utf8').split('\n').filter((l) => /FATAL|could not/.test(l)).pop() : undefined;
     const inUse = /Address already in use|could not bind/.test(fatal ?? '');
     throw new EnvError(
       `PostgreSQL did not start: ${inUse ? `port ${ports.postgres} is in use by another program` : (fatal?.trim() ?? lastLine(r.stderr || r.stdout))}`,
