@@ -10,6 +10,7 @@ import { JunitFile, junitFromArgv } from './report/junit-file.js';
 import type { RunEnd } from './report/junit.js';
 import { endQuietlyWhenClosed } from './stdout-closed.js';
 import { redactStreams } from './log/redact-streams.js';
+import { withSbin } from './services/process.js';
 
 // every byte mqlab prints passes through redactSecrets (the URLs' passwords, masked URLs)
 redactStreams(process.stdout, process.stderr);
@@ -19,6 +20,9 @@ export async function main(registry: Registry, argv: string[] = process.argv): P
   const state: CliState = { code: 0, signal: controller.signal };
   // `mqlab list | head -1`: a closed pipe ends the program quietly, not with a stack trace
   endQuietlyWhenClosed(process.stdout, () => process.exit(state.code));
+  // the services' tools (chroot, debootstrap, runuser) live in /usr/sbin, which a non-login PATH
+  // (`env -i`, some CI runners) lacks: every chroot service command failed with no output
+  process.env.PATH = withSbin(process.env.PATH);
 
   let interrupts = 0;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {

@@ -67,7 +67,7 @@ export function command(host: Host, who: Account, cmd: string, args: string[], e
   if (!host.root) return { file: cmd, args, options: { uid: who.uid, gid: who.gid, env: full, cwd } };
   const spec = who.uid === undefined ? [] : [`--userspec=${who.uid}:${who.gid}`];
   const vars = Object.entries(full).map(([k, v]) => `${k}=${v}`);
-  return { file: 'chroot', args: [...spec, host.root, '/usr/bin/env', '-i', '-C', cwd, ...vars, cmd, ...args], options: { env: { PATH: withSbin(process.env.PATH) }, cwd: host.root } };
+  return { file: 'chroot', args: [...spec, host.root, '/usr/bin/env', '-i', '-C', cwd, ...vars, cmd, ...args], options: { env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin' }, cwd: host.root } };
 }
 
 export async function run(host: Host, who: Account, cmd: string, args: string[], env: Record<string, string>, cwd: string) {
@@ -136,12 +136,3 @@ export function removeOutsideDir(host: Host, service: string): void {
   }
 }
 
-/**
- * chroot lives in /usr/sbin, which a non-login shell's PATH (`env -i`, some CI runners) may lack:
- * without it every service command of the chroot backend failed with no output.
- */
-export function withSbin(path: string | undefined): string {
-  const dirs = (path ?? '/usr/bin:/bin').split(':').filter(Boolean);
-  for (const d of ['/usr/sbin', '/sbin']) if (!dirs.includes(d)) dirs.push(d);
-  return dirs.join(':');
-}

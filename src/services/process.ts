@@ -15,3 +15,13 @@ export async function waitGone(pid: number, timeoutMs: number): Promise<boolean>
   }
   return !pidAlive(pid);
 }
+
+/**
+ * PATH with /usr/sbin and /sbin (where chroot, debootstrap and runuser live) added when missing:
+ * a non-login shell's PATH (`env -i`, some CI runners) may lack them.
+ */
+export function withSbin(path: string | undefined): string {
+  const dirs = (path ?? '/usr/bin:/bin').split(':').filter(Boolean);
+  for (const d of ['/usr/sbin', '/sbin']) if (!dirs.includes(d)) dirs.push(d);
+  return dirs.join(':');
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withSbin } from './host.js';
+import { withSbin } from './process.js';
 
 describe('withSbin', () => {
   it('adds the sbin folders a non-login PATH lacks (chroot lives in /usr/sbin), keeping what is there', () => {
