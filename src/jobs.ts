@@ -22,9 +22,9 @@ export function jobConfig(config: Config, index: number): Config {
 /** database connections for a run: labs running at once each hold one now and then */
 export const dbPoolSize = (jobs: number) => Math.min(16, Math.max(4, 2 * jobs));
 
-/** lab indexes, the longest floor first: the long waits overlap, the short labs fill the gaps */
-export function longestFirst(entries: readonly Pick<LabMeta, 'floorMs'>[]): number[] {
-  return entries.map((_, i) => i).sort((a, b) => entries[b]!.floorMs - entries[a]!.floorMs || a - b);
+/** lab indexes, the longest expected first (src/lab-times.ts): the long waits overlap, the short labs fill the gaps */
+export function longestFirst<E>(entries: readonly E[], ms: (e: E) => number): number[] {
+  return entries.map((_, i) => i).sort((a, b) => ms(entries[b]!) - ms(entries[a]!) || a - b);
 }
 
 /** each lab's stderr lines: printed at once (one lab at a time) or kept until the lab's turn */

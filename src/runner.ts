@@ -24,6 +24,7 @@ import { dbLossProbe } from './db/client.js';
 import { runInOrder } from './in-order.js';
 import { dbPoolSize, disruptiveLast, jobConfig, LabOutput, longestFirst } from './jobs.js';
 import { labServices } from './outage.js';
+import { expectedMs, recordedTimes, recordTimes } from './lab-times.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -82,6 +83,7 @@ export async function runLabs(
   const onAbort = () => stop.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   const output = new LabOutput(entries.length, jobs > 1, hooks.stderr);
+  const times = jobs > 1 ? recordedTimes(config.home) : {};
   let lost: EnvError | undefined;
   try {
     const results = await runInOrder(
@@ -110,7 +112,7 @@ export async function runLabs(
       },
       {
         jobs,
-        startOrder: jobs > 1 ? disruptiveLast(entries, longestFirst(entries)) : undefined,
+        startOrder: jobs > 1 ? disruptiveLast(entries, longestFirst(entries, (e) => expectedMs(e, times))) : undefined,
         alone: (i) => entries[i]!.disruptive === true,
         onResult: (report, i) => {
           output.flush(i);
@@ -120,6 +122,7 @@ export async function runLabs(
       },
     );
     const reports = results.filter((r): r is LabReport => r !== null);
+    recordTimes(config.home, Object.fromEntries(reports.filter((r) => r.status === 'passed' || r.status === 'failed').map((r) => [r.lab, r.timings.totalMs])));
     return { session, reports, ...(lost ? { lost } : {}) };
   } finally {
     ending = true;
