@@ -16,8 +16,12 @@ import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { maskUrl } from '../../src/urls.js';
 import { FIRST_BATCH, PREFETCH, AFTER_RECONNECT, messageId, names, reset, schema, topology } from './names.js';
 import type { BrokerRestartOptions } from './options.js';
+import { DEFAULT_BACKOFF } from '../../src/broker/reconnect-plan.js';
 import { consume, produce, target, type ConsumerRecord, type Hooks, type ProducerRecord } from './clients.js';
 import { tally } from './verdicts.js';
+
+/** after the producer finished: how long without a delivery ends the wait for the last acks */
+const SETTLE_IDLE_MS = DEFAULT_BACKOFF.maxMs + 3000;
 
 export const lab: Lab<BrokerRestartOptions> = {
   topology,
@@ -79,8 +83,12 @@ export const lab: Lab<BrokerRestartOptions> = {
       doneAt = produced.ids.length;
       await ctx.within(producing, timeout + 30_000, 'the producer to reconnect and finish');
       await ctx.checkpoint('broker-back', { reconnects: produced.reconnects, resent: produced.lostAtRestart.length });
-      // bounded: every id the producer got confirmed was committed and acked by the consumer
-      await until(() => publisher.ledger.confirmed().every((id) => consumed.acked.has(id)), 30_000);
+      // every id the producer got confirmed is committed and acked by the consumer — or nothing was
+      // delivered for SETTLE_IDLE_MS (the consumer's longest reconnect backoff and a margin): a lost or
+      // never-returned message ends the wait by idleness, not by a fixed time the machine's speed decides
+      const producedAt = Date.now();
+      const lastActivity = () => Math.max(producedAt, consumed.deliveries.at(-1)?.at ?? 0);
+      await until(() => publisher.ledger.confirmed().every((id) => consumed.acked.has(id)) || Date.now() - lastActivity() > SETTLE_IDLE_MS, 60_000);
     } finally {
       holdAcks = false;
       await producing.catch(() => {});
