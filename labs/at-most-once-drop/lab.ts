@@ -66,6 +66,7 @@ export const lab: Lab<DropOptions> = {
       runId,
       keepBinding: ctx.fault('keep-binding'),
       markers: 2,
+      windowMs: ctx.options.windowMs,
     });
     await ctx.checkpoint('dropped', phaseDetail(x, drop));
     const dropRebound = await rebind(ctx, x, 'at-most-once');
@@ -76,10 +77,11 @@ export const lab: Lab<DropOptions> = {
       strategy: ctx.fault('at-least-once-missing') ? 'default' : 'at-least-once',
       runId,
       markers: 3,
+      windowMs: ctx.options.windowMs,
     });
     await ctx.checkpoint('letter-held', phaseDetail(x, hold));
     const holdRebound = await rebind(ctx, x, 'at-least-once');
-    ctx.progress(`bound ${x.target} again; waiting up to ${recoverMs / 1000} s for the broker's dead-letter worker (its timer: 180 s on an untuned broker, 3 s on mqlab's services)`);
+    ctx.progress(`bound ${x.target} again; waiting up to ${recoverMs / 1000} s for the broker's dead-letter worker (its timer: 180 s on an untuned broker, 1 s on mqlab's services)`);
     const recovered = await ticking(ctx, (s) => `still waiting for the dead-letter worker: ${s} s since the rebind; the application publishes nothing`, () =>
       ctx.within(Promise.race([held.promise, target.failure]), recoverMs, `the held letter in ${x.target}`).catch((e) => {
         if (e instanceof LabError) return null; // reported by heldLetterDelivered

@@ -1,7 +1,7 @@
 /** The at-most-once-drop lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { options, type DropOptions } from './options.js';
-import { WINDOW_MS } from './names.js';
+import { parseOptions } from '../../src/options.js';
 
 
 export const meta = defineLab<DropOptions>({
@@ -15,7 +15,7 @@ export const meta = defineLab<DropOptions>({
     'dead-letter-strategy=at-least-once is held in the source (messages=1 ready=0 unacked=0) and delivered by the ' +
     'broker once the target is bound again (x-death: source, rejected, count 1).',
   // two windows with the target unbound
-  floorMs: 2 * WINDOW_MS,
+  floorMs: 2 * parseOptions(options).windowMs,
   options,
   checkpoints: ['dropped', 'letter-held', 'recovered'],
   load: () => import('./lab.js'),

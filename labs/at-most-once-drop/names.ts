@@ -2,9 +2,6 @@
 import type { Names } from '../../src/names.js';
 import type { Topology } from '../../src/broker/topology.js';
 
-/** the seed's window in which the target stays unbound, per phase */
-export const WINDOW_MS = 2000;
-
 export const ROUTING_KEY = 'failed';
 /** the same letter in both phases: one event id, one body */
 export const EVENT_ID = 'dropped-event';

@@ -9,7 +9,7 @@ import type { QueueStats } from '../../src/broker/management.js';
 import { deadLetterPolicy, heldLetters, statsLine, type DeadLetterStrategy } from '../../src/broker/dead-letter.js';
 import { ticking } from '../../src/progress.js';
 import { deferred } from '../../src/time.js';
-import { BODY, EVENT_ID, MARKER_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, WINDOW_MS, type DropNames } from './names.js';
+import { BODY, EVENT_ID, MARKER_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, type DropNames } from './names.js';
 
 /**
  * Queue statistics reach the management API through a quorum tick, a collector run and a sample
@@ -27,6 +27,8 @@ export interface PhaseInput {
    * previous phase must not pass for this one
    */
   markers: number;
+  /** --window: the target stays unbound at least this long after the rejection */
+  windowMs: number;
   /** TEST ONLY (MQLAB_FAULT keep-binding): leave the target bound */
   keepBinding?: boolean;
 }
@@ -74,10 +76,10 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
   // messages - ready - unacked are the letters held (0: dropped). The queue's counts are sampled on the quorum
   // tick; a counter from another source (the channel's deliver_get) can run ahead of them.
   for (let n = 1; n <= p.markers; n++) await broker.sendConfirmed(x.source, 'marker', { messageId: `${MARKER_ID}-${n}`, headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase } });
-  ctx.progress(`${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${WINDOW_MS / 1000} s and until the statistics show the ${p.markers} markers published after it`);
+  ctx.progress(`${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${p.windowMs / 1000} s and until the statistics show the ${p.markers} markers published after it`);
   const sample = statsWait(ctx, x, `the statistics of ${x.source} to show the markers`, (q) => applied(q) && q.ready === p.markers && q.unacked === 0);
   sample.catch(() => {}); // awaited below; an interrupted sleep must not leave it unhandled
-  await ctx.sleep(WINDOW_MS);
+  await ctx.sleep(p.windowMs);
   const source = await sample;
   const held = source && source.ready === p.markers ? heldLetters(source) : null;
   await broker.channel.purgeQueue(x.source); // the markers (ready); a purge leaves held letters alone

@@ -118,7 +118,7 @@ export const lab: Lab<HoldOptions> = {
       const bindingRestored = await targetBound(ctx, x);
       ctx.progress(
         `bound ${x.target} again; waiting up to ${recoverTimeoutMs / 1000} s for the broker's dead-letter worker: it re-routes held letters when ` +
-          `its confirm-timeout timer fires (dead_letter_worker_publisher_confirm_timeout: 180 s on an untuned broker, 3 s on mqlab's services), not on a rebind`,
+          `its confirm-timeout timer fires (dead_letter_worker_publisher_confirm_timeout: 180 s on an untuned broker, 1 s on mqlab's services), not on a rebind`,
       );
       const since = (t: number) => Math.round((ctx.now() - t) / 1000);
       const recovered = await ticking(ctx, () => `still waiting for the dead-letter worker: ${since(rejectedAt)} s since the rejection, ${since(reboundAt)} s since the rebind; the application publishes nothing`, () =>
