@@ -118,8 +118,9 @@ describe('--html timeline in headless Chromium', () => {
 
   it('mqlab all --html DIR: an index with every lab’s verdict, linking a page per lab drawn from the same run', async () => {
     const out = path.join(dir, 'all');
-    // broker-restart left out (a node restart adds 30–70 s): its page is a SKIP page here; db-outage's outage is drawn
-    const r = await mqlab(['all', '--namespace', NS, '--json', '--html', out, '--skip', 'broker-restart']);
+    // broker-restart left out (a node restart adds 30–70 s): its page is a SKIP page here; db-outage's outage is drawn;
+    // four labs at once, as a CI job would run them (the pages are the same)
+    const r = await mqlab(['all', '--jobs', '4', '--namespace', NS, '--json', '--html', out, '--skip', 'broker-restart']);
     expect([0, 1], r.stderr).toContain(r.code); // a lab that flakes under load is a FAIL on its page, not a broken page
     const doc = JSON.parse(r.stdout);
     await page.goto('file://' + path.join(out, 'index.html'));

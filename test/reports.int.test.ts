@@ -65,8 +65,9 @@ describe('reports a CI job reads', () => {
   it('mqlab all --json: the document and every lab match docs/report.schema.json; the JUnit matches the XSD', async () => {
     expect.hasAssertions(); // some assertions sit in loops over what the run observed
     const file = junitAt('all');
-    // the labs that stop a service are left out (--skip: SKIP entries, which the schemas must hold too)
-    const r = await mqlab(['all', '--json', '--namespace', NS, '--junit', file, '--skip', 'db-outage,broker-restart'], {}, 600_000);
+    // the labs that stop a service are left out (--skip: SKIP entries, which the schemas must hold too);
+    // four labs at once, as a CI job would run them (each lab's entry names its own namespace)
+    const r = await mqlab(['all', '--jobs', '4', '--json', '--namespace', NS, '--junit', file, '--skip', 'db-outage,broker-restart'], {}, 600_000);
     const doc = JSON.parse(r.stdout);
     const failed = doc.labs.filter((l: { status: string }) => l.status === 'failed' || l.status === 'error').map((l: { lab: string; error?: string; checks: { name: string; pass: boolean }[] }) => `${l.lab}: ${l.error ?? l.checks.filter((c) => !c.pass).map((c) => c.name).join(',')}`);
     expect(r.code, failed.join('\n')).toBe(0);
@@ -74,6 +75,8 @@ describe('reports a CI job reads', () => {
     expect(doc.labs).toHaveLength(registry.length);
     for (const lab of doc.labs) expect(labErrors(lab), lab.lab).toBe('');
     expect(doc).toMatchObject({ schemaVersion: 1, mqlabVersion: VERSION, namespace: NS });
+    // --jobs: each lab's entry says the namespace it ran in
+    expect(doc.labs.map((l: { lab: string; namespace: string }) => [l.lab, l.namespace])).toEqual(registry.map((l, i) => [l.name, `${NS}_j${i + 1}`]));
     expect(doc.labs.map((l: { lab: string }) => l.lab)).toEqual(registry.map((e) => e.name));
     // the schema can fail: a document without its version does not match
     expect(reportErrors({ ...doc, schemaVersion: undefined })).toMatch(/schemaVersion/);
