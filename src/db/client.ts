@@ -13,10 +13,24 @@ export type Db = Sql;
  * `onClose` hears every connection of the pool that closes (the pool's idle timeout too):
  * watchDb tells a lost database from an idle connection.
  */
-export async function openDb(url: string, max = 4, onClose?: () => void): Promise<{ db: Db; version: string }> {
+export interface DbPoolOptions {
+  /**
+   * how long the pool waits before it connects again after `failures` failed connects in a row
+   * (default RECONNECT_DELAY_MS). The driver's own grows 3^failures/100 s (7 failures: 11–22 s): after a
+   * database restart the first query of a run (or a consumer's next attempt) waited that long.
+   */
+  reconnectDelayMs?: (failures: number) => number;
+}
+
+/** mqlab's pools connect again after 100 ms, doubling to 1 s */
+export const RECONNECT_DELAY_MS = (failures: number) => Math.min(100 * 2 ** failures, 1000);
+
+export async function openDb(url: string, max = 4, onClose?: () => void, pool: DbPoolOptions = {}): Promise<{ db: Db; version: string }> {
   const creds = pgCredentials(url);
+  const { reconnectDelayMs = RECONNECT_DELAY_MS } = pool;
   const db = postgres(creds.url, {
     max,
+    backoff: (failures: number) => reconnectDelayMs(failures) / 1000,
     ...(creds.password !== undefined ? { password: creds.password } : {}),
     onnotice: () => {},
     connect_timeout: 5,
