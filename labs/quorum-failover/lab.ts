@@ -32,8 +32,12 @@ export const lab: Lab<QuorumFailoverOptions> = {
     await waitForMembers(ctx.config, CLUSTER_NODES, 120_000);
 
     // a fresh queue, its leader on node 2 (declared there, client-local): never node 1, which the engine uses
-    await declareThrough(node2.amqpUrl, x.queue);
+    // 3.10: declared twice, so the second delete clears a registration an earlier failed restart left (registrationOnDisk)
+    await declareThrough(node2.amqpUrl, x.queue, ctx.caps.quorumRegistrationDelayMs ? 2 : 1);
+    const declaredAt = Date.now();
     const before = await replicasOnline(ctx, x.queue, CLUSTER_NODES);
+    // fault no-registration-wait: on 3.10 the kill comes before the new replica is on disk
+    if (!ctx.fault('no-registration-wait')) await registrationOnDisk(ctx, x.queue, declaredAt);
     if (!before.leader || before.leader === node1.name) throw new LabError(`the leader of ${x.queue} is ${before.leader ?? 'unknown'}, not a node the lab may kill (node 1 serves the run itself)`);
     const leader = byName(cluster, before.leader);
     // fault kill-follower: the wrong node dies (the leader keeps leading)
@@ -73,6 +77,7 @@ export const lab: Lab<QuorumFailoverOptions> = {
           leader: `${before.leader}->${leaderAfter ?? 'none'}`,
           unconfirmedAtKill: s.unconfirmedAtKill.size,
           resent: s.resent,
+          nacked: s.nackedIds.size,
           consumed: rows.length,
           duplicates: dups.length,
           failoverMs,
@@ -88,6 +93,10 @@ export const lab: Lab<QuorumFailoverOptions> = {
         unconfirmedAtKill: s.unconfirmedAtKill.size,
         resent: s.resent,
         nackedAndSentAgain: s.renacked,
+        // RabbitMQ 3.10 nacks on a channel whose first publish found the leader's node down, until a fresh channel (capabilities.ts)
+        nackSticksToChannel: ctx.caps.quorumNackSticksToChannel,
+        channelsRenewed: s.channelsRenewed,
+        registrationDelayMs: ctx.caps.quorumRegistrationDelayMs,
         duplicateIds: dups.slice(0, 50),
         redeliveries: rows.reduce((n, r) => n + r.redeliveries, 0),
         commitIndex: idx,
@@ -100,15 +109,34 @@ export const lab: Lab<QuorumFailoverOptions> = {
 const byName = (c: OwnCluster, name: string) => c.nodes.find((n) => n.name === name) ?? (() => { throw new LabError(`${name} is not a node mqlab started`); })();
 const byUrl = (c: OwnCluster, url: string) => c.nodes.find((n) => n.amqpUrl === url)?.name ?? null;
 
-/** through that node (waiting up to 60 s for its AMQP listener: it may have just been started) */
-async function declareThrough(url: string, queue: string): Promise<void> {
+/** deleted and declared `rounds` times through that node (waiting up to 60 s for its AMQP listener: it may have just been started) */
+async function declareThrough(url: string, queue: string, rounds: number): Promise<void> {
   const { connection, channel } = await connectAny({ urls: [url], maxWaitMs: 60_000 });
   try {
-    await channel.deleteQueue(queue);
-    await channel.assertQueue(queue, { durable: true, arguments: { ...queueArguments } });
+    for (let k = 0; k < rounds; k++) {
+      await channel.deleteQueue(queue);
+      await channel.assertQueue(queue, { durable: true, arguments: { ...queueArguments } });
+    }
   } finally {
     await connection.close().catch(() => {});
   }
+}
+
+/**
+ * RabbitMQ 3.10 writes a new replica's registration to disk up to 3 s late (capabilities.ts
+ * quorumRegistrationDelayMs): a node killed sooner would restart without its replica of the queue
+ * just re-declared. The kill waits that long (+ 0.5 s) after the declare; 4.3: no wait.
+ * Such a node also keeps the stale registration (ra removes a name's entry only when a running
+ * replica is deleted), and every later restart fails the same way: so on 3.10 the queue is declared
+ * twice — the first declare starts a replica on every node, the second delete removes the entry.
+ */
+async function registrationOnDisk(ctx: Ctx, queue: string, declaredAt: number): Promise<void> {
+  const delay = ctx.caps.quorumRegistrationDelayMs;
+  if (!delay) return;
+  const wait = declaredAt + delay + 500 - Date.now();
+  if (wait <= 0) return;
+  ctx.progress(`RabbitMQ ${ctx.caps.version} writes a new quorum replica's registration to disk up to ${delay / 1000} s late (a node killed sooner restarts without its replica of ${queue}): waiting ${(wait / 1000).toFixed(1)} s before the stream`);
+  await ctx.sleep(wait);
 }
 
 /** the management API's view once `n` replicas are online */

@@ -16,6 +16,8 @@ export interface StreamResult {
   resent: number;
   /** publishes the broker nacked and the producer sent again (3.10 nacks while the queue has no leader) */
   renacked: number;
+  /** fresh channels opened after nacks (RabbitMQ 3.10: a nacked channel stays nacked; capabilities.ts) */
+  channelsRenewed: number;
   /** the ids the broker nacked at least once: unconfirmed as well, a copy of them may be in the queue */
   nackedIds: Set<number>;
   /** when kill() began (Date.now) */
@@ -29,7 +31,7 @@ export interface StreamResult {
 export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: string[], queue: string, kill: (confirmed: number) => Promise<number>): Promise<StreamResult> {
   const { messages, killAfter, window, failoverBoundMs } = ctx.options;
   const pub = await ReconnectingPublisher.open({ urls, maxWaitMs: failoverBoundMs + 30_000, onAttempt: (u, cause) => ctx.progress(`producer: ${maskUrl(u)} refused: ${cause}`) });
-  const r: StreamResult = { confirmed: new Set(), unconfirmedAtKill: new Set(), resent: 0, renacked: 0, nackedIds: new Set(), killAt: null, firstConfirmAfter: null, reconnectedTo: null };
+  const r: StreamResult = { confirmed: new Set(), unconfirmedAtKill: new Set(), resent: 0, renacked: 0, channelsRenewed: 0, nackedIds: new Set(), killAt: null, firstConfirmAfter: null, reconnectedTo: null };
   const inflight = new Set<Promise<void>>();
   let killing: Promise<void> | null = null; // runs beside the stream: publishes are in flight when the node dies
   const confirmEarly = ctx.fault('confirm-early'); // fault: a write to the socket counted as a confirm
@@ -57,12 +59,20 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: strin
   try {
     for (;;) {
       if (nacked.length && pub.url) {
-        r.renacked += nacked.length;
+        await Promise.all(inflight); // every publish on this channel answered: none is lost with it
         await ctx.sleep(200);
+        if (!pub.url) continue; // the connection died meanwhile: recover() resends the nacked ids too
+        // 3.10: this channel nacks every later publish to the queue (capabilities.ts): a fresh one
+        if (ctx.caps.quorumNackSticksToChannel && (await pub.renewChannel())) {
+          r.channelsRenewed++;
+          ctx.progress(`producer: ${nacked.length} publishes nacked; RabbitMQ ${ctx.caps.version} nacks every later one on that channel (its first publish found the leader's node down): a fresh channel, sent again`);
+        }
+        r.renacked += nacked.length;
         for (const id of nacked.splice(0)) publish(id);
       }
       if (!pub.url) {
         await Promise.all(inflight);
+        nacked.length = 0; // recover() resends every id the ledger holds no confirm for, nacked ones too
         await recover(ctx, pub, r, publish);
         continue;
       }

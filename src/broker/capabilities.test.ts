@@ -21,6 +21,8 @@ describe('capabilities from the broker version', () => {
       readsClientXDeath: true,
       nativeDelayedRetry: false,
       deadLetterKeepsDeliveryCount: false,
+      quorumNackSticksToChannel: true,
+      quorumRegistrationDelayMs: 3000,
     });
   });
 
@@ -32,6 +34,8 @@ describe('capabilities from the broker version', () => {
       readsClientXDeath: false,
       nativeDelayedRetry: true,
       deadLetterKeepsDeliveryCount: true,
+      quorumNackSticksToChannel: false,
+      quorumRegistrationDelayMs: 0,
     });
     expect(capabilities('4.2.1')).toMatchObject({ nackRequeueCountsTowardLimit: true, nativeDelayedRetry: false, defaultDeliveryLimit: 20 });
   });

@@ -23,6 +23,22 @@ export interface Capabilities {
    * it arrives in the DLQ with redelivered=true and x-delivery-count 1 (measured on 4.3.6; 3.10.8: false, 0)
    */
   deadLetterKeepsDeliveryCount: boolean;
+  /**
+   * a channel whose first publish to a quorum queue finds the node its record names as leader down
+   * nacks that publish and every later one to the queue, on that channel, until that node answers
+   * again; a fresh channel reads the new leader (3.10.8: rabbit_fifo_client asks only that node,
+   * `{badrpc, nodedown}` → reject_publish, state kept; 4.3.6: the first publish waits for the
+   * election). 3.11–3.13 not measured: counted as 3.10 (a fresh channel costs nothing where not needed)
+   */
+  quorumNackSticksToChannel: boolean;
+  /**
+   * how long after a quorum queue is declared a node may still lose its replica's registration when
+   * killed: 3.10.8's ra 2.2 keeps the name → data-folder map in names.dets, which writes up to 3 s
+   * late (dets' default delayed_write); a node SIGKILLed sooner after a delete and re-declare of the
+   * same name restarts on the old, deleted folder ("recover: quorum queue … could not be restarted
+   * {error,enoent}") and never rejoins. 4.3.6: the replica recovers (0)
+   */
+  quorumRegistrationDelayMs: number;
 }
 
 export function parseVersion(v: string): [number, number, number] {
@@ -48,6 +64,8 @@ export function capabilities(version: string): Capabilities {
     readsClientXDeath: !atLeast(version, 4, 0),
     nativeDelayedRetry: atLeast(version, 4, 3),
     deadLetterKeepsDeliveryCount: atLeast(version, 4, 3),
+    quorumNackSticksToChannel: !atLeast(version, 4, 0),
+    quorumRegistrationDelayMs: atLeast(version, 4, 0) ? 0 : 3000,
   };
 }
 
@@ -62,6 +80,8 @@ export function describeCapabilities(c: Capabilities): string[] {
     `reads republished x-death ....... ${yes(c.readsClientXDeath)}`,
     `native delayed retry ............ ${yes(c.nativeDelayedRetry)}`,
     `DLQ copy keeps delivery count ... ${yes(c.deadLetterKeepsDeliveryCount)}`,
+    `quorum nack sticks to channel ... ${yes(c.quorumNackSticksToChannel)}`,
+    `quorum replica on disk after .... ${c.quorumRegistrationDelayMs ? `up to ${c.quorumRegistrationDelayMs / 1000} s` : 'at once'}`,
   ];
 }
 

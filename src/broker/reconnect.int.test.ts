@@ -66,6 +66,23 @@ describe('ReconnectingPublisher', () => {
     expect(seen.size).toBe(400);
   });
 
+  it('renewChannel(): a fresh confirm channel on the same connection; what awaited its confirm on the old one is lost, what follows is confirmed and lands', async () => {
+    await broker.channel.purgeQueue(QUEUE);
+    const pub = await ReconnectingPublisher.open({ urls: [CONFIG.amqpUrl], maxWaitMs: 10_000 });
+    await pub.publish('', QUEUE, 'a', { messageId: 'a' });
+    const pending = pub.publish('', QUEUE, 'b', { messageId: 'b' }).then(() => 'confirmed', (err) => (err instanceof PublishLost ? 'lost' : String(err)));
+    expect(await pub.renewChannel()).toBe(true);
+    expect(['lost', 'confirmed']).toContain(await pending); // the broker may have confirmed it before the close
+    await pub.publish('', QUEUE, 'c', { messageId: 'c' });
+    expect(pub.connections).toBe(1);
+    await pub.close();
+    expect(await pub.renewChannel()).toBe(false); // no live connection
+    const seen: string[] = [];
+    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) seen.push(d.body), d.ack();
+    expect(seen).toContain('a');
+    expect(seen).toContain('c');
+  });
+
   it('gives up after maxWaitMs when no URL accepts, with one line naming the masked URLs', async () => {
     const urls = await twoNodes();
     for (const p of proxies) await p.cut();

@@ -165,6 +165,27 @@ export class ReconnectingPublisher {
     );
   }
 
+  /**
+   * A fresh confirm channel on the live connection; the old one is closed. Call it when no publish
+   * awaits its confirm (one that does is lost with the old channel: PublishLost). RabbitMQ 3.10
+   * needs it after a quorum queue's leader's node died: a channel whose first publish to the queue
+   * found that node down nacks every later publish to it (capabilities.ts: quorumNackSticksToChannel).
+   * False when there is no live connection (reconnect() instead).
+   */
+  async renewChannel(): Promise<boolean> {
+    const link = this.link;
+    if (!link) return false;
+    const old = link.channel;
+    try {
+      link.channel = await link.connection.createConfirmChannel();
+    } catch {
+      return false; // the connection is going away: its loss watch clears the link
+    }
+    link.channel.on('error', () => {});
+    await old.close().catch(() => {});
+    return true;
+  }
+
   /** a new connection and confirm channel, trying the URLs after the one that was in use */
   async reconnect(): Promise<string> {
     const before = this.link;
