@@ -8,6 +8,7 @@ import type { LabContext } from '../../src/lab.js';
 import { PublishLost, ReconnectingPublisher } from '../../src/broker/reconnect.js';
 import { maskUrl } from '../../src/urls.js';
 import { LabError } from '../../src/errors.js';
+import { settledOrIdle } from '../../src/time.js';
 import type { QuorumFailoverOptions } from './options.js';
 
 export interface StreamResult {
@@ -35,6 +36,15 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: strin
   const inflight = new Set<Promise<void>>();
   let killing: Promise<void> | null = null; // runs beside the stream: publishes are in flight when the node dies
   const confirmEarly = ctx.fault('confirm-early'); // fault: a write to the socket counted as a confirm
+  // every publish is answered (confirm, nack, or lost with its connection): one that stays unanswered while
+  // nothing else moves for the reconnect budget is the broker's silence, reported, not waited out forever
+  const idleBoundMs = failoverBoundMs + 30_000;
+  let lastAnswer = ctx.now();
+  const answered = async (what: Promise<unknown>) => {
+    if (await settledOrIdle(what, () => lastAnswer, idleBoundMs, ctx)) {
+      throw new LabError(`${inflight.size} publish(es) to ${queue} were neither confirmed, nacked nor lost with their connection for ${idleBoundMs / 1000} s (--failover-bound + 30 s)`);
+    }
+  };
   const publish = (id: number) => {
     const connection = pub.connections;
     const p = pub.publish('', queue, String(id), { messageId: String(id) }).then(
@@ -52,14 +62,14 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: strin
     );
     if (confirmEarly) r.confirmed.add(id);
     inflight.add(p);
-    void p.finally(() => inflight.delete(p)).catch(() => {});
+    void p.finally(() => (inflight.delete(p), (lastAnswer = ctx.now()))).catch(() => {});
   };
   const nacked: number[] = [];
   let next = 1;
   try {
     for (;;) {
       if (nacked.length && pub.url) {
-        await Promise.all(inflight); // every publish on this channel answered: none is lost with it
+        await answered(Promise.all(inflight)); // every publish on this channel answered: none is lost with it
         await ctx.sleep(200);
         if (!pub.url) continue; // the connection died meanwhile: recover() resends the nacked ids too
         // 3.10: this channel nacks every later publish to the queue (capabilities.ts): a fresh one
@@ -71,17 +81,17 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: strin
         for (const id of nacked.splice(0)) publish(id);
       }
       if (!pub.url) {
-        await Promise.all(inflight);
+        await answered(Promise.all(inflight));
         nacked.length = 0; // recover() resends every id the ledger holds no confirm for, nacked ones too
         await recover(ctx, pub, r, publish);
         continue;
       }
       if (next > messages) {
-        await Promise.all(inflight);
+        await answered(Promise.all(inflight));
         if (pub.url && nacked.length === 0) break;
         continue;
       }
-      while (inflight.size >= window && pub.url) await Promise.race(inflight);
+      while (inflight.size >= window && pub.url) await answered(Promise.race(inflight));
       if (!pub.url) continue;
       publish(next++);
       if (!killing && r.confirmed.size >= killAfter) killing = kill(r.confirmed.size).then((at) => void (r.killAt = at));
