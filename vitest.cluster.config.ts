@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
 // `npm run test:cluster`; .ci/run runs it after the two normal suites.
 export default defineConfig({
   test: {
-    reporters: ['default', ['json', { outputFile: '.mqlab-test/results-cluster.json' }]],
+    // MQLAB_TEST_RESULTS: .ci/run gives each cluster suite (4.3, then 3.10) its own report
+    reporters: ['default', ['json', { outputFile: process.env.MQLAB_TEST_RESULTS || '.mqlab-test/results-cluster.json' }]],
     include: ['labs/**/*.cluster.int.test.ts', 'test/**/*.cluster.int.test.ts', 'src/**/*.cluster.int.test.ts'],
     exclude: ['node_modules/**', 'dist/**', '.mqlab*/**'],
     fileParallelism: false,
