@@ -2,7 +2,7 @@
  * The engine: for each lab, connect, declare its topology and schema, reset its own state,
  * run it, evaluate its checks. Knows no lab's queue names.
  */
-import type { Lab, LabContext, LabMeta } from './lab.js';
+import type { Lab, LabContext, LabMeta, LabResult } from './lab.js';
 import type { Config } from './config.js';
 import { Broker } from './broker/broker.js';
 import { Management } from './broker/management.js';
@@ -135,6 +135,9 @@ export async function runLabs(
 
 const causes = new WeakMap<LabReport, EnvError>();
 
+/** how long a disruptive lab stopped by a lost service gets to start what it stopped (an outage waits up to 120 s for it) */
+const DISRUPTIVE_SETTLE_MS = 150_000;
+
 /** a lab whose `requires` says it cannot run here: SKIP with the reason (run alone, the CLI refused it first) */
 function skippedReport(entry: LabMeta, reason: string, namespace?: string): LabReport {
   const none = { setupMs: 0, runMs: 0, totalMs: 0 };
@@ -191,6 +194,7 @@ async function runOne(
   const labSignal = AbortSignal.any([signal, stop.signal]);
   const orLost = <T>(p: Promise<T>) => Promise.race([p, watch.lost]);
   let sampler: ReturnType<typeof sampleDepths> | undefined;
+  let running: Promise<LabResult> | undefined;
   const samplerConn = samplerConnection(config.amqpUrl); // connects while the lab is set up
   try {
     const queues = await orLost(prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`)));
@@ -199,7 +203,8 @@ async function runOne(
     sampler = sampleDepths(samplerConn, ctx.mgmt, queues);
     const runStart = performance.now();
     const startedAt = new Date().toISOString();
-    const result = await orLost(lab.run(ctx));
+    running = lab.run(ctx);
+    const result = await orLost(running);
     report.timings.runMs = performance.now() - runStart;
     report.window = { start: startedAt, end: new Date().toISOString() };
     report.lines = result.lines;
@@ -214,7 +219,12 @@ async function runOne(
   } catch (err) {
     if (signal.aborted) throw new Interrupted();
     const env = await environmentCause(err, watch);
-    if (env) return environmentReport(entry, env, report);
+    if (env) {
+      // a lab that stopped a service puts it back in its own `finally` (src/outage.ts): the loss ended the
+      // wait for the lab, not the lab; without this the program exited before the service was started again
+      if (entry.disruptive && running) await Promise.race([running.catch(() => {}), sleep(DISRUPTIVE_SETTLE_MS)]);
+      return environmentReport(entry, env, report);
+    }
     if (err instanceof Interrupted) throw err;
     report.status = 'error';
     report.error = err instanceof LabError ? err.message : String((err as Error)?.stack ?? err);

@@ -73,11 +73,20 @@ export function dbLossProbe(getDb: () => Db | undefined, isEnding: () => boolean
     const db = getDb();
     if (!db || isEnding() || probing) return;
     probing = true;
-    db`select 1`
-      .then(() => (probing = false))
-      .catch((err: unknown) => {
-        if (!isEnding() && isConnectionLoss(err)) onLost(lossCause(err, 'connection lost during the run'));
-        probing = false;
-      });
+    // a refused or reset connection is a lost database at once; a connect that timed out may be a busy
+    // machine (two busy loops and a booting RabbitMQ: a 5 s connect timeout hit once): asked again first
+    const attempt = (timeoutsLeft: number): Promise<unknown> =>
+      db`select 1`.then(
+        () => (probing = false),
+        (err: unknown) => {
+          if (!isEnding() && (err as { code?: unknown }).code === 'CONNECT_TIMEOUT' && timeoutsLeft > 0) return attempt(timeoutsLeft - 1);
+          if (!isEnding() && isConnectionLoss(err)) onLost(lossCause(err, 'connection lost during the run'));
+          probing = false;
+        },
+      );
+    void attempt(PROBE_TIMEOUTS);
   };
 }
+
+/** connect timeouts (5 s each) the loss probe takes before it calls the database lost */
+const PROBE_TIMEOUTS = 2;

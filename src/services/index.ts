@@ -71,13 +71,15 @@ export async function up(config: Config, backend: Backend, log: (line: string) =
   const ownNodes = fs.existsSync(config.home) ? recordedNodes(config.home) : 1;
   const nodes = asked ?? (allUp(before) ? ownNodes : 1);
   // a cluster answers on node 1 with a member down: not up, start what is missing (running nodes are kept)
-  const membersUp = nodes === 1 || (await waitForMembers(config, nodes, 5_000).then(() => true, () => false));
-  if (allUp(before) && ownNodes === nodes && membersUp) {
-    log('services are already up');
-    report(config, before, log, nodes);
-    return before;
+  if (allUp(before) && ownNodes === nodes) {
+    const membersUp = nodes === 1 || (await waitForMembers(config, nodes, 5_000).then(() => true, () => false));
+    if (membersUp) {
+      log('services are already up');
+      report(config, before, log, nodes);
+      return before;
+    }
+    log(`a member of the ${nodes}-node cluster is not running: starting it`);
   }
-  if (allUp(before) && ownNodes === nodes) log(`a member of the ${nodes}-node cluster is not running: starting it`);
   const chosen = await choose(backend, recordedBackend(config.home), log);
   if (nodes > 1 && chosen === 'docker') throw new UsageError('--nodes runs a cluster on mqlab\'s own nodes, not with Docker', 'use --backend chroot (RabbitMQ 4.3, as root) or --backend system');
   let failure = (): string | null => null;
