@@ -11,7 +11,8 @@ export default defineConfig({
     include: ['labs/**/*.cluster.int.test.ts', 'test/**/*.cluster.int.test.ts', 'src/**/*.cluster.int.test.ts'],
     exclude: ['node_modules/**', 'dist/**', '.mqlab*/**'],
     fileParallelism: false,
-    testTimeout: 300_000,
+    // above the 300 s a test's `mqlab` run may take (test/helpers.ts): a lab that hangs is stopped and its output shown
+    testTimeout: 420_000,
     hookTimeout: 120_000,
   },
 });

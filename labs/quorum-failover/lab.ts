@@ -6,6 +6,8 @@
 import type { Lab, LabContext } from '../../src/lab.js';
 import { connectAny, ReconnectingConsumer } from '../../src/broker/reconnect.js';
 import { LabError } from '../../src/errors.js';
+import { within } from '../../src/time.js';
+import { maskUrl } from '../../src/urls.js';
 import { summaryLine } from '../../src/report/checks.js';
 import { ownCluster, quorumQueue, waitForMembers, type ClusterNode, type OwnCluster, type ReplicaStatus } from '../../src/services/cluster.js';
 import { CLUSTER_NODES, names, queueArguments, reset, schema } from './names.js';
@@ -112,10 +114,12 @@ const byUrl = (c: OwnCluster, url: string) => c.nodes.find((n) => n.amqpUrl === 
 /** deleted and declared `rounds` times through that node (waiting up to 60 s for its AMQP listener: it may have just been started) */
 async function declareThrough(url: string, queue: string, rounds: number): Promise<void> {
   const { connection, channel } = await connectAny({ urls: [url], maxWaitMs: 60_000 });
+  // bounded: a delete or declare the node never answers is a lab error naming it, not a wait without end
+  const answered = <T>(p: Promise<T>, what: string) => within(p, 60_000, `${what} ${queue} through ${maskUrl(url)}`);
   try {
     for (let k = 0; k < rounds; k++) {
-      await channel.deleteQueue(queue);
-      await channel.assertQueue(queue, { durable: true, arguments: { ...queueArguments } });
+      await answered(channel.deleteQueue(queue), 'the delete of');
+      await answered(channel.assertQueue(queue, { durable: true, arguments: { ...queueArguments } }), 'the declare of');
     }
   } finally {
     await connection.close().catch(() => {});

@@ -18,7 +18,7 @@ import { recordedBackend, recordedNodes } from './data-folder.js';
 import { existingServiceDir, outer, type Host } from './host.js';
 import { startPostgres, stopPostgres } from './postgres-cluster.js';
 import { nodesFor, rabbitPid, startRabbit, stopNode } from './rabbitmq-node.js';
-import { pidAlive, waitGone } from './process.js';
+import { pidRuns, waitGone } from './process.js';
 import { COMPOSE_ARGS } from './docker.js';
 
 
@@ -80,7 +80,7 @@ function postgresPid(host: Host): number | null {
   if (!dir) return null;
   try {
     const pid = Number(fs.readFileSync(outer(host, path.join(dir, 'data', 'postmaster.pid')), 'utf8').split('\n')[0]);
-    return pid > 0 && pidAlive(pid) ? pid : null;
+    return pid > 0 && pidRuns(pid, '/postgres/data') ? pid : null; // postgres -D <…>/postgres/data
   } catch {
     return null;
   }

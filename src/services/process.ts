@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -7,13 +9,29 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-export async function waitGone(pid: number, timeoutMs: number): Promise<boolean> {
+/**
+ * Is `pid` alive and still the process a pid file named: one of its arguments ends with `marker` (the
+ * service's own folder, e.g. `/rabbitmq-c2`: a node runs with -home <its folder>)? With pid_max at 32768
+ * a pid comes round again within a long CI run: a pid file that outlived its process may name another
+ * one. A command line that cannot be read (no /proc) leaves `alive` as the answer.
+ */
+export function pidRuns(pid: number, marker?: string): boolean {
+  if (!pidAlive(pid)) return false;
+  if (!marker) return true;
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith(marker));
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
+
+export async function waitGone(pid: number, timeoutMs: number, marker?: string): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
-    if (!pidAlive(pid)) return true;
+    if (!pidRuns(pid, marker)) return true;
     await new Promise((r) => setTimeout(r, 100));
   }
-  return !pidAlive(pid);
+  return !pidRuns(pid, marker);
 }
 
 /**

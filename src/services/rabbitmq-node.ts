@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { clusterNodeName, nodePorts, SINGLE_NODE_NAME, type Ports } from '../defaults.js';
 import { PROJECT_ROOT } from '../config.js';
 import { EnvError } from '../errors.js';
-import { pidAlive, waitGone } from './process.js';
+import { pidRuns, waitGone } from './process.js';
 import { account, chownTo, command, existingServiceDir, outer, run, serviceDir, type Account, type Host } from './host.js';
 
 /**
@@ -22,6 +22,11 @@ export interface NodeSpec {
   service: string;
   name: string;
   ports: Ports;
+  /**
+   * a cluster node's peer-discovery list for its first boot: empty for node 1, which boots alone (on 4.3 a
+   * virgin node whose peers are not up yet retried discovery for 107 s before it went on alone: a fresh
+   * `up --nodes 3` took 125 s), every node for the others, which join node 1 once it listens
+   */
   peers?: string[];
 }
 
@@ -30,7 +35,7 @@ export const singleNode = (ports: Ports): NodeSpec => ({ service: 'rabbitmq', na
 /** the nodes of `mqlab up --nodes n` (n ≥ 2): rabbitmq-c1 … on ports + 0, 10, 20 */
 export function clusterNodes(ports: Ports, n: number): NodeSpec[] {
   const peers = Array.from({ length: n }, (_, k) => clusterNodeName(k + 1));
-  return peers.map((name, k) => ({ service: `rabbitmq-c${k + 1}`, name, ports: nodePorts(ports, k + 1), peers }));
+  return peers.map((name, k) => ({ service: `rabbitmq-c${k + 1}`, name, ports: nodePorts(ports, k + 1), peers: k === 0 ? [] : peers }));
 }
 
 /** the nodes for a node count: one single node, or a cluster */
@@ -131,12 +136,15 @@ export function nodeHasData(host: Host, spec: NodeSpec): boolean {
 }
 
 /** the OS process id of the node's Erlang VM (from its pid file), when it is alive */
+/** what the node's VM command line ends an argument with: -home <…>/<service> */
+export const nodeMarker = (service: string) => `/${service}`;
+
 export function rabbitPid(host: Host, spec: Pick<NodeSpec, 'service'> = { service: 'rabbitmq' }): number | null {
   const dir = existingServiceDir(host, spec.service);
   if (!dir) return null;
   try {
     const pid = Number(fs.readFileSync(outer(host, paths(dir).pid), 'utf8').trim());
-    return pid > 0 && pidAlive(pid) ? pid : null;
+    return pid > 0 && pidRuns(pid, nodeMarker(spec.service)) ? pid : null;
   } catch {
     return null;
   }
@@ -179,7 +187,7 @@ export async function stopNode(host: Host, spec: NodeSpec): Promise<boolean> {
   const pid = rabbitPid(host, spec);
   if (pid) {
     process.kill(pid, 'SIGTERM');
-    if (!(await waitGone(pid, 60_000))) process.kill(pid, 'SIGKILL');
+    if (!(await waitGone(pid, 60_000, nodeMarker(spec.service)))) process.kill(pid, 'SIGKILL');
   }
   return pid !== null;
 }
