@@ -17,13 +17,15 @@ export function pidAlive(pid: number): boolean {
  */
 export function pidRuns(pid: number, marker?: string): boolean {
   if (!pidAlive(pid)) return false;
-  if (!marker) return true;
+  if (!marker || !procfs) return true;
   try {
     return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith(marker));
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT'; // ENOENT: it ended meanwhile
   }
 }
+
+const procfs = fs.existsSync('/proc/self/cmdline');
 
 export async function waitGone(pid: number, timeoutMs: number, marker?: string): Promise<boolean> {
   const end = Date.now() + timeoutMs;
