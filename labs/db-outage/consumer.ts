@@ -93,7 +93,7 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
         record.acks.push({ id, at: Date.now(), seq: ++seq });
       }
       const start = Date.now();
-      let wait: number = BACKOFF.startMs;
+      let wait: number = BACKOFF.initialMs;
       for (let attempt = 1; ; attempt++) {
         try {
           await transact(id, n, () => (attempt === 1 ? s.holdFor(id, n) : null));

@@ -33,7 +33,7 @@ export const lab: Lab<DbOutageOptions> = {
     // the consumer's own pool, without the run's loss watch: the outage reaches it as it reaches a service;
     // it connects again on the consumer's backoff, not the driver's (which grows to 20 s): a commit after
     // the restart waits for the consumer's next attempt, not for seconds of the driver's reconnect delay
-    const { db } = await openDb(ctx.config.pgUrl, 1, undefined, { reconnectDelayMs: (failures) => Math.min(BACKOFF.startMs * 2 ** failures, BACKOFF.maxMs) });
+    const { db } = await openDb(ctx.config.pgUrl, 1, undefined, { reconnect: BACKOFF });
     const holding = deferred<void>();
     const release = deferred<void>();
     const consumer = await startConsumer({

@@ -1,12 +1,13 @@
 /** The db-outage lab's names (one quorum queue, two tables), topology, schema, reset and constants. */
 import type { Names } from '../../src/names.js';
 import type { Topology } from '../../src/broker/topology.js';
+import type { Backoff } from '../../src/broker/reconnect-plan.js';
 
 export const MESSAGES = 5;
 /** the message whose transaction is open when PostgreSQL stops (1-based) */
 export const HELD = 3;
-/** the consumer's retry backoff while it holds a delivery: doubles from START up to MAX */
-export const BACKOFF = { startMs: 100, maxMs: 400 } as const;
+/** the consumer's retry backoff while it holds a delivery (and its pool's reconnect): doubles from initialMs up to maxMs */
+export const BACKOFF: Backoff = { initialMs: 100, maxMs: 400 };
 
 export const messageId = (i: number) => `dbo-${String(i).padStart(3, '0')}`;
 

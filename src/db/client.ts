@@ -6,6 +6,7 @@ import { maskText, maskUrl } from '../urls.js';
 import { networkCause } from '../broker/errors.js';
 import { pgCredentials } from './options.js';
 import { isConnectionLoss, lossCause } from '../lost.js';
+import type { Backoff } from '../broker/reconnect-plan.js';
 
 export type Db = Sql;
 
@@ -15,22 +16,22 @@ export type Db = Sql;
  */
 export interface DbPoolOptions {
   /**
-   * how long the pool waits before it connects again after `failures` failed connects in a row
-   * (default RECONNECT_DELAY_MS). The driver's own grows 3^failures/100 s (7 failures: 11–22 s): after a
+   * how long the pool waits before it connects again after n failed connects in a row: initialMs × 2^n,
+   * at most maxMs (default DB_RECONNECT). The driver's own grows 3^n/100 s (7 failures: 11–22 s): after a
    * database restart the first query of a run (or a consumer's next attempt) waited that long.
    */
-  reconnectDelayMs?: (failures: number) => number;
+  reconnect?: Backoff;
 }
 
-/** mqlab's pools connect again after 100 ms, doubling to 1 s */
-export const RECONNECT_DELAY_MS = (failures: number) => Math.min(100 * 2 ** failures, 1000);
+/** mqlab's pools: 100 ms × 2^n, at most 1 s */
+export const DB_RECONNECT: Backoff = { initialMs: 100, maxMs: 1000 };
 
 export async function openDb(url: string, max = 4, onClose?: () => void, pool: DbPoolOptions = {}): Promise<{ db: Db; version: string }> {
   const creds = pgCredentials(url);
-  const { reconnectDelayMs = RECONNECT_DELAY_MS } = pool;
+  const { reconnect = DB_RECONNECT } = pool;
   const db = postgres(creds.url, {
     max,
-    backoff: (failures: number) => reconnectDelayMs(failures) / 1000,
+    backoff: (failures: number) => Math.min(reconnect.initialMs * 2 ** failures, reconnect.maxMs) / 1000,
     ...(creds.password !== undefined ? { password: creds.password } : {}),
     onnotice: () => {},
     connect_timeout: 5,

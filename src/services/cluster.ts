@@ -116,8 +116,8 @@ export function ownCluster(config: Config, minNodes: number): OwnCluster | { mis
 }
 
 /**
- * the CLI's own bound on one quorum_status (its default waits without end: right after a killed node
- * restarted, one call held a cluster-suite test until its 300 s timeout, twice); a caller asks again
+ * the CLI's own bound on one quorum_status (its default has none): a node that does not answer, e.g. one
+ * just restarted, costs one try of the caller's loop (bounded by --catch-up-timeout), not the whole run
  */
 const QUORUM_STATUS_TIMEOUT_S = 10;
 

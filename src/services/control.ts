@@ -17,7 +17,7 @@ import { maskUrl } from '../urls.js';
 import { recordedBackend, recordedNodes } from './data-folder.js';
 import { existingServiceDir, outer, type Host } from './host.js';
 import { startPostgres, stopPostgres } from './postgres-cluster.js';
-import { nodesFor, rabbitPid, startRabbit, stopNode } from './rabbitmq-node.js';
+import { nodeMarker, nodesFor, rabbitPid, startRabbit, stopNode } from './rabbitmq-node.js';
 import { pidRuns, waitGone } from './process.js';
 import { COMPOSE_ARGS } from './docker.js';
 
@@ -75,12 +75,15 @@ export function tcpRefusal(port: number, timeoutMs = 2000): Promise<string | nul
   });
 }
 
+/** what the postmaster's command line ends an argument with: -D <…>/postgres/data */
+const PG_MARKER = '/postgres/data';
+
 function postgresPid(host: Host): number | null {
   const dir = existingServiceDir(host, 'postgres');
   if (!dir) return null;
   try {
     const pid = Number(fs.readFileSync(outer(host, path.join(dir, 'data', 'postmaster.pid')), 'utf8').split('\n')[0]);
-    return pid > 0 && pidRuns(pid, '/postgres/data') ? pid : null; // postgres -D <…>/postgres/data
+    return pid > 0 && pidRuns(pid, PG_MARKER) ? pid : null;
   } catch {
     return null;
   }
@@ -107,7 +110,7 @@ export function serviceControl(config: Config, hostOf: (backend: 'chroot' | 'sys
       const stopAt = Date.now();
       if (service === 'PostgreSQL') await stopPostgres(host);
       else await stopNode(host, node);
-      if (!(await waitGone(pid, 60_000))) throw new EnvError(`${service} (pid ${pid}) did not exit within 60 s`, 'run `mqlab down` and `mqlab up`');
+      if (!(await waitGone(pid, 60_000, service === 'PostgreSQL' ? PG_MARKER : nodeMarker(node.service)))) throw new EnvError(`${service} (pid ${pid}) did not exit within 60 s`, 'run `mqlab down` and `mqlab up`');
       return { service, pid, stopAt, goneAt: Date.now(), refused: await tcpRefusal(portOf(service, ports)) };
     },
     async start(service, probeReady, timeoutMs) {

@@ -135,4 +135,3 @@ export function removeOutsideDir(host: Host, service: string): void {
     /* nothing there */
   }
 }
-

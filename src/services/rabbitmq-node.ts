@@ -135,10 +135,10 @@ export function nodeHasData(host: Host, spec: NodeSpec): boolean {
   return Boolean(data && fs.existsSync(data) && fs.readdirSync(data).length > 0);
 }
 
-/** the OS process id of the node's Erlang VM (from its pid file), when it is alive */
 /** what the node's VM command line ends an argument with: -home <…>/<service> */
 export const nodeMarker = (service: string) => `/${service}`;
 
+/** the OS process id of the node's Erlang VM (from its pid file), while that process is the node */
 export function rabbitPid(host: Host, spec: Pick<NodeSpec, 'service'> = { service: 'rabbitmq' }): number | null {
   const dir = existingServiceDir(host, spec.service);
   if (!dir) return null;
