@@ -195,5 +195,20 @@ export function startMqlab(args: string[]) {
       watchers.add(watch);
       watch();
     });
-  return { child, stderrShows };
+  /** the child's end, bounded: past `timeoutMs` it is killed and the error shows what it printed */
+  const exited = async (timeoutMs: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`mqlab did not exit within ${timeoutMs} ms; its stderr:\n${stderr}`));
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([child, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { child, stderrShows, exited };
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIG, expectLabPasses, mqlab, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
 import { Broker } from '../../src/broker/broker.js';
 
@@ -13,6 +13,12 @@ async function brokerUp(): Promise<boolean> {
     return false;
   }
 }
+
+// a failed test may leave the service stopped (a hung run killed mid-outage): `mqlab up` starts it, so the
+// failure is reported once, here, and not again by every file that runs after this one
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') await mqlab(['up']);
+});
 
 describe('broker-restart against the RabbitMQ node and PostgreSQL mqlab started', () => {
   const s = useServices();
@@ -37,7 +43,7 @@ describe('broker-restart against the RabbitMQ node and PostgreSQL mqlab started'
     await run.stderrShows('status=stopped', 120_000);
     expect(await brokerUp()).toBe(false);
     run.child.kill('SIGINT');
-    const r = await run.child;
+    const r = await run.exited(240_000);
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(String(r.stderr)).toMatch(/\[services\] .*service=RabbitMQ .*status=ready/);
     expect(await brokerUp()).toBe(true);
@@ -47,7 +53,7 @@ describe('broker-restart against the RabbitMQ node and PostgreSQL mqlab started'
     const run = startMqlab(['broker-restart', '-v']);
     await run.stderrShows('status=stopped', 120_000);
     run.child.kill('SIGKILL');
-    await run.child;
+    await run.exited(240_000);
     expect(await brokerUp()).toBe(false);
     const up = await mqlab(['up']);
     expect(up.code, up.stdout + up.stderr).toBe(0);

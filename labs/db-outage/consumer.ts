@@ -5,7 +5,7 @@
  * backoff while the delivery is held; when the hold budget is spent the delivery is given back
  * with nack(requeue=true), and the broker redelivers it.
  */
-import { Broker, type Consumer } from '../../src/broker/broker.js';
+import { Broker, closeChannel, type Consumer } from '../../src/broker/broker.js';
 import type { Db } from '../../src/db/client.js';
 import { BACKOFF, type DbOutageNames } from './names.js';
 
@@ -129,7 +129,7 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
     failure: consumer.failure,
     async stop() {
       await consumer.cancel();
-      await ch.close().catch(() => {}); // settles its acks before the connection goes
+      await closeChannel(ch); // settles its acks before the connection goes
       await broker.close();
     },
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIG, expectLabPasses, mqlab, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
 import { runLabs } from '../../src/runner.js';
 import { meta } from './meta.js';
@@ -19,6 +19,12 @@ async function postgresUp(): Promise<boolean> {
     return false;
   }
 }
+
+// a failed test may leave the service stopped (a hung run killed mid-outage): `mqlab up` starts it, so the
+// failure is reported once, here, and not again by every file that runs after this one
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') await mqlab(['up']);
+});
 
 describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
   const s = useServices();
@@ -48,7 +54,7 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
     await run.stderrShows('status=stopped', 60_000);
     expect(await postgresUp()).toBe(false);
     run.child.kill('SIGINT');
-    const r = await run.child;
+    const r = await run.exited(90_000);
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(String(r.stderr)).toMatch(/\[services\] .*service=PostgreSQL .*status=ready/);
     expect(await postgresUp()).toBe(true);
@@ -58,7 +64,7 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
     const run = startMqlab(['db-outage', '-v', '--down', '20s']);
     await run.stderrShows('status=stopped', 60_000);
     run.child.kill('SIGKILL');
-    await run.child;
+    await run.exited(90_000);
     expect(await postgresUp()).toBe(false);
     const up = await mqlab(['up']);
     expect(up.code, up.stdout + up.stderr).toBe(0);

@@ -5,7 +5,7 @@
  * All paths run at once, so the run waits only for the longest TTL (150 ms).
  */
 import type { Lab, LabContext } from '../../src/lab.js';
-import type { Delivery } from '../../src/broker/broker.js';
+import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast } from '../../src/report/checks.js';
 import { deathCount } from '../../src/broker/xdeath.js';
 import { deferred } from '../../src/time.js';
@@ -123,7 +123,7 @@ export const lab: Lab = {
       throw err instanceof LabError ? new LabError(`${err.message} (none arrived for: ${missing()})`) : err;
     });
     await Promise.all([watcher, ...consumers].map((c) => c.cancel()));
-    await work.close().catch(() => {});
+    await closeChannel(work);
     // TEST ONLY (late-publish): a producer that was not stopped puts one more message on a work queue
     if (ctx.fault('late-publish')) await broker.sendConfirmed(x.work.reject, 'late', { messageId: 'late' });
     await ctx.checkpoint('dead-lettered', { dlqs: Object.keys(x.dlq).length });

@@ -8,6 +8,7 @@
  */
 import type { LabContext } from '../../src/lab.js';
 import type { RetryNames } from './names.js';
+import { closeChannel } from '../../src/broker/broker.js';
 
 export async function withFaultRoutes<T>(ctx: LabContext, x: RetryNames, run: () => Promise<T>): Promise<T> {
   const routes = [
@@ -21,6 +22,6 @@ export async function withFaultRoutes<T>(ctx: LabContext, x: RetryNames, run: ()
     return await run();
   } finally {
     for (const r of routes) await ch.unbindQueue(r.queue, r.exchange, r.key).catch(() => {});
-    await ch.close().catch(() => {});
+    await closeChannel(ch);
   }
 }

@@ -4,7 +4,7 @@
  * Each delivery's time (this process's clock, when the broker handed it over) and headers are kept.
  */
 import type { LabContext } from '../../src/lab.js';
-import type { Delivery } from '../../src/broker/broker.js';
+import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { deferred } from '../../src/time.js';
 import type { ReturnKind } from './delays.js';
 
@@ -39,7 +39,7 @@ async function consumeUntilAcked(ctx: LabContext, queue: string, id: string, onR
   await ctx.broker.sendConfirmed(queue, id, { messageId: id });
   await ctx.within(Promise.race([done.promise, consumer.failure]), 30_000, `${returns + 1} deliveries of ${id} on ${queue}`);
   await consumer.cancel();
-  await channel.close().catch(() => {});
+  await closeChannel(channel);
   return seen;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { LabContext } from '../../src/lab.js';
 import type { names } from './names.js';
+import { closeChannel } from '../../src/broker/broker.js';
 
 export async function withFaultRoutes<T>(ctx: LabContext, x: ReturnType<typeof names>, run: () => Promise<T>): Promise<T> {
   const unbindLoop = ctx.fault('no-loop-binding');
@@ -19,6 +20,6 @@ export async function withFaultRoutes<T>(ctx: LabContext, x: ReturnType<typeof n
   } finally {
     if (unbindLoop) await ch.bindQueue(x.business, x.dead, 'rk.dead');
     if (extraLoop) await ch.unbindQueue(x.fixedBusiness, x.fixedDead, 'rk.retry');
-    await ch.close().catch(() => {});
+    await closeChannel(ch);
   }
 }

@@ -2,7 +2,7 @@
  * Publish on a channel of its own and record the frames the client receives for it, in order:
  * basic.return (with its reply code) and then basic.ack or basic.nack.
  */
-import type { Broker, PublishProps } from '../../src/broker/broker.js';
+import { closeChannel, type Broker, type PublishProps } from '../../src/broker/broker.js';
 
 export type Frame = 'return' | 'ack' | 'nack';
 
@@ -42,6 +42,6 @@ export class FrameRecorder {
   }
 
   close(): Promise<void> {
-    return this.ch.close().catch(() => {});
+    return closeChannel(this.ch);
   }
 }

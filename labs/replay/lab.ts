@@ -4,7 +4,7 @@
  */
 import type { ConfirmChannel } from 'amqplib';
 import type { Lab } from '../../src/lab.js';
-import type { Delivery } from '../../src/broker/broker.js';
+import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { check } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { removedAfterConfirm, repairPayload, type ReplayStep } from './repair.js';
@@ -141,6 +141,6 @@ export const lab: Lab = {
 async function finish(ch: ConfirmChannel, consumer: { cancel(): Promise<void> }, queue: string) {
   await consumer.cancel();
   const left = await messagesLeft(ch, queue);
-  await ch.close().catch(() => {});
+  await closeChannel(ch);
   return left;
 }

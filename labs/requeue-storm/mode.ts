@@ -10,7 +10,7 @@
  * `requeue`, after at most one TTL in `delayed` (`removed` settles then; the caller awaits it).
  */
 import type { LabContext } from '../../src/lab.js';
-import type { Delivery } from '../../src/broker/broker.js';
+import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { deathCount } from '../../src/broker/xdeath.js';
 import { deferred, settledOrIdle } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
@@ -145,7 +145,7 @@ export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun>
   );
   const stop = async () => {
     await consumer.cancel();
-    await channel.close().catch(() => {});
+    await closeChannel(channel);
   };
 
   try {

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Lab, LabContext } from '../../src/lab.js';
-import type { Delivery } from '../../src/broker/broker.js';
+import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred, settledOrIdle } from '../../src/time.js';
 import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff, type Decision } from './backoff.js';
@@ -160,7 +160,7 @@ export const lab: Lab<Backoff> = {
       readyDepthWhen(ctx, x.dlq, dlqHeld.length + observed.dlqReady),
       readyDepthWhen(ctx, x.parking, parkingHeld.length + observed.parkingReady),
     ]);
-    await term.close().catch(() => {});
+    await closeChannel(term);
     await ctx.checkpoint('settled', { dlq: observed.dlqDepth, parking: observed.parkingDepth });
     return { lines: [ladderLine(observed)], checks: ladderChecks(observed), facts: ladderFacts(observed) };
   },

@@ -3,7 +3,7 @@
  * Everything a lab does with the broker goes through here, so errors map to one place.
  */
 import amqp from 'amqplib';
-import type { ChannelModel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
+import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
 import { connectError } from './errors.js';
 import { LabError } from '../errors.js';
 import { lossCause } from '../lost.js';
@@ -130,7 +130,7 @@ export class Broker {
     try {
       return (await ch.checkQueue(queue)).messageCount;
     } finally {
-      await ch.close().catch(() => {});
+      await closeChannel(ch);
     }
   }
 
@@ -142,7 +142,7 @@ export class Broker {
       const ok = await ch.checkQueue(queue);
       return { ready: ok.messageCount, consumers: ok.consumerCount };
     } finally {
-      await ch.close().catch(() => {});
+      await closeChannel(ch);
     }
   }
 
@@ -175,9 +175,26 @@ export class Broker {
     this.closed = true;
     // Close the channel first: it settles the channel's acks at the queues. Measured on 3.10.8: a
     // quorum-queue ack followed at once by connection.close can be lost (the message comes back).
-    await this.channel.close().catch(() => {});
+    await closeChannel(this.channel);
     await this.connection.close().catch(() => {});
   }
+}
+
+/**
+ * `ch.close()` that always settles. amqplib's never does when the connection closes while the
+ * channel's own close is under way: the broker sends no Channel.CloseOk after Connection.Close, and
+ * the channel only emits 'close'. A Ctrl-C closes a lab's connection in the middle of its calls:
+ * `depth()` hung in 43 of 300 such races (RabbitMQ 3.10.8), and the lab with it.
+ */
+export function closeChannel(ch: Channel | ConfirmChannel): Promise<void> {
+  return new Promise<void>((resolve) => {
+    ch.once('close', () => resolve());
+    try {
+      ch.close().then(() => resolve(), () => resolve());
+    } catch {
+      resolve(); // closed already: amqplib throws at once
+    }
+  });
 }
 
 export function delivery(ch: ConfirmChannel, queue: string, msg: ConsumeMessage): Delivery {

@@ -10,7 +10,7 @@ import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import { EnvError, LabError } from '../errors.js';
 import { maskUrl } from '../urls.js';
 import { sleep } from '../time.js';
-import { delivery, type Delivery, type PublishProps } from './broker.js';
+import { closeChannel, delivery, type Delivery, type PublishProps } from './broker.js';
 import { connectError } from './errors.js';
 import { attemptPlan, ConfirmLedger, DEFAULT_BACKOFF, type Backoff } from './reconnect-plan.js';
 
@@ -182,7 +182,7 @@ export class ReconnectingPublisher {
       return false; // the connection is going away: its loss watch clears the link
     }
     link.channel.on('error', () => {});
-    await old.close().catch(() => {});
+    await closeChannel(old);
     return true;
   }
 
@@ -209,7 +209,7 @@ export class ReconnectingPublisher {
     const link = this.link;
     this.link = null;
     if (link) {
-      await link.channel.close().catch(() => {});
+      await closeChannel(link.channel);
       await link.connection.close().catch(() => {});
     }
   }
@@ -280,7 +280,7 @@ export class ReconnectingConsumer {
     const link = this.link;
     this.link = null;
     if (link) {
-      await link.channel.close().catch(() => {});
+      await closeChannel(link.channel);
       await link.connection.close().catch(() => {});
     }
   }

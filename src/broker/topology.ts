@@ -3,7 +3,7 @@
  * run starts from known data. A queue whose arguments changed since an earlier run is deleted
  * and declared again (it belongs to the lab), instead of failing with PRECONDITION_FAILED.
  */
-import type { Broker } from './broker.js';
+import { closeChannel, type Broker } from './broker.js';
 
 export interface ExchangeSpec {
   name: string;
@@ -58,13 +58,13 @@ export async function declareTopology(broker: Broker, t: Topology, onRecreate?: 
         const fresh = await broker.newChannel();
         await fresh.deleteQueue(q.name);
         await fresh.assertQueue(q.name, { durable: true, arguments: args });
-        await fresh.close().catch(() => {});
+        await closeChannel(fresh);
         return declareTopology(broker, t, onRecreate);
       }
     }
     for (const b of t.bindings ?? []) await ch.bindQueue(b.queue, b.exchange, b.key);
   } finally {
-    await ch.close().catch(() => {});
+    await closeChannel(ch);
   }
 }
 
@@ -75,7 +75,7 @@ export async function purgeTopology(broker: Broker, t: Topology): Promise<number
   try {
     for (const q of t.queues) left += (await ch.purgeQueue(q.name)).messageCount;
   } finally {
-    await ch.close().catch(() => {});
+    await closeChannel(ch);
   }
   return left;
 }

@@ -1,0 +1,41 @@
+/**
+ * A Ctrl-C closes a lab's connection while the lab is in the middle of a call on it. Against the real
+ * broker, every call must then settle: a `depth()` that never returned kept db-outage from starting
+ * PostgreSQL again, and mqlab from exiting (amqplib's channel.close() waits for a Channel.CloseOk the
+ * broker never sends once the connection closes).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG, useNamespace } from '../../test/helpers.js';
+import { Broker } from './broker.js';
+
+const QUEUE = useNamespace(import.meta.url).q('close-race');
+const RACES = 120;
+const SETTLE_MS = 5000;
+
+let admin: Broker;
+beforeAll(async () => {
+  admin = await Broker.connect(CONFIG.amqpUrl);
+  await admin.channel.assertQueue(QUEUE, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+});
+afterAll(async () => {
+  await admin.channel.deleteQueue(QUEUE).catch(() => {});
+  await admin.close();
+});
+
+const settles = (p: Promise<unknown>) =>
+  Promise.race([p.then(() => 'settled' as const, () => 'settled' as const), new Promise<'hung'>((r) => setTimeout(r, SETTLE_MS, 'hung'))]);
+
+describe('Broker.close() in the middle of a call', () => {
+  it(`depth() and passive() settle (resolve or reject) when the connection closes under them, ${RACES} races`, async () => {
+    const hung: string[] = [];
+    for (let i = 0; i < RACES; i++) {
+      const b = await Broker.connect(CONFIG.amqpUrl);
+      const call: Promise<unknown> = i % 2 === 0 ? b.depth(QUEUE) : b.passive(QUEUE);
+      // the close lands at a different point of the call each time: before, during and after its channel opens
+      for (let k = 0; k < i % 6; k++) await new Promise((r) => setImmediate(r));
+      const [callEnd, closeEnd] = await Promise.all([settles(call), settles(b.close())]);
+      if (callEnd === 'hung' || closeEnd === 'hung') hung.push(`race ${i}: call ${callEnd}, close ${closeEnd}`);
+    }
+    expect(hung).toEqual([]);
+  }, 120_000);
+});
