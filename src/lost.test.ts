@@ -81,6 +81,6 @@ describe('reports of a lab stopped by a lost service', () => {
 
   it('text: ERROR, not FAIL; the summary row says ERROR', () => {
     expect(renderLab(report, false)).toEqual(['ERROR retry: stopped, RabbitMQ was lost or refused (not a failed experiment)']);
-    expect(renderSummary([report], false)[1]).toMatch(/^retry\s+ERROR/);
+    expect(renderSummary([report], false, 1000)[1]).toMatch(/^retry\s+ERROR/);
   });
 });

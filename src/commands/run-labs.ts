@@ -51,6 +51,7 @@ export async function runCommand(
   }
   if (flags.html) checkHtmlTarget(flags.html, summary);
   let first = true;
+  const started = performance.now();
   const { session, reports, lost } = await runLabs(
     entries,
     config,
@@ -71,7 +72,7 @@ export async function runCommand(
   // --json and --html: one document, printed and drawn
   const doc = flags.json || flags.html ? jsonDocument(session, reports, config) : null;
   if (flags.json) process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
-  else if (summary) print(['', ...renderSummary(reports, colour)]);
+  else if (summary) print(['', ...renderSummary(reports, colour, performance.now() - started)]);
   junit?.write();
   if (flags.html && doc) {
     const files = writeHtml(flags.html, doc, summary);

@@ -43,20 +43,20 @@ describe('text output', () => {
       'SKIP sourceAfter: statistics refresh every 5 s',
       'RESULT: all assertions passed',
     ]);
-    expect(renderSummary([report({ checks: [evaluate(check('a', 1, 1)), skipped] })], false)[1]).toContain('1/2');
+    expect(renderSummary([report({ checks: [evaluate(check('a', 1, 1)), skipped] })], false, 1010)[1]).toContain('1/2');
   });
 
   it('summarises `mqlab all` as a table', () => {
-    const rows = renderSummary([report(), report({ lab: 'hold', status: 'failed', checks: [evaluate(check('a', 1, 2))] })], false);
+    const rows = renderSummary([report(), report({ lab: 'hold', status: 'failed', checks: [evaluate(check('a', 1, 2))] })], false, 1540);
     expect(rows[1]).toMatch(/^retry\s+PASSED\s+1\/1\s+1\.01 s$/);
     expect(rows[2]).toMatch(/^hold\s+FAILED\s+0\/1/);
-    expect(rows.at(-1)).toBe('ALL: 1 of 2 lab(s) FAILED');
+    expect(rows.at(-1)).toBe('ALL: 1 of 2 lab(s) FAILED in 1.5 s');
   });
 
   it('counts a skipped lab as skipped, not passed', () => {
-    const rows = renderSummary([report(), report({ lab: 'delayed-retry', status: 'skipped', checks: [], skipped: 'needs RabbitMQ 4.3 (this broker: 3.10.8)' })], false);
+    const rows = renderSummary([report(), report({ lab: 'delayed-retry', status: 'skipped', checks: [], skipped: 'needs RabbitMQ 4.3 (this broker: 3.10.8)' })], false, 62_040);
     expect(rows[2]).toMatch(/^delayed-retry\s+SKIPPED\s+0\/0/);
-    expect(rows.at(-1)).toBe('ALL: 2 lab(s), none failed, 1 skipped');
+    expect(rows.at(-1)).toBe('ALL: 2 lab(s) in 62.0 s, none failed, 1 skipped');
   });
 
   it('uses colour only on a TTY without NO_COLOR', () => {

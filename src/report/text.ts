@@ -32,8 +32,8 @@ export function renderLab(r: LabReport, colour: boolean): string[] {
   return out;
 }
 
-/** `mqlab all`: one row per lab */
-export function renderSummary(reports: LabReport[], colour: boolean): string[] {
+/** `mqlab all`: one row per lab, then the verdict with the run's wall time (with --jobs, less than the rows' sum) */
+export function renderSummary(reports: LabReport[], colour: boolean, wallMs: number): string[] {
   const p = palette(colour);
   const w = Math.max(3, ...reports.map((r) => r.lab.length));
   const rows = [`${'lab'.padEnd(w)}  result   checks  wall`];
@@ -46,7 +46,8 @@ export function renderSummary(reports: LabReport[], colour: boolean): string[] {
   const failed = reports.filter((r) => r.status === 'failed' || r.status === 'error').length;
   const skipped = reports.filter((r) => r.status === 'skipped').length;
   const skipNote = skipped ? `, ${skipped} skipped` : '';
-  rows.push(failed === 0 ? p.pass(`ALL: ${reports.length} lab(s), none failed${skipNote}`) : p.fail(`ALL: ${failed} of ${reports.length} lab(s) FAILED${skipNote}`));
+  const wall = `${(wallMs / 1000).toFixed(1)} s`;
+  rows.push(failed === 0 ? p.pass(`ALL: ${reports.length} lab(s) in ${wall}, none failed${skipNote}`) : p.fail(`ALL: ${failed} of ${reports.length} lab(s) FAILED in ${wall}${skipNote}`));
   return rows;
 }
 
