@@ -72,6 +72,28 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
     expect(await postgresUp()).toBe(true);
   });
 
+  it('RabbitMQ lost while PostgreSQL is down: exit 2 naming RabbitMQ, and PostgreSQL runs again before mqlab exits', async () => {
+    // the broker closes the run's connections (management API: connection-forced), as a broker that went away would
+    const vhostConnections = async () => (await s.mgmt.request<{ name: string }[]>('GET', `/api/vhosts/${encodeURIComponent(CONFIG.vhost)}/connections`)) ?? [];
+    const before = new Set((await vhostConnections()).map((c) => c.name));
+    const run = startMqlab(['db-outage', '-v', '--down', '20s']);
+    await run.stderrShows('status=stopped', 60_000);
+    let theirs: string[] = [];
+    // the API lists a connection once its first statistics arrived (about a second)
+    for (const end = Date.now() + 15_000; theirs.length === 0 && Date.now() < end; await new Promise((r) => setTimeout(r, 200))) {
+      theirs = (await vhostConnections()).map((c) => c.name).filter((c) => !before.has(c));
+    }
+    expect(theirs.length).toBeGreaterThan(0);
+    for (const name of theirs) await s.mgmt.request('DELETE', `/api/connections/${encodeURIComponent(name)}`).catch(() => {}); // one may have closed meanwhile
+    const r = await run.exited(90_000);
+    const stderr = String(r.stderr);
+    expect(r.exitCode, stderr).toBe(2);
+    expect(stderr).toMatch(/^mqlab: RabbitMQ at amqp:\/\/app:\*\*\*@\S+: /m);
+    // the outage's own end: the lab started what it stopped, and the run waited for it
+    expect(stderr).toMatch(/\[services\] .*service=PostgreSQL .*status=ready/);
+    expect(await postgresUp()).toBe(true);
+  });
+
   it('refused in one line (exit 2) against services mqlab did not start; in a run of several labs it is SKIP with the reason', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-not-started-'));
     try {
