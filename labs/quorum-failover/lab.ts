@@ -4,6 +4,7 @@
  * what was unconfirmed; the consumer's unique key absorbs the duplicates (names.ts: the topology).
  */
 import type { Lab, LabContext } from '../../src/lab.js';
+import { closeConnection } from '../../src/broker/broker.js';
 import { connectAny, ReconnectingConsumer } from '../../src/broker/reconnect.js';
 import { LabError } from '../../src/errors.js';
 import { within } from '../../src/time.js';
@@ -122,7 +123,7 @@ async function declareThrough(url: string, queue: string, rounds: number): Promi
       await answered(channel.assertQueue(queue, { durable: true, arguments: { ...queueArguments } }), 'the declare of');
     }
   } finally {
-    await connection.close().catch(() => {});
+    await closeConnection(connection);
   }
 }
 

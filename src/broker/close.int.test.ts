@@ -1,12 +1,14 @@
 /**
- * A Ctrl-C closes a lab's connection while the lab is in the middle of a call on it. Against the real
- * broker, every call must then settle: a `depth()` that never returned kept db-outage from starting
- * PostgreSQL again, and mqlab from exiting (amqplib's channel.close() waits for a Channel.CloseOk the
- * broker never sends once the connection closes).
+ * A Ctrl-C closes a lab's connection while the lab is in the middle of a call on it, and a node dies
+ * while a client closes its connection. Against the real broker, every call and every close must then
+ * settle: a `depth()` that never returned kept db-outage from starting PostgreSQL again, and mqlab from
+ * exiting (amqplib's close waits for a CloseOk the broker never sends once the connection has ended).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG, useNamespace } from '../../test/helpers.js';
-import { Broker } from './broker.js';
+import amqp from 'amqplib';
+import { CONFIG, PORT, useNamespace } from '../../test/helpers.js';
+import { tcpProxy, viaPort } from '../../test/tcp-proxy.js';
+import { Broker, closeConnection } from './broker.js';
 
 const QUEUE = useNamespace(import.meta.url).q('close-race');
 const RACES = 120;
@@ -35,6 +37,26 @@ describe('Broker.close() in the middle of a call', () => {
       for (let k = 0; k < i % 6; k++) await new Promise((r) => setImmediate(r));
       const [callEnd, closeEnd] = await Promise.all([settles(call), settles(b.close())]);
       if (callEnd === 'hung' || closeEnd === 'hung') hung.push(`race ${i}: call ${callEnd}, close ${closeEnd}`);
+    }
+    expect(hung).toEqual([]);
+  }, 120_000);
+});
+
+describe('closeConnection() when the socket dies during the close handshake (a node killed meanwhile)', () => {
+  it('settles every time, 20 cuts', async () => {
+    const hung: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const proxy = await tcpProxy(PORT.amqp);
+      try {
+        const connection = await amqp.connect(viaPort(CONFIG.amqpUrl, proxy.port));
+        connection.on('error', () => {});
+        const closing = settles(closeConnection(connection));
+        for (let k = 0; k < i % 3; k++) await new Promise((r) => setImmediate(r));
+        await proxy.cut();
+        if ((await closing) === 'hung') hung.push(i);
+      } finally {
+        await proxy.close();
+      }
     }
     expect(hung).toEqual([]);
   }, 120_000);

@@ -10,7 +10,7 @@ import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import { EnvError, LabError } from '../errors.js';
 import { maskUrl } from '../urls.js';
 import { sleep } from '../time.js';
-import { closeChannel, delivery, type Delivery, type PublishProps } from './broker.js';
+import { closeChannel, closeConnection, delivery, type Delivery, type PublishProps } from './broker.js';
 import { connectError } from './errors.js';
 import { attemptPlan, ConfirmLedger, DEFAULT_BACKOFF, type Backoff } from './reconnect-plan.js';
 
@@ -191,7 +191,7 @@ export class ReconnectingPublisher {
     const before = this.link;
     if (before) {
       this.closing = true;
-      await before.connection.close().catch(() => {});
+      await closeConnection(before.connection);
       this.closing = false;
       this.ledger.loseAllPending();
     }
@@ -210,7 +210,7 @@ export class ReconnectingPublisher {
     this.link = null;
     if (link) {
       await closeChannel(link.channel);
-      await link.connection.close().catch(() => {});
+      await closeConnection(link.connection);
     }
   }
 }
@@ -254,7 +254,7 @@ export class ReconnectingConsumer {
 
   private async subscribe(after: number): Promise<void> {
     const link = await connectAny(this.opts, after);
-    if (this.closing) return void (await link.connection.close().catch(() => {}));
+    if (this.closing) return void (await closeConnection(link.connection));
     this.link = link;
     this.subscriptions++;
     watchLoss(link, () => this.closing, () => {
@@ -281,7 +281,7 @@ export class ReconnectingConsumer {
     this.link = null;
     if (link) {
       await closeChannel(link.channel);
-      await link.connection.close().catch(() => {});
+      await closeConnection(link.connection);
     }
   }
 }
