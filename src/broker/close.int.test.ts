@@ -11,7 +11,7 @@ import { tcpProxy, viaPort } from '../../test/tcp-proxy.js';
 import { Broker, closeConnection } from './broker.js';
 
 const QUEUE = useNamespace(import.meta.url).q('close-race');
-const RACES = 120;
+const RACES = 60; // without closeChannel about 1 race in 5 hung: 60 leave it no chance to pass
 const SETTLE_MS = 5000;
 
 let admin: Broker;
@@ -24,6 +24,17 @@ afterAll(async () => {
   await admin.close();
 });
 
+/** a connection per race: on a loaded broker (the suite's other files beside it) one open may time out; that is not what is tested */
+async function connect(): Promise<Broker> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await Broker.connect(CONFIG.amqpUrl);
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
 const settles = (p: Promise<unknown>) =>
   Promise.race([p.then(() => 'settled' as const, () => 'settled' as const), new Promise<'hung'>((r) => setTimeout(r, SETTLE_MS, 'hung'))]);
 
@@ -31,7 +42,7 @@ describe('Broker.close() in the middle of a call', () => {
   it(`depth() and passive() settle (resolve or reject) when the connection closes under them, ${RACES} races`, async () => {
     const hung: string[] = [];
     for (let i = 0; i < RACES; i++) {
-      const b = await Broker.connect(CONFIG.amqpUrl);
+      const b = await connect();
       const call: Promise<unknown> = i % 2 === 0 ? b.depth(QUEUE) : b.passive(QUEUE);
       // the close lands at a different point of the call each time: before, during and after its channel opens
       for (let k = 0; k < i % 6; k++) await new Promise((r) => setImmediate(r));
