@@ -48,22 +48,26 @@ export const lab: Lab<HoldOptions> = {
       ctx.progress(`policy ${policy.name} was left by an earlier run: clearing it first drops the letters that run still held`);
       await mgmt.deletePolicy(policy.name);
     }
+    // An earlier run's held letters went with its policy, and its policy was cleared, but the
+    // statistics may still show both for a while (a run right after another): before this run's
+    // policy, wait for a sample showing neither, so a sample of this run's held letter or policy is
+    // not the earlier one's. Should that not come in time, a held or policy sample counts only after
+    // one has shown none (verdicts.ts).
+    const atStart = await mgmt.queue(x.source);
+    let staleAtStart = atStart !== null && heldLetters(atStart) > 0;
+    let policyStaleAtStart = atStart !== null && atStart.policy === policy.name;
+    if (staleAtStart || policyStaleAtStart) {
+      const what = `the statistics of ${x.source} to drop ${staleAtStart ? `the ${heldLetters(atStart!)} letter(s) an earlier run left held` : `the policy of an earlier run`}`;
+      const fresh = (q: QueueStats) => heldLetters(q) === 0 && q.policy !== policy.name;
+      const cleared = await ticking(ctx, (s) => `waiting for ${what} (sampled every few seconds): ${s} s`, () => mgmt.queueWhen(x.source, fresh, STALE_WAIT_MS));
+      staleAtStart &&= !cleared || heldLetters(cleared) > 0;
+      policyStaleAtStart &&= !cleared || cleared.policy === policy.name;
+    }
     // fault wrong-pattern: a policy that matches no queue (the source keeps no dead-letter route)
     await mgmt.putPolicy(ctx.fault('wrong-pattern') ? { ...policy, pattern: `${policy.pattern}-nothing` } : policy);
     const stored = (await mgmt.policy(policy.name)) ?? undefined;
     ctx.progress(`applied policy ${policy.name} to ${policy.pattern} (apply-to ${policy.applyTo}${ctx.caps.policyApplyToQuorumQueues ? '' : `: RabbitMQ ${ctx.caps.version} has no quorum_queues`}): ${JSON.stringify(policy.definition)}`);
     log.emit('policy', { policy: policy.name, pattern: policy.pattern, applyTo: policy.applyTo, queue: x.source, status: 'applied' });
-    // An earlier run's held letters went with its policy, but the statistics may still show them
-    // for a while (a run right after another): wait for a sample showing none, so this run's
-    // sample of its own held letter is not the earlier one. Should that not come in time, a held
-    // sample counts only after one has shown none (verdicts.ts).
-    const atStart = await mgmt.queue(x.source);
-    let staleAtStart = atStart !== null && heldLetters(atStart) > 0;
-    if (staleAtStart) {
-      const what = `the statistics of ${x.source} to drop the ${heldLetters(atStart!)} letter(s) an earlier run left held`;
-      const cleared = await ticking(ctx, (s) => `waiting for ${what} (sampled every few seconds): ${s} s`, () => mgmt.queueWhen(x.source, (q) => heldLetters(q) === 0, STALE_WAIT_MS));
-      staleAtStart = !cleared || heldLetters(cleared) > 0;
-    }
 
     // The target loses its binding (and anything an earlier run left in it), then a push consumer watches it.
     if (!ctx.fault('keep-binding')) await broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY);
@@ -134,7 +138,7 @@ export const lab: Lab<HoldOptions> = {
 
       // The statistics: wait for them to show the source empty only as long as they took to show
       // the held letter (never on a broker whose statistics are slower than the hold).
-      const seen = () => ({ source: x.source, policy: policy.name, samples: watch.samples, rejectedAt, staleAtStart, brokerDelivered: brokerDelivery() !== undefined, deliveredAt: brokerDelivery()?.at ?? null });
+      const seen = () => ({ source: x.source, policy: policy.name, samples: watch.samples, rejectedAt, staleAtStart, policyStaleAtStart, brokerDelivered: brokerDelivery() !== undefined, deliveredAt: brokerDelivery()?.at ?? null });
       const grace = emptyGraceMs(seen(), WINDOW_MS);
       const held = heldSample(seen());
       if (held && grace > 0) await watch.until((q) => q.messages === 0, held.at + 1, grace);

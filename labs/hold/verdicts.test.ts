@@ -20,6 +20,7 @@ const seen = (samples: [number, QueueStats][], more: Partial<StatsSeen> = {}): S
   samples: samples.map(([at, stats]) => ({ at, stats })),
   rejectedAt: 1000,
   staleAtStart: false,
+  policyStaleAtStart: false,
   brokerDelivered: true,
   deliveredAt: 4000,
   ...more,
@@ -64,6 +65,16 @@ describe('hold statistics verdicts', () => {
     expect(line(stale, sourceWhileHeld)).toBe('SKIP');
     const cleared = seen([[900, q(1)], [1200, q(0)], [2000, q(1)]], { staleAtStart: true });
     expect(line(cleared, sourceWhileHeld)).toBe('PASS messages=1 ready=0 unacked=0');
+  });
+
+  it("an earlier run's policy still in the statistics does not count until a sample showed none (a policy that matches nothing: FAIL)", () => {
+    const none = (messages: number) => q(messages, 0, 0, null);
+    const stale = { policyStaleAtStart: true, brokerDelivered: false, deliveredAt: null };
+    expect(line(seen([[900, q(0)], [1500, q(0)], [4500, q(0)]], stale), policyOnSource)).toBe('FAIL null');
+    expect(line(seen([[900, q(0)], [1500, none(0)], [2500, none(0)]], stale), policyOnSource)).toBe('FAIL null');
+    expect(line(seen([[900, q(0)], [1200, none(0)], [2000, q(1)]], stale), policyOnSource)).toBe('PASS me12-hold');
+    expect(line(seen([[900, q(0)], [1500, q(0)]], { policyStaleAtStart: true }), policyOnSource)).toBe('SKIP');
+    expect(line(seen([[900, q(0)]], { brokerDelivered: false, deliveredAt: null }), policyOnSource)).toBe('PASS me12-hold');
   });
 
   it('two letters held is a FAIL, not a pass', () => {

@@ -26,6 +26,8 @@ export interface StatsSeen {
   rejectedAt: number;
   /** at the start the statistics still showed letters an earlier run left held (already dropped with its policy) */
   staleAtStart: boolean;
+  /** at the start the statistics still showed the policy of an earlier run (already cleared) on the source */
+  policyStaleAtStart: boolean;
   /** this run's letter reached the target from the broker's dead-lettering (x-death of the source) */
   brokerDelivered: boolean;
   /** when it did (ctx.now()), or null */
@@ -67,13 +69,20 @@ export function sourceWhileHeld(s: StatsSeen): Check {
   return check('sourceWhileHeld', HELD_LINE, statsLine(lastStats(s)));
 }
 
+/** a sample showing the policy; when the statistics still showed an earlier run's at the start, only after one has shown none */
+export function policySample(s: StatsSeen): Sample | undefined {
+  const fresh = s.policyStaleAtStart ? (s.samples.find((x) => x.stats.policy !== s.policy)?.at ?? Infinity) : -Infinity;
+  return s.samples.find((x) => x.at > fresh && x.stats.policy === s.policy);
+}
+
 export function policyOnSource(s: StatsSeen): Check {
-  const shown = s.samples.find((x) => x.stats.policy === s.policy);
+  const shown = policySample(s);
   if (shown) return check('policyOnSource', s.policy, shown.stats.policy);
   if (s.brokerDelivered) {
     return skipCheck('policyOnSource', s.policy, `the statistics of ${s.source} never showed its policy while the run lasted: ${SLOW}; the broker dead-lettering the letter to the policy's exchange shows it applied`);
   }
-  return check('policyOnSource', s.policy, lastStats(s)?.policy ?? null);
+  // an earlier run's sample of the policy says nothing of this run's
+  return check('policyOnSource', s.policy, s.policyStaleAtStart ? null : (lastStats(s)?.policy ?? null));
 }
 
 export function sourceAfter(s: StatsSeen): Check {
