@@ -16,7 +16,8 @@ import type { LabServices, Outage, OwnService, StartedAgain, Stopped } from './l
 
 
 
-export function labServices(config: Config, watch: LossWatch, log: EventLog, disruptive: boolean, lab: string): LabServices {
+/** `say`: a line for the user (stderr), when the lab stops before the outage's end and the service is started again */
+export function labServices(config: Config, watch: LossWatch, log: EventLog, disruptive: boolean, lab: string, say: (line: string) => void): LabServices {
   return {
     async outage<T>(service: OwnService, whileDown: (stopped: Stopped) => Promise<T>, opts: { readyTimeoutMs?: number } = {}): Promise<Outage<T>> {
       if (!disruptive) throw new LabError(`${lab} stops ${service} but its meta does not say disruptive: true`);
@@ -25,16 +26,20 @@ export function labServices(config: Config, watch: LossWatch, log: EventLog, dis
       let stopped: Stopped | undefined;
       let started: StartedAgain;
       let result: T;
+      let ended = false;
       try {
         stopped = await control.stop(service);
         log.emit('services', { status: 'stopped', service, pid: stopped.pid ?? undefined, probe: stopped.refused ?? 'connected' });
         result = await whileDown(stopped);
+        ended = true;
       } finally {
         // also after an error or an interrupt: the next lab (and the next run) find the service up
         // ready: the app and the admin connect again (mqlab up's own probe; the other service never stopped)
         const ready = async () => allUp(await probe(config));
         started = await control.start(service, ready, opts.readyTimeoutMs ?? 120_000).finally(() => watch.expect(service, false));
         log.emit('services', { status: 'ready', service, pid: started.pid ?? undefined, startMs: started.readyAt - started.startAt });
+        // stopped early (Ctrl-C, an error): say that the service is back, as the lab's own line would have
+        if (!ended && stopped) say(`${service} is running again (it accepted connections ${started.readyAt - started.startAt} ms after its start)`);
       }
       return { stopped, started, result };
     },

@@ -321,7 +321,7 @@ function context(
     signal,
     now: () => performance.now(),
     fault: (name) => faults.has(name),
-    services: labServices(config, watch, log, entry.disruptive === true, entry.name),
+    services: labServices(config, watch, log, entry.disruptive === true, entry.name, (line) => hooks.stderr(`${entry.name}: ${line}`)),
   };
 }
 

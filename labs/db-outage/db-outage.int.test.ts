@@ -57,6 +57,7 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
     const r = await run.exited(90_000);
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(String(r.stderr)).toMatch(/\[services\] .*service=PostgreSQL .*status=ready/);
+    expect(String(r.stderr)).toMatch(/^db-outage: PostgreSQL is running again \(it accepted connections \d+ ms after its start\)$/m);
     expect(await postgresUp()).toBe(true);
   });
 
