@@ -1,7 +1,7 @@
 /** Helpers for integration tests: run the real CLI, and look at the real services. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { execa } from 'execa';
 import { Broker } from '../src/broker/broker.js';
 import { Management } from '../src/broker/management.js';
@@ -167,6 +167,17 @@ export async function expectLabPasses(args: string[], { runs = 2, check, ...expe
     done.push(r);
   }
   return done;
+}
+
+/**
+ * For the files of labs that stop a service: a failed test may leave it stopped (a hung run killed
+ * mid-outage); `mqlab up` starts it, so the failure is reported once, there, and not again by every
+ * file that runs after it.
+ */
+export function upAgainAfterFailure(): void {
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await mqlab(['up']);
+  });
 }
 
 /** `mqlab …args` as a child to watch and signal; `stderrShows` resolves as soon as its stderr holds `text` */

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { CONFIG, expectLabPasses, mqlab, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { CONFIG, expectLabPasses, mqlab, startMqlab, upAgainAfterFailure, useNamespace, useServices } from '../../test/helpers.js';
 import { Broker } from '../../src/broker/broker.js';
 
 const n = useNamespace('t_broker_restart');
@@ -14,11 +14,7 @@ async function brokerUp(): Promise<boolean> {
   }
 }
 
-// a failed test may leave the service stopped (a hung run killed mid-outage): `mqlab up` starts it, so the
-// failure is reported once, here, and not again by every file that runs after this one
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await mqlab(['up']);
-});
+upAgainAfterFailure();
 
 describe('broker-restart against the RabbitMQ node and PostgreSQL mqlab started', () => {
   const s = useServices();

@@ -7,6 +7,7 @@
  */
 import { Broker, closeChannel, type Consumer } from '../../src/broker/broker.js';
 import type { Db } from '../../src/db/client.js';
+import { backoffMs } from '../../src/broker/reconnect-plan.js';
 import { BACKOFF, type DbOutageNames } from './names.js';
 
 export interface Attempt {
@@ -93,7 +94,6 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
         record.acks.push({ id, at: Date.now(), seq: ++seq });
       }
       const start = Date.now();
-      let wait: number = BACKOFF.initialMs;
       for (let attempt = 1; ; attempt++) {
         try {
           await transact(id, n, () => (attempt === 1 ? s.holdFor(id, n) : null));
@@ -110,6 +110,7 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
           const error = codeOf(err);
           record.attempts.push({ id, delivery: n, at: Date.now(), seq: ++seq, ok: false, error });
           s.emit({ messageId: id, delivery: n, attempt, error, status: 'tx_failed' });
+          const wait = backoffMs(BACKOFF, attempt - 1);
           if (Date.now() - start + wait > s.holdBudgetMs) {
             if (!early) d.nack(true); // give it back: not acked, the broker redelivers it
             record.givenBack.push({ id, at: Date.now() });
@@ -117,7 +118,6 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
             return;
           }
           await s.sleep(wait);
-          wait = Math.min(BACKOFF.maxMs, wait * 2);
         }
       }
     },

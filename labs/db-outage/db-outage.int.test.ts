@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CONFIG, expectLabPasses, mqlab, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { CONFIG, expectLabPasses, mqlab, startMqlab, upAgainAfterFailure, useNamespace, useServices } from '../../test/helpers.js';
 import { runLabs } from '../../src/runner.js';
 import { meta } from './meta.js';
 import { openDb } from '../../src/db/client.js';
@@ -20,11 +20,7 @@ async function postgresUp(): Promise<boolean> {
   }
 }
 
-// a failed test may leave the service stopped (a hung run killed mid-outage): `mqlab up` starts it, so the
-// failure is reported once, here, and not again by every file that runs after this one
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') await mqlab(['up']);
-});
+upAgainAfterFailure();
 
 describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
   const s = useServices();

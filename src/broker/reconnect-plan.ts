@@ -13,6 +13,9 @@ export interface Backoff {
 
 export const DEFAULT_BACKOFF: Backoff = { initialMs: 100, maxMs: 2000 };
 
+/** the wait after `n` earlier waits (0: the first): initialMs doubled n times, at most maxMs */
+export const backoffMs = (b: Backoff, n: number): number => Math.min(b.maxMs, b.initialMs * 2 ** n);
+
 /**
  * The attempts, in order, within `totalMs`: every URL once per round, starting after `startAt`
  * (the URL that was in use is tried last in the first round), then a wait that doubles from
@@ -20,14 +23,12 @@ export const DEFAULT_BACKOFF: Backoff = { initialMs: 100, maxMs: 2000 };
  */
 export function* attemptPlan(urlCount: number, backoff: Backoff, startAt = -1): Generator<{ index: number; waitMs: number }> {
   if (urlCount < 1) return;
-  let wait = backoff.initialMs;
   for (let round = 0; ; round++) {
     for (let k = 0; k < urlCount; k++) {
       const index = (startAt + 1 + k) % urlCount;
-      const waitMs = round > 0 && k === 0 ? wait : 0;
+      const waitMs = round > 0 && k === 0 ? backoffMs(backoff, round - 1) : 0;
       yield { index, waitMs };
     }
-    if (round > 0) wait = Math.min(backoff.maxMs, wait * 2);
   }
 }
 

@@ -6,7 +6,7 @@ import { maskText, maskUrl } from '../urls.js';
 import { networkCause } from '../broker/errors.js';
 import { pgCredentials } from './options.js';
 import { isConnectionLoss, lossCause } from '../lost.js';
-import type { Backoff } from '../broker/reconnect-plan.js';
+import { backoffMs, type Backoff } from '../broker/reconnect-plan.js';
 
 export type Db = Sql;
 
@@ -31,7 +31,7 @@ export async function openDb(url: string, max = 4, onClose?: () => void, pool: D
   const { reconnect = DB_RECONNECT } = pool;
   const db = postgres(creds.url, {
     max,
-    backoff: (failures: number) => Math.min(reconnect.initialMs * 2 ** failures, reconnect.maxMs) / 1000,
+    backoff: (failures: number) => backoffMs(reconnect, failures) / 1000,
     ...(creds.password !== undefined ? { password: creds.password } : {}),
     onnotice: () => {},
     connect_timeout: 5,
