@@ -39,4 +39,10 @@ describe('capabilities from the broker version', () => {
     });
     expect(capabilities('4.2.1')).toMatchObject({ nackRequeueCountsTowardLimit: true, nativeDelayedRetry: false, defaultDeliveryLimit: 20 });
   });
+
+  it('x-acquired-count is sent from 4.3.0 on', () => {
+    expect(capabilities('4.3.0').acquiredCountHeader).toBe(true);
+    expect(capabilities('4.2.9').acquiredCountHeader).toBe(false);
+    expect(capabilities('3.10.8').acquiredCountHeader).toBe(false);
+  });
 });

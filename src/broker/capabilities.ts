@@ -19,6 +19,12 @@ export interface Capabilities {
   /** native delayed retry on quorum queues: x-delayed-retry-type|min|max */
   nativeDelayedRetry: boolean;
   /**
+   * a quorum queue's redelivery carries x-acquired-count (every return) beside x-delivery-count
+   * (failed deliveries only): since 4.3.0 (rabbit_fifo_client add_delivery_count_header, v4.3.0;
+   * absent in v4.2.9). Measured: 4.3.6 sends it, 3.10.8 does not
+   */
+  acquiredCountHeader: boolean;
+  /**
    * a copy dead-lettered after it was delivered (rejected, delivery_limit) keeps its delivery count:
    * it arrives in the DLQ with redelivered=true and x-delivery-count 1 (measured on 4.3.6; 3.10.8: false, 0)
    */
@@ -63,6 +69,7 @@ export function capabilities(version: string): Capabilities {
     nackRequeueCountsTowardLimit: !atLeast(version, 4, 3),
     readsClientXDeath: !atLeast(version, 4, 0),
     nativeDelayedRetry: atLeast(version, 4, 3),
+    acquiredCountHeader: atLeast(version, 4, 3),
     deadLetterKeepsDeliveryCount: atLeast(version, 4, 3),
     quorumNackSticksToChannel: !atLeast(version, 4, 0),
     quorumRegistrationDelayMs: atLeast(version, 4, 0) ? 0 : 3000,
@@ -79,6 +86,7 @@ export function describeCapabilities(c: Capabilities): string[] {
     `nack(requeue) counts to limit ... ${yes(c.nackRequeueCountsTowardLimit)}`,
     `reads republished x-death ....... ${yes(c.readsClientXDeath)}`,
     `native delayed retry ............ ${yes(c.nativeDelayedRetry)}`,
+    `x-acquired-count header ......... ${yes(c.acquiredCountHeader)}`,
     `DLQ copy keeps delivery count ... ${yes(c.deadLetterKeepsDeliveryCount)}`,
     `quorum nack sticks to channel ... ${yes(c.quorumNackSticksToChannel)}`,
     `quorum replica on disk after .... ${c.quorumRegistrationDelayMs ? `up to ${c.quorumRegistrationDelayMs / 1000} s` : 'at once'}`,
