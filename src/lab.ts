@@ -39,6 +39,12 @@ export interface LabMeta<O = any> {
    * alone, after every other lab has finished, never beside another lab
    */
   disruptive?: boolean;
+  /**
+   * the lab's verdict (or its test's) reads a capability about the delivery count: before the run,
+   * the runner measures those on the broker (src/broker/capability-probe.ts, ≈ 0.3 s) instead of
+   * deriving them from the version alone; the report's capabilities.basis says which were measured
+   */
+  measuresCapabilities?: boolean;
   /** subcommands of `mqlab <lab>`; `mqlab <lab>` alone still runs the lab */
   tools?: LabTool<any>[];
   load: () => Promise<{ lab: Lab<O> }>;

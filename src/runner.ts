@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { Broker } from './broker/broker.js';
 import { Management } from './broker/management.js';
 import { capabilities, type Capabilities } from './broker/capabilities.js';
+import { measureCapabilities } from './broker/capability-probe.js';
 import { declareTopology, purgeTopology } from './broker/topology.js';
 import { openDb, type Db } from './db/client.js';
 import { EventLog } from './log/events.js';
@@ -74,7 +75,10 @@ export async function runLabs(
   const session: SessionInfo = {
     broker: { product: first.value.product, version: first.value.version },
     postgres: version,
-    capabilities: capabilities(first.value.version),
+    // derived from the version; the delivery-count ones measured on this broker when a lab reads them
+    capabilities: entries.some((e) => e.measuresCapabilities)
+      ? await measureCapabilities(first.value, namesFor(config), capabilities(first.value.version))
+      : capabilities(first.value.version),
   };
   if (jobs > 1) hooks.stderr(`mqlab: ${entries.length} labs, ${jobs} at a time, each in its own namespace: ${entries.map((e, i) => `${e.name}=${configs[i]!.namespace}`).join(' ')}`);
   let spare: Broker | null = first.value; // the first lab uses the connection that just proved the broker

@@ -31,10 +31,10 @@ describe('dead-letter-reasons lab against the real broker', () => {
     if (lastDeathHeaders()) expect(d.headers).toMatchObject({ 'x-last-death-reason': reason, 'x-last-death-queue': queue });
     else expect(d.headers['x-last-death-reason']).toBeUndefined();
     expect(d.raw.properties.expiration).toBeUndefined();
-    // the DLQ's letter itself was never delivered; from 4.3 a letter that died after a delivery
-    // (rejected, delivery_limit) keeps its delivery count, so the broker flags it redelivered
+    // the DLQ's letter itself was never delivered; from 4.0 a copy dead-lettered from a quorum queue
+    // carries the delivery count (rejected: 1, delivery_limit: limit + 1), so it comes redelivered
     const delivered = reason === 'rejected' || reason === 'delivery_limit';
-    expect(d.redelivered).toBe(delivered && capabilities(s.broker.version).deadLetterKeepsDeliveryCount);
+    expect(d.redelivered).toBe(delivered && capabilities(s.broker.version).deadLetteredCopyCarriesDeliveryCount);
   }
 
   it('passes twice in a row, prints its line, and leaves exactly one letter in each DLQ', async () => {

@@ -8,7 +8,7 @@
  * - a quorum queue past x-delivery-limit dead-letters with reason `delivery_limit` on 3.10.8 too;
  * - x-last-death-{reason,queue,exchange} exist from 3.13 (message containers) on; 3.10 has none.
  */
-import { atLeast } from '../../src/broker/capabilities.js';
+import { capabilities } from '../../src/broker/capabilities.js';
 import { deadLetterHistory, firstDeath } from '../../src/broker/xdeath.js';
 
 export const QUEUE_TTL_MS = 100;
@@ -86,7 +86,7 @@ export interface PathQueues {
 
 /** what each path must show on `version`, for queues named as in the lab's topology */
 export function expectedDeadLetters(version: string, q: PathQueues): Record<PathName, ExpectedDeadLetter> {
-  const lastHeaders = atLeast(version, 3, 13);
+  const lastHeaders = capabilities(version).lastDeathHeaders;
   const once = (path: PathName, reason: string, messageId: string, extra: Partial<ExpectedDeadLetter> = {}, originalExpiration: string | null = null): ExpectedDeadLetter => {
     const death = { reason, queue: q.work[path], exchange: q.business };
     return {

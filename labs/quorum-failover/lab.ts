@@ -97,7 +97,7 @@ export const lab: Lab<QuorumFailoverOptions> = {
         resent: s.resent,
         nackedAndSentAgain: s.renacked,
         // RabbitMQ 3.10 nacks on a channel whose first publish found the leader's node down, until a fresh channel (capabilities.ts)
-        nackSticksToChannel: ctx.caps.quorumNackSticksToChannel,
+        nackSticksToChannel: ctx.caps.quorumPublishNackSticksToChannel,
         channelsRenewed: s.channelsRenewed,
         registrationDelayMs: ctx.caps.quorumRegistrationDelayMs,
         duplicateIds: dups.slice(0, 50),

@@ -73,7 +73,7 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: strin
         await ctx.sleep(200);
         if (!pub.url) continue; // the connection died meanwhile: recover() resends the nacked ids too
         // 3.10: this channel nacks every later publish to the queue (capabilities.ts): a fresh one
-        if (ctx.caps.quorumNackSticksToChannel && (await pub.renewChannel())) {
+        if (ctx.caps.quorumPublishNackSticksToChannel && (await pub.renewChannel())) {
           r.channelsRenewed++;
           ctx.progress(`producer: ${nacked.length} publishes nacked; RabbitMQ ${ctx.caps.version} nacks every later one on that channel (its first publish found the leader's node down): a fresh channel, sent again`);
         }

@@ -13,6 +13,7 @@ export const meta = defineLab<StormOptions>({
     'every healthy message is still processed in both modes, and the queues are empty afterwards.',
   // both modes run one window each
   floorMs: 2 * parseOptions(options).windowMs,
+  measuresCapabilities: true, // its test reads nackRequeueCountsTowardLimit and deadLetteredCopyCarriesDeliveryCount
   options,
   checkpoints: ['delayed-window-closed'],
   load: () => import('./lab.js'),

@@ -54,14 +54,14 @@ function expectConsistentFacts(report: any, caps: any) {
   expect(a.redeliveredFlags).toBe(a.redeliveries);
   expect(a.removal.redelivered).toBe(true);
   expect(a.removal.xDeathRejected).toBe(0);
-  // 3.10–4.2 count each nack(requeue=true) as a return in x-delivery-count; 4.3 no longer does
+  // 3.10–4.2 count each nack(requeue=true) as a return in x-delivery-count; 4.3 no longer does (#15387; measured by the run's probe)
   if (caps.nackRequeueCountsTowardLimit) expect(a.removal.brokerDeliveryCount).toBe(a.failingDeliveries);
 
   // delayed: each pass is a dead-lettering (rejected on work, expired on delay), never a broker redelivery
   expect(b.failingDeliveries).toBeGreaterThanOrEqual(1);
   expect(b.failingDeliveries).toBeLessThanOrEqual(1 + Math.floor(WINDOW_MS / f.delayTtlMs));
-  // from 4.3 a dead-lettered copy keeps its delivery count: every pass after the first arrives flagged redelivered
-  const keeps = caps.deadLetterKeepsDeliveryCount === true;
+  // from 4.0 a dead-lettered copy carries its delivery count (measured by the run's probe): every pass after the first arrives flagged redelivered
+  const keeps = caps.deadLetteredCopyCarriesDeliveryCount === true;
   expect(b.redeliveredFlags).toBe(keeps ? b.failingDeliveries - 1 : 0);
   expect(b.removal).toMatchObject({ redelivered: keeps, xDeathRejected: b.failingDeliveries, xDeathExpired: b.failingDeliveries });
   expect(b.failingGapsMs).toHaveLength(b.failingDeliveries); // the last one ends at the removal

@@ -1,22 +1,43 @@
 /**
- * What the connected broker can do, derived from its version (connection.serverProperties.version).
- * Facts measured on 3.10.8 and on 4.3.6 (chroot backend); see docs/broker-versions.md.
+ * What the connected broker does, derived from its version (connection.serverProperties.version)
+ * with the boundary the rabbitmq-server source shows (the tag named on each), and for a few of
+ * them measured on the broker at hand (capability-probe.ts; `basis` says which). The one table of
+ * behaviour per line, with the test that measures each cell, is docs/broker-versions.md.
  */
+export type DeliveryLimitCounter = 'every-return' | 'acquired-count' | 'delivery-count';
+
 export interface Capabilities {
   version: string;
-  /** quorum queues honour x-message-ttl (head-only expiry) */
+  /** quorum queues honour x-message-ttl, expiring only at the head (3.10.0: rabbit_fifo expire) */
   quorumMessageTtl: boolean;
-  /** dead-letter-strategy=at-least-once on quorum queues */
+  /** dead-letter-strategy=at-least-once on quorum queues (3.10.0: rabbit_fifo_dlx_worker.erl) */
   atLeastOnceDeadLettering: boolean;
-  /** policies can use --apply-to quorum_queues */
+  /** policies can use --apply-to quorum_queues (3.12.0: rabbit_policy.erl, release notes 3.12.0) */
   policyApplyToQuorumQueues: boolean;
-  /** x-delivery-limit applied to quorum queues when none is set (null: none) */
+  /** x-delivery-limit a quorum queue gets when none is set, null: none (4.0.0: ?DEFAULT_DELIVERY_LIMIT 20) */
   defaultDeliveryLimit: number | null;
-  /** nack(requeue=true) counts toward x-delivery-limit (reject(requeue=true) always does) */
+  /**
+   * which counter x-delivery-limit is compared with (rabbit_fifo.erl return_one):
+   * 'every-return' (3.10–3.13: delivery_count, raised by every return: nack and reject with requeue,
+   * recover, the unacked messages of a channel or connection that closed or died);
+   * 'acquired-count' (4.0–4.2: acquired_count, raised by the same returns, #10637 in 4.0.0);
+   * 'delivery-count' (4.3.0+: delivery_count, raised by reject(requeue=true) and by a consumer whose
+   * channel or connection ends with unacked messages, not by nack(requeue=true): #15387)
+   */
+  deliveryLimitCounter: DeliveryLimitCounter;
+  /** nack(requeue=true) raises the count x-delivery-limit is compared with (below 4.3.0; #15387) */
   nackRequeueCountsTowardLimit: boolean;
-  /** the broker reads an x-death header that a client republishes (4.x ignores it) */
+  /**
+   * a consumer whose channel or connection ends (closed or died) with unacked messages raises that
+   * count for each of them: a crash loop reaches the limit (every line: 3.10 and 4.0–4.2 count every
+   * return; 4.3 rabbit_fifo maybe_return_all(…, Reason == down) marks them delivery-failed)
+   */
+  consumerLossCountsTowardLimit: boolean;
+  /** the broker reads an x-death header that a client republishes (below 4.0.0; release notes 4.0) */
   readsClientXDeath: boolean;
-  /** native delayed retry on quorum queues: x-delayed-retry-type|min|max */
+  /** x-last-death-reason|queue|exchange headers on a dead letter (3.13.0: mc.erl) */
+  lastDeathHeaders: boolean;
+  /** native delayed retry on quorum queues: x-delayed-retry-type|min|max (4.3.0: #13885) */
   nativeDelayedRetry: boolean;
   /**
    * a quorum queue's redelivery carries x-acquired-count (every return) beside x-delivery-count
@@ -25,27 +46,37 @@ export interface Capabilities {
    */
   acquiredCountHeader: boolean;
   /**
-   * a copy dead-lettered after it was delivered (rejected, delivery_limit) keeps its delivery count:
-   * it arrives in the DLQ with redelivered=true and x-delivery-count 1 (measured on 4.3.6; 3.10.8: false, 0)
+   * a copy dead-lettered from a quorum queue carries the message's delivery count, so it arrives
+   * redelivered=true with x-delivery-count when that count is above 0, and the count travels on
+   * to further quorum queues (4.0.0: rabbit_fifo_dlx annotate_msg, #10637). On 4.3 a
+   * nack(requeue=false) copy of a message never rejected carries none; a delivery_limit copy carries
+   * limit + 1
    */
-  deadLetterKeepsDeliveryCount: boolean;
+  deadLetteredCopyCarriesDeliveryCount: boolean;
+  /** queue.purge on a quorum queue also removes its held at-least-once letters (4.3.0: dlx_purge, #13885) */
+  purgeRemovesHeldLetters: boolean;
   /**
    * a channel whose first publish to a quorum queue finds the node its record names as leader down
    * nacks that publish and every later one to the queue, on that channel, until that node answers
-   * again; a fresh channel reads the new leader (3.10.8: rabbit_fifo_client asks only that node,
-   * `{badrpc, nodedown}` → reject_publish, state kept; 4.3.6: the first publish waits for the
-   * election). 3.11–3.13 not measured: counted as 3.10 (a fresh channel costs nothing where not needed)
+   * again; a fresh channel reads the new leader (rabbit_fifo_client enqueue asks only that node:
+   * `{badrpc, nodedown}` → reject_publish, state kept). Removed in 3.12.5 (27886dd9a2): 3.11.x and
+   * 3.12.0–3.12.4 still have it
    */
-  quorumNackSticksToChannel: boolean;
+  quorumPublishNackSticksToChannel: boolean;
   /**
    * how long after a quorum queue is declared a node may still lose its replica's registration when
    * killed: 3.10.8's ra 2.2 keeps the name → data-folder map in names.dets, which writes up to 3 s
    * late (dets' default delayed_write); a node SIGKILLed sooner after a delete and re-declare of the
    * same name restarts on the old, deleted folder ("recover: quorum queue … could not be restarted
-   * {error,enoent}") and never rejoins. 4.3.6: the replica recovers (0)
+   * {error,enoent}") and never rejoins. Measured on 3.10.8 (3000) and 4.3.6 (0); where between them
+   * it changed is not shown by a run here (ra's re-register fix is in ra 2.4.5): below 4.0 counts as 3.10
    */
   quorumRegistrationDelayMs: number;
+  /** per capability: 'measured' on this broker (capability-probe.ts) or 'derived' from the version */
+  basis: Partial<Record<CapabilityName, 'measured' | 'derived'>>;
 }
+
+export type CapabilityName = Exclude<keyof Capabilities, 'version' | 'basis'>;
 
 export function parseVersion(v: string): [number, number, number] {
   const m = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(v);
@@ -59,38 +90,69 @@ export function atLeast(v: string, major: number, minor = 0, patch = 0): boolean
   return c >= patch;
 }
 
+export function deliveryLimitCounter(version: string): DeliveryLimitCounter {
+  if (atLeast(version, 4, 3)) return 'delivery-count';
+  return atLeast(version, 4, 0) ? 'acquired-count' : 'every-return';
+}
+
+/** every capability derived from the version alone */
 export function capabilities(version: string): Capabilities {
-  return {
+  const caps: Omit<Capabilities, 'basis'> = {
     version,
     quorumMessageTtl: atLeast(version, 3, 10),
     atLeastOnceDeadLettering: atLeast(version, 3, 10),
     policyApplyToQuorumQueues: atLeast(version, 3, 12),
     defaultDeliveryLimit: atLeast(version, 4, 0) ? 20 : null,
+    deliveryLimitCounter: deliveryLimitCounter(version),
     nackRequeueCountsTowardLimit: !atLeast(version, 4, 3),
+    consumerLossCountsTowardLimit: true,
     readsClientXDeath: !atLeast(version, 4, 0),
+    lastDeathHeaders: atLeast(version, 3, 13),
     nativeDelayedRetry: atLeast(version, 4, 3),
     acquiredCountHeader: atLeast(version, 4, 3),
-    deadLetterKeepsDeliveryCount: atLeast(version, 4, 3),
-    quorumNackSticksToChannel: !atLeast(version, 4, 0),
+    deadLetteredCopyCarriesDeliveryCount: atLeast(version, 4, 0),
+    purgeRemovesHeldLetters: atLeast(version, 4, 3),
+    quorumPublishNackSticksToChannel: !atLeast(version, 3, 12, 5),
     quorumRegistrationDelayMs: atLeast(version, 4, 0) ? 0 : 3000,
   };
+  const basis: Capabilities['basis'] = {};
+  for (const k of Object.keys(caps)) if (k !== 'version') basis[k as CapabilityName] = 'derived';
+  return { ...caps, basis };
 }
 
-/** one line per capability, for `mqlab status` */
+/** what a probe saw, laid over the derived values (each one it measured is marked 'measured') */
+export function withMeasured(c: Capabilities, measured: Partial<Omit<Capabilities, 'version' | 'basis'>>): Capabilities {
+  const out: Capabilities = { ...c, ...measured, basis: { ...c.basis } };
+  for (const k of Object.keys(measured)) out.basis[k as CapabilityName] = 'measured';
+  return out;
+}
+
+const COUNTER: Record<DeliveryLimitCounter, string> = {
+  'every-return': 'every return',
+  'acquired-count': 'acquired count (every return)',
+  'delivery-count': 'delivery count (reject, consumer loss)',
+};
+
+/** one line per capability, for `mqlab status`: value, then (measured) or (derived) */
 export function describeCapabilities(c: Capabilities): string[] {
-  return [
-    `quorum x-message-ttl ............ ${yes(c.quorumMessageTtl)}`,
-    `at-least-once dead lettering .... ${yes(c.atLeastOnceDeadLettering)}`,
-    `policy apply-to quorum_queues ... ${c.policyApplyToQuorumQueues ? 'yes' : "no (use 'queues')"}`,
-    `default x-delivery-limit ........ ${c.defaultDeliveryLimit ?? 'none'}`,
-    `nack(requeue) counts to limit ... ${yes(c.nackRequeueCountsTowardLimit)}`,
-    `reads republished x-death ....... ${yes(c.readsClientXDeath)}`,
-    `native delayed retry ............ ${yes(c.nativeDelayedRetry)}`,
-    `x-acquired-count header ......... ${yes(c.acquiredCountHeader)}`,
-    `DLQ copy keeps delivery count ... ${yes(c.deadLetterKeepsDeliveryCount)}`,
-    `quorum nack sticks to channel ... ${yes(c.quorumNackSticksToChannel)}`,
-    `quorum replica on disk after .... ${c.quorumRegistrationDelayMs ? `up to ${c.quorumRegistrationDelayMs / 1000} s` : 'at once'}`,
+  const rows: [CapabilityName, string, string][] = [
+    ['quorumMessageTtl', 'quorum x-message-ttl', yes(c.quorumMessageTtl)],
+    ['atLeastOnceDeadLettering', 'at-least-once dead lettering', yes(c.atLeastOnceDeadLettering)],
+    ['policyApplyToQuorumQueues', 'policy apply-to quorum_queues', c.policyApplyToQuorumQueues ? 'yes' : "no (use 'queues')"],
+    ['defaultDeliveryLimit', 'default x-delivery-limit', String(c.defaultDeliveryLimit ?? 'none')],
+    ['deliveryLimitCounter', 'delivery limit counts', COUNTER[c.deliveryLimitCounter]],
+    ['nackRequeueCountsTowardLimit', 'nack(requeue) counts to limit', yes(c.nackRequeueCountsTowardLimit)],
+    ['consumerLossCountsTowardLimit', 'consumer loss counts to limit', yes(c.consumerLossCountsTowardLimit)],
+    ['readsClientXDeath', 'reads republished x-death', yes(c.readsClientXDeath)],
+    ['lastDeathHeaders', 'x-last-death-* headers', yes(c.lastDeathHeaders)],
+    ['nativeDelayedRetry', 'native delayed retry', yes(c.nativeDelayedRetry)],
+    ['acquiredCountHeader', 'x-acquired-count header', yes(c.acquiredCountHeader)],
+    ['deadLetteredCopyCarriesDeliveryCount', 'DLQ copy carries delivery count', yes(c.deadLetteredCopyCarriesDeliveryCount)],
+    ['purgeRemovesHeldLetters', 'purge removes held letters', yes(c.purgeRemovesHeldLetters)],
+    ['quorumPublishNackSticksToChannel', 'quorum nack sticks to channel', yes(c.quorumPublishNackSticksToChannel)],
+    ['quorumRegistrationDelayMs', 'quorum replica on disk after', c.quorumRegistrationDelayMs ? `up to ${c.quorumRegistrationDelayMs / 1000} s` : 'at once'],
   ];
+  return rows.map(([k, label, value]) => `${(label + ' ').padEnd(33, '.')} ${value} (${c.basis[k] ?? 'derived'})`);
 }
 
 const yes = (b: boolean) => (b ? 'yes' : 'no');

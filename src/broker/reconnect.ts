@@ -169,7 +169,7 @@ export class ReconnectingPublisher {
    * A fresh confirm channel on the live connection; the old one is closed. Call it when no publish
    * awaits its confirm (one that does is lost with the old channel: PublishLost). RabbitMQ 3.10
    * needs it after a quorum queue's leader's node died: a channel whose first publish to the queue
-   * found that node down nacks every later publish to it (capabilities.ts: quorumNackSticksToChannel).
+   * found that node down nacks every later publish to it (capabilities.ts: quorumPublishNackSticksToChannel).
    * False when there is no live connection (reconnect() instead).
    */
   async renewChannel(): Promise<boolean> {

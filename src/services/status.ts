@@ -3,6 +3,8 @@ import type { Config } from '../config.js';
 import { Management, type QueueStats } from '../broker/management.js';
 import { capabilities, describeCapabilities, type Capabilities } from '../broker/capabilities.js';
 import { namesFor } from '../names.js';
+import { Broker } from '../broker/broker.js';
+import { measureCapabilities } from '../broker/capability-probe.js';
 import { maskUrl } from '../urls.js';
 import { labOptions, type Registry } from '../lab.js';
 import { probe, type Probe } from './probe.js';
@@ -32,7 +34,7 @@ export async function status(registry: Registry, config: Config): Promise<Status
     vhost: config.vhost,
     backend: backendLine(config),
     probe: p,
-    capabilities: p.amqp.ok ? capabilities(p.amqp.version!) : null,
+    capabilities: p.amqp.ok ? await measured(config, capabilities(p.amqp.version!)) : null,
     queues: [],
     loops: null,
     cluster: null,
@@ -50,6 +52,17 @@ export async function status(registry: Registry, config: Config): Promise<Status
     }
   }
   return report;
+}
+
+/** the derived capabilities, with the delivery-count ones measured on the broker (derived alone if that fails) */
+async function measured(config: Config, derived: Capabilities): Promise<Capabilities> {
+  const broker = await Broker.connect(config.amqpUrl).catch(() => null);
+  if (!broker) return derived;
+  try {
+    return await measureCapabilities(broker, namesFor(config), derived);
+  } finally {
+    await broker.close();
+  }
 }
 
 export function renderStatus(s: StatusReport): string[] {
