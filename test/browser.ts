@@ -6,8 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromiumPath, ensureChromium } from './chromium.js';
 
-export const CHROMIUM = process.env.MQLAB_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM = chromiumPath();
 export const SCREENSHOTS = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '.mqlab-test', 'screenshots');
 
 const ARGS = [
@@ -28,7 +29,9 @@ export interface OpenBrowser {
 
 /** a persistent context needs its own --user-data-dir: a fresh temp dir, removed on close */
 export async function openBrowser(): Promise<OpenBrowser> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (as root), or set MQLAB_CHROMIUM`);
+  // test/global-setup.ts has installed it when it could; this says why not (or installs it, run alone)
+  const missing = await ensureChromium((line) => process.stderr.write(`${line}\n`));
+  if (missing) throw new Error(missing);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -1,8 +1,20 @@
+import type { TestProject } from 'vitest/node';
 import { execa } from 'execa';
 import { CLI } from './helpers.js';
+import { ensureChromium } from './chromium.js';
 
-/** `npm test` brings the services up itself (the same `mqlab up`; a no-op when they run). */
-export default async function setup() {
+/**
+ * `npm test` brings the services up itself (the same `mqlab up`; a no-op when they run), and the
+ * project that holds the browser test (test/html.int.test.ts) installs Debian's chromium when it is
+ * missing (root and apt-get; else one line, and that test fails with it).
+ */
+export default async function setup(project: TestProject) {
   const r = await execa('node', [CLI, 'up'], { reject: false, all: true, env: { ...process.env, NO_COLOR: '1' } });
   if (r.exitCode !== 0) throw new Error(`mqlab up failed (exit ${r.exitCode}):\n${r.all}`);
+  if (project.name !== BROWSER_PROJECT) return;
+  const missing = await ensureChromium((line) => process.stderr.write(`mqlab test setup: ${line}\n`));
+  if (missing) process.stderr.write(`mqlab test setup: ${missing}\n`);
 }
+
+/** the vitest project (vitest.config.ts) whose files include test/html.int.test.ts */
+export const BROWSER_PROJECT = 'integration-serial';
