@@ -80,11 +80,13 @@ export const lab: Lab = {
     await ctx.within(Promise.race([toolDone.promise, tool.failure]), 5_000, `the replay tool to handle ${EVENT_ID} from ${x.dead}`);
     const sourceLeft = await finish(toolCh, tool, x.dead);
 
-    // The receiver: checks id and payload, then moves the audit row APPROVED → VERIFIED.
+    // The receiver takes one copy: checks id and payload, then moves the audit row APPROVED → VERIFIED.
+    // It acks only after its consumer is cancelled: with prefetch 1 the broker cannot hand it a second
+    // copy while the first is unacked, so anything else on the work queue is still there to be counted.
     const receiverCh = await broker.newChannel();
     let received: Seen | null = null;
     let verified = 0;
-    const receiverDone = deferred();
+    const receiverDone = deferred<Delivery>();
     const receiver = await broker.consume(
       x.work,
       async (m: Delivery) => {
@@ -95,14 +97,15 @@ export const lab: Lab = {
           verified = r.count;
           step('audit-verified', { messageId: m.messageId, rows: r.count });
         }
-        m.ack(); // a wrong copy is taken off too, unverified: the run ends and its checks say FAIL
-        step('receiver-acked', { messageId: m.messageId });
-        receiverDone.resolve();
+        receiverDone.resolve(m);
       },
       { prefetch: 1, channel: receiverCh },
     );
     if (timeline.includes('repair-confirmed')) {
-      await ctx.within(Promise.race([receiverDone.promise, receiver.failure]), 5_000, `the repaired ${EVENT_ID} on ${x.work}`);
+      const m = await ctx.within(Promise.race([receiverDone.promise, receiver.failure]), 5_000, `the repaired ${EVENT_ID} on ${x.work}`);
+      await receiver.cancel();
+      m.ack(); // a wrong copy is taken off too, unverified: the run ends and its checks say FAIL
+      step('receiver-acked', { messageId: m.messageId });
     }
     const workLeft = await finish(receiverCh, receiver, x.work);
 
