@@ -12,7 +12,7 @@ import { LabError } from '../../src/errors.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { names, reset, schema, topology, type OrderNames } from './names.js';
-import { closeIfDue, createOrder, dueTasks, extendDeadline, msUntilLastDue, pay, readOrder, settleTask, type Guards } from './orders.js';
+import { closeIfDue, createOrder, dueTasks, extendDeadline, msUntilLastDue, pay, readOrder, recordCheck, settleTask, type Guards } from './orders.js';
 import { CHECK_DELIVERIES, NEVER_PAID, ORDERS, PAID, SWEPT, checkId } from './scenario.js';
 import { observe, withStatus } from './observe.js';
 import type { OrderTimeoutOptions } from './options.js';
@@ -101,9 +101,7 @@ async function consumeChecks(ctx: LabContext, x: OrderNames, guards: Guards, del
       if (duringCheck && !ctx.fault('gate-off')) await payNow(ctx, x, id);
       const closed = await closeIfDue(ctx.db, x, id, 'check', guards);
       if (duringCheck && ctx.fault('gate-off')) await payNow(ctx, x, id);
-      await ctx.db`
-        INSERT INTO ${ctx.db(x.checks)}(order_id, redelivered, read_status, read_at, updated_rows, update_at)
-        VALUES (${id}, ${d.redelivered}, ${read.status}, ${read.readAt}, ${closed.rows}, ${closed.at})`;
+      await recordCheck(ctx.db, x, id, d.redelivered, read, closed);
       await settleTask(ctx.db, x, id, 'check');
       d.ack();
       ctx.log.emit('consumer', { messageId: d.messageId, order: id, updatedRows: closed.rows, status: 'acked' });

@@ -37,27 +37,45 @@ export async function extendDeadline(db: Sql, x: OrderNames, id: string, ms: num
   });
 }
 
+/**
+ * The consumer's timestamps stay the database's text (microseconds): a JS Date keeps milliseconds,
+ * and a payment in the same millisecond as the UPDATE's start then reads as after it (observe.ts's
+ * paymentBetweenReadAndUpdate could fail so, by chance, in broken and correct runs alike).
+ */
+export type DbTime = string;
+
 export interface Read {
   status: string;
-  readAt: Date;
+  readAt: DbTime;
 }
 
 export async function readOrder(db: Sql, x: OrderNames, id: string): Promise<Read | undefined> {
-  const [row] = await db`SELECT status, clock_timestamp() AS read_at FROM ${db(x.orders)} WHERE id = ${id}`;
-  return row ? { status: row.status as string, readAt: row.read_at as Date } : undefined;
+  const [row] = await db`SELECT status, clock_timestamp()::text AS read_at FROM ${db(x.orders)} WHERE id = ${id}`;
+  return row ? { status: row.status as string, readAt: row.read_at as DbTime } : undefined;
 }
 
 /** UPDATE … WHERE status = 'CREATED' AND deadline <= now(); returns the rows it changed and when it ran */
-export async function closeIfDue(db: Sql, x: OrderNames, id: string, actor: string, g: Guards): Promise<{ rows: number; at: Date }> {
+export async function closeIfDue(db: Sql, x: OrderNames, id: string, actor: string, g: Guards): Promise<{ rows: number; at: DbTime }> {
   const status = g.status ? db`AND status = 'CREATED'` : db``;
   const deadline = g.deadline ? db`AND deadline <= now()` : db``;
   const [r] = await db`
     WITH u AS (
       UPDATE ${db(x.orders)} SET status = 'CLOSED', closed_at = clock_timestamp(), closed_by = ${actor}, changed_by = ${actor}
       WHERE id = ${id} ${status} ${deadline} RETURNING 1)
-    SELECT (SELECT count(*) FROM u)::int AS rows, statement_timestamp() AS at`;
+    SELECT (SELECT count(*) FROM u)::int AS rows, statement_timestamp()::text AS at`;
   const closed = must(r, `the close summary of ${id}`);
-  return { rows: closed.rows as number, at: closed.at as Date };
+  return { rows: closed.rows as number, at: closed.at as DbTime };
+}
+
+/**
+ * one row per check delivery: what the consumer read and when, what its UPDATE changed and when it
+ * started. The times go in as text (`::text::timestamptz`): a timestamptz parameter would pass
+ * through a JS Date and lose its microseconds.
+ */
+export async function recordCheck(db: Sql, x: OrderNames, id: string, redelivered: boolean, read: Read, closed: { rows: number; at: DbTime }): Promise<void> {
+  await db`
+    INSERT INTO ${db(x.checks)}(order_id, redelivered, read_status, read_at, updated_rows, update_at)
+    VALUES (${id}, ${redelivered}, ${read.status}, ${read.readAt}::text::timestamptz, ${closed.rows}, ${closed.at}::text::timestamptz)`;
 }
 
 /** the pending task is done once its order is no longer CREATED (closed or paid) */
