@@ -9,21 +9,31 @@ import { defineConfig } from 'vitest/config';
 // --jobs 4`, a browser, dozens of CLI spawns), decide from a rate that a busy machine lowers, or
 // bound a wall time measured in the test process (a 5 s or 20 s limit that a neighbour file's load
 // would decide; seen failing with files side by side at load average 23).
+const DISRUPTIVE = ['labs/db-outage/*.int.test.ts', 'labs/broker-restart/*.int.test.ts'];
 const SERIAL = [
   'test/all.int.test.ts', // `mqlab all` and `mqlab all --jobs 4` (four labs at once) on the seeds' own names
   'test/html.int.test.ts', // headless Chromium on every page of `mqlab all --html`
-  'test/bad-input.int.test.ts', // 29 CLI spawns in one test
   'labs/requeue-storm/*.int.test.ts', // a storm of redeliveries holds a core for its window
   'test/service-lost.int.test.ts', // a lost service noticed "at once": < 5 s after the cut
   'test/services.int.test.ts', // a second `mqlab up` returns in < 5 s
   'labs/retry-dlq/replay-gate.int.test.ts', // --step: the first checkpoint within 20 s
   'labs/order-timeout/order-timeout.int.test.ts', // a payment raced against the check's UPDATE (--gate)
-  // stop or restart the shared PostgreSQL / RabbitMQ node (disruptive labs): nothing may run beside them
-  'labs/db-outage/*.int.test.ts',
-  'labs/broker-restart/*.int.test.ts',
+  // stop or restart the shared PostgreSQL / RabbitMQ node (disruptive labs): nothing may run beside
+  // them — unless they have a set of services of their own (DISRUPTIVE_SET below)
+  ...DISRUPTIVE,
   'test/reports.int.test.ts', // `mqlab all` includes the disruptive labs
   'test/least-privilege-accounts.int.test.ts', // `mqlab all` too
 ];
+/**
+ * MQLAB_TEST_DISRUPTIVE_HOME (+ MQLAB_TEST_DISRUPTIVE_PORT_OFFSET): a second set of mqlab's services,
+ * already up, that only the disruptive labs' files use (.ci/run starts one per broker line). They stop
+ * and restart that set's PostgreSQL and RabbitMQ, nobody else's, so they run at the same time as the
+ * other integration files (their own project, one file at a time) instead of alone at the end: most
+ * of their time is a service's stop and start, not CPU. Unset (`npm test`): serial, on the one set.
+ */
+const DISRUPTIVE_SET = process.env.MQLAB_TEST_DISRUPTIVE_HOME
+  ? { MQLAB_HOME: process.env.MQLAB_TEST_DISRUPTIVE_HOME, MQLAB_PORT_OFFSET: process.env.MQLAB_TEST_DISRUPTIVE_PORT_OFFSET ?? '0' }
+  : null;
 const workers = Number(process.env.MQLAB_TEST_WORKERS || 2);
 // files a run leaves out, space-separated (.ci/run: the second broker line runs without the files
 // whose verdict does not depend on the line; its list says which and why)
@@ -65,13 +75,28 @@ export default defineConfig({
         test: {
           ...integration,
           name: 'integration-serial',
-          include: SERIAL,
+          include: DISRUPTIVE_SET ? SERIAL.filter((f) => !DISRUPTIVE.includes(f)) : SERIAL,
           exclude: integration.exclude,
           maxWorkers: 1,
           fileParallelism: false,
           sequence: { groupOrder: 2 },
         },
       },
+      ...(DISRUPTIVE_SET
+        ? [
+            {
+              test: {
+                ...integration,
+                name: 'integration-disruptive',
+                include: DISRUPTIVE,
+                env: DISRUPTIVE_SET,
+                maxWorkers: 1,
+                fileParallelism: false,
+                sequence: { groupOrder: 1 }, // beside the 'integration' project
+              },
+            },
+          ]
+        : []),
     ],
   },
 });
