@@ -88,6 +88,21 @@ export function buildProgram(state: CliState, registry: Registry): Command {
       state.code = await statusCommand(registry, configFrom(o), Boolean(o.json));
     });
 
+  program
+    .command('audit [definitions]')
+    .description("look for the labs' pitfalls on a broker, read-only: its management API (GET only) or a definitions export")
+    .option('--mgmt-url <url>', 'management API URL; a user with the monitoring tag is enough (env MQLAB_MGMT_URL)')
+    .option('--vhost <vhost>', 'audit only this vhost (default: every vhost the user sees)')
+    .option('--json', 'print one JSON document (docs/audit.schema.json) instead of text')
+    .option('--junit <file>', 'also write JUnit XML, one testcase per check')
+    .option('--fail-on <severity>', 'exit 1 when a finding is at or above: error, warning, info or never', 'error')
+    .option('--timeout <seconds>', 'how long one management API request may take', '30')
+    .addHelpText('after', '\nEach finding names the lab that shows the pitfall (see: mqlab <lab>) and the fix. Docs: docs/audit.md')
+    .action(async (file: string | undefined, o) => {
+      const { auditCommand } = await import('./commands/audit.js');
+      state.code = await auditCommand(file, o);
+    });
+
   program.commandsGroup('Labs:');
   program
     .command('list')

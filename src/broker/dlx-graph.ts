@@ -76,20 +76,31 @@ export async function vhostDeadLetterLoops(mgmt: Management, known?: QueueStats[
   );
 }
 
-export function findDeadLetterLoops(queues: QueueNode[], exchanges: ExchangeNode[], bindings: Binding[]): DeadLetterLoop[] {
-  const byName = new Map(queues.map((q) => [q.name, q]));
+/** a dead-letter hop: the queue a letter reaches, through these exchanges */
+export interface Hop {
+  queue: string;
+  via: string[];
+}
+
+/**
+ * Where each queue's dead letters go, as the broker would route them: the target exchange with the
+ * dead-letter routing key, or without one with each key a message in the queue may carry (the keys
+ * that bound it, or its name through the default exchange).
+ */
+export function deadLetterHops(queues: QueueNode[], exchanges: ExchangeNode[], bindings: Binding[]): (q: QueueNode) => Hop[] {
+  const byName = new Set(queues.map((q) => q.name));
   const types = new Map(exchanges.map((x) => [x.name, x.type]));
 
   /** the routing keys a message in queue q may carry: the keys that bound it, or its name (default exchange) */
   const keysInto = (q: string) => [q, ...bindings.filter((b) => b.destination_type === 'queue' && b.destination === q).map((b) => b.routing_key)];
 
   /** queues reached from exchange x with key (null: any key the message may carry), with the exchanges passed */
-  function route(x: string, key: string | null, seen = new Set<string>()): { queue: string; via: string[] }[] {
+  function route(x: string, key: string | null, seen = new Set<string>()): Hop[] {
     if (x === '') return key === null ? [] : byName.has(key) ? [{ queue: key, via: ['(default exchange)'] }] : [];
     if (seen.has(x)) return [];
     seen.add(x);
     const type = types.get(x) ?? 'direct';
-    const out: { queue: string; via: string[] }[] = [];
+    const out: Hop[] = [];
     for (const b of bindings.filter((b) => b.source === x)) {
       const matches = key === null || type === 'fanout' || type === 'headers' || (type === 'topic' ? topicMatches(b.routing_key, key) : b.routing_key === key);
       if (!matches) continue;
@@ -99,13 +110,18 @@ export function findDeadLetterLoops(queues: QueueNode[], exchanges: ExchangeNode
     return out;
   }
 
-  /** one dead-letter hop from q: the queues its dead letters reach */
-  function hops(q: QueueNode): { queue: string; via: string[] }[] {
+  return (q) => {
     const t = deadLetterTarget(q);
     if (!t) return [];
     if (t.key !== null) return route(t.exchange, t.key);
     return keysInto(q.name).flatMap((k) => route(t.exchange, k));
-  }
+  };
+}
+
+export function findDeadLetterLoops(queues: QueueNode[], exchanges: ExchangeNode[], bindings: Binding[]): DeadLetterLoop[] {
+  const byName = new Map(queues.map((q) => [q.name, q]));
+  /** one dead-letter hop from q: the queues its dead letters reach */
+  const hops = deadLetterHops(queues, exchanges, bindings);
 
   const loops: DeadLetterLoop[] = [];
   for (const start of queues) {

@@ -1,0 +1,68 @@
+/**
+ * GET-only reads of the management API for the audit: nothing here can write to the broker. Every
+ * failure is one line the user can act on (exit 2): unreachable, credentials refused, a page that is
+ * not the API's JSON, a timeout. The password never appears: URLs are printed masked.
+ */
+import { EnvError } from '../errors.js';
+import { maskUrl } from '../urls.js';
+import { networkCause } from '../broker/errors.js';
+
+export interface Reader {
+  get<T>(path: string): Promise<T>;
+  /** requests made so far */
+  readonly requests: number;
+}
+
+export function managementReader(url: string, timeoutMs: number): Reader {
+  const u = new URL(url);
+  const auth = 'Basic ' + Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
+  u.username = '';
+  u.password = '';
+  const base = u.toString().replace(/\/$/, '');
+  const where = `management API at ${maskUrl(url)}`;
+  let requests = 0;
+  return {
+    get requests() {
+      return requests;
+    },
+    async get<T>(path: string): Promise<T> {
+      requests += 1;
+      let res: Response;
+      let text: string;
+      try {
+        res = await fetch(base + path, { method: 'GET', headers: { authorization: auth, accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+        text = await res.text();
+      } catch (err) {
+        const e = err as { name?: string; cause?: unknown; message?: string };
+        if (e.name === 'TimeoutError') throw new EnvError(`${where}: no answer within ${timeoutMs / 1000} s (GET ${path.split('?')[0]})`, 'check the URL and that the broker is not overloaded, or raise --timeout');
+        const cause = e.cause as { code?: string; message?: string } | undefined;
+        throw new EnvError(`${where}: ${cause?.code ? networkCause({ code: cause.code }, String(cause.message)) : `unreachable (${cause?.message ?? e.message})`}`, 'check --mgmt-url / MQLAB_MGMT_URL (http[s]://user:password@host:15672)');
+      }
+      if (res.status === 401) throw new EnvError(`${where}: credentials refused (HTTP 401)`, 'check the user and password in --mgmt-url / MQLAB_MGMT_URL; a user with the monitoring tag is enough');
+      if (res.status === 403) throw new EnvError(`${where}: the user may not read ${path.split('?')[0]} (HTTP 403)`, 'give the user the monitoring tag (rabbitmqctl set_user_tags USER monitoring)');
+      if (res.status === 404 && /^\/api\/(queues|exchanges|bindings|consumers|vhosts)\/[^/]+/.test(path)) throw new EnvError(`${where}: no such vhost (${decodeURIComponent((path.split('/')[3] ?? '').split('?')[0]!)})`, 'check --vhost; `rabbitmqctl list_vhosts` lists them');
+      const body = text.trimStart();
+      if (body.startsWith('<')) throw new EnvError(`${where}: answered GET ${path.split('?')[0]} with an HTML page (HTTP ${res.status}), not the management API's JSON`, 'give --mgmt-url the management API base URL (e.g. http://host:15672), not a web page or proxy login');
+      if (!res.ok) throw new EnvError(`${where}: GET ${path.split('?')[0]} answered HTTP ${res.status} ${body.slice(0, 120).replace(/\s+/g, ' ')}`);
+      try {
+        return JSON.parse(body) as T;
+      } catch {
+        throw new EnvError(`${where}: GET ${path.split('?')[0]} answered with something that is not JSON (HTTP ${res.status})`, 'give --mgmt-url the management API base URL (e.g. http://host:15672)');
+      }
+    },
+  };
+}
+
+/** run `jobs` with at most `limit` at a time, results in order */
+export async function bounded<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      out[i] = await jobs[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  return out;
+}
