@@ -64,9 +64,9 @@ export async function mqlab(args: string[], env: Record<string, string | undefin
   return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr, lines: r.stdout.split('\n') };
 }
 
-/** run a lab with --json and return the lab's part of the document */
-export async function runLabJson(lab: string, extra: string[] = []) {
-  const r = await mqlab([lab, '--json', ...extra]);
+/** run a lab with --json and return the lab's part of the document (`env`: e.g. MQLAB_FAULT) */
+export async function runLabJson(lab: string, extra: string[] = [], env: Record<string, string> = {}) {
+  const r = await mqlab([lab, '--json', ...extra], env);
   if (!r.stdout.trim().startsWith('{')) throw new Error(`mqlab ${lab} printed no JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
   const doc = JSON.parse(r.stdout);
   const report = doc.labs[0];

@@ -3,8 +3,10 @@
  * nothing when the target is missing; at-least-once holds the same letter and delivers it later.
  *
  *   policy me12-drop on ^me12[.]retry[.]drop$: dead-letter-exchange, routing key failed,
- *   overflow reject-publish, max-length 100 — phase 1 without dead-letter-strategy (at-most-once),
- *   phase 2 with dead-letter-strategy=at-least-once
+ *   max-length 100 — phase 1 without dead-letter-strategy (at-most-once), overflow reject-publish;
+ *   phase 2 ("the silent fallback") dead-letter-strategy=at-least-once without overflow: the broker
+ *   falls back to at-most-once and only its own log says so; phase 3 at-least-once with
+ *   overflow reject-publish: the letter is held, and still held once the markers are taken off
  *
  *   dropped-event ──▶ me12.retry.drop ── reject(requeue=false) ──▶ me12.retry.drop.dlx (direct)
  *                                                                        │ failed (unbound, then restored)
@@ -22,6 +24,8 @@ import { LabError } from '../../src/errors.js';
 import { BODY, EVENT_ID, PHASE_HEADER, RUN_HEADER, names, topology, type DropNames } from './names.js';
 import type { DropOptions } from './options.js';
 import { phaseDetail, rebind, rejectWhileUnbound, statsWait } from './unbound.js';
+import { fallbackWarning } from './fallback-log.js';
+import { ownBrokerLog } from '../../src/services/broker-log.js';
 
 interface Arrival {
   at: number;
@@ -71,13 +75,32 @@ export const lab: Lab<DropOptions> = {
     await ctx.checkpoint('dropped', phaseDetail(x, drop));
     const dropRebound = await rebind(ctx, x, 'at-most-once');
 
-    // Phase 2: the same letter under at-least-once. Held in the source, delivered after the rebind.
+    // Phase 2: at-least-once asked for, overflow left at drop-head: the broker falls back to
+    // at-most-once. The client sees nothing; the broker's log (on mqlab's own services) says so.
+    const brokerLog = ownBrokerLog(ctx.config);
+    const fallback = await rejectWhileUnbound(ctx, x, {
+      phase: 'fallback',
+      strategy: 'at-least-once',
+      rejectPublish: ctx.fault('fallback-with-reject-publish'),
+      runId,
+      markers: 3,
+      windowMs: ctx.options.windowMs,
+    });
+    await ctx.checkpoint('fell-back', phaseDetail(x, fallback));
+    const fallbackRebound = await rebind(ctx, x, 'fallback');
+    const warning = typeof brokerLog === 'string' ? null : fallbackWarning(brokerLog.since(), x.source);
+    if (typeof brokerLog === 'string') ctx.progress(`fallback: the broker's warning is not read here: ${brokerLog}`);
+    else ctx.progress(`fallback: ${warning ? `the broker logged: ${warning}` : `no fallback warning for ${x.source} in ${brokerLog.file}`}`);
+
+    // Phase 3: the same letter under at-least-once with reject-publish. Held in the source, delivered after the rebind.
     const hold = await rejectWhileUnbound(ctx, x, {
       phase: 'at-least-once',
       strategy: ctx.fault('at-least-once-missing') ? 'default' : 'at-least-once',
       runId,
-      markers: 3,
+      markers: 4,
       windowMs: ctx.options.windowMs,
+      sampleAfterMarkers: true,
+      purgeMarkers: ctx.fault('purge-markers'),
     });
     await ctx.checkpoint('letter-held', phaseDetail(x, hold));
     const holdRebound = await rebind(ctx, x, 'at-least-once');
@@ -92,9 +115,11 @@ export const lab: Lab<DropOptions> = {
     const death = recovered ? deadLetterHistory(recovered.headers).find((e) => e.queue === x.source && e.reason === 'rejected') : undefined;
     const heldLetterDelivered = !!recovered && recovered.messageId === EVENT_ID && recovered.body === BODY && death?.count === 1;
 
-    // Everything that arrived from phase 1, from its rebind until now: longer than the worker needed in phase 2.
+    // Everything that arrived from phases 1 and 2, from their rebind until now: longer than the worker needed in phase 3.
     const droppedArrivals = arrivals.filter((a) => a.phase === 'at-most-once').length;
+    const fallbackArrivals = arrivals.filter((a) => a.phase === 'fallback').length;
     const dropWatchMs = Math.round(ctx.now() - dropRebound.reboundAt);
+    const fallbackWatchMs = Math.round(ctx.now() - fallbackRebound.reboundAt);
     const policyCleared = await clearPolicyWhenEmpty(ctx, x);
     await target.cancel();
 
@@ -103,8 +128,11 @@ export const lab: Lab<DropOptions> = {
       targetUnbound: drop.targetUnbound,
       heldAfterReject: drop.held,
       droppedArrivals,
+      fallbackHeld: fallback.held,
+      fallbackArrivals,
       holdStrategy: strategyInEffect(hold.source?.policyDefinition ?? null),
       heldWhileUnbound: hold.held,
+      heldAfterMarkers: hold.heldAfterMarkers,
       heldLetterDelivered,
     };
     return {
@@ -114,14 +142,25 @@ export const lab: Lab<DropOptions> = {
         check('targetUnbound', true, drop.targetUnbound),
         check('heldAfterReject', 0, drop.held),
         check('droppedArrivals', 0, droppedArrivals),
+        check('fallbackPolicy', 'dead-letter-strategy=at-least-once overflow=drop-head', fallbackPolicyLine(fallback.source?.policyDefinition ?? null)),
+        check('fallbackHeld', 0, fallback.held),
+        check('fallbackArrivals', 0, fallbackArrivals),
+        // only where mqlab reads the node's log (its chroot and system backends)
+        ...(typeof brokerLog === 'string' ? [] : [check('fallbackWarningLogged', true, warning !== null)]),
         check('holdStrategy', 'at-least-once', summary.holdStrategy),
         check('heldWhileUnbound', 1, hold.held),
+        check('heldAfterMarkers', 1, hold.heldAfterMarkers),
         check('heldLetterDelivered', true, heldLetterDelivered),
       ],
       facts: {
         policy: x.policy,
         sourceAfterReject: statsLine(drop.source),
+        sourceFallback: statsLine(fallback.source),
+        fallbackWarning: warning ?? (typeof brokerLog === 'string' ? `not read: ${brokerLog}` : null),
+        fallbackWatchMs,
         sourceWhileHeld: statsLine(hold.source),
+        sourceAfterMarkers: statsLine(hold.afterMarkers),
+        markersRemoved: hold.markersRemoved,
         dropTargetDepthUnbound: drop.targetDepthUnbound,
         holdTargetUnbound: hold.targetUnbound,
         dropWatchMs,
@@ -133,6 +172,11 @@ export const lab: Lab<DropOptions> = {
     };
   },
 };
+
+/** what the fallback phase's policy asks for, as the statistics show it: the overflow it leaves at drop-head included */
+function fallbackPolicyLine(def: Record<string, unknown> | null): string {
+  return `dead-letter-strategy=${strategyInEffect(def)} overflow=${String(def?.overflow ?? 'drop-head')}`;
+}
 
 /** a policy left by an interrupted run goes first: switching at-least-once off deletes the letters it still holds */
 async function clearEarlierPolicy(ctx: LabContext, x: DropNames) {

@@ -17,9 +17,17 @@ import { BODY, EVENT_ID, MARKER_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, type 
  */
 const STATS_TIMEOUT_MS = 15_000;
 
+export type Phase = 'at-most-once' | 'fallback' | 'at-least-once';
+
 export interface PhaseInput {
-  phase: 'at-most-once' | 'at-least-once';
+  phase: Phase;
   strategy: DeadLetterStrategy;
+  /** false: the policy leaves overflow at the default drop-head (the fallback phase) */
+  rejectPublish?: boolean;
+  /** sample the source again once the markers are gone: the letter must still be held there */
+  sampleAfterMarkers?: boolean;
+  /** TEST ONLY (MQLAB_FAULT purge-markers): remove the markers with queue.purge, which on 4.3 takes the held letter too */
+  purgeMarkers?: boolean;
   runId: string;
   /**
    * markers to publish after the rejection: a number no earlier state of the source had (2, then 3), because the
@@ -39,6 +47,11 @@ export interface PhaseResult {
   source: QueueStats | null;
   /** letters the source keeps for its dead-letter worker in that sample */
   held: number | null;
+  /** with sampleAfterMarkers: the source once the markers were taken off (ready 0), and the letters it still holds */
+  afterMarkers: QueueStats | null;
+  heldAfterMarkers: number | null;
+  /** how the markers went: 'get' (basic.get + ack, each) or the purge's message count */
+  markersRemoved: string;
   targetDepthUnbound: number;
   rejectedAt: number;
 }
@@ -50,9 +63,9 @@ export interface Rebound {
 
 export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: PhaseInput): Promise<PhaseResult> {
   const { broker, mgmt, log } = ctx;
-  const policy = deadLetterPolicy({ name: x.policy, pattern: x.pattern, dlx: x.dlx, routingKey: ROUTING_KEY, strategy: p.strategy }, ctx.caps);
+  const policy = deadLetterPolicy({ name: x.policy, pattern: x.pattern, dlx: x.dlx, routingKey: ROUTING_KEY, strategy: p.strategy, rejectPublish: p.rejectPublish }, ctx.caps);
   await mgmt.putPolicy(policy);
-  log.emit('policy', { phase: p.phase, policy: policy.name, queue: x.source, strategy: policy.definition['dead-letter-strategy'] ?? 'default', status: 'applied' });
+  log.emit('policy', { phase: p.phase, policy: policy.name, queue: x.source, strategy: policy.definition['dead-letter-strategy'] ?? 'default', overflow: policy.definition.overflow ?? 'default', status: 'applied' });
 
   if (!p.keepBinding) await broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY);
   const targetUnbound = !(await mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY));
@@ -82,17 +95,38 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
   await ctx.sleep(p.windowMs);
   const source = await sample;
   const held = source && source.ready === p.markers ? heldLetters(source) : null;
-  await broker.channel.purgeQueue(x.source); // the markers (ready); a purge leaves held letters alone
-  const targetDepthUnbound = await broker.depth(x.target);
   log.emit('mgmt', { phase: p.phase, queue: x.source, messages: source?.messages, ready: source?.ready, unacked: source?.unacked, held, status: 'sampled' });
-  return { targetUnbound, source, held, targetDepthUnbound, rejectedAt };
+  const markersRemoved = await removeMarkers(ctx, x, p);
+  const afterMarkers = p.sampleAfterMarkers
+    ? await statsWait(ctx, x, `the statistics of ${x.source} to show the markers gone`, (q) => applied(q) && q.ready === 0 && q.unacked === 0)
+    : null;
+  const heldAfterMarkers = afterMarkers && afterMarkers.ready === 0 ? heldLetters(afterMarkers) : null;
+  if (afterMarkers) log.emit('mgmt', { phase: p.phase, queue: x.source, messages: afterMarkers.messages, ready: afterMarkers.ready, unacked: afterMarkers.unacked, held: heldAfterMarkers, status: 'sampled_after_markers' });
+  const targetDepthUnbound = await broker.depth(x.target);
+  return { targetUnbound, source, held, afterMarkers, heldAfterMarkers, markersRemoved, targetDepthUnbound, rejectedAt };
+}
+
+/**
+ * Take the markers off the source one by one (basic.get + ack): they are the only ready messages,
+ * and a held letter is never ready, so this leaves it where it is on every line. A queue.purge
+ * would not: from 4.3.0 it removes held at-least-once letters too (rabbit_fifo dlx_purge; release
+ * notes 4.3.0), and the check heldAfterMarkers would see the letter gone.
+ */
+async function removeMarkers(ctx: LabContext, x: DropNames, p: PhaseInput): Promise<string> {
+  if (p.purgeMarkers) return `purge: ${(await ctx.broker.channel.purgeQueue(x.source)).messageCount}`;
+  for (let n = 0; n < p.markers; n++) {
+    const d = await ctx.broker.get(x.source);
+    if (!d) break;
+    d.ack();
+  }
+  return 'get';
 }
 
 /** what a phase's checkpoint shows: the source's statistics and the unbound target */
 export const phaseDetail = (x: DropNames, r: PhaseResult) => ({ queue: x.source, stats: statsLine(r.source), held: r.held ?? '?', target: x.target, targetDepth: r.targetDepthUnbound });
 
 /** bind the target again (after the phase's checkpoint) and say whether the broker lists the binding */
-export async function rebind(ctx: LabContext, x: DropNames, phase: PhaseInput['phase']): Promise<Rebound> {
+export async function rebind(ctx: LabContext, x: DropNames, phase: Phase): Promise<Rebound> {
   await ctx.broker.channel.bindQueue(x.target, x.dlx, ROUTING_KEY);
   const reboundAt = ctx.now();
   const bindingRestored = await ctx.mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY);

@@ -16,11 +16,18 @@ export interface DeadLetterPolicyInput {
   dlx: string;
   routingKey: string;
   strategy: DeadLetterStrategy;
+  /**
+   * false: the policy names no overflow, so the queue keeps its default drop-head, with which the
+   * broker falls back from at-least-once to at-most-once (rabbit_quorum_queue dlh/5, 3.10.0 on; it
+   * logs a warning, clients see nothing). Default true
+   */
+  rejectPublish?: boolean;
 }
 
 /**
  * The seed's `set_policy`: dead-letter exchange and routing key, overflow reject-publish and
- * max-length 100 (at-least-once needs reject-publish, else it silently falls back to at-most-once),
+ * max-length 100 (at-least-once needs reject-publish, else the broker falls back to at-most-once,
+ * silently for the client, with a warning in its own log),
  * apply-to as the broker knows it (quorum_queues from 3.12, else queues).
  */
 export function deadLetterPolicy(p: DeadLetterPolicyInput, caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>): PolicySpec {
@@ -32,7 +39,7 @@ export function deadLetterPolicy(p: DeadLetterPolicyInput, caps: Pick<Capabiliti
       'dead-letter-exchange': p.dlx,
       'dead-letter-routing-key': p.routingKey,
       ...(p.strategy === 'default' ? {} : { 'dead-letter-strategy': p.strategy }),
-      overflow: 'reject-publish',
+      ...(p.rejectPublish === false ? {} : { overflow: 'reject-publish' }),
       'max-length': 100,
     },
   };
