@@ -27,9 +27,12 @@ const SERIAL = [
 /**
  * MQLAB_TEST_DISRUPTIVE_HOME (+ MQLAB_TEST_DISRUPTIVE_PORT_OFFSET): a second set of mqlab's services,
  * already up, that only the disruptive labs' files use (.ci/run starts one per broker line). They stop
- * and restart that set's PostgreSQL and RabbitMQ, nobody else's, so they run at the same time as the
- * other integration files (their own project, one file at a time) instead of alone at the end: most
- * of their time is a service's stop and start, not CPU. Unset (`npm test`): serial, on the one set.
+ * and restart that set's PostgreSQL and RabbitMQ, nobody else's, so they can run at the same time as
+ * the other integration files instead of alone at the end: most of their time is a service's stop and
+ * start, not CPU. They are then a project of their own, 'integration-disruptive', with that set in its
+ * environment, one file at a time; .ci/run runs it in a second vitest process beside the first
+ * (`--project '!integration-disruptive'`): vitest runs two projects side by side only with the same
+ * number of workers. Unset (`npm test`): they stay in the serial group, on the one set.
  */
 const DISRUPTIVE_SET = process.env.MQLAB_TEST_DISRUPTIVE_HOME
   ? { MQLAB_HOME: process.env.MQLAB_TEST_DISRUPTIVE_HOME, MQLAB_PORT_OFFSET: process.env.MQLAB_TEST_DISRUPTIVE_PORT_OFFSET ?? '0' }
@@ -92,7 +95,7 @@ export default defineConfig({
                 env: DISRUPTIVE_SET,
                 maxWorkers: 1,
                 fileParallelism: false,
-                sequence: { groupOrder: 1 }, // beside the 'integration' project
+                sequence: { groupOrder: 3 }, // after the others when one process runs them all
               },
             },
           ]
