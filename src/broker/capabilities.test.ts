@@ -98,4 +98,9 @@ describe('what the probe saw → capabilities', () => {
     expect(capabilities('4.2.9').acquiredCountHeader).toBe(false);
     expect(capabilities('3.10.8').acquiredCountHeader).toBe(false);
   });
+
+  it('dead-letter cycles judged by recency from 4.0.0 on (is_cycle_v2)', () => {
+    expect(capabilities('4.0.0').deadLetterCycleByRecency).toBe(true);
+    expect(capabilities('3.13.7').deadLetterCycleByRecency).toBe(false);
+  });
 });

@@ -46,6 +46,14 @@ export interface Capabilities {
    */
   acquiredCountHeader: boolean;
   /**
+   * dead-letter cycle detection walks the deaths newest first (4.0.0+: mc.erl is_cycle_v2): a loop
+   * back into a queue is dropped when no client reject happened since the message last left it, so
+   * a reject from an earlier lap no longer keeps a delivery_limit → TTL queue → back loop alive.
+   * 3.10.8 reads the x-death header, whose order it does not keep (rabbit_dead_letter is_cycle):
+   * measured there, such a loop went on
+   */
+  deadLetterCycleByRecency: boolean;
+  /**
    * a copy dead-lettered from a quorum queue carries the message's delivery count, so it arrives
    * redelivered=true with x-delivery-count when that count is above 0, and the count travels on
    * to further quorum queues (4.0.0: rabbit_fifo_dlx annotate_msg, #10637). On 4.3 a
@@ -110,6 +118,7 @@ export function capabilities(version: string): Capabilities {
     lastDeathHeaders: atLeast(version, 3, 13),
     nativeDelayedRetry: atLeast(version, 4, 3),
     acquiredCountHeader: atLeast(version, 4, 3),
+    deadLetterCycleByRecency: atLeast(version, 4, 0),
     deadLetteredCopyCarriesDeliveryCount: atLeast(version, 4, 0),
     purgeRemovesHeldLetters: atLeast(version, 4, 3),
     quorumPublishNackSticksToChannel: !atLeast(version, 3, 12, 5),
@@ -147,6 +156,7 @@ export function describeCapabilities(c: Capabilities): string[] {
     ['lastDeathHeaders', 'x-last-death-* headers', yes(c.lastDeathHeaders)],
     ['nativeDelayedRetry', 'native delayed retry', yes(c.nativeDelayedRetry)],
     ['acquiredCountHeader', 'x-acquired-count header', yes(c.acquiredCountHeader)],
+    ['deadLetterCycleByRecency', 'DLX cycle check newest first', yes(c.deadLetterCycleByRecency)],
     ['deadLetteredCopyCarriesDeliveryCount', 'DLQ copy carries delivery count', yes(c.deadLetteredCopyCarriesDeliveryCount)],
     ['purgeRemovesHeldLetters', 'purge removes held letters', yes(c.purgeRemovesHeldLetters)],
     ['quorumPublishNackSticksToChannel', 'quorum nack sticks to channel', yes(c.quorumPublishNackSticksToChannel)],
