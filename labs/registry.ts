@@ -9,6 +9,7 @@ import { meta as atMostOnceDrop } from './at-most-once-drop/meta.js';
 import { meta as replay } from './replay/meta.js';
 import { meta as compensate } from './compensate/meta.js';
 import { meta as consumerCrash } from './consumer-crash/meta.js';
+import { meta as crashLoop } from './crash-loop/meta.js';
 import { meta as publishConfirm } from './publish-confirm/meta.js';
 import { meta as autoAckLoss } from './auto-ack-loss/meta.js';
 import { meta as outbox } from './outbox/meta.js';
@@ -32,6 +33,7 @@ export const registry: Registry = [
   replay,
   compensate,
   consumerCrash,
+  crashLoop,
   publishConfirm,
   autoAckLoss,
   outbox,

@@ -37,6 +37,11 @@ export interface ChildOptions {
    * (logged; with --step it waits for Enter) and the child goes on once it returns
    */
   gates?: boolean;
+  /**
+   * when this settles while the process still runs, it is ended with SIGTERM (its ChildRun says
+   * exitCode 143, signal SIGTERM): a lab's own way to stop a process it no longer needs
+   */
+  stop?: Promise<unknown>;
 }
 
 /**
@@ -70,6 +75,10 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
         .catch(() => {}); // the child is gone (killed at a gate) or the run was interrupted
     });
   }
+  void opts.stop?.then(
+    () => child.kill('SIGTERM'),
+    () => child.kill('SIGTERM'),
+  );
   const r = await child;
   const signal = r.signal ?? null;
   const exitCode = signal ? 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0) : (r.exitCode ?? -1);

@@ -1,0 +1,166 @@
+/**
+ * crash-loop — a poison pill that kills its consumer on every delivery, and the delivery limit
+ * that ends the loop.
+ *
+ *   poison ──▶ crash-loop.work (quorum, x-delivery-limit 2) ──▶ consumer-1 ✗ SIGKILL, consumer-2 ✗, consumer-3 ✗
+ *              └─ after the 3rd death: dead-lettered (delivery_limit) ──▶ crash-loop.dead
+ *   contrast:  crash-loop.nack (same limit): nack(requeue) 3 times, then ack (4.3: nack does not count)
+ *   4.3 only:  crash-loop.delayed (x-delayed-retry-type=failed, min 1000): the crash's redelivery waits
+ *
+ * Each consumer is its own process (poison-consumer.ts); the crashes are observed as their exits.
+ */
+import type { Lab, LabContext } from '../../src/lab.js';
+import { runChild, type ChildRun } from '../../src/child.js';
+import { check, checkAtLeast, skipCheck, summaryLine } from '../../src/report/checks.js';
+import { closeChannel } from '../../src/broker/broker.js';
+import { deferred } from '../../src/time.js';
+import { DELAY_MS, LIMIT, names, topology, type CrashLoopNames } from './names.js';
+import { absentCounts, failedDeliveryCounts } from './counts.js';
+import type { Count } from '../../src/broker/counts.js';
+import { watchDeadLetters, type DeadLetters } from './dead-letters.js';
+import { countReader, declareBroken, nackLoopReturn } from './faults.js';
+
+const SCRIPT = new URL('./poison-consumer.js', import.meta.url);
+/** consumer processes started at most on the work queue: the limit's deliveries and a few more */
+const MAX_CONSUMERS = LIMIT + 3;
+
+export const lab: Lab = {
+  topology,
+  async run(ctx) {
+    const x = names(ctx.names);
+    await declareBroken(ctx, topology(ctx.names), x);
+    const dead = await watchDeadLetters(ctx, x.dead);
+    try {
+      const delayedRetry = ctx.caps.nativeDelayedRetry;
+      const [loop, nack, delayed] = await Promise.all([crashLoop(ctx, x, dead), nackLoop(ctx, x, dead), delayedRetry ? delayedCrash(ctx, x) : null]);
+      const read = countReader(ctx);
+      const deliveries = loop.deliveries;
+      const deliveryCounts = deliveries.map((d) => read(d.fields.deliveryCount));
+      const acquiredCounts = deliveries.map((d) => read(d.fields.acquiredCount));
+      const letter = dead.got('poison');
+      const letterCount = letter ? read(letter.deliveryCount) : 'none';
+      const nackExpected = ctx.caps.nackRequeueCountsTowardLimit ? `dead-lettered after ${LIMIT + 1} deliveries` : `acked after ${LIMIT + 2} deliveries`;
+      const facts = {
+        limit: LIMIT,
+        delayMs: DELAY_MS,
+        processes: loop.runs.map((r) => ({ name: r.name, exitCode: r.exitCode, signal: r.signal, delivered: r.events.some(isDelivery) })),
+        deliveries: deliveries.map((d) => d.fields),
+        deadLetter: letter ?? null,
+        nack,
+        delayed,
+      };
+      return {
+        lines: [
+          summaryLine('crash-loop', {
+            crashes: loop.crashExits.filter((c) => c === 137).length,
+            deliveryCounts: `[${deliveryCounts.join(', ')}]`,
+            acquiredCounts: `[${acquiredCounts.join(', ')}]`,
+            deadLetter: letter?.reason ?? 'none',
+            nackLoop: `'${nack.outcome}'`,
+            ...(delayed ? { crashRedeliveryGapMs: delayed.gapMs } : {}),
+          }),
+        ],
+        checks: [
+          check('crashExits', Array(LIMIT + 1).fill(137), loop.crashExits),
+          check('deliveriesUntilDeadLetter', LIMIT + 1, letter ? deliveries.length : 'not dead-lettered'),
+          check('deadLetterReason', 'delivery_limit', letter?.reason ?? 'none'),
+          check('deliveryCounts', failedDeliveryCounts(LIMIT), deliveryCounts),
+          check('acquiredCounts', ctx.caps.acquiredCountHeader ? failedDeliveryCounts(LIMIT) : absentCounts(LIMIT), acquiredCounts),
+          // 3.10.8 sends the dead-lettered copy without x-delivery-count (to a push consumer)
+          check('deadLetterDeliveryCount', ctx.caps.deadLetterKeepsDeliveryCount ? LIMIT + 1 : 'absent', letterCount),
+          check('nackLoop', nackExpected, nack.outcome),
+          delayed
+            ? checkAtLeast('crashRedeliveryDelayedMs', DELAY_MS, delayed.gapMs)
+            : skipCheck('crashRedeliveryDelayedMs', DELAY_MS, `needs RabbitMQ 4.3 native delayed retry (this broker: ${ctx.caps.version} ignores x-delayed-retry-*)`),
+        ] as ReturnType<typeof check>[],
+        facts,
+      };
+    } finally {
+      await dead.close();
+    }
+  },
+};
+
+const isDelivery = (e: ChildRun['events'][number]) => e.source === 'consumer' && e.fields.status === 'received';
+
+/**
+ * publish the poison pill and start one consumer process after another until the broker
+ * dead-letters it (the process still waiting then is stopped) or MAX_CONSUMERS got it
+ */
+async function crashLoop(ctx: LabContext, x: CrashLoopNames, dead: DeadLetters) {
+  const deadLettered = dead.of('poison');
+  let isDead = false;
+  void deadLettered.then(() => (isDead = true));
+  await ctx.broker.sendConfirmed(x.work, 'poison', { messageId: 'poison' });
+  const runs: ChildRun[] = [];
+  while (!isDead && runs.filter((r) => r.events.some(isDelivery)).length < MAX_CONSUMERS) {
+    const name = `consumer-${runs.length + 1}`;
+    ctx.progress(`${name}: consumes ${x.work}; the poison pill kills it`);
+    runs.push(await runChild(ctx, name, SCRIPT, { args: ['--queue', x.work], names: x, stop: deadLettered, timeoutMs: 30_000 }));
+  }
+  // the dead-lettering follows the last death within milliseconds; bounded, for a run that never gets there
+  if (!isDead) await Promise.race([deadLettered, ctx.sleep(1000)]);
+  const delivered = runs.filter((r) => r.events.some(isDelivery));
+  return { runs, crashExits: delivered.map((r) => r.exitCode), deliveries: delivered.flatMap((r) => r.events.filter(isDelivery)) };
+}
+
+/** nack(requeue=true) the message LIMIT + 1 times, then ack it: does the broker dead-letter it first? */
+async function nackLoop(ctx: LabContext, x: CrashLoopNames, dead: DeadLetters) {
+  const how = nackLoopReturn(ctx);
+  const acked = deferred<number>();
+  let n = 0;
+  const counts: Count[] = [];
+  const channel = await ctx.broker.newChannel();
+  const consumer = await ctx.broker.consume(
+    x.nack,
+    (d) => {
+      n += 1;
+      counts.push(countReader(ctx)(d.headers['x-delivery-count']));
+      if (n <= LIMIT + 1) return how === 'nack' ? d.nack(true) : d.reject(true);
+      d.ack();
+      acked.resolve(n);
+    },
+    { prefetch: 1, channel },
+  );
+  await ctx.broker.sendConfirmed(x.nack, 'nacked', { messageId: 'nacked' });
+  const end = await ctx.within(
+    Promise.race([acked.promise.then((k) => `acked after ${k} deliveries`), dead.of('nacked').then(() => `dead-lettered after ${n} deliveries`), consumer.failure]),
+    20_000,
+    `the nacked message acked or dead-lettered on ${x.nack}`,
+  );
+  await consumer.cancel();
+  await closeChannel(channel);
+  return { outcome: end, deliveryCounts: counts };
+}
+
+/**
+ * 4.3: one consumer process dies on the delayed queue's message; then this process consumes and
+ * times the redelivery from the dead process's delivery (both Date.now(), one machine's clock)
+ */
+async function delayedCrash(ctx: LabContext, x: CrashLoopNames) {
+  await ctx.broker.sendConfirmed(x.delayed, 'delayed', { messageId: 'delayed' });
+  const crashed = await runChild(ctx, 'consumer-delayed', SCRIPT, { args: ['--queue', x.delayed], names: x, timeoutMs: 30_000 });
+  const first = crashed.events.find(isDelivery);
+  const again = deferred<{ at: number; deliveryCount: unknown }>();
+  const channel = await ctx.broker.newChannel();
+  const consumer = await ctx.broker.consume(
+    x.delayed,
+    (d) => {
+      again.resolve({ at: Date.now(), deliveryCount: d.headers['x-delivery-count'] });
+      d.ack();
+    },
+    { prefetch: 1, channel },
+  );
+  const readyAt = Date.now();
+  const second = await ctx.within(Promise.race([again.promise, consumer.failure]), DELAY_MS + 20_000, `the redelivery of the crashed message on ${x.delayed}`);
+  await consumer.cancel();
+  await closeChannel(channel);
+  const firstAt = Number(first?.fields.at ?? Number.NaN);
+  return {
+    exitCode: crashed.exitCode,
+    gapMs: Number.isFinite(firstAt) ? second.at - firstAt : null,
+    /** when this process's consumer was ready, after the crash: a gap shorter than the delay is not its lateness */
+    consumerReadyAfterMs: Number.isFinite(firstAt) ? readyAt - firstAt : null,
+    redeliveryDeliveryCount: countReader(ctx)(second.deliveryCount),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * crash-loop's consumer process (spawned by lab.ts with src/child.ts runChild): it consumes one
+ * queue (manual ack, prefetch 1) and the poison pill kills it: on its first delivery it prints what
+ * the broker sent (x-delivery-count, x-acquired-count, redelivered) and SIGKILLs itself, so the ack
+ * never leaves and the broker sees the connection die with the message unacked.
+ *
+ *   --queue Q          the queue to consume
+ *   --timeout-ms MS    exit 3 when nothing came by then (the parent normally stops it first)
+ */
+import { parseArgs } from 'node:util';
+import { childRuntime } from '../../src/child-runtime.js';
+import { deferred } from '../../src/time.js';
+import type { CrashLoopNames } from './names.js';
+
+const { values } = parseArgs({ options: { queue: { type: 'string' }, 'timeout-ms': { type: 'string', default: '20000' } } });
+const queue = String(values.queue);
+const rt = await childRuntime<CrashLoopNames>();
+const flushed = () => new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+const idle = deferred();
+
+await rt.broker.consume(
+  queue,
+  async (d) => {
+    const h = d.headers;
+    rt.emit('consumer', {
+      messageId: d.messageId,
+      queue,
+      deliveryCount: 'x-delivery-count' in h ? h['x-delivery-count'] : 'absent',
+      acquiredCount: 'x-acquired-count' in h ? h['x-acquired-count'] : 'absent',
+      redelivered: d.redelivered,
+      at: Date.now(),
+      status: 'received',
+    });
+    if (rt.fault('nack-instead-of-crash')) {
+      // broken: the consumer hands the message back and exits cleanly instead of dying. It cancels
+      // first: else the broker pushes the message again at once and the close returns it unacked,
+      // which 4.3 counts as a failed delivery like a crash (measured on 4.3.6)
+      await rt.broker.channel.cancel(d.raw.fields.consumerTag); // (the consumer of this delivery, on the default channel)
+      d.nack(true);
+      rt.emit('consumer', { messageId: d.messageId, queue, status: 'nacked' });
+      await rt.close();
+      await flushed();
+      process.exit(0);
+    }
+    rt.emit('consumer', { messageId: d.messageId, queue, status: 'crash_injected' });
+    await flushed(); // the lines above reach the parent
+    process.kill(process.pid, 'SIGKILL');
+  },
+  { prefetch: 1 },
+);
+rt.emit('consumer', { queue, at: Date.now(), status: 'consuming' });
+const timer = setTimeout(() => idle.resolve(), Number(values['timeout-ms']));
+await idle.promise;
+clearTimeout(timer);
+rt.emit('consumer', { queue, status: 'idle' });
+await rt.close();
+process.exitCode = 3;
