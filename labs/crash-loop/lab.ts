@@ -67,7 +67,7 @@ export const lab: Lab = {
           check('deliveryCounts', failedDeliveryCounts(LIMIT), deliveryCounts),
           check('acquiredCounts', ctx.caps.acquiredCountHeader ? failedDeliveryCounts(LIMIT) : absentCounts(LIMIT), acquiredCounts),
           // 3.10.8 sends the dead-lettered copy without x-delivery-count (to a push consumer)
-          check('deadLetterDeliveryCount', ctx.caps.deadLetterKeepsDeliveryCount ? LIMIT + 1 : 'absent', letterCount),
+          check('deadLetterDeliveryCount', ctx.caps.deadLetteredCopyCarriesDeliveryCount ? LIMIT + 1 : 'absent', letterCount),
           check('nackLoop', nackExpected, nack.outcome),
           delayed
             ? checkAtLeast('crashRedeliveryDelayedMs', DELAY_MS, delayed.gapMs)
