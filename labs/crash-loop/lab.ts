@@ -134,33 +134,33 @@ async function nackLoop(ctx: LabContext, x: CrashLoopNames, dead: DeadLetters) {
 }
 
 /**
- * 4.3: one consumer process dies on the delayed queue's message; then this process consumes and
- * times the redelivery from the dead process's delivery (both Date.now(), one machine's clock)
+ * 4.3: this process consumes the delayed queue first, at a lower priority (x-priority -1); then a
+ * consumer process subscribes (priority 0), publishes the message itself and dies on it. The only
+ * consumer left is this one, subscribed before the crash: the redelivery's time is the broker's
+ * delay, timed from the dead process's delivery (both Date.now(), one machine's clock).
  */
 async function delayedCrash(ctx: LabContext, x: CrashLoopNames) {
-  await ctx.broker.sendConfirmed(x.delayed, 'delayed', { messageId: 'delayed' });
-  const crashed = await runChild(ctx, 'consumer-delayed', SCRIPT, { args: ['--queue', x.delayed], names: x, timeoutMs: 30_000 });
-  const first = crashed.events.find(isDelivery);
   const again = deferred<{ at: number; deliveryCount: unknown }>();
   const channel = await ctx.broker.newChannel();
-  const consumer = await ctx.broker.consume(
+  await channel.prefetch(1);
+  const { consumerTag } = await channel.consume(
     x.delayed,
-    (d) => {
-      again.resolve({ at: Date.now(), deliveryCount: d.headers['x-delivery-count'] });
-      d.ack();
+    (m) => {
+      if (!m) return again.reject(new Error(`the broker cancelled the consumer on ${x.delayed}`));
+      again.resolve({ at: Date.now(), deliveryCount: m.properties.headers?.['x-delivery-count'] });
+      channel.ack(m);
     },
-    { prefetch: 1, channel },
+    { noAck: false, priority: -1 },
   );
-  const readyAt = Date.now();
-  const second = await ctx.within(Promise.race([again.promise, consumer.failure]), DELAY_MS + 20_000, `the redelivery of the crashed message on ${x.delayed}`);
-  await consumer.cancel();
+  const crashed = await runChild(ctx, 'consumer-delayed', SCRIPT, { args: ['--queue', x.delayed, '--publish', 'delayed', '--timeout-ms', '10000'], names: x, timeoutMs: 30_000 });
+  const first = crashed.events.find(isDelivery);
+  const second = await ctx.within(again.promise, DELAY_MS + 20_000, `the redelivery of the crashed message on ${x.delayed}`);
+  await channel.cancel(consumerTag);
   await closeChannel(channel);
   const firstAt = Number(first?.fields.at ?? Number.NaN);
   return {
     exitCode: crashed.exitCode,
     gapMs: Number.isFinite(firstAt) ? second.at - firstAt : null,
-    /** when this process's consumer was ready, after the crash: a gap shorter than the delay is not its lateness */
-    consumerReadyAfterMs: Number.isFinite(firstAt) ? readyAt - firstAt : null,
     redeliveryDeliveryCount: countReader(ctx)(second.deliveryCount),
   };
 }

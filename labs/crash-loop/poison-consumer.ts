@@ -5,6 +5,8 @@
  * never leaves and the broker sees the connection die with the message unacked.
  *
  *   --queue Q          the queue to consume
+ *   --publish ID       once consuming, publish message ID to the queue itself (confirmed): the
+ *                      message arrives while this process is the queue's highest-priority consumer
  *   --timeout-ms MS    exit 3 when nothing came by then (the parent normally stops it first)
  */
 import { parseArgs } from 'node:util';
@@ -12,7 +14,7 @@ import { childRuntime } from '../../src/child-runtime.js';
 import { deferred } from '../../src/time.js';
 import type { CrashLoopNames } from './names.js';
 
-const { values } = parseArgs({ options: { queue: { type: 'string' }, 'timeout-ms': { type: 'string', default: '20000' } } });
+const { values } = parseArgs({ options: { queue: { type: 'string' }, publish: { type: 'string' }, 'timeout-ms': { type: 'string', default: '20000' } } });
 const queue = String(values.queue);
 const rt = await childRuntime<CrashLoopNames>();
 const flushed = () => new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
@@ -49,6 +51,7 @@ await rt.broker.consume(
   { prefetch: 1 },
 );
 rt.emit('consumer', { queue, at: Date.now(), status: 'consuming' });
+if (values.publish) await rt.broker.sendConfirmed(queue, values.publish, { messageId: values.publish });
 const timer = setTimeout(() => idle.resolve(), Number(values['timeout-ms']));
 await idle.promise;
 clearTimeout(timer);
