@@ -20,6 +20,7 @@ import { meta as requeueStorm } from './requeue-storm/meta.js';
 import { meta as archive } from './archive/meta.js';
 import { meta as ordering } from './ordering/meta.js';
 import { meta as dlxLoop } from './dlx-loop/meta.js';
+import { meta as retryLoopLimit } from './retry-loop-limit/meta.js';
 import { meta as orderTimeout } from './order-timeout/meta.js';
 import { meta as delayedRetry } from './delayed-retry/meta.js';
 import { meta as quorumFailover } from './quorum-failover/meta.js';
@@ -44,6 +45,7 @@ export const registry: Registry = [
   archive,
   ordering,
   dlxLoop,
+  retryLoopLimit,
   orderTimeout,
   delayedRetry,
   quorumFailover,

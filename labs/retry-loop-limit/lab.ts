@@ -1,0 +1,141 @@
+/**
+ * retry-loop-limit — a TTL retry loop wears down the delivery limit (4.0+), and the cycle rule.
+ *
+ *   looped: work ─reject(false)─▶ dlx ─▶ wait (TTL 50 ms) ─expired─▶ back ─▶ work   × LOOPS (4)
+ *           then one reject(requeue=true): 4.x dead-letters it at once (delivery_limit, count 5 > limit 2);
+ *           its way into wait closes a fully automatic cycle (no client reject since it left wait): dropped
+ *   fresh:  work ─reject(requeue=true) × 3─▶ delivery_limit ─▶ wait ─expired─▶ back ─▶ work: the second
+ *           arrival in work closes a fully automatic cycle: dropped on its way back
+ *
+ * Every dead letter of work is kept by the trail queue, every letter that left wait by the expired-trail.
+ */
+import type { Lab, LabContext } from '../../src/lab.js';
+import { check, summaryLine } from '../../src/report/checks.js';
+import { closeChannel, type Delivery } from '../../src/broker/broker.js';
+import type { Count } from '../../src/broker/counts.js';
+import { deferred } from '../../src/time.js';
+import { LIMIT, LOOPS, MAX_REQUEUES, WAIT_TTL_MS, names, topology, type LoopNames } from './names.js';
+import { limitedIn, watchTrail, type Trail } from './trails.js';
+import { countReader, declareBroken, waitWorker } from './faults.js';
+
+/** how long a letter may take to come back from the wait queue before "it did not": its TTL and a margin for a loaded machine */
+const BACK_WINDOW_MS = WAIT_TTL_MS + 1500;
+
+export const lab: Lab = {
+  topology,
+  async run(ctx) {
+    const x = names(ctx.names);
+    await declareBroken(ctx);
+    const trail = await watchTrail(ctx, x.trail, x.work);
+    const expired = await watchTrail(ctx, x.expiredTrail, x.work);
+    const stopWorker = await waitWorker(ctx);
+    const work = new WorkConsumer(ctx, x);
+    try {
+      await work.start();
+      const [looped, fresh] = await Promise.all([loopedRun(ctx, x, work, trail), freshRun(ctx, x, work, trail, expired)]);
+      const counts = { looped: ctx.caps.deadLetteredCopyCarriesDeliveryCount ? ['absent', ...Array.from({ length: LOOPS }, (_, i) => i + 1)] : Array(LOOPS + 1).fill('absent') };
+      return {
+        lines: [
+          summaryLine('retry-loop-limit', {
+            loopDeliveryCounts: `[${looped.counts.join(', ')}]`,
+            requeuesUntilDeadLetter: looped.requeues,
+            deadLetter: looped.reason,
+            cycleAfterLimit: `'${looped.outcome}'`,
+            freshLimitCycle: `'${fresh.outcome}'`,
+          }),
+        ],
+        checks: [
+          check('loopDeliveryCounts', counts.looped, looped.counts),
+          check('requeuesUntilDeadLetter', ctx.caps.deadLetteredCopyCarriesDeliveryCount ? 1 : LIMIT + 1, looped.reason === 'none' ? 'not dead-lettered' : looped.requeues),
+          check('deadLetterReason', 'delivery_limit', looped.reason),
+          check('cycleAfterLimit', ctx.caps.deadLetterCycleByRecency ? 'dropped on its way into the wait queue' : 'back in work', looped.outcome),
+          check('freshLimitCycle', 'dropped on its second arrival in work', fresh.outcome),
+        ],
+        facts: {
+          limit: LIMIT,
+          loops: LOOPS,
+          waitTtlMs: WAIT_TTL_MS,
+          backWindowMs: BACK_WINDOW_MS,
+          looped: { ...looped, trail: trail.reasons('looped'), leftWait: expired.reasons('looped') },
+          fresh: { ...fresh, trail: trail.reasons('fresh'), leftWait: expired.reasons('fresh') },
+        },
+      };
+    } finally {
+      await work.stop();
+      await stopWorker();
+      await trail.close();
+      await expired.close();
+    }
+  },
+};
+
+/**
+ * One push consumer on work for both messages: each message's own handler decides (reject,
+ * requeue or ack) from its arrival number and headers.
+ */
+class WorkConsumer {
+  private handlers = new Map<string, (d: Delivery) => void>();
+  private channel?: Awaited<ReturnType<LabContext['broker']['newChannel']>>;
+  private consumer?: { cancel(): Promise<void> };
+  constructor(
+    private ctx: LabContext,
+    private x: LoopNames,
+  ) {}
+  on(id: string, handler: (d: Delivery) => void) {
+    this.handlers.set(id, handler);
+  }
+  async start() {
+    this.channel = await this.ctx.broker.newChannel();
+    this.consumer = await this.ctx.broker.consume(this.x.work, (d) => (this.handlers.get(String(d.messageId)) ?? ((o: Delivery) => o.ack()))(d), { prefetch: 10, channel: this.channel });
+  }
+  async stop() {
+    await this.consumer?.cancel();
+    if (this.channel) await closeChannel(this.channel);
+  }
+}
+
+/** resolves with `fallback` after ms unless p settles first */
+const orAfter = <T>(ctx: LabContext, p: Promise<T>, ms: number, fallback: T): Promise<T> => Promise.race([p, ctx.sleep(ms).then(() => fallback)]);
+
+/** LOOPS laps through the wait queue, then reject(requeue=true) until the broker dead-letters it */
+async function loopedRun(ctx: LabContext, x: LoopNames, work: WorkConsumer, trail: Trail) {
+  const read = countReader(ctx);
+  const counts: Count[] = [];
+  let arrivals = 0;
+  let requeues = 0;
+  const back = deferred<string>();
+  work.on('looped', (d) => {
+    arrivals += 1;
+    if (limitedIn(d.headers, x.work)) return d.ack(), back.resolve('back in work'); // after its limit: it came round again
+    if (arrivals <= LOOPS + 1) counts.push(read(d.headers['x-delivery-count']));
+    ctx.log.emit('work', { messageId: 'looped', arrival: arrivals, deliveryCount: String(counts.at(-1)), status: 'received' });
+    if (arrivals <= LOOPS) return d.reject(false);
+    if (requeues >= MAX_REQUEUES) return d.ack(), back.resolve('never dead-lettered');
+    requeues += 1;
+    d.reject(true);
+  });
+  await ctx.broker.sendConfirmed(x.work, 'looped', { messageId: 'looped' });
+  const first = await ctx.within(Promise.race([trail.afterLimit('looped').then((r) => ({ reason: r })), back.promise.then((b) => ({ reason: 'none', b }))]), 30_000, `the looped message dead-lettered or given up on ${x.work}`);
+  if (first.reason === 'none') return { counts, requeues, reason: 'none', outcome: 'no dead letter' };
+  const outcome = await orAfter(ctx, back.promise, BACK_WINDOW_MS, 'dropped on its way into the wait queue');
+  return { counts, requeues, reason: first.reason, outcome };
+}
+
+/** a message never rejected: reject(requeue=true) until delivery_limit, then through the wait queue and back? */
+async function freshRun(ctx: LabContext, x: LoopNames, work: WorkConsumer, trail: Trail, expired: Trail) {
+  let requeues = 0;
+  const back = deferred<string>();
+  work.on('fresh', (d) => {
+    if (limitedIn(d.headers, x.work)) return d.ack(), back.resolve('back in work');
+    if (requeues >= MAX_REQUEUES) return d.ack(), back.resolve('never dead-lettered');
+    requeues += 1;
+    d.reject(true);
+  });
+  await ctx.broker.sendConfirmed(x.work, 'fresh', { messageId: 'fresh' });
+  const limited = await ctx.within(Promise.race([trail.afterLimit('fresh'), back.promise.then(() => 'none')]), 30_000, `the fresh message dead-lettered or given up on ${x.work}`);
+  if (limited === 'none') return { requeues, outcome: 'no dead letter' };
+  const left = await orAfter(ctx, Promise.race([expired.afterLimit('fresh').then(() => 'left'), back.promise]), BACK_WINDOW_MS, 'dropped on its way into the wait queue');
+  if (left !== 'left') return { requeues, outcome: left };
+  const outcome = await orAfter(ctx, back.promise, BACK_WINDOW_MS, 'dropped on its second arrival in work');
+  return { requeues, outcome };
+}
