@@ -33,8 +33,10 @@ describe('at-most-once-drop: broken variants fail the checks that observe them',
   // dlx_purge), 3.10 leaves them in the source (the worker delivers the letter after the rebind)
   it('the markers purged instead of taken off: on 4.3 the held letter goes with them, on 3.10 it stays', async () => {
     if (capabilities(s.broker.version).purgeRemovesHeldLetters) {
-      const r = await expectFaultsFail({ ...base, faults: ['purge-markers'], fails: ['FAIL heldAfterMarkers:'], only: true });
+      // the purged letter no longer counts toward max-length either: one more publish accepted
+      const r = await expectFaultsFail({ ...base, faults: ['purge-markers'], fails: ['FAIL heldAfterMarkers:', 'FAIL acceptedWhileHeld:'], only: true });
       expect(r.stdout).toContain('FAIL heldAfterMarkers: expected=1 actual=0');
+      expect(r.stdout).toContain('FAIL acceptedWhileHeld: expected=100 actual=101');
       return;
     }
     const { code, report } = await runLabJson('at-most-once-drop', ['--namespace', NS], { MQLAB_FAULT: 'at-most-once-drop:purge-markers' });
@@ -44,11 +46,11 @@ describe('at-most-once-drop: broken variants fail the checks that observe them',
   });
 
   // nothing is held, so nothing can recover: a short --recover-timeout ends the run soon
-  it('the at-least-once strategy missing: nothing is held, nothing delivered', () =>
+  it('the at-least-once strategy missing: nothing is held, nothing delivered, one more publish accepted', () =>
     expectFaultsFail({
       ...base,
       faults: ['at-least-once-missing'],
-      fails: ['FAIL holdStrategy:', 'FAIL heldWhileUnbound:', 'FAIL heldLetterDelivered:'],
+      fails: ['FAIL holdStrategy:', 'FAIL heldWhileUnbound:', 'FAIL heldLetterDelivered:', 'FAIL acceptedWhileHeld:'],
       args: ['--recover-timeout', '8s'],
     }));
 });

@@ -15,7 +15,7 @@ describe('at-most-once-drop against the real broker', () => {
   it('passes twice in a row; the policy is cleared and nothing is left in either queue', async () => {
     await expectLabPasses(['at-most-once-drop', ...ns], {
       line: LINE,
-      pass: { heldAfterReject: '0', heldWhileUnbound: '1', droppedArrivals: '0', fallbackHeld: '0', fallbackWarningLogged: 'true', heldAfterMarkers: '1' },
+      pass: { heldAfterReject: '0', heldWhileUnbound: '1', droppedArrivals: '0', fallbackHeld: '0', fallbackWarningLogged: 'true', heldAfterMarkers: '1', acceptedWhileHeld: '100' },
       check: async () => {
         expect((await s.mgmt.policies()).some((p) => p.name === `${NS}-me12-drop`)).toBe(false);
         expect(await s.broker.depth(TARGET)).toBe(0);
@@ -33,6 +33,9 @@ describe('at-most-once-drop against the real broker', () => {
     // the markers taken off one by one: the letter still held (on 4.3 a purge would have taken it)
     expect(report.facts.sourceAfterMarkers).toBe('messages=1 ready=0 unacked=0');
     expect(report.facts.markersRemoved).toBe('get');
+    // the held letter counts toward max-length 100: 100 confirmed, the 101st nacked, all taken off again
+    expect(report.facts.publishesAcceptedWhileHeld).toBe(100);
+    expect(report.facts.fillersRemoved).toBe(100);
     // the fallback: nothing held beside the three markers, and the broker's own log says why
     expect(report.facts.sourceFallback).toBe('messages=3 ready=3 unacked=0');
     expect(report.facts.fallbackWarning).toContain(`Falling back to dead-letter-strategy at-most-once for queue '${SOURCE}' in vhost 'lab'`);

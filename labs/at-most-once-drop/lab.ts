@@ -25,6 +25,8 @@ import { BODY, EVENT_ID, PHASE_HEADER, RUN_HEADER, names, topology, type DropNam
 import type { DropOptions } from './options.js';
 import { phaseDetail, rebind, rejectWhileUnbound, statsWait } from './unbound.js';
 import { fallbackWarning } from './fallback-log.js';
+import { publishUntilRefused } from './max-length.js';
+import { POLICY_MAX_LENGTH } from '../../src/broker/dead-letter.js';
 import { ownBrokerLog } from '../../src/services/broker-log.js';
 
 interface Arrival {
@@ -102,6 +104,9 @@ export const lab: Lab<DropOptions> = {
       sampleAfterMarkers: true,
       purgeMarkers: ctx.fault('purge-markers'),
     });
+    // The held letter counts toward max-length: the source refuses publishes one sooner.
+    const refusal = await publishUntilRefused(ctx, x, runId);
+    ctx.progress(`at-least-once: ${x.source} confirmed ${refusal.accepted ?? `more than ${POLICY_MAX_LENGTH}`} publishes and then refused one (max-length ${POLICY_MAX_LENGTH}, ${hold.heldAfterMarkers ?? '?'} letter held); took them off again`);
     await ctx.checkpoint('letter-held', phaseDetail(x, hold));
     const holdRebound = await rebind(ctx, x, 'at-least-once');
     ctx.progress(`bound ${x.target} again; waiting up to ${recoverMs / 1000} s for the broker's dead-letter worker (its timer: 180 s on an untuned broker, 1 s on mqlab's services)`);
@@ -150,6 +155,8 @@ export const lab: Lab<DropOptions> = {
         check('holdStrategy', 'at-least-once', summary.holdStrategy),
         check('heldWhileUnbound', 1, hold.held),
         check('heldAfterMarkers', 1, hold.heldAfterMarkers),
+        // reject-publish counts ready + held: 99 fill max-length 100 beside the held letter, the 100th crosses it
+        check('acceptedWhileHeld', POLICY_MAX_LENGTH, refusal.accepted),
         check('heldLetterDelivered', true, heldLetterDelivered),
       ],
       facts: {
@@ -161,6 +168,8 @@ export const lab: Lab<DropOptions> = {
         sourceWhileHeld: statsLine(hold.source),
         sourceAfterMarkers: statsLine(hold.afterMarkers),
         markersRemoved: hold.markersRemoved,
+        publishesAcceptedWhileHeld: refusal.accepted,
+        fillersRemoved: refusal.removed,
         dropTargetDepthUnbound: drop.targetDepthUnbound,
         holdTargetUnbound: hold.targetUnbound,
         dropWatchMs,

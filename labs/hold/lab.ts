@@ -41,7 +41,8 @@ export const lab: Lab<HoldOptions> = {
     const runId = randomUUID();
 
     // The policy, applied by the lab. One left by an interrupted run goes first: switching
-    // at-least-once off deletes the letters it still holds, which a purge does not (3.10.8).
+    // at-least-once off deletes the letters it still holds, on every line (a purge does so only
+    // from 4.3.0: rabbit_fifo dlx_purge; on 3.10.8 it leaves them).
     const policy = holdPolicy(ctx.names, ctx.caps);
     const earlierPolicy = (await mgmt.policy(policy.name)) !== null;
     if (earlierPolicy) {

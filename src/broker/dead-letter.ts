@@ -6,6 +6,9 @@ import type { Capabilities } from './capabilities.js';
 import type { QueueStats } from './management.js';
 import type { PolicySpec } from './topology.js';
 
+/** the seed's max-length on a dead-letter policy's source queue */
+export const POLICY_MAX_LENGTH = 100;
+
 /** 'default' leaves dead-letter-strategy out of the policy: the broker's at-most-once */
 export type DeadLetterStrategy = 'at-least-once' | 'at-most-once' | 'default';
 
@@ -40,7 +43,7 @@ export function deadLetterPolicy(p: DeadLetterPolicyInput, caps: Pick<Capabiliti
       'dead-letter-routing-key': p.routingKey,
       ...(p.strategy === 'default' ? {} : { 'dead-letter-strategy': p.strategy }),
       ...(p.rejectPublish === false ? {} : { overflow: 'reject-publish' }),
-      'max-length': 100,
+      'max-length': POLICY_MAX_LENGTH,
     },
   };
 }
