@@ -2,7 +2,7 @@
  * The pure half of dead-letter-reasons: what a dead letter's headers say (classifyDeadLetter), what
  * each path must show on a given broker version (expectedDeadLetters), and the summary line.
  *
- * Version facts (3.10.8 measured here; 4.x read from rabbit_dead_letter.erl, mc.erl, rabbit_fifo.erl):
+ * Version facts (measured here on 3.10.8 and 4.3.6; 4.0–4.2 read in rabbit_dead_letter.erl, mc.erl, rabbit_fifo.erl):
  * - the four reasons, x-death keyed by (queue, reason) newest first, x-first-death-* and the removal of
  *   `expiration` (kept as x-death `original-expiration`) are the same on both;
  * - a quorum queue past x-delivery-limit dead-letters with reason `delivery_limit` on 3.10.8 too;
@@ -102,7 +102,8 @@ export function expectedDeadLetters(version: string, q: PathQueues): Record<Path
     'message-ttl': once('message-ttl', 'expired', 'message-ttl', {}, String(MESSAGE_TTL_MS)),
     'max-length': once('max-length', 'maxlen', 'oldest'),
     reject: once('reject', 'rejected', 'reject'),
-    // same reason on 3.10.8 (measured) and 4.x (rabbit_fifo: acquired count > limit → delivery_limit)
+    // same reason on 3.10.8 and 4.3.6 (measured): the counter past the limit (3.10 every return, 4.0–4.2 the
+    // acquired count, 4.3 the delivery count: rabbit_fifo return_one), which reject(requeue=true) raises on each
     'delivery-limit': once('delivery-limit', 'delivery_limit', 'delivery-limit', { deliveries: DELIVERY_LIMIT + 1 }),
     twice: {
       path: 'twice',

@@ -14,7 +14,7 @@ import type { Topology } from '../../src/broker/topology.js';
 export const DELAY_TTL_MS = 500;
 /**
  * Far above the lab's cap on redeliveries (50000): 4.0–4.2 count nack(requeue=true) toward a quorum queue's delivery limit
- * (default 20 there), which would end the storm after 20 deliveries; 3.10 has no default, 4.3 no longer
+ * (default 20 there), which would end the storm at the 21st return, after 21 deliveries; 3.10 has no default, 4.3 no longer
  * counts nack. One explicit value shows the same storm on all of them.
  */
 export const DELIVERY_LIMIT = 1_000_000;
