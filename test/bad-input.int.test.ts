@@ -92,5 +92,7 @@ describe('bad input through the CLI: one line, exit 2, no stack, no secret, noth
       expect(r.stderr, why).not.toContain(SECRET);
     }
     expect(await snapshot(s)).toEqual(before);
-  });
+    // each spawn is bounded by its own 30 s; the whole by their sum (the file runs beside others: on a
+    // busy machine 38 spawns one after another took longer than vitest's 120 s default)
+  }, cases.length * 30_000);
 });
