@@ -8,6 +8,11 @@
  * npm run bench -- --all [--runs N] [--jobs J]: only the `all` / `all --jobs J` rows.
  * npm run bench -- --concurrent N [--labs a,b]: a class running one lab at once: for each lab, N runs
  * start together, each in its own namespace (bench_c1 … bench_cN); every run must pass.
+ * npm run bench -- --audit [--queues N] [--runs N]: `mqlab audit --vhost <vhost> --json` on a broker
+ * filled with N generated queues (10000 unless told, namespace bench_audit, removed at the end unless
+ * --keep); the
+ * audit must take under 10 s. Run it on a set of your own (MQLAB_HOME + MQLAB_PORT_OFFSET), not a
+ * shared one.
  * Each mode prints the machine's load average (1 min) before and after: timings depend on it.
  */
 import os from 'node:os';
@@ -18,6 +23,8 @@ import { registry } from '../labs/registry.js';
 import { median, ratio } from './bench-math.js';
 import { dropNamespaces } from './bench-clean.js';
 import { jobNamespace } from '../src/jobs.js';
+import { dropQueues, fillQueues } from './bench-audit.js';
+import { loadConfig } from '../src/config.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(root, 'bin', 'mqlab.js');
@@ -38,6 +45,7 @@ const whole = (name: string, fallback: number, max: number): number => {
 const runs = whole('--runs', 5, 50);
 const jobs = whole('--jobs', 4, 32);
 const concurrent = args.includes('--concurrent') ? whole('--concurrent', 10, 20) : 0;
+const auditQueues = args.includes('--audit') ? whole('--queues', 10_000, 100_000) : 0;
 const only = flag('--labs')?.split(',');
 const labs = registry.filter((l) => !only || only.includes(l.name));
 
@@ -77,6 +85,7 @@ let failed = false;
 const made: string[] = []; // the namespaces the runs below use, removed at the end
 try {
   if (concurrent) await concurrentRuns(concurrent);
+  else if (auditQueues) await auditRuns(auditQueues);
   else {
     if (!args.includes('--all')) await perLab();
     await allRuns();
@@ -138,6 +147,33 @@ async function concurrentRuns(n: number) {
     const passed = done.filter((r) => r.ok).length;
     add([`${n} × mqlab ${lab.name}`, String(n), fmt(median(done.map((r) => r.ms))), lab.floorMs ? fmt(lab.floorMs) : '0', '-', '-', '-', `${ok ? 'ok' : 'FAILED'}: ${passed}/${n} passed in ${fmt(wall)}`]);
   }
+}
+
+/** `mqlab audit` of a vhost holding `count` generated queues (and whatever else it holds): under 10 s */
+async function auditRuns(count: number) {
+  const fillMs = await fillQueues(count);
+  process.stderr.write(`bench: declared ${count} queue(s) in ${fmt(fillMs)}\n`);
+  const vhost = loadConfig({}, process.env).vhost;
+  const done: Timed[] = [];
+  // --fail-on never: exit 0 is a completed audit, 2 is not; a loaded broker may take long per page: the bound is the whole audit's
+  for (let i = 0; i < runs; i++) done.push(await time(['audit', '--vhost', vhost, '--json', '--fail-on', 'never', '--timeout', '120']));
+  const docs = done.map((r) => {
+    try {
+      return JSON.parse(r.stdout) as { objects: { queues: number }; timings: { readMs: number; checkMs: number; requests: number } };
+    } catch {
+      return null;
+    }
+  });
+  const ok = reportFailures(`mqlab audit (${count} queues)`, done);
+  const wall = median(done.map((r) => r.ms));
+  const doc = docs.find(Boolean);
+  const read = median(docs.map((d) => d?.timings.readMs ?? NaN));
+  const check = median(docs.map((d) => d?.timings.checkMs ?? NaN));
+  const detail = doc ? `${doc.objects.queues} queues read in ${fmt(read)} (${doc.timings.requests} GETs), checked in ${fmt(check)}` : 'no JSON';
+  add([`mqlab audit (${count} queues)`, String(runs), fmt(wall), '-', '-', '-', '-', `${ok && wall < 10_000 ? 'ok (< 10 s)' : ok ? 'SLOW (>= 10 s)' : 'FAILED'}: ${detail}`]);
+  if (wall >= 10_000) failed = true;
+  // on this environment's broker (dropNamespaces reads the default services)
+  if (!args.includes('--keep')) process.stderr.write(`bench: removed ${await dropQueues(count)} generated queue(s)\n`);
 }
 
 /** true when every run passed; else says which failed and their FAIL lines (or the output's end) */

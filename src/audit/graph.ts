@@ -22,8 +22,12 @@ export interface VhostGraph {
 
 const node = (q: AuditQueue): QueueNode => ({ name: q.name, arguments: q.arguments, policy: q.policy });
 
+const built = new WeakMap<Snapshot, VhostGraph[]>();
+
+/** one graph per vhost of the snapshot, built once for all the checks */
 export function graphs(s: Snapshot): VhostGraph[] {
-  return s.vhosts.map((vhost) => graph(vhost, s));
+  if (!built.has(s)) built.set(s, s.vhosts.map((vhost) => graph(vhost, s)));
+  return built.get(s)!;
 }
 
 function graph(vhost: string, s: Snapshot): VhostGraph {

@@ -38,9 +38,13 @@ export function managementReader(url: string, timeoutMs: number): Reader {
         const cause = e.cause as { code?: string; message?: string } | undefined;
         throw new EnvError(`${where}: ${cause?.code ? networkCause({ code: cause.code }, String(cause.message)) : `unreachable (${cause?.message ?? e.message})`}`, 'check --mgmt-url / MQLAB_MGMT_URL (http[s]://user:password@host:15672)');
       }
+      const route = path.split('?')[0]!;
+      // past the first request the credentials were accepted: a 401 now is a vhost the user may not see
+      if (res.status === 401 && requests > 1 && /^\/api\/(queues|exchanges|bindings|consumers|vhosts)\/[^/]+/.test(route))
+        throw new EnvError(`${where}: the user may not see vhost ${vhostIn(route)} (HTTP 401 on GET ${route})`, `give it permissions on the vhost, even empty ones: rabbitmqctl set_permissions -p ${vhostIn(route)} USER '' '' ''`);
       if (res.status === 401) throw new EnvError(`${where}: credentials refused (HTTP 401)`, 'check the user and password in --mgmt-url / MQLAB_MGMT_URL; a user with the monitoring tag is enough');
       if (res.status === 403) throw new EnvError(`${where}: the user may not read ${path.split('?')[0]} (HTTP 403)`, 'give the user the monitoring tag (rabbitmqctl set_user_tags USER monitoring)');
-      if (res.status === 404 && /^\/api\/(queues|exchanges|bindings|consumers|vhosts)\/[^/]+/.test(path)) throw new EnvError(`${where}: no such vhost (${decodeURIComponent((path.split('/')[3] ?? '').split('?')[0]!)})`, 'check --vhost; `rabbitmqctl list_vhosts` lists them');
+      if (res.status === 404 && /^\/api\/(queues|exchanges|bindings|consumers|vhosts)\/[^/]+/.test(path)) throw new EnvError(`${where}: no vhost ${vhostIn(route)} that the user can see (HTTP 404)`, 'check --vhost (`rabbitmqctl list_vhosts`); a monitoring user needs permissions on it, even empty ones (set_permissions -p VHOST USER \'\' \'\' \'\')');
       const body = text.trimStart();
       if (body.startsWith('<')) throw new EnvError(`${where}: answered GET ${path.split('?')[0]} with an HTML page (HTTP ${res.status}), not the management API's JSON`, 'give --mgmt-url the management API base URL (e.g. http://host:15672), not a web page or proxy login');
       if (!res.ok) throw new EnvError(`${where}: GET ${path.split('?')[0]} answered HTTP ${res.status} ${body.slice(0, 120).replace(/\s+/g, ' ')}`);
@@ -52,6 +56,9 @@ export function managementReader(url: string, timeoutMs: number): Reader {
     },
   };
 }
+
+/** the vhost of /api/<kind>/<vhost>[/…] (or /api/vhosts/<vhost>), decoded */
+const vhostIn = (route: string) => decodeURIComponent(route.split('/')[3] ?? '');
 
 /** run `jobs` with at most `limit` at a time, results in order */
 export async function bounded<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {

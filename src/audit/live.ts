@@ -37,12 +37,14 @@ export async function readLive(http: Reader, o: LiveOptions): Promise<Snapshot> 
   if (typeof overview.rabbitmq_version !== 'string')
     throw new EnvError(`${maskUrl(o.url)} answered /api/overview without a rabbitmq_version: not a RabbitMQ management API`, 'give --mgmt-url the management API base URL (e.g. http://host:15672)');
   const scope = o.vhost === undefined ? '' : `/${encodeURIComponent(o.vhost)}`;
-  const [vhosts, nodes] = await Promise.all([
-    o.vhost === undefined ? http.get<Row[]>('/api/vhosts?columns=name').then((l) => l.map((v) => String(v.name))) : Promise.resolve([o.vhost]),
+  const [visible, nodes] = await Promise.all([
+    http.get<Row[]>('/api/vhosts?columns=name').then((l) => l.map((v) => String(v.name))),
     http.get<Row[]>('/api/nodes?columns=name,running').then((l) => l.filter((n) => n.running !== false).map((n) => String(n.name))),
   ]);
-  // the vhost must exist: a listing of a missing one is a 404 (http.ts says so)
-  if (o.vhost !== undefined) await http.get(`/api/vhosts/${encodeURIComponent(o.vhost)}?columns=name`);
+  // GET /api/vhosts/NAME is for administrators only: the list says whether the vhost exists
+  if (o.vhost !== undefined && !visible.includes(o.vhost))
+    throw new EnvError(`management API at ${maskUrl(o.url)}: no vhost ${o.vhost} that the user can see`, `check --vhost; the user sees ${visible.length ? visible.join(', ') : 'no vhost'}`);
+  const vhosts = o.vhost === undefined ? visible : [o.vhost];
 
   const queues = await paged(http, `/api/queues${scope}`, QUEUE_COLUMNS, 'queues', o.progress);
   const exchanges = await paged(http, `/api/exchanges${scope}`, EXCHANGE_COLUMNS, 'exchanges', o.progress);
@@ -74,7 +76,7 @@ export async function readLive(http: Reader, o: LiveOptions): Promise<Snapshot> 
 
 /** every row of a paged listing: page 1 says how many pages, the rest come CONCURRENCY at a time */
 async function paged(http: Reader, path: string, columns: string, what: string, progress: (line: string) => void): Promise<Row[]> {
-  const at = (page: number) => `${path}?page=${page}&page_size=${PAGE_SIZE}&columns=${columns}`;
+  const at = (page: number) => `${path}?page=${page}&page_size=${PAGE_SIZE}${columns ? `&columns=${columns}` : ''}`;
   const first = await http.get<Page | Row[]>(at(1));
   if (Array.isArray(first)) return first; // a broker that ignores paging returns the whole list
   const pages = num(first.page_count);

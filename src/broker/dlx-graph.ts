@@ -91,8 +91,18 @@ export function deadLetterHops(queues: QueueNode[], exchanges: ExchangeNode[], b
   const byName = new Set(queues.map((q) => q.name));
   const types = new Map(exchanges.map((x) => [x.name, x.type]));
 
+  // indexed once: a vhost may hold thousands of queues and bindings
+  const from = new Map<string, Binding[]>();
+  const into = new Map<string, string[]>();
+  for (const b of bindings) {
+    if (!from.has(b.source)) from.set(b.source, []);
+    from.get(b.source)!.push(b);
+    if (b.destination_type !== 'queue') continue;
+    if (!into.has(b.destination)) into.set(b.destination, []);
+    into.get(b.destination)!.push(b.routing_key);
+  }
   /** the routing keys a message in queue q may carry: the keys that bound it, or its name (default exchange) */
-  const keysInto = (q: string) => [q, ...bindings.filter((b) => b.destination_type === 'queue' && b.destination === q).map((b) => b.routing_key)];
+  const keysInto = (q: string) => [q, ...(into.get(q) ?? [])];
 
   /** queues reached from exchange x with key (null: any key the message may carry), with the exchanges passed */
   function route(x: string, key: string | null, seen = new Set<string>()): Hop[] {
@@ -101,7 +111,7 @@ export function deadLetterHops(queues: QueueNode[], exchanges: ExchangeNode[], b
     seen.add(x);
     const type = types.get(x) ?? 'direct';
     const out: Hop[] = [];
-    for (const b of bindings.filter((b) => b.source === x)) {
+    for (const b of from.get(x) ?? []) {
       const matches = key === null || type === 'fanout' || type === 'headers' || (type === 'topic' ? topicMatches(b.routing_key, key) : b.routing_key === key);
       if (!matches) continue;
       if (b.destination_type === 'queue') out.push({ queue: b.destination, via: [x] });
