@@ -2,11 +2,14 @@
  * Labs that need a real second process (a consumer that crashes, an archiver) spawn a lab script
  * with runChild. The child gets the run's URLs and the lab's resource names (already namespaced)
  * through MQLAB_* variables, prints
- * key=value event lines on stdout (see child-runtime.ts), and the parent records them in its log.
+ * key=value event lines on stdout (see child-runtime.ts), and the parent records each one in its log
+ * as soon as the line arrives (so -v and --step show a child's events when they happen, in the order
+ * they reach the parent, among the parent's own).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants } from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
 import { execa } from 'execa';
 import type { LabContext } from './lab.js';
 import { parseEvent, type LabEvent } from './log/events.js';
@@ -14,6 +17,7 @@ import { writeOutput } from './report/out-files.js';
 import { CHILD_LOST_EXIT, ServiceLost, type ServiceName } from './lost.js';
 import { isGateMessage } from './replay-gate.js';
 import { LabError } from './errors.js';
+import { messageOf } from './checkpoint-view.js';
 
 export interface ChildRun {
   name: string;
@@ -70,7 +74,7 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
     child.on('message', (m: unknown) => {
       if (!isGateMessage(m)) return;
       void ctx
-        .checkpoint(m.checkpoint, { process: name, messageId: m.messageId, token: m.token })
+        .checkpoint(m.checkpoint, { process: name, messageId: m.messageId, token: m.token }, messageOf(m.message, m.messageId))
         .then(() => child.connected && child.send(m))
         .catch(() => {}); // the child is gone (killed at a gate) or the run was interrupted
     });
@@ -79,14 +83,17 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
     () => child.kill('SIGTERM'),
     () => child.kill('SIGTERM'),
   );
-  const r = await child;
-  const signal = r.signal ?? null;
-  const exitCode = signal ? 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0) : (r.exitCode ?? -1);
   const events: LabEvent[] = [];
-  for (const line of r.stdout.split('\n')) {
+  const lines = lineSplitter((line) => {
     const e = parseEvent(line);
     if (e) events.push(ctx.log.record({ ...e, process: name }));
-  }
+  });
+  const utf8 = new StringDecoder('utf8'); // a character split between two chunks stays whole
+  child.stdout?.on('data', (chunk: Buffer) => lines.push(utf8.write(chunk)));
+  const r = await child;
+  lines.end();
+  const signal = r.signal ?? null;
+  const exitCode = signal ? 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0) : (r.exitCode ?? -1);
   if (r.stderr.trim()) ctx.log.emit(name, { status: 'stderr', text: r.stderr.trim().split('\n').slice(-3).join(' | ') }, name);
   // when the process ended (a crash shows as exitCode=137 signal=SIGKILL), for --json and the --html timeline;
   // its own source, so a lab's filters on the child's sources (consumer, archiver …) are unchanged
@@ -106,4 +113,20 @@ function childLoss(ctx: LabContext, name: string, stderr: string): ServiceLost {
   const service = (line?.fields.service ?? 'RabbitMQ') as ServiceName;
   const url = service === 'PostgreSQL' ? ctx.config.pgUrl : service === 'RabbitMQ' ? ctx.config.amqpUrl : ctx.config.mgmtUrl;
   return new ServiceLost(service, url, `${line?.fields.cause ?? 'connection lost during the run'} (in process ${name})`);
+}
+
+/** complete lines of a stream, one call each, as they arrive; end() hands over a last line without its newline */
+export function lineSplitter(onLine: (line: string) => void): { push(text: string): void; end(): void } {
+  let rest = '';
+  return {
+    push(text) {
+      const parts = (rest + text).split('\n');
+      rest = parts.pop() ?? '';
+      for (const line of parts) onLine(line.replace(/\r$/, ''));
+    },
+    end() {
+      if (rest) onLine(rest);
+      rest = '';
+    },
+  };
 }
