@@ -80,12 +80,19 @@ export function buildProgram(state: CliState, registry: Registry): Command {
       const { downCommand } = await import('./commands/services.js');
       state.code = await downCommand(loadConfig(), o.backend, Boolean(o.volumes));
     });
-  namespaceOption(connectionOptions(program.command('status')), 'show the queues of this namespace')
+  namespaceOption(connectionOptions(program.command('status')), "show this namespace's queues only (and its quorum queues in the cluster part)")
     .description('show URLs, reachability, versions, capabilities and the lab queues')
     .option('--json', 'print JSON')
+    .option('--lab <labs>', 'only these labs\' queues (comma-separated, e.g. retry-dlq)')
+    .option('--watch [seconds]', 'the queues again every 1–60 s (default 2), in place on a terminal; not a terminal or NO_COLOR: printed again, one block per interval, no escape codes; Ctrl-C stops (exit 0)')
     .action(async (o) => {
-      const { statusCommand } = await import('./commands/services.js');
-      state.code = await statusCommand(registry, configFrom(o), Boolean(o.json));
+      const { statusCommand, watchCommand } = await import('./commands/services.js');
+      const labs = onlyLabs(registry, o.lab, '--lab');
+      if (o.watch !== undefined) {
+        if (o.json) throw new UsageError('--watch draws the status for people, --json prints it once', 'leave out one of them');
+        const seconds = o.watch === true ? 2 : integer(1, 60)(String(o.watch), '--watch');
+        state.code = await watchCommand(labs, configFrom(o), seconds, state.signal);
+      } else state.code = await statusCommand(labs, configFrom(o), Boolean(o.json));
     });
 
   program
@@ -125,6 +132,16 @@ export function buildProgram(state: CliState, registry: Registry): Command {
     });
   for (const entry of registry) labCommand(program, entry, state);
   return program;
+}
+
+/** `status --lab a,b`: those labs of the registry (all of them without the flag) */
+function onlyLabs(registry: Registry, list: string | undefined, flag: string): Registry {
+  if (list === undefined) return registry;
+  const names = list.split(',').map((n) => n.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !registry.some((l) => l.name === n));
+  if (unknown.length || !names.length)
+    throw new UsageError(`${flag} takes lab names, got '${unknown.join(',') || list}'`, 'see `mqlab list` for the names, e.g. --lab retry-dlq');
+  return registry.filter((l) => names.includes(l.name));
 }
 
 /** `all --skip a,b`: those labs stay in the run as SKIP (in the summary, --json and --junit), not run */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AT, AT_RE, mqlab, useNamespace, useServices } from './helpers.js';
+import { AT, AT_RE, mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
 
 const n = useNamespace(import.meta.url);
 
@@ -27,8 +27,54 @@ describe('mqlab up / status against the running services', () => {
     const work = st.queues.find((q: { queue: string }) => q.queue === n.q('me12.retry.work'));
     expect(work).toMatchObject({ lab: 'retry', stats: { messages: 0, type: 'quorum' } });
     const text = await mqlab(['status']);
-    expect(text.stdout).toMatch(new RegExp(`^ {2}retry\\s+${n.q('me12.retry.work').replace(/[.]/g, '\\.')}\\s+0\\s+0\\s+0\\s+-$`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^ {2}retry\\s+${n.q('me12.retry.work').replace(/[.]/g, '\\.')}\\s+0\\s+0\\s+0\\s+0\\s+-$`, 'm'));
     expect(text.stdout).toMatch(/^broker\s+RabbitMQ \d+\.\d+\.\d+ on Erlang/m);
+  });
+
+  it('status --namespace shows that namespace only: its queues and its quorum queues', async () => {
+    await mqlab(['retry']); // this file's namespace
+    const other = `${n.namespace}x`;
+    await mqlab(['retry', '--namespace', other]);
+    try {
+      const text = await mqlab(['status', '--namespace', n.namespace]);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain(`lab queues of namespace ${n.namespace}:`);
+      expect(text.stdout).toContain(n.q('me12.retry.work'));
+      expect(text.stdout).not.toContain(`${other}.`);
+      // the labs not run in this namespace: one line, not one row per queue
+      expect(text.stdout).not.toContain('(not declared yet');
+      expect(text.stdout).toMatch(/^ {2}\d+ queue\(s\) of \d+ lab\(s\) not declared yet: run the lab$/m);
+      const st = JSON.parse((await mqlab(['status', '--namespace', n.namespace, '--json'])).stdout);
+      expect(st.namespace).toBe(n.namespace);
+      expect(st.cluster.quorumQueues.length).toBeGreaterThan(0);
+      expect(st.cluster.quorumQueues.filter((q: { queue: string }) => !q.queue.startsWith(`${n.namespace}.`))).toEqual([]);
+      // --lab narrows to one lab's queues; a wrong name is one line and exit 2
+      const one = await mqlab(['status', '--namespace', n.namespace, '--lab', 'retry']);
+      expect(one.stdout.split('\n').filter((l) => /^ {2}\S+ {2,}\S+\s+\d+/.test(l)).every((l) => l.startsWith('  retry '))).toBe(true);
+      const bad = await mqlab(['status', '--lab', 'nope']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("--lab takes lab names, got 'nope'");
+    } finally {
+      const ch = await s.broker.newChannel();
+      for (const q of ['me12.retry.work', 'me12.retry.delay', 'me12.retry.dlq']) await ch.deleteQueue(`${other}.${q}`).catch(() => {});
+      await ch.deleteExchange(`${other}.me12.retry.dead`).catch(() => {});
+      await ch.close().catch(() => {});
+      await s.db.unsafe(`DROP TABLE IF EXISTS ${other}_retry_effect`);
+    }
+  });
+
+  it('status --watch, not on a terminal: the queues once per interval, no escape codes; Ctrl-C exits 0', async () => {
+    const { child } = startMqlab(['status', '--namespace', n.namespace, '--lab', 'retry', '--watch', '1']);
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    const t = Date.now();
+    while ((out.match(/^mqlab status --watch /gm) ?? []).length < 2 && Date.now() - t < 30_000) await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect((out.match(/^mqlab status --watch /gm) ?? []).length).toBeGreaterThanOrEqual(2);
+    expect(out).toContain(n.q('me12.retry.work'));
+    expect(out).not.toContain('\x1b');
   });
 
   it('provisioning: app has no admin tags and is no superuser; schema lab belongs to app', async () => {

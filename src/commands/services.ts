@@ -2,8 +2,10 @@ import type { Config } from '../config.js';
 import type { Registry } from '../lab.js';
 import { down, parseBackend, parseNodes, up } from '../services/index.js';
 import { allUp } from '../services/probe.js';
-import { renderStatus, status } from '../services/status.js';
-import { UP_HINT } from '../errors.js';
+import { renderStatus, status, watchLines } from '../services/status.js';
+import { EnvError, UP_HINT } from '../errors.js';
+import { sleep } from '../time.js';
+import { maskText } from '../urls.js';
 
 const log = (line: string) => process.stderr.write(`mqlab: ${line}\n`);
 
@@ -25,6 +27,29 @@ export async function statusCommand(registry: Registry, config: Config, json: bo
   if (!allUp(s.probe)) {
     if (!json) process.stderr.write(`mqlab: not every service is reachable\n  → ${UP_HINT}\n`);
     return 2;
+  }
+  return 0;
+}
+
+/**
+ * `status --watch`: the queues every `seconds`, in place on a terminal (cursor home, each line
+ * cleared, the rest of the screen cleared); not a terminal or NO_COLOR: one plain block per
+ * interval. A service that stops answering is a line of the picture, not the end. Ctrl-C: exit 0.
+ */
+export async function watchCommand(registry: Registry, config: Config, seconds: number, signal: AbortSignal): Promise<number> {
+  const inPlace = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+  while (!signal.aborted) {
+    const head = `mqlab status --watch  ${new Date().toLocaleTimeString('en-GB')}  every ${seconds} s  (Ctrl-C stops)`;
+    let lines: string[];
+    try {
+      lines = [head, ...watchLines(await status(registry, config))];
+    } catch (err) {
+      if (!(err instanceof EnvError)) throw err;
+      lines = [head, `NOT USABLE: ${maskText(err.message)}`];
+    }
+    if (inPlace) process.stdout.write('\x1b[H' + lines.map((l) => l + '\x1b[K').join('\n') + '\n\x1b[J');
+    else process.stdout.write(lines.join('\n') + '\n\n');
+    await sleep(seconds * 1000, signal).catch(() => {});
   }
   return 0;
 }

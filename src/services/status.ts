@@ -1,4 +1,8 @@
-/** mqlab status: URLs (masked), reachability, versions, capabilities, and every lab queue. */
+/**
+ * mqlab status: URLs (masked), reachability, versions, capabilities, and the lab queues. With a
+ * namespace (--namespace / MQLAB_NAMESPACE) the queues and the cluster's quorum queues are that
+ * namespace's only (dead-letter loops stay the vhost's); `labs` narrows the queues to those labs (--lab).
+ */
 import type { Config } from '../config.js';
 import { Management, type QueueStats } from '../broker/management.js';
 import { capabilities, describeCapabilities, type Capabilities } from '../broker/capabilities.js';
@@ -11,8 +15,11 @@ import { probe, type Probe } from './probe.js';
 import { backendLine } from './index.js';
 import { vhostDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
 import { members, quorumReplicas, type Member, type QuorumReplicas } from './cluster.js';
+import { heldOf } from '../checkpoint-view.js';
 
 export interface StatusReport {
+  /** the namespace whose queues are shown ('' = the names without a namespace, and the whole cluster) */
+  namespace: string;
   urls: { amqp: string; mgmt: string; pg: string };
   vhost: string;
   /** the backend `mqlab up` used for this data folder and what it runs, or null */
@@ -22,14 +29,17 @@ export interface StatusReport {
   queues: { lab: string; queue: string; stats: QueueStats | null }[];
   /** dead-letter routes in the whole vhost that lead back into their own queue without a TTL hop */
   loops: DeadLetterLoop[] | null;
-  /** the broker's cluster members (one for a single node) and each quorum queue's replicas */
+  /** the broker's cluster members (one for a single node) and each quorum queue's replicas (the namespace's only) */
   cluster: { members: Member[]; quorumQueues: QuorumReplicas[] } | null;
 }
 
 /** `registry`: the labs whose queues to show (handed in by the entry point: the engine knows no lab) */
 export async function status(registry: Registry, config: Config): Promise<StatusReport> {
   const p = await probe(config);
+  const ns = config.namespace;
+  const ours = (queue: string) => !ns || queue.startsWith(`${ns}.`);
   const report: StatusReport = {
+    namespace: ns,
     urls: { amqp: maskUrl(config.amqpUrl), mgmt: maskUrl(config.mgmtUrl), pg: maskUrl(config.pgUrl) },
     vhost: config.vhost,
     backend: backendLine(config),
@@ -41,9 +51,9 @@ export async function status(registry: Registry, config: Config): Promise<Status
   };
   if (p.mgmt.ok) {
     const mgmt = new Management(config.mgmtUrl, config.vhost);
-    report.cluster = { members: await members(mgmt), quorumQueues: await quorumReplicas(mgmt) };
+    report.cluster = { members: await members(mgmt), quorumQueues: (await quorumReplicas(mgmt)).filter((q) => ours(q.queue)) };
     const queues = await mgmt.queues();
-    report.loops = await vhostDeadLetterLoops(mgmt, queues);
+    report.loops = await vhostDeadLetterLoops(mgmt, queues); // the whole vhost: a loop anyone made hurts everyone
     const all = new Map(queues.map((q) => [q.name, q]));
     const n = namesFor(config);
     for (const entry of registry) {
@@ -66,6 +76,11 @@ async function measured(config: Config, derived: Capabilities): Promise<Capabili
 }
 
 export function renderStatus(s: StatusReport): string[] {
+  return [...renderServices(s), ...renderQueues(s), ...renderLoops(s)];
+}
+
+/** URLs, reachability, backend, versions, capabilities, the cluster in a few lines */
+export function renderServices(s: StatusReport): string[] {
   const p = s.probe;
   const mark = (ok: boolean, err?: string) => (ok ? 'reachable' : `NOT USABLE: ${err}`);
   const out = [
@@ -80,24 +95,60 @@ export function renderStatus(s: StatusReport): string[] {
     out.push('', `capabilities of RabbitMQ ${s.capabilities.version}:`);
     out.push(...describeCapabilities(s.capabilities).map((l) => '  ' + l));
   }
-  if (s.cluster && s.cluster.members.length > 1) out.push('', ...renderCluster(s.cluster));
-  if (s.queues.length) {
-    const w = Math.max(...s.queues.map((q) => q.queue.length), 5);
-    out.push('', `lab queues:`, `  ${'lab'.padEnd(20)} ${'queue'.padEnd(w)} messages  ready  unacked  policy`);
-    for (const q of s.queues) {
-      const st = q.stats;
-      out.push(
-        `  ${q.lab.padEnd(20)} ${q.queue.padEnd(w)} ` +
-          (st ? `${String(st.messages).padStart(8)}  ${String(st.ready).padStart(5)}  ${String(st.unacked).padStart(7)}  ${st.policy ?? '-'}` : '(not declared yet: run the lab)'),
-      );
+  if (s.cluster && s.cluster.members.length > 1) out.push('', ...(s.namespace ? clusterSummary(s.cluster, s.namespace) : renderCluster(s.cluster)));
+  return out;
+}
+
+/**
+ * The lab queues that exist (messages, ready, unacked, held, policy), then one line for those not
+ * declared yet. held = messages − ready − unacked: at-least-once dead letters the queue still keeps.
+ */
+export function renderQueues(s: StatusReport): string[] {
+  if (!s.queues.length) return [];
+  const declared = s.queues.filter((q) => q.stats);
+  const title = s.namespace ? `lab queues of namespace ${s.namespace}:` : 'lab queues:';
+  const out = ['', title];
+  if (declared.length) {
+    const lw = Math.max(...declared.map((q) => q.lab.length), 3);
+    const w = Math.max(...declared.map((q) => q.queue.length), 5);
+    out.push(`  ${'lab'.padEnd(lw)}  ${'queue'.padEnd(w)}  messages  ready  unacked  held  policy`);
+    for (const q of declared) {
+      const st = q.stats!;
+      const n = (v: number, pad: number) => String(v).padStart(pad);
+      out.push(`  ${q.lab.padEnd(lw)}  ${q.queue.padEnd(w)}  ${n(st.messages, 8)}  ${n(st.ready, 5)}  ${n(st.unacked, 7)}  ${n(heldOf(st), 4)}  ${st.policy ?? '-'}`);
     }
   }
+  const missing = s.queues.length - declared.length;
+  if (missing) {
+    const labs = new Set(s.queues.filter((q) => !q.stats).map((q) => q.lab));
+    out.push(`  ${declared.length ? '' : 'none declared yet; '}${missing} queue(s) of ${labs.size} lab(s) not declared yet: run the lab`);
+  }
+  return out;
+}
+
+/** dead-letter routes that lead back into their own queue without a TTL hop */
+export function renderLoops(s: StatusReport): string[] {
+  const out: string[] = [];
   if (s.loops) {
     out.push('', `dead-letter routes in vhost ${s.vhost}:`);
     if (s.loops.length === 0) out.push('  no route leads a message back into its own queue without a TTL hop');
     for (const l of s.loops) out.push(`  LOOP ${l.path.join(' → ')}  (no TTL hop: a dead letter comes straight back)`);
   }
   return out;
+}
+
+/** with a namespace: the members in one line, the namespace's quorum queues in one */
+export function clusterSummary(c: NonNullable<StatusReport['cluster']>, namespace: string): string[] {
+  const running = c.members.filter((m) => m.running);
+  const down = c.members.filter((m) => !m.running).map((m) => m.name);
+  const leaders = new Map<string, number>();
+  for (const q of c.quorumQueues) leaders.set(q.leader ?? '(none)', (leaders.get(q.leader ?? '(none)') ?? 0) + 1);
+  const short = c.quorumQueues.filter((q) => q.online.length < q.members.length).length;
+  return [
+    `cluster     ${running.length} of ${c.members.length} members running${down.length ? ` (NOT RUNNING: ${down.join(', ')})` : ''}`,
+    `            ${c.quorumQueues.length} quorum queue(s) of ${namespace}` +
+      (c.quorumQueues.length ? `; leaders: ${[...leaders].map(([n, k]) => `${n} ${k}`).join(', ')}; ${short ? `${short} with a member offline` : 'every member online'}` : ''),
+  ];
 }
 
 /** members (running or not), then each quorum queue: leader, members, the ones online */
@@ -110,5 +161,19 @@ export function renderCluster(c: NonNullable<StatusReport['cluster']>): string[]
     const ms = q.members.map((m) => (q.online.includes(m) ? `${m}*` : m)).join(', ');
     out.push(`  ${q.queue}  leader ${q.leader ?? '(none)'}; ${ms}  messages ${q.messages}`);
   }
+  return out;
+}
+
+/** `status --watch`: versions in one line, the cluster in two, the queues, loops only when there are */
+export function watchLines(s: StatusReport): string[] {
+  const p = s.probe;
+  const down = [p.amqp.ok ? null : `RabbitMQ NOT USABLE: ${p.amqp.error}`, p.mgmt.ok ? null : `management NOT USABLE: ${p.mgmt.error}`, p.pg.ok ? null : `PostgreSQL NOT USABLE: ${p.pg.error}`];
+  const out = [
+    [p.amqp.ok ? `RabbitMQ ${p.amqp.version}` : null, p.pg.ok ? `PostgreSQL ${p.pg.version}` : null, `vhost ${s.vhost}`, s.namespace ? `namespace ${s.namespace}` : 'no namespace'].filter(Boolean).join(' · '),
+    ...down.filter((l): l is string => l !== null),
+  ];
+  if (s.cluster && s.cluster.members.length > 1) out.push(...clusterSummary(s.cluster, s.namespace || 'the vhost'));
+  out.push(...renderQueues(s));
+  if (s.loops?.length) out.push(...renderLoops(s));
   return out;
 }
