@@ -25,7 +25,7 @@ function checkpointsCalled(lab: string): string[] {
   const names: string[] = [];
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
     const source = fs.readFileSync(path.join(dir, file), 'utf8');
-    for (const [, args = ''] of source.matchAll(/\b(?:ctx\.checkpoint|gate)\(([^,)]*)/g)) names.push(...[...args.matchAll(/([=!]==\s*)?'([^']*)'/g)].flatMap(([, compared, name]) => (compared || name === undefined ? [] : [name])));
+    for (const [, args = ''] of source.matchAll(/\b(?:ctx\.checkpoint|gate|childCheckpoint)\(([^,)]*)/g)) names.push(...[...args.matchAll(/([=!]==\s*)?'([^']*)'/g)].flatMap(([, compared, name]) => (compared || name === undefined ? [] : [name])));
   }
   return names;
 }

@@ -12,6 +12,7 @@ import type { Names } from './names.js';
 import type { Check } from './report/checks.js';
 import type { Topology } from './broker/topology.js';
 import type { Config } from './config.js';
+import type { MessageAtCheckpoint } from './checkpoint-view.js';
 import { parseOptions, type OptionSpecs } from './options.js';
 
 /** What the CLI knows about a lab without loading its code (keeps `mqlab --help` fast). */
@@ -125,8 +126,11 @@ export interface LabContext<O = any> {
   /** --out DIR, when given: where a lab keeps its processes' output */
   outDir?: string;
   config: Config;
-  /** a teaching pause: in --step mode waits for Enter; always logged as an event */
-  checkpoint(name: string, detail?: Record<string, unknown>): Promise<void>;
+  /**
+   * a teaching pause: in --step mode shows the checkpoint (its description, `message`, the lab's
+   * queues) and waits for Enter; always logged as an event
+   */
+  checkpoint(name: string, detail?: Record<string, unknown>, message?: MessageAtCheckpoint): Promise<void>;
   /** a line of progress on stderr (waits, what is happening); never on stdout */
   progress(message: string): void;
   /** sleep that ends early with Interrupted when the run is interrupted */

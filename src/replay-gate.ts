@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { eventFields, formatEvent } from './log/events.js';
 import { sleep } from './time.js';
+import type { MessageAtCheckpoint } from './checkpoint-view.js';
 
 export type GateStatus = 'waiting' | 'released';
 
@@ -26,22 +27,54 @@ export interface GateMessage {
   checkpoint: string;
   messageId: string;
   token: string;
+  /** what the parent shows of the message at this checkpoint (attempt, redelivered, x-death …) */
+  message?: Omit<MessageAtCheckpoint, 'id'>;
 }
 
 export const isGateMessage = (m: unknown): m is GateMessage => (m as GateMessage)?.kind === 'replay-gate';
 
-/** the child side: `gate(checkpoint, messageId)`; lines go to `write` (stdout by default) */
+/** the child side: `gate(checkpoint, messageId, message?)`; lines go to `write` (stdout by default) */
 export function replayGate(opts: { holdMs: number; write?: (line: string) => void }) {
   const run = randomBytes(6).toString('hex');
   const write = opts.write ?? ((line: string) => process.stdout.write(line + '\n'));
   let seq = 0;
-  return async function gate(checkpoint: string, messageId: string): Promise<void> {
+  return async function gate(checkpoint: string, messageId: string, message?: GateMessage['message']): Promise<void> {
     const token = gateToken(run, checkpoint, messageId, ++seq);
     write(gateLine(checkpoint, messageId, token, 'waiting'));
-    await parentReleases({ kind: 'replay-gate', checkpoint, messageId, token });
-    if (opts.holdMs > 0) await sleep(opts.holdMs);
+    await paused(async () => {
+      await parentReleases({ kind: 'replay-gate', checkpoint, messageId, token, ...(message ? { message } : {}) });
+      if (opts.holdMs > 0) await sleep(opts.holdMs);
+    });
     write(gateLine(checkpoint, messageId, token, 'released'));
   };
+}
+
+/**
+ * A checkpoint of the parent reached from a child that is not one of the seed's replay gates (no
+ * `[replay-gate]` line, no --gate hold): e.g. a pause while a message waits in a retry queue.
+ */
+export async function childCheckpoint(checkpoint: string, messageId: string, message?: GateMessage['message']): Promise<void> {
+  const token = `${checkpoint}-${messageId}-${randomBytes(3).toString('hex')}`;
+  await paused(() => parentReleases({ kind: 'replay-gate', checkpoint, messageId, token, ...(message ? { message } : {}) }));
+}
+
+let pausedNow = 0;
+let lastPauseEnd = 0;
+
+/**
+ * This process's pauses at checkpoints: one is under way, or when the last ended (performance.now()).
+ * A process that gives up when idle counts a pause (a teacher talking at --step) as activity.
+ */
+export const pauses = { active: () => pausedNow > 0, endedAt: () => lastPauseEnd };
+
+async function paused(wait: () => Promise<void>): Promise<void> {
+  pausedNow += 1;
+  try {
+    await wait();
+  } finally {
+    pausedNow -= 1;
+    lastPauseEnd = performance.now();
+  }
 }
 
 /** without an IPC channel (the script run by hand) the gate does not wait for anyone */

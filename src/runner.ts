@@ -26,6 +26,10 @@ import { runInOrder } from './in-order.js';
 import { dbPoolSize, disruptiveLast, jobConfig, LabOutput, longestFirst } from './jobs.js';
 import { labServices } from './outage.js';
 import { expectedMs, recordedTimes, recordTimes } from './lab-times.js';
+import { factsOf, messageOf, type CheckpointView, type MessageAtCheckpoint } from './checkpoint-view.js';
+import { checkpointLines } from './checkpoint-text.js';
+import { checkpointDescriptions } from './checkpoint-notes.js';
+import { queueCounts } from './broker/queue-counts.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -35,6 +39,8 @@ export interface RunOptions {
   labOptions: Record<string, unknown>;
   /** labs run at once (default 1); above 1 each lab runs in its own namespace (src/jobs.ts) */
   jobs?: number;
+  /** each checkpoint's waiting event carries its CheckpointView (always with --step) */
+  views?: boolean;
 }
 
 export interface Hooks {
@@ -42,6 +48,8 @@ export interface Hooks {
   stderr(line: string): void;
   /** --step: resolve when the user pressed Enter */
   waitForEnter(prompt: string): Promise<void>;
+  /** the width of the terminal --step prints in (default 100) */
+  width?: number;
   /** called with each lab's report, in the entries' order, as soon as it and every earlier lab finished */
   onReport?(report: LabReport): void;
 }
@@ -289,6 +297,8 @@ function context(
   watch: LossWatch,
 ): LabContext {
   let seq = 0;
+  const mgmt = new Management(config.mgmtUrl, config.vhost);
+  const queuesOf = () => lab.topology?.(names, opts.labOptions[entry.name]).queues.map((q) => q.name) ?? [];
   const faults = faultsFor(entry.name);
   if (faults.size) hooks.stderr(`${entry.name}: ${FAULT_ENV} asks for the broken variant(s) ${[...faults].join(', ')} (test only)`);
   return {
@@ -296,22 +306,19 @@ function context(
     names,
     broker,
     db,
-    mgmt: new Management(config.mgmtUrl, config.vhost),
+    mgmt,
     caps,
     log,
     options: opts.labOptions[entry.name],
     outDir: opts.out,
     config,
-    async checkpoint(name, detail = {}) {
+    async checkpoint(name, detail = {}, message) {
       const token = `${entry.name}-${name}-${++seq}`;
-      log.emit('checkpoint', { checkpoint: name, ...detail, token, status: 'waiting' });
-      if (opts.step) {
-        const topology = lab.topology?.(names, opts.labOptions[entry.name]);
-        const depths = topology
-          ? await Promise.all(topology.queues.map(async (q) => `${q.name}=${await broker.depth(q.name).catch(() => '?')}`))
-          : [];
-        hooks.stderr(`\n[checkpoint] ${name} ${Object.entries(detail).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-        if (depths.length) hooks.stderr(`  ready messages: ${depths.join('  ')}`);
+      // the view (description, message, counts) costs a few requests: only when someone looks at it
+      const view = opts.step || opts.views ? await checkpointView(entry, name, seq, detail, message, queuesOf(), broker, mgmt, opts.step) : undefined;
+      log.emit('checkpoint', { checkpoint: name, ...detail, token, status: 'waiting' }, undefined, view ? { view } : undefined);
+      if (opts.step && view) {
+        hooks.stderr('\n' + checkpointLines(view, hooks.width).join('\n'));
         await hooks.waitForEnter('  press Enter to continue (Ctrl-C stops the lab) ');
       }
       log.emit('checkpoint', { checkpoint: name, ...detail, token, status: 'released' });
@@ -326,6 +333,34 @@ function context(
     now: () => performance.now(),
     fault: (name) => faults.has(name),
     services: labServices(config, watch, log, entry.disruptive === true, entry.name, (line) => hooks.stderr(`${entry.name}: ${line}`)),
+  };
+}
+
+/** what a checkpoint shows: the lab's description of it, the message, every queue's counts now */
+async function checkpointView(
+  entry: LabMeta,
+  name: string,
+  seq: number,
+  detail: Record<string, unknown>,
+  message: MessageAtCheckpoint | undefined,
+  queues: string[],
+  broker: Broker,
+  mgmt: Management,
+  fresh: boolean,
+): Promise<CheckpointView> {
+  const at = new Date().toISOString();
+  const counts = await queueCounts(broker, mgmt, queues, fresh);
+  const msg = message ?? messageOf(undefined, typeof detail.messageId === 'string' ? detail.messageId : undefined);
+  return {
+    lab: entry.name,
+    checkpoint: name,
+    seq,
+    description: checkpointDescriptions(entry.name, entry.checkpoints)[name] ?? null,
+    ...(typeof detail.process === 'string' ? { process: detail.process } : {}),
+    ...(msg ? { message: msg } : {}),
+    queues: counts,
+    facts: factsOf(detail),
+    at,
   };
 }
 

@@ -24,7 +24,7 @@ export function sourceCheckpoints(lab: string): string[][] {
     .sort((a, b) => (a === 'lab.ts' ? -1 : b === 'lab.ts' ? 1 : a.localeCompare(b)));
   const groups: string[][] = [];
   for (const f of files) {
-    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/(?:\.checkpoint|\bgate)\(\s*([^,)]+)/g)) {
+    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/(?:\.checkpoint|\bgate|\bchildCheckpoint)\(\s*([^,)]+)/g)) {
       const arg = m[1]!;
       const choices = arg.includes('?') ? arg.slice(arg.indexOf('?') + 1) : arg;
       const names = [...choices.matchAll(/'([^']+)'|"([^"]+)"/g)].map((n) => n[1] ?? n[2]!);
@@ -75,7 +75,7 @@ describe('lab pages list the lab’s real checkpoints', () => {
   it('finds checkpoints in the source (the scan is not blind)', () => {
     expect(sourceCheckpoints('retry')).toEqual([['before-ack'], ['dead-letter-sampled']]);
     expect(sourceCheckpoints('ordering')).toEqual([['stale-recorded', 'version-applied']]);
-    expect(sourceCheckpoints('retry-dlq')).toEqual([['after-consumer'], ['after-delivery'], ['before-ack'], ['before-retry'], ['before-dlq']]);
+    expect(sourceCheckpoints('retry-dlq')).toEqual([['after-consumer'], ['after-delivery'], ['before-ack'], ['before-retry'], ['in-retry'], ['before-dlq']]);
   });
 
   it('every lab has a page and every page a lab', () => {

@@ -49,13 +49,14 @@ const consumer = await rt.broker.consume(
     const meta = { ...SERVICE, ...envelopeFields(e), destination: x.queue };
     received += 1;
     rt.emit('consumer', { ...meta, consumer: CONSUMER, attempt, redelivered: d.redelivered, status: 'received' });
-    await gate('after-delivery', e.messageId);
+    const shown = { label: e.payload.orderId, attempt, redelivered: d.redelivered };
+    await gate('after-delivery', e.messageId, shown);
     const ackFirst = rt.fault('ack-before-commit'); // broken: the ack goes before the business commit
     if (ackFirst) d.ack(), rt.emit('consumer', { ...meta, attempt, status: 'acked' });
     const outcome = await processOnce(rt.db, x, e, rt.fault('no-dedupe'));
     rt.emit('consumer', { ...meta, attempt, status: outcome });
     if (outcome === 'business_committed') commits += 1;
-    await gate('before-ack', e.messageId);
+    await gate('before-ack', e.messageId, shown);
     // crash-again: the second run dies after its first commit too
     const crashNow = outcome === 'business_committed' && (commits === crashAfter || (crashAfter === 0 && commits === 1 && rt.fault('crash-again')));
     if (crashNow) {

@@ -8,15 +8,17 @@
  *   business failure, attempt 3 → confirmed copy to orders.dlq → ack
  *
  * Replay gates (seed 004): after-delivery, then before-ack | before-retry | before-dlq; each is a
- * checkpoint of the parent (--step) and holds --gate-ms (src/replay-gate.ts).
+ * checkpoint of the parent (--step) and holds --gate-ms (src/replay-gate.ts). After a retry's reject,
+ * the lab's own checkpoint in-retry (no seed line) pauses once the message is seen in the retry queue.
  */
 import { parseArgs } from 'node:util';
 import type { Sql } from 'postgres';
 import { childRuntime } from '../../src/child-runtime.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { deferred, settledOrIdle, sleep } from '../../src/time.js';
-import { replayGate } from '../../src/replay-gate.js';
+import { childCheckpoint, pauses, replayGate } from '../../src/replay-gate.js';
 import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
+import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { fieldsOfDelivery, SEED_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
 
@@ -68,11 +70,14 @@ async function handle(m: Delivery): Promise<void> {
   const attempt = attemptOf(m.headers, x.work) + (rt.fault('wrong-attempt') ? 1 : 0); // broken variant: counts from 2
   const at = { ...SEED_FIELDS, ...id, destination: x.work };
   rt.emit('consumer', { ...at, consumer: CONSUMER, attempt, redelivered: m.redelivered, xDeath: deathSummary(m.headers), status: 'received' });
-  await gate('after-delivery', id.messageId);
+  // what --step shows of the message at each of its checkpoints
+  const count = m.headers['x-delivery-count'];
+  const shown = { label: id.aggregateId || undefined, attempt, redelivered: m.redelivered, ...(typeof count === 'number' ? { deliveryCount: count } : {}), deaths: deadLetterHistory(m.headers).map(({ queue, reason, count }) => ({ queue, reason, count })) };
+  await gate('after-delivery', id.messageId, shown);
   try {
     const status = await commitOrder(rt.db, id.messageId, m.body);
     rt.emit('consumer', { ...at, attempt, status });
-    await gate('before-ack', id.messageId);
+    await gate('before-ack', id.messageId, shown);
     m.ack();
     settled.add(id.messageId);
   } catch (err) {
@@ -80,10 +85,12 @@ async function handle(m: Delivery): Promise<void> {
     if (error === null) throw err; // not the message's fault: stop, unacked messages go back to the queue
     if (attempt < MAX_ATTEMPTS) {
       rt.emit('consumer', { ...at, attempt, error, status: 'retry' });
-      await gate('before-retry', id.messageId);
+      await gate('before-retry', id.messageId, shown);
       m.reject(false); // the work queue dead-letters it to the retry queue; the broker counts it in x-death
+      // the hop itself, for the class: a pause while the message waits out its TTL in the retry queue
+      if (await seenIn(x.retry)) await childCheckpoint('in-retry', id.messageId, { ...shown, queue: x.retry });
     } else {
-      await gate('before-dlq', id.messageId);
+      await gate('before-dlq', id.messageId, shown);
       const props = { ...m.raw.properties, headers: dlqHeaders(m.headers, attempt, x.work, error) };
       // broken variant drop-poison: acked without its DLQ copy
       if (!rt.fault('drop-poison')) await rt.broker.sendConfirmed(x.dlq, m.raw.content, props); // safe in the DLQ before the original goes
@@ -95,11 +102,23 @@ async function handle(m: Delivery): Promise<void> {
   if (settled.size >= expected) allSettled.resolve();
 }
 
+/** the rejected message reached `queue` (dead-lettering is asynchronous): polled for at most one TTL */
+async function seenIn(queue: string): Promise<boolean> {
+  const end = performance.now() + 1000;
+  for (;;) {
+    if ((await rt.broker.depth(queue)) > 0) return true;
+    if (performance.now() > end) return false;
+    await sleep(10);
+  }
+}
+
 let code = 0;
 const consumer = await rt.broker.consume(x.work, handle, { prefetch: 10 });
 try {
   // a busy machine makes deliveries later, not absent: give up only when none came for idleMs
-  const idle = await settledOrIdle(Promise.race([allSettled.promise, consumer.failure]), () => lastDeliveryAt, idleMs, clock);
+  // (a pause at a checkpoint, however long the class talks, is not idleness)
+  const lastActivity = () => (pauses.active() ? performance.now() : Math.max(lastDeliveryAt, pauses.endedAt()));
+  const idle = await settledOrIdle(Promise.race([allSettled.promise, consumer.failure]), lastActivity, idleMs, clock);
   if (idle) throw new Error(`no delivery for ${idleMs} ms with ${settled.size} of ${expected} messages settled on ${x.work}`);
   await consumer.cancel();
   rt.emit('consumer', { ...SEED_FIELDS, queue: x.work, received, status: 'done' });

@@ -13,7 +13,7 @@ export const meta = defineLab<RetryDlqOptions>({
     'to the DLQ with a confirm, then acks: work and retry queues end empty, the DLQ holds one message.',
   floorMs: 2000,
   options,
-  // the replay gates of the consumer process (src/replay-gate.ts), each a checkpoint of this process, then the lab's own
-  checkpoints: ['after-delivery', 'before-ack', 'before-retry', 'before-dlq', 'after-consumer'],
+  // the replay gates of the consumer process (src/replay-gate.ts) and its in-retry pause, each a checkpoint of this process, then the lab's own
+  checkpoints: ['after-delivery', 'before-ack', 'before-retry', 'in-retry', 'before-dlq', 'after-consumer'],
   load: () => import('./lab.js'),
 });

@@ -59,13 +59,64 @@ describe('retry-dlq replay gate', () => {
 
   it('--step holds the consumer process at after-delivery: nothing is committed until Enter', async () => {
     const { child, stderrShows } = startMqlab(['retry-dlq', '--namespace', NS, '--step']);
-    await stderrShows('[checkpoint] after-delivery', 20_000);
+    await stderrShows('── checkpoint 1: after-delivery', 20_000);
     await new Promise((r) => setTimeout(r, 1500));
     const [row] = await s.db`SELECT count(*)::int AS n FROM ${s.db(`${NS}_retry_dlq_orders`)}`;
     expect(row?.n).toBe(0); // the consumer has the first order and waits at its gate
     child.stdin!.end('\n'.repeat(40));
     const r = await child;
     expect(r.exitCode, String(r.stdout) + r.stderr).toBe(0);
-    for (const cp of ['after-delivery', 'before-ack', 'before-retry', 'before-dlq']) expect(r.stderr).toContain(`[checkpoint] ${cp} process=consumer messageId=`);
-  });
+    const pauses = String(r.stderr).split('\n── checkpoint ').slice(1);
+    // the seed's ten gates, the two in-retry pauses, after-consumer
+    expect(pauses.map((p) => /^\d+: (\S+)/.exec(p)?.[1])).toEqual([
+      'after-delivery', 'before-ack', 'after-delivery', 'before-ack',
+      'after-delivery', 'before-retry', 'in-retry', 'after-delivery', 'before-retry', 'in-retry',
+      'after-delivery', 'before-dlq', 'after-consumer',
+    ]);
+    const raw = (i: number) => must(pauses[i], `pause ${i + 1}`);
+    const pause = (i: number) => raw(i).replace(/\s+/g, ' '); // the text, however the terminal's width wrapped it
+    const counts = (p: string, q: string) => {
+      const m = new RegExp(`^  ${NS}\\.orders\\.${q} +(\\d+) +(\\d+) +(\\d+)`, 'm').exec(p);
+      return m ? m.slice(1).map(Number) : null;
+    };
+    // each pause: the checkpoint's one-line description, from the lab's page
+    expect(pause(0)).toContain('the consumer has received a delivery');
+    expect(pause(0)).toContain('message order-1001 (01JMQ000000000000000000001) · attempt=1 · redelivered=false');
+    expect(pause(0)).toContain('x-death: none');
+    // the consumer holds the three orders (prefetch 10): unacked, not ready — what the broker showed
+    expect(counts(raw(0), 'work')).toEqual([0, 3, 0]);
+    expect(pause(0)).toContain('held = messages - ready - unacked');
+    // the retry hop is on screen: the poison message ready in the retry queue
+    expect(pause(6)).toContain('now in ' + `${NS}.orders.retry`);
+    expect(counts(raw(6), 'retry')).toEqual([1, 0, 0]);
+    expect(counts(raw(6), 'work')?.[0]).toBe(0);
+    // attempt 2 after one hop: the broker's history, newest first
+    expect(pause(7)).toContain('attempt=2');
+    expect(pause(7)).toContain(`x-death: ${NS}.orders.retry expired ×1, ${NS}.orders.work rejected ×1`);
+    expect(pause(10)).toContain(`x-death: ${NS}.orders.retry expired ×2, ${NS}.orders.work rejected ×2`);
+    expect(counts(raw(12), 'dlq')).toEqual([1, 0, 0]);
+    expect(pause(12)).toContain('business_rows=2 processed_rows=2');
+  }, 180_000);
+
+  it("-v streams the consumer process's lines as they happen (src/child.ts), not when it exits", async () => {
+    const { child } = startMqlab(['retry-dlq', '--namespace', NS, '-v', '--gate', '200ms']);
+    const arrived: { at: number; line: string }[] = [];
+    let rest = '';
+    child.stderr!.on('data', (b: Buffer) => {
+      const parts = (rest + b.toString()).split('\n');
+      rest = parts.pop() ?? '';
+      for (const line of parts) arrived.push({ at: performance.now(), line });
+    });
+    const r = await child;
+    expect(r.exitCode, String(r.stdout) + r.stderr).toBe(0);
+    const when = (re: RegExp) => must(arrived.find((a) => re.test(a.line)), `a line ${re}`).at;
+    // the consumer's first line reached the terminal while it still had two retry hops (2 × 1000 ms TTL) ahead
+    const firstReceived = when(/^\[consumer\] .*messageId=01JMQ000000000000000000001 .*status=received/);
+    const exited = when(/^\[exit\] .*status=exited exitCode=0/);
+    expect(exited - firstReceived).toBeGreaterThan(1500);
+    // and each line came when it was stamped: the consumer's lines and the lab's own, one time order
+    const stamped = arrived.map((a) => Date.parse(/ timestamp=(\S+)/.exec(a.line)?.[1] ?? '')).filter((t) => !Number.isNaN(t));
+    const late = stamped.filter((t, i) => i > 0 && t < stamped[i - 1]! - 100);
+    expect(late, 'lines stamped more than 100 ms before the line above them').toEqual([]);
+  }, 120_000);
 });

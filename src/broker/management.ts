@@ -19,6 +19,8 @@ export interface QueueStats {
   policyDefinition: Record<string, unknown> | null;
   consumers: number;
   arguments: Record<string, unknown>;
+  /** the end of the one-second bucket of the broker's latest sample (ms since the epoch); only from queueSample() */
+  sampledBy?: number;
 }
 
 export interface BindingInfo {
@@ -96,6 +98,15 @@ export class Management {
   async queue(name: string): Promise<QueueStats | null> {
     const q = await this.request<Record<string, unknown> | null>('GET', `/api/queues/${this.v()}/${encodeURIComponent(name)}`);
     return q ? toStats(q) : null;
+  }
+
+  /** one queue's statistics with the time bucket of their sample (GET …?lengths_age=5&lengths_incr=1) */
+  async queueSample(name: string): Promise<QueueStats | null> {
+    const q = await this.request<Record<string, unknown> | null>('GET', `/api/queues/${this.v()}/${encodeURIComponent(name)}?lengths_age=5&lengths_incr=1`);
+    if (!q) return null;
+    const samples = (q.messages_details as { samples?: { timestamp?: number }[] } | undefined)?.samples;
+    const ts = samples?.[0]?.timestamp;
+    return { ...toStats(q), ...(typeof ts === 'number' ? { sampledBy: ts } : {}) };
   }
 
   async queues(): Promise<QueueStats[]> {

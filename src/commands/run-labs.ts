@@ -59,6 +59,7 @@ export async function runCommand(
     {
       stderr: (line) => process.stderr.write(line + '\n'),
       waitForEnter: (prompt) => waitForEnter(prompt, signal),
+      width: process.stderr.columns || undefined,
       onReport: (r: LabReport) => {
         junit?.add(r);
         if (flags.json) return;

@@ -3,11 +3,15 @@
  * [consumer] timestamp=2026-10-07T10:27:14.314Z level=INFO lab=retry messageId=… status=received
  * Recorded for --json; written to stderr as they happen with --verbose.
  */
+import type { CheckpointView } from '../checkpoint-view.js';
+
 export interface LabEvent {
   source: string;
   fields: Record<string, string>;
   /** the separate process that printed it (runChild's name, e.g. consumer-run1); absent for the lab's own process */
   process?: string;
+  /** a checkpoint's waiting event: what the checkpoint shows (--step, or a page) */
+  view?: CheckpointView;
 }
 
 export class EventLog {
@@ -18,8 +22,8 @@ export class EventLog {
     private readonly sink?: (line: string) => void,
   ) {}
 
-  emit(source: string, fields: Record<string, unknown>, process?: string): LabEvent {
-    return this.record({ source, fields: eventFields(this.base, fields), ...(process ? { process } : {}) });
+  emit(source: string, fields: Record<string, unknown>, process?: string, extra?: Pick<LabEvent, 'view'>): LabEvent {
+    return this.record({ source, fields: eventFields(this.base, fields), ...(process ? { process } : {}), ...extra });
   }
 
   /** an event that another process already formatted (child consumers print their own lines) */

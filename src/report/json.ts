@@ -35,7 +35,7 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
       timings: roundTimings(r.timings),
       ...(r.window ? { window: r.window } : {}),
-      events: r.events.map((e) => ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e) })),
+      events: r.events.map((e) => ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e), ...(e.view ? { view: e.view } : {}) })),
       ...(r.depths ? { depths: r.depths } : {}),
     })),
   };
