@@ -32,6 +32,10 @@ describe('a checkpoint in the terminal', () => {
     // the basis of the counts once, at the first checkpoint
     expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('held = messages - ready - unacked');
     expect(checkpointLines({ ...view, seq: 2 }).join(' ')).not.toContain('held = messages');
+    // on a TTL hop the counts are ready only, and the pause says why
+    const hop = checkpointLines({ ...view, queues: view.queues.map((q) => ({ ...q, unacked: null, held: null })) });
+    expect(hop).toContain('  tw.orders.retry      1        ?     ?  ◀ the message waits here');
+    expect(hop.join(' ')).toContain('the statistics lag behind a message on a TTL hop');
   });
 
   it('fits its width: no line longer than the terminal, long text wrapped', () => {

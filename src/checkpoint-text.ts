@@ -24,6 +24,8 @@ export function checkpointLines(v: CheckpointView, width = 100): string[] {
       out.push(`  ${q.queue.padEnd(qw)}  ${n(q.ready, 5)}  ${n(q.unacked, 7)}  ${n(q.held, 4)}${here}`);
     }
     if (v.seq === 1) out.push(...wrap(`(${COUNTS_BASIS})`, w - 2).map((l) => '  ' + l));
+    if (v.message?.queue && v.queues.every((q) => q.unacked === null))
+      out.push(...wrap('(unacked, held: ? — the statistics lag behind a message on a TTL hop; ready is exact)', w - 2).map((l) => '  ' + l));
   }
   return out;
 }

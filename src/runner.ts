@@ -349,7 +349,8 @@ async function checkpointView(
   fresh: boolean,
 ): Promise<CheckpointView> {
   const at = new Date().toISOString();
-  const counts = await queueCounts(broker, mgmt, queues, fresh);
+  // a message on a TTL hop (message.queue) leaves before a fresh sample could show it: ready only, then
+  const counts = await queueCounts(broker, mgmt, queues, message?.queue ? 'none' : fresh ? 'fresh' : 'latest');
   const msg = message ?? messageOf(undefined, typeof detail.messageId === 'string' ? detail.messageId : undefined);
   return {
     lab: entry.name,

@@ -76,8 +76,8 @@ describe('retry-dlq replay gate', () => {
     const raw = (i: number) => must(pauses[i], `pause ${i + 1}`);
     const pause = (i: number) => raw(i).replace(/\s+/g, ' '); // the text, however the terminal's width wrapped it
     const counts = (p: string, q: string) => {
-      const m = new RegExp(`^  ${NS}\\.orders\\.${q} +(\\d+) +(\\d+) +(\\d+)`, 'm').exec(p);
-      return m ? m.slice(1).map(Number) : null;
+      const m = new RegExp(`^  ${NS}\\.orders\\.${q} +(\\d+|\\?) +(\\d+|\\?) +(\\d+|\\?)`, 'm').exec(p);
+      return m ? m.slice(1).map((c) => (c === '?' ? null : Number(c))) : null;
     };
     // each pause: the checkpoint's one-line description, from the lab's page
     expect(pause(0)).toContain('the consumer has received a delivery');
@@ -88,8 +88,10 @@ describe('retry-dlq replay gate', () => {
     expect(pause(0)).toContain('held = messages - ready - unacked');
     // the retry hop is on screen: the poison message ready in the retry queue
     expect(pause(6)).toContain('now in ' + `${NS}.orders.retry`);
-    expect(counts(raw(6), 'retry')).toEqual([1, 0, 0]);
-    expect(counts(raw(6), 'work')?.[0]).toBe(0);
+    // ready only: the statistics would show the message after its 1000 ms TTL had already sent it back
+    expect(counts(raw(6), 'retry')).toEqual([1, null, null]);
+    expect(counts(raw(6), 'work')).toEqual([0, null, null]);
+    expect(pause(6)).toContain('the statistics lag behind a message on a TTL hop');
     // attempt 2 after one hop: the broker's history, newest first
     expect(pause(7)).toContain('attempt=2');
     expect(pause(7)).toContain(`x-death: ${NS}.orders.retry expired ×1, ${NS}.orders.work rejected ×1`);
