@@ -53,4 +53,11 @@ describe('delayed-retry: broken variants fail the checks that observe them (4.3)
 
   it('a native queue bound to an exchange, and a ladder work queue bound to its retry exchange', () =>
     broken(['native-bound', 'work-bound-to-retry'], ['FAIL nativeTopology:', 'FAIL ladderTopology:', 'FAIL ladderEarlyGaps:', 'FAIL queueDepthAfter:']));
+
+  // the rules (rules.ts): each variant breaks one queue or policy of its own
+  it('the failed queue declared all; min given to the no-min queue and policy; a max = min policy', () =>
+    broken(['failed-as-all', 'min-given', 'max-not-below-min'], ['FAIL typeDelays:', 'FAIL minRequired:', 'FAIL policyMaxBelowMin:']));
+
+  it('a max given where it should default; the precedence policies not applied; the limit -1 queue declared failed', () =>
+    broken(['max-given', 'no-policies', 'unlimited-as-failed'], ['FAIL maxDefaultsToMin:', 'FAIL policyTypeWins:', 'FAIL lowerMinWins:', 'FAIL unlimitedLimitDelays:']));
 });

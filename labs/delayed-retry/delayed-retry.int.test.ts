@@ -30,7 +30,17 @@ describe('delayed-retry lab against the real broker', () => {
         maxLengthCountsHeld: 'second=accepted third=refused',
         nativeTopology: 'queues=1 exchanges=0 bindings=0',
         ladderTopology: 'queues=4 exchanges=1 bindings=3',
+        typeDelays: 'disabled=none all=reject,nack failed=reject returned=nack',
+        minRequired: 'argument=not delayed policy=refused',
+        policyMaxBelowMin: 'refused',
+        maxDefaultsToMin: '1,1,1',
+        policyTypeWins: 'reject=immediate nack=delayed',
+        lowerMinWins: 'argument-lower=1000 policy-lower=1000',
+        unlimitedLimitDelays: 'nack=delayed reject=delayed',
       });
+      // the precedence policies are gone after the run; the refusals said why
+      expect(await s.mgmt.policy(`${NS}-me12-native-policy-type`)).toBeNull();
+      expect(await s.mgmt.queue(`${NS}.me12.native.unlimited`)).toMatchObject({ arguments: { 'x-delivery-limit': -1, 'x-delayed-retry-type': 'all' } });
       expect(await s.mgmt.queue(`${NS}.me12.native.reject`)).toMatchObject({ type: 'quorum', arguments: { 'x-delayed-retry-type': 'all', 'x-delayed-retry-min': 200, 'x-delayed-retry-max': 600 } });
     } else {
       const r = await mqlab(['delayed-retry', '--namespace', NS]);

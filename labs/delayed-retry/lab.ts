@@ -4,14 +4,15 @@
  * nativeDelayedRetry, derived from the broker version in src/broker/capabilities.ts).
  */
 import type { Lab, LabContext } from '../../src/lab.js';
-import { declareTopology, purgeTopology, type Topology } from '../../src/broker/topology.js';
+import { declareTopology, purgeTopology, type QueueSpec, type Topology } from '../../src/broker/topology.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
 import { gapsMs } from '../../src/time.js';
 import { HOLD_MS, SPEC, expectedDelays, judgeGaps, ladderTiers } from './delays.js';
 import { ladderTopology, names, nativeTopology } from './names.js';
 import { ladderReturns, nativeReturns } from './returns.js';
 import { holdOne } from './held.js';
-import { withFaultRoutes } from './faults.js';
+import { breakRules, withFaultRoutes } from './faults.js';
+import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS, runRules } from './rules.js';
 
 /**
  * How late a return may come: less than the schedule's longest delay (its cap). Early is never
@@ -38,16 +39,21 @@ export const lab: Lab = {
 
     // the management client's first request loads its HTTP stack: not inside a timed gap
     await ctx.mgmt.queue(x.held);
-    const { reject, nack, viaLadder, held, size, depth } = await withFaultRoutes(ctx, x, async () => {
-      const [reject, nack, viaLadder, held] = await Promise.all([
+    const declareRules = async (queues: QueueSpec[]) => {
+      await declareTopology(ctx.broker, { queues }, (q) => ctx.progress(`queue ${q} had other arguments; deleted and declared again`));
+      await purgeTopology(ctx.broker, { queues });
+    };
+    const { reject, nack, viaLadder, held, size, depth, rules } = await withFaultRoutes(ctx, x, async () => {
+      const [reject, nack, viaLadder, held, rules] = await Promise.all([
         nativeReturns(ctx, x.reject, kind.reject, SPEC.returns, slowMs),
         nativeReturns(ctx, x.nack, kind.nack, SPEC.returns, slowMs),
         ladderReturns(ctx, x.ladderWork, x.ladderRetry, ladderTiers(SPEC).length, SPEC.returns),
         holdOne(ctx, x.held, HOLD_MS),
+        runRules(ctx, x, declareRules, (queues, policies, refusals) => breakRules(ctx, x, queues, policies, refusals)),
       ]);
       const size = { native: await topologySize(ctx, { queues: [{ name: x.reject }] }), ladder: await topologySize(ctx, ladder) };
       const depth = (await Promise.all([...native.queues, ...ladder.queues].map((q) => ctx.broker.depth(q.name)))).reduce((a, b) => a + b, 0);
-      return { reject, nack, viaLadder, held, size, depth };
+      return { reject, nack, viaLadder, held, size, depth, rules };
     });
 
     const gaps = { reject: gapsMs(reject.at), nack: gapsMs(nack.at), ladder: gapsMs(viaLadder.at) };
@@ -73,8 +79,17 @@ export const lab: Lab = {
         check('ladderTopology', `queues=${1 + ladderTiers(SPEC).length} exchanges=1 bindings=${ladderTiers(SPEC).length}`, size.ladder), // a work queue + one per distinct delay
         check('ladderEarlyGaps', 0, v.ladder.early),
         check('queueDepthAfter', 0, depth),
+        // the rules (rules.ts): which returns each type delays; min required; max = min by default; precedence; limit -1
+        check('typeDelays', 'disabled=none all=reject,nack failed=reject returned=nack', rules.typeDelays),
+        check('minRequired', 'argument=not delayed policy=refused', rules.minRequired),
+        check('policyMaxBelowMin', 'refused', rules.policyMaxBelowMin),
+        check('maxDefaultsToMin', [1, 1, 1], rules.maxDefaultsToMin), // each wait in units of min (max = 3 × min would give 1, 2, 3)
+        check('policyTypeWins', 'reject=immediate nack=delayed', rules.policyTypeWins),
+        check('lowerMinWins', `argument-lower=${RULE_MIN_MS} policy-lower=${RULE_MIN_MS}`, rules.lowerMinWins),
+        // x-delivery-limit -1: the nack is delayed too (measured on 4.3.6; the source's skip is not on the 0.9.1 path, rules.ts)
+        check('unlimitedLimitDelays', 'nack=delayed reject=delayed', rules.unlimitedLimitDelays),
       ],
-      facts: { spec: SPEC, holdMs: HOLD_MS, expected: want, gaps, verdicts: v, headers: { reject, nack }, held },
+      facts: { spec: SPEC, holdMs: HOLD_MS, expected: want, gaps, verdicts: v, headers: { reject, nack }, held, rules: { maxDefaultMinMs: MAX_DEFAULT_MIN_MS, ...rules.facts } },
     };
   },
 };

@@ -15,6 +15,15 @@ export function names(n: Names) {
     ladderWork: n.q('me12.native.ladder.work'),
     ladderRetry: n.q('me12.native.ladder.retry'),
     tier: (i: number) => n.q(`me12.native.ladder.delay-${i + 1}`),
+    // the rules (rules.ts): one queue per type, min required, max default, policy precedence, limit -1
+    type: (t: string) => n.q(`me12.native.type.${t}`),
+    noMin: n.q('me12.native.no-min'),
+    maxDefault: n.q('me12.native.max-default'),
+    policyType: n.q('me12.native.policy-type'),
+    policyMin: n.q('me12.native.policy-min'),
+    unlimited: n.q('me12.native.unlimited'),
+    /** a name no queue has: the pattern of the policies the broker must refuse */
+    never: n.q('me12.native.no-such-queue'),
   };
 }
 
