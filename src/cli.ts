@@ -158,9 +158,17 @@ function labCommand(program: Command, entry: LabMeta, state: CliState) {
   const cmd = runOptions(program.command(entry.name)).description(entry.title);
   addSpecOptions(cmd, entry.options);
   cmd.addHelpText('after', `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`);
+  cmd.option('--names', "print the run's own queue, exchange, policy and table names (with --namespace) and exit without running");
   cmd.action(async (o) => {
-    const { runCommand } = await import('./commands/run-labs.js');
     const options = labOptions(entry, givenOptions(entry.options, o));
+    if (o.names) {
+      const { runNames, renderNames } = await import('./commands/names.js');
+      const n = await runNames(entry, configFrom(o), options);
+      process.stdout.write((o.json ? JSON.stringify({ lab: entry.name, ...n }, null, 2) : renderNames(entry.name, n).join('\n')) + '\n');
+      state.code = 0;
+      return;
+    }
+    const { runCommand } = await import('./commands/run-labs.js');
     state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: options }, state, false);
   });
   for (const tool of entry.tools ?? []) labToolCommand(cmd, entry, tool, state);
