@@ -16,8 +16,8 @@ export const meta = defineLab({
     'is refused (so is a policy whose max is below its min); max defaults to min; a policy\'s type wins over the argument and ' +
     'the lower min/max of the two wins; with x-delivery-limit -1 the nack is still delayed (measured; the source has a skip ' +
     'that 0.9.1 returns do not take). Needs RabbitMQ 4.3: older brokers SKIP.',
-  // the reject schedule (200+400+600+600) runs beside the 3 s hold
-  floorMs: HOLD_MS,
+  // the reject schedule (200+400+600+600) runs beside the 3 s hold; then the rules' queues (two 1 s waits at most)
+  floorMs: HOLD_MS + 2 * 1000, // 2 × RULE_MIN_MS (rules.ts, not imported here: it loads the broker client)
   options: {},
   checkpoints: ['held'],
   load: () => import('./lab.js'),
