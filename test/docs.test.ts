@@ -113,3 +113,26 @@ describe('docs are in English', () => {
     expect(untranslated('<details><summary>more</summary>归档</details>')).toHaveLength(1);
   });
 });
+
+describe('docs/README.md', () => {
+  it('lists every lab, linked to its page, in the order of `mqlab all`', () => {
+    const listed = [...read('docs', 'README.md').matchAll(/^\| \[([a-z0-9-]+)\]\(labs\/\1\.md\) \|/gm)].map((m) => m[1]);
+    expect(listed).toEqual(registry.map((l) => l.name));
+    for (const { name } of registry) expect(existsSync(join(root, 'docs', 'labs', `${name}.md`)), name).toBe(true);
+  });
+});
+
+/** a page's "## Try this" section ('' without one) */
+const tryThis = (markdown: string) => markdown.split(/^## /m).find((s) => /^Try this\s*\n/.test(s)) ?? '';
+
+describe('"Try this" SQL names the run\'s own tables', () => {
+  for (const { name } of registry) {
+    it(`docs/labs/${name}.md`, () => {
+      const section = tryThis(read('docs', 'labs', `${name}.md`));
+      // a student on a shared database copies these: the namespaced table (lab.s3_…), never another run's
+      const tables = [...section.matchAll(/\blab\.([a-z_][a-z0-9_]*)/g)].map((m) => m[1]!);
+      expect(tables.filter((t) => !t.startsWith('s3_')), 'tables without the s3_ namespace').toEqual([]);
+      if (/\b(SELECT|DELETE|UPDATE|INSERT)\b/.test(section)) expect(section).toContain(`mqlab ${name} --namespace s3 --names`);
+    });
+  }
+});
