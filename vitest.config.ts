@@ -9,7 +9,8 @@ import { defineConfig } from 'vitest/config';
 // --jobs 4`, a browser, dozens of CLI spawns), decide from a rate that a busy machine lowers, or
 // bound a wall time measured in the test process (a 5 s or 20 s limit that a neighbour file's load
 // would decide; seen failing with files side by side at load average 23).
-const DISRUPTIVE = ['labs/db-outage/*.int.test.ts', 'labs/broker-restart/*.int.test.ts'];
+// test/set-lock.int.test.ts: two db-outage runs and two labs on one set at once
+const DISRUPTIVE = ['labs/db-outage/*.int.test.ts', 'labs/broker-restart/*.int.test.ts', 'test/set-lock.int.test.ts'];
 const SERIAL = [
   'test/all.int.test.ts', // `mqlab all` and `mqlab all --jobs 4` (four labs at once) on the seeds' own names
   'test/html.int.test.ts', // headless Chromium on every page of `mqlab all --html`

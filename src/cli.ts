@@ -40,7 +40,8 @@ function runOptions(cmd: Command): Command {
     .option('--step', 'pause at each checkpoint and show the queues (press Enter to go on)')
     .option('--out <dir>', 'keep each process’s output in this directory')
     .option('--color', 'colour the text output even when it is not a terminal (CI logs); FORCE_COLOR=1 does the same')
-    .option('--no-color', 'no colours (as NO_COLOR=1)');
+    .option('--no-color', 'no colours (as NO_COLOR=1)')
+    .option('--no-wait', 'when another run stops a service of this set (or holds it for one), exit 2 at once instead of waiting');
 }
 
 const configFrom = (o: ConfigInput) => loadConfig({ amqpUrl: o.amqpUrl, pgUrl: o.pgUrl, mgmtUrl: o.mgmtUrl, namespace: o.namespace });

@@ -64,11 +64,18 @@ const NETWORK_CODES = new Set([
   'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
 ]);
 
+/** PostgreSQL's SQLSTATEs for a server going away or not there yet: admin_shutdown, crash_shutdown, cannot_connect_now ("the database system is shutting down") */
+const SERVER_GONE = new Set(['57P01', '57P02', '57P03']);
+
+/** does PostgreSQL say it is shutting down, crashed or still starting (the service, not the lab)? */
+export const isServerGone = (err: unknown) => SERVER_GONE.has(String((err as { code?: unknown })?.code ?? ''));
+
 /** does this error say a connection went away (rather than the lab doing something wrong)? */
 export function isConnectionLoss(err: unknown): boolean {
   const e = err as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
   if (typeof e?.code === 'string' && NETWORK_CODES.has(e.code)) return true;
   if (typeof e?.cause?.code === 'string' && NETWORK_CODES.has(e.cause.code)) return true;
+  if (isServerGone(err)) return true;
   const msg = String(e?.message ?? '');
   return /Connection closed|Socket closed|Unexpected close|Channel (closed|ended)|CONNECTION_FORCED|connection lost|ECONNRESET|ECONNREFUSED/i.test(msg);
 }

@@ -12,6 +12,7 @@ import { LabError } from './errors.js';
 import { hostOf } from './services/index.js';
 import { serviceControl } from './services/control.js';
 import { allUp, probe } from './services/probe.js';
+import { noteSetLock } from './services/set-lock.js';
 import type { LabServices, Outage, OwnService, StartedAgain, Stopped } from './lab.js';
 
 
@@ -27,6 +28,8 @@ export function labServices(config: Config, watch: LossWatch, log: EventLog, dis
       let started: StartedAgain;
       let result: T;
       let ended = false;
+      // what a run waiting for the set says it waits for (src/services/set-lock.ts)
+      noteSetLock(`to start ${service} again`);
       try {
         stopped = await control.stop(service);
         log.emit('services', { status: 'stopped', service, pid: stopped.pid ?? undefined, probe: stopped.refused ?? 'connected' });
@@ -37,6 +40,7 @@ export function labServices(config: Config, watch: LossWatch, log: EventLog, dis
         // ready: the app and the admin connect again (mqlab up's own probe; the other service never stopped)
         const ready = async () => allUp(await probe(config));
         started = await control.start(service, ready, opts.readyTimeoutMs ?? 120_000).finally(() => watch.expect(service, false));
+        noteSetLock('to finish');
         log.emit('services', { status: 'ready', service, pid: started.pid ?? undefined, startMs: started.readyAt - started.startAt });
         // stopped early (Ctrl-C, an error): say that the service is back, as the lab's own line would have
         if (!ended && stopped) say(`${service} is running again (it accepted connections ${started.readyAt - started.startAt} ms after its start)`);

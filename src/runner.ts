@@ -20,7 +20,7 @@ import { sleep, within } from './time.js';
 import { labOutDir, writeAssertOut } from './report/out-files.js';
 import { FAULT_ENV, faultsFor } from './fault.js';
 import { sampleDepths, samplerConnection } from './broker/depth-sampler.js';
-import { LOST_HINT, LossWatch, ServiceLost, isConnectionLoss } from './lost.js';
+import { LOST_HINT, LossWatch, ServiceLost, isConnectionLoss, isServerGone } from './lost.js';
 import { dbLossProbe } from './db/client.js';
 import { runInOrder } from './in-order.js';
 import { dbPoolSize, disruptiveLast, jobConfig, LabOutput, longestFirst } from './jobs.js';
@@ -260,7 +260,8 @@ async function environmentCause(err: unknown, watch: LossWatch): Promise<EnvErro
   if (err instanceof EnvError) return err;
   if (!isConnectionLoss(err)) return null;
   const heard = await Promise.race([watch.lost.catch((e: ServiceLost) => e), new Promise<null>((r) => setTimeout(r, 3000, null))]);
-  return heard ?? null;
+  // "the database system is shutting down": the database said so itself, whatever the watch heard
+  return heard ?? (isServerGone(err) ? new EnvError(`PostgreSQL: ${(err as Error).message}`, LOST_HINT) : null);
 }
 
 /** declare the topology and schema, then reset the lab's own state; returns the lab's queue names */

@@ -10,6 +10,7 @@ import { JunitFile } from '../report/junit-file.js';
 import { checkHtmlTarget, writeHtml } from '../report/html.js';
 import { checkOutputPaths } from '../report/out-files.js';
 import { EnvError, Interrupted } from '../errors.js';
+import { holdHome } from '../services/set-lock.js';
 
 export interface RunFlags {
   json?: boolean;
@@ -22,6 +23,8 @@ export interface RunFlags {
   color?: boolean;
   /** `all --jobs N`: labs run at once */
   jobs?: number;
+  /** false (--no-wait): a set another run holds is one line and exit 2, not a wait */
+  wait?: boolean;
 }
 
 /** what a run shares with main: the interrupt signal, and the --junit file main completes on an early exit */
@@ -41,8 +44,6 @@ export async function runCommand(
   const { signal } = state;
   const junit = flags.junit ? new JunitFile(flags.junit, entries.map((e) => e.name)) : undefined;
   state.junit = junit;
-  const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
-  const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   checkOutputPaths(flags);
   // a lab run alone that cannot run here (e.g. it needs a cluster) is an environment error: one line, exit 2
   if (!summary) for (const e of entries) {
@@ -50,6 +51,38 @@ export async function runCommand(
     if (missing) throw new EnvError(`${e.name} ${missing}`);
   }
   if (flags.html) checkHtmlTarget(flags.html, summary);
+  const lock = await holdServices(entries, config, flags, summary, signal);
+  try {
+    return await runAndReport(entries, config, flags, labOptions, state, summary, junit);
+  } finally {
+    lock?.release();
+  }
+}
+
+/**
+ * The set lock of mqlab's services (src/services/set-lock.ts): shared, or exclusive when a lab that
+ * stops, restarts or kills a service will run (`mqlab all` then holds it for the whole run).
+ */
+async function holdServices(entries: readonly LabMeta[], config: Config, flags: RunFlags, summary: boolean, signal: AbortSignal) {
+  let disruptive = false;
+  for (const e of entries) if (e.disruptive && !(await e.requires?.(config))) disruptive = true;
+  const what = summary ? 'mqlab all' : (entries[0]?.name ?? 'mqlab');
+  const say = (line: string) => process.stderr.write(`${what}: ${line}\n`);
+  return holdHome(config.home, { mode: disruptive ? 'exclusive' : 'shared', what, wait: flags.wait !== false, say, signal });
+}
+
+async function runAndReport(
+  entries: readonly LabMeta[],
+  config: Config,
+  flags: RunFlags,
+  labOptions: Record<string, unknown>,
+  state: RunState,
+  summary: boolean,
+  junit: JunitFile | undefined,
+): Promise<number> {
+  const { signal } = state;
+  const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
+  const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   let first = true;
   const started = performance.now();
   const { session, reports, lost } = await runLabs(

@@ -6,17 +6,31 @@ import { renderStatus, status, watchLines } from '../services/status.js';
 import { EnvError, UP_HINT } from '../errors.js';
 import { sleep } from '../time.js';
 import { maskText } from '../urls.js';
+import { holdHome } from '../services/set-lock.js';
 
 const log = (line: string) => process.stderr.write(`mqlab: ${line}\n`);
 
+/**
+ * `up` holds the set lock shared (it starts what is down, which must not be a service a lab has
+ * stopped on purpose: it waits for that outage to end); `down` exclusively (it stops them).
+ */
+const holding = async <T>(config: Config, what: string, mode: 'shared' | 'exclusive', run: () => Promise<T>): Promise<T> => {
+  const lock = await holdHome(config.home, { mode, what, wait: true, say: (line) => log(line) });
+  try {
+    return await run();
+  } finally {
+    lock?.release();
+  }
+};
+
 export async function upCommand(config: Config, backend: string, nodes?: string): Promise<number> {
-  await up(config, parseBackend(backend), log, nodes === undefined ? undefined : parseNodes(nodes));
+  await holding(config, 'mqlab up', 'shared', () => up(config, parseBackend(backend), log, nodes === undefined ? undefined : parseNodes(nodes)));
   process.stdout.write('services are up: run `mqlab list` to see the labs, `mqlab retry` to run one, `mqlab all` for every lab\n');
   return 0;
 }
 
 export async function downCommand(config: Config, backend: string, volumes: boolean): Promise<number> {
-  await down(config, parseBackend(backend), volumes, log);
+  await holding(config, 'mqlab down', 'exclusive', () => down(config, parseBackend(backend), volumes, log));
   return 0;
 }
 

@@ -8,7 +8,7 @@ import { EnvError } from '../errors.js';
 
 export const MARKER = '.mqlab-data';
 /** everything mqlab may create in its data folder */
-export const OWN_ENTRIES = [MARKER, 'backend', 'nodes', 'rabbitmq', 'rabbitmq-c1', 'rabbitmq-c2', 'rabbitmq-c3', 'postgres', 'root', 'root.tmp', 'lab-times.json'];
+export const OWN_ENTRIES = [MARKER, 'backend', 'nodes', 'rabbitmq', 'rabbitmq-c1', 'rabbitmq-c2', 'rabbitmq-c3', 'postgres', 'root', 'root.tmp', 'lab-times.json', 'lock'];
 
 const entries = (home: string) => (fs.existsSync(home) ? fs.readdirSync(home) : []);
 const foreign = (home: string) => entries(home).filter((e) => !OWN_ENTRIES.includes(e));

@@ -1,0 +1,204 @@
+/**
+ * The set lock: one set of mqlab's services (one data folder) is shared by every run on it, but a
+ * run that stops, restarts or kills one of its services holds it alone. Ordinary runs hold the
+ * lock shared, disruptive ones exclusively, across processes: flock(2) on `lock/set.lock` in the
+ * data folder, which the kernel releases when the holder dies (a killed mqlab never blocks the
+ * next run). A second lock, `lock/gate.lock`, is taken briefly by everyone on the way in and held
+ * by an exclusive waiter until it has the set: runs arriving later queue behind it, so a stream of
+ * ordinary runs cannot starve an outage.
+ *
+ * The locks are taken by `flock -n` (util-linux) on a descriptor this process opened and hands the
+ * child: the lock belongs to the open file, which stays with this process (O_CLOEXEC keeps it out
+ * of the services a lab starts). Each holder and waiter writes `lock/holders/<pid>.json` (what it
+ * runs, what it is doing) so a waiter can say what it waits for; files of dead pids are stale and
+ * removed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { EnvError } from '../errors.js';
+import { sleep } from '../time.js';
+import { MARKER } from './data-folder.js';
+
+export type LockMode = 'shared' | 'exclusive';
+
+export interface Holder {
+  pid: number;
+  /** what runs: a lab's name, `all`, `up`, `down` */
+  what: string;
+  mode: LockMode;
+  state: 'waiting' | 'holding';
+  /** an exclusive holder's current step, as a waiter says it: "to start PostgreSQL again" */
+  doing?: string;
+  since: string;
+}
+
+export interface HoldOptions {
+  mode: LockMode;
+  what: string;
+  /** false: one line and exit 2 when the set is busy (--no-wait) */
+  wait: boolean;
+  /** how long to wait at most */
+  boundMs: number;
+  say: (line: string) => void;
+  signal?: AbortSignal;
+  pollMs?: number;
+}
+
+export interface SetLock {
+  /** an exclusive holder's step, for the waiters' line */
+  note(doing: string): void;
+  release(): void;
+}
+
+export const lockDir = (home: string) => path.join(home, 'lock');
+const holdersDir = (home: string) => path.join(lockDir(home), 'holders');
+
+/** the lock this process holds, so a lab's outage (src/outage.ts) can say what it is doing */
+let current: SetLock | null = null;
+export const noteSetLock = (doing: string) => current?.note(doing);
+
+/** true when the flock(1) tool is here (util-linux); without it runs go unlocked */
+export const canLock = () => spawnSync('flock', ['--version'], { stdio: 'ignore' }).status === 0;
+
+function tryLock(fd: number, mode: LockMode): boolean {
+  const r = spawnSync('flock', ['-n', mode === 'exclusive' ? '-x' : '-s', '3'], { stdio: ['ignore', 'ignore', 'pipe', fd] });
+  if (r.status === 0) return true;
+  if (r.status === 1) return false;
+  throw new EnvError(`flock on the set lock failed: ${String(r.stderr ?? r.error ?? r.status).trim()}`, 'check that util-linux is installed and the data folder is writable');
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** the holders and waiters whose process still runs; stale files (dead pids) are removed, and returned apart */
+export function readHolders(home: string, self = process.pid): { live: Holder[]; stale: Holder[] } {
+  const dir = holdersDir(home);
+  const live: Holder[] = [];
+  const stale: Holder[] = [];
+  for (const f of fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : []) {
+    const file = path.join(dir, f);
+    let h: Holder;
+    try {
+      h = JSON.parse(fs.readFileSync(file, 'utf8')) as Holder;
+    } catch {
+      continue; // being written, or gone
+    }
+    if (h.pid === self) continue;
+    if (alive(h.pid)) live.push(h);
+    else {
+      stale.push(h);
+      fs.rmSync(file, { force: true });
+    }
+  }
+  return { live, stale };
+}
+
+/** what a waiter waits for, from the live holders: "db-outage (pid 4242) to start PostgreSQL again" */
+export function waitingFor(live: readonly Holder[]): string {
+  const exclusive = live.filter((h) => h.mode === 'exclusive').sort((a, b) => (a.state === b.state ? a.since.localeCompare(b.since) : a.state === 'holding' ? -1 : 1));
+  const [first, ...more] = exclusive;
+  if (first) {
+    const step = first.state === 'holding' ? (first.doing ?? 'to finish') : 'to get the set (runs on it finish first)';
+    return `${first.what} (pid ${first.pid}) ${step}${more.length ? `, then ${more.length} more run(s) that stop services` : ''}`;
+  }
+  const holding = live.filter((h) => h.state === 'holding');
+  if (holding.length) return `${holding.length} run(s) on this set to finish (${holding.slice(0, 3).map((h) => `${h.what} pid ${h.pid}`).join(', ')}${holding.length > 3 ? ', …' : ''})`;
+  return 'another mqlab run on this set to finish';
+}
+
+/** the line about a run that died holding the set in the middle of an outage, or null */
+export function diedDuringOutage(stale: readonly Holder[]): string | null {
+  const h = stale.find((s) => s.mode === 'exclusive' && s.state === 'holding' && s.doing?.startsWith('to start '));
+  return h ? `${h.what} (pid ${h.pid}) ended while it was waiting ${h.doing}: if a lab cannot connect, run \`mqlab up\`` : null;
+}
+
+const minutes = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
+
+/** take the set lock of `home` in `mode`: waits (saying for what) up to boundMs, or refuses at once without `wait` */
+export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
+  fs.mkdirSync(holdersDir(home), { recursive: true });
+  const setFd = fs.openSync(path.join(lockDir(home), 'set.lock'), 'a');
+  const gateFd = fs.openSync(path.join(lockDir(home), 'gate.lock'), 'a');
+  const mine = path.join(holdersDir(home), `${process.pid}.json`);
+  const holder: Holder = { pid: process.pid, what: o.what, mode: o.mode, state: 'waiting', since: new Date().toISOString() };
+  // whole files only (a waiter reading one half-written would not see this holder): write, then rename
+  const write = () => {
+    fs.writeFileSync(`${mine}.tmp`, JSON.stringify(holder));
+    fs.renameSync(`${mine}.tmp`, mine);
+  };
+  const closeAll = () => {
+    for (const fd of [setFd, gateFd]) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* closed */
+      }
+    }
+    fs.rmSync(mine, { force: true });
+  };
+  const started = Date.now();
+  let said = '';
+  let saidAt = 0;
+  const wait = async (fd: number, mode: LockMode) => {
+    while (!tryLock(fd, mode)) {
+      const { live } = readHolders(home);
+      const what = waitingFor(live);
+      if (!o.wait) throw new EnvError(`the services of ${home} are busy: waiting for ${what}`, 'run it again when that run has ended, or leave out --no-wait to wait for it');
+      const waited = Date.now() - started;
+      if (waited > o.boundMs) throw new EnvError(`gave up after ${minutes(waited)} waiting for ${what}`, 'run it again when that run has ended (mqlab status shows the services)');
+      if (what !== said || Date.now() - saidAt > 30_000) {
+        const how = said ? `${minutes(waited)} so far, up to ${minutes(o.boundMs)}` : `up to ${minutes(o.boundMs)}; --no-wait to fail at once`;
+        o.say(`waiting for ${what}… (${how})`);
+        said = what;
+        saidAt = Date.now();
+      }
+      await sleep(o.pollMs ?? 250, o.signal);
+    }
+  };
+  try {
+    write();
+    await wait(gateFd, 'exclusive');
+    await wait(setFd, o.mode);
+    fs.closeSync(gateFd); // the next in line may queue now
+  } catch (err) {
+    closeAll();
+    throw err;
+  }
+  holder.state = 'holding';
+  holder.since = new Date().toISOString();
+  write();
+  const died = diedDuringOutage(readHolders(home).stale);
+  if (died) o.say(died);
+  if (Date.now() - started > 1000) o.say(`got the services after ${minutes(Date.now() - started)}`);
+  const lock: SetLock = {
+    note(doing) {
+      holder.doing = doing;
+      write();
+    },
+    release() {
+      if (current === lock) current = null;
+      closeAll();
+    },
+  };
+  current = lock;
+  return lock;
+}
+
+/** how long a run waits for the set at most (ten disruptive runs one after another fit) */
+export const SET_WAIT_MS = 20 * 60_000;
+
+/**
+ * holdSet on a data folder `mqlab up` made (its marker there); null when there is none (services
+ * of one's own URLs: nothing of mqlab's to share) or no flock(1) here.
+ */
+export async function holdHome(home: string, o: Omit<HoldOptions, 'boundMs'> & { boundMs?: number }): Promise<SetLock | null> {
+  if (!fs.existsSync(path.join(home, MARKER)) || !canLock()) return null;
+  return holdSet(home, { boundMs: SET_WAIT_MS, ...o });
+}
