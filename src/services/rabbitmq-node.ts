@@ -138,16 +138,47 @@ export function nodeHasData(host: Host, spec: NodeSpec): boolean {
 /** what the node's VM command line ends an argument with: -home <…>/<service> */
 export const nodeMarker = (service: string) => `/${service}`;
 
-/** the OS process id of the node's Erlang VM (from its pid file), while that process is the node */
+/**
+ * The OS process id of the node's Erlang VM, while that process is the node: from its pid file, else
+ * found among the running processes (and the pid file written again). A node can run without its
+ * pid file: a second start of the same node (two runs restarting it at once) fails on the taken
+ * distribution port and, exiting, removes the pid file the first one wrote; every later start then
+ * saw "not running", started another copy and failed the same way (`exited (code 1) during
+ * startup`, dist_port_already_used in its console log).
+ */
 export function rabbitPid(host: Host, spec: Pick<NodeSpec, 'service'> = { service: 'rabbitmq' }): number | null {
   const dir = existingServiceDir(host, spec.service);
   if (!dir) return null;
+  const file = outer(host, paths(dir).pid);
   try {
-    const pid = Number(fs.readFileSync(outer(host, paths(dir).pid), 'utf8').trim());
-    return pid > 0 && pidRuns(pid, nodeMarker(spec.service)) ? pid : null;
+    const pid = Number(fs.readFileSync(file, 'utf8').trim());
+    if (pid > 0 && pidRuns(pid, nodeMarker(spec.service))) return pid;
   } catch {
-    return null;
+    /* no pid file: look for the process */
   }
+  const found = runningNode(host, dir);
+  if (found) fs.writeFileSync(file, `${found}\n`);
+  return found;
+}
+
+/** the Erlang VM whose -home is this node's folder, in this host's root (chroot: every set's node has the same inner path) */
+export function runningNode(host: Host, dir: string): number | null {
+  if (!fs.existsSync('/proc/self/cmdline')) return null;
+  const root = path.resolve(host.root || '/');
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (!args[0]?.endsWith('beam.smp')) continue;
+      const home = args.indexOf('-home');
+      if (home < 0 || args[home + 1] !== dir) continue;
+      if (path.resolve(fs.readlinkSync(`/proc/${entry}/root`)) !== root) continue;
+      return Number(entry);
+    } catch {
+      /* ended meanwhile, or not ours to read */
+    }
+  }
+  return null;
 }
 
 export interface Started {
