@@ -18,7 +18,7 @@ export function names(n: Names) {
     tasks: n.t('order_timeout_tasks'),
     /** every row write on orders, recorded by a trigger (the database's own account) */
     history: n.t('order_timeout_history'),
-    /** one row per check delivery: what the consumer read, when, and what its UPDATE changed */
+    /** one row per check delivery: what the consumer read, when, what its UPDATE changed, when it was done (recorded_at) */
     checks: n.t('order_timeout_checks'),
     logFn: n.t('order_timeout_log_write'),
   };
@@ -46,7 +46,9 @@ CREATE TABLE IF NOT EXISTS ${x.history}(
   actor text NOT NULL, deadline timestamptz NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp());
 CREATE TABLE IF NOT EXISTS ${x.checks}(
   seq bigserial PRIMARY KEY, order_id text NOT NULL, redelivered boolean NOT NULL, read_status text NOT NULL,
-  read_at timestamptz NOT NULL, updated_rows int NOT NULL, update_at timestamptz NOT NULL);
+  read_at timestamptz NOT NULL, updated_rows int NOT NULL, update_at timestamptz NOT NULL,
+  recorded_at timestamptz NOT NULL DEFAULT clock_timestamp());
+ALTER TABLE ${x.checks} ADD COLUMN IF NOT EXISTS recorded_at timestamptz NOT NULL DEFAULT clock_timestamp();
 CREATE OR REPLACE FUNCTION ${x.logFn}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO ${x.history}(order_id, old_status, new_status, actor, deadline)

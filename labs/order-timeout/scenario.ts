@@ -2,6 +2,13 @@
 export const ORDERS = {
   /** never paid; its check message is taken out of the delay queue: only the sweeper can close it (first: alone in the queue) */
   lostCheck: 'lost-check',
+  /**
+   * never paid; an operator extends its deadline after its check was scheduled: the check comes early.
+   * Second, so its check is the first the consumer gets: early by the whole extension (one delay),
+   * not by what is left of it after the checks queued before it (ten runs at once on a cluster
+   * delayed the sixth check by up to 2 s, past the new deadline).
+   */
+  extended: 'extended',
   /** never paid: its check closes it */
   unpaid: 'unpaid',
   /** paid before its check fires: the check finds PAID and changes nothing */
@@ -10,8 +17,6 @@ export const ORDERS = {
   paidDuringCheck: 'paid-during-check',
   /** never paid; its check message is published twice */
   duplicateCheck: 'duplicate-check',
-  /** never paid; an operator extends its deadline after its check was scheduled: the check comes early */
-  extended: 'extended',
 } as const;
 
 /** closed at the end of a correct run: exactly the orders never paid */
