@@ -153,13 +153,15 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
       if (!o.wait) throw new EnvError(`the services of ${home} are busy: waiting for ${what}`, 'run it again when that run has ended, or leave out --no-wait to wait for it');
       const waited = Date.now() - started;
       if (waited > o.boundMs) throw new EnvError(`gave up after ${minutes(waited)} waiting for ${what}`, 'run it again when that run has ended (mqlab status shows the services)');
-      if (what !== said || Date.now() - saidAt > 30_000) {
+      // runs that only share the set pass the gate one after another in a moment: say nothing for that
+      const worth = live.some((h) => h.mode === 'exclusive') || waited > 2000;
+      if (worth && (what !== said || Date.now() - saidAt > 30_000)) {
         const how = said ? `${minutes(waited)} so far, up to ${minutes(o.boundMs)}` : `up to ${minutes(o.boundMs)}; --no-wait to fail at once`;
         o.say(`waiting for ${what}… (${how})`);
         said = what;
         saidAt = Date.now();
       }
-      await sleep(o.pollMs ?? 250, o.signal);
+      await sleep(o.pollMs ?? (mode === 'shared' || fd === gateFd ? 50 : 250), o.signal);
     }
   };
   try {
@@ -176,7 +178,7 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
   write();
   const died = diedDuringOutage(readHolders(home).stale);
   if (died) o.say(died);
-  if (Date.now() - started > 1000) o.say(`got the services after ${minutes(Date.now() - started)}`);
+  if (said) o.say(`got the services after ${minutes(Date.now() - started)}`);
   const lock: SetLock = {
     note(doing) {
       holder.doing = doing;
