@@ -11,7 +11,8 @@ upAgainAfterFailure();
 
 describe('one set of services, runs that stop a service and runs that use it', () => {
   it('two db-outage at once pass one after the other; retry and compensate meanwhile wait and pass; --no-wait exits 2', async () => {
-    const first = startMqlab(['db-outage']);
+    // a long outage (20 s), so the others reach the lock while it lasts, however slowly they start
+    const first = startMqlab(['db-outage', '--down', '20s']);
     await first.stderrShows('db-outage: stopping PostgreSQL', 120_000);
     const second = startMqlab(['db-outage']);
     const ordinary = startMqlab(['retry']);
