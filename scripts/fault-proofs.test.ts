@@ -1,41 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertedFails, gaps, labOfFaultTest, report } from './fault-proofs.js';
+import { gaps, report } from './fault-proofs.js';
+import { registry } from '../labs/registry.js';
+import { ROOT } from '../test/helpers.js';
 
-describe('labOfFaultTest', () => {
-  it('takes the lab from <lab>.faults.int.test.ts', () => {
-    expect(labOfFaultTest('retry.faults.int.test.ts')).toBe('retry');
-    expect(labOfFaultTest('consumer-crash.faults.int.test.ts')).toBe('consumer-crash');
-    expect(labOfFaultTest('quorum-failover.faults.cluster.int.test.ts')).toBe('quorum-failover');
-  });
-  it('ignores every other file', () => {
-    expect(labOfFaultTest('retry.int.test.ts')).toBeNull();
-    expect(labOfFaultTest('faults.int.test.ts')).toBeNull();
-    expect(labOfFaultTest('retry.faults.test.ts')).toBeNull();
-  });
+const lab = (checks: string[], faults: Record<string, string[]>) => ({
+  name: 'retry',
+  checks,
+  faults: Object.fromEntries(Object.entries(faults).map(([name, fails]) => [name, { breaks: name, fails }])),
 });
 
-describe('assertedFails', () => {
-  it("reads every 'FAIL <check>:' literal, in any quotes, names with dots and dashes", () => {
-    const src = `fails: ['FAIL crashExitCode:', "FAIL consumer-run2.exitCode:", \`FAIL business_rows:\`],\n  x: 'FAIL crashExitCode:'`;
-    expect([...assertedFails(src)].sort()).toEqual(['business_rows', 'consumer-run2.exitCode', 'crashExitCode']);
+describe('gaps', () => {
+  it('lists the checks no variant fails, and variants that fail nothing or an undeclared check', () => {
+    expect(gaps(lab(['a', 'b', 'c'], { x: ['a'], y: ['c', 'gone'], z: [] }), true)).toEqual({
+      lab: 'retry',
+      checks: 3,
+      unproven: ['b'],
+      badVariants: ['y', 'z'],
+      noFaultTest: false,
+    });
   });
-  it('ignores FAIL text that is not the assertion form', () => {
-    const src = `// FAIL healthyAttempts: in a comment\n'FAIL healthyAttempts: expected=1'\n'FAIL  spaced:'\n"FAIL noColon"\n'RESULT: 2 assertion(s) FAILED'`;
-    expect([...assertedFails(src)]).toEqual([]);
-  });
-});
-
-describe('gaps and report', () => {
-  const retry = gaps({ lab: 'retry', checks: ['a', 'b', 'c'], proven: new Set(['a', 'c']) });
-  it('lists the checks no fault test shows failing, and asserted names that are no check', () => {
-    expect(retry).toEqual({ lab: 'retry', unproven: ['b'], unknown: [] });
-    expect(gaps({ lab: 'hold', checks: ['x'], proven: new Set(['x', 'gone']) })).toEqual({ lab: 'hold', unproven: [], unknown: ['gone'] });
-  });
-  it('fails when anything is unproven, passes when nothing is', () => {
-    const bad = report([retry], () => 3);
+  it('passes when every check is failed by a variant and a fault test exists', () => {
+    const ok = report([gaps(lab(['a', 'b'], { x: ['a', 'b'] }), true)]);
+    expect(ok).toEqual({ ok: true, lines: ['retry: 2 of 2 checks failed by a declared variant', 'PROOFS: every check of every lab is failed by a declared variant that a fault test runs'] });
+    const bad = report([gaps(lab(['a', 'b'], { x: ['a'] }), false)]);
     expect(bad.ok).toBe(false);
-    expect(bad.lines).toEqual(['retry: 2 of 3 checks shown failing; unproven: b', 'PROOFS: 1 check(s) no fault test shows failing, 0 asserted name(s) that are not checks']);
-    const good = report([gaps({ lab: 'retry', checks: ['a'], proven: new Set(['a']) })], () => 1);
-    expect(good).toEqual({ ok: true, lines: ['retry: 1 of 1 checks shown failing', 'PROOFS: every check of every lab is shown failing by a fault test'] });
+    expect(bad.lines[0]).toBe('retry: 1 of 2 checks failed by a declared variant; unproven: b; no labs/retry/retry.faults.int.test.ts');
+  });
+});
+
+// npm run proofs, as a unit test: what every lab of the registry declares has no gap
+describe('the labs', () => {
+  it.each(registry.map((m) => [m.name, m] as const))('%s: every declared check is failed by a declared variant, and a fault test runs them', (name, meta) => {
+    const hasTest = ['faults.int.test.ts', 'faults.cluster.int.test.ts'].some((s) => fs.existsSync(path.join(ROOT, 'labs', name, `${name}.${s}`)));
+    expect(report([gaps(meta, hasTest)]).lines[0]).toBe(`${name}: ${meta.checks.length} of ${meta.checks.length} checks failed by a declared variant`);
+    expect(meta.checks.length).toBeGreaterThan(0);
   });
 });

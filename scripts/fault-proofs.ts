@@ -1,65 +1,48 @@
 /**
- * Pure pieces of `npm run proofs` (unproven-checks.ts): which check names a fault test asserts
- * failing, and which checks of which lab no fault test shows failing. Unit-tested in fault-proofs.test.ts.
+ * The pure part of `npm run proofs` (unproven-checks.ts), read from what the labs declare: every
+ * check in meta.checks is in `fails` of at least one broken variant (labs/<lab>/faults.ts), every
+ * variant names a check it breaks and only declared ones, and the lab has a fault test file (whose
+ * describeFaults, test/faults.ts, runs every declared variant and asserts its FAIL lines).
  */
-
-/** a lab's fault tests: labs/<lab>/<lab>.faults.int.test.ts */
-export const FAULT_TEST = /^(.+?)\.faults(?:\.cluster)?\.int\.test\.ts$/;
-
-/** the lab a fault test file belongs to, from its name; null for any other file */
-export function labOfFaultTest(fileName: string): string | null {
-  return FAULT_TEST.exec(fileName)?.[1] ?? null;
-}
-
-/**
- * The check names a fault test asserts failing: every string literal written 'FAIL <check>:'
- * (single, double or back quotes), the form test/faults.ts requires.
- */
-export function assertedFails(source: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of source.matchAll(/(['"`])FAIL ([^\s:'"`]+):\1/g)) out.add(m[2]!);
-  return out;
-}
-
-export interface LabProof {
-  lab: string;
-  /** the lab's check names, from a run of the lab */
-  checks: readonly string[];
-  /** check names the lab's fault tests assert failing */
-  proven: ReadonlySet<string>;
-}
+import type { LabMeta } from '../src/lab.js';
 
 export interface ProofGaps {
   lab: string;
-  /** checks no fault test shows failing */
+  checks: number;
+  /** checks no variant lists in `fails`: nothing shows they can fail */
   unproven: string[];
-  /** names a fault test asserts that the lab has no check for (a typo, or a check that went away) */
-  unknown: string[];
+  /** variants whose `fails` is empty, or names a check the lab does not declare */
+  badVariants: string[];
+  /** the lab has no labs/<lab>/<lab>.faults(.cluster).int.test.ts */
+  noFaultTest: boolean;
 }
 
-export function gaps({ lab, checks, proven }: LabProof): ProofGaps {
-  return { lab, unproven: checks.filter((c) => !proven.has(c)), unknown: [...proven].filter((p) => !checks.includes(p)).sort() };
+export function gaps(meta: Pick<LabMeta, 'name' | 'checks' | 'faults'>, hasFaultTest: boolean): ProofGaps {
+  const variants = Object.entries(meta.faults);
+  const listed = new Set(variants.flatMap(([, v]) => v.fails));
+  return {
+    lab: meta.name,
+    checks: meta.checks.length,
+    unproven: meta.checks.filter((c) => !listed.has(c)),
+    badVariants: variants.filter(([, v]) => v.fails.length === 0 || v.fails.some((c) => !meta.checks.includes(c))).map(([name]) => name),
+    noFaultTest: !hasFaultTest,
+  };
 }
 
 /** one line per lab, then the verdict; ok when no lab has a gap */
-export function report(all: readonly ProofGaps[], checksOf: (lab: string) => number): { lines: string[]; ok: boolean } {
+export function report(all: readonly ProofGaps[]): { lines: string[]; ok: boolean } {
   const lines: string[] = [];
-  let unproven = 0;
-  let unknown = 0;
+  let bad = 0;
   for (const g of all) {
-    const n = checksOf(g.lab);
-    const parts = [`${g.lab}: ${n - g.unproven.length} of ${n} checks shown failing`];
+    const parts = [`${g.lab}: ${g.checks - g.unproven.length} of ${g.checks} checks failed by a declared variant`];
     if (g.unproven.length) parts.push(`unproven: ${g.unproven.join(', ')}`);
-    if (g.unknown.length) parts.push(`asserted but not a check of the lab: ${g.unknown.join(', ')}`);
+    if (g.badVariants.length) parts.push(`variants with no or undeclared checks: ${g.badVariants.join(', ')}`);
+    if (g.noFaultTest) parts.push(`no labs/${g.lab}/${g.lab}.faults.int.test.ts`);
+    if (g.checks === 0) parts.push('declares no check');
     lines.push(parts.join('; '));
-    unproven += g.unproven.length;
-    unknown += g.unknown.length;
+    bad += g.unproven.length + g.badVariants.length + (g.noFaultTest ? 1 : 0) + (g.checks === 0 ? 1 : 0);
   }
-  const ok = unproven === 0 && unknown === 0;
-  lines.push(
-    ok
-      ? 'PROOFS: every check of every lab is shown failing by a fault test'
-      : `PROOFS: ${unproven} check(s) no fault test shows failing, ${unknown} asserted name(s) that are not checks`,
-  );
+  const ok = bad === 0;
+  lines.push(ok ? 'PROOFS: every check of every lab is failed by a declared variant that a fault test runs' : `PROOFS: ${bad} gap(s), listed above`);
   return { lines, ok };
 }

@@ -9,12 +9,12 @@ import { Broker } from './broker/broker.js';
 import { dbLossProbe, openDb, type Db } from './db/client.js';
 import { loadConfig, type Config } from './config.js';
 import { eventFields, formatEvent } from './log/events.js';
-import { faultsFor } from './fault.js';
+import { faultEntries } from './fault.js';
 import { CHILD_LOST_EXIT, ServiceLost, isConnectionLoss, lossCause, type ServiceName } from './lost.js';
 import { EnvError } from './errors.js';
 import { redactSecrets } from './secrets.js';
 
-export interface ChildRuntime<N> {
+export interface ChildRuntime<N, F extends string = string> {
   config: Config;
   /** the lab's resource names, as the parent passed them to runChild */
   names: N;
@@ -25,12 +25,15 @@ export interface ChildRuntime<N> {
   db: Db;
   /** print one event line: [source] timestamp=… lab=… key=value … */
   emit(source: string, fields: Record<string, unknown>): void;
-  /** TEST ONLY: the broken variant `name` of this lab is asked for (MQLAB_FAULT, inherited from the parent) */
-  fault(name: string): boolean;
+  /**
+   * TEST ONLY: the broken variant `name` of this lab (labs/<lab>/faults.ts) is asked for (MQLAB_FAULT,
+   * inherited from the parent, which refused any variant the lab does not declare)
+   */
+  fault(name: F): boolean;
   close(): Promise<void>;
 }
 
-export async function childRuntime<N>(): Promise<ChildRuntime<N>> {
+export async function childRuntime<N, F extends string = string>(): Promise<ChildRuntime<N, F>> {
   const config = loadConfig();
   const lab = process.env.MQLAB_LAB ?? 'unknown';
   let ending = false;
@@ -55,7 +58,7 @@ export async function childRuntime<N>(): Promise<ChildRuntime<N>> {
     emit(source, fields) {
       process.stdout.write(formatEvent({ source, fields: eventFields({ lab }, fields) }) + '\n');
     },
-    fault: (name) => faultsFor(lab).has(name),
+    fault: (name) => faultEntries().some((e) => e.lab === lab && e.fault === name),
     async close() {
       ending = true;
       await broker.close();

@@ -15,8 +15,26 @@ import type { Config } from './config.js';
 import type { MessageAtCheckpoint } from './checkpoint-view.js';
 import { parseOptions, type OptionSpecs } from './options.js';
 
+/**
+ * One broken variant of a lab (TEST ONLY, MQLAB_FAULT=<lab>:<name>, src/fault.ts): what it breaks and
+ * the checks a run of it must print FAIL for. `npm run proofs` reads these: every check of a lab is
+ * in `fails` of at least one variant, so no check passes because it cannot fail.
+ */
+export interface FaultSpec<C extends string = string> {
+  /** what the variant breaks, one line (e.g. 'the poison message is acked, not dead-lettered') */
+  breaks: string;
+  /** the checks that catch it: each prints FAIL in a run with this variant (and never all pass) */
+  fails: readonly C[];
+}
+
+/** a lab's broken variants by name: labs/<lab>/faults.ts, data only (meta.ts imports it) */
+export type FaultCatalogue<F extends string = string, C extends string = string> = { readonly [name in F]: FaultSpec<C> };
+
+/** the identity, keeping the literal names: `export const faults = defineFaults({ 'ack-poison': { … } })` */
+export const defineFaults = <const T extends Record<string, FaultSpec>>(faults: T): T => faults;
+
 /** What the CLI knows about a lab without loading its code (keeps `mqlab --help` fast). */
-export interface LabMeta<O = any> {
+export interface LabMeta<O = any, C extends string = string, F extends string = string, K extends string = string> {
   name: string;
   /** one line for `mqlab list` and `mqlab --help` */
   title: string;
@@ -27,8 +45,15 @@ export interface LabMeta<O = any> {
   options: OptionSpecs<O>;
   /** rules that involve two options, after each was parsed (throw UsageError) */
   validate?: (options: O) => void;
-  /** every ctx.checkpoint(name) the lab calls, in order */
-  checkpoints: readonly string[];
+  /** every check name the lab can return (the runner refuses any other: a lab bug, exit 2) */
+  checks: readonly C[];
+  /** the lab's broken variants (labs/<lab>/faults.ts); fails name declared checks only */
+  faults: FaultCatalogue<F, NoInfer<C>>;
+  /**
+   * every ctx.checkpoint(name) the lab can call, in run order, each with one human sentence: what is
+   * true at that pause (printed at --step pauses and on the live page)
+   */
+  checkpoints: { readonly [name in K]: string };
   /**
    * what the lab needs beyond one broker and one database (e.g. a cluster mqlab started): the
    * reason it cannot run here, or null. Alone, a lab that cannot run is an environment error
@@ -48,11 +73,18 @@ export interface LabMeta<O = any> {
   measuresCapabilities?: boolean;
   /** subcommands of `mqlab <lab>`; `mqlab <lab>` alone still runs the lab */
   tools?: LabTool<any>[];
-  load: () => Promise<{ lab: Lab<O> }>;
+  load: () => Promise<{ lab: Lab<O, F, K> }>;
 }
 
 /** the identity, for type inference: `export const meta = defineLab({ … })` */
-export const defineLab = <O>(meta: LabMeta<O>): LabMeta<O> => meta;
+export const defineLab = <O, const C extends string, F extends string, K extends string>(meta: LabMeta<O, C, F, K>): LabMeta<O, C, F, K> => meta;
+
+
+/** the options of a lab that takes none */
+export type NoOptions = Record<never, never>;
+
+/** a lab's variant names, from its catalogue: `FaultName<typeof faults>` */
+export type FaultName<T> = keyof T & string;
 
 /** the lab's options from raw flag strings (absent: default), validated: parsed once, at the boundary */
 export function labOptions<O>(meta: LabMeta<O>, given: Partial<Record<keyof O, string>> = {}): O {
@@ -90,7 +122,7 @@ export interface ToolResult {
 
 export type ToolHandler<O = any> = (ctx: ToolContext<O>) => Promise<ToolResult>;
 
-export interface Lab<O = any> {
+export interface Lab<O = any, F extends string = string, K extends string = string> {
   /**
    * exchanges, queues, bindings, policies as data; the engine declares them and purges the queues.
    * `options` matter to labs whose queues depend on them (one delay queue per configured tier).
@@ -100,7 +132,7 @@ export interface Lab<O = any> {
   schema?: (names: Names) => string;
   /** SQL that resets the lab's own rows, run after schema */
   reset?: (names: Names) => string;
-  run(ctx: LabContext<O>): Promise<LabResult>;
+  run(ctx: LabContext<O, F, K>): Promise<LabResult>;
 }
 
 export interface LabResult {
@@ -112,7 +144,7 @@ export interface LabResult {
   skipped?: string;
 }
 
-export interface LabContext<O = any> {
+export interface LabContext<O = any, F extends string = string, K extends string = string> {
   lab: string;
   names: Names;
   broker: Broker;
@@ -127,10 +159,10 @@ export interface LabContext<O = any> {
   outDir?: string;
   config: Config;
   /**
-   * a teaching pause: in --step mode shows the checkpoint (its description, `message`, the lab's
-   * queues) and waits for Enter; always logged as an event
+   * a teaching pause (declared in meta.checkpoints): in --step mode shows the checkpoint (its
+   * description, `message`, the lab's queues) and waits for Enter; always logged as an event
    */
-  checkpoint(name: string, detail?: Record<string, unknown>, message?: MessageAtCheckpoint): Promise<void>;
+  checkpoint(name: K, detail?: Record<string, unknown>, message?: MessageAtCheckpoint): Promise<void>;
   /** a line of progress on stderr (waits, what is happening); never on stdout */
   progress(message: string): void;
   /** sleep that ends early with Interrupted when the run is interrupted */
@@ -142,10 +174,10 @@ export interface LabContext<O = any> {
   /** labs with meta.disruptive only: a planned outage of a service mqlab started (src/outage.ts) */
   services: LabServices;
   /**
-   * TEST ONLY: is the deliberately broken variant `name` of this lab asked for
+   * TEST ONLY: is the deliberately broken variant `name` (declared in labs/<lab>/faults.ts) asked for
    * (MQLAB_FAULT=<lab>:<name>, see src/fault.ts)? Integration tests use it to show a check failing.
    */
-  fault(name: string): boolean;
+  fault(name: F): boolean;
 }
 
 /** every lab, in the order `mqlab all` runs them; built outside the engine (labs/registry.ts) */

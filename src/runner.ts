@@ -28,7 +28,6 @@ import { labServices } from './outage.js';
 import { expectedMs, recordedTimes, recordTimes } from './lab-times.js';
 import { factsOf, messageOf, type CheckpointView, type MessageAtCheckpoint } from './checkpoint-view.js';
 import { checkpointLines } from './checkpoint-text.js';
-import { checkpointDescriptions } from './checkpoint-notes.js';
 import { queueCounts } from './broker/queue-counts.js';
 
 export interface RunOptions {
@@ -62,6 +61,8 @@ export async function runLabs(
   signal: AbortSignal,
 ): Promise<{ session: SessionInfo; reports: LabReport[]; lost?: EnvError }> {
   const jobs = opts.jobs ?? 1;
+  // a broken variant the lab does not declare is refused before anything runs (exit 2)
+  for (const entry of entries) faultsFor(entry);
   if (jobs > 1 && opts.step) throw new UsageError('--step pauses one lab at a time, so it cannot run with --jobs', 'leave out --jobs (or use --jobs 1) to step through the labs');
   // every lab's config first: a namespace too long for --jobs is a usage error before anything runs
   const configs = entries.map((_, i) => (jobs > 1 ? jobConfig(config, i) : config));
@@ -114,7 +115,7 @@ export async function runLabs(
           spare = null;
           report = await runOne(entry, configs[i]!, { ...opts, out }, labHooks, stop.signal, db, session.capabilities, broker, watch);
         } catch (err) {
-          if (!(err instanceof EnvError) || err instanceof Interrupted) throw err;
+          if (!(err instanceof EnvError) || err instanceof Interrupted || err instanceof UsageError) throw err;
           report = environmentReport(entry, err); // the broker refused the lab's connection
         }
         if (jobs > 1) report.namespace = configs[i]!.namespace;
@@ -219,6 +220,7 @@ async function runOne(
     const result = await orLost(running);
     report.timings.runMs = performance.now() - runStart;
     report.window = { start: startedAt, end: new Date().toISOString() };
+    refuseUndeclared(entry, result);
     report.lines = result.lines;
     report.facts = result.facts ?? {};
     report.checks = result.checks.map(evaluate);
@@ -230,6 +232,7 @@ async function runOne(
     }
   } catch (err) {
     if (signal.aborted) throw new Interrupted();
+    if (err instanceof UsageError) throw err; // a lab bug (an undeclared check or checkpoint), not a lost service
     const env = await environmentCause(err, watch);
     if (env) {
       // a lab that stopped a service puts it back in its own `finally` (src/outage.ts): the loss ended the
@@ -262,6 +265,14 @@ async function environmentCause(err: unknown, watch: LossWatch): Promise<EnvErro
   const heard = await Promise.race([watch.lost.catch((e: ServiceLost) => e), new Promise<null>((r) => setTimeout(r, 3000, null))]);
   // "the database system is shutting down": the database said so itself, whatever the watch heard
   return heard ?? (isServerGone(err) ? new EnvError(`PostgreSQL: ${(err as Error).message}`, LOST_HINT) : null);
+}
+
+/** a check the lab returned that its meta.checks does not declare: a lab bug, exit 2 naming it */
+function refuseUndeclared(entry: LabMeta, result: LabResult): void {
+  const undeclared = result.checks.map((c) => c.name).filter((name) => !entry.checks.includes(name));
+  if (undeclared.length) {
+    throw new UsageError(`${entry.name} returned the check(s) ${undeclared.join(', ')} that its meta.checks does not declare (a lab bug)`, `declare them in labs/${entry.name}/meta.ts`);
+  }
 }
 
 /** declare the topology and schema, then reset the lab's own state; returns the lab's queue names */
@@ -300,7 +311,7 @@ function context(
   let seq = 0;
   const mgmt = new Management(config.mgmtUrl, config.vhost);
   const queuesOf = () => lab.topology?.(names, opts.labOptions[entry.name]).queues.map((q) => q.name) ?? [];
-  const faults = faultsFor(entry.name);
+  const faults = faultsFor(entry);
   if (faults.size) hooks.stderr(`${entry.name}: ${FAULT_ENV} asks for the broken variant(s) ${[...faults].join(', ')} (test only)`);
   return {
     lab: entry.name,
@@ -314,6 +325,9 @@ function context(
     outDir: opts.out,
     config,
     async checkpoint(name, detail = {}, message) {
+      if (!Object.hasOwn(entry.checkpoints, name)) {
+        throw new UsageError(`${entry.name} called the checkpoint '${name}' that its meta.checkpoints does not declare (a lab bug)`, `declare it in labs/${entry.name}/meta.ts`);
+      }
       const token = `${entry.name}-${name}-${++seq}`;
       // the view (description, message, counts) costs a few requests: only when someone looks at it
       const view = opts.step || opts.views ? await checkpointView(entry, name, seq, detail, message, queuesOf(), broker, mgmt, opts.step) : undefined;
@@ -357,7 +371,7 @@ async function checkpointView(
     lab: entry.name,
     checkpoint: name,
     seq,
-    description: checkpointDescriptions(entry.name, entry.checkpoints)[name] ?? null,
+    description: entry.checkpoints[name] ?? null,
     ...(typeof detail.process === 'string' ? { process: detail.process } : {}),
     ...(msg ? { message: msg } : {}),
     queues: counts,

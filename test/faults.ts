@@ -1,45 +1,47 @@
 /**
- * Helpers for the fault tests (`labs/<lab>/<lab>.faults.int.test.ts`): run a lab with a test-only
- * broken variant (MQLAB_FAULT=<lab>:<fault>, src/fault.ts) and assert that the checks that should
- * catch it print `FAIL <check>:` and that the lab exits 1.
+ * Helpers for the fault tests (`labs/<lab>/<lab>.faults.int.test.ts`): run a lab with test-only
+ * broken variants (MQLAB_FAULT=<lab>:<fault>, src/fault.ts) and assert that every check the lab's
+ * catalogue (labs/<lab>/faults.ts) says they break prints `FAIL <check>:`, and that the lab exits 1.
  *
- * Write each expected line literally as 'FAIL <check>:' in the test file: scripts/unproven-checks.ts
- * reads those strings to list the checks no fault test shows failing.
+ * `describeFaults(meta, namespace, cases)` writes one test per case and one more that the cases run
+ * every declared variant; `npm run proofs` checks that every declared check is in some variant's
+ * `fails`. Together: every check is shown failing by a run.
  */
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { FaultName, LabMeta } from '../src/lab.js';
 import { mqlab, type CliRun } from './helpers.js';
 
-export interface FaultRun {
-  lab: string;
-  /** the broken variants, as the lab names them in ctx.fault / rt.fault */
-  faults: readonly string[];
+type AnyMeta = LabMeta<any, string, string, string>;
+
+export interface FaultRun<M extends AnyMeta> {
+  meta: M;
+  /** the broken variants, as the lab's catalogue names them */
+  faults: readonly FaultName<M['faults']>[];
   /** each namespace one file's own, so a leftover of another file never decides this one */
   namespace: string;
-  /** the lines that must be printed: 'FAIL <check>:' each */
-  fails: readonly string[];
   /** more arguments for the lab (shorter timeouts, so a run that cannot recover ends soon) */
   args?: readonly string[];
-  /** no check may fail but those of `fails` (and of `alsoMayFail`); unset, other checks may fail too */
+  /** no check may fail but the variants' `fails` (and `alsoMayFail`); unset, other checks may fail too */
   only?: boolean;
-  /**
-   * with `only`: checks the run may fail as well, as plain names (not 'FAIL …:' strings, so they
-   * do not count as shown failing), e.g. a timing check a loaded machine can fail too
-   */
-  alsoMayFail?: readonly string[];
+  /** with `only`: checks the run may fail as well, e.g. a timing check a loaded machine can fail too */
+  alsoMayFail?: readonly M['checks'][number][];
 }
 
-/** run the broken lab; it must complete (no error), print each expected FAIL line, and exit 1 */
-export async function expectFaultsFail({ lab, faults, namespace, fails, args = [], only = false, alsoMayFail = [] }: FaultRun): Promise<CliRun> {
-  const fault = faults.map((f) => `${lab}:${f}`).join(',');
-  const r = await mqlab([lab, '--namespace', namespace, ...args], { MQLAB_FAULT: fault });
+/** the checks a run of these variants must fail: the union of their catalogue entries' `fails` */
+export function expectedFails<M extends AnyMeta>(meta: M, faults: readonly FaultName<M['faults']>[]): string[] {
+  return [...new Set(faults.flatMap((f) => meta.faults[f]?.fails ?? []))];
+}
+
+/** run the broken lab; it must complete (no error), print FAIL for each expected check, and exit 1 */
+export async function expectFaultsFail<M extends AnyMeta>({ meta, faults, namespace, args = [], only = false, alsoMayFail = [] }: FaultRun<M>): Promise<CliRun> {
+  const fault = faults.map((f) => `${meta.name}:${f}`).join(',');
+  const r = await mqlab([meta.name, '--namespace', namespace, ...args], { MQLAB_FAULT: fault });
   const output = `MQLAB_FAULT=${fault}\n${r.stdout}\n${r.stderr}`;
-  expect(fails.length, 'a fault test names the checks it expects to fail').toBeGreaterThan(0);
-  for (const line of fails) {
-    expect(line, 'the form is FAIL <check>:').toMatch(/^FAIL [^\s:]+:$/);
-    expect(r.lines.some((l) => l.startsWith(`${line} `)), `${line} in:\n${output}`).toBe(true);
-  }
+  const fails = expectedFails(meta, faults);
+  expect(fails.length, 'the variants name the checks they break').toBeGreaterThan(0);
+  for (const name of fails) expect(r.lines.some((l) => l.startsWith(`FAIL ${name}: `)), `FAIL ${name}: in:\n${output}`).toBe(true);
   if (only) {
-    const allowed = new Set([...fails.map((l) => l.slice('FAIL '.length, -1)), ...alsoMayFail]);
+    const allowed = new Set<string>([...fails, ...alsoMayFail]);
     const failed = r.lines.flatMap((l) => /^FAIL ([^\s:]+): /.exec(l)?.[1] ?? []);
     expect(failed.filter((name) => !allowed.has(name)), `no other check fails:\n${output}`).toEqual([]);
   }
@@ -47,4 +49,34 @@ export async function expectFaultsFail({ lab, faults, namespace, fails, args = [
   expect(r.stdout.trim().split('\n').pop(), output).toMatch(/^RESULT: \d+ assertion\(s\) FAILED$/);
   expect(r.code, output).toBe(1);
   return r;
+}
+
+export interface FaultCase<M extends AnyMeta> extends Omit<FaultRun<M>, 'meta' | 'namespace'> {
+  /** what the broken run shows, as the test's title */
+  title: string;
+  /** a run of its own kind (retries, a SKIP below a broker version): `standard` is the usual expectFaultsFail */
+  run?: (standard: () => Promise<CliRun>) => Promise<unknown>;
+}
+
+/**
+ * One test per case (variants that do not disturb each other may share a run), and a test that the
+ * cases run every variant the lab declares: a variant no run uses shows nothing.
+ */
+export function describeFaults<M extends AnyMeta>(
+  meta: M,
+  namespace: string,
+  cases: readonly FaultCase<M>[],
+  /** variants another test file runs with expectFaultsFail (say why beside the call) */
+  { runElsewhere = [] }: { runElsewhere?: readonly FaultName<M['faults']>[] } = {},
+): void {
+  describe(`${meta.name}: broken variants fail the checks that observe them`, () => {
+    for (const { title, run, ...c } of cases) {
+      const standard = () => expectFaultsFail({ meta, namespace, ...c });
+      it(title, async () => void (await (run ? run(standard) : standard())));
+    }
+    it('runs every variant the lab declares', () => {
+      const ran = new Set<string>([...cases.flatMap((c) => c.faults), ...runElsewhere]);
+      expect(Object.keys(meta.faults).filter((f) => !ran.has(f))).toEqual([]);
+    });
+  });
 }

@@ -12,6 +12,7 @@ import type { Delivery } from '../../src/broker/broker.js';
 import type { ArchiveNames } from './names.js';
 import { archiveLetter } from './store.js';
 import { businessIdOf, type Letter } from './letter.js';
+import type { Fault } from './faults.js';
 
 /**
  * TEST ONLY faults (MQLAB_FAULT=archive:<fault>): kill-before-commit, skip-redelivered,
@@ -27,7 +28,7 @@ function faultyLetter(m: Letter): Letter {
 }
 
 const killAfterCommit = process.argv.includes('--kill-after-commit');
-const rt = await childRuntime<ArchiveNames>();
+const rt = await childRuntime<ArchiveNames, Fault>();
 const x = rt.names;
 const drained = deferred();
 let stopping = false;

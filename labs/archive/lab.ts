@@ -8,7 +8,9 @@
  * failure table. Then A1001 goes ARCHIVED → IN_PROGRESS → FIXED, and retention purges an order
  * archived 31 days ago. Topology: see topology.ts.
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import type { ChildRun } from '../../src/child.js';
 import { runChild } from '../../src/child.js';
 import { check, javaList } from '../../src/report/checks.js';
@@ -26,7 +28,7 @@ const LETTERS = [
   { messageId: 'order-without-id', route: ROUTE.created, payload: { sku: 'SKU-9', quantity: 1 } },
 ];
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

@@ -1,6 +1,16 @@
 /** The archive lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { listOptions, purgeOptions } from './options.js';
+import { faults } from './faults.js';
+
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'archiver-killed':
+    'archiver-run1 committed the row of its first letter and was SIGKILLed before the ack; every dead letter, the killed one included, is ready in the DLQ again; archiver-run2 has not started',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
 
 export const meta = defineLab({
   name: 'archive',
@@ -14,7 +24,27 @@ export const meta = defineLab({
     'purge --older-than 30d deletes only the old row.',
   floorMs: 200,
   options: {},
-  checkpoints: ['archiver-killed'],
+  checks: [
+    'deadLetters',
+    'firstArchiverExitCode',
+    'committedBeforeKill',
+    'redeliveredToSecondArchiver',
+    'duplicateSkipped',
+    'rowsForRedelivered',
+    'archivedIds',
+    'attempts',
+    'firstDeath',
+    'lastDeath',
+    'originalRoute',
+    'failureRows',
+    'statusLifecycle',
+    'backwardsStatusRefused',
+    'purged',
+    'keptAfterPurge',
+    'queueDepthAfter',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
   tools: [
     {

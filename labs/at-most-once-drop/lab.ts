@@ -15,6 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Lab, LabContext } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { check, summaryLine } from '../../src/report/checks.js';
 import { statsLine, strategyInEffect } from '../../src/broker/dead-letter.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
@@ -37,7 +39,7 @@ interface Arrival {
   headers: Record<string, unknown>;
 }
 
-export const lab: Lab<DropOptions> = {
+export const lab: Lab<DropOptions, Fault, Checkpoint> = {
   topology,
 
   async run(ctx) {

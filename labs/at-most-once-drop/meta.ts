@@ -1,10 +1,24 @@
 /** The at-most-once-drop lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
-import { options, type DropOptions } from './options.js';
+import { options } from './options.js';
 import { parseOptions } from '../../src/options.js';
+import { faults } from './faults.js';
 
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  dropped:
+    'phase 1 (at-most-once): the letter was rejected while the target is unbound, and the statistics sample that shows both markers shows no held letter; the target is empty and still unbound',
+  'fell-back':
+    'phase 2 (at-least-once, but overflow left at drop-head): the broker fell back to at-most-once, nothing is held; the target is empty and still unbound',
+  'letter-held':
+    'phase 3 (at-least-once with overflow=reject-publish): the same letter is held in the source, also once the markers were taken off; the target is still unbound',
+  recovered: "the binding is back and the broker's dead-letter worker delivered the held letter to the target",
+};
 
-export const meta = defineLab<DropOptions>({
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
+
+export const meta = defineLab({
   name: 'at-most-once-drop',
   title: 'the default dead-letter strategy drops a letter whose target is unbound',
   proves:
@@ -20,6 +34,22 @@ export const meta = defineLab<DropOptions>({
   // three windows with the target unbound
   floorMs: 3 * parseOptions(options).windowMs,
   options,
-  checkpoints: ['dropped', 'fell-back', 'letter-held', 'recovered'],
+  checks: [
+    'dropStrategy',
+    'targetUnbound',
+    'heldAfterReject',
+    'droppedArrivals',
+    'fallbackPolicy',
+    'fallbackHeld',
+    'fallbackArrivals',
+    'fallbackWarningLogged',
+    'holdStrategy',
+    'heldWhileUnbound',
+    'heldAfterMarkers',
+    'acceptedWhileHeld',
+    'heldLetterDelivered',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

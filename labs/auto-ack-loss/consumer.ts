@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/child-runtime.js';
 import { deferred, sleep } from '../../src/time.js';
 import { queueOf, type AckNames, type Phase } from './names.js';
+import type { Fault } from './faults.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,7 +37,7 @@ const { values } = parseArgs({
 const phase = values.phase as Phase;
 /** no delivery for this long: the broker has sent what the prefetch allows */
 const IDLE_MS = 300;
-const rt = await childRuntime<AckNames>();
+const rt = await childRuntime<AckNames, Fault>();
 const x = rt.names;
 const queue = queueOf(x, phase);
 const crashAfter = rt.fault('no-crash') ? 0 : Number(values['crash-after']);

@@ -2,6 +2,21 @@
 import { defineLab } from '../../src/lab.js';
 
 import { CRASH_AFTER, FORGET_PREFETCH, MESSAGES, PREFETCH } from './names.js';
+import { faults } from './faults.js';
+
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'auto-ack-crashed':
+    'the noAck consumer died by SIGKILL after 5 rows: the queue is empty, the table has 5 rows, the rest are lost',
+  'manual-crashed':
+    'the manual-ack consumer died the same way: its unacked messages are ready again; the second process has not started',
+  'unacked-held':
+    'the consumer that never acks is idle with its channel open: the statistics show its messages unacked, not ready',
+  'returned': 'it closed its channel: every message (and the marker) is ready again, none unacked',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
 
 export const meta = defineLab({
   name: 'auto-ack-loss',
@@ -16,6 +31,17 @@ export const meta = defineLab({
     'are ready again.',
   floorMs: 0,
   options: {},
-  checkpoints: ['auto-ack-crashed', 'manual-crashed', 'unacked-held', 'returned'],
+  checks: [
+    'autoAckExit',
+    'autoAckQueueAfterCrash',
+    'autoAckLost',
+    'manualExit',
+    'manualLost',
+    'manualRedelivered',
+    'unackedWhileOpen',
+    'readyAfterClose',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

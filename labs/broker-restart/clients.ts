@@ -7,6 +7,7 @@
 import type { Db } from '../../src/db/client.js';
 import { ReconnectingConsumer, ReconnectingPublisher, type ReconnectOptions } from '../../src/broker/reconnect.js';
 import { AFTER_RECONNECT, FIRST_BATCH, MAX_IDS, PREFETCH, PUBLISH_GAP_MS, messageId, type BrokerRestartNames } from './names.js';
+import type { Fault } from './faults.js';
 
 export interface ProducerRecord {
   /** ids published, in order */
@@ -17,7 +18,7 @@ export interface ProducerRecord {
 }
 
 export interface Hooks {
-  fault(name: string): boolean;
+  fault(name: Fault): boolean;
   emit(source: string, fields: Record<string, unknown>): void;
   sleep(ms: number): Promise<void>;
 }

@@ -9,6 +9,8 @@
  * account: every id once in the effect table, every message the queue held delivered after the restart
  */
 import type { Lab, Outage } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { Broker } from '../../src/broker/broker.js';
 import { ReconnectingPublisher, type ReconnectOptions } from '../../src/broker/reconnect.js';
 import { openDb } from '../../src/db/client.js';
@@ -23,7 +25,7 @@ import { tally } from './verdicts.js';
 /** after the producer finished: how long without a delivery ends the wait for the last acks */
 const SETTLE_IDLE_MS = DEFAULT_BACKOFF.maxMs + 3000;
 
-export const lab: Lab<BrokerRestartOptions> = {
+export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

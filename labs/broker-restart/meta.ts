@@ -1,8 +1,19 @@
 /** The broker-restart lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
-import { options, type BrokerRestartOptions } from './options.js';
+import { options } from './options.js';
+import { faults } from './faults.js';
 
-export const meta = defineLab<BrokerRestartOptions>({
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'holding': 'five deliveries are committed and their acks held',
+  'broker-down': 'the node\'s process is gone and its port refuses (with --step the node stays down while you wait)',
+  'broker-back': 'the producer reconnected and resent what the node had not confirmed',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
+
+export const meta = defineLab({
   name: 'broker-restart',
   title: 'the RabbitMQ node restarted under a consumer holding unacked deliveries and a producer with confirms',
   proves:
@@ -17,6 +28,18 @@ export const meta = defineLab<BrokerRestartOptions>({
   // it stops a service: only one that `mqlab up` started here (refused alone with exit 2, SKIP in `all`)
   requires: async (config) => (await import('../../src/services/control.js')).ownServicesRefusal(config),
   options,
-  checkpoints: ['holding', 'broker-down', 'broker-back'],
+  checks: [
+    'brokerPidChanged',
+    'brokerRefused',
+    'heldRedelivered',
+    'unconfirmedAtRestart',
+    'unconfirmedResent',
+    'survivedDelivered',
+    'duplicateEffects',
+    'missingIds',
+    'effectRows',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

@@ -13,7 +13,9 @@
  * In both races the first attempt to lock the reservation row holds its transaction open until
  * the other is seen waiting on that lock, so the two really overlap on every run.
  */
-import type { Lab } from '../../src/lab.js';
+import type { Lab, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import type { Db } from '../../src/db/client.js';
 import { check } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
@@ -31,7 +33,7 @@ async function rows(db: Db, t: Tables) {
   return { reservation: String(r.reservation ?? 'missing'), available: r.available === null ? -1 : Number(r.available) };
 }
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   schema,
   reset,
 

@@ -1,5 +1,12 @@
 /** The compensate lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
+import { faults } from './faults.js';
+
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
 
 export const meta = defineLab({
   name: 'compensate',
@@ -12,6 +19,20 @@ export const meta = defineLab({
     '(SELECT, then an unconditional UPDATE) racing the same way releases twice (11).',
   floorMs: 0,
   options: {},
-  checkpoints: [],
+  checks: [
+    'applied',
+    'changedRows',
+    'reservation',
+    'available',
+    'checkThenActOverlapped',
+    'checkThenActApplied',
+    'checkThenActAvailable',
+    'raceOverlapped',
+    'raceApplied',
+    'raceReservation',
+    'raceAvailable',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

@@ -15,6 +15,7 @@ import { deferred } from '../../src/time.js';
 import { replayGate } from '../../src/replay-gate.js';
 import { CONSUMER, SERVICE, envelopeFields, parseEnvelope, processOnce } from './orders.js';
 import type { CrashNames } from './names.js';
+import type { Fault } from './faults.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +30,7 @@ const expect = Number(values.expect);
 const gateMs = Number(values['gate-ms']);
 if (!Number.isSafeInteger(gateMs)) throw new Error(`--gate-ms: a whole number of ms, got ${values['gate-ms']}`);
 
-const rt = await childRuntime<CrashNames>();
+const rt = await childRuntime<CrashNames, Fault>();
 const x = rt.names;
 /** a replay-gate checkpoint: logged waiting/released, a checkpoint of the parent (--step), held only with --gate-ms */
 const gate = replayGate({ holdMs: gateMs });

@@ -7,6 +7,8 @@
  *   consumer-run2 (own process): 001 redelivered → key conflict → duplicate_skipped → ack; 002, 003 → commit → ack
  */
 import type { Lab, LabContext } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { runChild } from '../../src/child.js';
 import { check } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
@@ -21,7 +23,7 @@ const MESSAGES = 3;
 const CRASH_AFTER_COMMITS = 1;
 const CONSUMER_SCRIPT = new URL('./consumer.js', import.meta.url);
 
-export const lab: Lab<CrashOptions> = {
+export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

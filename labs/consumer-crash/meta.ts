@@ -1,8 +1,22 @@
 /** The consumer-crash lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
-import { options, type CrashOptions } from './options.js';
+import { options } from './options.js';
+import { faults } from './faults.js';
 
-export const meta = defineLab<CrashOptions>({
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'after-delivery':
+    'a consumer process has received a message and logged received; it has written nothing for it yet',
+  'before-ack':
+    'the consumer\'s transaction for that message has committed (or skipped a duplicate) and the ack is not sent yet; in run 1 the process kills itself right after',
+  'after-crash':
+    'consumer-run1 committed one order and died by SIGKILL before its ack; the broker made every unacked message ready again, and consumer-run2 has not started',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
+
+export const meta = defineLab({
   name: 'consumer-crash',
   title: 'a consumer crash between business commit and ack, caught by the idempotency table',
   proves:
@@ -13,6 +27,18 @@ export const meta = defineLab<CrashOptions>({
   floorMs: 0,
   options,
   // the replay gates of the consumer processes (src/replay-gate.ts), each a checkpoint of this process, then the lab's own
-  checkpoints: ['after-delivery', 'before-ack', 'after-crash'],
+  checks: [
+    'crashExitCode',
+    'crashAfterBusinessCommit',
+    'receivedTotal',
+    'redeliveredCount',
+    'duplicatesObserved',
+    'uniqueMessageIds',
+    'business_rows',
+    'queueDepthAfter',
+    'consumer-run2.exitCode',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

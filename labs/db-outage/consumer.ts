@@ -9,6 +9,7 @@ import { Broker, closeChannel, type Consumer } from '../../src/broker/broker.js'
 import type { Db } from '../../src/db/client.js';
 import { backoffMs } from '../../src/broker/reconnect-plan.js';
 import { BACKOFF, type DbOutageNames } from './names.js';
+import type { Fault } from './faults.js';
 
 export interface Attempt {
   id: string;
@@ -37,7 +38,7 @@ export interface ConsumerSetup {
   /** a promise to wait on inside the open transaction (before COMMIT), or null */
   holdFor(id: string, delivery: number): Promise<void> | null;
   /** test-only broken variants (ctx.fault) */
-  fault(name: string): boolean;
+  fault(name: Fault): boolean;
   emit(fields: Record<string, unknown>): void;
   sleep(ms: number): Promise<void>;
 }

@@ -9,6 +9,8 @@
  * account: each id one effect row, none lost, nothing acked before its commit
  */
 import type { Lab, Outage, Stopped } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { openDb } from '../../src/db/client.js';
 import { check, checkAtLeast, skipCheck, summaryLine } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
@@ -17,7 +19,7 @@ import type { DbOutageOptions } from './options.js';
 import { startConsumer } from './consumer.js';
 import { account, ackedBeforeCommit, expectedOutcome, heldOutcome } from './verdicts.js';
 
-export const lab: Lab<DbOutageOptions> = {
+export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

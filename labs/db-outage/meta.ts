@@ -1,8 +1,20 @@
 /** The db-outage lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
-import { options, type DbOutageOptions } from './options.js';
+import { options } from './options.js';
+import { faults } from './faults.js';
 
-export const meta = defineLab<DbOutageOptions>({
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'holding': 'dbo-003 is received and its transaction open, not committed; PostgreSQL still runs',
+  'postgres-down':
+    'PostgreSQL\'s process is gone and its port refuses; the held delivery is still unacked (with --step the outage lasts while you wait)',
+  'postgres-back': 'PostgreSQL accepts connections again; the consumer retries its commits',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
+
+export const meta = defineLab({
   name: 'db-outage',
   title: 'PostgreSQL stopped while a consumer holds a delivery between receive and commit',
   proves:
@@ -17,6 +29,18 @@ export const meta = defineLab<DbOutageOptions>({
   // it stops a service: only one that `mqlab up` started here (refused alone with exit 2, SKIP in `all`)
   requires: async (config) => (await import('../../src/services/control.js')).ownServicesRefusal(config),
   options,
-  checkpoints: ['holding', 'postgres-down', 'postgres-back'],
+  checks: [
+    'postgresExited',
+    'postgresRefused',
+    'failedCommits',
+    'heldDeliveryOutcome',
+    'readyWhileHeld',
+    'ackedBeforeCommit',
+    'lostIds',
+    'duplicateEffects',
+    'effectRows',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

@@ -4,7 +4,9 @@
  * growing when the same message dies again on the same (queue, reason). Topology: ./topology.ts.
  * All paths run at once, so the run waits only for the longest TTL (150 ms).
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast } from '../../src/report/checks.js';
 import { deathCount } from '../../src/broker/xdeath.js';
@@ -43,7 +45,7 @@ const CHECK_NAME: Record<PathName, string> = {
   twice: 'twice',
 };
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
 
   async run(ctx) {

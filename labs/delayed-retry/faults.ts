@@ -1,52 +1,57 @@
 /**
- * TEST ONLY: the delayed-retry variants that add routes (MQLAB_FAULT=delayed-retry:<fault>, src/fault.ts),
- * and (breakRules, below) those of the rules.
- *   native-bound         the native reject queue also bound to an exchange (amq.direct), as a ladder's
- *                        queue would be: the native design is no longer one queue and nothing else
- *   work-bound-to-retry  the ladder's work queue bound to its retry exchange with the first tier's key:
- *                        the first retry comes back at once, beside the copy that waits in tier 1
- * Each route is removed when the run ends, so the next run sees the lab's own topology.
+ * TEST ONLY: the delayed-retry lab's broken variants (MQLAB_FAULT=delayed-retry:<name>, src/fault.ts): what each breaks
+ * and the checks that must print FAIL in a run of it. Data only: meta.ts imports it.
  */
-import type { LabContext } from '../../src/lab.js';
-import type { RetryNames } from './names.js';
-import type { PolicySpec, QueueSpec } from '../../src/broker/topology.js';
-import { closeChannel } from '../../src/broker/broker.js';
-import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS } from './rules.js';
+import { defineFaults } from '../../src/lab.js';
 
-export async function withFaultRoutes<T>(ctx: LabContext, x: RetryNames, run: () => Promise<T>): Promise<T> {
-  const routes = [
-    ...(ctx.fault('native-bound') ? [{ queue: x.reject, exchange: 'amq.direct', key: x.reject }] : []),
-    ...(ctx.fault('work-bound-to-retry') ? [{ queue: x.ladderWork, exchange: x.ladderRetry, key: 'tier-1' }] : []),
-  ];
-  if (!routes.length) return run();
-  const ch = await ctx.broker.newChannel();
-  try {
-    for (const r of routes) await ch.bindQueue(r.queue, r.exchange, r.key);
-    return await run();
-  } finally {
-    for (const r of routes) await ch.unbindQueue(r.queue, r.exchange, r.key).catch(() => {});
-    await closeChannel(ch);
-  }
-}
+export const faults = defineFaults({
+  'no-delayed-retry': {
+    breaks: 'the queues are declared without x-delayed-retry-*: returns come back at once, nothing is held',
+    fails: ['heldGapMs', 'heldInQueue', 'nackEarlyGaps', 'rejectEarlyGaps'],
+  },
+  'nack-for-reject': {
+    breaks: 'nack where the lab means reject: the delivery count and the delay do not grow',
+    fails: ['rejectDeliveryCounts', 'rejectEarlyGaps'],
+  },
+  'reject-for-nack': {
+    breaks: 'reject where the lab means nack: the delivery count and the delay grow',
+    fails: ['nackDeliveryCounts'],
+  },
+  'slow-consumer': {
+    breaks: 'the consumer works longer than the maximum delay before returning',
+    fails: ['nackMaxLateMs', 'rejectMaxLateMs'],
+  },
+  'no-max-length': {
+    breaks: 'the held queue without x-max-length: the third publish is accepted too',
+    fails: ['maxLengthCountsHeld'],
+  },
+  'native-bound': {
+    breaks: 'the native reject queue is also bound to an exchange, as a ladder\'s queue would be',
+    fails: ['nativeTopology'],
+  },
+  'work-bound-to-retry': {
+    breaks: 'the ladder\'s work queue is bound to its retry exchange: the first retry comes back at once',
+    fails: ['ladderTopology', 'ladderEarlyGaps', 'queueDepthAfter'],
+  },
+  'failed-as-all': {
+    breaks: 'the failed type\'s queue is declared with type all: a nack is delayed too',
+    fails: ['typeDelays'],
+  },
+  'min-given': { breaks: 'the no-min queue and the policy without min both get a min', fails: ['minRequired'] },
+  'max-not-below-min': {
+    breaks: 'the policy whose max is below its min gets max = min: accepted',
+    fails: ['policyMaxBelowMin'],
+  },
+  'max-given': {
+    breaks: 'the max-default queue is declared with max = 3 x min: the waits grow',
+    fails: ['maxDefaultsToMin'],
+  },
+  'no-policies': { breaks: 'the two precedence policies are not applied', fails: ['policyTypeWins', 'lowerMinWins'] },
+  'unlimited-as-failed': {
+    breaks: 'the x-delivery-limit -1 queue is declared with type failed: its nack is not delayed',
+    fails: ['unlimitedLimitDelays'],
+  },
+});
 
-/**
- * The variants of the rules (rules.ts), applied to the queues and policies before they are declared:
- *   failed-as-all        the failed type's queue declared with type all: a nack is delayed too
- *   min-given            the no-min queue and the policy without min both get a min
- *   max-not-below-min    the policy whose max is below its min gets max = min: accepted
- *   max-given            the max-default queue declared with max = 3 × min: the waits grow
- *   no-policies          the two precedence policies are not applied
- *   unlimited-as-failed  the limit -1 queue declared with type failed: its nack is not delayed
- */
-export function breakRules(ctx: LabContext, x: RetryNames, queues: QueueSpec[], policies: PolicySpec[], refusals: { withoutMin: PolicySpec; maxBelowMin: PolicySpec }) {
-  const args = (name: string) => queues.find((q) => q.name === name)!.args!;
-  if (ctx.fault('failed-as-all')) args(x.type('failed'))['x-delayed-retry-type'] = 'all';
-  if (ctx.fault('min-given')) {
-    args(x.noMin)['x-delayed-retry-min'] = RULE_MIN_MS;
-    refusals.withoutMin.definition['delayed-retry-min'] = RULE_MIN_MS;
-  }
-  if (ctx.fault('max-not-below-min')) refusals.maxBelowMin.definition['delayed-retry-max'] = refusals.maxBelowMin.definition['delayed-retry-min'];
-  if (ctx.fault('max-given')) args(x.maxDefault)['x-delayed-retry-max'] = 3 * MAX_DEFAULT_MIN_MS;
-  if (ctx.fault('unlimited-as-failed')) args(x.unlimited)['x-delayed-retry-type'] = 'failed';
-  return ctx.fault('no-policies') ? [] : policies;
-}
+/** a broken variant of delayed-retry */
+export type Fault = keyof typeof faults;

@@ -3,7 +3,9 @@
  * to the TTL ladder that does the same schedule by hand. Older brokers: SKIP (capability
  * nativeDelayedRetry, derived from the broker version in src/broker/capabilities.ts).
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { declareTopology, purgeTopology, type QueueSpec, type Topology } from '../../src/broker/topology.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
 import { gapsMs } from '../../src/time.js';
@@ -11,7 +13,7 @@ import { HOLD_MS, SPEC, expectedDelays, judgeGaps, ladderTiers } from './delays.
 import { ladderTopology, names, nativeTopology } from './names.js';
 import { ladderReturns, nativeReturns } from './returns.js';
 import { holdOne } from './held.js';
-import { breakRules, withFaultRoutes } from './faults.js';
+import { breakRules, withFaultRoutes } from './variants.js';
 import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS, runRules } from './rules.js';
 
 /**
@@ -21,7 +23,7 @@ import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS, runRules } from './rules.js';
  */
 const LATE_MARGIN_MS = SPEC.maxMs;
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   async run(ctx) {
     if (!ctx.caps.nativeDelayedRetry) return { lines: [], checks: [], skipped: `needs RabbitMQ 4.3 (this broker: ${ctx.caps.version})` };
     const x = names(ctx.names);

@@ -1,6 +1,16 @@
 /** The delayed-retry lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { HOLD_MS } from './delays.js';
+import { faults } from './faults.js';
+
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'held':
+    'm-held was rejected with requeue on the native held queue (min = max = 3000 ms) and its consumer cancelled; the queue holds it (ready 0, unacked 0) and the two x-max-length publishes are not sent yet',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
 
 export const meta = defineLab({
   name: 'delayed-retry',
@@ -19,6 +29,29 @@ export const meta = defineLab({
   // the reject schedule (200+400+600+600) runs beside the 3 s hold; then the rules' queues (two 1 s waits at most)
   floorMs: HOLD_MS + 2 * 1000, // 2 × RULE_MIN_MS (rules.ts, not imported here: it loads the broker client)
   options: {},
-  checkpoints: ['held'],
+  checks: [
+    'rejectEarlyGaps',
+    'rejectMaxLateMs',
+    'rejectDeliveryCounts',
+    'nackEarlyGaps',
+    'nackMaxLateMs',
+    'nackDeliveryCounts',
+    'heldInQueue',
+    'maxLengthCountsHeld',
+    'heldGapMs',
+    'nativeTopology',
+    'ladderTopology',
+    'ladderEarlyGaps',
+    'queueDepthAfter',
+    'typeDelays',
+    'minRequired',
+    'policyMaxBelowMin',
+    'maxDefaultsToMin',
+    'policyTypeWins',
+    'lowerMinWins',
+    'unlimitedLimitDelays',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

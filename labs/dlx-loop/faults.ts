@@ -1,25 +1,26 @@
 /**
- * TEST ONLY: the dlx-loop variants that change routes (MQLAB_FAULT=dlx-loop:<fault>, src/fault.ts).
- *   no-loop-binding     the broken queue's dead-letter route is unbound: a rejected message is dropped
- *   fixed-loop-binding  the fixed queue's dead-letter route also leads straight back to it
- * Each route is put back when the run ends, so the next run sees the lab's own topology.
+ * TEST ONLY: the dlx-loop lab's broken variants (MQLAB_FAULT=dlx-loop:<name>, src/fault.ts): what each breaks
+ * and the checks that must print FAIL in a run of it. Data only: meta.ts imports it.
  */
-import type { LabContext } from '../../src/lab.js';
-import type { names } from './names.js';
-import { closeChannel } from '../../src/broker/broker.js';
+import { defineFaults } from '../../src/lab.js';
 
-export async function withFaultRoutes<T>(ctx: LabContext, x: ReturnType<typeof names>, run: () => Promise<T>): Promise<T> {
-  const unbindLoop = ctx.fault('no-loop-binding');
-  const extraLoop = ctx.fault('fixed-loop-binding');
-  if (!unbindLoop && !extraLoop) return run();
-  const ch = await ctx.broker.newChannel();
-  try {
-    if (unbindLoop) await ch.unbindQueue(x.business, x.dead, 'rk.dead');
-    if (extraLoop) await ch.bindQueue(x.fixedBusiness, x.fixedDead, 'rk.retry');
-    return await run();
-  } finally {
-    if (unbindLoop) await ch.bindQueue(x.business, x.dead, 'rk.dead');
-    if (extraLoop) await ch.unbindQueue(x.fixedBusiness, x.fixedDead, 'rk.retry');
-    await closeChannel(ch);
-  }
-}
+export const faults = defineFaults({
+  'requeue-loop': {
+    breaks: 'the loop uses nack(requeue) instead of a dead-letter hop: no x-death at all',
+    fails: ['xDeathCounts', 'loopHistory'],
+  },
+  'fixed-loop-binding': {
+    breaks: 'the fixed queue\'s dead-letter route also leads straight back to it',
+    fails: ['fixedLoopDetected', 'fixedShortestRetryGapMs', 'queueDepthAfter'],
+  },
+  'no-loop-binding': {
+    breaks: 'the broken queue\'s dead-letter route is unbound: a rejected message is dropped',
+    fails: ['loopDetected'],
+  },
+  'off-by-one': { breaks: 'the fixed consumer allows one attempt too many', fails: ['leftLoopAfterAttempts'] },
+  'archive-without-id': { breaks: 'the archived copy loses its message id', fails: ['archived'] },
+  'leave-archive': { breaks: 'the archived letter is put back in its queue', fails: ['queueDepthAfter'] },
+});
+
+/** a broken variant of dlx-loop */
+export type Fault = keyof typeof faults;

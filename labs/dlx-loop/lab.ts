@@ -3,7 +3,9 @@
  *
  * The queues and routes are drawn in names.ts.
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
 import { deadLetterHistory, deathCount } from '../../src/broker/xdeath.js';
@@ -11,14 +13,14 @@ import { vhostDeadLetterLoops } from '../../src/broker/dlx-graph.js';
 import { deferred, gapsMs, settledOrIdle } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
 import { names, RETRY_TTL_MS, topology } from './names.js';
-import { withFaultRoutes } from './faults.js';
+import { withFaultRoutes } from './variants.js';
 
 const RETURNS = 3; // how many times the broken loop may bring the message back before the lab stops it
 const MAX_ATTEMPTS = 3;
 /** give up on a message once nothing has arrived for this long (a busy machine only makes hops later) */
 const IDLE_MS = 10_000;
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
 
   async run(ctx) {

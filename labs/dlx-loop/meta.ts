@@ -1,5 +1,15 @@
 /** The dlx-loop lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
+import { faults } from './faults.js';
+
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'loop-stopped':
+    'the message has gone round the broken loop (x-death count 1, 2, 3) and the lab acked its fourth delivery; the fixed route is not exercised yet',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
 
 export const meta = defineLab({
   name: 'dlx-loop',
@@ -12,6 +22,17 @@ export const meta = defineLab({
     'and lets the message leave the loop into the archive after the last attempt.',
   floorMs: 2 * 200,
   options: {},
-  checkpoints: ['loop-stopped'],
+  checks: [
+    'loopDetected',
+    'xDeathCounts',
+    'loopHistory',
+    'fixedLoopDetected',
+    'leftLoopAfterAttempts',
+    'fixedShortestRetryGapMs',
+    'archived',
+    'queueDepthAfter',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

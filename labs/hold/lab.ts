@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Lab, LabContext } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import type { QueueStats } from '../../src/broker/management.js';
 import { LabError } from '../../src/errors.js';
@@ -30,7 +32,7 @@ interface Received {
   headers: Record<string, unknown>;
 }
 
-export const lab: Lab<HoldOptions> = {
+export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
   topology,
 
   async run(ctx) {

@@ -1,8 +1,20 @@
 /** The hold lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
-import { options, type HoldOptions } from './options.js';
+import { options } from './options.js';
+import { faults } from './faults.js';
 
-export const meta = defineLab<HoldOptions>({
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'letter-held':
+    'the end of the 2 s window: the letter was rejected while the target is unbound, the target is empty, and the latest statistics sample of the source shows the held letter; the binding is not restored yet',
+  'recovered':
+    'the binding is back and the target delivered the same message id and body, with the broker\'s x-death record',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
+
+export const meta = defineLab({
   name: 'hold',
   title: 'at-least-once dead lettering holds a letter while its target is unbound',
   proves:
@@ -13,6 +25,22 @@ export const meta = defineLab<HoldOptions>({
     'publishes nothing again. The policy is cleared only when the source holds no letter.',
   floorMs: 3000,
   options,
-  checkpoints: ['letter-held', 'recovered'],
+  checks: [
+    'policyStored',
+    'policyOnSource',
+    'targetUnbound',
+    'targetEmpty',
+    'sourceWhileHeld',
+    'bindingRestored',
+    'recoveredOriginalEvent',
+    'targetDeliveries',
+    'deadLetteredByBroker',
+    'noApplicationRepublish',
+    'sourceAfter',
+    'policyCleared',
+    'targetDepthAfter',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

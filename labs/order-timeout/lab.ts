@@ -7,6 +7,8 @@
  * A sweeper closes what the pending-task table still shows as due (the check whose message was lost).
  */
 import type { Lab, LabContext } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { LabError } from '../../src/errors.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
@@ -17,7 +19,7 @@ import { CHECK_DELIVERIES, NEVER_PAID, ORDERS, PAID, SWEPT, checkId } from './sc
 import { observe, withStatus } from './observe.js';
 import type { OrderTimeoutOptions } from './options.js';
 
-export const lab: Lab<OrderTimeoutOptions> = {
+export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
   topology: (n, o) => topology(names(n), o.delayMs),
   schema: (n) => schema(names(n)),
   reset: (n) => reset(names(n)),

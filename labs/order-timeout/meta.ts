@@ -1,8 +1,18 @@
 /** The order-timeout lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
-import { DELAY_MS, options, type OrderTimeoutOptions } from './options.js';
+import { DELAY_MS, options } from './options.js';
+import { faults } from './faults.js';
 
-export const meta = defineLab<OrderTimeoutOptions>({
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'after-read':
+    'the check of paid-during-check has read the order (CREATED, past its deadline) and not run its conditional UPDATE yet; the payment commits now, so the UPDATE will change nothing',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
+
+export const meta = defineLab({
   name: 'order-timeout',
   title: 'a delayed check closes only an unpaid order; a sweeper finds the lost check',
   proves:
@@ -15,6 +25,20 @@ export const meta = defineLab<OrderTimeoutOptions>({
   // the checks' TTL, then the extended order's second delay before the sweeper
   floorMs: 2 * DELAY_MS.default,
   options,
-  checkpoints: ['after-read'],
+  checks: [
+    'closedOrders',
+    'paidOrders',
+    'paymentBetweenReadAndUpdate',
+    'duplicateCheck',
+    'ordersClosedTwice',
+    'closedBeforeDeadline',
+    'earliestCloseAfterDeadlineMs',
+    'latestCheckCloseAfterDeadlineMs',
+    'sweeperClosed',
+    'pendingTasksAfter',
+    'queueDepthAfter',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

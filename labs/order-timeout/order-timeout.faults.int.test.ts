@@ -4,36 +4,23 @@
  * the lab exits 1. No other check may fail, except the one timing check, which a broken run on an
  * overloaded 2-core machine may also fail (a broken run is not the place to judge it).
  */
-import { describe, expect, it } from 'vitest';
-import { expectFaultsFail } from '../../test/faults.js';
+import { expect } from 'vitest';
+import { describeFaults } from '../../test/faults.js';
 import { useNamespace } from '../../test/helpers.js';
+import { meta } from './meta.js';
 
-const NS = useNamespace(import.meta.url).namespace;
+const strict = { only: true, alsoMayFail: ['latestCheckCloseAfterDeadlineMs'] } as const;
 
-const base = { lab: 'order-timeout', namespace: NS, only: true, alsoMayFail: ['latestCheckCloseAfterDeadlineMs'] } as const;
-
-describe('order-timeout: broken variants fail the checks that observe them', () => {
-  it('no status guard: paid orders closed, the duplicate check closes twice', async () => {
-    const r = await expectFaultsFail({
-      ...base,
-      faults: ['no-status-guard'],
-      fails: ['FAIL closedOrders:', 'FAIL duplicateCheck:', 'FAIL ordersClosedTwice:', 'FAIL paidOrders:'],
-    });
-    expect(r.stderr).toContain('MQLAB_FAULT asks for the broken variant(s) no-status-guard');
-  });
-
-  it('no deadline guard: the early check closes the extended order before its deadline', () =>
-    expectFaultsFail({ ...base, faults: ['no-deadline-guard'], fails: ['FAIL closedBeforeDeadline:', 'FAIL earliestCloseAfterDeadlineMs:', 'FAIL sweeperClosed:'] }));
-
-  it('no sweeper: the order whose check was lost stays open, its task pending', () =>
-    expectFaultsFail({ ...base, faults: ['no-sweeper'], fails: ['FAIL closedOrders:', 'FAIL pendingTasksAfter:', 'FAIL sweeperClosed:'] }));
-
-  it('gate off: the payment lands after the UPDATE, so the paid-during-check order is closed', () =>
-    expectFaultsFail({ ...base, faults: ['gate-off'], fails: ['FAIL closedOrders:', 'FAIL paidOrders:', 'FAIL paymentBetweenReadAndUpdate:'] }));
-
-  it('slow consumer: checks close later than one delay after the deadline', () =>
-    expectFaultsFail({ lab: base.lab, namespace: base.namespace, faults: ['slow-consumer'], fails: ['FAIL latestCheckCloseAfterDeadlineMs:'] }));
-
-  it('a check published after the consumer left: it waits in the queues', () =>
-    expectFaultsFail({ ...base, faults: ['late-check'], fails: ['FAIL queueDepthAfter:'] }));
-});
+describeFaults(meta, useNamespace(import.meta.url).namespace, [
+  {
+    title: 'no status guard: paid orders closed, the duplicate check closes twice',
+    faults: ['no-status-guard'],
+    ...strict,
+    run: async (standard) => expect((await standard()).stderr).toContain('MQLAB_FAULT asks for the broken variant(s) no-status-guard'),
+  },
+  { title: 'no deadline guard: the early check closes the extended order before its deadline', faults: ['no-deadline-guard'], ...strict },
+  { title: 'no sweeper: the order whose check was lost stays open, its task pending', faults: ['no-sweeper'], ...strict },
+  { title: 'gate off: the payment lands after the UPDATE, so the paid-during-check order is closed', faults: ['gate-off'], ...strict },
+  { title: 'slow consumer: checks close later than one delay after the deadline', faults: ['slow-consumer'] },
+  { title: 'a check published after the consumer left: it waits in the queues', faults: ['late-check'], ...strict },
+]);

@@ -4,7 +4,9 @@
  *
  * The queues and routes are drawn in names.ts.
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
@@ -18,7 +20,7 @@ const EVENTS = [V1, V2];
 /** its first attempt meets a briefly unavailable downstream (a transient failure) */
 const FAILS_ONCE = V1.eventId;
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

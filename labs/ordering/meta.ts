@@ -1,5 +1,16 @@
 /** The ordering lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
+import { faults } from './faults.js';
+
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'version-applied': 'v2 (paid) is committed to the state table while v1 waits in the delay queue',
+  'stale-recorded':
+    'v1 came back from the delay queue (attempt 2) and was recorded as stale with incoming version 1 and stored version 2; the state still says version 2',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
 
 export const meta = defineLab({
   name: 'ordering',
@@ -11,6 +22,18 @@ export const meta = defineLab({
     'the queues end empty, and a naive last-write-wins table written from the same deliveries ends at version 1.',
   floorMs: 300,
   options: {},
-  checkpoints: ['version-applied', 'stale-recorded'],
+  checks: [
+    'processingOrder',
+    'v1Attempts',
+    'retryGapMs',
+    'storedVersion',
+    'staleEvents',
+    'staleEvent',
+    'lostEvents',
+    'naiveFinalVersion',
+    'queueDepthAfter',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

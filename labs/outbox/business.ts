@@ -8,6 +8,7 @@
 import type { LabContext } from '../../src/lab.js';
 import { LabError } from '../../src/errors.js';
 import { ORDERS, eventIdOf, type OutboxNames } from './names.js';
+import type { Fault } from './faults.js';
 
 export interface Placed {
   orderId: string;
@@ -17,7 +18,7 @@ export interface Placed {
 
 class Declined extends Error {}
 
-export async function placeOrders(ctx: LabContext, x: OutboxNames): Promise<Placed[]> {
+export async function placeOrders(ctx: LabContext<unknown, Fault>, x: OutboxNames): Promise<Placed[]> {
   const placed: Placed[] = [];
   for (const o of ORDERS) {
     const eventId = eventIdOf(o.orderId);

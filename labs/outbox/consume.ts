@@ -7,6 +7,7 @@
 import type { LabContext } from '../../src/lab.js';
 import type { OutboxNames } from './names.js';
 import { deferred } from '../../src/time.js';
+import type { Fault } from './faults.js';
 
 export interface Consumed {
   eventId: string;
@@ -15,7 +16,7 @@ export interface Consumed {
   outcome: 'business_committed' | 'duplicate_skipped';
 }
 
-export async function consumeAll(ctx: LabContext, x: OutboxNames, count: number): Promise<Consumed[]> {
+export async function consumeAll(ctx: LabContext<unknown, Fault>, x: OutboxNames, count: number): Promise<Consumed[]> {
   const seen: Consumed[] = [];
   const all = deferred();
   const dedupe = !ctx.fault('no-dedupe');

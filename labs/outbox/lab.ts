@@ -7,7 +7,9 @@
  *   relay-run2 (process): the row left unsent is published again, then marked
  *   me12.outbox.orders ──▶ consumer: tx { claim event id in outbox_processed; effect row } → ack
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { runChild } from '../../src/child.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
@@ -19,7 +21,7 @@ const RELAY = new URL('./relay.js', import.meta.url);
 /** the relay dies after this many confirms, before marking the last one sent */
 const CRASH_AFTER_CONFIRM = 2;
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

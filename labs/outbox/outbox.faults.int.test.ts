@@ -3,27 +3,20 @@
  * consume.ts, rt.fault in relay.ts): each check is shown failing when the experiment it observes
  * goes wrong, and the lab exits 1.
  */
-import { describe, it } from 'vitest';
-import { expectFaultsFail } from '../../test/faults.js';
+import { describeFaults } from '../../test/faults.js';
 import { useNamespace } from '../../test/helpers.js';
+import { meta } from './meta.js';
 
-const NS = useNamespace(import.meta.url).namespace;
-
-const base = { lab: 'outbox', namespace: NS } as const;
-
-describe('outbox: broken variants fail the checks that observe them', () => {
-  it('a relay that is never killed: nothing confirmed-but-unmarked, no duplicate', () =>
-    expectFaultsFail({ ...base, faults: ['no-crash'], fails: ['FAIL relayExit:', 'FAIL confirmedNotMarked:', 'FAIL duplicatesSkipped:'] }));
-
-  it('a relay that marks the row sent before it publishes: the killed relay loses order-2', () =>
-    expectFaultsFail({ ...base, faults: ['mark-before-publish'], fails: ['FAIL confirmedNotMarked:', 'FAIL duplicatesSkipped:', 'FAIL businessEffects:'] }));
-
-  it('no second relay run: the unmarked row stays unsent', () =>
-    expectFaultsFail({ ...base, faults: ['no-second-relay'], fails: ['FAIL outboxUnsentAfter:'] }));
-
-  it('a consumer that does not dedupe: order-2 applied twice', () =>
-    expectFaultsFail({ ...base, faults: ['no-dedupe'], fails: ['FAIL duplicatesSkipped:', 'FAIL businessEffects:'] }));
-
-  it('a publish inside the business transaction: the rolled-back order is published', () =>
-    expectFaultsFail({ ...base, faults: ['publish-in-transaction'], fails: ['FAIL rolledBackOrder:'] }));
-});
+describeFaults(meta, useNamespace(import.meta.url).namespace, [
+  { title: 'a relay that is never killed: nothing confirmed-but-unmarked, no duplicate', faults: ['no-crash'] },
+  {
+    title: 'a relay that marks the row sent before it publishes: the killed relay loses order-2',
+    faults: ['mark-before-publish'],
+  },
+  { title: 'no second relay run: the unmarked row stays unsent', faults: ['no-second-relay'] },
+  { title: 'a consumer that does not dedupe: order-2 applied twice', faults: ['no-dedupe'] },
+  {
+    title: 'a publish inside the business transaction: the rolled-back order is published',
+    faults: ['publish-in-transaction'],
+  },
+]);

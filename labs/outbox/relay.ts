@@ -10,9 +10,10 @@
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/child-runtime.js';
 import type { OutboxNames } from './names.js';
+import type { Fault } from './faults.js';
 
 const { values } = parseArgs({ options: { 'crash-after-confirm': { type: 'string', default: '0' } } });
-const rt = await childRuntime<OutboxNames>();
+const rt = await childRuntime<OutboxNames, Fault>();
 const x = rt.names;
 const crashAfter = rt.fault('no-crash') ? 0 : Number(values['crash-after-confirm']);
 const markFirst = rt.fault('mark-before-publish');

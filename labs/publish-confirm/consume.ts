@@ -7,6 +7,7 @@
 import type { LabContext } from '../../src/lab.js';
 import { deferred } from '../../src/time.js';
 import type { ConfirmNames } from './names.js';
+import type { Fault } from './faults.js';
 
 export interface Delivered {
   eventId: string;
@@ -16,7 +17,7 @@ export interface Delivered {
   outcome: 'transient_failure' | 'business_committed' | 'duplicate_skipped';
 }
 
-export async function consumeEvents(ctx: LabContext, x: ConfirmNames, copies: number): Promise<Delivered[]> {
+export async function consumeEvents(ctx: LabContext<unknown, Fault>, x: ConfirmNames, copies: number): Promise<Delivered[]> {
   const { db, log } = ctx;
   const seen: Delivered[] = [];
   const counts = new Map<string, number>();

@@ -9,7 +9,9 @@
  *        producer-run2 (process): publishAttempt=2, confirmed
  *        consumer: each copy rejected once (requeue), then one transaction: claim event id, write effect; ack
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { runChild } from '../../src/child.js';
 import { check, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
@@ -19,7 +21,7 @@ import { EVENT_ID, MAX_LENGTH, ROUTED_KEY, UNROUTED_KEY, names, reset, schema, t
 
 const PRODUCER_SCRIPT = new URL('./producer.js', import.meta.url);
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

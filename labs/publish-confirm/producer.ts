@@ -14,10 +14,11 @@ import { parseArgs } from 'node:util';
 import type { Socket } from 'node:net';
 import { childRuntime } from '../../src/child-runtime.js';
 import { EVENT_ID, type ConfirmNames } from './names.js';
+import type { Fault } from './faults.js';
 
 const { values } = parseArgs({ options: { attempt: { type: 'string', default: '1' }, 'die-before-confirm': { type: 'boolean', default: false } } });
 const attempt = Number(values.attempt);
-const rt = await childRuntime<ConfirmNames>();
+const rt = await childRuntime<ConfirmNames, Fault>();
 const x = rt.names;
 const fields = { eventId: EVENT_ID, publishAttempt: attempt, destination: x.events };
 const props = { messageId: EVENT_ID, persistent: true, headers: { eventId: EVENT_ID, publishAttempt: attempt } };

@@ -3,35 +3,23 @@
  * consume.ts, rt.fault in producer.ts): each check is shown failing when the experiment it observes
  * goes wrong, and the lab exits 1.
  */
-import { describe, it } from 'vitest';
-import { expectFaultsFail } from '../../test/faults.js';
+import { describeFaults } from '../../test/faults.js';
 import { useNamespace } from '../../test/helpers.js';
+import { meta } from './meta.js';
 
-const NS = useNamespace(import.meta.url).namespace;
-
-const base = { lab: 'publish-confirm', namespace: NS } as const;
-
-describe('publish-confirm: broken variants fail the checks that observe them', () => {
-  it('a catch-all binding: the "unroutable" message lands in a queue, no basic.return', () =>
-    expectFaultsFail({ ...base, faults: ['bind-catch-all'], fails: ['FAIL mandatoryFrames:', 'FAIL unroutedInQueues:'] }));
-
-  it('the plain publish sent mandatory: a return where the seed shows a silent drop', () =>
-    expectFaultsFail({ ...base, faults: ['plain-mandatory'], fails: ['FAIL plainFrames:'] }));
-
-  it('room made in the bounded queue before the second publish: no nack', () =>
-    expectFaultsFail({ ...base, faults: ['room-for-two'], fails: ['FAIL boundedFrames:'] }));
-
-  it('a new message id on the resend: the resend is not the same message', () =>
-    expectFaultsFail({ ...base, faults: ['new-id-on-resend'], fails: ['FAIL resendLandedOnce:'] }));
-
-  it('the producer waits for its confirm instead of dying before it', () =>
-    expectFaultsFail({ ...base, faults: ['wait-for-confirm'], fails: ['FAIL producerExit:', 'FAIL attempt1Result:'] }));
-
-  it('no publish retry after the unknown outcome', () =>
-    expectFaultsFail({ ...base, faults: ['no-republish'], fails: ['FAIL publishAttempts:'] }));
-
-  it('no consume retry', () => expectFaultsFail({ ...base, faults: ['no-consume-retry'], fails: ['FAIL deliveryAttempts:'] }));
-
-  it('a consumer that does not dedupe: two business effects from one event', () =>
-    expectFaultsFail({ ...base, faults: ['no-dedupe'], fails: ['FAIL businessEffects:', 'FAIL duplicatesSkipped:'] }));
-});
+describeFaults(meta, useNamespace(import.meta.url).namespace, [
+  {
+    title: 'a catch-all binding: the "unroutable" message lands in a queue, no basic.return',
+    faults: ['bind-catch-all'],
+  },
+  {
+    title: 'the plain publish sent mandatory: a return where the seed shows a silent drop',
+    faults: ['plain-mandatory'],
+  },
+  { title: 'room made in the bounded queue before the second publish: no nack', faults: ['room-for-two'] },
+  { title: 'a new message id on the resend: the resend is not the same message', faults: ['new-id-on-resend'] },
+  { title: 'the producer waits for its confirm instead of dying before it', faults: ['wait-for-confirm'] },
+  { title: 'no publish retry after the unknown outcome', faults: ['no-republish'] },
+  { title: 'no consume retry', faults: ['no-consume-retry'] },
+  { title: 'a consumer that does not dedupe: two business effects from one event', faults: ['no-dedupe'] },
+]);

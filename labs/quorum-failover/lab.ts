@@ -4,6 +4,8 @@
  * what was unconfirmed; the consumer's unique key absorbs the duplicates (names.ts: the topology).
  */
 import type { Lab, LabContext } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { closeConnection } from '../../src/broker/broker.js';
 import { connectAny, ReconnectingConsumer } from '../../src/broker/reconnect.js';
 import { LabError } from '../../src/errors.js';
@@ -18,7 +20,7 @@ import type { QuorumFailoverOptions } from './options.js';
 
 type Ctx = LabContext<QuorumFailoverOptions>;
 
-export const lab: Lab<QuorumFailoverOptions> = {
+export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
   schema,
   reset,
 

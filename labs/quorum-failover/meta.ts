@@ -1,10 +1,21 @@
 /** The quorum-failover lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { UsageError } from '../../src/errors.js';
-import { options, type QuorumFailoverOptions } from './options.js';
+import { options } from './options.js';
 import { CLUSTER_NODES } from './names.js';
+import { faults } from './faults.js';
 
-export const meta = defineLab<QuorumFailoverOptions>({
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'before-kill': 'part of the stream is confirmed and more is in flight; the leader\'s node is about to be killed',
+  'failed-over': 'the producer has reconnected, resent and finished; the management API names the new leader',
+  'rejoined': 'the killed node runs again; its replica is compared with the leader\'s commit index next',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
+
+export const meta = defineLab({
   name: 'quorum-failover',
   title: "a quorum queue's leader node SIGKILLed mid-stream: no confirmed message lost, unconfirmed ones resent",
   proves:
@@ -21,7 +32,16 @@ export const meta = defineLab<QuorumFailoverOptions>({
   validate: (o) => {
     if (o.killAfter >= o.messages) throw new UsageError(`--kill-after (${o.killAfter}) must be below --messages (${o.messages})`, 'the kill must come mid-stream');
   },
-  checkpoints: ['before-kill', 'failed-over', 'rejoined'],
+  checks: [
+    'leaderChanged',
+    'confirmedLost',
+    'everyIdConsumed',
+    'duplicatesNotUnconfirmed',
+    'killedReplicaCaughtUp',
+    'failoverMs',
+  ],
+  faults,
+  checkpoints,
   requires: async (config) => (await import('../../src/services/cluster.js')).clusterMissing(config, CLUSTER_NODES),
   disruptive: true,
   load: () => import('./lab.js'),

@@ -10,6 +10,7 @@ import { maskUrl } from '../../src/urls.js';
 import { LabError } from '../../src/errors.js';
 import { settledOrIdle } from '../../src/time.js';
 import type { QuorumFailoverOptions } from './options.js';
+import type { Fault } from './faults.js';
 
 export interface StreamResult {
   confirmed: Set<number>;
@@ -29,7 +30,7 @@ export interface StreamResult {
 }
 
 /** `kill` resolves with the time (Date.now) the signal was sent */
-export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: string[], queue: string, kill: (confirmed: number) => Promise<number>): Promise<StreamResult> {
+export async function stream(ctx: LabContext<QuorumFailoverOptions, Fault>, urls: string[], queue: string, kill: (confirmed: number) => Promise<number>): Promise<StreamResult> {
   const { messages, killAfter, window, failoverBoundMs } = ctx.options;
   const pub = await ReconnectingPublisher.open({ urls, maxWaitMs: failoverBoundMs + 30_000, onAttempt: (u, cause) => ctx.progress(`producer: ${maskUrl(u)} refused: ${cause}`) });
   const r: StreamResult = { confirmed: new Set(), unconfirmedAtKill: new Set(), resent: 0, renacked: 0, channelsRenewed: 0, nackedIds: new Set(), killAt: null, firstConfirmAfter: null, reconnectedTo: null };
@@ -104,7 +105,7 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions>, urls: strin
 }
 
 /** after the loss: reconnect to the next node and resend what has no confirm */
-async function recover(ctx: LabContext<QuorumFailoverOptions>, pub: ReconnectingPublisher, r: StreamResult, publish: (id: number) => void): Promise<void> {
+async function recover(ctx: LabContext<QuorumFailoverOptions, Fault>, pub: ReconnectingPublisher, r: StreamResult, publish: (id: number) => void): Promise<void> {
   const lost = pub.unconfirmed().map(Number);
   if (r.unconfirmedAtKill.size === 0) for (const id of lost) r.unconfirmedAtKill.add(id);
   ctx.log.emit('producer', { status: 'connection_lost', unconfirmed: lost.length });

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { mqlab, services, useNamespace } from '../../test/helpers.js';
 import { expectFaultsFail } from '../../test/faults.js';
 import { capabilities } from '../../src/broker/capabilities.js';
+import { meta } from './meta.js';
 
 useNamespace('t_qfr');
 const lab = 'quorum-failover';
@@ -25,7 +26,7 @@ describe('quorum-failover: the kill and the replica\'s registration', () => {
     const first = await mqlab([lab, '--namespace', namespace, ...short]);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     if (capabilities(version).quorumRegistrationDelayMs) {
-      await expectFaultsFail({ lab, namespace, faults: ['no-registration-wait'], fails: ['FAIL killedReplicaCaughtUp:'], args: [...short, '--catch-up-timeout', '5s'], only: true, alsoMayFail: ['failoverMs'] });
+      await expectFaultsFail({ meta, namespace, faults: ['no-registration-wait'], args: [...short, '--catch-up-timeout', '5s'], only: true, alsoMayFail: ['failoverMs'] });
       return;
     }
     // 4.3 has the replica on disk at once: without the wait the killed node still comes back with it

@@ -3,7 +3,9 @@
  * (the queues, the audit table and the route are drawn in names.ts).
  */
 import type { ConfirmChannel } from 'amqplib';
-import type { Lab } from '../../src/lab.js';
+import type { Lab, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { check } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
@@ -20,7 +22,7 @@ interface Seen {
   body: string;
 }
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

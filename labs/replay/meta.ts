@@ -1,5 +1,15 @@
 /** The replay lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
+import { faults } from './faults.js';
+
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'repair-confirmed':
+    'the approved, repaired copy (same id) is confirmed in the work queue; the dead original is still held unacked by the replay tool, so the event exists twice for a moment',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
 
 export const meta = defineLab({
   name: 'replay',
@@ -11,6 +21,15 @@ export const meta = defineLab({
     'queues end empty.',
   floorMs: 0,
   options: {},
-  checkpoints: ['repair-confirmed'],
+  checks: [
+    'stableEventId',
+    'repairedPayload',
+    'sourceRemovedAfterConfirm',
+    'verified',
+    'auditState',
+    'queueDepthAfter',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

@@ -7,6 +7,8 @@
  * mode (a) runs, and is taken off then, so the run costs the two windows and no extra TTL.
  */
 import type { Lab, LabResult } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { check, checkAtLeast, checkAtMost } from '../../src/report/checks.js';
 import { runMode, type ModeRun, type Removal } from './mode.js';
 import { latencySummary, percentile, perSecond, ratio, round1 } from './measure.js';
@@ -24,7 +26,7 @@ const MAX_REDELIVERIES = 50_000;
  */
 const REQUEUE_GAP_P50_MAX_MS = DELAY_TTL_MS / 2;
 
-export const lab: Lab<StormOptions> = {
+export const lab: Lab<StormOptions, Fault, Checkpoint> = {
   topology,
 
   async run(ctx) {

@@ -1,9 +1,19 @@
 /** The requeue-storm lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { parseOptions } from '../../src/options.js';
-import { options, type StormOptions } from './options.js';
+import { options } from './options.js';
+import { faults } from './faults.js';
 
-export const meta = defineLab<StormOptions>({
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'delayed-window-closed':
+    'mode (b), reject to a 500 ms TTL delay queue and back, has run its window and its healthy messages are processed; mode (a), nack(requeue=true), has not started',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
+
+export const meta = defineLab({
   name: 'requeue-storm',
   title: 'why nack(requeue=true) is not a retry: the requeue storm next to a TTL delay queue',
   proves:
@@ -15,6 +25,14 @@ export const meta = defineLab<StormOptions>({
   floorMs: 2 * parseOptions(options).windowMs,
   measuresCapabilities: true, // its test reads nackRequeueCountsTowardLimit and deadLetteredCopyCarriesDeliveryCount
   options,
-  checkpoints: ['delayed-window-closed'],
+  checks: [
+    'requeueGapP50Ms',
+    'delayedGapMinMs',
+    'healthyProcessedRequeue',
+    'healthyProcessedDelayed',
+    'queueDepthAfter',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

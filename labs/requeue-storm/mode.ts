@@ -16,6 +16,7 @@ import { deferred, settledOrIdle } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
 import { healthySchedule } from './measure.js';
 import { DELAY_TTL_MS } from './names.js';
+import type { Fault } from './faults.js';
 
 export type ModeName = 'requeue' | 'delayed';
 
@@ -73,7 +74,7 @@ const DRAIN_IDLE_MS = 5000;
 /** epoch ms with sub-ms precision: the clock of the published_at header and of delivery */
 const wallNow = () => performance.timeOrigin + performance.now();
 
-export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun> {
+export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): Promise<ModeRun> {
   const { broker, log } = ctx;
   const schedule = healthySchedule(spec.windowMs, spec.healthyPerSec);
   const failingId = `${FAILING}-${spec.mode}`;

@@ -21,6 +21,7 @@ import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { fieldsOfDelivery, SEED_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
+import type { Fault } from './faults.js';
 
 const CONSUMER = 'consumer-1';
 const { values } = parseArgs({
@@ -34,7 +35,7 @@ if (!Number.isInteger(expected) || expected < 1 || !(idleMs > 0)) {
 }
 
 const gate = replayGate({ holdMs: Number(values['gate-ms']) || 0 });
-const rt = await childRuntime<RetryDlqNames>();
+const rt = await childRuntime<RetryDlqNames, Fault>();
 const x = rt.names;
 const settled = new Set<string>();
 const allSettled = deferred();

@@ -4,6 +4,8 @@
  * docs/labs/retry-dlq.md for each output line.
  */
 import type { Lab } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { runChild } from '../../src/child.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import { check, javaList } from '../../src/report/checks.js';
@@ -22,7 +24,7 @@ const CONSUMER_IDLE_MS = TTL_MS + 13_000;
 /** the lab's outer bound on the consumer process: a safety net far beyond any run that makes progress */
 const CONSUMER_BOUND_MS = 120_000;
 
-export const lab: Lab<RetryDlqOptions> = {
+export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

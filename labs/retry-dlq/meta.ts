@@ -1,8 +1,26 @@
 /** The retry-dlq lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
-import { options, type RetryDlqOptions } from './options.js';
+import { options } from './options.js';
+import { faults } from './faults.js';
 
-export const meta = defineLab<RetryDlqOptions>({
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'after-delivery':
+    'the consumer has received a delivery and logged received with its attempt (from x-death); nothing is written or settled yet',
+  'before-ack': 'a healthy order\'s transaction has committed (business_committed); the ack is not sent yet',
+  'before-retry':
+    'the poison order on attempt 1 or 2 has logged status=retry; the reject(requeue=false) that dead-letters it to the retry queue is not sent yet',
+  'in-retry':
+    'the poison order on attempt 1 or 2 was rejected and dead-lettered: it waits in the retry queue for its 1000 ms TTL, which runs out even while the run is paused',
+  'before-dlq': 'the poison order on attempt 3: the confirmed copy to the DLQ and the ack are not sent yet',
+  'after-consumer':
+    'the consumer process has exited after settling all three orders; the depths and row counts the checks use are read; the poison order waits in the DLQ',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
+
+export const meta = defineLab({
   name: 'retry-dlq',
   title: "retry counted by the broker's x-death; a poison message moved to a DLQ",
   proves:
@@ -13,7 +31,17 @@ export const meta = defineLab<RetryDlqOptions>({
     'to the DLQ with a confirm, then acks: work and retry queues end empty, the DLQ holds one message.',
   floorMs: 2000,
   options,
-  // the replay gates of the consumer process (src/replay-gate.ts) and its in-retry pause, each a checkpoint of this process, then the lab's own
-  checkpoints: ['after-delivery', 'before-ack', 'before-retry', 'in-retry', 'before-dlq', 'after-consumer'],
+  checks: [
+    'confirmed',
+    'business_rows',
+    'poisonAttempts',
+    'poisonMovedToDlq',
+    'dlqMessages',
+    'workQueueDepthAfter',
+    'retryQueueDepthAfter',
+    'consumer.exitCode',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

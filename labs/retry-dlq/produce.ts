@@ -10,8 +10,9 @@ import { LabError } from '../../src/errors.js';
 import type { LabEvent } from '../../src/log/events.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import { fieldsOfOrder, orderBody, ORDERS, publishProps, SEED_FIELDS } from './orders.js';
+import type { Fault } from './faults.js';
 
-export async function produceOrders(ctx: LabContext, queue: string): Promise<LabEvent[]> {
+export async function produceOrders(ctx: LabContext<unknown, Fault>, queue: string): Promise<LabEvent[]> {
   const events: LabEvent[] = [];
   try {
     for (const order of ORDERS) {

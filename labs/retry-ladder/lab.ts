@@ -11,6 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Lab, LabContext } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred, settledOrIdle } from '../../src/time.js';
@@ -20,7 +22,7 @@ import { ladderChecks, ladderFacts, ladderLine, type Observed } from './report.j
 import { must } from '../../src/must.js';
 import { EVENTS, callSucceeds, deadlineInMs, isEvent, type EventId, type Trail } from './scenario.js';
 
-export const lab: Lab<Backoff> = {
+export const lab: Lab<Backoff, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

@@ -1,10 +1,20 @@
 /** The retry-ladder lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { parseOptions } from '../../src/options.js';
-import { ladderFloorMs, type Backoff } from './backoff.js';
+import { ladderFloorMs } from './backoff.js';
 import { options, validate } from './options.js';
+import { faults } from './faults.js';
 
-export const meta = defineLab<Backoff>({
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'settled':
+    'every message has reached its place (one business row for recovers, exhausted in the DLQ, parked in the parking queue); the work and delay queues are empty',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
+
+export const meta = defineLab({
   name: 'retry-ladder',
   title: 'tiered TTL delay queues, exponential backoff and a deadline that wins over the count',
   proves:
@@ -17,6 +27,33 @@ export const meta = defineLab<Backoff>({
   floorMs: ladderFloorMs(parseOptions(options)),
   options,
   validate,
-  checkpoints: ['settled'],
+  checks: [
+    'recoveredAttempts',
+    'recoveredCommittedAttempt',
+    'exhaustedAttempts',
+    'exhaustedTiersMs',
+    'exhaustedGap1Ms',
+    'exhaustedGap2Ms',
+    'exhaustedGap3Ms',
+    'exhaustedGap4Ms',
+    'exhaustedGap5Ms',
+    'exhaustedGap6Ms',
+    'exhaustedGap7Ms',
+    'exhaustedGap8Ms',
+    'exhaustedGap9Ms',
+    'everyGapCoversItsTier',
+    'parkedAttempts',
+    'parkedAttemptCount',
+    'parkedLeftMs',
+    'dlqDeathReason',
+    'businessRows',
+    'placement',
+    'extraCopies',
+    'leftInFlight',
+    'dlqDepth',
+    'parkingDepth',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

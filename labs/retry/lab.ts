@@ -2,7 +2,9 @@
  * retry — seed 000, RetryLab `retry` mode: limited delayed retry and poison-message isolation
  * (the queues and their routes are drawn in names.ts).
  */
-import type { Lab } from '../../src/lab.js';
+import type { Lab, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
@@ -13,7 +15,7 @@ import { EVENTS, TTL_MS, names, reset, schema, topology } from './names.js';
 
 const MAX_ATTEMPTS = 3;
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
   schema,
   reset,

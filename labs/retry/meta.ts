@@ -1,5 +1,17 @@
 /** The retry lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
+import { faults } from './faults.js';
+
+/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
+const checkpoints = {
+  'before-ack':
+    'the retry copy of transient (attempt + 1) is confirmed in the delay queue; the original delivery is not yet acked (reached for attempts 1 and 2)',
+  'dead-letter-sampled':
+    'the DLQ consumer holds the poison message unacked, and its x-death entry (the work queue, reason rejected) was read',
+};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
 
 export const meta = defineLab({
   name: 'retry',
@@ -10,6 +22,15 @@ export const meta = defineLab({
     'requeue into the DLQ with an x-death entry of reason rejected, and exactly two business rows exist.',
   floorMs: 1000,
   options: {},
-  checkpoints: ['before-ack', 'dead-letter-sampled'],
+  checks: [
+    'healthyAttempts',
+    'transientAttempts',
+    'businessRows',
+    'poisonDeadLettered',
+    'shortestRetryGapMs',
+    'queueDepthAfter',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

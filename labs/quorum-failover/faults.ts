@@ -1,0 +1,39 @@
+/**
+ * TEST ONLY: the quorum-failover lab's broken variants (MQLAB_FAULT=quorum-failover:<name>, src/fault.ts): what each breaks
+ * and the checks that must print FAIL in a run of it. Data only: meta.ts imports it.
+ */
+import { defineFaults } from '../../src/lab.js';
+
+export const faults = defineFaults({
+  'kill-follower': {
+    breaks: 'the lab kills a follower, not the leader: the leader does not change',
+    fails: ['leaderChanged'],
+  },
+  'confirm-early': {
+    breaks: 'the producer counts a write to the socket as a confirm (and so resends nothing)',
+    fails: ['confirmedLost'],
+  },
+  'no-resend': {
+    breaks: 'the producer does not resend the ids still unconfirmed at the kill',
+    fails: ['everyIdConsumed'],
+  },
+  'resend-window': {
+    breaks: 'the producer resends a window of confirmed ids too',
+    fails: ['duplicatesNotUnconfirmed'],
+  },
+  'no-restart': {
+    breaks: 'the killed node is left down: its replica never catches up',
+    fails: ['killedReplicaCaughtUp'],
+  },
+  'slow-reconnect': {
+    breaks: 'the producer waits longer than the failover bound before it reconnects',
+    fails: ['failoverMs'],
+  },
+  'no-registration-wait': {
+    breaks: 'the kill comes before the re-declared replica is on disk (on 3.10 the node comes back without it)',
+    fails: ['killedReplicaCaughtUp'],
+  },
+});
+
+/** a broken variant of quorum-failover */
+export type Fault = keyof typeof faults;
