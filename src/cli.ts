@@ -11,6 +11,7 @@ import type { JunitFile } from './report/junit-file.js';
 import { addSpecOptions, givenOptions } from './cli-options.js';
 import { integer, parseOptions } from './options.js';
 import { UsageError } from './errors.js';
+import { refuseUnknownLabs } from './fault.js';
 
 /** the names `--backend` accepts (src/services/index.ts parses them; kept here so --help stays cheap) */
 const BACKEND_NAMES = ['auto', 'docker', 'chroot', 'system', 'local'];
@@ -125,13 +126,14 @@ export function buildProgram(state: CliState, registry: Registry): Command {
     .option('--skip <labs>', 'leave these labs out (comma-separated, e.g. db-outage,broker-restart): each prints SKIP')
     .action(async (o) => {
       const { runCommand } = await import('./commands/run-labs.js');
+      refuseUnknownLabs(registry.map((l) => l.name));
       const jobs = integer(1, 32)(o.jobs, '--jobs');
       const labs = leaveOut(registry, o.skip);
       // every lab with its defaults, as if run alone without options
       const defaults = Object.fromEntries(labs.map((entry) => [entry.name, labOptions(entry)]));
       state.code = await runCommand(labs, configFrom(o), { ...o, jobs }, defaults, state, true);
     });
-  for (const entry of registry) labCommand(program, entry, state);
+  for (const entry of registry) labCommand(program, entry, state, registry);
   return program;
 }
 
@@ -155,12 +157,13 @@ function leaveOut(registry: Registry, skip: string | undefined): readonly LabMet
   return registry.map((l) => (names.includes(l.name) ? { ...l, requires: async () => 'left out with --skip' } : l));
 }
 
-function labCommand(program: Command, entry: LabMeta, state: CliState) {
+function labCommand(program: Command, entry: LabMeta, state: CliState, registry: Registry) {
   const cmd = runOptions(program.command(entry.name)).description(entry.title);
   addSpecOptions(cmd, entry.options);
   cmd.addHelpText('after', `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`);
   cmd.option('--names', "print the run's own queue, exchange, policy and table names (with --namespace) and exit without running");
   cmd.action(async (o) => {
+    refuseUnknownLabs(registry.map((l) => l.name));
     const options = labOptions(entry, givenOptions(entry.options, o));
     if (o.names) {
       const { runNames, renderNames } = await import('./commands/names.js');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { faultEntries, faultsFor } from './fault.js';
+import { faultEntries, faultsFor, refuseUnknownLabs } from './fault.js';
 import { UsageError } from './errors.js';
 
 const env = (MQLAB_FAULT?: string) => ({ MQLAB_FAULT });
@@ -25,5 +25,12 @@ describe('faultsFor', () => {
     expect(() => faultsFor(retry, env('retry:skip-dealy'))).toThrow("MQLAB_FAULT names 'skip-dealy', which is not a broken variant of retry");
     expect(() => faultsFor(orderTimeout, env('order-timeout:nope'))).toThrow(expect.objectContaining({ hint: 'order-timeout declares: no-sweeper, gate-off' }));
     expect(() => faultsFor(lab('compensate'), env('compensate:x'))).toThrow(UsageError);
+  });
+});
+
+describe('refuseUnknownLabs', () => {
+  it('refuses an entry for a lab that does not exist', () => {
+    expect(() => refuseUnknownLabs(['retry', 'hold'], env('retry:a,hold:b'))).not.toThrow();
+    expect(() => refuseUnknownLabs(['retry'], env('retyr:skip-delay'))).toThrow('MQLAB_FAULT names the lab(s) retyr, which do not exist');
   });
 });

@@ -46,3 +46,9 @@ export function faultsFor(lab: FaultsOf, env: NodeJS.ProcessEnv = process.env): 
   }
   return out;
 }
+
+/** an MQLAB_FAULT entry for a lab that does not exist is a usage error too (the variant would never run) */
+export function refuseUnknownLabs(labs: readonly string[], env: NodeJS.ProcessEnv = process.env): void {
+  const unknown = [...new Set(faultEntries(env).map((e) => e.lab))].filter((lab) => !labs.includes(lab));
+  if (unknown.length) throw new UsageError(`${FAULT_ENV} names the lab(s) ${unknown.join(', ')}, which do not exist`, 'see `mqlab list` for the names, or unset it');
+}

@@ -54,6 +54,8 @@ const cases: { what: string; args: string[]; env?: Record<string, string> }[] = 
   { what: '--out under a file', args: ['retry', '--out', path.join(tmp, 'a-file', 'out')] },
   { what: '--out under /proc', args: ['retry', '--out', '/proc/1/mqlab-out'] },
   { what: '--junit is a directory', args: ['retry', '--junit', tmp] },
+  { what: 'a broken variant the lab does not declare', args: ['retry'], env: { MQLAB_FAULT: 'retry:skip-dealy' } },
+  { what: 'a broken variant of a lab that does not exist', args: ['all'], env: { MQLAB_FAULT: 'retyr:skip-delay' } },
   { what: '--junit in a missing directory', args: ['retry', '--junit', path.join(tmp, 'missing', 'r.xml')] },
 ];
 
