@@ -1,52 +1,48 @@
 /**
  * Every check of crash-loop shown failing (MQLAB_FAULT=crash-loop:<variant>, faults.ts), on the
  * broker this run reaches: what fails differs per line (3.10 counts a nack, 4.3 does not; 3.10
- * has no delayed retry, its check is SKIP there), so each case says what it expects on each.
+ * has no delayed retry, its check is SKIP there). The catalogue says what each variant breaks on
+ * 4.3; each case says what it expects on 3.10.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFaultsFail } from '../../test/faults.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeFaults } from '../../test/faults.js';
 import { mqlab, useNamespace } from '../../test/helpers.js';
 import { atLeast } from '../../src/broker/capabilities.js';
 import { Broker } from '../../src/broker/broker.js';
 import { loadConfig } from '../../src/config.js';
+import { meta } from './meta.js';
 
 const NS = useNamespace(import.meta.url).namespace;
-const lab = 'crash-loop';
+let broker: Broker;
+beforeAll(async () => void (broker = await Broker.connect(loadConfig({}, process.env).amqpUrl)));
+afterAll(async () => broker?.close());
+const is43 = () => atLeast(broker.version, 4, 3);
 
-describe('crash-loop: each check fails when the experiment is broken on purpose', () => {
-  let broker: Broker;
-  beforeAll(async () => void (broker = await Broker.connect(loadConfig({}, process.env).amqpUrl)));
-  afterAll(async () => broker?.close());
-  const is43 = () => atLeast(broker.version, 4, 3);
-
-  it('absent counts read as 0; the nack loop rejects instead (4.3); the delayed queue without delayed retry (4.3)', async () => {
-    const faults = ['count-missing-as-zero', 'reject-for-nack', 'no-delayed-retry'];
-    if (is43()) return void (await expectFaultsFail({ lab, namespace: NS, faults, only: true, fails: ['FAIL deliveryCounts:', 'FAIL acquiredCounts:', 'FAIL nackLoop:', 'FAIL crashRedeliveryDelayedMs:'] }));
+describeFaults(meta, NS, [
+  {
+    title: 'absent counts read as 0; the nack loop rejects instead (4.3); the delayed queue without delayed retry (4.3)',
+    faults: ['count-missing-as-zero', 'reject-for-nack', 'no-delayed-retry'],
+    only: true,
     // 3.10: a reject counts like a nack, and the x-delayed-retry-* arguments are ignored anyway; the copy's absent count read as 0 too
-    await expectFaultsFail({ lab, namespace: NS, faults, only: true, fails: ['FAIL deliveryCounts:', 'FAIL acquiredCounts:', 'FAIL deadLetterDeliveryCount:'] });
-  });
+    run: (standard) => (is43() ? standard() : standard({ failsOnThisLine: ['deliveryCounts', 'acquiredCounts', 'deadLetterDeliveryCount'] })),
+  },
+  {
+    title: 'a consumer that nacks and exits cleanly instead of dying',
+    faults: ['nack-instead-of-crash'],
+    // 4.3: a nack does not count, the message is never dead-lettered; 3.10: it counts, only the exits differ
+    run: (standard) => (is43() ? standard() : standard({ failsOnThisLine: ['crashExits'] })),
+  },
+  {
+    title: 'the work and nack queues without x-delivery-limit: the crash loop goes on',
+    faults: ['no-delivery-limit'],
+    run: (standard) =>
+      is43() ? standard() : standard({ failsOnThisLine: ['deliveriesUntilDeadLetter', 'deadLetterReason', 'deadLetterDeliveryCount', 'nackLoop'] }),
+  },
+]);
 
-  it('a consumer that nacks and exits cleanly instead of dying', () =>
-    expectFaultsFail({
-      lab,
-      namespace: NS,
-      faults: ['nack-instead-of-crash'],
-      // 4.3: a nack does not count, the message is never dead-lettered; 3.10: it counts, only the exits differ
-      fails: is43() ? ['FAIL crashExits:', 'FAIL deliveriesUntilDeadLetter:', 'FAIL deadLetterReason:', 'FAIL deliveryCounts:'] : ['FAIL crashExits:'],
-    }));
-
-  it('the work and nack queues without x-delivery-limit: the crash loop goes on', () =>
-    expectFaultsFail({
-      lab,
-      namespace: NS,
-      faults: ['no-delivery-limit'],
-      fails: ['FAIL deliveriesUntilDeadLetter:', 'FAIL deadLetterReason:', 'FAIL deadLetterDeliveryCount:', ...(is43() ? [] : ['FAIL nackLoop:'])],
-    }));
-
-  it('3.10: the delayed-retry check is SKIP whatever the variant (the broker lacks it)', async () => {
-    if (is43()) return;
-    const r = await mqlab([lab, '--namespace', NS], { MQLAB_FAULT: `${lab}:no-delayed-retry` });
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain('SKIP crashRedeliveryDelayedMs: needs RabbitMQ 4.3 native delayed retry');
-  });
+it('3.10: the delayed-retry check is SKIP whatever the variant (the broker lacks it)', async () => {
+  if (is43()) return;
+  const r = await mqlab([meta.name, '--namespace', NS], { MQLAB_FAULT: `${meta.name}:no-delayed-retry` });
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.stdout).toContain('SKIP crashRedeliveryDelayedMs: needs RabbitMQ 4.3 native delayed retry');
 });

@@ -1,38 +1,31 @@
 /**
- * TEST ONLY: crash-loop's broken variants (MQLAB_FAULT=crash-loop:<variant>, src/fault.ts), as
- * data, and the seams that apply them. lab.ts reads as the correct experiment.
+ * TEST ONLY: the crash-loop lab's broken variants (MQLAB_FAULT=crash-loop:<name>, src/fault.ts): what each breaks
+ * and the checks that must print FAIL in a run of it. Data only: meta.ts imports it.
  */
-import type { LabContext } from '../../src/lab.js';
-import type { Topology } from '../../src/broker/topology.js';
-import { declareTopology } from '../../src/broker/topology.js';
-import { readCount, type Count } from '../../src/broker/counts.js';
+import { defineFaults } from '../../src/lab.js';
 
-export const variants = [
-  { name: 'nack-instead-of-crash', breaks: 'the consumer process nacks (requeue) and exits 0 instead of dying', fails: ['crashExits', 'deliveriesUntilDeadLetter', 'deadLetterReason', 'deliveryCounts'] },
-  { name: 'no-delivery-limit', breaks: 'the work and nack queues are declared without x-delivery-limit', fails: ['deliveriesUntilDeadLetter', 'deadLetterReason', 'deadLetterDeliveryCount'] },
-  { name: 'no-delayed-retry', breaks: 'the delayed queue is declared without x-delayed-retry-*', fails: ['crashRedeliveryDelayedMs'] },
-  { name: 'count-missing-as-zero', breaks: 'an absent x-delivery-count / x-acquired-count is recorded as 0', fails: ['deliveryCounts', 'acquiredCounts'] },
-  { name: 'reject-for-nack', breaks: 'the nack loop returns with reject(requeue=true)', fails: ['nackLoop'] },
-] as const;
-
-const without = (t: Topology, queue: (name: string) => boolean, arg: (key: string) => boolean): Topology => ({
-  ...t,
-  queues: t.queues.map((q) => (queue(q.name) ? { ...q, args: Object.fromEntries(Object.entries(q.args ?? {}).filter(([k]) => !arg(k))) } : q)),
+export const faults = defineFaults({
+  'count-missing-as-zero': {
+    breaks: 'an absent x-delivery-count is read as 0',
+    fails: ['deliveryCounts', 'acquiredCounts'],
+  },
+  'reject-for-nack': {
+    breaks: 'the nack loop rejects with requeue instead: on 4.3 that counts toward the limit',
+    fails: ['nackLoop'],
+  },
+  'no-delayed-retry': {
+    breaks: 'the delayed queue is declared without x-delayed-retry-*: the crash\'s redelivery comes at once',
+    fails: ['crashRedeliveryDelayedMs'],
+  },
+  'nack-instead-of-crash': {
+    breaks: 'the consumer nacks and exits cleanly instead of dying: on 4.3 a nack does not count, nothing is dead-lettered',
+    fails: ['crashExits', 'deliveriesUntilDeadLetter', 'deadLetterReason', 'deliveryCounts'],
+  },
+  'no-delivery-limit': {
+    breaks: 'the work and nack queues without x-delivery-limit: the crash loop goes on',
+    fails: ['deliveriesUntilDeadLetter', 'deadLetterReason', 'deadLetterDeliveryCount'],
+  },
 });
 
-/** the topology a broken variant declares instead of the lab's (declared again over the engine's) */
-export async function declareBroken(ctx: LabContext, t: Topology, x: { work: string; nack: string; delayed: string }): Promise<void> {
-  let broken = t;
-  if (ctx.fault('no-delivery-limit')) broken = without(broken, (q) => q === x.work || q === x.nack, (k) => k === 'x-delivery-limit');
-  if (ctx.fault('no-delayed-retry')) broken = without(broken, (q) => q === x.delayed, (k) => k.startsWith('x-delayed-retry'));
-  if (broken !== t) await declareTopology(ctx.broker, broken);
-}
-
-/** the header reader: as the broker sent it, or (broken) an absent header read as 0 */
-export const countReader = (ctx: LabContext) => (v: unknown): Count => {
-  const c = readCount(v);
-  return c === 'absent' && ctx.fault('count-missing-as-zero') ? 0 : c;
-};
-
-/** how the nack loop hands the message back */
-export const nackLoopReturn = (ctx: LabContext) => (ctx.fault('reject-for-nack') ? 'reject' : 'nack');
+/** a broken variant of crash-loop */
+export type Fault = keyof typeof faults;

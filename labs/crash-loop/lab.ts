@@ -9,7 +9,9 @@
  *
  * Each consumer is its own process (poison-consumer.ts); the crashes are observed as their exits.
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { runChild, type ChildRun } from '../../src/child.js';
 import { check, checkAtLeast, skipCheck, summaryLine } from '../../src/report/checks.js';
 import { closeChannel } from '../../src/broker/broker.js';
@@ -18,13 +20,13 @@ import { DELAY_MS, LIMIT, names, topology, type CrashLoopNames } from './names.j
 import { absentCounts, failedDeliveryCounts } from './counts.js';
 import type { Count } from '../../src/broker/counts.js';
 import { watchDeadLetters, type DeadLetters } from './dead-letters.js';
-import { countReader, declareBroken, nackLoopReturn } from './faults.js';
+import { countReader, declareBroken, nackLoopReturn } from './variants.js';
 
 const SCRIPT = new URL('./poison-consumer.js', import.meta.url);
 /** consumer processes started at most on the work queue: the limit's deliveries and a few more */
 const MAX_CONSUMERS = LIMIT + 3;
 
-export const lab: Lab = {
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
   async run(ctx) {
     const x = names(ctx.names);
@@ -87,7 +89,7 @@ const isDelivery = (e: ChildRun['events'][number]) => e.source === 'consumer' &&
  * publish the poison pill and start one consumer process after another until the broker
  * dead-letters it (the process still waiting then is stopped) or MAX_CONSUMERS got it
  */
-async function crashLoop(ctx: LabContext, x: CrashLoopNames, dead: DeadLetters) {
+async function crashLoop(ctx: LabContext<unknown, Fault>, x: CrashLoopNames, dead: DeadLetters) {
   const deadLettered = dead.of('poison');
   let isDead = false;
   void deadLettered.then(() => (isDead = true));
@@ -105,7 +107,7 @@ async function crashLoop(ctx: LabContext, x: CrashLoopNames, dead: DeadLetters) 
 }
 
 /** nack(requeue=true) the message LIMIT + 1 times, then ack it: does the broker dead-letter it first? */
-async function nackLoop(ctx: LabContext, x: CrashLoopNames, dead: DeadLetters) {
+async function nackLoop(ctx: LabContext<unknown, Fault>, x: CrashLoopNames, dead: DeadLetters) {
   const how = nackLoopReturn(ctx);
   const acked = deferred<number>();
   let n = 0;
@@ -139,7 +141,7 @@ async function nackLoop(ctx: LabContext, x: CrashLoopNames, dead: DeadLetters) {
  * consumer left is this one, subscribed before the crash: the redelivery's time is the broker's
  * delay, timed from the dead process's delivery (both Date.now(), one machine's clock).
  */
-async function delayedCrash(ctx: LabContext, x: CrashLoopNames) {
+async function delayedCrash(ctx: LabContext<unknown, Fault>, x: CrashLoopNames) {
   const again = deferred<{ at: number; deliveryCount: unknown }>();
   const channel = await ctx.broker.newChannel();
   await channel.prefetch(1);

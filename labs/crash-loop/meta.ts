@@ -1,6 +1,13 @@
 /** The crash-loop lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { DELAY_MS, LIMIT } from './names.js';
+import { faults } from './faults.js';
+
+/** the run's pauses (ctx.checkpoint), in run order: none (--step runs straight through) */
+const checkpoints = {};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
 
 export const meta = defineLab({
   name: 'crash-loop',
@@ -14,6 +21,17 @@ export const meta = defineLab({
   // the delayed crash's redelivery waits DELAY_MS (4.3)
   floorMs: DELAY_MS,
   options: {},
-  checkpoints: [],
+  checks: [
+    'crashExits',
+    'deliveriesUntilDeadLetter',
+    'deadLetterReason',
+    'deliveryCounts',
+    'acquiredCounts',
+    'deadLetterDeliveryCount',
+    'nackLoop',
+    'crashRedeliveryDelayedMs',
+  ],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });

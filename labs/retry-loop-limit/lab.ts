@@ -9,20 +9,22 @@
  *
  * Every dead letter of work is kept by the trail queue, every letter that left wait by the expired-trail.
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './meta.js';
 import { check, summaryLine } from '../../src/report/checks.js';
 import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import type { Count } from '../../src/broker/counts.js';
 import { deferred } from '../../src/time.js';
 import { LIMIT, LOOPS, MAX_REQUEUES, WAIT_TTL_MS, names, topology, type LoopNames } from './names.js';
 import { limitedIn, watchTrail, type Trail } from './trails.js';
-import { countReader, declareBroken, waitWorker } from './faults.js';
+import { countReader, declareBroken, waitWorker } from './variants.js';
 
 /** how long a letter may take to come back from the wait queue before "it did not": its TTL and a margin for a loaded machine */
 const BACK_WINDOW_MS = WAIT_TTL_MS + 1500;
 
-export const lab: Lab = {
-  topology,
+export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+  topology: (n) => topology(n),
   async run(ctx) {
     const x = names(ctx.names);
     await declareBroken(ctx);
@@ -78,7 +80,7 @@ class WorkConsumer {
   private channel?: Awaited<ReturnType<LabContext['broker']['newChannel']>>;
   private consumer?: { cancel(): Promise<void> };
   constructor(
-    private ctx: LabContext,
+    private ctx: LabContext<unknown, Fault>,
     private x: LoopNames,
   ) {}
   on(id: string, handler: (d: Delivery) => void) {
@@ -95,10 +97,10 @@ class WorkConsumer {
 }
 
 /** resolves with `fallback` after ms unless p settles first */
-const orAfter = <T>(ctx: LabContext, p: Promise<T>, ms: number, fallback: T): Promise<T> => Promise.race([p, ctx.sleep(ms).then(() => fallback)]);
+const orAfter = <T>(ctx: LabContext<unknown, Fault>, p: Promise<T>, ms: number, fallback: T): Promise<T> => Promise.race([p, ctx.sleep(ms).then(() => fallback)]);
 
 /** LOOPS laps through the wait queue, then reject(requeue=true) until the broker dead-letters it */
-async function loopedRun(ctx: LabContext, x: LoopNames, work: WorkConsumer, trail: Trail) {
+async function loopedRun(ctx: LabContext<unknown, Fault>, x: LoopNames, work: WorkConsumer, trail: Trail) {
   const read = countReader(ctx);
   const counts: Count[] = [];
   let arrivals = 0;
@@ -122,7 +124,7 @@ async function loopedRun(ctx: LabContext, x: LoopNames, work: WorkConsumer, trai
 }
 
 /** a message never rejected: reject(requeue=true) until delivery_limit, then through the wait queue and back? */
-async function freshRun(ctx: LabContext, x: LoopNames, work: WorkConsumer, trail: Trail, expired: Trail) {
+async function freshRun(ctx: LabContext<unknown, Fault>, x: LoopNames, work: WorkConsumer, trail: Trail, expired: Trail) {
   let requeues = 0;
   const back = deferred<string>();
   work.on('fresh', (d) => {

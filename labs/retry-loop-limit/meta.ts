@@ -1,6 +1,13 @@
 /** The retry-loop-limit lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { LIMIT, LOOPS, WAIT_TTL_MS } from './names.js';
+import { faults } from './faults.js';
+
+/** the run's pauses (ctx.checkpoint), in run order: none (--step runs straight through) */
+const checkpoints = {};
+
+/** a checkpoint of this lab */
+export type Checkpoint = keyof typeof checkpoints;
 
 export const meta = defineLab({
   name: 'retry-loop-limit',
@@ -14,6 +21,8 @@ export const meta = defineLab({
   // each lap waits the TTL; the drop is decided after a window of TTL + 1.5 s without a return
   floorMs: LOOPS * WAIT_TTL_MS + 2 * (WAIT_TTL_MS + 1500),
   options: {},
-  checkpoints: [],
+  checks: ['loopDeliveryCounts', 'requeuesUntilDeadLetter', 'deadLetterReason', 'cycleAfterLimit', 'freshLimitCycle'],
+  faults,
+  checkpoints,
   load: () => import('./lab.js'),
 });
