@@ -38,7 +38,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const x = names(ctx.names);
     const { db, log } = ctx;
 
-    const allDead = await killOrders(ctx, x);
+    const { allDead } = await killOrders(ctx, x);
 
     // archiver 1 (started while A1002 waits out its TTL) commits its first row and is SIGKILLed
     // before the ack: the broker takes that letter back
@@ -126,7 +126,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
  * only after it expired in the pay-timeout queue. Returns once the first letter is in the DLQ, with
  * a promise that settles when all three were rejected.
  */
-async function killOrders(ctx: LabContext, x: ArchiveNames): Promise<Promise<void>> {
+async function killOrders(ctx: LabContext, x: ArchiveNames): Promise<{ allDead: Promise<void> }> {
   const { broker, log } = ctx;
   const rejected = deferred();
   let seen = 0;
@@ -147,7 +147,8 @@ async function killOrders(ctx: LabContext, x: ArchiveNames): Promise<Promise<voi
   }
   await depthReaches(ctx, x.dlq, 1, 'the first dead letter in the DLQ');
   const all = ctx.within(Promise.race([rejected.promise, business.failure]), 10_000, 'the business consumer to reject the three orders');
-  return all.finally(() => business.cancel());
+  // in an object: an async function's returned promise would be awaited, and archiver 1 would start only after every rejection
+  return { allDead: all.finally(() => business.cancel()) };
 }
 
 /** sample a queue's depth (a broker statistic) until it reaches n; returns the last sample */
