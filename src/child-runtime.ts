@@ -74,7 +74,7 @@ function causeOf(err: unknown): string {
 }
 
 function exitLost(e: ServiceLost): never {
-  process.stderr.write(formatEvent({ source: 'lost', fields: { service: e.service, cause: redactSecrets(e.cause) } }) + '\n');
+  process.stderr.write(formatEvent({ source: 'lost', fields: { service: e.service, cause: redactSecrets(e.reason) } }) + '\n');
   process.exit(CHILD_LOST_EXIT);
 }
 

@@ -19,9 +19,10 @@ export class ServiceLost extends EnvError {
   constructor(
     readonly service: ServiceName,
     readonly url: string,
-    readonly cause: string,
+    /** why it is lost, in words (not Error.cause, which is the standard's original error) */
+    readonly reason: string,
   ) {
-    super(`${service} at ${maskUrl(url)}: ${cause}`, LOST_HINT);
+    super(`${service} at ${maskUrl(url)}: ${reason}`, LOST_HINT);
     this.name = 'ServiceLost';
   }
 }
