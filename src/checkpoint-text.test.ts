@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkpointLines, messageLines, wrap } from './checkpoint-text.js';
 import { heldOf, messageOf, type CheckpointView } from './checkpoint-view.js';
-import { pageDescriptions, plain } from './checkpoint-notes.js';
 import { lineSplitter } from './child.js';
 
 const view: CheckpointView = {
@@ -61,12 +60,6 @@ describe('checkpoint data', () => {
       id: 'M', attempt: 2, redelivered: true, deaths: [{ queue: 'q', reason: 'rejected', count: 1 }],
     });
     expect(messageOf(undefined)).toBeUndefined();
-  });
-
-  it("reads a page's checkpoint descriptions as plain text", () => {
-    const md = '# x\n\n## Checkpoints\n\nintro\n\n- `a` — the `orders` table, see [Replay gate](#replay-gate).\n- `b` — two\n\n## Next\n- `c` — not here\n';
-    expect(pageDescriptions(md)).toEqual({ a: 'the orders table, see Replay gate.', b: 'two' });
-    expect(plain('**x** `y`')).toBe('x y');
   });
 });
 
