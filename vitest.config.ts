@@ -14,6 +14,7 @@ const DISRUPTIVE = ['labs/db-outage/*.int.test.ts', 'labs/broker-restart/*.int.t
 const SERIAL = [
   'test/all.int.test.ts', // `mqlab all` and `mqlab all --jobs 4` (four labs at once) on the seeds' own names
   'test/html.int.test.ts', // headless Chromium on every page of `mqlab all --html`
+  'test/live.int.test.ts', // headless Chromium on a live run and the player
   'labs/requeue-storm/*.int.test.ts', // a storm of redeliveries holds a core for its window
   'test/service-lost.int.test.ts', // a lost service noticed "at once": < 5 s after the cut
   'test/services.int.test.ts', // a second `mqlab up` returns in < 5 s

@@ -39,6 +39,8 @@ function runOptions(cmd: Command): Command {
     .option('--html <path>', 'also write the run as a self-contained HTML timeline (a lab: FILE; all: DIR with index.html)')
     .option('-v, --verbose', 'print every event as a key=value line on stderr')
     .option('--step', 'pause at each checkpoint and show the queues (press Enter to go on)')
+    .option('--live', 'serve the run as a live page on 127.0.0.1 (graph, counts, steps, Continue); the address is printed on stderr')
+    .option('--port <n>', 'the --live page\'s port (default 8420; 0: any free port)')
     .option('--out <dir>', 'keep each process’s output in this directory')
     .option('--color', 'colour the text output even when it is not a terminal (CI logs); FORCE_COLOR=1 does the same')
     .option('--no-color', 'no colours (as NO_COLOR=1)')

@@ -29,6 +29,7 @@ import { expectedMs, recordedTimes, recordTimes } from './lab-times.js';
 import { factsOf, messageOf, type CheckpointView, type MessageAtCheckpoint } from './checkpoint-view.js';
 import { checkpointLines } from './checkpoint-text.js';
 import { queueCounts } from './broker/queue-counts.js';
+import type { RunObserver } from './live/observer.js';
 
 export interface RunOptions {
   verbose: boolean;
@@ -51,6 +52,8 @@ export interface Hooks {
   width?: number;
   /** called with each lab's report, in the entries' order, as soon as it and every earlier lab finished */
   onReport?(report: LabReport): void;
+  /** --live: each lab's start (its topology as data), every event as it is logged, every queue-depth sample */
+  observer?: RunObserver;
 }
 
 export async function runLabs(
@@ -186,7 +189,8 @@ async function runOne(
 ): Promise<LabReport> {
   const started = performance.now();
   const names = namesFor(config);
-  const log = new EventLog({ lab: entry.name }, opts.verbose ? hooks.stderr : undefined);
+  const observer = hooks.observer;
+  const log = new EventLog({ lab: entry.name }, opts.verbose ? hooks.stderr : undefined, observer && ((e) => observer.event(entry.name, e)));
   const report: LabReport = {
     lab: entry.name,
     title: entry.title,
@@ -197,6 +201,8 @@ async function runOne(
     timings: { setupMs: 0, runMs: 0, totalMs: 0 },
     events: log.events,
   };
+  const faults = [...faultsFor(entry)];
+  if (faults.length) report.faults = faults;
   const { lab } = await entry.load();
   const onAbort = () => void broker.close();
   signal.addEventListener('abort', onAbort, { once: true });
@@ -212,8 +218,14 @@ async function runOne(
   try {
     const queues = await orLost(prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`)));
     report.timings.setupMs = performance.now() - started;
-    const ctx = context(entry, lab, config, opts, hooks, labSignal, broker, db, caps, log, names, watch);
-    sampler = sampleDepths(samplerConn, ctx.mgmt, queues);
+    const pause = { sample: async () => {} };
+    const ctx = context(entry, lab, config, opts, hooks, labSignal, broker, db, caps, log, names, watch, pause);
+    const topology = lab.topology?.(names, opts.labOptions[entry.name] ?? {});
+    if (topology) report.topology = topology;
+    observer?.labStarted({ lab: entry.name, title: entry.title, topology: topology ?? null, checkpoints: Object.entries(entry.checkpoints).map(([name, description]) => ({ name, description: String(description) })), faults });
+    sampler = sampleDepths(samplerConn, ctx.mgmt, queues, undefined, observer && ((s) => observer.sample(entry.name, queues, s)));
+    const depths = sampler;
+    pause.sample = () => depths.now();
     const runStart = performance.now();
     const startedAt = new Date().toISOString();
     running = lab.run(ctx);
@@ -307,6 +319,7 @@ function context(
   log: EventLog,
   names: Names,
   watch: LossWatch,
+  pause: { sample(): Promise<void> },
 ): LabContext {
   let seq = 0;
   const mgmt = new Management(config.mgmtUrl, config.vhost);
@@ -334,6 +347,7 @@ function context(
       log.emit('checkpoint', { checkpoint: name, ...detail, token, status: 'waiting' }, undefined, view ? { view } : undefined);
       if (opts.step && view) {
         hooks.stderr('\n' + checkpointLines(view, hooks.width).join('\n'));
+        if (hooks.observer) await pause.sample(); // the live page shows the counts of this moment
         await hooks.waitForEnter('  press Enter to continue (Ctrl-C stops the lab) ');
       }
       log.emit('checkpoint', { checkpoint: name, ...detail, token, status: 'released' });

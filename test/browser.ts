@@ -27,10 +27,14 @@ export interface OpenBrowser {
   close(): Promise<void>;
 }
 
-/** a persistent context needs its own --user-data-dir: a fresh temp dir, removed on close */
-export async function openBrowser(): Promise<OpenBrowser> {
+/**
+ * a persistent context needs its own --user-data-dir: a fresh temp dir, removed on close.
+ * `loopback`: the page may reach 127.0.0.1 (a --live server) and nothing else; otherwise fully offline.
+ */
+export async function openBrowser({ loopback = false } = {}): Promise<OpenBrowser> {
   // test/global-setup.ts has installed it when it could; this says why not (or installs it, run alone)
-  const missing = await ensureChromium((line) => process.stderr.write(`${line}\n`));
+  const missing = await ensureChromium((line) => process.stderr.write(`${line}
+`));
   if (missing) throw new Error(missing);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -38,8 +42,9 @@ export async function openBrowser(): Promise<OpenBrowser> {
     headless: true,
     args: ARGS,
     viewport: { width: 1280, height: 900 },
-    offline: true,
+    offline: !loopback,
   });
+  if (loopback) await context.route('**/*', (route) => (/^(http:\/\/127\.0\.0\.1[:/]|file:|data:)/.test(route.request().url()) ? route.continue() : route.abort()));
   return {
     context,
     close: async () => {

@@ -50,6 +50,20 @@ describe('reports a CI job reads', () => {
     expect(error?.attrs).toMatchObject({ type: 'usage', message: "unknown option '--no-such-flag'" });
   });
 
+  it('a broken-variant run (MQLAB_FAULT) is marked: a faults field in --json (valid against the schema), a line in the text', async () => {
+    const fault = { MQLAB_FAULT: 'retry-dlq:late-publish' };
+    const json = await mqlab(['retry-dlq', '--namespace', NS, '--json'], fault);
+    expect(json.code, json.stderr).toBe(1);
+    const doc = JSON.parse(json.stdout);
+    expect(reportErrors(doc)).toBe('');
+    expect(doc.labs[0].faults).toEqual(['late-publish']);
+    const text = await mqlab(['retry-dlq', '--namespace', NS], fault);
+    expect(text.stdout.split('\n')[1]).toBe('BROKEN VARIANT retry-dlq: late-publish (MQLAB_FAULT, test only): not the correct experiment');
+    // the correct experiment carries no such field
+    const correct = JSON.parse((await mqlab(['retry-dlq', '--namespace', NS, '--json'])).stdout);
+    expect(correct.labs[0]).not.toHaveProperty('faults');
+  });
+
   it('an interrupted run (exit 130) writes it with an <error type="interrupted">', async () => {
     const file = junitAt('interrupted');
     const { child, stderrShows } = startMqlab(['dead-letter-reasons', '--step', '--namespace', NS, '--junit', file]);

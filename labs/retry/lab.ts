@@ -71,10 +71,15 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     );
 
     const dead = deferred<Delivery>();
-    const dlqConsumer = await broker.consume(x.dlq, (m) => dead.resolve(m), { prefetch: 1 });
+    // logged when it arrives (the ack comes at the end): the page draws the receipt when it happened
+    const dlqConsumer = await broker.consume(x.dlq, (m) => {
+      log.emit('dlq', { messageId: m.messageId ?? '', destination: x.dlq, status: 'received' });
+      dead.resolve(m);
+    }, { prefetch: 1 });
 
     await Promise.all(
       EVENTS.map(async (id) => {
+        log.emit('producer', { messageId: id, destination: x.work, attempt: 1, status: 'published' });
         await broker.sendConfirmed(x.work, id, { messageId: id, headers: { attempt: 1 } });
         log.emit('producer', { messageId: id, destination: x.work, attempt: 1, status: 'confirmed' });
       }),

@@ -21,6 +21,9 @@ export interface DepthSample {
    * asked once a second only (the broker refreshes them no more often), so absent in other samples
    */
   messages?: (number | null)[];
+  /** in the same samples as `messages`, from the same answer: unacked (delivered, not settled) and held (messages_dlx) */
+  unacked?: (number | null)[];
+  held?: (number | null)[];
 }
 
 export interface DepthSeries {
@@ -41,7 +44,13 @@ const MGMT_EVERY = 4;
 export const samplerConnection = (amqpUrl: string): Promise<Broker | null> => Broker.connect(amqpUrl).catch(() => null);
 
 /** start sampling now; stop() takes one last sample, closes the connection and returns the series */
-export function sampleDepths(connection: Promise<Broker | null>, mgmt: Management, queues: string[], intervalMs = DEPTH_INTERVAL_MS) {
+export function sampleDepths(
+  connection: Promise<Broker | null>,
+  mgmt: Management,
+  queues: string[],
+  intervalMs = DEPTH_INTERVAL_MS,
+  onSample?: (sample: DepthSample) => void,
+) {
   const method = { ready: 'queue.declare passive (now)', messages: 'management API (refreshed by the broker, lags 1–3 s)' };
   const series: DepthSeries = { intervalMs, method, queues, samples: [], missed: 0 };
   let stopped = false;
@@ -61,15 +70,17 @@ export function sampleDepths(connection: Promise<Broker | null>, mgmt: Managemen
       throw err;
     }
   };
-  const once = async () => {
+  const once = async (withStats = false) => {
     const b = await broker;
     if (!b) return void (series.missed += 1);
     try {
-      const stats = tick++ % MGMT_EVERY === 0 ? managementCounts(mgmt, queues) : undefined;
+      const stats = tick++ % MGMT_EVERY === 0 || withStats ? managementCounts(mgmt, queues) : undefined;
       const ready: (number | null)[] = [];
       for (const q of queues) ready.push(await readyOf(b, q));
-      const messages = await stats;
-      series.samples.push({ timestamp: new Date().toISOString(), ready, ...(messages ? { messages } : {}) });
+      const counts = await stats;
+      const sample: DepthSample = { timestamp: new Date().toISOString(), ready, ...(counts ?? {}) };
+      series.samples.push(sample);
+      onSample?.(sample);
     } catch {
       series.missed += 1;
     }
@@ -84,6 +95,12 @@ export function sampleDepths(connection: Promise<Broker | null>, mgmt: Managemen
   if (queues.length > 0) loop();
 
   return {
+    /** a sample now (a checkpoint wants the counts of this moment), after any in flight */
+    async now(): Promise<void> {
+      if (stopped || queues.length === 0) return;
+      await inFlight;
+      await once(true);
+    },
     async stop(): Promise<DepthSeries> {
       stopped = true;
       if (queues.length === 0) {
@@ -103,10 +120,15 @@ export function sampleDepths(connection: Promise<Broker | null>, mgmt: Managemen
  * The management API's count per queue: one small request each, in parallel (listing the vhost's
  * queues took 3 s with ~360 queues of other namespaces; one queue ~50 ms). null where it did not answer.
  */
-async function managementCounts(mgmt: Management, queues: string[]): Promise<(number | null)[]> {
+async function managementCounts(mgmt: Management, queues: string[]): Promise<Required<Pick<DepthSample, 'messages' | 'unacked' | 'held'>>> {
   const v = encodeURIComponent(mgmt.vhost);
-  return Promise.all(queues.map(async (q) => {
-    const row = await mgmt.request<{ messages?: number } | null>('GET', `/api/queues/${v}/${encodeURIComponent(q)}?columns=messages`).catch(() => null);
-    return row ? (row.messages ?? 0) : null;
-  }));
+  type Row = { messages?: number; messages_unacknowledged?: number; messages_dlx?: number } | null;
+  const rows = await Promise.all(queues.map((q) =>
+    mgmt.request<Row>('GET', `/api/queues/${v}/${encodeURIComponent(q)}?columns=messages,messages_unacknowledged,messages_dlx`).catch(() => null)));
+  // messages_dlx: quorum queues only (read in the source: rabbit_quorum_queue.erl, v3.10.8 and v4.3.5); 0 elsewhere
+  return {
+    messages: rows.map((r) => (r ? (r.messages ?? 0) : null)),
+    unacked: rows.map((r) => (r ? (r.messages_unacknowledged ?? 0) : null)),
+    held: rows.map((r) => (r ? (r.messages_dlx ?? 0) : null)),
+  };
 }

@@ -11,6 +11,7 @@ import { checkHtmlTarget, writeHtml } from '../report/html.js';
 import { checkOutputPaths } from '../report/out-files.js';
 import { EnvError, Interrupted } from '../errors.js';
 import { holdHome } from '../services/set-lock.js';
+import { livePort, startLive, type LiveSession } from '../live/session.js';
 
 export interface RunFlags {
   json?: boolean;
@@ -25,6 +26,9 @@ export interface RunFlags {
   jobs?: number;
   /** false (--no-wait): a set another run holds is one line and exit 2, not a wait */
   wait?: boolean;
+  /** --live [--port N]: serve the run on 127.0.0.1 */
+  live?: boolean;
+  port?: string;
 }
 
 /** what a run shares with main: the interrupt signal, and the --junit file main completes on an early exit */
@@ -51,10 +55,18 @@ export async function runCommand(
     if (missing) throw new EnvError(`${e.name} ${missing}`);
   }
   if (flags.html) checkHtmlTarget(flags.html, summary);
+  const port = livePort(flags);
   const lock = await holdServices(entries, config, flags, summary, signal);
+  let live: LiveSession | null = null;
   try {
-    return await runAndReport(entries, config, flags, labOptions, state, summary, junit);
+    live = port === null ? null : await startLive(port);
+    if (live) {
+      process.stderr.write(`mqlab: live page at ${live.url} (127.0.0.1 only); the run starts when a page connects\n`);
+      await live.firstPage(() => waitForEnter('  (or press Enter to start without one) ', signal));
+    }
+    return await runAndReport(entries, config, flags, labOptions, state, summary, junit, live);
   } finally {
+    await live?.close();
     lock?.release();
   }
 }
@@ -79,6 +91,7 @@ async function runAndReport(
   state: RunState,
   summary: boolean,
   junit: JunitFile | undefined,
+  live: LiveSession | null,
 ): Promise<number> {
   const { signal } = state;
   const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
@@ -88,12 +101,15 @@ async function runAndReport(
   const { session, reports, lost } = await runLabs(
     entries,
     config,
-    { verbose: Boolean(flags.verbose), step: Boolean(flags.step), out: flags.out, labOptions, jobs: flags.jobs },
+    // views: each checkpoint's counts and message taken at the pause, for the bench (live or recorded)
+    { verbose: Boolean(flags.verbose), step: Boolean(flags.step), out: flags.out, labOptions, jobs: flags.jobs, views: Boolean(live || flags.html) },
     {
       stderr: (line) => process.stderr.write(line + '\n'),
-      waitForEnter: (prompt) => waitForEnter(prompt, signal),
+      waitForEnter: (prompt) => (live ? live.pause(() => waitForEnter(prompt, signal)) : waitForEnter(prompt, signal)),
+      ...(live ? { observer: live.feed } : {}),
       width: process.stderr.columns || undefined,
       onReport: (r: LabReport) => {
+        live?.labEnded(r);
         junit?.add(r);
         if (flags.json) return;
         if (summary) print([`${first ? '' : '\n'}== ${r.lab}: ${r.title}`]);
@@ -109,7 +125,8 @@ async function runAndReport(
   else if (summary) print(['', ...renderSummary(reports, colour, performance.now() - started)]);
   junit?.write();
   if (flags.html && doc) {
-    const files = writeHtml(flags.html, doc, summary);
+    const descriptions = new Map(entries.map((e) => [e.name, { ...(e.checkpoints as Record<string, string>) }]));
+    const files = writeHtml(flags.html, doc, summary, (lab) => ({ descriptions: descriptions.get(lab) ?? {} }));
     process.stderr.write(`timeline: ${files[0]}${files.length > 1 ? ` (and ${files.length - 1} lab pages)` : ''}\n`);
   }
   // a service was lost: the reports say so ("error"), and main prints the one line (exit 2)
@@ -128,7 +145,12 @@ async function waitForEnter(prompt: string, signal: AbortSignal): Promise<void> 
     lines = rl[Symbol.asyncIterator]();
   }
   process.stderr.write(prompt);
-  const next = await lines.next();
+  // a line not read yet (the page's Continue came first) is the next one awaited, not lost
+  pending ??= lines.next();
+  const next = await pending;
+  pending = null;
   if (signal.aborted) throw new Interrupted();
   if (next.done) process.stderr.write('(no more input: going on)\n');
 }
+
+let pending: Promise<IteratorResult<string>> | null = null;

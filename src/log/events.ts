@@ -20,6 +20,8 @@ export class EventLog {
   constructor(
     private readonly base: Record<string, string> = {},
     private readonly sink?: (line: string) => void,
+    /** every event as it is recorded (--live) */
+    private readonly observer?: (e: LabEvent) => void,
   ) {}
 
   emit(source: string, fields: Record<string, unknown>, process?: string, extra?: Pick<LabEvent, 'view'>): LabEvent {
@@ -30,6 +32,7 @@ export class EventLog {
   record(e: LabEvent): LabEvent {
     this.events.push(e);
     this.sink?.(formatEvent(e));
+    this.observer?.(e);
     return e;
   }
 }

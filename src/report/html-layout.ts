@@ -19,7 +19,7 @@ export interface Lane {
   kind: 'process' | 'in-lab' | 'checkpoints';
 }
 
-export type MarkKind = 'publish' | 'receive' | 'settle' | 'retry' | 'dead' | 'checkpoint' | 'crash' | 'exit' | 'other';
+export type MarkKind = 'publish' | 'confirm' | 'receive' | 'settle' | 'retry' | 'dead' | 'checkpoint' | 'crash' | 'exit' | 'other';
 
 /** a linear map from [t0, t1] (ms) onto [x0, x1] (px); a zero-length span maps to x0 */
 export function timeScale(t0: number, t1: number, x0: number, x1: number): (t: number) => number {
@@ -36,11 +36,11 @@ export function tickStep(spanMs: number, maxTicks = 10): number {
   return 10 * pow;
 }
 
-/** 0 ms, 250 ms, 1 s, 1.5 s, 12 s */
+/** 0 ms, 250 ms, 1 s, 1.5 s, 1.02 s, 12 s, 10 s (never "1. s": rounded, then trailing zeros and the point dropped) */
 export function formatMs(ms: number): string {
-  if (Math.abs(ms) < 1000) return `${Math.round(ms)} ms`;
+  if (Math.abs(ms) < 999.5) return `${Math.round(ms)} ms`;
   const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(s < 10 ? 2 : 1).replace(/0+$/, '')} s`;
+  return `${Number(s.toFixed(Math.abs(s) < 10 ? 2 : 1))} s`;
 }
 
 /** the lane an event belongs to: its process when another process printed it, checkpoints, else its source */
@@ -69,7 +69,9 @@ export function markKind(e: TimelineEvent): MarkKind {
   if (e.checkpoint !== undefined || e.source === 'checkpoint') return 'checkpoint';
   if (/dead|dlx|dlq|reject|expired|maxlen|poison/.test(status) || e.source === 'dlq') return 'dead';
   if (/retry|delay|requeue|nack|held/.test(status)) return 'retry';
-  if (/publish|confirm|sent|produced/.test(status)) return 'publish';
+  // a publish and its confirm are two moments: "the client sent it" and "the broker took it"
+  if (/confirm/.test(status)) return 'confirm';
+  if (/publish|sent|produced/.test(status)) return 'publish';
   if (/receiv|deliver|consum/.test(status)) return 'receive';
   if (/ack|commit|done|stored|archived|applied/.test(status)) return 'settle';
   return 'other';

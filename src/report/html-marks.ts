@@ -6,7 +6,8 @@ import type { MarkKind } from './html-layout.js';
 
 /** colour-blind-safe (Okabe–Ito) colours; every kind also has its own shape */
 export const KIND_COLOUR: Record<MarkKind, string> = {
-  publish: '#0072B2',
+  publish: '#56B4E9',
+  confirm: '#0072B2',
   receive: '#009E73',
   settle: '#222222',
   retry: '#E69F00',
@@ -18,7 +19,8 @@ export const KIND_COLOUR: Record<MarkKind, string> = {
 };
 
 export const KIND_LABEL: Record<MarkKind, string> = {
-  publish: 'published / confirmed',
+  publish: 'published (sent by the client)',
+  confirm: 'confirmed by the broker',
   receive: 'received (delivered)',
   settle: 'acked / committed / done',
   retry: 'retry: delayed copy or requeue',
@@ -34,6 +36,8 @@ export function shape(kind: MarkKind): string {
   const c = KIND_COLOUR[kind];
   switch (kind) {
     case 'publish':
+      return `<path d="M-5,-6 L6,0 L-5,6 Z" fill="#fff" stroke="${c}" stroke-width="2"/>`;
+    case 'confirm':
       return `<path d="M-5,-6 L6,0 L-5,6 Z" fill="${c}"/>`;
     case 'receive':
       return `<circle r="5" fill="${c}"/>`;

@@ -15,6 +15,10 @@ import { esc, legend } from './html-marks.js';
 import { CSS, SCRIPT } from './html-style.js';
 import { UsageError } from '../errors.js';
 import { must } from '../must.js';
+import type { Topology } from '../broker/topology.js';
+import { benchHtml, benchLab, type BenchLab } from '../live/bench.js';
+import { BENCH_CSS } from '../live/bench-style.js';
+import { BENCH_SCRIPT } from '../live/bench-script.js';
 
 type Verdict = 'PASS' | 'FAIL' | 'SKIP';
 
@@ -22,41 +26,74 @@ export function verdict(status: string): Verdict {
   return status === 'passed' ? 'PASS' : status === 'skipped' ? 'SKIP' : 'FAIL';
 }
 
-const badge = (v: Verdict) => `<span class="badge ${v.toLowerCase()}" data-verdict="${v}">${v === 'PASS' ? '✔' : v === 'FAIL' ? '✘' : '–'} ${v}</span>`;
+export const badge = (v: Verdict) => `<span class="badge ${v.toLowerCase()}" data-verdict="${v}">${v === 'PASS' ? '✔' : v === 'FAIL' ? '✘' : '–'} ${v}</span>`;
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
+  const bench = body.includes('id="bench-data"') ? `<script>${BENCH_SCRIPT}</script>` : '';
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${esc(title)}</title><style>${CSS}</style></head>\n<body>\n${body}\n<div id="tip" role="tooltip"></div><script>${SCRIPT}</script>\n</body></html>\n`;
+    `<title>${esc(title)}</title><style>${CSS}${BENCH_CSS}</style></head>\n<body>\n${body}\n<div id="tip" role="tooltip"></div><script>${SCRIPT}</script>${bench}\n</body></html>\n`;
 }
 
-function runMeta(doc: JsonDocument): string {
+export function runMeta(doc: JsonDocument): string {
   return `RabbitMQ ${esc(doc.broker.version)} · ${esc(doc.postgres)}${doc.namespace ? ` · namespace ${esc(doc.namespace)}` : ''}`;
 }
 
-export function labPage(doc: JsonDocument, lab: JsonLab): string {
-  const v = verdict(lab.status);
-  const events = lab.events as unknown as TimelineEvent[];
-  const { svg, kinds } = timelineSvg({ events, window: lab.window, depths: lab.depths });
-  const checks = lab.checks.map((c) => {
+/** what a lab page needs beyond the --json document: the checkpoints' descriptions, from the lab's metadata */
+export interface PageExtras {
+  descriptions?: Record<string, string>;
+}
+
+/** the recorded lab as the bench sees it */
+export function benchOf(lab: JsonLab, extras: PageExtras = {}): BenchLab {
+  return benchLab({
+    lab: lab.lab,
+    title: lab.title,
+    verdict: verdict(lab.status),
+    faults: 'faults' in lab ? (lab.faults as string[]) : [],
+    lines: lab.lines,
+    events: lab.events as unknown as TimelineEvent[],
+    depths: lab.depths,
+    topology: ('topology' in lab ? (lab.topology as Topology) : null) ?? null,
+    descriptions: extras.descriptions ?? {},
+  });
+}
+
+/** the page's header: the lab, its verdict, the summary line (the script keeps them current) */
+export function labHeader(lab: string, title: string, v: Verdict | 'RUNNING', meta: string, lines: string[], live: boolean): string {
+  const b = v === 'RUNNING' ? `<span class="badge" id="verdict" data-verdict="RUNNING">… running</span>` : badge(v).replace('<span ', '<span id="verdict" ');
+  return `<header class="top"><h1><span id="lab-name">${esc(lab)}</span> ${b}</h1>${live ? '<span class="live-state" id="live-state">live</span>' : '<span id="live-state" hidden></span>'}</header>` +
+    `<p class="meta"><span id="lab-title">${esc(title)}</span><br>${meta}</p><pre class="lines" id="lines"${lines.length ? '' : ' hidden'}>${esc(lines.join('\n'))}</pre>`;
+}
+
+/** below the bench: the timeline with its lanes and depth charts, the checks, every event as a row */
+export function labTail(input: { events: TimelineEvent[]; window?: { start: string; end: string }; depths?: JsonLab['depths'] }, checks: JsonLab['checks'], note = ''): string {
+  const { svg, kinds } = timelineSvg(input);
+  const rows = checks.map((c) => {
     const r = c.pass ? 'PASS' : 'FAIL';
     return `<tr class="${r.toLowerCase()}" data-check="${esc(c.name)}"><td>${badge(r)}</td><td>${esc(c.name)}</td>` +
       `<td>${esc(formatExpected(c as Check))}</td><td>${esc(formatValue(c.actual))}</td></tr>`;
   });
+  return `<h2>Timeline</h2>
+<p class="note">One lane per process; time runs left to right from the first thing the run saw, each event at its own timestamp. Hover a mark for its key=value fields; its message’s journey lights up.</p>
+${input.events.length ? '' : '<p class="note">This run recorded no events (yet).</p>'}${legend(kinds)}
+${svg}
+${depthKeys(input.depths)}
+${eventTable(input.events, domain(input)[0])}
+${checks.length ? `<h2>Checks</h2>
+<table class="checks"><thead><tr><th>result</th><th>check</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : ''}${note}`;
+}
+
+export function labPage(doc: JsonDocument, lab: JsonLab, extras: PageExtras = {}): string {
+  const v = verdict(lab.status);
+  const events = lab.events as unknown as TimelineEvent[];
   const failed = lab.checks.filter((c) => !c.pass).length;
   const why = 'skipped' in lab && lab.skipped ? `<p><strong>Skipped:</strong> ${esc(lab.skipped)}</p>` : '';
   const error = 'error' in lab && lab.error ? `<p><strong>The experiment did not complete:</strong> ${esc(String(lab.error).split('\n')[0])}</p>` : '';
-  const body = `<header><h1>${esc(lab.lab)} ${badge(v)}</h1><p class="meta">${esc(lab.title)}<br>${runMeta(doc)} · run ${(lab.timings.runMs / 1000).toFixed(2)} s` +
-    ` (setup ${lab.timings.setupMs} ms) · ${lab.events.length} events · ${lab.checks.length} checks, ${failed} failed</p></header>
-${failedBox(lab)}${why}${error}${lab.lines.length ? `<pre class="lines">${esc(lab.lines.join('\n'))}</pre>` : ''}
-<h2>Timeline</h2>
-<p class="note">One lane per process; time runs left to right from the first thing the run saw. Hover a mark for its key=value fields; its message’s journey lights up.</p>
-${lab.events.length ? '' : '<p class="note">This run recorded no events.</p>'}${legend(kinds)}
-${svg}
-${depthKeys(lab.depths)}
-${eventTable(events, domain({ events, window: lab.window, depths: lab.depths })[0])}
-<h2>Checks</h2>
-<table class="checks"><thead><tr><th>result</th><th>check</th><th>expected</th><th>actual</th></tr></thead><tbody>${checks.join('')}</tbody></table>
-<p class="note">Drawn from the same report data as <code>--json</code>.</p>`;
+  const meta = `${runMeta(doc)} · run ${(lab.timings.runMs / 1000).toFixed(2)} s (setup ${lab.timings.setupMs} ms) · ${lab.events.length} events · ${lab.checks.length} checks, ${failed} failed`;
+  const body = `${labHeader(lab.lab, lab.title, v, meta, lab.lines, false)}
+${failedBox(lab)}${why}${error}
+${benchHtml([benchOf(lab, extras)], false)}
+<div id="tail">${labTail({ events, window: lab.window, depths: lab.depths }, lab.checks, '<p class="note">Drawn from the same report data as <code>--json</code>.</p>')}</div>`;
   return page(`mqlab ${lab.lab}: ${v}`, body);
 }
 
@@ -105,16 +142,17 @@ export function checkHtmlTarget(target: string, several: boolean): void {
 }
 
 /** one lab: FILE; several (`mqlab all`): DIR/<lab>.html and DIR/index.html. Returns the files written. */
-export function writeHtml(target: string, doc: JsonDocument, several: boolean): string[] {
+export function writeHtml(target: string, doc: JsonDocument, several: boolean, extras: (lab: string) => PageExtras = () => ({})): string[] {
   if (!several) {
     fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
-    fs.writeFileSync(target, labPage(doc, must(doc.labs[0], 'the lab of the report')));
+    const lab = must(doc.labs[0], 'the lab of the report');
+    fs.writeFileSync(target, labPage(doc, lab, extras(lab.lab)));
     return [target];
   }
   fs.mkdirSync(target, { recursive: true });
   const files = doc.labs.map((l) => {
     const file = path.join(target, `${l.lab}.html`);
-    fs.writeFileSync(file, labPage(doc, l));
+    fs.writeFileSync(file, labPage(doc, l, extras(l.lab)));
     return file;
   });
   const index = path.join(target, 'index.html');

@@ -32,11 +32,14 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       ...(r.error ? { error: r.error } : {}),
       // a service lost or refused during the lab: not a failed experiment
       ...(r.environment ? { outcome: 'error', error: { kind: 'environment', ...r.environment } } : {}),
+      // a run of a deliberately broken variant (MQLAB_FAULT) says so: its FAILs are the point, not a finding
+      ...(r.faults?.length ? { faults: r.faults } : {}),
       ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
       timings: roundTimings(r.timings),
       ...(r.window ? { window: r.window } : {}),
       events: r.events.map((e) => ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e), ...(e.view ? { view: e.view } : {}) })),
       ...(r.depths ? { depths: r.depths } : {}),
+      ...(r.topology ? { topology: r.topology } : {}),
     })),
   };
 }

@@ -3,6 +3,7 @@ import type { Capabilities } from '../broker/capabilities.js';
 import type { LabEvent } from '../log/events.js';
 import type { CheckResult } from './checks.js';
 import type { DepthSeries } from '../broker/depth-sampler.js';
+import type { Topology } from '../broker/topology.js';
 
 export type LabStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
@@ -23,6 +24,10 @@ export interface LabReport {
   events: LabEvent[];
   /** the lab's queues' ready messages, sampled during the run */
   depths?: DepthSeries;
+  /** the exchanges, queues and bindings the engine declared for the lab (the bench draws them) */
+  topology?: Topology;
+  /** MQLAB_FAULT: the deliberately broken variants this run was made with (test only); absent for the correct experiment */
+  faults?: string[];
   /** the lab's own namespace in a --jobs run (absent: the run's namespace) */
   namespace?: string;
 }

@@ -10,9 +10,14 @@ export function palette(colour: boolean) {
   return { pass: c.green, fail: c.red, skip: c.yellow, dim: c.dim, bold: c.bold };
 }
 
+/** a run of a deliberately broken variant is marked as one, after the summary line */
+export const faultLine = (r: Pick<LabReport, 'lab' | 'faults'>) =>
+  `BROKEN VARIANT ${r.lab}: ${(r.faults ?? []).join(', ')} (MQLAB_FAULT, test only): not the correct experiment`;
+
 export function renderLab(r: LabReport, colour: boolean): string[] {
   const p = palette(colour);
   const out = [...r.lines];
+  if (r.faults?.length) out.push(p.skip(faultLine(r)));
   if (r.status === 'skipped') {
     out.push(p.skip(`SKIP ${r.lab}: ${r.skipped}`));
     return out;

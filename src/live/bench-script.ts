@@ -1,0 +1,167 @@
+/**
+ * The bench page's script (inline, no library): shows one step of the current lab — the graph's
+ * counts, tokens and process states, the step panel, the timeline's cursor — and moves between
+ * steps (← → space, the player's buttons, #step=N in the URL). On a live page it reads the run
+ * from /events (server-sent events), follows the newest step, and sends Continue for a paused
+ * checkpoint (button or Enter) when this page holds the run's control.
+ */
+export const BENCH_SCRIPT = String.raw`
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const data = JSON.parse($('bench-data').textContent);
+  const st = { labs: data.labs, lab: 0, step: 0, follow: data.live, pinned: false, playing: null, key: null, ended: !data.live, sent: null };
+  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
+  const fmt = (ms) => { if (ms === null || ms === undefined) return '–'; if (Math.abs(ms) < 999.5) return Math.round(ms) + ' ms'; const s = ms / 1000; return Number(s.toFixed(Math.abs(s) < 10 ? 2 : 1)) + ' s'; };
+  const num = (v) => (v === null || v === undefined ? '–' : String(v));
+  const lab = () => st.labs[st.lab];
+  const kv = (el, fields) => { el.innerHTML = Object.entries(fields || {}).map(([k, v]) => '<dt>' + esc(k) + '</dt><dd>' + esc(v) + '</dd>').join(''); };
+
+  function readHash() {
+    const m = /step=(\d+)/.exec(location.hash); const l = /lab=([\w-]+)/.exec(location.hash);
+    if (l) { const i = st.labs.findIndex((x) => x.lab === l[1]); if (i >= 0) { st.lab = i; st.pinned = true; } }
+    if (m && lab()) { st.step = Math.min(Math.max(0, Number(m[1]) - 1), Math.max(0, lab().steps.length - 1)); st.follow = false; }
+  }
+  function writeHash() {
+    const h = (st.labs.length > 1 ? 'lab=' + lab().lab + '&' : '') + 'step=' + (st.step + 1);
+    if (location.hash.slice(1) !== h) history.replaceState(null, '', '#' + h);
+  }
+
+  let shownGraph = null;
+  function drawGraph(l) {
+    if (shownGraph === l.graph) return;
+    $('stage').innerHTML = l.graph; shownGraph = l.graph;
+  }
+  function drawTokens(s, l) {
+    const svg = $('stage').querySelector('svg.graph'); if (!svg) return;
+    const layer = svg.querySelector('.tokens'); const seen = new Set(); const perNode = {};
+    for (const [id, tok] of Object.entries(s ? s.tokens : {})) {
+      const node = svg.querySelector('[data-node="' + CSS.escape(tok.at) + '"]'); if (!node) continue;
+      // pills from the node's right edge leftwards, a second row above when the first is full
+      const w = 16 + tok.label.length * 12;
+      const row = perNode[tok.at] || (perNode[tok.at] = { x: Number(node.dataset.right), y: Number(node.dataset.cy) });
+      if (row.x - w < Number(node.dataset.x)) { row.x = Number(node.dataset.right); row.y -= 34; }
+      const x = row.x - w, y = row.y; row.x = x - 6;
+      let g = layer.querySelector('[data-token="' + CSS.escape(id) + '"]');
+      if (!g) { g = document.createElementNS('http://www.w3.org/2000/svg', 'g'); g.setAttribute('class', 'token'); g.dataset.token = id;
+        g.innerHTML = '<rect height="28" rx="14"></rect><text x="8" y="21"></text><title></title>'; layer.appendChild(g); }
+      g.querySelector('rect').setAttribute('width', w);
+      g.querySelector('text').textContent = tok.label; g.querySelector('title').textContent = id + ' at ' + tok.at.slice(2);
+      g.setAttribute('transform', 'translate(' + x + ',' + y + ')'); g.dataset.at = tok.at;
+      g.classList.toggle('done', tok.done); g.classList.toggle('current', id === s.messageId); seen.add(id);
+    }
+    layer.querySelectorAll('.token').forEach((g) => { if (!seen.has(g.dataset.token)) g.remove(); });
+    svg.querySelectorAll('.g-node').forEach((n) => n.classList.remove('active'));
+    if (s) { const n = svg.querySelector('[data-node="' + CSS.escape('p:' + s.lane) + '"]'); if (n) n.classList.add('active'); }
+    svg.querySelectorAll('.g-process').forEach((n) => {
+      const state = s ? s.processes[n.dataset.node.slice(2)] : undefined; const t = n.querySelector('.g-state');
+      if (t) t.textContent = state || '';
+      n.classList.toggle('crashed', /killed/.test(state || '')); n.classList.toggle('ended', /exited/.test(state || ''));
+    });
+    l.queues.forEach((q, i) => {
+      const n = svg.querySelector('[data-node="' + CSS.escape('q:' + q) + '"]'); if (!n || !s) return;
+      const c = s.counts;
+      n.querySelector('[data-count=ready]').textContent = 'ready ' + num(c.ready && c.ready[i]);
+      n.querySelector('[data-count=unacked]').textContent = 'unacked ' + num(c.unacked && c.unacked[i]);
+      n.querySelector('[data-count=held]').textContent = 'held ' + num(c.held && c.held[i]);
+    });
+  }
+  function drawPanel(s, l) {
+    const n = l.steps.length;
+    $('step-no').textContent = s ? 'Step ' + (st.step + 1) + ' / ' + n + ' · +' + fmt(s.rel) + (data.live && !st.ended ? (st.follow ? ' · live' : ' · looking back') : '') : (data.live && !st.ended ? 'waiting for the run…' : 'no events');
+    $('step-title').textContent = s ? s.title : '';
+    $('step-desc').textContent = s ? (s.description || (s.checkpoint ? 'checkpoint ' + s.checkpoint : '')) : '';
+    const c = s ? s.counts : null;
+    $('counts').innerHTML = '<tr><th>queue</th><th>ready</th><th>unacked</th><th>held</th></tr>' + l.queues.map((q, i) =>
+      '<tr data-queue="' + esc(q) + '"><td>' + esc(q).replace(/\./g, '.<wbr>') + '</td><td>' + num(c && c.ready && c.ready[i]) + '</td><td>' + num(c && c.unacked && c.unacked[i]) + '</td><td>' + num(c && c.held && c.held[i]) + '</td></tr>').join('');
+    const at = (ms) => (ms === null ? 'no sample yet' : ms < 0 ? fmt(-ms) + ' before the first event' : '+' + fmt(ms));
+    $('counts-basis').textContent = c ? 'ready: queue.declare passive, sampled at ' + at(c.readyAt) + '; unacked, held: management API at ' + at(c.mgmtAt) + ' (refreshed by the broker, 1–3 s late)' : '';
+    $('message-head').textContent = s && s.messageId ? 'Message ' + (s.tokens[s.messageId] ? s.tokens[s.messageId].label : s.messageId) + ' (as its events said so far)' : 'Message';
+    kv($('message'), s && s.message ? s.message : {});
+    kv($('event'), s ? s.fields : {});
+    $('business-from').textContent = s && s.business ? 'as ' + s.business.from + ' reported' : 'nothing reported yet';
+    kv($('business'), s && s.business ? s.business.fields : {});
+    const waiting = s && s.waiting && data.live && !st.ended && st.step === n - 1;
+    $('continue').hidden = !(waiting && st.key && st.sent !== s.waiting);
+    $('viewer-note').hidden = !(waiting && !st.key);
+    $('viewer-note').textContent = 'paused: the run is released from the terminal (Enter) or the page that holds control';
+    $('scrub').max = String(Math.max(0, n - 1)); $('scrub').value = String(st.step); $('pos').textContent = (n ? st.step + 1 : 0) + ' / ' + n;
+    $('play').textContent = st.playing ? '❚❚' : '▶';
+  }
+  function drawHeader(l) {
+    $('lab-name').textContent = l.lab; $('lab-title').textContent = l.title;
+    const v = $('verdict'); v.dataset.verdict = l.verdict; v.className = 'badge ' + l.verdict.toLowerCase();
+    v.textContent = l.verdict === 'PASS' ? '✔ PASS' : l.verdict === 'FAIL' ? '✘ FAIL' : l.verdict === 'SKIP' ? '– SKIP' : '… running';
+    $('lines').textContent = l.lines.join('\n'); $('lines').hidden = l.lines.length === 0;
+    $('fault-banner').hidden = l.faults.length === 0; $('fault-names').textContent = l.faults.join(', ');
+    $('labs-nav').innerHTML = st.labs.length > 1 ? st.labs.map((x, i) => '<button type="button" data-i="' + i + '" aria-current="' + (i === st.lab) + '">' + esc(x.lab) + ' ' + esc(x.verdict) + '</button>').join('') : '';
+  }
+  function drawCursor(s) {
+    const svg = document.querySelector('svg.timeline'); if (!svg || !s) return;
+    const t0 = Number(svg.dataset.t0), t1 = Number(svg.dataset.t1), x0 = Number(svg.dataset.x0), x1 = Number(svg.dataset.x1);
+    const x = t1 > t0 ? x0 + ((s.t - t0) / (t1 - t0)) * (x1 - x0) : x0;
+    let line = svg.querySelector('line.cursor');
+    if (!line) { line = document.createElementNS('http://www.w3.org/2000/svg', 'line'); line.setAttribute('class', 'cursor'); svg.appendChild(line); }
+    line.setAttribute('x1', x); line.setAttribute('x2', x); line.setAttribute('y1', 0); line.setAttribute('y2', svg.viewBox.baseVal.height);
+  }
+  function render() {
+    const l = lab(); if (!l) return;
+    if (st.follow) st.step = Math.max(0, l.steps.length - 1);
+    const s = l.steps[st.step];
+    drawHeader(l); drawGraph(l); drawTokens(s, l); drawPanel(s, l); drawCursor(s);
+    if (s) writeHash();
+  }
+  function go(i) {
+    const n = lab().steps.length; st.step = Math.min(Math.max(0, i), Math.max(0, n - 1));
+    st.follow = data.live && !st.ended && st.step === n - 1; render();
+  }
+  function stop() { clearTimeout(st.playing); st.playing = null; render(); }
+  function play() {
+    if (st.playing) return stop();
+    const l = lab(); if (st.step >= l.steps.length - 1) st.step = 0;
+    const tick = () => {
+      const a = l.steps[st.step], b = l.steps[st.step + 1];
+      if (!b) return stop();
+      const speed = Number($('speed').value) || 1;
+      st.playing = setTimeout(() => { go(st.step + 1); tick(); }, Math.min(2500, Math.max(350, (b.rel - a.rel) / speed)));
+    };
+    st.follow = false; st.playing = setTimeout(() => {}, 0); render(); tick();
+  }
+  async function release() {
+    const s = lab().steps[st.step]; if (!s || !s.waiting || !st.key || st.sent === s.waiting) return;
+    st.sent = s.waiting; render();
+    const r = await fetch('/continue', { method: 'POST', headers: { 'content-type': 'application/json', 'x-mqlab-key': st.key }, body: JSON.stringify({ token: s.waiting }) }).catch(() => null);
+    if (!r || !r.ok) { st.sent = null; render(); }
+  }
+
+  $('first').onclick = () => go(0); $('prev').onclick = () => go(st.step - 1); $('next').onclick = () => go(st.step + 1);
+  $('play').onclick = play; $('continue').onclick = release; $('scrub').oninput = (e) => go(Number(e.target.value));
+  $('labs-nav').onclick = (e) => { const b = e.target.closest('button'); if (!b) return; st.lab = Number(b.dataset.i); st.pinned = true; st.step = 0; st.follow = false; render(); };
+  document.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
+    if (e.key === 'ArrowRight') go(st.step + 1);
+    else if (e.key === 'ArrowLeft') go(st.step - 1);
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(lab().steps.length - 1);
+    else if (e.key === ' ') play();
+    else if (e.key === 'Enter' && !$('continue').hidden) release();
+    else return;
+    e.preventDefault();
+  });
+  window.addEventListener('hashchange', () => { readHash(); render(); });
+
+  if (data.live) {
+    const src = new EventSource('/events');
+    src.addEventListener('hello', (e) => { const m = JSON.parse(e.data); st.key = m.key; render(); });
+    src.addEventListener('lab', (e) => {
+      const m = JSON.parse(e.data); const i = st.labs.findIndex((x) => x.lab === m.lab.lab);
+      if (i >= 0) st.labs[i] = m.lab; else st.labs.push(m.lab);
+      if (!st.pinned) st.lab = i >= 0 ? i : st.labs.length - 1;
+      if (st.labs[st.lab] === m.lab || st.labs[st.lab].lab === m.lab.lab) $('tail').innerHTML = m.tail;
+      render();
+    });
+    src.addEventListener('end', () => { st.ended = true; src.close(); $('live-state').textContent = 'run ended: replay with ← → space'; render(); });
+    src.onerror = () => { if (!st.ended) $('live-state').textContent = 'connection to mqlab lost'; };
+  }
+  readHash(); render();
+})();
+`;

@@ -1,0 +1,44 @@
+/** The bench's CSS (graph, step panel, player controls): a projector first, high contrast, large type. */
+export const BENCH_CSS = `
+.top { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 20px; }
+.top h1 { font-size: 40px; margin: 0; } .top + .meta { margin: 2px 0 6px; } pre.lines { margin: 6px 0; } .top .badge { font-size: 34px; padding: 2px 14px; }
+.fault-banner { border: 4px dashed #a32700; background: #fff0eb; color: #7a1d00; font-weight: 800; font-size: 24px; padding: 6px 14px; margin: 8px 0; }
+.live-state { font-weight: 700; font-size: 22px; padding: 2px 10px; border: 2px solid #000; border-radius: 6px; }
+.labs-nav { display: flex; flex-wrap: wrap; gap: 6px; margin: 6px 0; } .labs-nav button { font-size: 18px; }
+.labs-nav button[aria-current="true"] { background: #000; color: #fff; }
+.bench { display: grid; grid-template-columns: minmax(0, 5fr) minmax(340px, 3fr); gap: 16px; align-items: start; margin: 10px 0; }
+@media (max-width: 1100px) { .bench { grid-template-columns: minmax(0, 1fr); } }
+.stage { border: 2px solid #000; border-radius: 8px; padding: 6px; background: #fff; min-width: 0; }
+svg.graph { width: 100%; height: auto; display: block; max-height: 72vh; }
+.g-node rect { fill: #fff; stroke: #000; stroke-width: 2.5; }
+.g-queue rect { fill: #eef6ff; } .g-exchange rect { fill: #fff7e6; } .g-process rect { fill: #f2f2f2; }
+.g-process.crashed rect { fill: #fff0eb; stroke: #a32700; stroke-width: 4; } .g-process.ended rect { stroke-dasharray: 6 4; }
+.g-node.active rect { stroke: #0057b8; stroke-width: 6; }
+.g-name { font-size: 25px; font-weight: 800; } .g-note { font-size: 20px; fill: #222; }
+.g-count, .g-state { font-size: 20px; font-weight: 700; fill: #000; }
+.g-edge { fill: none; stroke: #000; stroke-width: 2.5; } .g-dead-letter { stroke: #a32700; stroke-dasharray: 8 5; }
+.g-edge-label { font-size: 20px; fill: #7a1d00; font-weight: 600; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
+marker path { fill: #000; }
+.token rect { fill: #0057b8; stroke: #000; stroke-width: 1.5; } .token.done rect { fill: #6b6b6b; } .token.current rect { fill: #b34000; stroke-width: 3; }
+.token text { font: 800 21px ui-monospace, monospace; fill: #fff; }
+.token { transition: transform .45s ease-in-out; }
+@media (prefers-reduced-motion: reduce) { .token { transition: none; } }
+.step-panel { border: 2px solid #000; border-radius: 8px; padding: 10px 14px; min-width: 0; overflow-wrap: anywhere; }
+.step-no { font-size: 22px; font-weight: 700; } .step-title { font-size: 28px; margin: 4px 0 6px; line-height: 1.2; }
+.step-desc { font-size: 22px; margin: 0 0 8px; }
+.step-panel table { border-collapse: collapse; width: 100%; } .step-panel td, .step-panel th { border: 1px solid #777; padding: 2px 6px; text-align: right; font-size: 20px; }
+.step-panel td:first-child, .step-panel th:first-child { text-align: left; overflow-wrap: normal; }
+.step-panel td:not(:first-child), .step-panel th:not(:first-child) { white-space: nowrap; width: 1%; }
+.step-panel h3 { font-size: 20px; margin: 10px 0 2px; } .basis { font-size: 18px; color: #222; margin: 2px 0; }
+details.event-fields summary { font-size: 18px; cursor: pointer; }
+dl.kv { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0 10px; margin: 2px 0; font-size: 20px; }
+dl.kv dt { font-weight: 700; } dl.kv dd { margin: 0; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+#continue { font-size: 28px; font-weight: 800; padding: 8px 26px; background: #00603f; color: #fff; border: 0; border-radius: 8px; margin: 6px 0; cursor: pointer; }
+#continue:focus-visible, nav.player button:focus-visible { outline: 4px solid #d55e00; outline-offset: 2px; }
+#continue[hidden] { display: none; }
+.viewer-note { font-size: 18px; font-weight: 700; }
+nav.player { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; margin: 6px 0 12px; font-size: 20px; }
+nav.player button, nav.player select { font-size: 22px; min-width: 52px; padding: 4px 10px; }
+nav.player input[type=range] { flex: 1 1 300px; min-width: 200px; }
+.cursor { stroke: #d55e00; stroke-width: 3; }
+`;

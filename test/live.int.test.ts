@@ -1,0 +1,231 @@
+/**
+ * The bench in Debian's headless Chromium, against real runs: `--live --step` serves the run on
+ * 127.0.0.1, the page receives its events as they happen, a queue's counts change, Continue
+ * (button and Enter) releases each checkpoint and the run ends PASS, after which the server is
+ * gone. The player: ← → space and #step=N on a recorded --html page. The projector layout:
+ * screenshots at 1280×720 and 1920×1080 with the smallest text measured and no horizontal scroll.
+ * Bad input: a port in use, a bad --port; Ctrl-C leaves no listener.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
+import { openBrowser, SCREENSHOTS, type OpenBrowser } from './browser.js';
+
+const NS = useNamespace(import.meta.url).namespace;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-live-'));
+
+/** start `mqlab …` and read the live page's address from its stderr */
+async function startLive(args: string[]) {
+  const run = startMqlab(args);
+  let stderr = '';
+  run.child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
+  await run.stderrShows('live page at http://127.0.0.1:', 60_000);
+  await run.stderrShows('/ (127.0.0.1 only)', 5_000);
+  const url = /live page at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr)?.[1] ?? '';
+  return { ...run, url, port: Number(new URL(url).port), stderr: () => stderr };
+}
+
+/** can anything connect to 127.0.0.1:port? */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+
+/** GET with a chosen Host header: the status code */
+const statusWithHost = (port: number, host: string) =>
+  new Promise<number>((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: '/', headers: { host } }, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', reject);
+  });
+
+/** the smallest font size of visible text outside SVG, and SVG text as drawn (its size × the SVG's scale) */
+async function smallestText(page: Page) {
+  return page.evaluate(() => {
+    const visible = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden' && !el.closest('details:not([open]) > :not(summary)');
+    };
+    let html = Infinity;
+    let graph = Infinity;
+    for (const el of document.querySelectorAll('body *')) {
+      if (el.closest('svg') || !visible(el)) continue;
+      const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
+      if (own) html = Math.min(html, parseFloat(getComputedStyle(el).fontSize));
+    }
+    for (const t of document.querySelectorAll('svg.graph text')) {
+      if (!t.textContent!.trim() || !visible(t)) continue;
+      const m = (t as SVGGraphicsElement).getScreenCTM();
+      const scale = m ? Math.hypot(m.a, m.b) : 1; // rotated labels too
+      graph = Math.min(graph, parseFloat(getComputedStyle(t).fontSize) * scale);
+    }
+    return { html, graph, overflow: document.documentElement.scrollWidth - innerWidth };
+  });
+}
+
+async function shoot(page: Page, name: string, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, name);
+  await page.screenshot({ path: file });
+  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+  return smallestText(page);
+}
+
+describe('the bench: --live and the player in headless Chromium', () => {
+  useServices();
+  let browser: OpenBrowser;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await openBrowser({ loopback: true });
+    page = await browser.context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('--live --step: events arrive, counts change, Continue releases every checkpoint, PASS, the server closes', async () => {
+    const run = await startLive(['retry-dlq', '--namespace', NS, '--live', '--port', '0', '--step']);
+    expect(await statusWithHost(run.port, `evil.example:${run.port}`)).toBe(403); // DNS rebinding
+    // the run waits for the page: it starts when the page connects
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(run.url);
+    const viewer = await browser.context.newPage();
+    await viewer.goto(run.url);
+    const counts = new Set<string>();
+    let released = 0;
+    let shotMidRun = false;
+    for (let i = 0; i < 40 && run.child.exitCode === null; i++) {
+      const button = page.locator('#continue');
+      const paused = await button.waitFor({ state: 'visible', timeout: 60_000 }).then(() => true, () => false);
+      if (!paused) break;
+      counts.add(await page.locator('#counts').innerText());
+      const title = await page.locator('#step-title').innerText();
+      expect(title).toMatch(/^pause: /);
+      // the second page watches: it sees the pause but cannot release it
+      expect(await viewer.locator('#continue').isVisible()).toBe(false);
+      if (!shotMidRun && /before-retry/.test(title)) {
+        await page.waitForTimeout(1200); // the management API's counts catch up while paused
+        const seen = await shoot(page, 'live-retry-dlq-1280.png', { width: 1280, height: 720 });
+        expect(seen.overflow).toBeLessThanOrEqual(0);
+        expect(seen.html).toBeGreaterThanOrEqual(18);
+        expect(await page.locator(`#counts tr[data-queue="${NS}.orders.retry"] td:nth-child(2)`).innerText()).toMatch(/^[01]$/);
+        await shoot(page, 'live-retry-dlq-1920.png', { width: 1920, height: 1080 });
+        await page.setViewportSize({ width: 1280, height: 720 });
+        shotMidRun = true;
+      }
+      const before = await page.locator('#step-no').innerText();
+      if (released % 2 === 0) await button.click();
+      else await page.keyboard.press('Enter');
+      // released: the run goes on (the next step arrives) or ends
+      await expect.poll(async () => run.child.exitCode !== null || (await page.locator('#step-no').innerText()) !== before, { timeout: 30_000 }).toBe(true);
+      released += 1;
+    }
+    const r = await run.exited(120_000);
+    expect(r.exitCode, run.stderr()).toBe(0);
+    expect(released).toBe(11); // retry-dlq's ten gates and its own after-consumer
+    expect(shotMidRun).toBe(true);
+    expect(counts.size, [...counts].join('\n')).toBeGreaterThan(1); // the queues' counts changed between pauses
+    await expect.poll(() => page.locator('#verdict').getAttribute('data-verdict'), { timeout: 10_000 }).toBe('PASS');
+    expect(await page.locator('#live-state').innerText()).toMatch(/run ended/);
+    expect(await page.locator('table.checks tr.pass').count()).toBeGreaterThan(0);
+    // after the run the page replays what it received
+    await page.keyboard.press('Home');
+    expect(await page.locator('#step-no').innerText()).toMatch(/^Step 1 \//);
+    expect(await listening(run.port)).toBe(false);
+    await viewer.close();
+  }, 240_000);
+
+  it('the player: ← → and space step through a recorded run, #step=N reopens the same state', async () => {
+    const file = path.join(dir, 'retry.html');
+    const r = await mqlab(['retry', '--namespace', NS, '--html', file]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto('file://' + file);
+    const total = Number(/\/ (\d+)/.exec(await page.locator('#step-no').innerText())?.[1]);
+    expect(total).toBeGreaterThan(8);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.locator('#step-no').innerText()).toMatch(/^Step 3 \//);
+    expect(page.url()).toMatch(/#step=3$/);
+    const state = async () => ({
+      title: await page.locator('#step-title').innerText(),
+      counts: await page.locator('#counts').innerText(),
+      tokens: await page.locator('svg.graph .token').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-token')}@${e.getAttribute('data-at')}`)),
+    });
+    const at3 = await state();
+    // the same state when the URL is opened again, in a fresh page
+    const again = await browser.context.newPage();
+    await again.goto('file://' + file + '#step=3');
+    expect(await again.locator('#step-title').innerText()).toBe(at3.title);
+    expect(await again.locator('#counts').innerText()).toBe(at3.counts);
+    await again.close();
+    // the poison message's token is in the DLQ at the step its reader received it
+    await page.keyboard.press('Home');
+    for (let i = 0; i < total && !/^dlq: received · poison$/.test(await page.locator('#step-title').innerText()); i++) await page.keyboard.press('ArrowRight');
+    expect(await page.locator('#step-title').innerText()).toBe('dlq: received · poison');
+    expect(await page.locator(`svg.graph .token[data-token="poison"]`).getAttribute('data-at')).toBe(`q:${NS}.me12.retry.dlq`);
+    // space plays from the start, space pauses
+    await page.keyboard.press('Home');
+    await page.keyboard.press(' ');
+    await expect.poll(async () => Number(/^Step (\d+)/.exec(await page.locator('#step-no').innerText())?.[1]), { timeout: 15_000 }).toBeGreaterThan(2);
+    await page.keyboard.press(' ');
+    const paused = await page.locator('#step-no').innerText();
+    await page.waitForTimeout(1500);
+    expect(await page.locator('#step-no').innerText()).toBe(paused);
+    // projector sizes: the smallest text, no horizontal scroll
+    await page.goto('file://' + file + '#step=6');
+    const small = await shoot(page, 'player-retry-1280.png', { width: 1280, height: 720 });
+    expect(small.html, JSON.stringify(small)).toBeGreaterThanOrEqual(18);
+    expect(small.graph, JSON.stringify(small)).toBeGreaterThanOrEqual(14);
+    expect(small.overflow).toBeLessThanOrEqual(0);
+    const large = await shoot(page, 'player-retry-1920.png', { width: 1920, height: 1080 });
+    expect(large.html).toBeGreaterThanOrEqual(18);
+    expect(large.overflow).toBeLessThanOrEqual(0);
+    // the page uses the width it has: the bench spans most of a 1920 px screen
+    const width = await page.locator('section.bench').evaluate((el) => el.getBoundingClientRect().width);
+    expect(width).toBeGreaterThan(1700);
+  }, 120_000);
+
+  it('bad input: a port in use or a bad --port is one line and exit 2', async () => {
+    const busy = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => busy.once('listening', r));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const r = await mqlab(['retry-dlq', '--namespace', NS, '--live', '--port', String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^mqlab: --live: port ${port} on 127\\.0\\.0\\.1 is in use\\n  → choose another with --port N, or --port 0 for any free port$`));
+      expect(r.stdout).toBe('');
+    } finally {
+      busy.close();
+    }
+    for (const bad of ['70000', 'abc', '-1']) {
+      const r = await mqlab(['retry-dlq', '--live', '--port', bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr, bad).toMatch(/^mqlab: --port must be a whole number from 0 to 65535, got '.*'$/);
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack
+    }
+    const lone = await mqlab(['retry-dlq', '--port', '9']);
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toMatch(/^mqlab: --port is the port of the --live page\n/);
+  });
+
+  it('Ctrl-C during a live run leaves no listener behind', async () => {
+    const run = await startLive(['retry-dlq', '--namespace', NS, '--live', '--port', '0', '--step']);
+    await page.goto(run.url);
+    await page.locator('#continue').waitFor({ state: 'visible', timeout: 60_000 });
+    run.child.kill('SIGINT');
+    const r = await run.exited(60_000);
+    expect(r.exitCode).toBe(130);
+    expect(await listening(run.port)).toBe(false);
+  }, 120_000);
+});
