@@ -34,7 +34,12 @@ if (!Number.isInteger(expected) || expected < 1 || !(idleMs > 0)) {
   process.exit(2);
 }
 
-const gate = replayGate({ holdMs: Number(values['gate-ms']) || 0 });
+const replay = replayGate({ holdMs: Number(values['gate-ms']) || 0 });
+/** a gate; the idle clock starts again when it is released (a --step pause longer than --idle-ms ended the consumer) */
+const gate = async (...args: Parameters<typeof replay>) => {
+  await replay(...args);
+  lastDeliveryAt = performance.now();
+};
 const rt = await childRuntime<RetryDlqNames, Fault>();
 const x = rt.names;
 const settled = new Set<string>();
