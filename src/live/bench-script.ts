@@ -74,7 +74,7 @@ export const BENCH_SCRIPT = String.raw`
     $('counts').innerHTML = '<tr><th>queue</th><th>ready</th><th>unacked</th><th>held</th></tr>' + l.queues.map((q, i) =>
       '<tr data-queue="' + esc(q) + '"><td>' + esc(q).replace(/\./g, '.<wbr>') + '</td><td>' + num(c && c.ready && c.ready[i]) + '</td><td>' + num(c && c.unacked && c.unacked[i]) + '</td><td>' + num(c && c.held && c.held[i]) + '</td></tr>').join('');
     const at = (ms) => (ms === null ? 'no sample yet' : ms < 0 ? fmt(-ms) + ' before the first event' : '+' + fmt(ms));
-    $('counts-basis').textContent = c ? 'ready: queue.declare passive, sampled at ' + at(c.readyAt) + '; unacked, held: management API at ' + at(c.mgmtAt) + ' (refreshed by the broker, 1–3 s late)' : '';
+    $('counts-basis').textContent = c && c.basis ? 'at the pause (' + at(c.readyAt) + '): ' + c.basis : c ? 'ready: queue.declare passive, sampled at ' + at(c.readyAt) + '; unacked, held: management API at ' + at(c.mgmtAt) + ' (refreshed by the broker, 1–3 s late)' : '';
     $('message-head').textContent = s && s.messageId ? 'Message ' + (s.tokens[s.messageId] ? s.tokens[s.messageId].label : s.messageId) + ' (as its events said so far)' : 'Message';
     kv($('message'), s && s.message ? s.message : {});
     kv($('event'), s ? s.fields : {});

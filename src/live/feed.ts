@@ -11,7 +11,7 @@ import type { LabReport } from '../report/lab-report.js';
 import { labTail, verdict } from '../report/html.js';
 import { benchLab, type BenchLab } from './bench.js';
 import type { LabStart, RunObserver } from './observer.js';
-import { descriptionsOf } from './steps.js';
+import { checkpointDescriptions } from '../checkpoint-notes.js';
 
 interface LabState {
   start: LabStart;
@@ -22,7 +22,8 @@ interface LabState {
 }
 
 /** the --json form of an event (src/report/json.ts), which the page's drawing reads */
-export const timelineEvent = (e: LabEvent): TimelineEvent => ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e) });
+export const timelineEvent = (e: LabEvent): TimelineEvent =>
+  ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e), ...(e.view ? { view: e.view } : {}) }) as TimelineEvent;
 
 const PUSH_MS = 250;
 
@@ -117,7 +118,7 @@ export class LiveFeed implements RunObserver {
       events: s.events,
       depths: s.depths,
       topology: s.start.topology,
-      descriptions: descriptionsOf(s.start.checkpoints),
+      descriptions: checkpointDescriptions(lab, s.start.checkpoints),
     });
     const checks = (r?.checks ?? []).map((c) => ({ name: c.name, expected: c.expected, actual: c.actual, compare: c.compare ?? 'eq', pass: c.pass }));
     return { lab: bench, tail: labTail({ events: s.events, window: r?.window, depths: s.depths }, checks) };

@@ -15,7 +15,7 @@ function nodeSvg(n: GraphNode): string {
     ? `<text class="g-count" x="${n.x + 12}" y="${n.y + n.h - 14}"><tspan data-count="ready">ready –</tspan><tspan dx="8" data-count="unacked">unacked –</tspan><tspan dx="8" data-count="held">held –</tspan></text>`
     : n.kind === 'process' ? `<text class="g-state" x="${n.x + 12}" y="${n.y + n.h - 14}" data-state=""></text>` : '';
   // tokens line up from the node's right edge, below its name
-  return `<g class="g-node g-${n.kind}" data-node="${esc(n.id)}" data-x="${n.x + 8}" data-right="${n.x + n.w - 8}" data-cy="${n.y + n.h - 50}">` +
+  return `<g class="g-node g-${n.kind}" data-node="${esc(n.id)}" data-x="${n.x + 8}" data-right="${n.x + n.w - 8}" data-cy="${n.y + n.h - 66}">` +
     `<rect x="${n.x}" y="${n.y}" width="${n.w}" height="${n.h}" rx="10"/>` +
     `<text class="g-name" x="${n.x + 12}" y="${n.y + 28}">${esc(short(n.label, n.w))}<title>${esc(n.label)}</title></text>${notes}${counts}</g>`;
 }

@@ -24,7 +24,7 @@ describe('the bench steps', () => {
     ev('checkpoint', 21, { checkpoint: 'before-retry', process: 'consumer', messageId: 'm1', token: 't1', status: 'waiting' }),
     ev('replay-gate', 21, { checkpoint: 'before-retry', messageId: 'm1', status: 'waiting' }, 'consumer'),
     ev('checkpoint', 900, { checkpoint: 'before-retry', process: 'consumer', messageId: 'm1', token: 't1', status: 'released' }),
-    ev('consumer', 22, { messageId: 'm1', destination: 'work', attempt: '1', status: 'retry' }, 'consumer'),
+    ev('consumer', 22, { messageId: 'm1', destination: 'work', attempt: '1', status: 'rejected' }, 'consumer'),
     ev('consumer', 1030, { messageId: 'm1', destination: 'work', attempt: '2', redelivered: 'true', xDeath: 'retry:expired:1', status: 'received' }, 'consumer'),
     ev('consumer', 1040, { messageId: 'm1', destination: 'work', attempt: '2', status: 'poison_to_dlq' }, 'consumer'),
     ev('exit', 1100, { status: 'exited', exitCode: '0' }, 'consumer'),
@@ -38,6 +38,8 @@ describe('the bench steps', () => {
 
   it('one step per event in time order; gate lines and released halves folded away', () => {
     expect(steps.map((s) => s.rel)).toEqual([0, 5, 20, 21, 22, 1030, 1040, 1100, 1110]);
+    expect(buildSteps({ events: [events[2]!, ev('consumer', 22, { messageId: 'm1', destination: 'work', status: 'retry' }, 'consumer')], topology, descriptions: {} }).map((s) => s.tokens.m1?.at))
+      .toEqual(['p:consumer', 'p:consumer']); // a `retry` logged before the reject leaves it with the consumer
     expect(steps[3]?.title).toBe('pause: before-retry in consumer · order-1');
     expect(steps[3]?.description).toBe('the consumer rejects; the letter goes to the retry queue');
     expect(steps[3]?.waiting).toBeUndefined(); // released
@@ -63,5 +65,6 @@ describe('the bench steps', () => {
     expect(commonPrefix(['healthy', 'poison'])).toBe('');
     expect(statusQueue('poison_to_dlq', ['ns.orders.work', 'ns.orders.dlq'])).toBe('ns.orders.dlq');
     expect(statusQueue('retry_confirmed', ['ns.retry'])).toBeUndefined();
+    expect(statusQueue('retry', ['ns.retry'])).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import type { DepthSeries } from '../broker/depth-sampler.js';
 import { eventTime, formatMs, laneKey, markKind, type MarkKind, type TimelineEvent } from '../report/html-layout.js';
 import { deadLetterEdges, processId, queueId, sends } from './graph.js';
 import type { Topology } from '../broker/topology.js';
+import { COUNTS_BASIS, type CheckpointView } from '../checkpoint-view.js';
 
 export interface StepCounts {
   /** ready per queue (queue.declare passive) and when it was sampled (ms since the first step) */
@@ -19,6 +20,8 @@ export interface StepCounts {
   unacked: (number | null)[] | null;
   held: (number | null)[] | null;
   mgmtAt: number | null;
+  /** set when the counts are the checkpoint's own (taken at the pause): how they were taken */
+  basis?: string;
 }
 
 export interface Token {
@@ -133,7 +136,10 @@ export function buildSteps(input: StepInput): Step[] {
         // where it goes: a queue its status names (poison_to_dlq), a queue other than the one it came
         // from (retry_confirmed destination=…delay), else the dead-letter route of the queue it came from
         const named = statusQueue(e.status, queues) ?? (q && q !== from ? q : undefined);
-        const to = named ? queueId(named) : from ? deadRoute.get(queueId(from)) : undefined;
+        // the queue's dead-letter route only once the event says it was rejected (a `retry` logged before
+        // the reject is an intent: the message is still the consumer's)
+        const rejected = /reject|dead|expired/.test(e.status ?? '');
+        const to = named ? queueId(named) : from && rejected ? deadRoute.get(queueId(from)) : undefined;
         if (to) at = to;
       }
       if (at.startsWith('q:')) lastQueue.set(id, at.slice(2));
@@ -178,6 +184,9 @@ export function buildSteps(input: StepInput): Step[] {
       step.messageId = id;
       step.message = { ...(messages.get(id) ?? {}) };
     }
+    // a checkpoint's own view (the runner takes it at the pause): its description, counts and message win
+    const view = (e as unknown as { view?: CheckpointView }).view;
+    if (kind === 'checkpoint' && view) applyView(step, view, queues, t0, tokens[id ?? ''] ?? null);
     if (kind === 'checkpoint' && e.checkpoint) {
       step.checkpoint = e.checkpoint;
       const d = input.descriptions[e.checkpoint];
@@ -188,10 +197,38 @@ export function buildSteps(input: StepInput): Step[] {
   });
 }
 
-/** the queue a status names by its last word: poison_to_dlq → the queue whose name ends in .dlq */
+/** what the checkpoint view says, over what the events say: counts at the pause, the delivery as the consumer saw it */
+function applyView(step: Step, view: CheckpointView, queues: string[], t0: number, token: Token | null): void {
+  if (view.description) step.description = view.description;
+  const of = (q: string) => view.queues.find((x) => x.queue === q);
+  const at = Date.parse(view.at) - t0;
+  step.counts = {
+    ready: queues.map((q) => of(q)?.ready ?? null),
+    readyAt: at,
+    unacked: queues.map((q) => of(q)?.unacked ?? null),
+    held: queues.map((q) => of(q)?.held ?? null),
+    mgmtAt: at,
+    basis: COUNTS_BASIS,
+  };
+  const m = view.message;
+  if (!m) return;
+  const said: Record<string, string> = {};
+  if (m.attempt !== undefined) said.attempt = String(m.attempt);
+  if (m.redelivered !== undefined) said.redelivered = String(m.redelivered);
+  if (m.deliveryCount !== undefined) said.deliveryCount = String(m.deliveryCount);
+  if (m.deaths) said.xDeath = m.deaths.length ? m.deaths.map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',') : 'none';
+  if (m.queue) said.at = m.queue;
+  step.message = { ...(step.message ?? {}), ...said };
+  if (!token || !step.messageId) return;
+  // where the view says it is: a queue it names, else the process that holds the delivery at its gate
+  if (m.queue && queues.includes(m.queue)) step.tokens[step.messageId] = { ...token, at: queueId(m.queue) };
+  else if (view.process) step.tokens[step.messageId] = { ...token, at: processId(view.process) };
+}
+
+/** the queue a status sends its message to: poison_to_dlq → the queue whose name ends in .dlq */
 export function statusQueue(status: string | undefined, queues: string[]): string | undefined {
-  const word = status?.split('_').at(-1);
-  if (!word || word.length < 3) return undefined;
+  const word = /_to_([a-z0-9]+)$/.exec(status ?? '')?.[1];
+  if (!word) return undefined;
   return queues.find((q) => q.split('.').at(-1) === word);
 }
 
@@ -207,10 +244,3 @@ export function commonPrefix(labels: string[]): string {
 
 /** "+1.02 s" for a step's time */
 export const stepTime = (s: Pick<Step, 'rel'>) => `+${formatMs(s.rel)}`;
-
-/** a lab's checkpoint descriptions by name, from its declared checkpoints (names alone have none) */
-export function descriptionsOf(checkpoints: readonly (string | { name: string; description?: string })[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const c of checkpoints) if (typeof c !== 'string' && c.description) out[c.name] = c.description;
-  return out;
-}
