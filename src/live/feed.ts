@@ -11,7 +11,6 @@ import type { LabReport } from '../report/lab-report.js';
 import { labTail, verdict } from '../report/html.js';
 import { benchLab, type BenchLab } from './bench.js';
 import type { LabStart, RunObserver } from './observer.js';
-import { checkpointDescriptions } from '../checkpoint-notes.js';
 
 interface LabState {
   start: LabStart;
@@ -118,7 +117,7 @@ export class LiveFeed implements RunObserver {
       events: s.events,
       depths: s.depths,
       topology: s.start.topology,
-      descriptions: checkpointDescriptions(lab, s.start.checkpoints),
+      descriptions: Object.fromEntries(s.start.checkpoints.flatMap((c) => (typeof c === 'string' || !c.description ? [] : [[c.name, c.description]]))),
     });
     const checks = (r?.checks ?? []).map((c) => ({ name: c.name, expected: c.expected, actual: c.actual, compare: c.compare ?? 'eq', pass: c.pass }));
     return { lab: bench, tail: labTail({ events: s.events, window: r?.window, depths: s.depths }, checks) };
