@@ -18,7 +18,7 @@ export const meta = defineLab({
   proves:
     'On a quorum queue with x-delayed-retry-type=all, min 200 ms, max 600 ms: a message rejected with requeue comes back ' +
     'after min(min × delivery-count, max) = 200, 400, 600, 600 ms and its x-delivery-count grows; one nacked with requeue ' +
-    'comes back after 200 ms every time with x-delivery-count 0. Gaps come from delivery timestamps and are never early. ' +
+    'comes back after 200 ms every time without an x-delivery-count (4.3 sends only x-acquired-count then). Gaps come from delivery timestamps and are never early. ' +
     'While it waits, the message stays in the queue (management statistics: messages=1, ready=0, unacked=0) and ' +
     'x-max-length=1 still counts it (of two more publishes the second is refused). A TTL ladder doing the same schedule needs 4 queues, ' +
     'an exchange and 3 bindings against 1 queue; both are timed side by side. The rules, one queue each: type disabled delays ' +

@@ -113,7 +113,7 @@ export const retryLoopUnbounded: Check = {
         const limit = setting(q, 'delivery-limit');
         const worn =
           carried && allQuorum && q.type === 'quorum'
-            ? `; on RabbitMQ 4.x each pass also adds to the delivery count, so after ${limit ?? 20} passes one requeue or consumer crash dead-letters it as delivery_limit`
+            ? `; on RabbitMQ 4.x a pass dead-lettered by reject(requeue=false) also adds to the delivery count the letter carries (on 4.0–4.2 a nack(requeue=false) too; an expiry adds nothing), so after ${limit ?? 20} passes like that one requeue or consumer crash dead-letters it as delivery_limit (mqlab retry-loop-limit)`
             : '';
         return [{ vhost: g.vhost, object: queue(q.name), problem: `dead letters cycle back through a TTL queue (${cycle.join(' → ')}) with no bound in the broker on how often${worn}`, evidence: { cycle, deliveryLimit: limit ?? null } }];
       }),
