@@ -9,7 +9,7 @@ import { formatEvent } from '../log/events.js';
 import type { TimelineEvent } from '../report/html-layout.js';
 import type { LabReport } from '../report/lab-report.js';
 import { labTail, verdict } from '../report/html.js';
-import { benchLab, type BenchLab } from './bench.js';
+import { benchLab, type BenchLab } from './page.js';
 import type { LabStart, RunObserver } from './observer.js';
 
 interface LabState {

@@ -6,7 +6,7 @@ import { integer } from '../options.js';
 import { UsageError } from '../errors.js';
 import { page, labHeader } from '../report/html.js';
 import type { LabReport } from '../report/lab-report.js';
-import { benchHtml } from './bench.js';
+import { benchHtml } from './page.js';
 import { LiveFeed } from './feed.js';
 import { startLiveServer, type LiveServer } from './server.js';
 

@@ -16,9 +16,9 @@ import { CSS, SCRIPT } from './html-style.js';
 import { UsageError } from '../errors.js';
 import { must } from '../must.js';
 import type { Topology } from '../broker/topology.js';
-import { benchHtml, benchLab, type BenchLab } from '../live/bench.js';
-import { BENCH_CSS } from '../live/bench-style.js';
-import { BENCH_SCRIPT } from '../live/bench-script.js';
+import { benchHtml, benchLab, type BenchLab } from '../live/page.js';
+import { BENCH_CSS } from '../live/page-style.js';
+import { BENCH_SCRIPT } from '../live/page-script.js';
 
 type Verdict = 'PASS' | 'FAIL' | 'SKIP';
 

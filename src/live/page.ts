@@ -3,7 +3,7 @@
  * and the messages as tokens, the current step (what happens, the message, the counts and the
  * business rows at that moment, Continue while a live run is paused) and the player's controls.
  * The same HTML serves `--live` (filled in by server-sent events) and `--html FILE` (the recorded
- * steps embedded): the page's script (bench-script.ts) draws either.
+ * steps embedded): the page's script (page-script.ts) draws either.
  */
 import type { Topology } from '../broker/topology.js';
 import type { DepthSeries } from '../broker/depth-sampler.js';
