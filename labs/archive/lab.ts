@@ -10,7 +10,7 @@
  */
 import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import type { ChildRun } from '../../src/child.js';
 import { runChild } from '../../src/child.js';
 import { check, javaList } from '../../src/report/checks.js';

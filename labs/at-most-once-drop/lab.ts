@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Lab, LabContext } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { check, summaryLine } from '../../src/report/checks.js';
 import { statsLine, strategyInEffect } from '../../src/broker/dead-letter.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { runChild, type ChildRun } from '../../src/child.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';

@@ -3,20 +3,7 @@ import { defineLab } from '../../src/lab.js';
 
 import { CRASH_AFTER, FORGET_PREFETCH, MESSAGES, PREFETCH } from './names.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'auto-ack-crashed':
-    'the noAck consumer died by SIGKILL after 5 rows: the queue is empty, the table has 5 rows, the rest are lost',
-  'manual-crashed':
-    'the manual-ack consumer died the same way: its unacked messages are ready again; the second process has not started',
-  'unacked-held':
-    'the consumer that never acks is idle with its channel open: the statistics show its messages unacked, not ready',
-  'returned': 'it closed its channel: every message (and the marker) is ready again, none unacked',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'auto-ack-loss',

@@ -10,7 +10,7 @@
  */
 import type { Lab, Outage } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { Broker } from '../../src/broker/broker.js';
 import { ReconnectingPublisher, type ReconnectOptions } from '../../src/broker/reconnect.js';
 import { openDb } from '../../src/db/client.js';

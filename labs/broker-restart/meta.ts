@@ -2,16 +2,7 @@
 import { defineLab } from '../../src/lab.js';
 import { options } from './options.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'holding': 'five deliveries are committed and their acks held',
-  'broker-down': 'the node\'s process is gone and its port refuses (with --step the node stays down while you wait)',
-  'broker-back': 'the producer reconnected and resent what the node had not confirmed',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'broker-restart',

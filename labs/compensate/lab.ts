@@ -15,7 +15,7 @@
  */
 import type { Lab, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import type { Db } from '../../src/db/client.js';
 import { check } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';

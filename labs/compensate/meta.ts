@@ -1,12 +1,7 @@
 /** The compensate lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'compensate',

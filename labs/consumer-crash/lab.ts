@@ -8,7 +8,7 @@
  */
 import type { Lab, LabContext } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { runChild } from '../../src/child.js';
 import { check } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';

@@ -10,7 +10,7 @@
  */
 import type { Lab, Outage, Stopped } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { openDb } from '../../src/db/client.js';
 import { check, checkAtLeast, skipCheck, summaryLine } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';

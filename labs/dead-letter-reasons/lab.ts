@@ -6,7 +6,7 @@
  */
 import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { check, checkAtLeast } from '../../src/report/checks.js';
 import { deathCount } from '../../src/broker/xdeath.js';

@@ -1,15 +1,7 @@
 /** The dead-letter-reasons lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'dead-lettered':
-    'every path\'s dead letter has arrived (six DLQs, one letter each; newest still in the max-length queue) and the lab\'s consumers are cancelled; the depths the checks use are read next',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'dead-letter-reasons',

@@ -5,7 +5,7 @@
  */
 import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { declareTopology, purgeTopology, type QueueSpec, type Topology } from '../../src/broker/topology.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
 import { gapsMs } from '../../src/time.js';

@@ -1,15 +1,7 @@
 /** The dlx-loop lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'loop-stopped':
-    'the message has gone round the broken loop (x-death count 1, 2, 3) and the lab acked its fourth delivery; the fixed route is not exercised yet',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'dlx-loop',

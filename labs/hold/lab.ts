@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Lab, LabContext } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import type { QueueStats } from '../../src/broker/management.js';
 import { LabError } from '../../src/errors.js';

@@ -2,17 +2,7 @@
 import { defineLab } from '../../src/lab.js';
 import { options } from './options.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'letter-held':
-    'the end of the 2 s window: the letter was rejected while the target is unbound, the target is empty, and the latest statistics sample of the source shows the held letter; the binding is not restored yet',
-  'recovered':
-    'the binding is back and the target delivered the same message id and body, with the broker\'s x-death record',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'hold',

@@ -8,7 +8,7 @@
  */
 import type { Lab, LabContext } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { LabError } from '../../src/errors.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';

@@ -2,15 +2,7 @@
 import { defineLab } from '../../src/lab.js';
 import { DELAY_MS, options } from './options.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'after-read':
-    'the check of paid-during-check has read the order (CREATED, past its deadline) and not run its conditional UPDATE yet; the payment commits now, so the UPDATE will change nothing',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'order-timeout',

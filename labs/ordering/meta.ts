@@ -1,16 +1,7 @@
 /** The ordering lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'version-applied': 'v2 (paid) is committed to the state table while v1 waits in the delay queue',
-  'stale-recorded':
-    'v1 came back from the delay queue (attempt 2) and was recorded as stale with incoming version 1 and stored version 2; the state still says version 2',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'ordering',

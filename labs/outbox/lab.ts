@@ -9,7 +9,7 @@
  */
 import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { runChild } from '../../src/child.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';

@@ -5,7 +5,7 @@
  */
 import type { Lab, LabContext } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { closeConnection } from '../../src/broker/broker.js';
 import { connectAny, ReconnectingConsumer } from '../../src/broker/reconnect.js';
 import { LabError } from '../../src/errors.js';

@@ -4,16 +4,7 @@ import { UsageError } from '../../src/errors.js';
 import { options } from './options.js';
 import { CLUSTER_NODES } from './names.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'before-kill': 'part of the stream is confirmed and more is in flight; the leader\'s node is about to be killed',
-  'failed-over': 'the producer has reconnected, resent and finished; the management API names the new leader',
-  'rejoined': 'the killed node runs again; its replica is compared with the leader\'s commit index next',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'quorum-failover',

@@ -5,7 +5,7 @@
 import type { ConfirmChannel } from 'amqplib';
 import type { Lab, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { check } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';

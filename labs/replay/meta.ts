@@ -1,15 +1,7 @@
 /** The replay lab's metadata: cheap to import (the CLI lists and describes labs from it). */
 import { defineLab } from '../../src/lab.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'repair-confirmed':
-    'the approved, repaired copy (same id) is confirmed in the work queue; the dead original is still held unacked by the replay tool, so the event exists twice for a moment',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'replay',

@@ -8,7 +8,7 @@
  */
 import type { Lab, LabResult } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { check, checkAtLeast, checkAtMost } from '../../src/report/checks.js';
 import { runMode, type ModeRun, type Removal } from './mode.js';
 import { latencySummary, percentile, perSecond, ratio, round1 } from './measure.js';

@@ -3,15 +3,7 @@ import { defineLab } from '../../src/lab.js';
 import { parseOptions } from '../../src/options.js';
 import { options } from './options.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'delayed-window-closed':
-    'mode (b), reject to a 500 ms TTL delay queue and back, has run its window and its healthy messages are processed; mode (a), nack(requeue=true), has not started',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'requeue-storm',

@@ -5,7 +5,7 @@
  */
 import type { Lab } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { runChild } from '../../src/child.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import { check, javaList } from '../../src/report/checks.js';

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Lab, LabContext } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred, settledOrIdle } from '../../src/time.js';

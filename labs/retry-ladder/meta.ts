@@ -4,15 +4,7 @@ import { parseOptions } from '../../src/options.js';
 import { ladderFloorMs } from './backoff.js';
 import { options, validate } from './options.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
-const checkpoints = {
-  'settled':
-    'every message has reached its place (one business row for recovers, exhausted in the DLQ, parked in the parking queue); the work and delay queues are empty',
-};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'retry-ladder',

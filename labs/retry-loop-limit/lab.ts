@@ -11,7 +11,7 @@
  */
 import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';
-import type { Checkpoint } from './meta.js';
+import type { Checkpoint } from './checkpoints.js';
 import { check, summaryLine } from '../../src/report/checks.js';
 import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import type { Count } from '../../src/broker/counts.js';

@@ -2,12 +2,7 @@
 import { defineLab } from '../../src/lab.js';
 import { LIMIT, LOOPS, WAIT_TTL_MS } from './names.js';
 import { faults } from './faults.js';
-
-/** the run's pauses (ctx.checkpoint), in run order: none (--step runs straight through) */
-const checkpoints = {};
-
-/** a checkpoint of this lab */
-export type Checkpoint = keyof typeof checkpoints;
+import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'retry-loop-limit',
