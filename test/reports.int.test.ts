@@ -67,7 +67,7 @@ describe('reports a CI job reads', () => {
   it('an interrupted run (exit 130) writes it with an <error type="interrupted">', async () => {
     const file = junitAt('interrupted');
     const { child, stderrShows } = startMqlab(['dead-letter-reasons', '--step', '--namespace', NS, '--junit', file]);
-    await stderrShows('[checkpoint]', 60_000);
+    await stderrShows('── checkpoint 1: ', 60_000); // the first --step pause
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);
