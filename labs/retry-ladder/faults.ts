@@ -4,6 +4,19 @@
  */
 import { defineFaults } from '../../src/lab.js';
 
+/** one check per delay tier's gap of the exhausted message (the default ladder has nine) */
+export const EXHAUSTED_GAP_CHECKS = [
+  'exhaustedGap1Ms',
+  'exhaustedGap2Ms',
+  'exhaustedGap3Ms',
+  'exhaustedGap4Ms',
+  'exhaustedGap5Ms',
+  'exhaustedGap6Ms',
+  'exhaustedGap7Ms',
+  'exhaustedGap8Ms',
+  'exhaustedGap9Ms',
+] as const;
+
 export const faults = defineFaults({
   'write-before-call': {
     breaks: 'the effect is written before the call\'s outcome is known: every failing attempt leaves a row',
@@ -33,15 +46,7 @@ export const faults = defineFaults({
     breaks: 'retries go straight back to the work queue, past the delay tiers (run with --max-attempts 10: every tier)',
     fails: [
       'exhaustedTiersMs',
-      'exhaustedGap1Ms',
-      'exhaustedGap2Ms',
-      'exhaustedGap3Ms',
-      'exhaustedGap4Ms',
-      'exhaustedGap5Ms',
-      'exhaustedGap6Ms',
-      'exhaustedGap7Ms',
-      'exhaustedGap8Ms',
-      'exhaustedGap9Ms',
+      ...EXHAUSTED_GAP_CHECKS,
       'everyGapCoversItsTier',
     ],
   },

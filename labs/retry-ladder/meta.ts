@@ -3,7 +3,7 @@ import { defineLab } from '../../src/lab.js';
 import { parseOptions } from '../../src/options.js';
 import { ladderFloorMs } from './backoff.js';
 import { options, validate } from './options.js';
-import { faults } from './faults.js';
+import { EXHAUSTED_GAP_CHECKS, faults } from './faults.js';
 import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
@@ -24,15 +24,7 @@ export const meta = defineLab({
     'recoveredCommittedAttempt',
     'exhaustedAttempts',
     'exhaustedTiersMs',
-    'exhaustedGap1Ms',
-    'exhaustedGap2Ms',
-    'exhaustedGap3Ms',
-    'exhaustedGap4Ms',
-    'exhaustedGap5Ms',
-    'exhaustedGap6Ms',
-    'exhaustedGap7Ms',
-    'exhaustedGap8Ms',
-    'exhaustedGap9Ms',
+    ...EXHAUSTED_GAP_CHECKS,
     'everyGapCoversItsTier',
     'parkedAttempts',
     'parkedAttemptCount',
