@@ -11,7 +11,10 @@ const leftOut = (process.env.MQLAB_TEST_LEAVE_OUT ?? '').split(/\s+/).filter(Boo
 export default defineConfig({
   test: {
     // MQLAB_TEST_RESULTS: .ci/run gives each cluster suite (4.3, then 3.10) its own report
-    reporters: ['default', ['json', { outputFile: process.env.MQLAB_TEST_RESULTS || '.mqlab-test/results-cluster.json' }]],
+    reporters: [
+      'default',
+      ['json', { outputFile: process.env.MQLAB_TEST_RESULTS || '.mqlab-test/results-cluster.json' }],
+    ],
     include: ['labs/**/*.cluster.int.test.ts', 'test/**/*.cluster.int.test.ts', 'src/**/*.cluster.int.test.ts'],
     exclude: ['node_modules/**', 'dist/**', '.mqlab*/**', ...leftOut],
     fileParallelism: false,

@@ -37,7 +37,10 @@ const SERIAL = [
  * number of workers. Unset (`npm test`): they stay in the serial group, on the one set.
  */
 const DISRUPTIVE_SET = process.env.MQLAB_TEST_DISRUPTIVE_HOME
-  ? { MQLAB_HOME: process.env.MQLAB_TEST_DISRUPTIVE_HOME, MQLAB_PORT_OFFSET: process.env.MQLAB_TEST_DISRUPTIVE_PORT_OFFSET ?? '0' }
+  ? {
+      MQLAB_HOME: process.env.MQLAB_TEST_DISRUPTIVE_HOME,
+      MQLAB_PORT_OFFSET: process.env.MQLAB_TEST_DISRUPTIVE_PORT_OFFSET ?? '0',
+    }
   : null;
 const workers = Number(process.env.MQLAB_TEST_WORKERS || 2);
 // files a run leaves out, space-separated (.ci/run: the second broker line runs without the files

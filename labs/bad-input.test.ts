@@ -47,9 +47,12 @@ describe('generated bad input, in process', () => {
   it('URLs: any string given as a URL is accepted or refused in one line, without its password', () => {
     const anyUrl = fc.oneof(
       fc.webUrl().map((u) => u.replace('//', `//app:${SECRET}@`)),
-      fc.tuple(fc.constantFrom('amqp', 'amqps', 'postgres', 'postgresql', 'http', 'mysql', 'ftp', ''), fc.string({ maxLength: 20 })).map(
-        ([s, rest]) => `${s}://app:${SECRET}@${rest}`,
-      ),
+      fc
+        .tuple(
+          fc.constantFrom('amqp', 'amqps', 'postgres', 'postgresql', 'http', 'mysql', 'ftp', ''),
+          fc.string({ maxLength: 20 }),
+        )
+        .map(([s, rest]) => `${s}://app:${SECRET}@${rest}`),
       fc.string({ maxLength: 20 }).map((rest) => `postgres://app@h${rest}?password=${SECRET}`),
       fc.string({ maxLength: 30 }).map((rest) => `${rest}:${SECRET}@${rest}`),
     );

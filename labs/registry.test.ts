@@ -14,12 +14,17 @@ import { registry } from './registry.js';
 const LABS = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(LABS);
 const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const folders = fs.readdirSync(LABS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const folders = fs
+  .readdirSync(LABS, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 describe('the registry', () => {
   it('has one entry per lab folder, named as the folder, in the same shape', () => {
     expect(registry.map((m) => m.name).sort()).toEqual([...folders].sort());
-    for (const lab of folders) for (const file of ['meta.ts', 'faults.ts', 'names.ts', 'lab.ts']) expect(fs.existsSync(path.join(LABS, lab, file)), `${lab}/${file}`).toBe(true);
+    for (const lab of folders)
+      for (const file of ['meta.ts', 'faults.ts', 'names.ts', 'lab.ts'])
+        expect(fs.existsSync(path.join(LABS, lab, file)), `${lab}/${file}`).toBe(true);
   });
 
   it.each(registry.map((m) => [m.name, m] as const))('%s has its docs page and its README row', (name) => {
@@ -27,12 +32,15 @@ describe('the registry', () => {
     expect(readme).toContain(`| \`${name}\` |`);
   });
 
-  it.each(registry.map((m) => [m.name, m] as const))('%s describes each checkpoint and each broken variant in one line', (_name, meta) => {
-    for (const text of [...Object.values(meta.checkpoints), ...Object.values(meta.faults).map((f) => f.breaks)]) {
-      expect(text.trim().length, text).toBeGreaterThan(10);
-      expect(text, 'one line').not.toContain('\n');
-    }
-  });
+  it.each(registry.map((m) => [m.name, m] as const))(
+    '%s describes each checkpoint and each broken variant in one line',
+    (_name, meta) => {
+      for (const text of [...Object.values(meta.checkpoints), ...Object.values(meta.faults).map((f) => f.breaks)]) {
+        expect(text.trim().length, text).toBeGreaterThan(10);
+        expect(text, 'one line').not.toContain('\n');
+      }
+    },
+  );
 
   it.each(registry.map((m) => [m.name, m] as const))('%s parses its own defaults', (_name, meta) => {
     expect(() => labOptions(meta)).not.toThrow();

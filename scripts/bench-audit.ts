@@ -25,7 +25,11 @@ export async function fillQueues(count: number, parallel = 8): Promise<number> {
         const i = next++;
         const name = `${AUDIT_NAMESPACE}.q${String(i).padStart(5, '0')}`;
         const args: Record<string, unknown> = { 'x-queue-type': 'classic' };
-        if (i % 10 === 0) Object.assign(args, { 'x-dead-letter-exchange': `${AUDIT_NAMESPACE}.dead`, 'x-dead-letter-routing-key': 'dead' });
+        if (i % 10 === 0)
+          Object.assign(args, {
+            'x-dead-letter-exchange': `${AUDIT_NAMESPACE}.dead`,
+            'x-dead-letter-routing-key': 'dead',
+          });
         if (i % 20 === 5) args['x-message-ttl'] = 60_000;
         await ch.assertQueue(name, { durable: true, arguments: args });
         if (i % 2 === 0) await ch.bindQueue(name, `${AUDIT_NAMESPACE}.work`, `k${i}`);

@@ -91,7 +91,10 @@ try {
     await allRuns();
   }
 } finally {
-  if (made.length) process.stderr.write(`bench: removed ${await dropNamespaces(made)} queue(s), exchange(s), policies and table(s) of ${made.join(' ')}\n`);
+  if (made.length)
+    process.stderr.write(
+      `bench: removed ${await dropNamespaces(made)} queue(s), exchange(s), policies and table(s) of ${made.join(' ')}\n`,
+    );
 }
 process.stderr.write(`bench: load average ${load()} at the end\n`);
 process.stdout.write('\n');
@@ -111,8 +114,23 @@ async function perLab() {
     const own = median(done.map(labMsOf));
     const q = ratio(wall, lab.floorMs);
     const qOwn = ratio(own, lab.floorMs);
-    const verdict = !ok ? 'FAILED' : q === null || q <= 1.5 ? 'ok' : qOwn !== null && qOwn <= 1.5 ? 'wall over 1.5 × floor (process start)' : 'over 1.5 × floor';
-    add([`mqlab ${lab.name}`, String(runs), fmt(wall), lab.floorMs ? fmt(lab.floorMs) : '0', q === null ? '-' : q.toFixed(2), fmt(own), qOwn === null ? '-' : qOwn.toFixed(2), verdict]);
+    const verdict = !ok
+      ? 'FAILED'
+      : q === null || q <= 1.5
+        ? 'ok'
+        : qOwn !== null && qOwn <= 1.5
+          ? 'wall over 1.5 × floor (process start)'
+          : 'over 1.5 × floor';
+    add([
+      `mqlab ${lab.name}`,
+      String(runs),
+      fmt(wall),
+      lab.floorMs ? fmt(lab.floorMs) : '0',
+      q === null ? '-' : q.toFixed(2),
+      fmt(own),
+      qOwn === null ? '-' : qOwn.toFixed(2),
+      verdict,
+    ]);
   }
 }
 
@@ -125,11 +143,23 @@ async function allRuns() {
     serial.push(await time(['all', '--namespace', 'bench_all']));
     parallel.push(await time(['all', '--jobs', String(jobs), '--namespace', 'bench_jobs']));
   }
-  for (const [name, done] of [['mqlab all', serial], [`mqlab all --jobs ${jobs}`, parallel]] as const) {
+  for (const [name, done] of [
+    ['mqlab all', serial],
+    [`mqlab all --jobs ${jobs}`, parallel],
+  ] as const) {
     const ok = reportFailures(name, done);
     const ms = done.map((r) => r.ms);
     const passed = done.filter((r) => r.ok).length;
-    add([name, String(runs), fmt(median(ms)), '-', '-', '-', '-', `${ok ? 'ok' : 'FAILED'}: ${passed}/${runs} passed, ${fmt(Math.min(...ms))}–${fmt(Math.max(...ms))}`]);
+    add([
+      name,
+      String(runs),
+      fmt(median(ms)),
+      '-',
+      '-',
+      '-',
+      '-',
+      `${ok ? 'ok' : 'FAILED'}: ${passed}/${runs} passed, ${fmt(Math.min(...ms))}–${fmt(Math.max(...ms))}`,
+    ]);
   }
 }
 
@@ -138,14 +168,28 @@ async function concurrentRuns(n: number) {
   made.push(...Array.from({ length: n }, (_, i) => `bench_c${i + 1}`));
   // a lab that stops a service everyone shares (or kills a cluster node) cannot run n times at once
   const alone = labs.filter((l) => l.disruptive);
-  if (alone.length) process.stderr.write(`bench: left out of --concurrent (they stop a service every run shares): ${alone.map((l) => l.name).join(', ')}\n`);
+  if (alone.length)
+    process.stderr.write(
+      `bench: left out of --concurrent (they stop a service every run shares): ${alone.map((l) => l.name).join(', ')}\n`,
+    );
   for (const lab of labs.filter((l) => !l.disruptive)) {
     const t = performance.now();
-    const done = await Promise.all(Array.from({ length: n }, (_, i) => time([lab.name, '--namespace', `bench_c${i + 1}`])));
+    const done = await Promise.all(
+      Array.from({ length: n }, (_, i) => time([lab.name, '--namespace', `bench_c${i + 1}`])),
+    );
     const wall = performance.now() - t;
     const ok = reportFailures(lab.name, done);
     const passed = done.filter((r) => r.ok).length;
-    add([`${n} × mqlab ${lab.name}`, String(n), fmt(median(done.map((r) => r.ms))), lab.floorMs ? fmt(lab.floorMs) : '0', '-', '-', '-', `${ok ? 'ok' : 'FAILED'}: ${passed}/${n} passed in ${fmt(wall)}`]);
+    add([
+      `${n} × mqlab ${lab.name}`,
+      String(n),
+      fmt(median(done.map((r) => r.ms))),
+      lab.floorMs ? fmt(lab.floorMs) : '0',
+      '-',
+      '-',
+      '-',
+      `${ok ? 'ok' : 'FAILED'}: ${passed}/${n} passed in ${fmt(wall)}`,
+    ]);
   }
 }
 
@@ -156,10 +200,14 @@ async function auditRuns(count: number) {
   const vhost = loadConfig({}, process.env).vhost;
   const done: Timed[] = [];
   // --fail-on never: exit 0 is a completed audit, 2 is not; a loaded broker may take long per page: the bound is the whole audit's
-  for (let i = 0; i < runs; i++) done.push(await time(['audit', '--vhost', vhost, '--json', '--fail-on', 'never', '--timeout', '120']));
+  for (let i = 0; i < runs; i++)
+    done.push(await time(['audit', '--vhost', vhost, '--json', '--fail-on', 'never', '--timeout', '120']));
   const docs = done.map((r) => {
     try {
-      return JSON.parse(r.stdout) as { objects: { queues: number }; timings: { readMs: number; checkMs: number; requests: number } };
+      return JSON.parse(r.stdout) as {
+        objects: { queues: number };
+        timings: { readMs: number; checkMs: number; requests: number };
+      };
     } catch {
       return null;
     }
@@ -169,8 +217,19 @@ async function auditRuns(count: number) {
   const doc = docs.find(Boolean);
   const read = median(docs.map((d) => d?.timings.readMs ?? NaN));
   const check = median(docs.map((d) => d?.timings.checkMs ?? NaN));
-  const detail = doc ? `${doc.objects.queues} queues read in ${fmt(read)} (${doc.timings.requests} GETs), checked in ${fmt(check)}` : 'no JSON';
-  add([`mqlab audit (${count} queues)`, String(runs), fmt(wall), '-', '-', '-', '-', `${ok && wall < 10_000 ? 'ok (< 10 s)' : ok ? 'SLOW (>= 10 s)' : 'FAILED'}: ${detail}`]);
+  const detail = doc
+    ? `${doc.objects.queues} queues read in ${fmt(read)} (${doc.timings.requests} GETs), checked in ${fmt(check)}`
+    : 'no JSON';
+  add([
+    `mqlab audit (${count} queues)`,
+    String(runs),
+    fmt(wall),
+    '-',
+    '-',
+    '-',
+    '-',
+    `${ok && wall < 10_000 ? 'ok (< 10 s)' : ok ? 'SLOW (>= 10 s)' : 'FAILED'}: ${detail}`,
+  ]);
   if (wall >= 10_000) failed = true;
   // on this environment's broker (dropNamespaces reads the default services)
   if (!args.includes('--keep')) process.stderr.write(`bench: removed ${await dropQueues(count)} generated queue(s)\n`);
@@ -181,7 +240,9 @@ function reportFailures(name: string, done: Timed[]): boolean {
   done.forEach((r, i) => {
     if (r.ok) return;
     const fails = r.out.split('\n').filter((l) => /^FAIL |^mqlab: /.test(l));
-    process.stderr.write(`bench: ${name} run ${i + 1} failed:\n  ${(fails.length ? fails : r.out.trim().split('\n').slice(-5)).join('\n  ')}\n`);
+    process.stderr.write(
+      `bench: ${name} run ${i + 1} failed:\n  ${(fails.length ? fails : r.out.trim().split('\n').slice(-5)).join('\n  ')}\n`,
+    );
   });
   const ok = done.every((r) => r.ok);
   failed ||= !ok;
@@ -200,5 +261,8 @@ function fmt(ms: number): string {
 /** the table on stdout, columns aligned */
 function print(table: string[][]) {
   const w = (table[0] ?? []).map((_, c) => Math.max(...table.map((r) => r[c]?.length ?? 0)));
-  for (const r of table) process.stdout.write(r.map((cell, c) => (c === 0 ? cell.padEnd(w[c] ?? 0) : cell.padStart(w[c] ?? 0))).join('  ') + '\n');
+  for (const r of table)
+    process.stdout.write(
+      r.map((cell, c) => (c === 0 ? cell.padEnd(w[c] ?? 0) : cell.padStart(w[c] ?? 0))).join('  ') + '\n',
+    );
 }

@@ -23,18 +23,33 @@ describe('gaps', () => {
   });
   it('passes when every check is failed by a variant and a fault test exists', () => {
     const ok = report([gaps(lab(['a', 'b'], { x: ['a', 'b'] }), true)]);
-    expect(ok).toEqual({ ok: true, lines: ['retry: 2 of 2 checks failed by a declared variant', 'PROOFS: every check of every lab is failed by a declared variant that a fault test runs'] });
+    expect(ok).toEqual({
+      ok: true,
+      lines: [
+        'retry: 2 of 2 checks failed by a declared variant',
+        'PROOFS: every check of every lab is failed by a declared variant that a fault test runs',
+      ],
+    });
     const bad = report([gaps(lab(['a', 'b'], { x: ['a'] }), false)]);
     expect(bad.ok).toBe(false);
-    expect(bad.lines[0]).toBe('retry: 1 of 2 checks failed by a declared variant; unproven: b; no labs/retry/retry.faults.int.test.ts');
+    expect(bad.lines[0]).toBe(
+      'retry: 1 of 2 checks failed by a declared variant; unproven: b; no labs/retry/retry.faults.int.test.ts',
+    );
   });
 });
 
 // npm run proofs, as a unit test: what every lab of the registry declares has no gap
 describe('the labs', () => {
-  it.each(registry.map((m) => [m.name, m] as const))('%s: every declared check is failed by a declared variant, and a fault test runs them', (name, meta) => {
-    const hasTest = ['faults.int.test.ts', 'faults.cluster.int.test.ts'].some((s) => fs.existsSync(path.join(ROOT, 'labs', name, `${name}.${s}`)));
-    expect(report([gaps(meta, hasTest)]).lines[0]).toBe(`${name}: ${meta.checks.length} of ${meta.checks.length} checks failed by a declared variant`);
-    expect(meta.checks.length).toBeGreaterThan(0);
-  });
+  it.each(registry.map((m) => [m.name, m] as const))(
+    '%s: every declared check is failed by a declared variant, and a fault test runs them',
+    (name, meta) => {
+      const hasTest = ['faults.int.test.ts', 'faults.cluster.int.test.ts'].some((s) =>
+        fs.existsSync(path.join(ROOT, 'labs', name, `${name}.${s}`)),
+      );
+      expect(report([gaps(meta, hasTest)]).lines[0]).toBe(
+        `${name}: ${meta.checks.length} of ${meta.checks.length} checks failed by a declared variant`,
+      );
+      expect(meta.checks.length).toBeGreaterThan(0);
+    },
+  );
 });

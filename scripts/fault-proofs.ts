@@ -24,7 +24,9 @@ export function gaps(meta: Pick<LabMeta, 'name' | 'checks' | 'faults'>, hasFault
     lab: meta.name,
     checks: meta.checks.length,
     unproven: meta.checks.filter((c) => !listed.has(c)),
-    badVariants: variants.filter(([, v]) => v.fails.length === 0 || v.fails.some((c) => !meta.checks.includes(c))).map(([name]) => name),
+    badVariants: variants
+      .filter(([, v]) => v.fails.length === 0 || v.fails.some((c) => !meta.checks.includes(c)))
+      .map(([name]) => name),
     noFaultTest: !hasFaultTest,
   };
 }
@@ -43,6 +45,10 @@ export function report(all: readonly ProofGaps[]): { lines: string[]; ok: boolea
     bad += g.unproven.length + g.badVariants.length + (g.noFaultTest ? 1 : 0) + (g.checks === 0 ? 1 : 0);
   }
   const ok = bad === 0;
-  lines.push(ok ? 'PROOFS: every check of every lab is failed by a declared variant that a fault test runs' : `PROOFS: ${bad} gap(s), listed above`);
+  lines.push(
+    ok
+      ? 'PROOFS: every check of every lab is failed by a declared variant that a fault test runs'
+      : `PROOFS: ${bad} gap(s), listed above`,
+  );
   return { lines, ok };
 }

@@ -17,8 +17,16 @@ function fail(list) {
   process.exit(1);
 }
 
-const config = ts.getParsedCommandLineOfConfigFile(file, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => fail([d]) });
-const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences });
+const config = ts.getParsedCommandLineOfConfigFile(
+  file,
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => fail([d]) },
+);
+const program = ts.createProgram({
+  rootNames: config.fileNames,
+  options: config.options,
+  projectReferences: config.projectReferences,
+});
 const errors = ts.getPreEmitDiagnostics(program);
 if (errors.length) fail(errors);
 process.stdout.write(`typecheck: no errors (${path.relative(root, file)}, tests included)\n`);

@@ -12,7 +12,9 @@ import { gaps, report } from './fault-proofs.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const hasFaultTest = (lab: string) =>
-  ['faults.int.test.ts', 'faults.cluster.int.test.ts'].some((suffix) => fs.existsSync(path.join(root, 'labs', lab, `${lab}.${suffix}`)));
+  ['faults.int.test.ts', 'faults.cluster.int.test.ts'].some((suffix) =>
+    fs.existsSync(path.join(root, 'labs', lab, `${lab}.${suffix}`)),
+  );
 
 const out = report(registry.map((meta) => gaps(meta, hasFaultTest(meta.name))));
 process.stdout.write(out.lines.join('\n') + '\n');

@@ -39,12 +39,19 @@ describe('a checkpoint in the terminal', () => {
 
   it('fits its width: no line longer than the terminal, long text wrapped', () => {
     const long = { ...view, description: 'word '.repeat(60) };
-    for (const l of checkpointLines(long, 60).filter((l) => !l.includes('tw.orders.'))) expect(l.length).toBeLessThanOrEqual(60);
+    for (const l of checkpointLines(long, 60).filter((l) => !l.includes('tw.orders.')))
+      expect(l.length).toBeLessThanOrEqual(60);
     expect(wrap('a bb ccc', 4)).toEqual(['a bb', 'ccc']);
   });
 
   it('names the x-death entries newest first, with their counts', () => {
-    const [, deaths] = messageLines({ id: 'M', deaths: [{ queue: 'r', reason: 'expired', count: 2 }, { queue: 'w', reason: 'rejected', count: 2 }] });
+    const [, deaths] = messageLines({
+      id: 'M',
+      deaths: [
+        { queue: 'r', reason: 'expired', count: 2 },
+        { queue: 'w', reason: 'rejected', count: 2 },
+      ],
+    });
     expect(deaths).toBe('x-death: r expired ×2, w rejected ×2');
   });
 });
@@ -56,8 +63,16 @@ describe('checkpoint data', () => {
   });
 
   it('a message from IPC keeps only the known fields, typed', () => {
-    expect(messageOf({ attempt: 2, redelivered: true, deaths: [{ queue: 'q', reason: 'rejected', count: '1' }], junk: 1 }, 'M')).toEqual({
-      id: 'M', attempt: 2, redelivered: true, deaths: [{ queue: 'q', reason: 'rejected', count: 1 }],
+    expect(
+      messageOf(
+        { attempt: 2, redelivered: true, deaths: [{ queue: 'q', reason: 'rejected', count: '1' }], junk: 1 },
+        'M',
+      ),
+    ).toEqual({
+      id: 'M',
+      attempt: 2,
+      redelivered: true,
+      deaths: [{ queue: 'q', reason: 'rejected', count: 1 }],
     });
     expect(messageOf(undefined)).toBeUndefined();
   });

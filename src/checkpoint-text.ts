@@ -12,7 +12,8 @@ export function checkpointLines(v: CheckpointView, width = 100): string[] {
   const head = `── checkpoint ${v.seq}: ${v.checkpoint}${by} `;
   const out = [head + '─'.repeat(Math.max(3, Math.min(w, 100) - head.length))];
   if (v.description) out.push(...wrap(v.description, w - 2).map((l) => '  ' + l));
-  if (v.message) for (const line of messageLines(v.message)) out.push(...wrap(line, w - 4).map((l, i) => (i ? '    ' : '  ') + l));
+  if (v.message)
+    for (const line of messageLines(v.message)) out.push(...wrap(line, w - 4).map((l, i) => (i ? '    ' : '  ') + l));
   const facts = Object.entries(v.facts).map(([k, val]) => `${k}=${val}`);
   if (facts.length) out.push(...wrap(facts.join('  '), w - 2).map((l) => '  ' + l));
   if (v.queues.length) {
@@ -25,7 +26,11 @@ export function checkpointLines(v: CheckpointView, width = 100): string[] {
     }
     if (v.seq === 1) out.push(...wrap(`(${COUNTS_BASIS})`, w - 2).map((l) => '  ' + l));
     if (v.message?.queue && v.queues.every((q) => q.unacked === null))
-      out.push(...wrap('(unacked, held: ? — the statistics lag behind a message on a TTL hop; ready is exact)', w - 2).map((l) => '  ' + l));
+      out.push(
+        ...wrap('(unacked, held: ? — the statistics lag behind a message on a TTL hop; ready is exact)', w - 2).map(
+          (l) => '  ' + l,
+        ),
+      );
   }
   return out;
 }
@@ -41,7 +46,10 @@ export function messageLines(m: MessageAtCheckpoint): string[] {
   if (m.deliveryCount !== undefined) parts.push(`x-delivery-count=${m.deliveryCount}`);
   if (m.queue) parts.push(`now in ${m.queue}`);
   const lines = [parts.join(' · ')];
-  if (m.deaths) lines.push(`x-death: ${m.deaths.length ? m.deaths.map((d) => `${d.queue} ${d.reason} ×${d.count}`).join(', ') : 'none (never dead-lettered)'}`);
+  if (m.deaths)
+    lines.push(
+      `x-death: ${m.deaths.length ? m.deaths.map((d) => `${d.queue} ${d.reason} ×${d.count}`).join(', ') : 'none (never dead-lettered)'}`,
+    );
   return lines;
 }
 

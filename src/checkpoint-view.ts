@@ -92,6 +92,10 @@ export function messageOf(raw: unknown, id?: string): MessageAtCheckpoint | unde
   if (typeof m.deliveryCount === 'number') out.deliveryCount = m.deliveryCount;
   if (typeof m.queue === 'string') out.queue = m.queue;
   if (Array.isArray(m.deaths))
-    out.deaths = m.deaths.map((d: Record<string, unknown>) => ({ queue: String(d.queue), reason: String(d.reason), count: Number(d.count) }));
+    out.deaths = m.deaths.map((d: Record<string, unknown>) => ({
+      queue: String(d.queue),
+      reason: String(d.reason),
+      count: Number(d.count),
+    }));
   return out;
 }

@@ -38,10 +38,15 @@ export async function childRuntime<N, F extends string = string>(): Promise<Chil
   const lab = process.env.MQLAB_LAB ?? 'unknown';
   let ending = false;
   let db: Db | undefined;
-  const urlOf = (s: ServiceName) => (s === 'PostgreSQL' ? config.pgUrl : s === 'RabbitMQ' ? config.amqpUrl : config.mgmtUrl);
+  const urlOf = (s: ServiceName) =>
+    s === 'PostgreSQL' ? config.pgUrl : s === 'RabbitMQ' ? config.amqpUrl : config.mgmtUrl;
   const lost = (service: ServiceName, cause: string) => exitLost(new ServiceLost(service, urlOf(service), cause));
   exitOnLoss(config, lost);
-  const onDbClose = dbLossProbe(() => db, () => ending, (cause) => lost('PostgreSQL', cause));
+  const onDbClose = dbLossProbe(
+    () => db,
+    () => ending,
+    (cause) => lost('PostgreSQL', cause),
+  );
   const [b, d] = await Promise.allSettled([Broker.connect(config.amqpUrl), openDb(config.pgUrl, 2, onDbClose)]);
   if (b.status === 'rejected') lost('RabbitMQ', causeOf(b.reason));
   if (d.status === 'rejected') lost('PostgreSQL', causeOf(d.reason));
@@ -74,7 +79,9 @@ function causeOf(err: unknown): string {
 }
 
 function exitLost(e: ServiceLost): never {
-  process.stderr.write(formatEvent({ source: 'lost', fields: { service: e.service, cause: redactSecrets(e.reason) } }) + '\n');
+  process.stderr.write(
+    formatEvent({ source: 'lost', fields: { service: e.service, cause: redactSecrets(e.reason) } }) + '\n',
+  );
   process.exit(CHILD_LOST_EXIT);
 }
 

@@ -74,7 +74,11 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
     child.on('message', (m: unknown) => {
       if (!isGateMessage(m)) return;
       void ctx
-        .checkpoint(m.checkpoint, { process: name, messageId: m.messageId, token: m.token }, messageOf(m.message, m.messageId))
+        .checkpoint(
+          m.checkpoint,
+          { process: name, messageId: m.messageId, token: m.token },
+          messageOf(m.message, m.messageId),
+        )
         .then(() => child.connected && child.send(m))
         .catch(() => {}); // the child is gone (killed at a gate) or the run was interrupted
     });
@@ -93,8 +97,11 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
   const r = await child;
   lines.end();
   const signal = r.signal ?? null;
-  const exitCode = signal ? 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0) : (r.exitCode ?? -1);
-  if (r.stderr.trim()) ctx.log.emit(name, { status: 'stderr', text: r.stderr.trim().split('\n').slice(-3).join(' | ') }, name);
+  const exitCode = signal
+    ? 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0)
+    : (r.exitCode ?? -1);
+  if (r.stderr.trim())
+    ctx.log.emit(name, { status: 'stderr', text: r.stderr.trim().split('\n').slice(-3).join(' | ') }, name);
   // when the process ended (a crash shows as exitCode=137 signal=SIGKILL), for --json and the --html timeline;
   // its own source, so a lab's filters on the child's sources (consumer, archiver …) are unchanged
   ctx.log.emit('exit', { status: 'exited', exitCode, signal: signal ?? undefined }, name);
@@ -103,16 +110,27 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
   if (r.isCanceled) throw ctx.signal.reason ?? new Error('interrupted');
   if (exitCode === CHILD_LOST_EXIT) throw childLoss(ctx, name, r.stderr);
   // the lab's own bound, not an outcome of the experiment: its exit code (143) must not become a verdict
-  if (r.timedOut) throw new LabError(`process ${name} did not end within ${timeoutMs / 1000} s and was stopped (a very busy machine?)`);
+  if (r.timedOut)
+    throw new LabError(
+      `process ${name} did not end within ${timeoutMs / 1000} s and was stopped (a very busy machine?)`,
+    );
   return { name, exitCode, signal, stdout: r.stdout, stderr: r.stderr, events };
 }
 
 /** the `[lost] service=… cause=…` line of a child that exited with CHILD_LOST_EXIT */
 function childLoss(ctx: LabContext, name: string, stderr: string): ServiceLost {
-  const line = stderr.split('\n').map(parseEvent).find((e) => e?.source === 'lost');
+  const line = stderr
+    .split('\n')
+    .map(parseEvent)
+    .find((e) => e?.source === 'lost');
   const service = (line?.fields.service ?? 'RabbitMQ') as ServiceName;
-  const url = service === 'PostgreSQL' ? ctx.config.pgUrl : service === 'RabbitMQ' ? ctx.config.amqpUrl : ctx.config.mgmtUrl;
-  return new ServiceLost(service, url, `${line?.fields.cause ?? 'connection lost during the run'} (in process ${name})`);
+  const url =
+    service === 'PostgreSQL' ? ctx.config.pgUrl : service === 'RabbitMQ' ? ctx.config.amqpUrl : ctx.config.mgmtUrl;
+  return new ServiceLost(
+    service,
+    url,
+    `${line?.fields.cause ?? 'connection lost during the run'} (in process ${name})`,
+  );
 }
 
 /** complete lines of a stream, one call each, as they arrive; end() hands over a last line without its newline */

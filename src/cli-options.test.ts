@@ -4,7 +4,13 @@ import { addSpecOptions, givenOptions } from './cli-options.js';
 import { duration, type OptionSpecs } from './options.js';
 
 const specs: OptionSpecs<{ windowMs: number }> = {
-  windowMs: { flag: '--window <duration>', description: 'how long', default: '1500ms', aliases: ['--window-ms'], parse: duration({ min: 1000, max: 30_000, bare: 'ms' }) },
+  windowMs: {
+    flag: '--window <duration>',
+    description: 'how long',
+    default: '1500ms',
+    aliases: ['--window-ms'],
+    parse: duration({ min: 1000, max: 30_000, bare: 'ms' }),
+  },
 };
 
 function parse(args: string[]) {

@@ -15,12 +15,16 @@ export function addSpecOptions(cmd: Command, specs: OptionSpecs<any>): void {
     const o = new Option(spec.flag, help);
     if (spec.required) o.makeOptionMandatory();
     cmd.addOption(o);
-    for (const alias of spec.aliases ?? []) cmd.addOption(new Option(`${alias} <value>`, `old name of ${flagName(spec.flag)}`).hideHelp());
+    for (const alias of spec.aliases ?? [])
+      cmd.addOption(new Option(`${alias} <value>`, `old name of ${flagName(spec.flag)}`).hideHelp());
   }
 }
 
 /** the raw strings given on the command line (the new flag name wins over an alias), by option key */
-export function givenOptions<O>(specs: OptionSpecs<O>, values: Record<string, unknown>): Partial<Record<keyof O, string>> {
+export function givenOptions<O>(
+  specs: OptionSpecs<O>,
+  values: Record<string, unknown>,
+): Partial<Record<keyof O, string>> {
   const given: Partial<Record<keyof O, string>> = {};
   for (const key of Object.keys(specs) as (keyof O)[]) {
     const spec = specs[key];

@@ -27,32 +27,51 @@ function connectionOptions(cmd: Command): Command {
   return cmd
     .option('--amqp-url <url>', 'AMQP URL of the app user (env MQLAB_AMQP_URL)')
     .option('--pg-url <url>', 'PostgreSQL URL of the app user (env MQLAB_PG_URL)')
-    .option('--mgmt-url <url>', 'management API URL of the admin user, for policies and statistics (env MQLAB_MGMT_URL)');
+    .option(
+      '--mgmt-url <url>',
+      'management API URL of the admin user, for policies and statistics (env MQLAB_MGMT_URL)',
+    );
 }
 
-const namespaceOption = (cmd: Command, description: string) => cmd.option('--namespace <ns>', `${description} (env MQLAB_NAMESPACE)`);
+const namespaceOption = (cmd: Command, description: string) =>
+  cmd.option('--namespace <ns>', `${description} (env MQLAB_NAMESPACE)`);
 
 function runOptions(cmd: Command): Command {
-  return namespaceOption(connectionOptions(cmd), 'prefix every queue, exchange, policy and table, so runs can share services')
+  return namespaceOption(
+    connectionOptions(cmd),
+    'prefix every queue, exchange, policy and table, so runs can share services',
+  )
     .option('--json', 'print one JSON document (checks, facts, timings, events) instead of text')
     .option('--junit <file>', 'also write JUnit XML, one testcase per check')
-    .option('--html <path>', 'also write the run as a self-contained HTML timeline (a lab: FILE; all: DIR with index.html)')
+    .option(
+      '--html <path>',
+      'also write the run as a self-contained HTML timeline (a lab: FILE; all: DIR with index.html)',
+    )
     .option('-v, --verbose', 'print every event as a key=value line on stderr')
     .option('--step', 'pause at each checkpoint and show the queues (press Enter to go on)')
-    .option('--live', 'serve the run as a live page on 127.0.0.1 (graph, counts, steps, Continue); the address is printed on stderr')
-    .option('--port <n>', 'the --live page\'s port (default 8420; 0: any free port)')
+    .option(
+      '--live',
+      'serve the run as a live page on 127.0.0.1 (graph, counts, steps, Continue); the address is printed on stderr',
+    )
+    .option('--port <n>', "the --live page's port (default 8420; 0: any free port)")
     .option('--out <dir>', 'keep each process’s output in this directory')
     .option('--color', 'colour the text output even when it is not a terminal (CI logs); FORCE_COLOR=1 does the same')
     .option('--no-color', 'no colours (as NO_COLOR=1)')
-    .option('--no-wait', 'when another run stops a service of this set (or holds it for one), exit 2 at once instead of waiting');
+    .option(
+      '--no-wait',
+      'when another run stops a service of this set (or holds it for one), exit 2 at once instead of waiting',
+    );
 }
 
-const configFrom = (o: ConfigInput) => loadConfig({ amqpUrl: o.amqpUrl, pgUrl: o.pgUrl, mgmtUrl: o.mgmtUrl, namespace: o.namespace });
+const configFrom = (o: ConfigInput) =>
+  loadConfig({ amqpUrl: o.amqpUrl, pgUrl: o.pgUrl, mgmtUrl: o.mgmtUrl, namespace: o.namespace });
 
 export function buildProgram(state: CliState, registry: Registry): Command {
   const program = new Command('mqlab')
-    .description('RabbitMQ + PostgreSQL reliability labs, run against real services and proven with assertions.\n' +
-      'Start with `mqlab up`, then run a lab (`mqlab retry`) or all of them (`mqlab all`).')
+    .description(
+      'RabbitMQ + PostgreSQL reliability labs, run against real services and proven with assertions.\n' +
+        'Start with `mqlab up`, then run a lab (`mqlab retry`) or all of them (`mqlab all`).',
+    )
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run `mqlab --help` for the commands)')
     .configureOutput({ outputError: (str, write) => write(str) })
@@ -66,11 +85,17 @@ export function buildProgram(state: CliState, registry: Registry): Command {
     .command('up')
     .description('start RabbitMQ and PostgreSQL and provision them (idempotent)')
     .addOption(
-      new Option('--backend <backend>', 'docker (compose.yaml), chroot (RabbitMQ 4.3 + PostgreSQL 18 in a private Debian root, as root), system (this machine\'s packages; local is its old name); auto: docker if a Docker engine answers, else chroot as root, else system')
+      new Option(
+        '--backend <backend>',
+        "docker (compose.yaml), chroot (RabbitMQ 4.3 + PostgreSQL 18 in a private Debian root, as root), system (this machine's packages; local is its old name); auto: docker if a Docker engine answers, else chroot as root, else system",
+      )
         .choices(BACKEND_NAMES)
         .default('auto'),
     )
-    .option('--nodes <n>', 'RabbitMQ nodes: 1, or 3 for a cluster (node i on the AMQP, management and distribution ports + 10 × (i-1); chroot and system backends); default: the running count, else 1')
+    .option(
+      '--nodes <n>',
+      'RabbitMQ nodes: 1, or 3 for a cluster (node i on the AMQP, management and distribution ports + 10 × (i-1); chroot and system backends); default: the running count, else 1',
+    )
     .action(async (o) => {
       const { upCommand } = await import('./commands/services.js');
       state.code = await upCommand(loadConfig(), o.backend, o.nodes);
@@ -78,22 +103,33 @@ export function buildProgram(state: CliState, registry: Registry): Command {
   program
     .command('down')
     .description('stop the services (data is kept; --volumes deletes it)')
-    .option('--volumes', "also delete all queues and tables (only what mqlab created in its data folder)")
-    .addOption(new Option('--backend <backend>', 'which services (auto: the backend `up` used)').choices(BACKEND_NAMES).default('auto'))
+    .option('--volumes', 'also delete all queues and tables (only what mqlab created in its data folder)')
+    .addOption(
+      new Option('--backend <backend>', 'which services (auto: the backend `up` used)')
+        .choices(BACKEND_NAMES)
+        .default('auto'),
+    )
     .action(async (o) => {
       const { downCommand } = await import('./commands/services.js');
       state.code = await downCommand(loadConfig(), o.backend, Boolean(o.volumes));
     });
-  namespaceOption(connectionOptions(program.command('status')), "show this namespace's queues only (and its quorum queues in the cluster part)")
+  namespaceOption(
+    connectionOptions(program.command('status')),
+    "show this namespace's queues only (and its quorum queues in the cluster part)",
+  )
     .description('show URLs, reachability, versions, capabilities and the lab queues')
     .option('--json', 'print JSON')
-    .option('--lab <labs>', 'only these labs\' queues (comma-separated, e.g. retry-dlq)')
-    .option('--watch [seconds]', 'the queues again every 1–60 s (default 2), in place on a terminal; not a terminal or NO_COLOR: printed again, one block per interval, no escape codes; Ctrl-C stops (exit 0)')
+    .option('--lab <labs>', "only these labs' queues (comma-separated, e.g. retry-dlq)")
+    .option(
+      '--watch [seconds]',
+      'the queues again every 1–60 s (default 2), in place on a terminal; not a terminal or NO_COLOR: printed again, one block per interval, no escape codes; Ctrl-C stops (exit 0)',
+    )
     .action(async (o) => {
       const { statusCommand, watchCommand } = await import('./commands/services.js');
       const labs = onlyLabs(registry, o.lab, '--lab');
       if (o.watch !== undefined) {
-        if (o.json) throw new UsageError('--watch draws the status for people, --json prints it once', 'leave out one of them');
+        if (o.json)
+          throw new UsageError('--watch draws the status for people, --json prints it once', 'leave out one of them');
         const seconds = o.watch === true ? 2 : integer(1, 60)(String(o.watch), '--watch');
         state.code = await watchCommand(labs, configFrom(o), seconds, state.signal);
       } else state.code = await statusCommand(labs, configFrom(o), Boolean(o.json));
@@ -101,14 +137,19 @@ export function buildProgram(state: CliState, registry: Registry): Command {
 
   program
     .command('audit [definitions]')
-    .description("look for the labs' pitfalls on a broker, read-only: its management API (GET only) or a definitions export")
+    .description(
+      "look for the labs' pitfalls on a broker, read-only: its management API (GET only) or a definitions export",
+    )
     .option('--mgmt-url <url>', 'management API URL; a user with the monitoring tag is enough (env MQLAB_MGMT_URL)')
     .option('--vhost <vhost>', 'audit only this vhost (default: every vhost the user sees)')
     .option('--json', 'print one JSON document (docs/audit.schema.json) instead of text')
     .option('--junit <file>', 'also write JUnit XML, one testcase per check')
     .option('--fail-on <severity>', 'exit 1 when a finding is at or above: error, warning, info or never', 'error')
     .option('--timeout <seconds>', 'how long one management API request may take', '30')
-    .addHelpText('after', '\nEach finding names the lab that shows the pitfall (see: mqlab <lab>) and the fix. Docs: docs/audit.md')
+    .addHelpText(
+      'after',
+      '\nEach finding names the lab that shows the pitfall (see: mqlab <lab>) and the fix. Docs: docs/audit.md',
+    )
     .action(async (file: string | undefined, o) => {
       const { auditCommand } = await import('./commands/audit.js');
       state.code = await auditCommand(file, o);
@@ -124,7 +165,11 @@ export function buildProgram(state: CliState, registry: Registry): Command {
     });
   runOptions(program.command('all'))
     .description('run every lab in order and print a summary table')
-    .option('-j, --jobs <n>', 'run n labs at once, each in its own namespace (<namespace>_j1, … or j1, …); output stays in order', '1')
+    .option(
+      '-j, --jobs <n>',
+      'run n labs at once, each in its own namespace (<namespace>_j1, … or j1, …); output stays in order',
+      '1',
+    )
     .option('--skip <labs>', 'leave these labs out (comma-separated, e.g. db-outage,broker-restart): each prints SKIP')
     .action(async (o) => {
       const { runCommand } = await import('./commands/run-labs.js');
@@ -142,35 +187,55 @@ export function buildProgram(state: CliState, registry: Registry): Command {
 /** `status --lab a,b`: those labs of the registry (all of them without the flag) */
 function onlyLabs(registry: Registry, list: string | undefined, flag: string): Registry {
   if (list === undefined) return registry;
-  const names = list.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !registry.some((l) => l.name === n));
   if (unknown.length || !names.length)
-    throw new UsageError(`${flag} takes lab names, got '${unknown.join(',') || list}'`, 'see `mqlab list` for the names, e.g. --lab retry-dlq');
+    throw new UsageError(
+      `${flag} takes lab names, got '${unknown.join(',') || list}'`,
+      'see `mqlab list` for the names, e.g. --lab retry-dlq',
+    );
   return registry.filter((l) => names.includes(l.name));
 }
 
 /** `all --skip a,b`: those labs stay in the run as SKIP (in the summary, --json and --junit), not run */
 function leaveOut(registry: Registry, skip: string | undefined): readonly LabMeta[] {
   if (skip === undefined) return registry;
-  const names = skip.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = skip
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !registry.some((l) => l.name === n));
   if (unknown.length || !names.length)
-    throw new UsageError(`--skip takes lab names, got '${unknown.join(',') || skip}'`, 'see `mqlab list` for the names, e.g. --skip db-outage,broker-restart');
+    throw new UsageError(
+      `--skip takes lab names, got '${unknown.join(',') || skip}'`,
+      'see `mqlab list` for the names, e.g. --skip db-outage,broker-restart',
+    );
   return registry.map((l) => (names.includes(l.name) ? { ...l, requires: async () => 'left out with --skip' } : l));
 }
 
 function labCommand(program: Command, entry: LabMeta, state: CliState, registry: Registry) {
   const cmd = runOptions(program.command(entry.name)).description(entry.title);
   addSpecOptions(cmd, entry.options);
-  cmd.addHelpText('after', `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`);
-  cmd.option('--names', "print the run's own queue, exchange, policy and table names (with --namespace) and exit without running");
+  cmd.addHelpText(
+    'after',
+    `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`,
+  );
+  cmd.option(
+    '--names',
+    "print the run's own queue, exchange, policy and table names (with --namespace) and exit without running",
+  );
   cmd.action(async (o) => {
     refuseUnknownLabs(registry.map((l) => l.name));
     const options = labOptions(entry, givenOptions(entry.options, o));
     if (o.names) {
       const { runNames, renderNames } = await import('./commands/names.js');
       const n = await runNames(entry, configFrom(o), options);
-      process.stdout.write((o.json ? JSON.stringify({ lab: entry.name, ...n }, null, 2) : renderNames(entry.name, n).join('\n')) + '\n');
+      process.stdout.write(
+        (o.json ? JSON.stringify({ lab: entry.name, ...n }, null, 2) : renderNames(entry.name, n).join('\n')) + '\n',
+      );
       state.code = 0;
       return;
     }
@@ -182,14 +247,22 @@ function labCommand(program: Command, entry: LabMeta, state: CliState, registry:
 
 /** `mqlab <lab> <tool>`: a subcommand of the lab's command (which still runs the lab on its own) */
 function labToolCommand(labCmd: Command, entry: LabMeta, tool: LabTool, state: CliState) {
-  const cmd = namespaceOption(connectionOptions(labCmd.command(tool.name)), 'the namespace whose tables to use').description(tool.description);
+  const cmd = namespaceOption(
+    connectionOptions(labCmd.command(tool.name)),
+    'the namespace whose tables to use',
+  ).description(tool.description);
   addSpecOptions(cmd, tool.options);
   cmd.action(async (_o, self: Command) => {
     // the lab's command also knows the connection flags and --namespace: wherever they were
     // written, they reach the tool through optsWithGlobals
     const o = self.optsWithGlobals();
     const { toolCommand } = await import('./commands/tool.js');
-    state.code = await toolCommand(entry, tool, configFrom(o), parseOptions(tool.options, givenOptions(tool.options, o)));
+    state.code = await toolCommand(
+      entry,
+      tool,
+      configFrom(o),
+      parseOptions(tool.options, givenOptions(tool.options, o)),
+    );
   });
 }
 

@@ -6,13 +6,27 @@ import { UsageError } from './errors.js';
 describe('loadConfig', () => {
   it('defaults to what mqlab up starts', () => {
     const c = loadConfig({}, {});
-    expect(c).toMatchObject({ amqpUrl: DEFAULT_URLS.amqp, pgUrl: DEFAULT_URLS.pg, mgmtUrl: DEFAULT_URLS.mgmt, vhost: 'lab', namespace: '' });
+    expect(c).toMatchObject({
+      amqpUrl: DEFAULT_URLS.amqp,
+      pgUrl: DEFAULT_URLS.pg,
+      mgmtUrl: DEFAULT_URLS.mgmt,
+      vhost: 'lab',
+      namespace: '',
+    });
   });
 
   it('takes MQLAB_* variables, and flags over them', () => {
     const env = { MQLAB_AMQP_URL: 'amqp://u:p@h:1/v1', MQLAB_PG_URL: 'postgresql://u:p@h/db', MQLAB_NAMESPACE: 'ws1' };
-    expect(loadConfig({}, env)).toMatchObject({ amqpUrl: 'amqp://u:p@h:1/v1', vhost: 'v1', pgUrl: 'postgresql://u:p@h/db', namespace: 'ws1' });
-    expect(loadConfig({ amqpUrl: 'amqp://x/%2F', namespace: 'ws2' }, env)).toMatchObject({ vhost: '/', namespace: 'ws2' });
+    expect(loadConfig({}, env)).toMatchObject({
+      amqpUrl: 'amqp://u:p@h:1/v1',
+      vhost: 'v1',
+      pgUrl: 'postgresql://u:p@h/db',
+      namespace: 'ws1',
+    });
+    expect(loadConfig({ amqpUrl: 'amqp://x/%2F', namespace: 'ws2' }, env)).toMatchObject({
+      vhost: '/',
+      namespace: 'ws2',
+    });
   });
 
   it('rejects a malformed URL without echoing its password', () => {
@@ -27,12 +41,15 @@ describe('loadConfig', () => {
   });
 
   it('rejects a URL of the wrong kind', () => {
-    expect(() => loadConfig({ pgUrl: 'mysql://a:b@h/db' }, {})).toThrow(/must start with postgres:\/\/ or postgresql:\/\//);
+    expect(() => loadConfig({ pgUrl: 'mysql://a:b@h/db' }, {})).toThrow(
+      /must start with postgres:\/\/ or postgresql:\/\//,
+    );
     expect(() => loadConfig({ mgmtUrl: 'amqp://h' }, {})).toThrow(/must start with http:\/\//);
   });
 
   it('validates the namespace', () => {
-    for (const bad of ['Upper', '1abc', 'a-b', 'x'.repeat(25), 'a.b']) expect(() => loadConfig({ namespace: bad }, {})).toThrow(UsageError);
+    for (const bad of ['Upper', '1abc', 'a-b', 'x'.repeat(25), 'a.b'])
+      expect(() => loadConfig({ namespace: bad }, {})).toThrow(UsageError);
     expect(loadConfig({ namespace: 'a_1' }, {}).namespace).toBe('a_1');
   });
 
@@ -47,7 +64,10 @@ describe('loadConfig', () => {
     expect(c.amqpUrl).toBe(DEFAULT_URLS.amqp.replace(':5772/', ':6072/'));
     expect(c.pgUrl).toBe(DEFAULT_URLS.pg.replace(':5532/', ':5832/'));
     expect(c.mgmtUrl).toBe(DEFAULT_URLS.mgmt.replace(':15772', ':16072'));
-    expect(loadConfig({}, { MQLAB_PORT_OFFSET: '300', MQLAB_AMQP_URL: 'amqp://u:p@h:1/v' }).amqpUrl).toBe('amqp://u:p@h:1/v');
-    for (const bad of ['-1', '1.5', 'ten', '40000']) expect(() => loadConfig({}, { MQLAB_PORT_OFFSET: bad })).toThrow(UsageError);
+    expect(loadConfig({}, { MQLAB_PORT_OFFSET: '300', MQLAB_AMQP_URL: 'amqp://u:p@h:1/v' }).amqpUrl).toBe(
+      'amqp://u:p@h:1/v',
+    );
+    for (const bad of ['-1', '1.5', 'ten', '40000'])
+      expect(() => loadConfig({}, { MQLAB_PORT_OFFSET: bad })).toThrow(UsageError);
   });
 });

@@ -33,7 +33,8 @@ export interface ConfigInput {
 export const PROJECT_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 function findRoot(dir: string): string {
-  for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) if (fs.existsSync(path.join(d, 'compose.yaml'))) return d;
+  for (let d = dir; d !== path.dirname(d); d = path.dirname(d))
+    if (fs.existsSync(path.join(d, 'compose.yaml'))) return d;
   return path.resolve(dir, '..', '..');
 }
 
@@ -65,7 +66,8 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
 
 /** a namespace must fit every queue, policy and table name: throws UsageError with `what` */
 export function checkNamespace(namespace: string, what: string): void {
-  if (!NAMESPACE.test(namespace)) throw new UsageError(what, 'use 1-24 characters: a lowercase letter, then lowercase letters, digits or _');
+  if (!NAMESPACE.test(namespace))
+    throw new UsageError(what, 'use 1-24 characters: a lowercase letter, then lowercase letters, digits or _');
 }
 
 function parseUrl(raw: string, what: string, protocols: readonly [string, ...string[]]): URL {
@@ -73,7 +75,10 @@ function parseUrl(raw: string, what: string, protocols: readonly [string, ...str
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`malformed URL in ${what}: ${maskUrl(raw)}`, `expected ${protocols[0]}//user:password@host:port/…`);
+    throw new UsageError(
+      `malformed URL in ${what}: ${maskUrl(raw)}`,
+      `expected ${protocols[0]}//user:password@host:port/…`,
+    );
   }
   if (!protocols.includes(url.protocol)) {
     throw new UsageError(

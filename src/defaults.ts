@@ -25,7 +25,8 @@ export function portOffset(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.MQLAB_PORT_OFFSET ?? '';
   if (raw === '') return 0;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 30000) throw new UsageError(`invalid MQLAB_PORT_OFFSET '${raw}'`, 'use a whole number from 0 to 30000, for example 100');
+  if (!Number.isInteger(n) || n < 0 || n > 30000)
+    throw new UsageError(`invalid MQLAB_PORT_OFFSET '${raw}'`, 'use a whole number from 0 to 30000, for example 100');
   return n;
 }
 
@@ -75,7 +76,12 @@ export const NODE_PORT_STEP = 10;
  */
 export function nodePorts(ports: Ports, i: number): Ports {
   const step = (i - 1) * NODE_PORT_STEP;
-  return { ...ports, amqp: ports.amqp + step, management: ports.management + step, erlangDist: ports.erlangDist + step };
+  return {
+    ...ports,
+    amqp: ports.amqp + step,
+    management: ports.management + step,
+    erlangDist: ports.erlangDist + step,
+  };
 }
 
 /** the private Erlang node name of cluster node `i` (1-based); a single node is `mqlab@localhost` */

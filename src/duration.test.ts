@@ -14,9 +14,12 @@ describe('parseDuration', () => {
     expect(parseDuration('240', 's')).toBe(240_000);
   });
 
-  it.each(['', '30', 'd', '30x', '30D', '1.5ms', '-1d', '0d', '0s', '30 d', '1d2h', '99999999999999999d'])('rejects %j with a UsageError', (raw) => {
-    expect(() => parseDuration(raw)).toThrow(UsageError);
-  });
+  it.each(['', '30', 'd', '30x', '30D', '1.5ms', '-1d', '0d', '0s', '30 d', '1d2h', '99999999999999999d'])(
+    'rejects %j with a UsageError',
+    (raw) => {
+      expect(() => parseDuration(raw)).toThrow(UsageError);
+    },
+  );
 
   it('names the bad value and the accepted form', () => {
     try {

@@ -1,6 +1,9 @@
 /** An error the user can act on: printed as one line plus what to do, exit code 2. */
 export class EnvError extends Error {
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
     this.name = 'EnvError';
   }

@@ -9,7 +9,10 @@ const retry = lab('retry', 'skip-delay');
 
 describe('faultsFor', () => {
   it('picks the entries of one lab', () => {
-    expect([...faultsFor(orderTimeout, env('order-timeout:no-sweeper, retry:x,order-timeout:gate-off'))]).toEqual(['no-sweeper', 'gate-off']);
+    expect([...faultsFor(orderTimeout, env('order-timeout:no-sweeper, retry:x,order-timeout:gate-off'))]).toEqual([
+      'no-sweeper',
+      'gate-off',
+    ]);
     expect(faultsFor(retry, env('order-timeout:no-sweeper')).size).toBe(0);
   });
   it('is empty when unset', () => {
@@ -22,8 +25,12 @@ describe('faultsFor', () => {
     expect(() => faultEntries(env('retry:a,:b'))).toThrow(UsageError);
   });
   it('refuses a variant the lab does not declare, listing the declared ones', () => {
-    expect(() => faultsFor(retry, env('retry:skip-dealy'))).toThrow("MQLAB_FAULT names 'skip-dealy', which is not a broken variant of retry");
-    expect(() => faultsFor(orderTimeout, env('order-timeout:nope'))).toThrow(expect.objectContaining({ hint: 'order-timeout declares: no-sweeper, gate-off' }));
+    expect(() => faultsFor(retry, env('retry:skip-dealy'))).toThrow(
+      "MQLAB_FAULT names 'skip-dealy', which is not a broken variant of retry",
+    );
+    expect(() => faultsFor(orderTimeout, env('order-timeout:nope'))).toThrow(
+      expect.objectContaining({ hint: 'order-timeout declares: no-sweeper, gate-off' }),
+    );
     expect(() => faultsFor(lab('compensate'), env('compensate:x'))).toThrow(UsageError);
   });
 });
@@ -31,6 +38,8 @@ describe('faultsFor', () => {
 describe('refuseUnknownLabs', () => {
   it('refuses an entry for a lab that does not exist', () => {
     expect(() => refuseUnknownLabs(['retry', 'hold'], env('retry:a,hold:b'))).not.toThrow();
-    expect(() => refuseUnknownLabs(['retry'], env('retyr:skip-delay'))).toThrow('MQLAB_FAULT names the lab(s) retyr, which do not exist');
+    expect(() => refuseUnknownLabs(['retry'], env('retyr:skip-delay'))).toThrow(
+      'MQLAB_FAULT names the lab(s) retyr, which do not exist',
+    );
   });
 });

@@ -23,7 +23,11 @@ export function faultEntries(env: NodeJS.ProcessEnv = process.env): { lab: strin
     .filter(Boolean)
     .map((entry) => {
       const m = /^([a-z0-9-]+):([a-z0-9-]+)$/.exec(entry);
-      if (!m?.[1] || !m[2]) throw new UsageError(`${FAULT_ENV} entry '${entry}' is not <lab>:<fault>`, `e.g. ${FAULT_ENV}=order-timeout:no-status-guard, or unset it`);
+      if (!m?.[1] || !m[2])
+        throw new UsageError(
+          `${FAULT_ENV} entry '${entry}' is not <lab>:<fault>`,
+          `e.g. ${FAULT_ENV}=order-timeout:no-status-guard, or unset it`,
+        );
       return { lab: m[1], fault: m[2] };
     });
 }
@@ -39,7 +43,9 @@ export function faultsFor(lab: FaultsOf, env: NodeJS.ProcessEnv = process.env): 
     if (!declared.includes(fault)) {
       throw new UsageError(
         `${FAULT_ENV} names '${fault}', which is not a broken variant of ${lab.name}`,
-        declared.length ? `${lab.name} declares: ${declared.join(', ')}` : `${lab.name} declares none: unset ${FAULT_ENV}`,
+        declared.length
+          ? `${lab.name} declares: ${declared.join(', ')}`
+          : `${lab.name} declares none: unset ${FAULT_ENV}`,
       );
     }
     out.add(fault);
@@ -50,5 +56,9 @@ export function faultsFor(lab: FaultsOf, env: NodeJS.ProcessEnv = process.env): 
 /** an MQLAB_FAULT entry for a lab that does not exist is a usage error too (the variant would never run) */
 export function refuseUnknownLabs(labs: readonly string[], env: NodeJS.ProcessEnv = process.env): void {
   const unknown = [...new Set(faultEntries(env).map((e) => e.lab))].filter((lab) => !labs.includes(lab));
-  if (unknown.length) throw new UsageError(`${FAULT_ENV} names the lab(s) ${unknown.join(', ')}, which do not exist`, 'see `mqlab list` for the names, or unset it');
+  if (unknown.length)
+    throw new UsageError(
+      `${FAULT_ENV} names the lab(s) ${unknown.join(', ')}, which do not exist`,
+      'see `mqlab list` for the names, or unset it',
+    );
 }

@@ -21,7 +21,10 @@ export function chooseHome({ root, isClone, env, userHome }: HomeFacts): string 
   if (env.MQLAB_HOME) return path.resolve(env.MQLAB_HOME);
   if (isClone) return path.join(root, '.mqlab');
   // the XDG spec: a relative XDG_STATE_HOME is invalid and is ignored
-  const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(userHome, '.local', 'state');
+  const state =
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+      ? env.XDG_STATE_HOME
+      : path.join(userHome, '.local', 'state');
   return path.join(state, 'mqlab');
 }
 

@@ -13,7 +13,14 @@ function gated(n: number) {
       fail[i] = reject;
     });
   const tick = () => new Promise((r) => setImmediate(r));
-  return { started, release: (i: number) => release[i]!(''), fail: (i: number, e: Error) => fail[i]!(e), work, tick, n };
+  return {
+    started,
+    release: (i: number) => release[i]!(''),
+    fail: (i: number, e: Error) => fail[i]!(e),
+    work,
+    tick,
+    n,
+  };
 }
 
 describe('runInOrder', () => {
@@ -40,7 +47,11 @@ describe('runInOrder', () => {
   it('starts items in startOrder, still reporting in item order', async () => {
     const g = gated(3);
     const seen: number[] = [];
-    const run = runInOrder(['a', 'b', 'c'], g.work, { jobs: 1, startOrder: [2, 0, 1], onResult: (_, i) => seen.push(i) });
+    const run = runInOrder(['a', 'b', 'c'], g.work, {
+      jobs: 1,
+      startOrder: [2, 0, 1],
+      onResult: (_, i) => seen.push(i),
+    });
     for (const i of [2, 0, 1]) {
       await g.tick();
       g.release(i);
@@ -53,7 +64,11 @@ describe('runInOrder', () => {
   it('one failure starts nothing new, waits for the running items, then throws the first error', async () => {
     const g = gated(4);
     const errors: unknown[] = [];
-    const run = runInOrder(['a', 'b', 'c', 'd'], g.work, { jobs: 2, onResult: () => {}, onError: (e) => errors.push(e) });
+    const run = runInOrder(['a', 'b', 'c', 'd'], g.work, {
+      jobs: 2,
+      onResult: () => {},
+      onError: (e) => errors.push(e),
+    });
     await g.tick();
     g.fail(0, new Error('broker gone'));
     await g.tick();
@@ -70,7 +85,12 @@ describe('runInOrder', () => {
 
   it('runs an `alone` item only when nothing else runs, and nothing beside it (disruptive labs)', async () => {
     const g = gated(4);
-    const run = runInOrder(['a', 'b', 'c', 'd'], g.work, { jobs: 3, startOrder: [0, 1, 2, 3], alone: (i) => i >= 2, onResult: () => {} });
+    const run = runInOrder(['a', 'b', 'c', 'd'], g.work, {
+      jobs: 3,
+      startOrder: [0, 1, 2, 3],
+      alone: (i) => i >= 2,
+      onResult: () => {},
+    });
     await g.tick();
     expect(g.started).toEqual([0, 1]); // c waits for a and b; a free worker does not start d beside it
     g.release(0);
@@ -90,6 +110,8 @@ describe('runInOrder', () => {
   });
 
   it('refuses a startOrder that is not a permutation of the items', async () => {
-    await expect(runInOrder(['a', 'b'], async (x) => x, { jobs: 1, startOrder: [0, 0], onResult: () => {} })).rejects.toThrow('each of the 2');
+    await expect(
+      runInOrder(['a', 'b'], async (x) => x, { jobs: 1, startOrder: [0, 0], onResult: () => {} }),
+    ).rejects.toThrow('each of the 2');
   });
 });

@@ -16,7 +16,11 @@ export interface InOrderOptions<R> {
   alone?(index: number): boolean;
 }
 
-export async function runInOrder<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>, opts: InOrderOptions<R>): Promise<R[]> {
+export async function runInOrder<T, R>(
+  items: readonly T[],
+  work: (item: T, index: number) => Promise<R>,
+  opts: InOrderOptions<R>,
+): Promise<R[]> {
   const order = opts.startOrder ?? items.map((_, i) => i);
   if (order.length !== items.length || new Set(order).size !== items.length || order.some((i) => !(i in items))) {
     throw new Error(`startOrder must list each of the ${items.length} item indexes once`);

@@ -17,7 +17,9 @@ describe('--jobs', () => {
   });
 
   it('starts the longest floors first, ties in registry order', () => {
-    expect(longestFirst([{ floorMs: 0 }, { floorMs: 3000 }, { floorMs: 1000 }, { floorMs: 3000 }], (e) => e.floorMs)).toEqual([1, 3, 2, 0]);
+    expect(
+      longestFirst([{ floorMs: 0 }, { floorMs: 3000 }, { floorMs: 1000 }, { floorMs: 3000 }], (e) => e.floorMs),
+    ).toEqual([1, 3, 2, 0]);
   });
 
   it('keeps a lab’s stderr lines until its turn; one lab at a time prints at once', () => {

@@ -31,7 +31,11 @@ export function longestFirst<E>(entries: readonly E[], ms: (e: E) => number): nu
 export class LabOutput {
   private readonly kept: (string[] | null)[];
 
-  constructor(labs: number, private readonly buffered: boolean, private readonly write: (line: string) => void) {
+  constructor(
+    labs: number,
+    private readonly buffered: boolean,
+    private readonly write: (line: string) => void,
+  ) {
     this.kept = Array.from({ length: labs }, () => []);
   }
 

@@ -16,7 +16,9 @@ export function recordedTimes(home: string): LabTimes {
   try {
     const data: unknown = JSON.parse(fs.readFileSync(path.join(home, TIMES_FILE), 'utf8'));
     if (!data || typeof data !== 'object') return {};
-    return Object.fromEntries(Object.entries(data).filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] >= 0));
+    return Object.fromEntries(
+      Object.entries(data).filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] >= 0),
+    );
   } catch {
     return {};
   }
@@ -36,4 +38,5 @@ export function recordTimes(home: string, times: LabTimes): void {
 }
 
 /** what a lab is expected to take: its last time here, else its floor */
-export const expectedMs = (lab: { name: string; floorMs: number }, times: LabTimes): number => times[lab.name] ?? lab.floorMs;
+export const expectedMs = (lab: { name: string; floorMs: number }, times: LabTimes): number =>
+  times[lab.name] ?? lab.floorMs;

@@ -28,7 +28,9 @@ export interface FaultSpec<C extends string = string> {
 }
 
 /** a lab's broken variants by name: labs/<lab>/faults.ts, data only (meta.ts imports it) */
-export type FaultCatalogue<F extends string = string, C extends string = string> = { readonly [name in F]: FaultSpec<C> };
+export type FaultCatalogue<F extends string = string, C extends string = string> = {
+  readonly [name in F]: FaultSpec<C>;
+};
 
 /** the identity, keeping the literal names: `export const faults = defineFaults({ 'ack-poison': { … } })` */
 export const defineFaults = <const T extends Record<string, FaultSpec>>(faults: T): T => faults;
@@ -77,8 +79,9 @@ export interface LabMeta<O = any, C extends string = string, F extends string = 
 }
 
 /** the identity, for type inference: `export const meta = defineLab({ … })` */
-export const defineLab = <O, const C extends string, F extends string, K extends string>(meta: LabMeta<O, C, F, K>): LabMeta<O, C, F, K> => meta;
-
+export const defineLab = <O, const C extends string, F extends string, K extends string>(
+  meta: LabMeta<O, C, F, K>,
+): LabMeta<O, C, F, K> => meta;
 
 /** the options of a lab that takes none */
 export type NoOptions = Record<never, never>;
@@ -218,5 +221,9 @@ export interface LabServices {
    * Stop `service`, run `whileDown`, start it again (always) and wait until it accepts the app's
    * connections (bounded by readyTimeoutMs, default 120 s). Times are Date.now() milliseconds.
    */
-  outage<T>(service: OwnService, whileDown: (stopped: Stopped) => Promise<T>, opts?: { readyTimeoutMs?: number }): Promise<Outage<T>>;
+  outage<T>(
+    service: OwnService,
+    whileDown: (stopped: Stopped) => Promise<T>,
+    opts?: { readyTimeoutMs?: number },
+  ): Promise<Outage<T>>;
 }

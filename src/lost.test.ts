@@ -11,9 +11,15 @@ import { loadConfig } from './config.js';
 
 describe('ServiceLost', () => {
   it('is an EnvError (exit 2) naming the service and its masked URL', () => {
-    const e = new ServiceLost('PostgreSQL', 'postgres://app@h:5532/lab?password=s3cret', 'connection lost during the run (read ECONNRESET)');
+    const e = new ServiceLost(
+      'PostgreSQL',
+      'postgres://app@h:5532/lab?password=s3cret',
+      'connection lost during the run (read ECONNRESET)',
+    );
     expect(e).toBeInstanceOf(EnvError);
-    expect(e.message).toBe('PostgreSQL at postgres://app@h:5532/lab?password=***: connection lost during the run (read ECONNRESET)');
+    expect(e.message).toBe(
+      'PostgreSQL at postgres://app@h:5532/lab?password=***: connection lost during the run (read ECONNRESET)',
+    );
     expect(e.hint).toMatch(/mqlab up.*re-run/);
   });
 });
@@ -38,7 +44,9 @@ describe('isConnectionLoss', () => {
       Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
       Object.assign(new Error('write CONNECTION_CLOSED 127.0.0.1:5532'), { code: 'CONNECTION_CLOSED' }),
       new Error('Channel closed'),
-      new Error('Connection closed: 320 (CONNECTION-FORCED) with message "CONNECTION_FORCED - broker forced connection closure"'),
+      new Error(
+        'Connection closed: 320 (CONNECTION-FORCED) with message "CONNECTION_FORCED - broker forced connection closure"',
+      ),
       { message: 'fetch failed', cause: { code: 'ECONNREFUSED' } },
     ])
       expect(isConnectionLoss(e), String((e as Error).message)).toBe(true);
@@ -48,7 +56,9 @@ describe('isConnectionLoss', () => {
     expect(isConnectionLoss(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   });
   it('lossCause is one line', () => {
-    expect(lossCause(new Error('Unexpected close\n    at Socket.x (y.js:1:1)'), 'connection lost')).toBe('connection lost (Unexpected close)');
+    expect(lossCause(new Error('Unexpected close\n    at Socket.x (y.js:1:1)'), 'connection lost')).toBe(
+      'connection lost (Unexpected close)',
+    );
   });
 });
 
@@ -61,26 +71,42 @@ describe('reports of a lab stopped by a lost service', () => {
     checks: [],
     facts: {},
     error: 'RabbitMQ at amqp://app:***@h/lab: connection lost during the run',
-    environment: { service: 'RabbitMQ', url: 'amqp://app:***@h/lab', message: 'RabbitMQ at amqp://app:***@h/lab: connection lost during the run' },
+    environment: {
+      service: 'RabbitMQ',
+      url: 'amqp://app:***@h/lab',
+      message: 'RabbitMQ at amqp://app:***@h/lab: connection lost during the run',
+    },
     timings: { setupMs: 0, runMs: 0, totalMs: 10 },
     events: [],
   };
-  const session: SessionInfo = { broker: { product: 'RabbitMQ', version: '3.10.8' }, postgres: '15', capabilities: capabilities('3.10.8') };
+  const session: SessionInfo = {
+    broker: { product: 'RabbitMQ', version: '3.10.8' },
+    postgres: '15',
+    capabilities: capabilities('3.10.8'),
+  };
 
   it('--json: result error, the lab outcome error with the service', () => {
     const doc = jsonDocument(session, [report], loadConfig({}, {}));
     expect(doc.result).toBe('error');
-    expect(doc.labs[0]).toMatchObject({ status: 'error', outcome: 'error', error: { kind: 'environment', service: 'RabbitMQ', url: 'amqp://app:***@h/lab' } });
+    expect(doc.labs[0]).toMatchObject({
+      status: 'error',
+      outcome: 'error',
+      error: { kind: 'environment', service: 'RabbitMQ', url: 'amqp://app:***@h/lab' },
+    });
   });
 
   it('--junit: an <error> of type environment, no <failure>', () => {
     const xml = junitXml([{ report, startedAt: new Date() }]);
-    expect(xml).toMatch(/<error type="environment: RabbitMQ" message="RabbitMQ at amqp:\/\/app:\*\*\*@h\/lab: connection lost during the run"/);
+    expect(xml).toMatch(
+      /<error type="environment: RabbitMQ" message="RabbitMQ at amqp:\/\/app:\*\*\*@h\/lab: connection lost during the run"/,
+    );
     expect(xml).not.toContain('<failure');
   });
 
   it('text: ERROR, not FAIL; the summary row says ERROR', () => {
-    expect(renderLab(report, false)).toEqual(['ERROR retry: stopped, RabbitMQ was lost or refused (not a failed experiment)']);
+    expect(renderLab(report, false)).toEqual([
+      'ERROR retry: stopped, RabbitMQ was lost or refused (not a failed experiment)',
+    ]);
     expect(renderSummary([report], false, 1000)[1]).toMatch(/^retry\s+ERROR/);
   });
 });

@@ -61,8 +61,16 @@ export class LossWatch {
 
 /** the socket-level codes that mean "the service went away" (node, postgres.js, amqplib) */
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
 ]);
 
 /** PostgreSQL's SQLSTATEs for a server going away or not there yet: admin_shutdown, crash_shutdown, cannot_connect_now ("the database system is shutting down") */
@@ -78,7 +86,9 @@ export function isConnectionLoss(err: unknown): boolean {
   if (typeof e?.cause?.code === 'string' && NETWORK_CODES.has(e.cause.code)) return true;
   if (isServerGone(err)) return true;
   const msg = String(e?.message ?? '');
-  return /Connection closed|Socket closed|Unexpected close|Channel (closed|ended)|CONNECTION_FORCED|connection lost|ECONNRESET|ECONNREFUSED/i.test(msg);
+  return /Connection closed|Socket closed|Unexpected close|Channel (closed|ended)|CONNECTION_FORCED|connection lost|ECONNRESET|ECONNREFUSED/i.test(
+    msg,
+  );
 }
 
 /** a short cause from a close/error event, without a stack */

@@ -63,7 +63,12 @@ export async function main(registry: Registry, argv: string[] = process.argv): P
 }
 
 /** an early exit still leaves a --junit file, with an <error> testcase saying why */
-function finishJunit(state: CliState, argv: string[], code: number, why: Pick<RunEnd, 'kind' | 'message'> | undefined): void {
+function finishJunit(
+  state: CliState,
+  argv: string[],
+  code: number,
+  why: Pick<RunEnd, 'kind' | 'message'> | undefined,
+): void {
   if (code === 0 || !why) return;
   const argvFile = junitFromArgv(argv.slice(2));
   const junit = state.junit ?? (argvFile ? new JunitFile(argvFile) : undefined);
@@ -79,9 +84,16 @@ function finishJunit(state: CliState, argv: string[], code: number, why: Pick<Ru
 
 function runEnd(err: unknown, code: number): Pick<RunEnd, 'kind' | 'message'> {
   const e = err as { message?: string; hint?: string };
-  const message = maskText(String(e?.message ?? err)).replace(/^error: /, '').trim();
-  if (code === 130) return { kind: 'interrupted', message: 'interrupted (SIGINT/SIGTERM); the next run resets the lab state' };
-  if (code === 2) return { kind: err instanceof EnvError && !(err instanceof UsageError) ? 'environment' : 'usage', message: e?.hint ? `${message} (${e.hint})` : message };
+  const message = maskText(String(e?.message ?? err))
+    .replace(/^error: /, '')
+    .trim();
+  if (code === 130)
+    return { kind: 'interrupted', message: 'interrupted (SIGINT/SIGTERM); the next run resets the lab state' };
+  if (code === 2)
+    return {
+      kind: err instanceof EnvError && !(err instanceof UsageError) ? 'environment' : 'usage',
+      message: e?.hint ? `${message} (${e.hint})` : message,
+    };
   return { kind: 'internal', message };
 }
 

@@ -4,12 +4,20 @@ import { names } from './names.js';
 describe('names', () => {
   it('keeps the seed names without a namespace', () => {
     const n = names('');
-    expect([n.q('me12.retry.work'), n.t('retry_effect'), n.p('me12-hold')]).toEqual(['me12.retry.work', 'retry_effect', 'me12-hold']);
+    expect([n.q('me12.retry.work'), n.t('retry_effect'), n.p('me12-hold')]).toEqual([
+      'me12.retry.work',
+      'retry_effect',
+      'me12-hold',
+    ]);
   });
 
   it('prefixes queues, tables and policies with the namespace', () => {
     const n = names('ws1');
-    expect([n.q('me12.retry.work'), n.t('retry_effect'), n.p('me12-hold')]).toEqual(['ws1.me12.retry.work', 'ws1_retry_effect', 'ws1-me12-hold']);
+    expect([n.q('me12.retry.work'), n.t('retry_effect'), n.p('me12-hold')]).toEqual([
+      'ws1.me12.retry.work',
+      'ws1_retry_effect',
+      'ws1-me12-hold',
+    ]);
   });
 
   it('builds the exact, anchored pattern the seed uses for a policy', () => {

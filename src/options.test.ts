@@ -8,7 +8,13 @@ interface Demo {
   mode?: 'A' | 'B';
 }
 const specs: OptionSpecs<Demo> = {
-  waitMs: { flag: '--wait <duration>', description: 'a wait', default: '2s', aliases: ['--wait-ms'], parse: duration({ min: 0, max: 60_000, bare: 'ms' }) },
+  waitMs: {
+    flag: '--wait <duration>',
+    description: 'a wait',
+    default: '2s',
+    aliases: ['--wait-ms'],
+    parse: duration({ min: 0, max: 60_000, bare: 'ms' }),
+  },
   count: { flag: '--count <n>', description: 'how many', default: '3', parse: integer(1, 10) },
   mode: { flag: '--mode <mode>', description: 'A or B', parse: oneOf(['A', 'B'] as const) },
 };
@@ -19,13 +25,19 @@ describe('parseOptions', () => {
   });
 
   it('parses what was given', () => {
-    expect(parseOptions(specs, { waitMs: '500ms', count: '10', mode: 'b' })).toEqual({ waitMs: 500, count: 10, mode: 'B' });
+    expect(parseOptions(specs, { waitMs: '500ms', count: '10', mode: 'b' })).toEqual({
+      waitMs: 500,
+      count: 10,
+      mode: 'B',
+    });
   });
 
   it('names the flag (without its argument) in a one-line usage error', () => {
     expect(() => parseOptions(specs, { count: '11' })).toThrow("--count must be a whole number from 1 to 10, got '11'");
     expect(() => parseOptions(specs, { waitMs: '2m' })).toThrow("--wait must be from 0ms to 1m, got '2m'");
-    expect(() => parseOptions(specs, { waitMs: 'soon' })).toThrow("--wait must be a duration (e.g. 500ms, 2s, 90m, 12h, 30d; a bare number is ms), got 'soon'");
+    expect(() => parseOptions(specs, { waitMs: 'soon' })).toThrow(
+      "--wait must be a duration (e.g. 500ms, 2s, 90m, 12h, 30d; a bare number is ms), got 'soon'",
+    );
     expect(() => parseOptions(specs, { mode: 'C' })).toThrow(UsageError);
   });
 });

@@ -31,7 +31,8 @@ export const integer =
   (min: number, max: number) =>
   (raw: string, flag: string): number => {
     const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got '${raw}'`);
+    if (!Number.isSafeInteger(n) || n < min || n > max)
+      throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got '${raw}'`);
     return n;
   };
 
@@ -43,7 +44,8 @@ export const duration =
   ({ min, max, bare }: { min: number; max: number; bare?: DurationUnit }) =>
   (raw: string, flag: string): number => {
     const ms = min === 0 && /^0(ms|s)?$/.test(raw.trim()) ? 0 : parseDurationFor(flag, raw, bare);
-    if (ms < min || ms > max) throw new UsageError(`${flag} must be from ${formatDuration(min)} to ${formatDuration(max)}, got '${raw}'`);
+    if (ms < min || ms > max)
+      throw new UsageError(`${flag} must be from ${formatDuration(min)} to ${formatDuration(max)}, got '${raw}'`);
     return ms;
   };
 
@@ -63,7 +65,8 @@ export const oneOf =
   <T extends string>(values: readonly T[]) =>
   (raw: string, flag: string): T => {
     const v = raw.trim().toUpperCase();
-    if (!(values as readonly string[]).includes(v)) throw new UsageError(`${flag} must be one of ${values.join(', ')}, got '${raw}'`);
+    if (!(values as readonly string[]).includes(v))
+      throw new UsageError(`${flag} must be one of ${values.join(', ')}, got '${raw}'`);
     return v as T;
   };
 
@@ -73,7 +76,8 @@ export function parseOptions<O>(specs: OptionSpecs<O>, given: Partial<Record<key
   for (const key of Object.keys(specs) as (keyof O)[]) {
     const spec = specs[key];
     const raw: string | undefined = given[key] ?? spec.default;
-    if (raw === undefined && spec.required) throw new UsageError(`${flagName(spec.flag)} is required`, `${flagName(spec.flag)}: ${spec.description}`);
+    if (raw === undefined && spec.required)
+      throw new UsageError(`${flagName(spec.flag)} is required`, `${flagName(spec.flag)}: ${spec.description}`);
     if (raw !== undefined) out[key] = spec.parse(raw, flagName(spec.flag));
   }
   return out;

@@ -15,12 +15,21 @@ import { allUp, probe } from './services/probe.js';
 import { noteSetLock } from './services/set-lock.js';
 import type { LabServices, Outage, OwnService, StartedAgain, Stopped } from './lab.js';
 
-
-
 /** `say`: a line for the user (stderr), when the lab stops before the outage's end and the service is started again */
-export function labServices(config: Config, watch: LossWatch, log: EventLog, disruptive: boolean, lab: string, say: (line: string) => void): LabServices {
+export function labServices(
+  config: Config,
+  watch: LossWatch,
+  log: EventLog,
+  disruptive: boolean,
+  lab: string,
+  say: (line: string) => void,
+): LabServices {
   return {
-    async outage<T>(service: OwnService, whileDown: (stopped: Stopped) => Promise<T>, opts: { readyTimeoutMs?: number } = {}): Promise<Outage<T>> {
+    async outage<T>(
+      service: OwnService,
+      whileDown: (stopped: Stopped) => Promise<T>,
+      opts: { readyTimeoutMs?: number } = {},
+    ): Promise<Outage<T>> {
       if (!disruptive) throw new LabError(`${lab} stops ${service} but its meta does not say disruptive: true`);
       const control = serviceControl(config, (b) => hostOf(config, b));
       watch.expect(service, true);
@@ -32,18 +41,33 @@ export function labServices(config: Config, watch: LossWatch, log: EventLog, dis
       noteSetLock(`to start ${service} again`);
       try {
         stopped = await control.stop(service);
-        log.emit('services', { status: 'stopped', service, pid: stopped.pid ?? undefined, probe: stopped.refused ?? 'connected' });
+        log.emit('services', {
+          status: 'stopped',
+          service,
+          pid: stopped.pid ?? undefined,
+          probe: stopped.refused ?? 'connected',
+        });
         result = await whileDown(stopped);
         ended = true;
       } finally {
         // also after an error or an interrupt: the next lab (and the next run) find the service up
         // ready: the app and the admin connect again (mqlab up's own probe; the other service never stopped)
         const ready = async () => allUp(await probe(config));
-        started = await control.start(service, ready, opts.readyTimeoutMs ?? 120_000).finally(() => watch.expect(service, false));
+        started = await control
+          .start(service, ready, opts.readyTimeoutMs ?? 120_000)
+          .finally(() => watch.expect(service, false));
         noteSetLock('to finish');
-        log.emit('services', { status: 'ready', service, pid: started.pid ?? undefined, startMs: started.readyAt - started.startAt });
+        log.emit('services', {
+          status: 'ready',
+          service,
+          pid: started.pid ?? undefined,
+          startMs: started.readyAt - started.startAt,
+        });
         // stopped early (Ctrl-C, an error): say that the service is back, as the lab's own line would have
-        if (!ended && stopped) say(`${service} is running again (it accepted connections ${started.readyAt - started.startAt} ms after its start)`);
+        if (!ended && stopped)
+          say(
+            `${service} is running again (it accepted connections ${started.readyAt - started.startAt} ms after its start)`,
+          );
       }
       return { stopped, started, result };
     },

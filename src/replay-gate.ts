@@ -53,9 +53,15 @@ export function replayGate(opts: { holdMs: number; write?: (line: string) => voi
  * A checkpoint of the parent reached from a child that is not one of the seed's replay gates (no
  * `[replay-gate]` line, no --gate hold): e.g. a pause while a message waits in a retry queue.
  */
-export async function childCheckpoint(checkpoint: string, messageId: string, message?: GateMessage['message']): Promise<void> {
+export async function childCheckpoint(
+  checkpoint: string,
+  messageId: string,
+  message?: GateMessage['message'],
+): Promise<void> {
   const token = `${checkpoint}-${messageId}-${randomBytes(3).toString('hex')}`;
-  await paused(() => parentReleases({ kind: 'replay-gate', checkpoint, messageId, token, ...(message ? { message } : {}) }));
+  await paused(() =>
+    parentReleases({ kind: 'replay-gate', checkpoint, messageId, token, ...(message ? { message } : {}) }),
+  );
 }
 
 let pausedNow = 0;

@@ -66,17 +66,26 @@ export async function runLabs(
   const jobs = opts.jobs ?? 1;
   // a broken variant the lab does not declare is refused before anything runs (exit 2)
   for (const entry of entries) faultsFor(entry);
-  if (jobs > 1 && opts.step) throw new UsageError('--step pauses one lab at a time, so it cannot run with --jobs', 'leave out --jobs (or use --jobs 1) to step through the labs');
+  if (jobs > 1 && opts.step)
+    throw new UsageError(
+      '--step pauses one lab at a time, so it cannot run with --jobs',
+      'leave out --jobs (or use --jobs 1) to step through the labs',
+    );
   // every lab's config first: a namespace too long for --jobs is a usage error before anything runs
   const configs = entries.map((_, i) => (jobs > 1 ? jobConfig(config, i) : config));
   // Connect to both services first: an environment problem is reported before any lab starts.
   const watch = new LossWatch();
   let dbHandle: Db | undefined;
   let ending = false;
-  const onDbClose = dbLossProbe(() => dbHandle, () => ending || watch.first !== null, (cause) =>
-    watch.report(new ServiceLost('PostgreSQL', config.pgUrl, cause)),
+  const onDbClose = dbLossProbe(
+    () => dbHandle,
+    () => ending || watch.first !== null,
+    (cause) => watch.report(new ServiceLost('PostgreSQL', config.pgUrl, cause)),
   );
-  const [first, pg] = await Promise.allSettled([Broker.connect(config.amqpUrl), openDb(config.pgUrl, dbPoolSize(jobs), onDbClose)]);
+  const [first, pg] = await Promise.allSettled([
+    Broker.connect(config.amqpUrl),
+    openDb(config.pgUrl, dbPoolSize(jobs), onDbClose),
+  ]);
   if (first.status === 'rejected' || pg.status === 'rejected') {
     if (first.status === 'fulfilled') await first.value.close();
     if (pg.status === 'fulfilled') await pg.value.db.end({ timeout: 0 });
@@ -92,7 +101,10 @@ export async function runLabs(
       ? await measureCapabilities(first.value, namesFor(config), capabilities(first.value.version))
       : capabilities(first.value.version),
   };
-  if (jobs > 1) hooks.stderr(`mqlab: ${entries.length} labs, ${jobs} at a time, each in its own namespace: ${entries.map((e, i) => `${e.name}=${configs[i]!.namespace}`).join(' ')}`);
+  if (jobs > 1)
+    hooks.stderr(
+      `mqlab: ${entries.length} labs, ${jobs} at a time, each in its own namespace: ${entries.map((e, i) => `${e.name}=${configs[i]!.namespace}`).join(' ')}`,
+    );
   let spare: Broker | null = first.value; // the first lab uses the connection that just proved the broker
   // one lab's failure (or Ctrl-C) stops the labs still running
   const stop = new AbortController();
@@ -116,19 +128,36 @@ export async function runLabs(
         try {
           const broker = spare ?? (await Broker.connect(config.amqpUrl));
           spare = null;
-          report = await runOne(entry, configs[i]!, { ...opts, out }, labHooks, stop.signal, db, session.capabilities, broker, watch);
+          report = await runOne(
+            entry,
+            configs[i]!,
+            { ...opts, out },
+            labHooks,
+            stop.signal,
+            db,
+            session.capabilities,
+            broker,
+            watch,
+          );
         } catch (err) {
           if (!(err instanceof EnvError) || err instanceof Interrupted || err instanceof UsageError) throw err;
           report = environmentReport(entry, err); // the broker refused the lab's connection
         }
         if (jobs > 1) report.namespace = configs[i]!.namespace;
         if (out) writeAssertOut(out, report);
-        if (report.environment) lost ??= watch.first ?? causes.get(report) ?? new EnvError(report.environment.message, LOST_HINT);
+        if (report.environment)
+          lost ??= watch.first ?? causes.get(report) ?? new EnvError(report.environment.message, LOST_HINT);
         return report;
       },
       {
         jobs,
-        startOrder: jobs > 1 ? disruptiveLast(entries, longestFirst(entries, (e) => expectedMs(e, times))) : undefined,
+        startOrder:
+          jobs > 1
+            ? disruptiveLast(
+                entries,
+                longestFirst(entries, (e) => expectedMs(e, times)),
+              )
+            : undefined,
         alone: (i) => entries[i]!.disruptive === true,
         onResult: (report, i) => {
           output.flush(i);
@@ -138,7 +167,12 @@ export async function runLabs(
       },
     );
     const reports = results.filter((r): r is LabReport => r !== null);
-    recordTimes(config.home, Object.fromEntries(reports.filter((r) => r.status === 'passed' || r.status === 'failed').map((r) => [r.lab, r.timings.totalMs])));
+    recordTimes(
+      config.home,
+      Object.fromEntries(
+        reports.filter((r) => r.status === 'passed' || r.status === 'failed').map((r) => [r.lab, r.timings.totalMs]),
+      ),
+    );
     return { session, reports, ...(lost ? { lost } : {}) };
   } finally {
     ending = true;
@@ -157,7 +191,18 @@ const DISRUPTIVE_SETTLE_MS = 150_000;
 /** a lab whose `requires` says it cannot run here: SKIP with the reason (run alone, the CLI refused it first) */
 function skippedReport(entry: LabMeta, reason: string, namespace?: string): LabReport {
   const none = { setupMs: 0, runMs: 0, totalMs: 0 };
-  return { lab: entry.name, title: entry.title, status: 'skipped', skipped: reason, lines: [], checks: [], facts: {}, timings: none, events: [], ...(namespace ? { namespace } : {}) };
+  return {
+    lab: entry.name,
+    title: entry.title,
+    status: 'skipped',
+    skipped: reason,
+    lines: [],
+    checks: [],
+    facts: {},
+    timings: none,
+    events: [],
+    ...(namespace ? { namespace } : {}),
+  };
 }
 
 /** the report of a lab that stopped because a service was lost or refused */
@@ -167,7 +212,15 @@ function environmentReport(entry: LabMeta, e: EnvError, base?: LabReport): LabRe
   const service = e instanceof ServiceLost ? e.service : (named?.[1] ?? 'environment');
   const url = e instanceof ServiceLost ? maskUrl(e.url) : (named?.[2] ?? '');
   const report: LabReport = {
-    ...(base ?? { lab: entry.name, title: entry.title, lines: [], checks: [], facts: {}, timings: { setupMs: 0, runMs: 0, totalMs: 0 }, events: [] }),
+    ...(base ?? {
+      lab: entry.name,
+      title: entry.title,
+      lines: [],
+      checks: [],
+      facts: {},
+      timings: { setupMs: 0, runMs: 0, totalMs: 0 },
+      events: [],
+    }),
     status: 'error',
     error: e.message,
     environment: { service, url, message: e.message },
@@ -190,7 +243,11 @@ async function runOne(
   const started = performance.now();
   const names = namesFor(config);
   const observer = hooks.observer;
-  const log = new EventLog({ lab: entry.name }, opts.verbose ? hooks.stderr : undefined, observer && ((e) => observer.event(entry.name, e)));
+  const log = new EventLog(
+    { lab: entry.name },
+    opts.verbose ? hooks.stderr : undefined,
+    observer && ((e) => observer.event(entry.name, e)),
+  );
   const report: LabReport = {
     lab: entry.name,
     title: entry.title,
@@ -216,14 +273,33 @@ async function runOne(
   let running: Promise<LabResult> | undefined;
   const samplerConn = samplerConnection(config.amqpUrl); // connects while the lab is set up
   try {
-    const queues = await orLost(prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) => hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`)));
+    const queues = await orLost(
+      prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) =>
+        hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`),
+      ),
+    );
     report.timings.setupMs = performance.now() - started;
     const pause = { sample: async () => {} };
     const ctx = context(entry, lab, config, opts, hooks, labSignal, broker, db, caps, log, names, watch, pause);
     const topology = lab.topology?.(names, opts.labOptions[entry.name] ?? {});
     if (topology) report.topology = topology;
-    observer?.labStarted({ lab: entry.name, title: entry.title, topology: topology ?? null, checkpoints: Object.entries(entry.checkpoints).map(([name, description]) => ({ name, description: String(description) })), faults });
-    sampler = sampleDepths(samplerConn, ctx.mgmt, queues, undefined, observer && ((s) => observer.sample(entry.name, queues, s)));
+    observer?.labStarted({
+      lab: entry.name,
+      title: entry.title,
+      topology: topology ?? null,
+      checkpoints: Object.entries(entry.checkpoints).map(([name, description]) => ({
+        name,
+        description: String(description),
+      })),
+      faults,
+    });
+    sampler = sampleDepths(
+      samplerConn,
+      ctx.mgmt,
+      queues,
+      undefined,
+      observer && ((s) => observer.sample(entry.name, queues, s)),
+    );
     const depths = sampler;
     pause.sample = () => depths.now();
     const runStart = performance.now();
@@ -274,7 +350,10 @@ async function environmentCause(err: unknown, watch: LossWatch): Promise<EnvErro
   if (watch.first) return watch.first;
   if (err instanceof EnvError) return err;
   if (!isConnectionLoss(err)) return null;
-  const heard = await Promise.race([watch.lost.catch((e: ServiceLost) => e), new Promise<null>((r) => setTimeout(r, 3000, null))]);
+  const heard = await Promise.race([
+    watch.lost.catch((e: ServiceLost) => e),
+    new Promise<null>((r) => setTimeout(r, 3000, null)),
+  ]);
   // "the database system is shutting down": the database said so itself, whatever the watch heard
   return heard ?? (isServerGone(err) ? new EnvError(`PostgreSQL: ${(err as Error).message}`, LOST_HINT) : null);
 }
@@ -283,7 +362,10 @@ async function environmentCause(err: unknown, watch: LossWatch): Promise<EnvErro
 function refuseUndeclared(entry: LabMeta, result: LabResult): void {
   const undeclared = result.checks.map((c) => c.name).filter((name) => !entry.checks.includes(name));
   if (undeclared.length) {
-    throw new UsageError(`${entry.name} returned the check(s) ${undeclared.join(', ')} that its meta.checks does not declare (a lab bug)`, `declare them in labs/${entry.name}/meta.ts`);
+    throw new UsageError(
+      `${entry.name} returned the check(s) ${undeclared.join(', ')} that its meta.checks does not declare (a lab bug)`,
+      `declare them in labs/${entry.name}/meta.ts`,
+    );
   }
 }
 
@@ -325,7 +407,8 @@ function context(
   const mgmt = new Management(config.mgmtUrl, config.vhost);
   const queuesOf = () => lab.topology?.(names, opts.labOptions[entry.name]).queues.map((q) => q.name) ?? [];
   const faults = faultsFor(entry);
-  if (faults.size) hooks.stderr(`${entry.name}: ${FAULT_ENV} asks for the broken variant(s) ${[...faults].join(', ')} (test only)`);
+  if (faults.size)
+    hooks.stderr(`${entry.name}: ${FAULT_ENV} asks for the broken variant(s) ${[...faults].join(', ')} (test only)`);
   return {
     lab: entry.name,
     names,
@@ -339,12 +422,23 @@ function context(
     config,
     async checkpoint(name, detail = {}, message) {
       if (!Object.hasOwn(entry.checkpoints, name)) {
-        throw new UsageError(`${entry.name} called the checkpoint '${name}' that its meta.checkpoints does not declare (a lab bug)`, `declare it in labs/${entry.name}/meta.ts`);
+        throw new UsageError(
+          `${entry.name} called the checkpoint '${name}' that its meta.checkpoints does not declare (a lab bug)`,
+          `declare it in labs/${entry.name}/meta.ts`,
+        );
       }
       const token = `${entry.name}-${name}-${++seq}`;
       // the view (description, message, counts) costs a few requests: only when someone looks at it
-      const view = opts.step || opts.views ? await checkpointView(entry, name, seq, detail, message, queuesOf(), broker, mgmt, opts.step) : undefined;
-      log.emit('checkpoint', { checkpoint: name, ...detail, token, status: 'waiting' }, undefined, view ? { view } : undefined);
+      const view =
+        opts.step || opts.views
+          ? await checkpointView(entry, name, seq, detail, message, queuesOf(), broker, mgmt, opts.step)
+          : undefined;
+      log.emit(
+        'checkpoint',
+        { checkpoint: name, ...detail, token, status: 'waiting' },
+        undefined,
+        view ? { view } : undefined,
+      );
       if (opts.step && view) {
         hooks.stderr('\n' + checkpointLines(view, hooks.width).join('\n'));
         if (hooks.observer) await pause.sample(); // the live page shows the counts of this moment
@@ -361,7 +455,9 @@ function context(
     signal,
     now: () => performance.now(),
     fault: (name) => faults.has(name),
-    services: labServices(config, watch, log, entry.disruptive === true, entry.name, (line) => hooks.stderr(`${entry.name}: ${line}`)),
+    services: labServices(config, watch, log, entry.disruptive === true, entry.name, (line) =>
+      hooks.stderr(`${entry.name}: ${line}`),
+    ),
   };
 }
 

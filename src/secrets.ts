@@ -19,7 +19,8 @@ export function secretsOf(raw: string): string[] {
   try {
     const u = new URL(raw);
     if (u.password) found.push(u.password);
-    for (const [k, v] of u.searchParams) if (/pass|pwd|secret|token|auth|cred|key/i.test(k) && v) found.push(v, encodeURIComponent(v));
+    for (const [k, v] of u.searchParams)
+      if (/pass|pwd|secret|token|auth|cred|key/i.test(k) && v) found.push(v, encodeURIComponent(v));
   } catch {
     // not a URL: whatever sits between the user name and the last '@' may be a password
   }
@@ -29,7 +30,8 @@ export function secretsOf(raw: string): string[] {
     const colon = raw.indexOf(':', start);
     if (colon >= 0 && colon < at) found.push(raw.slice(colon + 1, at));
   }
-  for (const m of raw.matchAll(/(?:^|[?&#])[^=&#?]*(?:pass|pwd|secret|token|auth|cred|key)[^=&#?]*=([^&#]+)/gi)) if (m[1] !== undefined) found.push(m[1]);
+  for (const m of raw.matchAll(/(?:^|[?&#])[^=&#?]*(?:pass|pwd|secret|token|auth|cred|key)[^=&#?]*=([^&#]+)/gi))
+    if (m[1] !== undefined) found.push(m[1]);
   return found.filter(Boolean);
 }
 

@@ -11,7 +11,9 @@ describe('maskUrl / maskText', () => {
   });
 
   it('masks every password a client reads from the query string (issue 16)', () => {
-    expect(maskUrl('postgresql://app@127.0.0.1:5532/lab?password=s3cret')).toBe('postgresql://app@127.0.0.1:5532/lab?password=***');
+    expect(maskUrl('postgresql://app@127.0.0.1:5532/lab?password=s3cret')).toBe(
+      'postgresql://app@127.0.0.1:5532/lab?password=***',
+    );
     expect(maskUrl('postgres://app@h/lab?sslmode=disable&sslpassword=k3y&pass=p1&PassWord=p2')).toBe(
       'postgres://app@h/lab?sslmode=disable&sslpassword=***&pass=***&PassWord=***',
     );
@@ -20,7 +22,13 @@ describe('maskUrl / maskText', () => {
   });
 
   it('masks a URL it cannot parse', () => {
-    for (const raw of ['amqp://app:secret@', 'amqp://app:sec/ret@host', 'app:secret@host', 'amqp://app:se?cr#et@h:99999', 'postgres://h:x/lab?password=secret']) {
+    for (const raw of [
+      'amqp://app:secret@',
+      'amqp://app:sec/ret@host',
+      'app:secret@host',
+      'amqp://app:se?cr#et@h:99999',
+      'postgres://h:x/lab?password=secret',
+    ]) {
       expect(maskUrl(raw), raw).not.toMatch(/secret|sec\/ret|se\?cr/);
     }
   });
@@ -32,26 +40,37 @@ describe('maskUrl / maskText', () => {
   });
 
   it('never shows a generated password, however it is written into the URL', () => {
-    const password = fc.string({ minLength: 4, maxLength: 24 }).filter((s) => !/^[\w.-]*$/.test(s) || /\d/.test(s)).filter((s) => s.trim().length >= 4);
+    const password = fc
+      .string({ minLength: 4, maxLength: 24 })
+      .filter((s) => !/^[\w.-]*$/.test(s) || /\d/.test(s))
+      .filter((s) => s.trim().length >= 4);
     fc.assert(
-      fc.property(password, fc.constantFrom('amqp', 'postgres', 'postgresql', 'http'), fc.boolean(), (pw, scheme, inQuery) => {
-        const url = inQuery
-          ? `${scheme}://app@127.0.0.1:5532/lab?sslmode=disable&password=${encodeURIComponent(pw)}`
-          : `${scheme}://app:${encodeURIComponent(pw)}@127.0.0.1:5532/lab`;
-        const masked = maskUrl(url);
-        expect(masked).not.toContain(encodeURIComponent(pw));
-        expect(maskText(`failed: ${url} refused`)).not.toContain(encodeURIComponent(pw));
-      }),
+      fc.property(
+        password,
+        fc.constantFrom('amqp', 'postgres', 'postgresql', 'http'),
+        fc.boolean(),
+        (pw, scheme, inQuery) => {
+          const url = inQuery
+            ? `${scheme}://app@127.0.0.1:5532/lab?sslmode=disable&password=${encodeURIComponent(pw)}`
+            : `${scheme}://app:${encodeURIComponent(pw)}@127.0.0.1:5532/lab`;
+          const masked = maskUrl(url);
+          expect(masked).not.toContain(encodeURIComponent(pw));
+          expect(maskText(`failed: ${url} refused`)).not.toContain(encodeURIComponent(pw));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('never shows the part after the user name of a malformed URL', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 6, maxLength: 20 }).filter((s) => !s.includes('@') && s.trim() === s && s.length >= 6), (pw) => {
-        const raw = `amqp://app:${pw}@`;
-        expect(maskUrl(raw)).not.toContain(pw);
-      }),
+      fc.property(
+        fc.string({ minLength: 6, maxLength: 20 }).filter((s) => !s.includes('@') && s.trim() === s && s.length >= 6),
+        (pw) => {
+          const raw = `amqp://app:${pw}@`;
+          expect(maskUrl(raw)).not.toContain(pw);
+        },
+      ),
       { numRuns: 300 },
     );
   });

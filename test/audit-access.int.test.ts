@@ -30,7 +30,10 @@ beforeAll(async () => {
   const conn = await amqp.connect(CONFIG.amqpUrl);
   const ch = await conn.createChannel();
   await ch.assertExchange(n.x('dlx'), 'direct', { durable: true });
-  await ch.assertQueue(LOOP, { durable: true, arguments: { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': n.x('dlx'), 'x-dead-letter-routing-key': 'k' } });
+  await ch.assertQueue(LOOP, {
+    durable: true,
+    arguments: { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': n.x('dlx'), 'x-dead-letter-routing-key': 'k' },
+  });
   await ch.bindQueue(LOOP, n.x('dlx'), 'k');
   await conn.close();
   await mgmt.request('PUT', `/api/users/${USER}`, { password: PASSWORD, tags: 'monitoring' });
@@ -46,7 +49,8 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const loopFinding = (doc: { findings: { check: string; object: { name: string } }[] }) => doc.findings.filter((f) => f.check === 'dead-letter-loop' && f.object.name === LOOP);
+const loopFinding = (doc: { findings: { check: string; object: { name: string } }[] }) =>
+  doc.findings.filter((f) => f.check === 'dead-letter-loop' && f.object.name === LOOP);
 
 describe('read-only', () => {
   it('a monitoring-only user audits the vhost, and every request it makes is a GET', async () => {
@@ -56,9 +60,17 @@ describe('read-only', () => {
       // without permissions on the vhost the broker hides it (4.3: 401, 3.10: 404): one line saying what to do
       const hidden = await mqlab(['audit', '--mgmt-url', url, '--vhost', CONFIG.vhost]);
       expect(hidden.code, hidden.stderr).toBe(2);
-      expect(hidden.stderr).toMatch(new RegExp(`(may not see vhost ${CONFIG.vhost} \\(HTTP 401|no vhost ${CONFIG.vhost} that the user can see).*\\n.*set_permissions`));
+      expect(hidden.stderr).toMatch(
+        new RegExp(
+          `(may not see vhost ${CONFIG.vhost} \\(HTTP 401|no vhost ${CONFIG.vhost} that the user can see).*\\n.*set_permissions`,
+        ),
+      );
       // permissions that allow nothing (empty patterns) make the vhost visible: it can read no message, declare nothing
-      await mgmt.request('PUT', `/api/permissions/${encodeURIComponent(CONFIG.vhost)}/${USER}`, { configure: '', write: '', read: '' });
+      await mgmt.request('PUT', `/api/permissions/${encodeURIComponent(CONFIG.vhost)}/${USER}`, {
+        configure: '',
+        write: '',
+        read: '',
+      });
       const hiddenRequests = proxy.requests.length;
       const r = await mqlab(['audit', '--mgmt-url', url, '--vhost', CONFIG.vhost, '--json']);
       expect([0, 1], r.stderr).toContain(r.code);
@@ -85,13 +97,23 @@ describe('read-only', () => {
 describe('offline', () => {
   it('a definitions export written by rabbitmqctl export_definitions audits offline; live-only checks say SKIP', async () => {
     const backend = recordedBackend(CONFIG.home);
-    if (backend !== 'chroot' && backend !== 'system') throw new Error(`this test runs rabbitmqctl of mqlab's own node (chroot or system backend), not ${backend}`);
+    if (backend !== 'chroot' && backend !== 'system')
+      throw new Error(`this test runs rabbitmqctl of mqlab's own node (chroot or system backend), not ${backend}`);
     const host = hostOf(CONFIG, backend);
     const dir = existingServiceDir(host, 'rabbitmq');
     expect(dir).not.toBeNull();
-    const ctl = ['/usr/lib/rabbitmq/bin/rabbitmqctl', '/usr/sbin/rabbitmqctl'].find((p) => fs.existsSync(outer(host, p)))!;
+    const ctl = ['/usr/lib/rabbitmq/bin/rabbitmqctl', '/usr/sbin/rabbitmqctl'].find((p) =>
+      fs.existsSync(outer(host, p)),
+    )!;
     const inner = path.join(dir!, `${NS}-definitions.json`);
-    const x = await run(host, rabbitAccount(host), ctl, ['export_definitions', inner], rabbitEnv(dir!, CONFIG.ports), '/');
+    const x = await run(
+      host,
+      rabbitAccount(host),
+      ctl,
+      ['export_definitions', inner],
+      rabbitEnv(dir!, CONFIG.ports),
+      '/',
+    );
     expect(x.exitCode, `${x.stdout}\n${x.stderr}`).toBe(0);
     const file = path.join(tmp, 'definitions.json');
     fs.copyFileSync(outer(host, inner), file);
@@ -101,12 +123,18 @@ describe('offline', () => {
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(auditErrors(doc)).toBe('');
-    expect(doc).toMatchObject({ source: { kind: 'definitions', file }, objects: { consumers: null, channels: null, nodes: null }, timings: { requests: 0 } });
+    expect(doc).toMatchObject({
+      source: { kind: 'definitions', file },
+      objects: { consumers: null, channels: null, nodes: null },
+      timings: { requests: 0 },
+    });
     expect(doc.broker.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(loopFinding(doc)).toHaveLength(1);
     const skipped = doc.checks.filter((c: { status: string }) => c.status === 'skipped');
     expect(skipped.map((c: { id: string }) => c.id)).toContain('consumer-auto-ack');
-    expect(skipped.every((c: { skipped: string }) => /^needs (live statistics|the cluster)/.test(c.skipped))).toBe(true);
+    expect(skipped.every((c: { skipped: string }) => /^needs (live statistics|the cluster)/.test(c.skipped))).toBe(
+      true,
+    );
     const text = await mqlab(['audit', file, '--vhost', CONFIG.vhost]);
     expect(text.code).toBe(1); // the loop is an error
     expect(text.lines[0]).toMatch(/^audit: RabbitMQ \d+\.\d+\.\d+ from the definitions file .* \(offline\); vhost /);
@@ -125,13 +153,21 @@ describe('bad input: one line, exit 2, no stack, no password', () => {
   };
 
   it('refused credentials (401) from the real broker', async () => {
-    oneLine(await mqlab(['audit', '--mgmt-url', `http://nobody:secret-pw@${AT.mgmt}`]), /^mqlab: management API at http:\/\/nobody:\*\*\*@.*: credentials refused \(HTTP 401\)$/);
+    oneLine(
+      await mqlab(['audit', '--mgmt-url', `http://nobody:secret-pw@${AT.mgmt}`]),
+      /^mqlab: management API at http:\/\/nobody:\*\*\*@.*: credentials refused \(HTTP 401\)$/,
+    );
   });
 
   it('an HTML page at the URL', async () => {
-    const page = await fakeServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Sign in</body></html>'));
+    const page = await fakeServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Sign in</body></html>'),
+    );
     try {
-      oneLine(await mqlab(['audit', '--mgmt-url', `http://u:secret-pw@127.0.0.1:${page.port}`]), /answered GET \/api\/overview with an HTML page \(HTTP 200\), not the management API's JSON$/);
+      oneLine(
+        await mqlab(['audit', '--mgmt-url', `http://u:secret-pw@127.0.0.1:${page.port}`]),
+        /answered GET \/api\/overview with an HTML page \(HTTP 200\), not the management API's JSON$/,
+      );
     } finally {
       await page.close();
     }
@@ -140,7 +176,10 @@ describe('bad input: one line, exit 2, no stack, no password', () => {
   it('a server that never answers: a timeout', async () => {
     const silent = await fakeServer(() => {});
     try {
-      oneLine(await mqlab(['audit', '--mgmt-url', `http://u:secret-pw@127.0.0.1:${silent.port}`, '--timeout', '0.5']), /: no answer within 0\.5 s \(GET \/api\/overview\)$/);
+      oneLine(
+        await mqlab(['audit', '--mgmt-url', `http://u:secret-pw@127.0.0.1:${silent.port}`, '--timeout', '0.5']),
+        /: no answer within 0\.5 s \(GET \/api\/overview\)$/,
+      );
     } finally {
       await silent.close();
     }
@@ -150,17 +189,32 @@ describe('bad input: one line, exit 2, no stack, no password', () => {
     const closed = await fakeServer(() => {});
     const port = closed.port;
     await closed.close();
-    oneLine(await mqlab(['audit', '--mgmt-url', `http://u:secret-pw@127.0.0.1:${port}`]), /: unreachable \(connection refused\)$/);
-    oneLine(await mqlab(['audit', '--vhost', `${NS}-no-such-vhost`]), /: no vhost auditaccess-no-such-vhost that the user can see$/);
+    oneLine(
+      await mqlab(['audit', '--mgmt-url', `http://u:secret-pw@127.0.0.1:${port}`]),
+      /: unreachable \(connection refused\)$/,
+    );
+    oneLine(
+      await mqlab(['audit', '--vhost', `${NS}-no-such-vhost`]),
+      /: no vhost auditaccess-no-such-vhost that the user can see$/,
+    );
   });
 
   it('a truncated export, foreign JSON, a file and a URL at once, a bad --fail-on', async () => {
     const good = JSON.stringify({ rabbit_version: '4.3.6', queues: [], exchanges: [], bindings: [] });
     fs.writeFileSync(path.join(tmp, 'truncated.json'), good.slice(0, 30));
     fs.writeFileSync(path.join(tmp, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0' }));
-    oneLine(await mqlab(['audit', path.join(tmp, 'truncated.json')]), /truncated\.json is not valid JSON .*: a truncated or damaged export\?$/);
-    oneLine(await mqlab(['audit', path.join(tmp, 'package.json')]), /package\.json is not a RabbitMQ definitions export/);
-    oneLine(await mqlab(['audit', path.join(tmp, 'package.json'), '--mgmt-url', 'http://u:secret-pw@h:15672']), /give a definitions file or --mgmt-url, not both$/);
+    oneLine(
+      await mqlab(['audit', path.join(tmp, 'truncated.json')]),
+      /truncated\.json is not valid JSON .*: a truncated or damaged export\?$/,
+    );
+    oneLine(
+      await mqlab(['audit', path.join(tmp, 'package.json')]),
+      /package\.json is not a RabbitMQ definitions export/,
+    );
+    oneLine(
+      await mqlab(['audit', path.join(tmp, 'package.json'), '--mgmt-url', 'http://u:secret-pw@h:15672']),
+      /give a definitions file or --mgmt-url, not both$/,
+    );
     oneLine(await mqlab(['audit', '--fail-on', 'fatal']), /invalid --fail-on 'fatal'$/);
   });
 });

@@ -17,7 +17,9 @@ describe('docs/audit.md', () => {
   it('lists every check with its lab', async () => {
     const { readFileSync } = await import('node:fs');
     const page = readFileSync(new URL('../docs/audit.md', import.meta.url), 'utf8');
-    const missing = CHECKS.filter((c) => !new RegExp(`^\\| \`${c.id}\` \\| ${c.severity} \\|.*\\| \`${c.lab}\` \\|`, 'm').test(page)).map((c) => c.id);
+    const missing = CHECKS.filter(
+      (c) => !new RegExp(`^\\| \`${c.id}\` \\| ${c.severity} \\|.*\\| \`${c.lab}\` \\|`, 'm').test(page),
+    ).map((c) => c.id);
     expect(missing).toEqual([]);
   });
 });

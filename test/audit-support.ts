@@ -33,38 +33,54 @@ export async function auditDoc(args: string[] = [], env: Record<string, string> 
 }
 
 /** the findings about the objects of namespace `ns` (a queue, or a consumer's queue) */
-export const findingsOf = (doc: AuditDoc, ns: string) => doc.findings.filter((f) => (f.object.queue ?? f.object.name).startsWith(`${ns}.`));
+export const findingsOf = (doc: AuditDoc, ns: string) =>
+  doc.findings.filter((f) => (f.object.queue ?? f.object.name).startsWith(`${ns}.`));
 
 /**
  * audit until `ok` holds for the findings (statistics are sampled every few seconds): the last
  * document; fails the test after `timeoutMs` with the findings it saw
  */
-export async function auditUntil(ok: (findings: AuditFinding[]) => boolean, select: (doc: AuditDoc) => AuditFinding[], timeoutMs = 45_000): Promise<AuditFinding[]> {
+export async function auditUntil(
+  ok: (findings: AuditFinding[]) => boolean,
+  select: (doc: AuditDoc) => AuditFinding[],
+  timeoutMs = 45_000,
+): Promise<AuditFinding[]> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const found = select(await auditDoc());
     if (ok(found)) return found;
     if (Date.now() > end) {
-      expect.fail(`no audit within ${timeoutMs / 1000} s showed what the test waits for; the last findings: ${JSON.stringify(found.map((f) => [f.check, f.object]))}`);
+      expect.fail(
+        `no audit within ${timeoutMs / 1000} s showed what the test waits for; the last findings: ${JSON.stringify(found.map((f) => [f.check, f.object]))}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
 }
 
 /** an HTTP proxy to the management API that records every request's method and path */
-export async function recordingProxy(target: URL): Promise<{ port: number; requests: { method: string; path: string }[]; close(): Promise<void> }> {
+export async function recordingProxy(
+  target: URL,
+): Promise<{ port: number; requests: { method: string; path: string }[]; close(): Promise<void> }> {
   const requests: { method: string; path: string }[] = [];
   const server = http.createServer((req, res) => {
     requests.push({ method: req.method ?? '?', path: req.url ?? '' });
-    const up = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
+    const up = http.request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, requests, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    requests,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 /** a local HTTP server answering every request with `handler` (an HTML page, silence) */
@@ -73,9 +89,10 @@ export async function fakeServer(handler: http.RequestListener): Promise<{ port:
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

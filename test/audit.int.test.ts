@@ -16,7 +16,8 @@ let conn: ChannelModel;
 let ch: Channel;
 
 const mine = (doc: AuditDoc) => findingsOf(doc, NS);
-const of = (check: string, name: string) => (doc: AuditDoc) => mine(doc).filter((f) => f.check === check && (f.object.queue ?? f.object.name) === name);
+const of = (check: string, name: string) => (doc: AuditDoc) =>
+  mine(doc).filter((f) => f.check === check && (f.object.queue ?? f.object.name) === name);
 const shows = (fs: AuditFinding[]) => fs.length > 0;
 const none = (fs: AuditFinding[]) => fs.length === 0;
 const classic = { durable: true, arguments: { 'x-queue-type': 'classic' } };
@@ -25,14 +26,20 @@ beforeAll(async () => {
   conn = await amqp.connect(CONFIG.amqpUrl);
   ch = await conn.createChannel();
   // what an earlier run left: queues, exchanges and policies of this namespace
-  const left = await mgmt.request<{ name: string }[]>('GET', `/api/queues/${encodeURIComponent(CONFIG.vhost)}?columns=name`);
+  const left = await mgmt.request<{ name: string }[]>(
+    'GET',
+    `/api/queues/${encodeURIComponent(CONFIG.vhost)}?columns=name`,
+  );
   for (const q of left.filter((q) => q.name.startsWith(`${NS}.`))) await ch.deleteQueue(q.name);
   for (const p of (await mgmt.policies()).filter((p) => p.name.startsWith(`${NS}-`))) await mgmt.deletePolicy(p.name);
 });
 
 afterAll(async () => {
   for (const p of (await mgmt.policies()).filter((p) => p.name.startsWith(`${NS}-`))) await mgmt.deletePolicy(p.name);
-  const left = await mgmt.request<{ name: string }[]>('GET', `/api/queues/${encodeURIComponent(CONFIG.vhost)}?columns=name`);
+  const left = await mgmt.request<{ name: string }[]>(
+    'GET',
+    `/api/queues/${encodeURIComponent(CONFIG.vhost)}?columns=name`,
+  );
   const c = await conn.createChannel();
   for (const q of left.filter((q) => q.name.startsWith(`${NS}.`))) await c.deleteQueue(q.name);
   for (const x of ['loop.dlx', 'dead', 'gone', 'dl.dead']) await c.deleteExchange(n.x(x));
@@ -43,10 +50,22 @@ describe('dead-letter routes (definitions)', { timeout: 240_000 }, () => {
   it('a loop back into its own queue: dead-letter-loop (dlx-loop); a DLQ outside it instead: gone', async () => {
     const q = n.q('loop');
     await ch.assertExchange(n.x('loop.dlx'), 'direct', { durable: true });
-    await ch.assertQueue(q, { durable: true, arguments: { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': n.x('loop.dlx'), 'x-dead-letter-routing-key': 'k' } });
+    await ch.assertQueue(q, {
+      durable: true,
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-dead-letter-exchange': n.x('loop.dlx'),
+        'x-dead-letter-routing-key': 'k',
+      },
+    });
     await ch.bindQueue(q, n.x('loop.dlx'), 'k');
     const [f] = of('dead-letter-loop', q)(await auditDoc());
-    expect(f).toMatchObject({ severity: 'error', vhost: CONFIG.vhost, object: { kind: 'queue', name: q }, lab: 'dlx-loop' });
+    expect(f).toMatchObject({
+      severity: 'error',
+      vhost: CONFIG.vhost,
+      object: { kind: 'queue', name: q },
+      lab: 'dlx-loop',
+    });
     expect(f?.evidence.path).toEqual([q, n.x('loop.dlx'), q]);
     await ch.assertQueue(n.q('loop.dlq'), classic);
     await ch.bindQueue(n.q('loop.dlq'), n.x('loop.dlx'), 'k');
@@ -58,12 +77,28 @@ describe('dead-letter routes (definitions)', { timeout: 240_000 }, () => {
 
   it('a dead-letter exchange that does not exist, then one that routes nothing: at-most-once-drop; bound: gone', async () => {
     const q = n.q('lost');
-    await ch.assertQueue(q, { durable: true, arguments: { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': n.x('gone'), 'x-dead-letter-routing-key': 'dead' } });
-    expect(of('dead-letter-exchange-missing', q)(await auditDoc())).toMatchObject([{ severity: 'error', object: { name: q }, lab: 'at-most-once-drop', evidence: { deadLetterExchange: n.x('gone') } }]);
+    await ch.assertQueue(q, {
+      durable: true,
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-dead-letter-exchange': n.x('gone'),
+        'x-dead-letter-routing-key': 'dead',
+      },
+    });
+    expect(of('dead-letter-exchange-missing', q)(await auditDoc())).toMatchObject([
+      {
+        severity: 'error',
+        object: { name: q },
+        lab: 'at-most-once-drop',
+        evidence: { deadLetterExchange: n.x('gone') },
+      },
+    ]);
     await ch.assertExchange(n.x('gone'), 'direct', { durable: true });
     const unbound = await auditDoc();
     expect(of('dead-letter-exchange-missing', q)(unbound)).toEqual([]);
-    expect(of('dead-letter-unroutable', q)(unbound)).toMatchObject([{ object: { name: q }, lab: 'at-most-once-drop', evidence: { deadLetterRoutingKey: 'dead' } }]);
+    expect(of('dead-letter-unroutable', q)(unbound)).toMatchObject([
+      { object: { name: q }, lab: 'at-most-once-drop', evidence: { deadLetterRoutingKey: 'dead' } },
+    ]);
     await ch.assertQueue(n.q('lost.dlq'), classic);
     await ch.bindQueue(n.q('lost.dlq'), n.x('gone'), 'dead');
     expect(of('dead-letter-unroutable', q)(await auditDoc())).toEqual([]);
@@ -78,8 +113,18 @@ describe('dead-letter routes (definitions)', { timeout: 240_000 }, () => {
     const policy = { 'dead-letter-exchange': n.x('dead'), 'dead-letter-strategy': 'at-least-once' };
     await mgmt.putPolicy({ name: n.p('alo'), pattern: n.exact(q), definition: policy, applyTo: 'queues' });
     const [f] = await auditUntil(shows, of('at-least-once-fallback', q));
-    expect(f).toMatchObject({ severity: 'error', object: { name: q }, lab: 'hold', evidence: { overflow: 'drop-head' } });
-    await mgmt.putPolicy({ name: n.p('alo'), pattern: n.exact(q), definition: { ...policy, overflow: 'reject-publish' }, applyTo: 'queues' });
+    expect(f).toMatchObject({
+      severity: 'error',
+      object: { name: q },
+      lab: 'hold',
+      evidence: { overflow: 'drop-head' },
+    });
+    await mgmt.putPolicy({
+      name: n.p('alo'),
+      pattern: n.exact(q),
+      definition: { ...policy, overflow: 'reject-publish' },
+      applyTo: 'queues',
+    });
     await auditUntil(none, of('at-least-once-fallback', q));
   });
 });
@@ -108,7 +153,12 @@ describe('live state', { timeout: 240_000 }, () => {
     const held: amqp.ConsumeMessage[] = [];
     await stuck.consume(q, (m) => m && held.push(m));
     const [f] = await auditUntil(shows, of('unacked-pile', q));
-    expect(f).toMatchObject({ severity: 'warning', object: { name: q }, lab: 'auto-ack-loss', evidence: { unacked: 5, ready: 15 } });
+    expect(f).toMatchObject({
+      severity: 'warning',
+      object: { name: q },
+      lab: 'auto-ack-loss',
+      evidence: { unacked: 5, ready: 15 },
+    });
     await stuck.close(); // the held messages go back: nothing unacked
     await auditUntil(none, of('unacked-pile', q));
   });
@@ -122,8 +172,12 @@ describe('live state', { timeout: 240_000 }, () => {
     // the management API lists a new consumer, and drops a closed channel's, a moment later on a busy broker
     const both = (doc: AuditDoc) => [...of('consumer-auto-ack', q)(doc), ...of('consumer-unlimited-prefetch', q)(doc)];
     const found = await auditUntil((fs) => fs.length === 2, both);
-    expect(found.filter((f) => f.check === 'consumer-auto-ack')).toMatchObject([{ severity: 'warning', object: { kind: 'consumer', name: noAck.consumerTag, queue: q }, lab: 'auto-ack-loss' }]);
-    expect(found.filter((f) => f.check === 'consumer-unlimited-prefetch')).toMatchObject([{ object: { kind: 'consumer', name: greedy.consumerTag, queue: q }, lab: 'consumer-crash' }]);
+    expect(found.filter((f) => f.check === 'consumer-auto-ack')).toMatchObject([
+      { severity: 'warning', object: { kind: 'consumer', name: noAck.consumerTag, queue: q }, lab: 'auto-ack-loss' },
+    ]);
+    expect(found.filter((f) => f.check === 'consumer-unlimited-prefetch')).toMatchObject([
+      { object: { kind: 'consumer', name: greedy.consumerTag, queue: q }, lab: 'consumer-crash' },
+    ]);
     await bad.close();
     const good = await conn.createChannel();
     await good.prefetch(10);
@@ -139,9 +193,15 @@ describe('live state', { timeout: 240_000 }, () => {
     const port = (own.connection as unknown as { stream: { localPort: number } }).stream.localPort;
     const plain = await own.createChannel();
     plain.sendToQueue(q, Buffer.from('unconfirmed'));
-    const mineCh = (doc: AuditDoc) => doc.findings.filter((f) => f.check === 'publisher-without-confirms' && f.object.name.includes(`:${port} -> `));
+    const mineCh = (doc: AuditDoc) =>
+      doc.findings.filter((f) => f.check === 'publisher-without-confirms' && f.object.name.includes(`:${port} -> `));
     const [f] = await auditUntil(shows, mineCh);
-    expect(f).toMatchObject({ severity: 'warning', object: { kind: 'channel' }, lab: 'publish-confirm', evidence: { published: 1 } });
+    expect(f).toMatchObject({
+      severity: 'warning',
+      object: { kind: 'channel' },
+      lab: 'publish-confirm',
+      evidence: { published: 1 },
+    });
     await own.close();
     await auditUntil(none, mineCh);
   });
@@ -152,24 +212,48 @@ describe('live state', { timeout: 240_000 }, () => {
     await ch.assertExchange(n.x('dl.dead'), 'direct', { durable: true });
     await ch.assertQueue(dlq, classic);
     await ch.bindQueue(dlq, n.x('dl.dead'), 'dead');
-    await ch.assertQueue(work, { durable: true, arguments: { 'x-queue-type': 'classic', 'x-dead-letter-exchange': n.x('dl.dead'), 'x-dead-letter-routing-key': 'dead' } });
+    await ch.assertQueue(work, {
+      durable: true,
+      arguments: {
+        'x-queue-type': 'classic',
+        'x-dead-letter-exchange': n.x('dl.dead'),
+        'x-dead-letter-routing-key': 'dead',
+      },
+    });
     ch.sendToQueue(work, Buffer.from('poison'));
     const m = await waitGet(work);
     ch.reject(m, false);
     const [f] = await auditUntil(shows, of('dead-letter-queue-grows', dlq));
     expect(f).toMatchObject({ severity: 'warning', object: { name: dlq }, lab: 'archive', evidence: { messages: 1 } });
-    await mgmt.putPolicy({ name: n.p('dlq'), pattern: n.exact(dlq), definition: { 'max-length': 10_000 }, applyTo: 'queues' });
+    await mgmt.putPolicy({
+      name: n.p('dlq'),
+      pattern: n.exact(dlq),
+      definition: { 'max-length': 10_000 },
+      applyTo: 'queues',
+    });
     await auditUntil(none, of('dead-letter-queue-grows', dlq));
   });
 
   it('a delay queue fed per-message TTLs: delay-queue-per-message-ttl (retry-ladder); a queue TTL: gone', async () => {
     const q = n.q('delay');
-    await ch.assertQueue(q, { durable: true, arguments: { 'x-queue-type': 'classic', 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': n.q('delay.work') } });
+    await ch.assertQueue(q, {
+      durable: true,
+      arguments: {
+        'x-queue-type': 'classic',
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': n.q('delay.work'),
+      },
+    });
     ch.sendToQueue(q, Buffer.from('long'), { expiration: '600000' });
     ch.sendToQueue(q, Buffer.from('short'), { expiration: '1000' });
     const [f] = await auditUntil(shows, of('delay-queue-per-message-ttl', q));
     expect(f).toMatchObject({ severity: 'warning', object: { name: q }, lab: 'retry-ladder' });
-    await mgmt.putPolicy({ name: n.p('delay'), pattern: n.exact(q), definition: { 'message-ttl': 1000 }, applyTo: 'queues' });
+    await mgmt.putPolicy({
+      name: n.p('delay'),
+      pattern: n.exact(q),
+      definition: { 'message-ttl': 1000 },
+      applyTo: 'queues',
+    });
     await auditUntil(none, of('delay-queue-per-message-ttl', q));
   });
 
@@ -181,20 +265,32 @@ describe('live state', { timeout: 240_000 }, () => {
     ch.ack(await waitGet(q));
     const first = await auditDoc();
     const check = first.checks.find((c) => c.id === 'quorum-default-delivery-limit');
-    const major = Number(/^(\d+)/.exec(((first as unknown as { broker: { version: string } }).broker.version))?.[1]);
+    const major = Number(/^(\d+)/.exec((first as unknown as { broker: { version: string } }).broker.version)?.[1]);
     if (major < 4) {
-      expect(check).toMatchObject({ status: 'skipped', skipped: expect.stringMatching(/has no default delivery limit/) });
+      expect(check).toMatchObject({
+        status: 'skipped',
+        skipped: expect.stringMatching(/has no default delivery limit/),
+      });
       return;
     }
     const [f] = await auditUntil(shows, of('quorum-default-delivery-limit', q));
     expect(f).toMatchObject({ severity: 'warning', object: { name: q }, lab: 'dead-letter-reasons' });
-    await mgmt.putPolicy({ name: n.p('poison'), pattern: n.exact(q), definition: { 'delivery-limit': 5 }, applyTo: 'queues' });
+    await mgmt.putPolicy({
+      name: n.p('poison'),
+      pattern: n.exact(q),
+      definition: { 'delivery-limit': 5 },
+      applyTo: 'queues',
+    });
     await auditUntil(none, of('quorum-default-delivery-limit', q));
   });
 
   it('one node: the cluster checks say they were skipped', async () => {
     const doc = await auditDoc();
-    for (const id of ['quorum-few-replicas', 'classic-durable-on-cluster']) expect(doc.checks.find((c) => c.id === id)).toMatchObject({ status: 'skipped', skipped: expect.stringMatching(/^one node/) });
+    for (const id of ['quorum-few-replicas', 'classic-durable-on-cluster'])
+      expect(doc.checks.find((c) => c.id === id)).toMatchObject({
+        status: 'skipped',
+        skipped: expect.stringMatching(/^one node/),
+      });
   });
 });
 

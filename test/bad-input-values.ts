@@ -17,7 +17,9 @@ const specs = (o: object | undefined) => Object.values(o ?? {}) as OptionSpec<un
 export const parsedOptions: ParsedOption[] = registry
   .flatMap((entry) => [
     ...specs(entry.options).map((option) => ({ command: [entry.name], option })),
-    ...(entry.tools ?? []).flatMap((t) => specs(t.options).map((option) => ({ command: [entry.name, t.name], option }))),
+    ...(entry.tools ?? []).flatMap((t) =>
+      specs(t.options).map((option) => ({ command: [entry.name, t.name], option })),
+    ),
   ])
   .map(({ command, option }) => {
     const flag = /--[a-z0-9-]+/.exec(option.flag)![0];
@@ -26,10 +28,31 @@ export const parsedOptions: ParsedOption[] = registry
 
 /** what people type for a number or a duration, wrong in every way we know, and random strings */
 export const numberLike = fc.oneof(
-  fc.constantFrom('', ' ', '-1', '0', '-0', '1.5', '1e3', '0x10', 'NaN', 'Infinity', '１０', '10 s', '10x', '999999999999999999999', '2147483648', '-9007199254740993', '30d30d', 'ms', '1,000'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '-1',
+    '0',
+    '-0',
+    '1.5',
+    '1e3',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '１０',
+    '10 s',
+    '10x',
+    '999999999999999999999',
+    '2147483648',
+    '-9007199254740993',
+    '30d30d',
+    'ms',
+    '1,000',
+  ),
   fc.integer({ min: -1e12, max: 1e12 }).map(String),
   fc.double({ noNaN: false }).map(String),
-  fc.tuple(fc.integer({ min: -5, max: 1e7 }), fc.constantFrom('', 'ms', 's', 'm', 'h', 'd', 'w', 'sec', 'S', ' s')).map(([n, u]) => `${n}${u}`),
+  fc
+    .tuple(fc.integer({ min: -5, max: 1e7 }), fc.constantFrom('', 'ms', 's', 'm', 'h', 'd', 'w', 'sec', 'S', ' s'))
+    .map(([n, u]) => `${n}${u}`),
   fc.string({ maxLength: 12 }),
 );
-

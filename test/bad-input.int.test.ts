@@ -45,10 +45,16 @@ const cases: { what: string; args: string[]; env?: Record<string, string> }[] = 
   { what: 'flag without its value', args: ['status', '--amqp-url'] },
   { what: 'unknown command', args: ['retyr'] },
   { what: 'malformed AMQP URL with a password', args: ['retry', '--amqp-url', `amqp://app:${SECRET}@`] },
-  { what: 'password in the PostgreSQL query string, bad port', args: ['retry', '--pg-url', `postgres://app@127.0.0.1:99999/lab?password=${SECRET}`] },
+  {
+    what: 'password in the PostgreSQL query string, bad port',
+    args: ['retry', '--pg-url', `postgres://app@127.0.0.1:99999/lab?password=${SECRET}`],
+  },
   { what: 'wrong scheme for the management URL', args: ['status', '--mgmt-url', `ftp://admin:${SECRET}@127.0.0.1`] },
   { what: 'no scheme at all (env)', args: ['retry'], env: { MQLAB_AMQP_URL: `app:${SECRET}@127.0.0.1:5772/lab` } },
-  { what: 'password with a slash, unencoded', args: ['retry', '--amqp-url', `amqp://app:${SECRET}/x@127.0.0.1:5772/lab`] },
+  {
+    what: 'password with a slash, unencoded',
+    args: ['retry', '--amqp-url', `amqp://app:${SECRET}/x@127.0.0.1:5772/lab`],
+  },
   { what: 'namespace with capitals', args: ['retry', '--namespace', 'Safety-NS'] },
   { what: 'namespace too long', args: ['all', '--namespace', 's'.repeat(25)] },
   { what: '--out under a file', args: ['retry', '--out', path.join(tmp, 'a-file', 'out')] },
@@ -61,10 +67,20 @@ const cases: { what: string; args: string[]; env?: Record<string, string> }[] = 
 
 async function snapshot(s: Services) {
   // only this namespace's queues, names only: the vhost holds hundreds of other helpers' queues
-  const page = await s.mgmt.request<{ items: { name: string }[] }>('GET', `/api/queues/lab?page=1&page_size=500&use_regex=true&name=%5E${n.namespace}%5C.&columns=name`);
+  const page = await s.mgmt.request<{ items: { name: string }[] }>(
+    'GET',
+    `/api/queues/lab?page=1&page_size=500&use_regex=true&name=%5E${n.namespace}%5C.&columns=name`,
+  );
   const queues = page.items.map((q) => q.name).sort();
-  const tables = (await s.db`SELECT table_name FROM information_schema.tables WHERE table_name LIKE ${n.namespace + '\\_%'} ORDER BY 1`).map((r) => String(r.table_name));
-  return { queues, tables, sentinelDepth: await s.broker.depth(SENTINEL_Q), sentinelRows: must((await s.db`SELECT count(*)::int AS n FROM ${s.db(SENTINEL_T)}`)[0], 'the sentinel row count').n };
+  const tables = (
+    await s.db`SELECT table_name FROM information_schema.tables WHERE table_name LIKE ${n.namespace + '\\_%'} ORDER BY 1`
+  ).map((r) => String(r.table_name));
+  return {
+    queues,
+    tables,
+    sentinelDepth: await s.broker.depth(SENTINEL_Q),
+    sentinelRows: must((await s.db`SELECT count(*)::int AS n FROM ${s.db(SENTINEL_T)}`)[0], 'the sentinel row count').n,
+  };
 }
 
 describe('bad input through the CLI: one line, exit 2, no stack, no secret, nothing changed', () => {
@@ -73,28 +89,40 @@ describe('bad input through the CLI: one line, exit 2, no stack, no secret, noth
       await s.broker.channel.assertQueue(SENTINEL_Q, { durable: true });
       await s.broker.channel.purgeQueue(SENTINEL_Q);
       await s.broker.sendConfirmed(SENTINEL_Q, 'keep me', { messageId: 'sentinel' });
-      await s.db.unsafe(`CREATE TABLE IF NOT EXISTS ${SENTINEL_T}(id int PRIMARY KEY); INSERT INTO ${SENTINEL_T} VALUES (1) ON CONFLICT DO NOTHING`);
+      await s.db.unsafe(
+        `CREATE TABLE IF NOT EXISTS ${SENTINEL_T}(id int PRIMARY KEY); INSERT INTO ${SENTINEL_T} VALUES (1) ON CONFLICT DO NOTHING`,
+      );
     },
   });
 
-  it(`${cases.length} bad inputs`, async () => {
-    expect(cases.length).toBeGreaterThanOrEqual(20);
-    const before = await snapshot(s);
-    expect(before.sentinelDepth).toBe(1);
-    for (const c of cases) {
-      const r = await mqlab(c.args, c.env, 30_000);
-      const why = `${c.what}: mqlab ${c.args.join(' ')}\n${r.stdout}\n${r.stderr}`;
-      expect(r.code, why).toBe(2);
-      expect(r.stdout, why).toBe('');
-      const lines = r.stderr.trim().split('\n');
-      expect(lines.filter((l) => /^(mqlab|error):/.test(l)), why).toHaveLength(1);
-      // the cause, then only what to do: mqlab's '  → …', commander's '(Did you mean …?)' and '(run `mqlab --help` …)'
-      expect(lines.slice(1).every((l) => /^( {2}→ |\()/.test(l)), why).toBe(true);
-      expect(r.stderr, why).not.toMatch(/^\s+at /m);
-      expect(r.stderr, why).not.toContain(SECRET);
-    }
-    expect(await snapshot(s)).toEqual(before);
-    // each spawn is bounded by its own 30 s; the whole by their sum (the file runs beside others: on a
-    // busy machine 38 spawns one after another took longer than vitest's 120 s default)
-  }, cases.length * 30_000);
+  it(
+    `${cases.length} bad inputs`,
+    async () => {
+      expect(cases.length).toBeGreaterThanOrEqual(20);
+      const before = await snapshot(s);
+      expect(before.sentinelDepth).toBe(1);
+      for (const c of cases) {
+        const r = await mqlab(c.args, c.env, 30_000);
+        const why = `${c.what}: mqlab ${c.args.join(' ')}\n${r.stdout}\n${r.stderr}`;
+        expect(r.code, why).toBe(2);
+        expect(r.stdout, why).toBe('');
+        const lines = r.stderr.trim().split('\n');
+        expect(
+          lines.filter((l) => /^(mqlab|error):/.test(l)),
+          why,
+        ).toHaveLength(1);
+        // the cause, then only what to do: mqlab's '  → …', commander's '(Did you mean …?)' and '(run `mqlab --help` …)'
+        expect(
+          lines.slice(1).every((l) => /^( {2}→ |\()/.test(l)),
+          why,
+        ).toBe(true);
+        expect(r.stderr, why).not.toMatch(/^\s+at /m);
+        expect(r.stderr, why).not.toContain(SECRET);
+      }
+      expect(await snapshot(s)).toEqual(before);
+      // each spawn is bounded by its own 30 s; the whole by their sum (the file runs beside others: on a
+      // busy machine 38 spawns one after another took longer than vitest's 120 s default)
+    },
+    cases.length * 30_000,
+  );
 });

@@ -9,7 +9,12 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { chromiumPath, ensureChromium } from './chromium.js';
 
 export const CHROMIUM = chromiumPath();
-export const SCREENSHOTS = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '.mqlab-test', 'screenshots');
+export const SCREENSHOTS = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  '..',
+  '.mqlab-test',
+  'screenshots',
+);
 
 const ARGS = [
   '--headless',
@@ -33,8 +38,10 @@ export interface OpenBrowser {
  */
 export async function openBrowser({ loopback = false } = {}): Promise<OpenBrowser> {
   // test/global-setup.ts has installed it when it could; this says why not (or installs it, run alone)
-  const missing = await ensureChromium((line) => process.stderr.write(`${line}
-`));
+  const missing = await ensureChromium((line) =>
+    process.stderr.write(`${line}
+`),
+  );
   if (missing) throw new Error(missing);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -44,7 +51,10 @@ export async function openBrowser({ loopback = false } = {}): Promise<OpenBrowse
     viewport: { width: 1280, height: 900 },
     offline: !loopback,
   });
-  if (loopback) await context.route('**/*', (route) => (/^(http:\/\/127\.0\.0\.1[:/]|file:|data:)/.test(route.request().url()) ? route.continue() : route.abort()));
+  if (loopback)
+    await context.route('**/*', (route) =>
+      /^(http:\/\/127\.0\.0\.1[:/]|file:|data:)/.test(route.request().url()) ? route.continue() : route.abort(),
+    );
   return {
     context,
     close: async () => {

@@ -20,16 +20,27 @@ describe('the browser test’s Chromium', () => {
 
   it('missing, not root: one line with the command to run once', () => {
     const p = chromiumPlan({ ...missing, root: false });
-    expect(p).toEqual({ kind: 'cannot', line: expect.stringContaining('installing it needs root: run `sudo apt-get install -y chromium` once') });
+    expect(p).toEqual({
+      kind: 'cannot',
+      line: expect.stringContaining('installing it needs root: run `sudo apt-get install -y chromium` once'),
+    });
     expect(p.kind === 'cannot' && p.line.split('\n')).toHaveLength(1);
   });
 
   it('missing, no apt-get: one line saying to install one and point MQLAB_CHROMIUM at it', () => {
     const p = chromiumPlan({ ...missing, custom: true, path: '/opt/c/chrome', apt: false });
-    expect(p).toEqual({ kind: 'cannot', line: 'no Chromium at /opt/c/chrome (MQLAB_CHROMIUM) and no apt-get here to install Debian’s chromium: install Chromium and set MQLAB_CHROMIUM to its binary'.replace('’', "'") });
+    expect(p).toEqual({
+      kind: 'cannot',
+      line: 'no Chromium at /opt/c/chrome (MQLAB_CHROMIUM) and no apt-get here to install Debian’s chromium: install Chromium and set MQLAB_CHROMIUM to its binary'.replace(
+        '’',
+        "'",
+      ),
+    });
   });
 
   it('still missing after the install: says which path and what to change', () => {
-    expect(stillMissing('/tmp/x/chromium')).toBe("apt-get installed chromium, but there is no /tmp/x/chromium: unset MQLAB_CHROMIUM to use /usr/bin/chromium, or set MQLAB_CHROMIUM to a Chromium binary");
+    expect(stillMissing('/tmp/x/chromium')).toBe(
+      'apt-get installed chromium, but there is no /tmp/x/chromium: unset MQLAB_CHROMIUM to use /usr/bin/chromium, or set MQLAB_CHROMIUM to a Chromium binary',
+    );
   });
 });

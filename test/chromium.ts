@@ -28,8 +28,16 @@ const elsewhere = 'or set MQLAB_CHROMIUM to a Chromium binary';
 export function chromiumPlan(h: ChromiumHere): ChromiumPlan {
   if (h.exists) return { kind: 'present' };
   const missing = `no Chromium at ${h.path}${h.custom ? ' (MQLAB_CHROMIUM)' : ''}`;
-  if (!h.apt) return { kind: 'cannot', line: `${missing} and no apt-get here to install Debian's chromium: install Chromium and set MQLAB_CHROMIUM to its binary` };
-  if (!h.root) return { kind: 'cannot', line: `${missing}, and installing it needs root: run \`sudo apt-get install -y chromium\` once, ${elsewhere}` };
+  if (!h.apt)
+    return {
+      kind: 'cannot',
+      line: `${missing} and no apt-get here to install Debian's chromium: install Chromium and set MQLAB_CHROMIUM to its binary`,
+    };
+  if (!h.root)
+    return {
+      kind: 'cannot',
+      line: `${missing}, and installing it needs root: run \`sudo apt-get install -y chromium\` once, ${elsewhere}`,
+    };
   return { kind: 'install' };
 }
 
@@ -40,7 +48,13 @@ export const stillMissing = (path: string) =>
 async function here(env: NodeJS.ProcessEnv): Promise<ChromiumHere> {
   const path = chromiumPath(env);
   const apt = await execa('apt-get', ['--version'], { reject: false }).catch(() => null);
-  return { path, custom: Boolean(env.MQLAB_CHROMIUM), exists: fs.existsSync(path), root: process.getuid?.() === 0, apt: apt?.exitCode === 0 };
+  return {
+    path,
+    custom: Boolean(env.MQLAB_CHROMIUM),
+    exists: fs.existsSync(path),
+    root: process.getuid?.() === 0,
+    apt: apt?.exitCode === 0,
+  };
 }
 
 /**
@@ -48,19 +62,30 @@ async function here(env: NodeJS.ProcessEnv): Promise<ChromiumHere> {
  * why it is not. apt-get waits for a dpkg lock another install holds; with no package lists (a
  * fresh container) it runs apt-get update first.
  */
-export async function ensureChromium(log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+export async function ensureChromium(
+  log: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | null> {
   const h = await here(env);
   const plan = chromiumPlan(h);
   if (plan.kind === 'present') return null;
   if (plan.kind === 'cannot') return plan.line;
   const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const install = () =>
-    withProgress(`${h.path} is missing: installing Debian's chromium with apt-get (once per machine, ~1–3 min)`, log, () =>
-      execa('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-q', 'chromium'], { all: true, env: aptEnv }),
+    withProgress(
+      `${h.path} is missing: installing Debian's chromium with apt-get (once per machine, ~1–3 min)`,
+      log,
+      () =>
+        execa('apt-get', ['-o', 'DPkg::Lock::Timeout=300', 'install', '-y', '-q', 'chromium'], {
+          all: true,
+          env: aptEnv,
+        }),
     );
   try {
     await install().catch(async () => {
-      await withProgress('apt-get update (the package lists)', log, () => execa('apt-get', ['-q', 'update'], { all: true, env: aptEnv }));
+      await withProgress('apt-get update (the package lists)', log, () =>
+        execa('apt-get', ['-q', 'update'], { all: true, env: aptEnv }),
+      );
       await install();
     });
   } catch (err) {

@@ -10,10 +10,14 @@ useNamespace(import.meta.url); // no lab runs here; the rule is one namespace pe
 
 /** run `node CLI args | reader` in bash; mqlab's own exit code and stderr */
 async function piped(args: string, reader: string) {
-  const r = await execa('bash', ['-c', `node ${CLI} ${args} 2>"$ERR" | ${reader}; echo "\${PIPESTATUS[0]}"; cat "$ERR" >&2`], {
-    reject: false,
-    env: { ERR: `/tmp/mqlab-closed-pipe-${process.pid}.err`, NO_COLOR: '1' },
-  });
+  const r = await execa(
+    'bash',
+    ['-c', `node ${CLI} ${args} 2>"$ERR" | ${reader}; echo "\${PIPESTATUS[0]}"; cat "$ERR" >&2`],
+    {
+      reject: false,
+      env: { ERR: `/tmp/mqlab-closed-pipe-${process.pid}.err`, NO_COLOR: '1' },
+    },
+  );
   return { mqlabCode: Number(r.stdout.trim().split('\n').at(-1)), stderr: r.stderr };
 }
 

@@ -18,7 +18,8 @@ export function pageCheckpoints(markdown: string): string[] {
   const section = markdown.split(/^## /m).find((s) => /^Checkpoints\s*\n/.test(s));
   if (!section) throw new Error('no "## Checkpoints" section');
   const items = [...section.matchAll(/^- `([^`]+)` — /gm)].map((m) => m[1]!);
-  if (items.length === 0 && !/^none\b/m.test(section)) throw new Error('"## Checkpoints" lists no checkpoint and does not say "none"');
+  if (items.length === 0 && !/^none\b/m.test(section))
+    throw new Error('"## Checkpoints" lists no checkpoint and does not say "none"');
   return items;
 }
 
@@ -36,13 +37,18 @@ describe('lab pages list the lab’s declared checkpoints', () => {
   }
 
   it('every lab has a page and every page a lab', () => {
-    const pages = readdirSync(join(root, 'docs', 'labs')).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3));
+    const pages = readdirSync(join(root, 'docs', 'labs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => f.slice(0, -3));
     expect(pages.sort()).toEqual(registry.map((l) => l.name).sort());
   });
 
   it('a page that differs from its lab is caught', () => {
     const page = (items: string) => `# x\n\n## Checkpoints\n\n${items}\n\n## Try this\n`;
-    expect(pageCheckpoints(page('- `before-ack` — a\n- `dead-letter-sampled` — b'))).toEqual(['before-ack', 'dead-letter-sampled']);
+    expect(pageCheckpoints(page('- `before-ack` — a\n- `dead-letter-sampled` — b'))).toEqual([
+      'before-ack',
+      'dead-letter-sampled',
+    ]);
     expect(pageCheckpoints(page('none'))).toEqual([]);
     expect(() => pageCheckpoints('# x\n\n## Try this\n')).toThrow(/no "## Checkpoints"/);
   });
@@ -51,8 +57,12 @@ describe('lab pages list the lab’s declared checkpoints', () => {
 describe('docs are in English', () => {
   const pages = [
     'README.md',
-    ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f)),
-    ...readdirSync(join(root, 'docs', 'labs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', 'labs', f)),
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join('docs', f)),
+    ...readdirSync(join(root, 'docs', 'labs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join('docs', 'labs', f)),
   ].filter((p) => existsSync(join(root, p)));
 
   for (const p of pages) {
@@ -63,14 +73,18 @@ describe('docs are in English', () => {
 
   it('the scan sees Chinese, and accepts it only inside a marked original block', () => {
     expect(untranslated('see §4 归档链路设计 here')).toHaveLength(1);
-    expect(untranslated('x\n<details><summary>原文 (original)</summary>\n\n> 归档链路设计\n\n</details>\n')).toEqual([]);
+    expect(untranslated('x\n<details><summary>原文 (original)</summary>\n\n> 归档链路设计\n\n</details>\n')).toEqual(
+      [],
+    );
     expect(untranslated('<details><summary>more</summary>归档</details>')).toHaveLength(1);
   });
 });
 
 describe('docs/README.md', () => {
   it('lists every lab, linked to its page, in the order of `mqlab all`', () => {
-    const listed = [...read('docs', 'README.md').matchAll(/^\| \[([a-z0-9-]+)\]\(labs\/\1\.md\) \|/gm)].map((m) => m[1]);
+    const listed = [...read('docs', 'README.md').matchAll(/^\| \[([a-z0-9-]+)\]\(labs\/\1\.md\) \|/gm)].map(
+      (m) => m[1],
+    );
     expect(listed).toEqual(registry.map((l) => l.name));
     for (const { name } of registry) expect(existsSync(join(root, 'docs', 'labs', `${name}.md`)), name).toBe(true);
   });
@@ -85,8 +99,12 @@ describe('"Try this" SQL names the run\'s own tables', () => {
       const section = tryThis(read('docs', 'labs', `${name}.md`));
       // a student on a shared database copies these: the namespaced table (lab.s3_…), never another run's
       const tables = [...section.matchAll(/\blab\.([a-z_][a-z0-9_]*)/g)].map((m) => m[1]!);
-      expect(tables.filter((t) => !t.startsWith('s3_')), 'tables without the s3_ namespace').toEqual([]);
-      if (/\b(SELECT|DELETE|UPDATE|INSERT)\b/.test(section)) expect(section).toContain(`mqlab ${name} --namespace s3 --names`);
+      expect(
+        tables.filter((t) => !t.startsWith('s3_')),
+        'tables without the s3_ namespace',
+      ).toEqual([]);
+      if (/\b(SELECT|DELETE|UPDATE|INSERT)\b/.test(section))
+        expect(section).toContain(`mqlab ${name} --namespace s3 --names`);
     });
   }
 });

@@ -18,7 +18,8 @@ const home = (files: Record<string, string>) => {
   }
   return dir;
 };
-const down = (dir: string, backend = 'system') => mqlab(['down', '--volumes', '--backend', backend], { MQLAB_HOME: dir, MQLAB_PORT_OFFSET: '29000' });
+const down = (dir: string, backend = 'system') =>
+  mqlab(['down', '--volumes', '--backend', backend], { MQLAB_HOME: dir, MQLAB_PORT_OFFSET: '29000' });
 
 describe('mqlab down --volumes deletes only what mqlab created', () => {
   afterEach(() => {
@@ -30,7 +31,9 @@ describe('mqlab down --volumes deletes only what mqlab created', () => {
     for (const backend of ['system', 'local', 'auto']) {
       const r = await down(dir, backend);
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(/^mqlab: not deleting .*: it is not mqlab's data folder \(no \.mqlab-data\): docs; kept everything, nothing stopped$/m);
+      expect(r.stderr).toMatch(
+        /^mqlab: not deleting .*: it is not mqlab's data folder \(no \.mqlab-data\): docs; kept everything, nothing stopped$/m,
+      );
       expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
       expect(fs.readFileSync(path.join(dir, 'docs/thesis.txt'), 'utf8')).toBe('four years of work');
     }
@@ -46,7 +49,10 @@ describe('mqlab down --volumes deletes only what mqlab created', () => {
   });
 
   it('deletes a folder that holds only what mqlab made (marked or from an older mqlab)', async () => {
-    for (const files of [{ '.mqlab-data': 'x', 'rabbitmq/rabbitmq.conf': '', backend: 'system\n' }, { 'postgres/x': '' }] as Record<string, string>[]) {
+    for (const files of [
+      { '.mqlab-data': 'x', 'rabbitmq/rabbitmq.conf': '', backend: 'system\n' },
+      { 'postgres/x': '' },
+    ] as Record<string, string>[]) {
       const dir = home(files);
       const r = await down(dir);
       expect(r.code, r.stderr).toBe(0);

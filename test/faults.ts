@@ -38,17 +38,32 @@ export function expectedFails<M extends AnyMeta>(meta: M, faults: readonly Fault
 }
 
 /** run the broken lab; it must complete (no error), print FAIL for each expected check, and exit 1 */
-export async function expectFaultsFail<M extends AnyMeta>({ meta, faults, namespace, args = [], only = false, alsoMayFail = [], failsOnThisLine }: FaultRun<M>): Promise<CliRun> {
+export async function expectFaultsFail<M extends AnyMeta>({
+  meta,
+  faults,
+  namespace,
+  args = [],
+  only = false,
+  alsoMayFail = [],
+  failsOnThisLine,
+}: FaultRun<M>): Promise<CliRun> {
   const fault = faults.map((f) => `${meta.name}:${f}`).join(',');
   const r = await mqlab([meta.name, '--namespace', namespace, ...args], { MQLAB_FAULT: fault });
   const output = `MQLAB_FAULT=${fault}\n${r.stdout}\n${r.stderr}`;
   const fails = failsOnThisLine ?? expectedFails(meta, faults);
   expect(fails.length, 'the variants name the checks they break').toBeGreaterThan(0);
-  for (const name of fails) expect(r.lines.some((l) => l.startsWith(`FAIL ${name}: `)), `FAIL ${name}: in:\n${output}`).toBe(true);
+  for (const name of fails)
+    expect(
+      r.lines.some((l) => l.startsWith(`FAIL ${name}: `)),
+      `FAIL ${name}: in:\n${output}`,
+    ).toBe(true);
   if (only) {
     const allowed = new Set<string>([...fails, ...alsoMayFail]);
     const failed = r.lines.flatMap((l) => /^FAIL ([^\s:]+): /.exec(l)?.[1] ?? []);
-    expect(failed.filter((name) => !allowed.has(name)), `no other check fails:\n${output}`).toEqual([]);
+    expect(
+      failed.filter((name) => !allowed.has(name)),
+      `no other check fails:\n${output}`,
+    ).toEqual([]);
   }
   expect(r.stdout, output).not.toContain('the experiment did not complete');
   expect(r.stdout.trim().split('\n').pop(), output).toMatch(/^RESULT: \d+ assertion\(s\) FAILED$/);
@@ -76,7 +91,8 @@ export function describeFaults<M extends AnyMeta>(
 ): void {
   describe(`${meta.name}: broken variants fail the checks that observe them`, () => {
     for (const { title, run, ...c } of cases) {
-      const standard = (more: Pick<FaultRun<M>, 'failsOnThisLine'> = {}) => expectFaultsFail({ meta, namespace, ...c, ...more });
+      const standard = (more: Pick<FaultRun<M>, 'failsOnThisLine'> = {}) =>
+        expectFaultsFail({ meta, namespace, ...c, ...more });
       it(title, async () => void (await (run ? run(standard) : standard())));
     }
     it('runs every variant the lab declares', () => {

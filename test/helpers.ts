@@ -16,7 +16,11 @@ export const CLI = path.join(ROOT, 'bin', 'mqlab.js');
 /** the services the tests reach: the MQLAB_* variables (URLs, MQLAB_PORT_OFFSET) as the CLI reads them */
 export const CONFIG = loadConfig({}, process.env);
 /** "host:port" of each service, as a test writes it in a URL, and escaped for a RegExp */
-export const AT = { amqp: new URL(CONFIG.amqpUrl).host, pg: new URL(CONFIG.pgUrl).host, mgmt: new URL(CONFIG.mgmtUrl).host };
+export const AT = {
+  amqp: new URL(CONFIG.amqpUrl).host,
+  pg: new URL(CONFIG.pgUrl).host,
+  mgmt: new URL(CONFIG.mgmtUrl).host,
+};
 export const AT_RE = { amqp: escapeRe(AT.amqp), pg: escapeRe(AT.pg), mgmt: escapeRe(AT.mgmt) };
 /** the services' ports, read from the URLs the tests reach (MQLAB_* or the defaults with MQLAB_PORT_OFFSET) */
 export const PORT = {
@@ -51,10 +55,19 @@ export function useNamespace(fileUrlOrNamespace: string): Names {
 }
 
 /** the environment of a CLI child: no colours, this file's namespace, then `env` */
-const childEnv = (env: Record<string, string | undefined> = {}) => ({ ...process.env, NO_COLOR: '1', ...(fileNamespace ? { MQLAB_NAMESPACE: fileNamespace } : {}), ...env });
+const childEnv = (env: Record<string, string | undefined> = {}) => ({
+  ...process.env,
+  NO_COLOR: '1',
+  ...(fileNamespace ? { MQLAB_NAMESPACE: fileNamespace } : {}),
+  ...env,
+});
 
 /** run `mqlab …` as a user would (the built CLI), without colours, in this file's namespace */
-export async function mqlab(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 300_000): Promise<CliRun> {
+export async function mqlab(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  timeoutMs = 300_000,
+): Promise<CliRun> {
   const r = await execa('node', [CLI, ...args], {
     reject: false,
     timeout: timeoutMs,
@@ -67,13 +80,16 @@ export async function mqlab(args: string[], env: Record<string, string | undefin
 /** run a lab with --json and return the lab's part of the document (`env`: e.g. MQLAB_FAULT) */
 export async function runLabJson(lab: string, extra: string[] = [], env: Record<string, string> = {}) {
   const r = await mqlab([lab, '--json', ...extra], env);
-  if (!r.stdout.trim().startsWith('{')) throw new Error(`mqlab ${lab} printed no JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  if (!r.stdout.trim().startsWith('{'))
+    throw new Error(`mqlab ${lab} printed no JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
   const doc = JSON.parse(r.stdout);
   const report = doc.labs[0];
   if (r.code !== 0) {
     // say why in the test log: the failed checks, or why the experiment did not complete
     const failed = report.checks.filter((c: { pass: boolean }) => !c.pass);
-    console.error(`mqlab ${[lab, ...extra].join(' ')} exited ${r.code}: ${report.error ?? JSON.stringify(failed)}\n${r.stderr}`);
+    console.error(
+      `mqlab ${[lab, ...extra].join(' ')} exited ${r.code}: ${report.error ?? JSON.stringify(failed)}\n${r.stderr}`,
+    );
   }
   return { code: r.code, doc, report, stderr: r.stderr };
 }
@@ -104,7 +120,8 @@ export async function services(): Promise<Services> {
 /** a lab's PASS/FAIL lines as {name: value} */
 export function passLines(stdout: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [, name, value] of stdout.matchAll(/^PASS ([^:]+): (.*)$/gm)) if (name !== undefined && value !== undefined) out[name] = value;
+  for (const [, name, value] of stdout.matchAll(/^PASS ([^:]+): (.*)$/gm))
+    if (name !== undefined && value !== undefined) out[name] = value;
   return out;
 }
 
@@ -113,7 +130,9 @@ export function passLines(stdout: string): Record<string, string> {
  * (after `teardown`). The returned object's fields are filled in beforeAll, so use them in tests
  * and hooks, not while the describe block is collected.
  */
-export function useServices(hooks: { setup?: (s: Services) => Promise<void>; teardown?: (s: Services) => Promise<void> } = {}): Services {
+export function useServices(
+  hooks: { setup?: (s: Services) => Promise<void>; teardown?: (s: Services) => Promise<void> } = {},
+): Services {
   const s = {} as Services;
   beforeAll(async () => {
     Object.assign(s, await services());
@@ -146,7 +165,10 @@ export interface LabPasses {
 }
 
 /** a finished lab process passed: exit 0 (its output as the message), its first line(s), its PASS lines, the RESULT line last */
-export function expectPassed(r: Pick<CliRun, 'code' | 'stdout' | 'stderr'>, { line, pass, exact }: Omit<LabPasses, 'runs' | 'check'>) {
+export function expectPassed(
+  r: Pick<CliRun, 'code' | 'stdout' | 'stderr'>,
+  { line, pass, exact }: Omit<LabPasses, 'runs' | 'check'>,
+) {
   expect(r.code, r.stdout + r.stderr).toBe(0);
   const lines = r.stdout.split('\n');
   if (typeof line === 'string') expect(lines[0]).toBe(line);
@@ -200,9 +222,13 @@ export function startMqlab(args: string[]) {
       };
       const watch = () => {
         if (stderr.includes(text)) end();
-        else if (child.exitCode !== null || child.signalCode !== null) end(new Error(`mqlab exited before '${text}' showed on stderr:\n${stderr}`));
+        else if (child.exitCode !== null || child.signalCode !== null)
+          end(new Error(`mqlab exited before '${text}' showed on stderr:\n${stderr}`));
       };
-      const timer = setTimeout(() => end(new Error(`no '${text}' on stderr within ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => end(new Error(`no '${text}' on stderr within ${timeoutMs} ms:\n${stderr}`)),
+        timeoutMs,
+      );
       watchers.add(watch);
       watch();
     });

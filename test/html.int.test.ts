@@ -30,7 +30,9 @@ async function open(page: Page, file: string) {
     lanes: await page.locator('svg.timeline g.lane').evaluateAll((els) => els.map((e) => e.getAttribute('data-lane'))),
     marks: await page.locator('svg.timeline g.ev').count(),
     verdict: await page.locator('h1 .badge').getAttribute('data-verdict'),
-    failedChecks: await page.locator('table.checks tr.fail').evaluateAll((els) => els.map((e) => e.getAttribute('data-check'))),
+    failedChecks: await page
+      .locator('table.checks tr.fail')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-check'))),
     passedChecks: await page.locator('table.checks tr.pass').count(),
   };
 }
@@ -93,7 +95,10 @@ describe('--html timeline in headless Chromium', () => {
     expect(await page.locator('path.journey[data-message="transient"]').count()).toBeGreaterThanOrEqual(3);
     // two waits of at least the delay queue's 500 ms TTL, measured as the check measures them: delivery → delivery
     const labels = await page.locator('text.wait').allTextContents();
-    const waits = labels.map((t) => /^(?:transient: )?(\d+) ms delivery → delivery$/.exec(t)?.[1]).filter(Boolean).map(Number);
+    const waits = labels
+      .map((t) => /^(?:transient: )?(\d+) ms delivery → delivery$/.exec(t)?.[1])
+      .filter(Boolean)
+      .map(Number);
     expect(waits, JSON.stringify(labels)).toHaveLength(2);
     expect(Math.min(...waits)).toBe(json.checks.find((c: { name: string }) => c.name === 'shortestRetryGapMs').actual);
     // poison ends in the dlq lane: received there when it arrived, acked at the end
@@ -101,25 +106,39 @@ describe('--html timeline in headless Chromium', () => {
     // no delivery before its publish: each message's first receipt comes after its publish
     const at = (e: { timestamp: string }) => Date.parse(e.timestamp);
     for (const id of ['healthy', 'transient', 'poison']) {
-      const published = json.events.find((e: { messageId?: string; status?: string }) => e.messageId === id && e.status === 'published');
-      const received = json.events.find((e: { messageId?: string; status?: string }) => e.messageId === id && e.status === 'received');
+      const published = json.events.find(
+        (e: { messageId?: string; status?: string }) => e.messageId === id && e.status === 'published',
+      );
+      const received = json.events.find(
+        (e: { messageId?: string; status?: string }) => e.messageId === id && e.status === 'received',
+      );
       expect(at(published)).toBeLessThanOrEqual(at(received));
     }
     await screenshot(page, 'retry.png');
   });
 
   it('a really failed run shows FAIL on the page, for the check that failed', async () => {
-    const policy = { name: `${NS}-fault-delay-ttl`, pattern: `^${NS}\\.me12\\.retry\\.delay$`, definition: { 'message-ttl': 1 }, applyTo: 'queues' as const, priority: 999 };
+    const policy = {
+      name: `${NS}-fault-delay-ttl`,
+      pattern: `^${NS}\\.me12\\.retry\\.delay$`,
+      definition: { 'message-ttl': 1 },
+      applyTo: 'queues' as const,
+      priority: 999,
+    };
     await s.mgmt.putPolicy(policy);
     try {
       const { code, json, file } = await runWithHtml('retry');
       expect(code).toBe(1);
       const seen = await open(page, file);
       expect(seen.verdict).toBe('FAIL');
-      expect(seen.failedChecks).toEqual(json.checks.filter((c: { pass: boolean }) => !c.pass).map((c: { name: string }) => c.name));
+      expect(seen.failedChecks).toEqual(
+        json.checks.filter((c: { pass: boolean }) => !c.pass).map((c: { name: string }) => c.name),
+      );
       expect(seen.failedChecks).toContain('shortestRetryGapMs');
       expect(await page.locator('tr.fail[data-check="shortestRetryGapMs"]').isVisible()).toBe(true);
-      expect(await page.locator('tr.fail[data-check="shortestRetryGapMs"]').innerText()).toMatch(/FAIL\s+shortestRetryGapMs\s+>=500\s+\d+/);
+      expect(await page.locator('tr.fail[data-check="shortestRetryGapMs"]').innerText()).toMatch(
+        /FAIL\s+shortestRetryGapMs\s+>=500\s+\d+/,
+      );
       await screenshot(page, 'retry-broken.png');
     } finally {
       await s.mgmt.deletePolicy(policy.name);
@@ -130,13 +149,26 @@ describe('--html timeline in headless Chromium', () => {
     const out = path.join(dir, 'all');
     // broker-restart left out (a node restart adds 30–70 s): its page is a SKIP page here; db-outage's outage is drawn;
     // four labs at once, as a CI job would run them (the pages are the same)
-    const r = await mqlab(['all', '--jobs', '4', '--namespace', NS, '--json', '--html', out, '--skip', 'broker-restart']);
+    const r = await mqlab([
+      'all',
+      '--jobs',
+      '4',
+      '--namespace',
+      NS,
+      '--json',
+      '--html',
+      out,
+      '--skip',
+      'broker-restart',
+    ]);
     expect([0, 1], r.stderr).toContain(r.code); // a lab that flakes under load is a FAIL on its page, not a broken page
     const doc = JSON.parse(r.stdout);
     await page.goto('file://' + path.join(out, 'index.html'));
-    const rows = await page.locator('table.labs tbody tr').evaluateAll((els) =>
-      els.map((e) => [e.getAttribute('data-lab'), e.querySelector('.badge')?.getAttribute('data-verdict')]),
-    );
+    const rows = await page
+      .locator('table.labs tbody tr')
+      .evaluateAll((els) =>
+        els.map((e) => [e.getAttribute('data-lab'), e.querySelector('.badge')?.getAttribute('data-verdict')]),
+      );
     const verdict = (status: string) => (status === 'passed' ? 'PASS' : status === 'skipped' ? 'SKIP' : 'FAIL');
     expect(rows).toEqual(doc.labs.map((l: { lab: string; status: string }) => [l.lab, verdict(l.status)]));
     await screenshot(page, 'all-index.png');

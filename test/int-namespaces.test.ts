@@ -18,7 +18,9 @@ const LITERAL = /[a-z][a-z0-9_]{0,23}/.source;
 
 /** what a file says about namespaces: its useNamespace calls, and every literal namespace it runs a lab in */
 export function namespacesIn(file: string, text: string) {
-  const calls = [...text.matchAll(/\buseNamespace\(([^)]*)\)/g)].map((m) => (m[1] === 'import.meta.url' ? namespaceOfFile(file) : /^'([a-z0-9_]*)'$/.exec(m[1] ?? '')?.[1]));
+  const calls = [...text.matchAll(/\buseNamespace\(([^)]*)\)/g)].map((m) =>
+    m[1] === 'import.meta.url' ? namespaceOfFile(file) : /^'([a-z0-9_]*)'$/.exec(m[1] ?? '')?.[1],
+  );
   const literals = [
     ...text.matchAll(new RegExp(`'--namespace', '(${LITERAL})'`, 'g')),
     ...text.matchAll(new RegExp(`\\b(?:MQLAB_NAMESPACE|namespace): '(${LITERAL})'`, 'g')),
@@ -35,9 +37,7 @@ describe('integration test files', () => {
   });
 
   it('each calls useNamespace once, with import.meta.url or a literal (the six older lab files: a literal namespace)', () => {
-    const wrong = byFile.filter(({ file, calls, namespaces }) =>
-      calls.length !== 1 || calls[0] === undefined,
-    );
+    const wrong = byFile.filter(({ file, calls, namespaces }) => calls.length !== 1 || calls[0] === undefined);
     expect(wrong.map(({ file, calls }) => `${file}: useNamespace ${calls.length}×`)).toEqual([]);
   });
 
@@ -51,15 +51,22 @@ describe('integration test files', () => {
         owner.set(ns, file);
       }
     for (const [a, fileA] of owner)
-      for (const [b, fileB] of owner) if (a && fileA !== fileB && (b.startsWith(`${a}_`) || b.startsWith(`${a}.`))) clashes.push(`${fileB}'s '${b}' starts with ${fileA}'s '${a}_'`);
+      for (const [b, fileB] of owner)
+        if (a && fileA !== fileB && (b.startsWith(`${a}_`) || b.startsWith(`${a}.`)))
+          clashes.push(`${fileB}'s '${b}' starts with ${fileA}'s '${a}_'`);
     expect(clashes).toEqual([]);
   });
 
   it('a file name gives a valid namespace of letters and digits; the checker sees a shared or missing one', () => {
     expect(namespaceOfFile('file:///x/labs/retry-dlq/replay-gate.int.test.ts')).toBe('replaygate');
-    expect(namespaceOfFile('labs/dead-letter-reasons/dead-letter-reasons.faults.int.test.ts')).toBe('deadletterreasonsfaults');
+    expect(namespaceOfFile('labs/dead-letter-reasons/dead-letter-reasons.faults.int.test.ts')).toBe(
+      'deadletterreasonsfaults',
+    );
     expect(() => namespaceOfFile('test/helpers.ts')).toThrow();
-    expect(namespacesIn('labs/a/a.int.test.ts', "useNamespace(import.meta.url); mqlab(['a', '--namespace', 'a_two'])").namespaces).toEqual(['a', 'a_two']);
+    expect(
+      namespacesIn('labs/a/a.int.test.ts', "useNamespace(import.meta.url); mqlab(['a', '--namespace', 'a_two'])")
+        .namespaces,
+    ).toEqual(['a', 'a_two']);
     expect(namespacesIn('labs/a/a.int.test.ts', "const NS = 'itest';").calls).toEqual([]);
     expect(namespacesIn('labs/a/a.int.test.ts', 'useNamespace(ns)').calls).toEqual([undefined]);
   });

@@ -18,7 +18,11 @@ describe('least privilege', () => {
     setup: async (s) => {
       // idempotent: PUT creates or updates the same user
       await s.mgmt.request('PUT', `/api/users/${USER}`, { password: PASSWORD, tags: 'policymaker,monitoring' });
-      await s.mgmt.request('PUT', `/api/permissions/${ACCOUNTS.vhost}/${USER}`, { configure: '.*', write: '.*', read: '.*' });
+      await s.mgmt.request('PUT', `/api/permissions/${ACCOUNTS.vhost}/${USER}`, {
+        configure: '.*',
+        write: '.*',
+        read: '.*',
+      });
     },
   });
 
@@ -28,7 +32,9 @@ describe('least privilege', () => {
     const monitor = await s.mgmt.request<{ tags: string[] | string }>('GET', `/api/users/${USER}`);
     expect([monitor.tags].flat().join(',').split(',').sort()).toEqual(['monitoring', 'policymaker']);
     // the account really lacks administrator rights: it may not list users
-    const r = await fetch(`http://127.0.0.1:${PORT.management}/api/users`, { headers: { authorization: 'Basic ' + Buffer.from(`${USER}:${PASSWORD}`).toString('base64') } });
+    const r = await fetch(`http://127.0.0.1:${PORT.management}/api/users`, {
+      headers: { authorization: 'Basic ' + Buffer.from(`${USER}:${PASSWORD}`).toString('base64') },
+    });
     expect(r.status).toBe(401);
   });
 
@@ -43,7 +49,11 @@ describe('least privilege', () => {
     // (the labs that stop a service need no management rights and are left out: a restart adds a minute)
     // four at once: their policies and queues in four namespaces at a time, all with this account
     // (--jobs names a lab's namespace <namespace>_j<n>: the file's own, cut to leave room for _j21)
-    const r = await mqlab(['all', '--jobs', '4', '--namespace', NS.slice(0, 20), '--skip', 'db-outage,broker-restart'], env, 900_000);
+    const r = await mqlab(
+      ['all', '--jobs', '4', '--namespace', NS.slice(0, 20), '--skip', 'db-outage,broker-restart'],
+      env,
+      900_000,
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     // a lab this broker cannot run (delayed-retry before 4.3) is counted as skipped, never as passed
     expect(r.stdout).toMatch(/^ALL: \d+ lab\(s\) in \d+\.\d s, none failed(, \d+ skipped)?$/m);

@@ -21,43 +21,55 @@ async function listeners(): Promise<Listener[]> {
   for (const line of r.stdout.split('\n')) {
     const local = line.trim().split(/\s+/)[3] ?? '';
     const [, addr, port] = /^(.*):(\d+)$/.exec(local) ?? [];
-    for (const p of line.matchAll(/pid=(\d+)/g)) if (addr !== undefined && port !== undefined) out.push({ addr, port: Number(port), pid: Number(p[1]) });
+    for (const p of line.matchAll(/pid=(\d+)/g))
+      if (addr !== undefined && port !== undefined) out.push({ addr, port: Number(port), pid: Number(p[1]) });
   }
   return out;
 }
 
 const uidOf = (pid: number) => Number(/^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 // services mqlab started from this data folder (an older mqlab wrote no backend file)
-const ownServices = ['system', 'chroot'].includes(recordedBackend(CONFIG.home) ?? '') || fs.existsSync(path.join(CONFIG.home, 'rabbitmq'));
+const ownServices =
+  ['system', 'chroot'].includes(recordedBackend(CONFIG.home) ?? '') ||
+  fs.existsSync(path.join(CONFIG.home, 'rabbitmq'));
 
-describe.skipIf(!ownServices || process.getuid?.() !== 0)("mqlab's own services: loopback only, broker not root", () => {
-  it('every listener of the processes on mqlab’s ports is on 127.0.0.1 or ::1', async () => {
-    const all = await listeners();
-    const ports = Object.values(CONFIG.ports);
-    const pids = new Set(all.filter((l) => ports.includes(l.port)).map((l) => l.pid));
-    expect(pids.size, `nothing listens on ${ports.join(', ')}`).toBeGreaterThanOrEqual(3); // beam, epmd, postgres
-    const open = all.filter((l) => pids.has(l.pid) && !['127.0.0.1', '[::1]'].includes(l.addr));
-    expect(open.map((l) => `${l.addr}:${l.port} (pid ${l.pid})`)).toEqual([]);
-    for (const port of ports) expect(all.some((l) => l.port === port), `port ${port}`).toBe(true);
-  });
+describe.skipIf(!ownServices || process.getuid?.() !== 0)(
+  "mqlab's own services: loopback only, broker not root",
+  () => {
+    it('every listener of the processes on mqlab’s ports is on 127.0.0.1 or ::1', async () => {
+      const all = await listeners();
+      const ports = Object.values(CONFIG.ports);
+      const pids = new Set(all.filter((l) => ports.includes(l.port)).map((l) => l.pid));
+      expect(pids.size, `nothing listens on ${ports.join(', ')}`).toBeGreaterThanOrEqual(3); // beam, epmd, postgres
+      const open = all.filter((l) => pids.has(l.pid) && !['127.0.0.1', '[::1]'].includes(l.addr));
+      expect(open.map((l) => `${l.addr}:${l.port} (pid ${l.pid})`)).toEqual([]);
+      for (const port of ports)
+        expect(
+          all.some((l) => l.port === port),
+          `port ${port}`,
+        ).toBe(true);
+    });
 
-  it('the broker and the database run as unprivileged users', async () => {
-    const all = await listeners();
-    const pidOn = (port: number) => all.find((l) => l.port === port)?.pid;
-    for (const port of [CONFIG.ports.amqp, CONFIG.ports.erlangDist, CONFIG.ports.epmd, CONFIG.ports.postgres]) {
-      const pid = pidOn(port)!;
-      expect(uidOf(pid), `uid of the process on port ${port}`).not.toBe(0);
-    }
-  });
+    it('the broker and the database run as unprivileged users', async () => {
+      const all = await listeners();
+      const pidOn = (port: number) => all.find((l) => l.port === port)?.pid;
+      for (const port of [CONFIG.ports.amqp, CONFIG.ports.erlangDist, CONFIG.ports.epmd, CONFIG.ports.postgres]) {
+        const pid = pidOn(port)!;
+        expect(uidOf(pid), `uid of the process on port ${port}`).not.toBe(0);
+      }
+    });
 
-  it('the Erlang cookie is private to the broker’s user and not the package default', async () => {
-    const cookies = ['rabbitmq', 'root/mqlab/rabbitmq'].map((d) => path.join(CONFIG.home, d, '.erlang.cookie')).filter((f) => fs.existsSync(f));
-    expect(cookies.length).toBeGreaterThanOrEqual(1);
-    for (const c of cookies) {
-      const st = fs.statSync(c);
-      expect((st.mode & 0o777).toString(8)).toBe('400');
-      expect(st.uid).not.toBe(0);
-      expect(fs.readFileSync(c, 'utf8')).toMatch(/^[0-9A-F]{48}$/);
-    }
-  });
-});
+    it('the Erlang cookie is private to the broker’s user and not the package default', async () => {
+      const cookies = ['rabbitmq', 'root/mqlab/rabbitmq']
+        .map((d) => path.join(CONFIG.home, d, '.erlang.cookie'))
+        .filter((f) => fs.existsSync(f));
+      expect(cookies.length).toBeGreaterThanOrEqual(1);
+      for (const c of cookies) {
+        const st = fs.statSync(c);
+        expect((st.mode & 0o777).toString(8)).toBe('400');
+        expect(st.uid).not.toBe(0);
+        expect(fs.readFileSync(c, 'utf8')).toMatch(/^[0-9A-F]{48}$/);
+      }
+    });
+  },
+);

@@ -41,7 +41,12 @@ const listening = (port: number) =>
 /** GET with a chosen Host header: the status code */
 const statusWithHost = (port: number, host: string) =>
   new Promise<number>((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/', headers: { host } }, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', reject);
+    http
+      .get(
+        { host: '127.0.0.1', port, path: '/', headers: { host } },
+        (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+      )
+      .on('error', reject);
   });
 
 /** the smallest font size of visible text outside SVG, and SVG text as drawn (its size × the SVG's scale) */
@@ -49,7 +54,12 @@ async function smallestText(page: Page) {
   return page.evaluate(() => {
     const visible = (el: Element) => {
       const r = el.getBoundingClientRect();
-      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden' && !el.closest('details:not([open]) > :not(summary)');
+      return (
+        r.width > 0 &&
+        r.height > 0 &&
+        getComputedStyle(el).visibility !== 'hidden' &&
+        !el.closest('details:not([open]) > :not(summary)')
+      );
     };
     let html = Infinity;
     let graph = Infinity;
@@ -103,7 +113,10 @@ describe('the bench: --live and the player in headless Chromium', () => {
     let shotMidRun = false;
     for (let i = 0; i < 40 && run.child.exitCode === null; i++) {
       const button = page.locator('#continue');
-      const paused = await button.waitFor({ state: 'visible', timeout: 60_000 }).then(() => true, () => false);
+      const paused = await button.waitFor({ state: 'visible', timeout: 60_000 }).then(
+        () => true,
+        () => false,
+      );
       if (!paused) break;
       counts.add(await page.locator('#counts').innerText());
       const title = await page.locator('#step-title').innerText();
@@ -115,7 +128,9 @@ describe('the bench: --live and the player in headless Chromium', () => {
         const seen = await shoot(page, 'live-retry-dlq-1280.png', { width: 1280, height: 720 });
         expect(seen.overflow).toBeLessThanOrEqual(0);
         expect(seen.html).toBeGreaterThanOrEqual(18);
-        expect(await page.locator(`#counts tr[data-queue="${NS}.orders.retry"] td:nth-child(2)`).innerText()).toMatch(/^[01]$/);
+        expect(await page.locator(`#counts tr[data-queue="${NS}.orders.retry"] td:nth-child(2)`).innerText()).toMatch(
+          /^[01]$/,
+        );
         await shoot(page, 'live-retry-dlq-1920.png', { width: 1920, height: 1080 });
         await page.setViewportSize({ width: 1280, height: 720 });
         shotMidRun = true;
@@ -124,7 +139,11 @@ describe('the bench: --live and the player in headless Chromium', () => {
       if (released % 2 === 0) await button.click();
       else await page.keyboard.press('Enter');
       // released: the run goes on (the next step arrives) or ends
-      await expect.poll(async () => run.child.exitCode !== null || (await page.locator('#step-no').innerText()) !== before, { timeout: 30_000 }).toBe(true);
+      await expect
+        .poll(async () => run.child.exitCode !== null || (await page.locator('#step-no').innerText()) !== before, {
+          timeout: 30_000,
+        })
+        .toBe(true);
       released += 1;
     }
     const r = await run.exited(120_000);
@@ -162,7 +181,9 @@ describe('the bench: --live and the player in headless Chromium', () => {
     const state = async () => ({
       title: await page.locator('#step-title').innerText(),
       counts: await page.locator('#counts').innerText(),
-      tokens: await page.locator('svg.graph .token').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-token')}@${e.getAttribute('data-at')}`)),
+      tokens: await page
+        .locator('svg.graph .token')
+        .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-token')}@${e.getAttribute('data-at')}`)),
     });
     const at3 = await state();
     // the same state when the URL is opened again, in a fresh page
@@ -173,13 +194,20 @@ describe('the bench: --live and the player in headless Chromium', () => {
     await again.close();
     // the poison message's token is in the DLQ at the step its reader received it
     await page.keyboard.press('Home');
-    for (let i = 0; i < total && !/^dlq: received · poison$/.test(await page.locator('#step-title').innerText()); i++) await page.keyboard.press('ArrowRight');
+    for (let i = 0; i < total && !/^dlq: received · poison$/.test(await page.locator('#step-title').innerText()); i++)
+      await page.keyboard.press('ArrowRight');
     expect(await page.locator('#step-title').innerText()).toBe('dlq: received · poison');
-    expect(await page.locator(`svg.graph .token[data-token="poison"]`).getAttribute('data-at')).toBe(`q:${NS}.me12.retry.dlq`);
+    expect(await page.locator(`svg.graph .token[data-token="poison"]`).getAttribute('data-at')).toBe(
+      `q:${NS}.me12.retry.dlq`,
+    );
     // space plays from the start, space pauses
     await page.keyboard.press('Home');
     await page.keyboard.press(' ');
-    await expect.poll(async () => Number(/^Step (\d+)/.exec(await page.locator('#step-no').innerText())?.[1]), { timeout: 15_000 }).toBeGreaterThan(2);
+    await expect
+      .poll(async () => Number(/^Step (\d+)/.exec(await page.locator('#step-no').innerText())?.[1]), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(2);
     await page.keyboard.press(' ');
     const paused = await page.locator('#step-no').innerText();
     await page.waitForTimeout(1500);
@@ -205,7 +233,11 @@ describe('the bench: --live and the player in headless Chromium', () => {
     try {
       const r = await mqlab(['retry-dlq', '--namespace', NS, '--live', '--port', String(port)]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^mqlab: --live: port ${port} on 127\\.0\\.0\\.1 is in use\\n  → choose another with --port N, or --port 0 for any free port$`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^mqlab: --live: port ${port} on 127\\.0\\.0\\.1 is in use\\n  → choose another with --port N, or --port 0 for any free port$`,
+        ),
+      );
       expect(r.stdout).toBe('');
     } finally {
       busy.close();

@@ -17,7 +17,10 @@ export const INT_TEST = '.int.test.ts';
 export function namespaceOfFile(file: string): string {
   const base = path.basename(file.startsWith('file:') ? fileURLToPath(file) : file);
   if (!base.endsWith(INT_TEST)) throw new Error(`${file}: a file namespace is for *${INT_TEST} files`);
-  const slug = base.slice(0, -INT_TEST.length).toLowerCase().replace(/[^a-z0-9]/g, '');
+  const slug = base
+    .slice(0, -INT_TEST.length)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
   if (!/^[a-z]/.test(slug)) throw new Error(`${file}: its name must start with a letter to name a namespace`);
   return slug.slice(0, 24);
 }

@@ -24,7 +24,14 @@ async function npmExec(command: string[]) {
   const r = await execa('npm', ['exec', '--yes', '--prefer-offline', `--package=${tgz}`, '--', ...command], {
     cwd: empty,
     reject: false,
-    env: { HOME: home, npm_config_cache: path.join(os.homedir(), '.npm'), npm_config_update_notifier: 'false', NO_COLOR: '1', XDG_STATE_HOME: undefined, MQLAB_HOME: undefined },
+    env: {
+      HOME: home,
+      npm_config_cache: path.join(os.homedir(), '.npm'),
+      npm_config_update_notifier: 'false',
+      NO_COLOR: '1',
+      XDG_STATE_HOME: undefined,
+      MQLAB_HOME: undefined,
+    },
   });
   return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -53,7 +60,9 @@ describe('npx mqlab from the packed package', () => {
     expect(up.code, up.stderr).toBe(0);
     expect(up.stderr).toContain('services are already up');
 
-    expectPassed(await npmExec(['mqlab', 'compensate', '--namespace', NS]), { line: /^compensation: attempts=2 applied=1 / });
+    expectPassed(await npmExec(['mqlab', 'compensate', '--namespace', NS]), {
+      line: /^compensation: attempts=2 applied=1 /,
+    });
 
     const down = await npmExec(['mqlab', 'down']);
     expect(down.code, down.stderr).toBe(0);

@@ -45,7 +45,10 @@ export function parseXml(xml: string): XmlNode {
   return root;
 }
 
-export const find = (n: XmlNode, name: string): XmlNode[] => [...(n.name === name ? [n] : []), ...n.children.flatMap((c) => find(c, name))];
+export const find = (n: XmlNode, name: string): XmlNode[] => [
+  ...(n.name === name ? [n] : []),
+  ...n.children.flatMap((c) => find(c, name)),
+];
 
 let xmllintReady = false;
 
@@ -56,7 +59,9 @@ export function ensureXmllint(): void {
     return;
   }
   if (process.getuid?.() !== 0) throw new Error('xmllint is missing: run `apt-get install libxml2-utils` as root');
-  execFileSync('apt-get', ['install', '-y', '-q', '-o', 'DPkg::Lock::Timeout=300', 'libxml2-utils'], { stdio: 'ignore' });
+  execFileSync('apt-get', ['install', '-y', '-q', '-o', 'DPkg::Lock::Timeout=300', 'libxml2-utils'], {
+    stdio: 'ignore',
+  });
   xmllintReady = true;
 }
 

@@ -58,7 +58,9 @@ describe('reports a CI job reads', () => {
     expect(reportErrors(doc)).toBe('');
     expect(doc.labs[0].faults).toEqual(['late-publish']);
     const text = await mqlab(['retry-dlq', '--namespace', NS], fault);
-    expect(text.stdout.split('\n')[1]).toBe('BROKEN VARIANT retry-dlq: late-publish (MQLAB_FAULT, test only): not the correct experiment');
+    expect(text.stdout.split('\n')[1]).toBe(
+      'BROKEN VARIANT retry-dlq: late-publish (MQLAB_FAULT, test only): not the correct experiment',
+    );
     // the correct experiment carries no such field
     const correct = JSON.parse((await mqlab(['retry-dlq', '--namespace', NS, '--json'])).stdout);
     expect(correct.labs[0]).not.toHaveProperty('faults');
@@ -81,16 +83,33 @@ describe('reports a CI job reads', () => {
     const file = junitAt('all');
     // the labs that stop a service are left out (--skip: SKIP entries, which the schemas must hold too);
     // four labs at once, as a CI job would run them (each lab's entry names its own namespace)
-    const r = await mqlab(['all', '--jobs', '4', '--json', '--namespace', NS, '--junit', file, '--skip', 'db-outage,broker-restart'], {}, 600_000);
+    const r = await mqlab(
+      ['all', '--jobs', '4', '--json', '--namespace', NS, '--junit', file, '--skip', 'db-outage,broker-restart'],
+      {},
+      600_000,
+    );
     const doc = JSON.parse(r.stdout);
-    const failed = doc.labs.filter((l: { status: string }) => l.status === 'failed' || l.status === 'error').map((l: { lab: string; error?: string; checks: { name: string; pass: boolean }[] }) => `${l.lab}: ${l.error ?? l.checks.filter((c) => !c.pass).map((c) => c.name).join(',')}`);
+    const failed = doc.labs
+      .filter((l: { status: string }) => l.status === 'failed' || l.status === 'error')
+      .map(
+        (l: { lab: string; error?: string; checks: { name: string; pass: boolean }[] }) =>
+          `${l.lab}: ${
+            l.error ??
+            l.checks
+              .filter((c) => !c.pass)
+              .map((c) => c.name)
+              .join(',')
+          }`,
+      );
     expect(r.code, failed.join('\n')).toBe(0);
     expect(reportErrors(doc)).toBe('');
     expect(doc.labs).toHaveLength(registry.length);
     for (const lab of doc.labs) expect(labErrors(lab), lab.lab).toBe('');
     expect(doc).toMatchObject({ schemaVersion: 1, mqlabVersion: VERSION, namespace: NS });
     // --jobs: each lab's entry says the namespace it ran in
-    expect(doc.labs.map((l: { lab: string; namespace: string }) => [l.lab, l.namespace])).toEqual(registry.map((l, i) => [l.name, `${NS}_j${i + 1}`]));
+    expect(doc.labs.map((l: { lab: string; namespace: string }) => [l.lab, l.namespace])).toEqual(
+      registry.map((l, i) => [l.name, `${NS}_j${i + 1}`]),
+    );
     expect(doc.labs.map((l: { lab: string }) => l.lab)).toEqual(registry.map((e) => e.name));
     // the schema can fail: a document without its version does not match
     expect(reportErrors({ ...doc, schemaVersion: undefined })).toMatch(/schemaVersion/);
@@ -104,7 +123,9 @@ describe('reports a CI job reads', () => {
       expect(cases.length).toBe(lab.checks.length + (lab.status === 'skipped' ? 1 : 0));
       expect(Number(s.attrs.time) * 1000).toBeCloseTo(lab.timings.totalMs, -1);
       // what the lab printed first: its summary line, or the SKIP line of a lab this broker cannot run
-      expect(find(s, 'system-out')[0]?.text.split('\n')[0]).toBe(lab.lines[0] ?? (lab.status === 'skipped' ? `SKIP ${lab.lab}: ${lab.skipped}` : ''));
+      expect(find(s, 'system-out')[0]?.text.split('\n')[0]).toBe(
+        lab.lines[0] ?? (lab.status === 'skipped' ? `SKIP ${lab.lab}: ${lab.skipped}` : ''),
+      );
       if (lab.checks.length) expect(cases.every((c) => Number(c.attrs.time) > 0)).toBe(true);
     }
     expect(xml.attrs.tests).toBe(String(find(xml, 'testcase').length));

@@ -17,7 +17,9 @@ const SECRETS = [ACCOUNTS.app.password, ACCOUNTS.admin.password, encodeURICompon
 const PG_QUERY_URL = `postgresql://${ACCOUNTS.app.user}@127.0.0.1:${PORT.postgres}/${ACCOUNTS.database}?sslmode=disable&password=${ACCOUNTS.app.password}`;
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(path.join(dir, d.name)) : [path.join(dir, d.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? filesUnder(path.join(dir, d.name)) : [path.join(dir, d.name)]));
 }
 
 function expectNoSecret(where: string, text: string, secrets = SECRETS) {
@@ -28,7 +30,9 @@ describe('passwords never printed', () => {
   it('a passing run with -v, --json, --junit and --out shows no password anywhere', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-secrets-'));
     const junit = path.join(dir, 'junit.xml');
-    const r = await mqlab(['consumer-crash', '-v', '--json', '--junit', junit, '--out', path.join(dir, 'out')], { MQLAB_PG_URL: PG_QUERY_URL });
+    const r = await mqlab(['consumer-crash', '-v', '--json', '--junit', junit, '--out', path.join(dir, 'out')], {
+      MQLAB_PG_URL: PG_QUERY_URL,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).urls.pg).toBe(PG_QUERY_URL.replace(ACCOUNTS.app.password, '***'));
     expect(r.stderr).toMatch(/^\[consumer\] /m); // -v events really were printed

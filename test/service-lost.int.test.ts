@@ -101,7 +101,12 @@ describe('a service lost during a run', () => {
       expect(r.stderr).not.toMatch(/^\s+at /m);
       const doc = JSON.parse(r.stdout);
       expect(doc.result).toBe('error');
-      expect(doc.labs[0]).toMatchObject({ lab: c.lab, status: 'error', outcome: 'error', error: { kind: 'environment', service: c.service } });
+      expect(doc.labs[0]).toMatchObject({
+        lab: c.lab,
+        status: 'error',
+        outcome: 'error',
+        error: { kind: 'environment', service: c.service },
+      });
       const xml = fs.readFileSync(junit, 'utf8');
       expect(xml).toContain(`<error type="environment: ${c.service}"`);
       expect(xml).not.toContain('<failure');
@@ -130,7 +135,9 @@ describe("a lab's child process that loses a service", () => {
   });
   const expectLostLine = (r: { exitCode?: number; stderr: string; stdout: string }, service: string) => {
     expect(r.exitCode, r.stderr).toBe(75); // CHILD_LOST_EXIT: runChild turns it into an environment error
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^\\[lost\\] service=${service} cause=`))]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^\\[lost\\] service=${service} cause=`)),
+    ]);
     for (const s of SECRETS) expect(r.stdout + r.stderr).not.toContain(s);
   };
 
@@ -144,9 +151,13 @@ describe("a lab's child process that loses a service", () => {
 
   it('exits 75 at once when its broker connection is cut while it waits for messages', async () => {
     proxy = await tcpProxy(PORT.amqp);
-    const child = execa('node', [consumer, '--expect', '1000', '--timeout-ms', '60000', '--gate-ms', '0'], { reject: false, env: childEnv(proxy.port) });
+    const child = execa('node', [consumer, '--expect', '1000', '--timeout-ms', '60000', '--gate-ms', '0'], {
+      reject: false,
+      env: childEnv(proxy.port),
+    });
     const end = Date.now() + 30_000;
-    while (proxy.accepted() === 0 && Date.now() < end && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+    while (proxy.accepted() === 0 && Date.now() < end && child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 300)); // let it open its channel and start consuming
     const cutAt = Date.now();
     await proxy.cut();

@@ -30,7 +30,12 @@ describe('mqlab up on a cluster', () => {
     expect(now).not.toBeNull();
     expect(now).not.toBe(killed);
     expect(first.pid()).toBe(keptPid);
-    expect((await members(mgmt)).filter((m) => m.running).map((m) => m.name).sort()).toEqual(cluster.nodes.map((x) => x.name).sort());
+    expect(
+      (await members(mgmt))
+        .filter((m) => m.running)
+        .map((m) => m.name)
+        .sort(),
+    ).toEqual(cluster.nodes.map((x) => x.name).sort());
     // and again: now it is up
     const again = await mqlab(['up', '--nodes', '3']);
     expect(again.code).toBe(0);

@@ -11,7 +11,9 @@ describe('mqlab up / status against the running services', () => {
     const r = await mqlab(['up']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('services are already up');
-    expect(r.stderr).toMatch(new RegExp(`RabbitMQ \\d+\\.\\d+\\.\\d+ .*ready at amqp://app:\\*\\*\\*@${AT_RE.amqp}/lab`));
+    expect(r.stderr).toMatch(
+      new RegExp(`RabbitMQ \\d+\\.\\d+\\.\\d+ .*ready at amqp://app:\\*\\*\\*@${AT_RE.amqp}/lab`),
+    );
     expect(Date.now() - t).toBeLessThan(5000);
   });
 
@@ -27,7 +29,9 @@ describe('mqlab up / status against the running services', () => {
     const work = st.queues.find((q: { queue: string }) => q.queue === n.q('me12.retry.work'));
     expect(work).toMatchObject({ lab: 'retry', stats: { messages: 0, type: 'quorum' } });
     const text = await mqlab(['status']);
-    expect(text.stdout).toMatch(new RegExp(`^ {2}retry\\s+${n.q('me12.retry.work').replace(/[.]/g, '\\.')}\\s+0\\s+0\\s+0\\s+0\\s+-$`, 'm'));
+    expect(text.stdout).toMatch(
+      new RegExp(`^ {2}retry\\s+${n.q('me12.retry.work').replace(/[.]/g, '\\.')}\\s+0\\s+0\\s+0\\s+0\\s+-$`, 'm'),
+    );
     expect(text.stdout).toMatch(/^broker\s+RabbitMQ \d+\.\d+\.\d+ on Erlang/m);
   });
 
@@ -47,16 +51,24 @@ describe('mqlab up / status against the running services', () => {
       const st = JSON.parse((await mqlab(['status', '--namespace', n.namespace, '--json'])).stdout);
       expect(st.namespace).toBe(n.namespace);
       expect(st.cluster.quorumQueues.length).toBeGreaterThan(0);
-      expect(st.cluster.quorumQueues.filter((q: { queue: string }) => !q.queue.startsWith(`${n.namespace}.`))).toEqual([]);
+      expect(st.cluster.quorumQueues.filter((q: { queue: string }) => !q.queue.startsWith(`${n.namespace}.`))).toEqual(
+        [],
+      );
       // --lab narrows to one lab's queues; a wrong name is one line and exit 2
       const one = await mqlab(['status', '--namespace', n.namespace, '--lab', 'retry']);
-      expect(one.stdout.split('\n').filter((l) => /^ {2}\S+ {2,}\S+\s+\d+/.test(l)).every((l) => l.startsWith('  retry '))).toBe(true);
+      expect(
+        one.stdout
+          .split('\n')
+          .filter((l) => /^ {2}\S+ {2,}\S+\s+\d+/.test(l))
+          .every((l) => l.startsWith('  retry ')),
+      ).toBe(true);
       const bad = await mqlab(['status', '--lab', 'nope']);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain("--lab takes lab names, got 'nope'");
     } finally {
       const ch = await s.broker.newChannel();
-      for (const q of ['me12.retry.work', 'me12.retry.delay', 'me12.retry.dlq']) await ch.deleteQueue(`${other}.${q}`).catch(() => {});
+      for (const q of ['me12.retry.work', 'me12.retry.delay', 'me12.retry.dlq'])
+        await ch.deleteQueue(`${other}.${q}`).catch(() => {});
       await ch.deleteExchange(`${other}.me12.retry.dead`).catch(() => {});
       await ch.close().catch(() => {});
       await s.db.unsafe(`DROP TABLE IF EXISTS ${other}_retry_effect`);
@@ -68,7 +80,8 @@ describe('mqlab up / status against the running services', () => {
     let out = '';
     child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
     const t = Date.now();
-    while ((out.match(/^mqlab status --watch /gm) ?? []).length < 2 && Date.now() - t < 30_000) await new Promise((r) => setTimeout(r, 200));
+    while ((out.match(/^mqlab status --watch /gm) ?? []).length < 2 && Date.now() - t < 30_000)
+      await new Promise((r) => setTimeout(r, 200));
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode, String(r.stderr)).toBe(0);
@@ -83,7 +96,8 @@ describe('mqlab up / status against the running services', () => {
     expect(tags('app')).toBe('');
     expect(tags('mqlab-admin')).toContain('administrator');
     expect(users.map((u) => u.name)).not.toContain('guest');
-    const [me] = await s.db`SELECT current_user AS name, rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user`;
+    const [me] =
+      await s.db`SELECT current_user AS name, rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user`;
     expect(me).toMatchObject({ name: 'app', rolsuper: false, rolcreaterole: false, rolcreatedb: false });
     const [schema] = await s.db`SELECT nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname = 'lab'`;
     expect(schema?.owner).toBe('app');
@@ -95,7 +109,10 @@ describe('mqlab up / status against the running services', () => {
     const ch = await s.broker.newChannel();
     try {
       await ch.assertExchange('i_services.loop.dlx', 'direct', { durable: true });
-      await ch.assertQueue('i_services.loop', { durable: true, arguments: { 'x-dead-letter-exchange': 'i_services.loop.dlx', 'x-dead-letter-routing-key': 'again' } });
+      await ch.assertQueue('i_services.loop', {
+        durable: true,
+        arguments: { 'x-dead-letter-exchange': 'i_services.loop.dlx', 'x-dead-letter-routing-key': 'again' },
+      });
       await ch.bindQueue('i_services.loop', 'i_services.loop.dlx', 'again');
       const r = await mqlab(['status']);
       expect(r.stdout).toContain('LOOP i_services.loop → i_services.loop.dlx → i_services.loop  (no TTL hop');

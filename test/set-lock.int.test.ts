@@ -20,7 +20,9 @@ describe('one set of services, runs that stop a service and runs that use it', (
     await ordinary.stderrShows(`retry: waiting for db-outage (pid ${first.child.pid})`, 30_000);
     const refused = await mqlab(['compensate', '--no-wait']);
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toMatch(/^mqlab: the services of .+ are busy: waiting for db-outage \(pid \d+\) .+\n {2}→ .+$/);
+    expect(refused.stderr).toMatch(
+      /^mqlab: the services of .+ are busy: waiting for db-outage \(pid \d+\) .+\n {2}→ .+$/,
+    );
     const [a, b, c] = await Promise.all([first.exited(300_000), second.exited(300_000), ordinary.exited(300_000)]);
     for (const r of [a, b, c]) expect(r.exitCode, `${r.stdout}${r.stderr}`).toBe(0);
     expect(b.stderr).toMatch(/db-outage: got the services after \d+ s/);

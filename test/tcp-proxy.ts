@@ -29,7 +29,8 @@ export async function tcpProxy(targetPort: number, targetHost = '127.0.0.1'): Pr
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
-  const listen = (port: number) => new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
   await listen(0);
   const port = (server.address() as net.AddressInfo).port;
   const stop = () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));

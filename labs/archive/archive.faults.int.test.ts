@@ -9,11 +9,13 @@ import { meta } from './meta.js';
 
 describeFaults(meta, useNamespace(import.meta.url).namespace, [
   {
-    title: 'ack before commit, only x-death[0] read, a status step skipped, a row inside the retention, a producer not stopped',
+    title:
+      'ack before commit, only x-death[0] read, a status step skipped, a row inside the retention, a producer not stopped',
     faults: ['ack-before-commit', 'newest-death-only', 'skip-in-progress', 'old-row-29d', 'late-publish'],
   },
   {
-    title: 'a clean exit instead of a kill, no ON CONFLICT, only the oldest x-death read, an order acked instead of rejected',
+    title:
+      'a clean exit instead of a kill, no ON CONFLICT, only the oldest x-death read, an order acked instead of rejected',
     faults: ['exit-zero', 'no-dedupe', 'oldest-death-only', 'business-acks-one'],
   },
   {

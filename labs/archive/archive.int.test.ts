@@ -86,7 +86,9 @@ describe('archive lab against the real broker and database', () => {
     expect(failures[0]).toMatchObject({ message_id: 'order-without-id', sql_state: '23502' });
     expect(failures[0]?.error).toMatch(/business_id/);
     expect(JSON.parse(failures[0]?.payload)).toEqual({ sku: 'SKU-9', quantity: 1 });
-    expect(failures[0]?.death_history).toEqual([expect.objectContaining({ queue: Q.work, reason: 'rejected', count: 1 })]);
+    expect(failures[0]?.death_history).toEqual([
+      expect.objectContaining({ queue: Q.work, reason: 'rejected', count: 1 }),
+    ]);
 
     for (const q of Object.values(Q)) expect(await s.broker.depth(q)).toBe(0);
     expect(report.facts.archiverRuns).toEqual([
@@ -98,15 +100,27 @@ describe('archive lab against the real broker and database', () => {
   it('declares the topology: TTL pay-timeout queue back to the business exchange, business queue to the DLQ', async () => {
     expect(await s.mgmt.queue(Q.payTimeout)).toMatchObject({
       type: 'quorum',
-      arguments: { 'x-message-ttl': 200, 'x-dead-letter-exchange': n.q('archive.exchange.business'), 'x-dead-letter-routing-key': 'order.created' },
+      arguments: {
+        'x-message-ttl': 200,
+        'x-dead-letter-exchange': n.q('archive.exchange.business'),
+        'x-dead-letter-routing-key': 'order.created',
+      },
     });
     expect(await s.mgmt.queue(Q.work)).toMatchObject({
       type: 'quorum',
       arguments: { 'x-dead-letter-exchange': n.q('archive.exchange.dead'), 'x-dead-letter-routing-key': 'rk.dead' },
     });
     const bindings = await s.mgmt.bindings();
-    expect(bindings).toContainEqual(expect.objectContaining({ source: n.q('archive.exchange.dead'), destination: Q.dlq, routing_key: 'rk.dead' }));
-    expect(bindings).toContainEqual(expect.objectContaining({ source: n.q('archive.exchange.business'), destination: Q.payTimeout, routing_key: 'order.pay.pending' }));
+    expect(bindings).toContainEqual(
+      expect.objectContaining({ source: n.q('archive.exchange.dead'), destination: Q.dlq, routing_key: 'rk.dead' }),
+    );
+    expect(bindings).toContainEqual(
+      expect.objectContaining({
+        source: n.q('archive.exchange.business'),
+        destination: Q.payTimeout,
+        routing_key: 'order.pay.pending',
+      }),
+    );
   });
 
   it('`mqlab archive list` shows the table as plain text, filtered by --status', async () => {
@@ -114,10 +128,18 @@ describe('archive lab against the real broker and database', () => {
     const all = await mqlab(['archive', 'list']);
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).not.toMatch(/\x1b\[/);
-    expect(all.lines[0]).toMatch(/^BUSINESS ID +STATUS +ATTEMPTS +FIRST DEATH +LAST DEATH +ORIGINAL ROUTE +ARCHIVED AT \(UTC\) +PAYLOAD$/);
-    expect(all.lines[1]).toMatch(new RegExp(`^A1002 +ARCHIVED +2 +expired @ ${re(Q.payTimeout)} +rejected +${re(n.q('archive.exchange.business'))} / order\\.pay\\.pending `));
+    expect(all.lines[0]).toMatch(
+      /^BUSINESS ID +STATUS +ATTEMPTS +FIRST DEATH +LAST DEATH +ORIGINAL ROUTE +ARCHIVED AT \(UTC\) +PAYLOAD$/,
+    );
+    expect(all.lines[1]).toMatch(
+      new RegExp(
+        `^A1002 +ARCHIVED +2 +expired @ ${re(Q.payTimeout)} +rejected +${re(n.q('archive.exchange.business'))} / order\\.pay\\.pending `,
+      ),
+    );
     expect(all.lines[2]).toMatch(new RegExp(`^A1001 +FIXED +1 +rejected @ ${re(Q.work)} `));
-    expect(all.lines[3]).toBe(`2 row(s) in ${n.t('dead_letter_archive')}; 1 letter(s) the table refused are in ${n.t('dead_letter_archive_failure')}`);
+    expect(all.lines[3]).toBe(
+      `2 row(s) in ${n.t('dead_letter_archive')}; 1 letter(s) the table refused are in ${n.t('dead_letter_archive_failure')}`,
+    );
 
     const fixed = await mqlab(['archive', 'list', '--status', 'FIXED']);
     expect(fixed.code).toBe(0);
@@ -135,7 +157,11 @@ describe('archive lab against the real broker and database', () => {
     await insertRow(n.t('dead_letter_archive'), 'A0029', 29);
     const r = await mqlab(['archive', 'purge', '--older-than', '30d']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^purged 1 row\\(s\\) of ${n.t('dead_letter_archive')} archived before \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\(older than 30d\\); 3 row\\(s\\) kept$`));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^purged 1 row\\(s\\) of ${n.t('dead_letter_archive')} archived before \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\(older than 30d\\); 3 row\\(s\\) kept$`,
+      ),
+    );
     expect(await ids()).toEqual(['A0029', 'A1001', 'A1002']);
 
     // bad or missing durations are usage errors and delete nothing
@@ -157,7 +183,10 @@ describe('archive lab against the real broker and database', () => {
     expect(await ids('i_archive_dead_letter_archive')).toEqual(['A1001', 'A1002']);
     expect(await s.mgmt.queue('i_archive.archive.order.dead.archive.queue')).not.toBeNull();
     // the flag works before and after the tool's name
-    for (const args of [['archive', 'list', '--namespace', 'i_archive'], ['archive', '--namespace', 'i_archive', 'list']]) {
+    for (const args of [
+      ['archive', 'list', '--namespace', 'i_archive'],
+      ['archive', '--namespace', 'i_archive', 'list'],
+    ]) {
       const list = await mqlab(args);
       expect(list.lines.at(-1)).toMatch(/^2 row\(s\) in i_archive_dead_letter_archive;/);
     }

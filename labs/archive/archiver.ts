@@ -21,7 +21,11 @@ import type { Fault } from './faults.js';
  */
 function faultyLetter(m: Letter): Letter {
   const deaths = Array.isArray(m.headers['x-death']) ? (m.headers['x-death'] as unknown[]) : [];
-  const only = rt.fault('newest-death-only') ? deaths.slice(0, 1) : rt.fault('oldest-death-only') ? deaths.slice(-1) : null;
+  const only = rt.fault('newest-death-only')
+    ? deaths.slice(0, 1)
+    : rt.fault('oldest-death-only')
+      ? deaths.slice(-1)
+      : null;
   if (!only) return m;
   const headers = Object.fromEntries(Object.entries(m.headers).filter(([k]) => !k.startsWith('x-first-death-')));
   return { body: m.body, messageId: m.messageId, headers: { ...headers, 'x-death': only } };
@@ -66,8 +70,14 @@ async function archiveThenAck(m: Delivery): Promise<void> {
   const ackFirst = rt.fault('ack-before-commit');
   if (ackFirst) (m.ack(), emit({ messageId: m.messageId, status: 'acked' }));
   const r = await archiveLetter(rt.db, x, faultyLetter(m), { dedupe: !rt.fault('no-dedupe') });
-  if (r.outcome === 'failed') emit({ messageId: m.messageId, sqlState: r.sqlState, error: r.error, status: 'failure_recorded' });
-  else emit({ messageId: m.messageId, businessId: r.businessId, status: r.outcome === 'archived' ? 'archived' : 'duplicate_skipped' });
+  if (r.outcome === 'failed')
+    emit({ messageId: m.messageId, sqlState: r.sqlState, error: r.error, status: 'failure_recorded' });
+  else
+    emit({
+      messageId: m.messageId,
+      businessId: r.businessId,
+      status: r.outcome === 'archived' ? 'archived' : 'duplicate_skipped',
+    });
   if (killAfterCommit && r.outcome === 'archived') {
     emit({ messageId: m.messageId, businessId: r.businessId, status: 'killed_before_ack' });
     await flushed();

@@ -34,7 +34,8 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    if (!ctx.caps.quorumMessageTtl) return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no quorum-queue TTL (3.10+)` };
+    if (!ctx.caps.quorumMessageTtl)
+      return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no quorum-queue TTL (3.10+)` };
     const x = names(ctx.names);
     const { db, log } = ctx;
 
@@ -42,14 +43,29 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
     // archiver 1 (started while A1002 waits out its TTL) commits its first row and is SIGKILLed
     // before the ack: the broker takes that letter back
-    const [run1] = await Promise.all([runChild(ctx, 'archiver-run1', ARCHIVER, { args: ['--kill-after-commit'], names: x }), allDead]);
+    const [run1] = await Promise.all([
+      runChild(ctx, 'archiver-run1', ARCHIVER, { args: ['--kill-after-commit'], names: x }),
+      allDead,
+    ]);
     const killed = eventsOf(run1, 'killed_before_ack')[0]?.fields ?? {};
-    const committed = await db`SELECT count(*)::int AS n FROM ${db(x.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
+    const committed =
+      await db`SELECT count(*)::int AS n FROM ${db(x.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
     const committedBeforeKill = must(committed[0], 'the count of rows committed before the kill').n;
     ctx.progress(`archiver-run1 exited ${run1.exitCode} after committing ${killed.businessId ?? 'nothing'}`);
     const acked1 = eventsOf(run1, 'acked').length;
-    const deadLetters = acked1 + (await depthReaches(ctx, x.dlq, LETTERS.length - acked1, 'every dead letter, the killed archiver’s one back, in the DLQ'));
-    await ctx.checkpoint('archiver-killed', { businessId: killed.businessId, exitCode: run1.exitCode, dlqDepth: deadLetters - acked1 });
+    const deadLetters =
+      acked1 +
+      (await depthReaches(
+        ctx,
+        x.dlq,
+        LETTERS.length - acked1,
+        'every dead letter, the killed archiver’s one back, in the DLQ',
+      ));
+    await ctx.checkpoint('archiver-killed', {
+      businessId: killed.businessId,
+      exitCode: run1.exitCode,
+      dlqDepth: deadLetters - acked1,
+    });
 
     // archiver 2 drains the DLQ: the redelivered letter hits the unique business id
     const run2 = await runChild(ctx, 'archiver-run2', ARCHIVER, { names: x });
@@ -64,17 +80,27 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     // an operator takes A1001: ARCHIVED → IN_PROGRESS → FIXED; the table refuses to go back
     const statuses = [String(rows.find((r) => r.business_id === 'A1001')?.status)];
     const moves = ctx.fault('skip-in-progress') ? (['FIXED'] as const) : (['IN_PROGRESS', 'FIXED'] as const); // TEST ONLY: a step skipped
-    for (const s of moves) statuses.push(await setStatus(db, x, 'A1001', s).then(String, (e: { code?: string }) => `refused ${e.code}`));
-    const backwards = await setStatus(db, x, 'A1001', 'ARCHIVED').then(() => 'accepted', (e: { code?: string }) => String(e.code));
+    for (const s of moves)
+      statuses.push(await setStatus(db, x, 'A1001', s).then(String, (e: { code?: string }) => `refused ${e.code}`));
+    const backwards = await setStatus(db, x, 'A1001', 'ARCHIVED').then(
+      () => 'accepted',
+      (e: { code?: string }) => String(e.code),
+    );
     log.emit('operator', { businessId: 'A1001', statuses, backwardsToArchived: backwards });
 
     // retention: an order archived 31 days ago goes, the fresh rows stay
     await insertOldRow(ctx, x, 'A0999', ctx.fault('old-row-29d') ? 29 : 31); // TEST ONLY (old-row-29d): inside the retention
     const purge = await purgeArchive(db, x, RETENTION_MS);
-    log.emit('retention', { olderThan: formatDuration(RETENTION_MS), purged: purge.purged, kept: purge.kept, status: 'purged' });
+    log.emit('retention', {
+      olderThan: formatDuration(RETENTION_MS),
+      purged: purge.purged,
+      kept: purge.kept,
+      status: 'purged',
+    });
 
     // TEST ONLY (late-publish): a producer that was not stopped sends one more order to the business queue
-    if (ctx.fault('late-publish')) await ctx.broker.sendConfirmed(x.work, '{"orderId":"A1003"}', { messageId: 'order-A1003' });
+    if (ctx.fault('late-publish'))
+      await ctx.broker.sendConfirmed(x.work, '{"orderId":"A1003"}', { messageId: 'order-A1003' });
     const depths = await Promise.all([x.work, x.payTimeout, x.dlq].map((q) => ctx.broker.depth(q)));
     const summary = {
       deadLetters,
@@ -88,7 +114,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       kept: purge.kept,
     };
     return {
-      lines: [`archive: ${Object.entries(summary).map(([k, v]) => `${k}=${v}`).join(' ')}`],
+      lines: [
+        `archive: ${Object.entries(summary)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`,
+      ],
       checks: [
         check('deadLetters', LETTERS.length, deadLetters),
         check('firstArchiverExitCode', 137, run1.exitCode),
@@ -96,17 +126,37 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         check('redeliveredToSecondArchiver', true, again?.fields.redelivered === 'true'),
         check('duplicateSkipped', 1, duplicateSkipped),
         check('rowsForRedelivered', 1, rowsForRedelivered),
-        check('archivedIds', ['A1001', 'A1002'], rows.map((r) => r.business_id)),
-        check('attempts', [1, 2], rows.map((r) => r.attempts)),
+        check(
+          'archivedIds',
+          ['A1001', 'A1002'],
+          rows.map((r) => r.business_id),
+        ),
+        check(
+          'attempts',
+          [1, 2],
+          rows.map((r) => r.attempts),
+        ),
         check('firstDeath', `expired@${x.payTimeout}`, `${a1002?.first_death_reason}@${a1002?.first_death_queue}`),
         check('lastDeath', `rejected@${x.work}`, `${a1002?.last_death_reason}@${a1002?.last_death_queue}`),
-        check('originalRoute', `${x.business}/${ROUTE.payPending}`, `${a1002?.original_exchange}/${a1002?.original_routing_key}`),
-        check('failureRows', ['order-without-id:23502'], failures.map((f) => `${f.message_id}:${f.sql_state}`)),
+        check(
+          'originalRoute',
+          `${x.business}/${ROUTE.payPending}`,
+          `${a1002?.original_exchange}/${a1002?.original_routing_key}`,
+        ),
+        check(
+          'failureRows',
+          ['order-without-id:23502'],
+          failures.map((f) => `${f.message_id}:${f.sql_state}`),
+        ),
         check('statusLifecycle', ['ARCHIVED', 'IN_PROGRESS', 'FIXED'], statuses),
         check('backwardsStatusRefused', '23514', backwards),
         check('purged', ['A0999'], purge.purged),
         check('keptAfterPurge', 2, purge.kept),
-        check('queueDepthAfter', 0, depths.reduce((a, b) => a + b, 0)),
+        check(
+          'queueDepthAfter',
+          0,
+          depths.reduce((a, b) => a + b, 0),
+        ),
       ],
       facts: {
         archiverRuns: [run1, run2].map((r) => ({ name: r.name, exitCode: r.exitCode, signal: r.signal })),
@@ -136,17 +186,29 @@ async function killOrders(ctx: LabContext, x: ArchiveNames): Promise<{ allDead: 
       // TEST ONLY (business-acks-one): the order without an id is acked, so it never becomes a dead letter
       if (ctx.fault('business-acks-one') && m.messageId === 'order-without-id') m.ack();
       else m.reject(false);
-      log.emit('business', { messageId: m.messageId, destination: x.work, reason: 'inventory service unavailable', status: 'rejected_to_dlx' });
+      log.emit('business', {
+        messageId: m.messageId,
+        destination: x.work,
+        reason: 'inventory service unavailable',
+        status: 'rejected_to_dlx',
+      });
       if (++seen === LETTERS.length) rejected.resolve();
     },
     { prefetch: LETTERS.length },
   );
   for (const l of LETTERS) {
-    await broker.publishConfirmed(x.business, l.route, JSON.stringify(l.payload), { messageId: l.messageId, contentType: 'application/json' });
+    await broker.publishConfirmed(x.business, l.route, JSON.stringify(l.payload), {
+      messageId: l.messageId,
+      contentType: 'application/json',
+    });
     log.emit('producer', { messageId: l.messageId, destination: `${x.business}/${l.route}`, status: 'confirmed' });
   }
   await depthReaches(ctx, x.dlq, 1, 'the first dead letter in the DLQ');
-  const all = ctx.within(Promise.race([rejected.promise, business.failure]), 10_000, 'the business consumer to reject the three orders');
+  const all = ctx.within(
+    Promise.race([rejected.promise, business.failure]),
+    10_000,
+    'the business consumer to reject the three orders',
+  );
   // in an object: an async function's returned promise would be awaited, and archiver 1 would start only after every rejection
   return { allDead: all.finally(() => business.cancel()) };
 }

@@ -8,8 +8,22 @@ const twiceDead = {
   'x-first-death-queue': 'archive.order.pay.timeout.queue',
   'x-first-death-reason': 'expired',
   'x-death': [
-    { count: 1, reason: 'rejected', queue: 'archive.order.business.queue', time: 1700000005, exchange: 'archive.exchange.business', 'routing-keys': ['order.created'] },
-    { count: 1, reason: 'expired', queue: 'archive.order.pay.timeout.queue', time: 1700000004, exchange: 'archive.exchange.business', 'routing-keys': ['order.pay.pending'] },
+    {
+      count: 1,
+      reason: 'rejected',
+      queue: 'archive.order.business.queue',
+      time: 1700000005,
+      exchange: 'archive.exchange.business',
+      'routing-keys': ['order.created'],
+    },
+    {
+      count: 1,
+      reason: 'expired',
+      queue: 'archive.order.pay.timeout.queue',
+      time: 1700000004,
+      exchange: 'archive.exchange.business',
+      'routing-keys': ['order.pay.pending'],
+    },
   ],
 };
 
@@ -18,7 +32,15 @@ describe('businessIdOf', () => {
     expect(businessIdOf('{"orderId":"A12345","retryCount":2}')).toBe('A12345');
     expect(businessIdOf('{"orderId":12345}')).toBe('12345');
   });
-  it.each(['{"note":"no id"}', '{"orderId":""}', '{"orderId":null}', 'not json', '[1,2]', 'null', '{"orderId":{"x":1}}'])('is null for %j', (p) => {
+  it.each([
+    '{"note":"no id"}',
+    '{"orderId":""}',
+    '{"orderId":null}',
+    'not json',
+    '[1,2]',
+    'null',
+    '{"orderId":{"x":1}}',
+  ])('is null for %j', (p) => {
     expect(businessIdOf(p)).toBeNull();
   });
 });
@@ -43,13 +65,28 @@ describe('archiveRecord', () => {
   });
 
   it('adds up repeated deaths of the same (queue, reason)', () => {
-    const headers = { 'x-death': [{ count: 3, reason: 'rejected', queue: 'w', time: 1, exchange: 'x', 'routing-keys': ['k'] }] };
+    const headers = {
+      'x-death': [{ count: 3, reason: 'rejected', queue: 'w', time: 1, exchange: 'x', 'routing-keys': ['k'] }],
+    };
     const r = archiveRecord({ body: '{"orderId":"A1"}', messageId: undefined, headers });
-    expect(r).toMatchObject({ attempts: 3, firstDeathQueue: 'w', firstDeathReason: 'rejected', originalExchange: 'x', originalRoutingKey: 'k', messageId: null });
+    expect(r).toMatchObject({
+      attempts: 3,
+      firstDeathQueue: 'w',
+      firstDeathReason: 'rejected',
+      originalExchange: 'x',
+      originalRoutingKey: 'k',
+      messageId: null,
+    });
   });
 
   it('leaves the death fields null for a message that never died (the table refuses it)', () => {
     const r = archiveRecord({ body: 'x', messageId: 'm', headers: {} });
-    expect(r).toMatchObject({ businessId: null, attempts: 0, firstDeathReason: null, lastDeathAt: null, originalRoutingKey: null });
+    expect(r).toMatchObject({
+      businessId: null,
+      attempts: 0,
+      firstDeathReason: null,
+      lastDeathAt: null,
+      originalRoutingKey: null,
+    });
   });
 });

@@ -46,7 +46,11 @@ export function topology(n: Names): Topology {
       { name: x.work, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': ROUTE.dead } },
       {
         name: x.payTimeout,
-        args: { 'x-message-ttl': PAY_TIMEOUT_MS, 'x-dead-letter-exchange': x.business, 'x-dead-letter-routing-key': ROUTE.created },
+        args: {
+          'x-message-ttl': PAY_TIMEOUT_MS,
+          'x-dead-letter-exchange': x.business,
+          'x-dead-letter-routing-key': ROUTE.created,
+        },
       },
     ],
     bindings: [

@@ -20,6 +20,15 @@ export const purgeOptions: OptionSpecs<PurgeOptions> = {
 };
 
 export const listOptions: OptionSpecs<ListOptions> = {
-  status: { flag: '--status <status>', description: 'only rows in this state: ARCHIVED, IN_PROGRESS or FIXED', parse: oneOf(STATUSES) },
-  limit: { flag: '--limit <n>', description: 'at most this many rows', default: '50', parse: integer(1, Number.MAX_SAFE_INTEGER) },
+  status: {
+    flag: '--status <status>',
+    description: 'only rows in this state: ARCHIVED, IN_PROGRESS or FIXED',
+    parse: oneOf(STATUSES),
+  },
+  limit: {
+    flag: '--limit <n>',
+    description: 'at most this many rows',
+    default: '50',
+    parse: integer(1, Number.MAX_SAFE_INTEGER),
+  },
 };

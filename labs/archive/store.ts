@@ -22,7 +22,12 @@ const refused = (code: unknown): code is string => typeof code === 'string' && /
  * goes to the failure table instead, so the caller can ack it. Any other error (the database is
  * unreachable, …) is thrown: the caller must not ack, and the letter stays in the DLQ.
  */
-export async function archiveLetter(db: Db, x: ArchiveNames, letter: Letter, { dedupe = true } = {}): Promise<ArchiveOutcome> {
+export async function archiveLetter(
+  db: Db,
+  x: ArchiveNames,
+  letter: Letter,
+  { dedupe = true } = {},
+): Promise<ArchiveOutcome> {
   const r = archiveRecord(letter);
   const onConflict = dedupe ? db`ON CONFLICT (business_id) DO NOTHING` : db``; // without: the test-only fault no-dedupe
   try {
@@ -47,8 +52,14 @@ export async function archiveLetter(db: Db, x: ArchiveNames, letter: Letter, { d
 }
 
 /** move one row to `status`; the table's trigger refuses anything but ARCHIVED → IN_PROGRESS → FIXED */
-export async function setStatus(db: Db, x: ArchiveNames, businessId: string, status: ArchiveStatus): Promise<string | null> {
-  const rows = await db`UPDATE ${db(x.archive)} SET status = ${status} WHERE business_id = ${businessId} RETURNING status`;
+export async function setStatus(
+  db: Db,
+  x: ArchiveNames,
+  businessId: string,
+  status: ArchiveStatus,
+): Promise<string | null> {
+  const rows =
+    await db`UPDATE ${db(x.archive)} SET status = ${status} WHERE business_id = ${businessId} RETURNING status`;
   const [row] = rows;
   return row ? String(row.status) : null;
 }
@@ -98,7 +109,12 @@ export interface Listing {
   failures: number;
 }
 
-export async function listArchive(db: Db, x: ArchiveNames, status: ArchiveStatus | undefined, limit: number): Promise<Listing> {
+export async function listArchive(
+  db: Db,
+  x: ArchiveNames,
+  status: ArchiveStatus | undefined,
+  limit: number,
+): Promise<Listing> {
   const where = status ? db`WHERE status = ${status}` : db``;
   const [rows, totals, failureCounts] = await Promise.all([
     db<ArchiveRow[]>`SELECT * FROM ${db(x.archive)} ${where} ORDER BY archived_at DESC, id DESC LIMIT ${limit}`,

@@ -14,11 +14,12 @@ const columns: Column<Row>[] = [
 
 describe('renderTable', () => {
   it('pads every column to its widest cell, numbers to the right', () => {
-    expect(renderTable(columns, [{ id: 'A1', n: 1, text: 'short' }, { id: 'A1002', n: 12, text: 'x' }])).toEqual([
-      'ID      N  TEXT',
-      'A1      1  short',
-      'A1002  12  x',
-    ]);
+    expect(
+      renderTable(columns, [
+        { id: 'A1', n: 1, text: 'short' },
+        { id: 'A1002', n: 12, text: 'x' },
+      ]),
+    ).toEqual(['ID      N  TEXT', 'A1      1  short', 'A1002  12  x']);
   });
 
   it('cuts long cells and folds newlines so one row stays one line', () => {

@@ -14,7 +14,9 @@ export const purge: ToolHandler<PurgeOptions> = async ({ db, names: n, options }
   const { olderThanMs } = options;
   const r = await purgeArchive(db, x, olderThanMs);
   return {
-    lines: [`purged ${r.purged.length} row(s) of ${x.archive} archived before ${utc(r.cutoff)} UTC (older than ${formatDuration(olderThanMs)}); ${r.kept} row(s) kept`],
+    lines: [
+      `purged ${r.purged.length} row(s) of ${x.archive} archived before ${utc(r.cutoff)} UTC (older than ${formatDuration(olderThanMs)}); ${r.kept} row(s) kept`,
+    ],
     code: 0,
   };
 };

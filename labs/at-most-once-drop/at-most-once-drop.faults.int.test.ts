@@ -34,7 +34,9 @@ describeFaults(meta, NS, [
         expect(r.stdout).toContain('FAIL acceptedWhileHeld: expected=100 actual=101');
         return;
       }
-      const { code, report } = await runLabJson('at-most-once-drop', ['--namespace', NS], { MQLAB_FAULT: 'at-most-once-drop:purge-markers' });
+      const { code, report } = await runLabJson('at-most-once-drop', ['--namespace', NS], {
+        MQLAB_FAULT: 'at-most-once-drop:purge-markers',
+      });
       expect(code).toBe(0);
       expect(report.facts.markersRemoved).toBe('purge: 4');
       expect(report.facts.sourceAfterMarkers).toBe('messages=1 ready=0 unacked=0');

@@ -15,7 +15,15 @@ describe('at-most-once-drop against the real broker', () => {
   it('passes twice in a row; the policy is cleared and nothing is left in either queue', async () => {
     await expectLabPasses(['at-most-once-drop', ...ns], {
       line: LINE,
-      pass: { heldAfterReject: '0', heldWhileUnbound: '1', droppedArrivals: '0', fallbackHeld: '0', fallbackWarningLogged: 'true', heldAfterMarkers: '1', acceptedWhileHeld: '100' },
+      pass: {
+        heldAfterReject: '0',
+        heldWhileUnbound: '1',
+        droppedArrivals: '0',
+        fallbackHeld: '0',
+        fallbackWarningLogged: 'true',
+        heldAfterMarkers: '1',
+        acceptedWhileHeld: '100',
+      },
       check: async () => {
         expect((await s.mgmt.policies()).some((p) => p.name === `${NS}-me12-drop`)).toBe(false);
         expect(await s.broker.depth(TARGET)).toBe(0);
@@ -38,14 +46,23 @@ describe('at-most-once-drop against the real broker', () => {
     expect(report.facts.fillersRemoved).toBe(100);
     // the fallback: nothing held beside the three markers, and the broker's own log says why
     expect(report.facts.sourceFallback).toBe('messages=3 ready=3 unacked=0');
-    expect(report.facts.fallbackWarning).toContain(`Falling back to dead-letter-strategy at-most-once for queue '${SOURCE}' in vhost 'lab'`);
+    expect(report.facts.fallbackWarning).toContain(
+      `Falling back to dead-letter-strategy at-most-once for queue '${SOURCE}' in vhost 'lab'`,
+    );
     expect(report.facts.fallbackWarning).toContain('incompatible with effective overflow strategy drop-head');
     expect(report.facts.deathRecord).toMatchObject({ queue: SOURCE, reason: 'rejected', count: 1 });
     expect(report.facts.dropWatchMs).toBeGreaterThan(report.facts.recoveryAfterRebindMs);
     expect(report.facts.fallbackWatchMs).toBeGreaterThan(report.facts.recoveryAfterRebindMs);
     expect(report.facts.arrivals.map((a: { phase: string }) => a.phase)).toEqual(['at-least-once']);
-    const waiting = report.events.filter((e: Record<string, string>) => e.source === 'checkpoint' && e.status === 'waiting');
-    expect(waiting.map((e: Record<string, string>) => e.checkpoint)).toEqual(['dropped', 'fell-back', 'letter-held', 'recovered']);
+    const waiting = report.events.filter(
+      (e: Record<string, string>) => e.source === 'checkpoint' && e.status === 'waiting',
+    );
+    expect(waiting.map((e: Record<string, string>) => e.checkpoint)).toEqual([
+      'dropped',
+      'fell-back',
+      'letter-held',
+      'recovered',
+    ]);
   });
 
   it('refuses a bad --recover-timeout with a one-line usage error', async () => {

@@ -7,6 +7,11 @@
  *   drop-head. To enable dead-letter-strategy at-least-once, set overflow strategy to reject-publish.
  */
 export function fallbackWarning(lines: readonly string[], queue: string): string | null {
-  const line = lines.find((l) => l.includes('Falling back to dead-letter-strategy at-most-once') && l.includes(`'${queue}'`) && l.includes('drop-head'));
+  const line = lines.find(
+    (l) =>
+      l.includes('Falling back to dead-letter-strategy at-most-once') &&
+      l.includes(`'${queue}'`) &&
+      l.includes('drop-head'),
+  );
   return line?.trim() ?? null;
 }

@@ -18,7 +18,8 @@ export const faults = defineFaults({
     fails: ['fallbackPolicy', 'fallbackHeld', 'fallbackArrivals', 'fallbackWarningLogged'],
   },
   'purge-markers': {
-    breaks: 'the markers are purged instead of taken off: on 4.3 the held letter goes with them and no longer counts toward max-length (3.10 keeps it)',
+    breaks:
+      'the markers are purged instead of taken off: on 4.3 the held letter goes with them and no longer counts toward max-length (3.10 keeps it)',
     fails: ['heldAfterMarkers', 'acceptedWhileHeld'],
   },
   'at-least-once-missing': {

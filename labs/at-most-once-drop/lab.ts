@@ -43,7 +43,12 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
   topology,
 
   async run(ctx) {
-    if (!ctx.caps.atLeastOnceDeadLettering) return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no at-least-once dead lettering (3.10+)` };
+    if (!ctx.caps.atLeastOnceDeadLettering)
+      return {
+        lines: [],
+        checks: [],
+        skipped: `RabbitMQ ${ctx.caps.version} has no at-least-once dead lettering (3.10+)`,
+      };
     const x = names(ctx.names);
     const { broker, log } = ctx;
     const recoverMs = ctx.options.recoverTimeoutMs;
@@ -59,7 +64,13 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
       (d) => {
         d.ack();
         if (d.headers[RUN_HEADER] !== runId) return;
-        const a = { at: ctx.now(), phase: String(d.headers[PHASE_HEADER]), messageId: d.messageId, body: d.body, headers: d.headers };
+        const a = {
+          at: ctx.now(),
+          phase: String(d.headers[PHASE_HEADER]),
+          messageId: d.messageId,
+          body: d.body,
+          headers: d.headers,
+        };
         arrivals.push(a);
         log.emit('target', { phase: a.phase, messageId: a.messageId, destination: x.target, status: 'received' });
         if (a.phase === 'at-least-once') held.resolve(a);
@@ -94,7 +105,10 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
     const fallbackRebound = await rebind(ctx, x, 'fallback');
     const warning = typeof brokerLog === 'string' ? null : fallbackWarning(brokerLog.since(), x.source);
     if (typeof brokerLog === 'string') ctx.progress(`fallback: the broker's warning is not read here: ${brokerLog}`);
-    else ctx.progress(`fallback: ${warning ? `the broker logged: ${warning}` : `no fallback warning for ${x.source} in ${brokerLog.file}`}`);
+    else
+      ctx.progress(
+        `fallback: ${warning ? `the broker logged: ${warning}` : `no fallback warning for ${x.source} in ${brokerLog.file}`}`,
+      );
 
     // Phase 3: the same letter under at-least-once with reject-publish. Held in the source, delivered after the rebind.
     const hold = await rejectWhileUnbound(ctx, x, {
@@ -108,19 +122,34 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
     });
     // The held letter counts toward max-length: the source refuses publishes one sooner.
     const refusal = await publishUntilRefused(ctx, x, runId);
-    ctx.progress(`at-least-once: ${x.source} confirmed ${refusal.accepted ?? `more than ${POLICY_MAX_LENGTH}`} publishes and then refused one (max-length ${POLICY_MAX_LENGTH}, ${hold.heldAfterMarkers ?? '?'} letter held); took them off again`);
+    ctx.progress(
+      `at-least-once: ${x.source} confirmed ${refusal.accepted ?? `more than ${POLICY_MAX_LENGTH}`} publishes and then refused one (max-length ${POLICY_MAX_LENGTH}, ${hold.heldAfterMarkers ?? '?'} letter held); took them off again`,
+    );
     await ctx.checkpoint('letter-held', phaseDetail(x, hold));
     const holdRebound = await rebind(ctx, x, 'at-least-once');
-    ctx.progress(`bound ${x.target} again; waiting up to ${recoverMs / 1000} s for the broker's dead-letter worker (its timer: 180 s on an untuned broker, 1 s on mqlab's services)`);
-    const recovered = await ticking(ctx, (s) => `still waiting for the dead-letter worker: ${s} s since the rebind; the application publishes nothing`, () =>
-      ctx.within(Promise.race([held.promise, target.failure]), recoverMs, `the held letter in ${x.target}`).catch((e) => {
-        if (e instanceof LabError) return null; // reported by heldLetterDelivered
-        throw e;
-      }),
+    ctx.progress(
+      `bound ${x.target} again; waiting up to ${recoverMs / 1000} s for the broker's dead-letter worker (its timer: 180 s on an untuned broker, 1 s on mqlab's services)`,
     );
-    await ctx.checkpoint('recovered', { messageId: recovered?.messageId ?? 'none', afterRebindMs: recovered ? Math.round(recovered.at - holdRebound.reboundAt) : 'none' });
-    const death = recovered ? deadLetterHistory(recovered.headers).find((e) => e.queue === x.source && e.reason === 'rejected') : undefined;
-    const heldLetterDelivered = !!recovered && recovered.messageId === EVENT_ID && recovered.body === BODY && death?.count === 1;
+    const recovered = await ticking(
+      ctx,
+      (s) => `still waiting for the dead-letter worker: ${s} s since the rebind; the application publishes nothing`,
+      () =>
+        ctx
+          .within(Promise.race([held.promise, target.failure]), recoverMs, `the held letter in ${x.target}`)
+          .catch((e) => {
+            if (e instanceof LabError) return null; // reported by heldLetterDelivered
+            throw e;
+          }),
+    );
+    await ctx.checkpoint('recovered', {
+      messageId: recovered?.messageId ?? 'none',
+      afterRebindMs: recovered ? Math.round(recovered.at - holdRebound.reboundAt) : 'none',
+    });
+    const death = recovered
+      ? deadLetterHistory(recovered.headers).find((e) => e.queue === x.source && e.reason === 'rejected')
+      : undefined;
+    const heldLetterDelivered =
+      !!recovered && recovered.messageId === EVENT_ID && recovered.body === BODY && death?.count === 1;
 
     // Everything that arrived from phases 1 and 2, from their rebind until now: longer than the worker needed in phase 3.
     const droppedArrivals = arrivals.filter((a) => a.phase === 'at-most-once').length;
@@ -149,7 +178,11 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
         check('targetUnbound', true, drop.targetUnbound),
         check('heldAfterReject', 0, drop.held),
         check('droppedArrivals', 0, droppedArrivals),
-        check('fallbackPolicy', 'dead-letter-strategy=at-least-once overflow=drop-head', fallbackPolicyLine(fallback.source?.policyDefinition ?? null)),
+        check(
+          'fallbackPolicy',
+          'dead-letter-strategy=at-least-once overflow=drop-head',
+          fallbackPolicyLine(fallback.source?.policyDefinition ?? null),
+        ),
         check('fallbackHeld', 0, fallback.held),
         check('fallbackArrivals', 0, fallbackArrivals),
         // only where mqlab reads the node's log (its chroot and system backends)
@@ -177,7 +210,11 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
         dropWatchMs,
         recoveryAfterRebindMs: recovered ? Math.round(recovered.at - holdRebound.reboundAt) : null,
         deathRecord: death ?? null,
-        arrivals: arrivals.map((a) => ({ phase: a.phase, messageId: a.messageId, atMs: Math.round(a.at - drop.rejectedAt) })),
+        arrivals: arrivals.map((a) => ({
+          phase: a.phase,
+          messageId: a.messageId,
+          atMs: Math.round(a.at - drop.rejectedAt),
+        })),
         policyCleared,
       },
     };
@@ -192,15 +229,24 @@ function fallbackPolicyLine(def: Record<string, unknown> | null): string {
 /** a policy left by an interrupted run goes first: switching at-least-once off deletes the letters it still holds */
 async function clearEarlierPolicy(ctx: LabContext, x: DropNames) {
   if ((await ctx.mgmt.policy(x.policy)) === null) return;
-  ctx.progress(`policy ${x.policy} was left by an earlier run: clearing it first drops the letters that run still held`);
+  ctx.progress(
+    `policy ${x.policy} was left by an earlier run: clearing it first drops the letters that run still held`,
+  );
   await ctx.mgmt.deletePolicy(x.policy);
 }
 
 /** clear the policy only once the statistics show no letter held in the source */
 async function clearPolicyWhenEmpty(ctx: LabContext, x: DropNames): Promise<boolean> {
-  const after = await statsWait(ctx, x, `the statistics of ${x.source} to show no held letter before the policy is cleared`, (q) => q.messages === 0);
+  const after = await statsWait(
+    ctx,
+    x,
+    `the statistics of ${x.source} to show no held letter before the policy is cleared`,
+    (q) => q.messages === 0,
+  );
   if (!after || after.messages !== 0) {
-    ctx.progress(`kept policy ${x.policy}: ${x.source} shows ${statsLine(after)}; clearing it now would delete held letters`);
+    ctx.progress(
+      `kept policy ${x.policy}: ${x.source} shows ${statsLine(after)}; clearing it now would delete held letters`,
+    );
     return false;
   }
   await ctx.mgmt.deletePolicy(x.policy);

@@ -28,7 +28,17 @@ export async function publishUntilRefused(ctx: LabContext, x: DropNames, runId: 
   try {
     while (accepted < MAX_LENGTH + 5) {
       const ok = await new Promise<boolean>((resolve) =>
-        ch.publish('', x.source, Buffer.from('filler'), { persistent: true, messageId: `filler-${accepted + 1}`, headers: { [RUN_HEADER]: runId, [PHASE_HEADER]: 'max-length' } }, (err) => resolve(!err)),
+        ch.publish(
+          '',
+          x.source,
+          Buffer.from('filler'),
+          {
+            persistent: true,
+            messageId: `filler-${accepted + 1}`,
+            headers: { [RUN_HEADER]: runId, [PHASE_HEADER]: 'max-length' },
+          },
+          (err) => resolve(!err),
+        ),
       );
       if (!ok) {
         nacked = true;
@@ -39,7 +49,13 @@ export async function publishUntilRefused(ctx: LabContext, x: DropNames, runId: 
   } finally {
     await closeChannel(ch);
   }
-  ctx.log.emit('producer', { phase: 'max-length', queue: x.source, accepted, nacked, status: nacked ? 'refused' : 'never_refused' });
+  ctx.log.emit('producer', {
+    phase: 'max-length',
+    queue: x.source,
+    accepted,
+    nacked,
+    status: nacked ? 'refused' : 'never_refused',
+  });
   let removed = 0;
   for (let i = 0; i < accepted; i++) {
     const d = await ctx.broker.get(x.source);

@@ -14,7 +14,7 @@ export const meta = defineLab({
     '(messages=0) once the rejection is counted, and after the binding is restored nothing arrives in the target, ' +
     "for longer than the broker's dead-letter worker needs. With dead-letter-strategy=at-least-once but the overflow " +
     "left at drop-head the broker falls back to at-most-once: the letter is dropped the same way, and only the broker's " +
-    'log says so (quoted from the node\'s log on mqlab\'s own services). With at-least-once and overflow=reject-publish ' +
+    "log says so (quoted from the node's log on mqlab's own services). With at-least-once and overflow=reject-publish " +
     'the same letter is held in the source (messages=1 ready=0 unacked=0), still held once the markers are taken off ' +
     '(not purged: on 4.3 a purge removes held letters), and delivered by the broker once the target is bound again ' +
     '(x-death: source, rejected, count 1).',

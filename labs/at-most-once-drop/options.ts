@@ -11,13 +11,15 @@ export interface DropOptions {
 export const options: OptionSpecs<DropOptions> = {
   windowMs: {
     flag: '--window <duration>',
-    description: "how long the target stays unbound in each phase after the rejection, at least: one tick of the broker's dead-letter worker on mqlab's services (and until the statistics show the markers)",
+    description:
+      "how long the target stays unbound in each phase after the rejection, at least: one tick of the broker's dead-letter worker on mqlab's services (and until the statistics show the markers)",
     default: '1s',
     parse: duration({ min: 0, max: 600_000 }),
   },
   recoverTimeoutMs: {
     flag: '--recover-timeout <duration>',
-    description: "how long to wait after the rebind for the broker's dead-letter worker (180 s timer on an untuned broker); a bare number is seconds",
+    description:
+      "how long to wait after the rebind for the broker's dead-letter worker (180 s timer on an untuned broker); a bare number is seconds",
     default: '240s',
     parse: duration({ min: 1, max: 86_400_000, bare: 's' }),
   },

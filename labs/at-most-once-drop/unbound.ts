@@ -63,9 +63,26 @@ export interface Rebound {
 
 export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: PhaseInput): Promise<PhaseResult> {
   const { broker, mgmt, log } = ctx;
-  const policy = deadLetterPolicy({ name: x.policy, pattern: x.pattern, dlx: x.dlx, routingKey: ROUTING_KEY, strategy: p.strategy, rejectPublish: p.rejectPublish }, ctx.caps);
+  const policy = deadLetterPolicy(
+    {
+      name: x.policy,
+      pattern: x.pattern,
+      dlx: x.dlx,
+      routingKey: ROUTING_KEY,
+      strategy: p.strategy,
+      rejectPublish: p.rejectPublish,
+    },
+    ctx.caps,
+  );
   await mgmt.putPolicy(policy);
-  log.emit('policy', { phase: p.phase, policy: policy.name, queue: x.source, strategy: policy.definition['dead-letter-strategy'] ?? 'default', overflow: policy.definition.overflow ?? 'default', status: 'applied' });
+  log.emit('policy', {
+    phase: p.phase,
+    policy: policy.name,
+    queue: x.source,
+    strategy: policy.definition['dead-letter-strategy'] ?? 'default',
+    overflow: policy.definition.overflow ?? 'default',
+    status: 'applied',
+  });
 
   if (!p.keepBinding) await broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY);
   const targetUnbound = !(await mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY));
@@ -79,31 +96,80 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
     log.emit('consumer', { phase: p.phase, messageId: d.messageId, destination: x.source, status: 'rejected_to_dlx' });
     if (d.headers[RUN_HEADER] === p.runId && d.headers[PHASE_HEADER] === p.phase) rejected.resolve(ctx.now());
   });
-  await broker.sendConfirmed(x.source, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase } });
+  await broker.sendConfirmed(x.source, BODY, {
+    messageId: EVENT_ID,
+    headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase },
+  });
   log.emit('producer', { phase: p.phase, messageId: EVENT_ID, destination: x.source, status: 'confirmed' });
-  const rejectedAt = await ctx.within(Promise.race([rejected.promise, consumer.failure]), 5000, `${EVENT_ID} on ${x.source}`);
+  const rejectedAt = await ctx.within(
+    Promise.race([rejected.promise, consumer.failure]),
+    5000,
+    `${EVENT_ID} on ${x.source}`,
+  );
   await consumer.cancel();
 
   // Markers published after the rejection stay ready in the source. A statistics sample that shows all of them is
   // more recent than the rejection (the letter alone was ready for an instant, never beside the markers), so its
   // messages - ready - unacked are the letters held (0: dropped). The queue's counts are sampled on the quorum
   // tick; a counter from another source (the channel's deliver_get) can run ahead of them.
-  for (let n = 1; n <= p.markers; n++) await broker.sendConfirmed(x.source, 'marker', { messageId: `${MARKER_ID}-${n}`, headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase } });
-  ctx.progress(`${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${p.windowMs / 1000} s and until the statistics show the ${p.markers} markers published after it`);
-  const sample = statsWait(ctx, x, `the statistics of ${x.source} to show the markers`, (q) => applied(q) && q.ready === p.markers && q.unacked === 0);
+  for (let n = 1; n <= p.markers; n++)
+    await broker.sendConfirmed(x.source, 'marker', {
+      messageId: `${MARKER_ID}-${n}`,
+      headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase },
+    });
+  ctx.progress(
+    `${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${p.windowMs / 1000} s and until the statistics show the ${p.markers} markers published after it`,
+  );
+  const sample = statsWait(
+    ctx,
+    x,
+    `the statistics of ${x.source} to show the markers`,
+    (q) => applied(q) && q.ready === p.markers && q.unacked === 0,
+  );
   sample.catch(() => {}); // awaited below; an interrupted sleep must not leave it unhandled
   await ctx.sleep(p.windowMs);
   const source = await sample;
   const held = source && source.ready === p.markers ? heldLetters(source) : null;
-  log.emit('mgmt', { phase: p.phase, queue: x.source, messages: source?.messages, ready: source?.ready, unacked: source?.unacked, held, status: 'sampled' });
+  log.emit('mgmt', {
+    phase: p.phase,
+    queue: x.source,
+    messages: source?.messages,
+    ready: source?.ready,
+    unacked: source?.unacked,
+    held,
+    status: 'sampled',
+  });
   const markersRemoved = await removeMarkers(ctx, x, p);
   const afterMarkers = p.sampleAfterMarkers
-    ? await statsWait(ctx, x, `the statistics of ${x.source} to show the markers gone`, (q) => applied(q) && q.ready === 0 && q.unacked === 0)
+    ? await statsWait(
+        ctx,
+        x,
+        `the statistics of ${x.source} to show the markers gone`,
+        (q) => applied(q) && q.ready === 0 && q.unacked === 0,
+      )
     : null;
   const heldAfterMarkers = afterMarkers && afterMarkers.ready === 0 ? heldLetters(afterMarkers) : null;
-  if (afterMarkers) log.emit('mgmt', { phase: p.phase, queue: x.source, messages: afterMarkers.messages, ready: afterMarkers.ready, unacked: afterMarkers.unacked, held: heldAfterMarkers, status: 'sampled_after_markers' });
+  if (afterMarkers)
+    log.emit('mgmt', {
+      phase: p.phase,
+      queue: x.source,
+      messages: afterMarkers.messages,
+      ready: afterMarkers.ready,
+      unacked: afterMarkers.unacked,
+      held: heldAfterMarkers,
+      status: 'sampled_after_markers',
+    });
   const targetDepthUnbound = await broker.depth(x.target);
-  return { targetUnbound, source, held, afterMarkers, heldAfterMarkers, markersRemoved, targetDepthUnbound, rejectedAt };
+  return {
+    targetUnbound,
+    source,
+    held,
+    afterMarkers,
+    heldAfterMarkers,
+    markersRemoved,
+    targetDepthUnbound,
+    rejectedAt,
+  };
 }
 
 /**
@@ -123,21 +189,39 @@ async function removeMarkers(ctx: LabContext, x: DropNames, p: PhaseInput): Prom
 }
 
 /** what a phase's checkpoint shows: the source's statistics and the unbound target */
-export const phaseDetail = (x: DropNames, r: PhaseResult) => ({ queue: x.source, stats: statsLine(r.source), held: r.held ?? '?', target: x.target, targetDepth: r.targetDepthUnbound });
+export const phaseDetail = (x: DropNames, r: PhaseResult) => ({
+  queue: x.source,
+  stats: statsLine(r.source),
+  held: r.held ?? '?',
+  target: x.target,
+  targetDepth: r.targetDepthUnbound,
+});
 
 /** bind the target again (after the phase's checkpoint) and say whether the broker lists the binding */
 export async function rebind(ctx: LabContext, x: DropNames, phase: Phase): Promise<Rebound> {
   await ctx.broker.channel.bindQueue(x.target, x.dlx, ROUTING_KEY);
   const reboundAt = ctx.now();
   const bindingRestored = await ctx.mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY);
-  ctx.log.emit('binding', { phase, exchange: x.dlx, queue: x.target, status: bindingRestored ? 'restored' : 'missing' });
+  ctx.log.emit('binding', {
+    phase,
+    exchange: x.dlx,
+    queue: x.target,
+    status: bindingRestored ? 'restored' : 'missing',
+  });
   return { bindingRestored, reboundAt };
 }
 
 /** wait for a sampled statistic of the source queue, saying so every few seconds; the last sample when time is up */
-export function statsWait(ctx: LabContext, x: DropNames, what: string, ok: (q: QueueStats) => boolean): Promise<QueueStats | null> {
-  return ticking(ctx, (s) => `waiting for ${what} (sampled every few seconds): ${s} s`, () =>
-    ctx.within(ctx.mgmt.queueWhen(x.source, ok, STATS_TIMEOUT_MS), STATS_TIMEOUT_MS + 5000, what),
+export function statsWait(
+  ctx: LabContext,
+  x: DropNames,
+  what: string,
+  ok: (q: QueueStats) => boolean,
+): Promise<QueueStats | null> {
+  return ticking(
+    ctx,
+    (s) => `waiting for ${what} (sampled every few seconds): ${s} s`,
+    () => ctx.within(ctx.mgmt.queueWhen(x.source, ok, STATS_TIMEOUT_MS), STATS_TIMEOUT_MS + 5000, what),
   );
 }
 

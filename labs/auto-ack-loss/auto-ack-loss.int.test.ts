@@ -14,7 +14,8 @@ describe('auto-ack-loss against the real broker and database', () => {
     await expectLabPasses([lab, ...ns], {
       line: LINE,
       check: async () => {
-        const rows = await s.db`SELECT phase, count(*)::int AS n FROM ${s.db(`${NS}_autoack_effect`)} GROUP BY phase ORDER BY phase`;
+        const rows =
+          await s.db`SELECT phase, count(*)::int AS n FROM ${s.db(`${NS}_autoack_effect`)} GROUP BY phase ORDER BY phase`;
         expect(rows.map((r) => `${r.phase}=${r.n}`)).toEqual(['auto=5', 'manual=20']);
         expect(await s.broker.depth(`${NS}.me12.autoack.orders`)).toBe(0);
         expect(await s.broker.depth(`${NS}.me12.manualack.orders`)).toBe(0);
@@ -29,7 +30,14 @@ describe('auto-ack-loss against the real broker and database', () => {
     expect(code).toBe(0);
     expect(report.facts.autoAckDeliveredBeforeCrash).toBeGreaterThan(10);
     expect(report.facts.forgetWhileOpen).toMatchObject({ unacked: 5, ready: 6, consumers: 1 });
-    const waiting = report.events.filter((e: Record<string, string>) => e.source === 'checkpoint' && e.status === 'waiting');
-    expect(waiting.map((e: Record<string, string>) => e.checkpoint)).toEqual(['auto-ack-crashed', 'manual-crashed', 'unacked-held', 'returned']);
+    const waiting = report.events.filter(
+      (e: Record<string, string>) => e.source === 'checkpoint' && e.status === 'waiting',
+    );
+    expect(waiting.map((e: Record<string, string>) => e.checkpoint)).toEqual([
+      'auto-ack-crashed',
+      'manual-crashed',
+      'unacked-held',
+      'returned',
+    ]);
   });
 });

@@ -6,7 +6,7 @@ export const checkpoints = {
     'the manual-ack consumer died the same way: its unacked messages are ready again; the second process has not started',
   'unacked-held':
     'the consumer that never acks is idle with its channel open: the statistics show its messages unacked, not ready',
-  'returned': 'it closed its channel: every message (and the marker) is ready again, none unacked',
+  returned: 'it closed its channel: every message (and the marker) is ready again, none unacked',
 };
 
 /** a checkpoint of this lab */

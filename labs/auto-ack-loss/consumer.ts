@@ -42,7 +42,8 @@ const x = rt.names;
 const queue = queueOf(x, phase);
 const crashAfter = rt.fault('no-crash') ? 0 : Number(values['crash-after']);
 const expect = Number(values.expect);
-const noAck = (phase === 'auto' && !rt.fault('ack-manually-in-auto')) || (phase === 'manual' && rt.fault('auto-ack-in-manual'));
+const noAck =
+  (phase === 'auto' && !rt.fault('ack-manually-in-auto')) || (phase === 'manual' && rt.fault('auto-ack-in-manual'));
 const acks = phase !== 'forget' || rt.fault('acks-after-all');
 
 const ch = await rt.broker.connection.createChannel();
@@ -101,9 +102,18 @@ if (phase === 'forget') {
   done.resolve();
 }
 const timer = setTimeout(() => done.reject(new Error('timeout')), Number(values['timeout-ms']));
-const outcome = await done.promise.then(() => 'done', (e: Error) => e.message);
+const outcome = await done.promise.then(
+  () => 'done',
+  (e: Error) => e.message,
+);
 clearTimeout(timer);
-rt.emit('consumer', { ...fields, received, commits, status: outcome === 'done' ? 'done' : 'failed', reason: outcome === 'done' ? undefined : outcome });
+rt.emit('consumer', {
+  ...fields,
+  received,
+  commits,
+  status: outcome === 'done' ? 'done' : 'failed',
+  reason: outcome === 'done' ? undefined : outcome,
+});
 await ch.close().catch(() => {});
 await rt.close();
 process.exitCode = outcome === 'done' ? 0 : 3;

@@ -16,7 +16,20 @@ import type { Checkpoint } from './checkpoints.js';
 import { runChild, type ChildRun } from '../../src/child.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
-import { CRASH_AFTER, FORGET_MESSAGES, FORGET_PREFETCH, MESSAGES, PREFETCH, names, queueOf, reset, schema, topology, type AckNames, type Phase } from './names.js';
+import {
+  CRASH_AFTER,
+  FORGET_MESSAGES,
+  FORGET_PREFETCH,
+  MESSAGES,
+  PREFETCH,
+  names,
+  queueOf,
+  reset,
+  schema,
+  topology,
+  type AckNames,
+  type Phase,
+} from './names.js';
 
 const CONSUMER = new URL('./consumer.js', import.meta.url);
 /** published once the forgetting consumer is idle: a statistics sample that counts it is newer than that */
@@ -34,39 +47,82 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
     // 1. auto-ack: what was delivered is gone from the broker, whether or not it was processed
     const autoConfirmed = await publish(ctx, x, 'auto', MESSAGES);
-    const auto = await consumer(ctx, 'consumer-auto', 'auto', ['--crash-after', String(CRASH_AFTER), '--expect', String(autoConfirmed)]);
+    const auto = await consumer(ctx, 'consumer-auto', 'auto', [
+      '--crash-after',
+      String(CRASH_AFTER),
+      '--expect',
+      String(autoConfirmed),
+    ]);
     const autoQueueAfterCrash = await readyOnceGone(ctx, x.autoQueue);
     const autoRows = await rows(ctx, x, 'auto');
     const autoLost = autoConfirmed - autoQueueAfterCrash - autoRows;
-    await ctx.checkpoint('auto-ack-crashed', { exitCode: auto.exitCode, delivered: received(auto), rows: autoRows, [x.autoQueue]: autoQueueAfterCrash, lost: autoLost });
+    await ctx.checkpoint('auto-ack-crashed', {
+      exitCode: auto.exitCode,
+      delivered: received(auto),
+      rows: autoRows,
+      [x.autoQueue]: autoQueueAfterCrash,
+      lost: autoLost,
+    });
 
     // 2. manual ack: the same crash, nothing lost
     const manualConfirmed = await publish(ctx, x, 'manual', MESSAGES);
-    const run1 = await consumer(ctx, 'consumer-manual-run1', 'manual', ['--crash-after', String(CRASH_AFTER), '--expect', String(manualConfirmed)]);
+    const run1 = await consumer(ctx, 'consumer-manual-run1', 'manual', [
+      '--crash-after',
+      String(CRASH_AFTER),
+      '--expect',
+      String(manualConfirmed),
+    ]);
     const readyAfterManualCrash = await readyOnceGone(ctx, x.manualQueue);
-    await ctx.checkpoint('manual-crashed', { exitCode: run1.exitCode, rows: await rows(ctx, x, 'manual'), [x.manualQueue]: readyAfterManualCrash });
-    const run2 = readyAfterManualCrash > 0 ? await consumer(ctx, 'consumer-manual-run2', 'manual', ['--expect', String(readyAfterManualCrash)]) : null;
+    await ctx.checkpoint('manual-crashed', {
+      exitCode: run1.exitCode,
+      rows: await rows(ctx, x, 'manual'),
+      [x.manualQueue]: readyAfterManualCrash,
+    });
+    const run2 =
+      readyAfterManualCrash > 0
+        ? await consumer(ctx, 'consumer-manual-run2', 'manual', ['--expect', String(readyAfterManualCrash)])
+        : null;
     const manualRows = await rows(ctx, x, 'manual');
     const manualQueueAfter = await ctx.broker.depth(x.manualQueue);
     const manualLost = manualConfirmed - manualQueueAfter - manualRows;
-    const manualRedelivered = run2 ? run2.events.filter((e) => e.fields.status === 'received' && e.fields.redelivered === 'true').length : 0;
+    const manualRedelivered = run2
+      ? run2.events.filter((e) => e.fields.status === 'received' && e.fields.redelivered === 'true').length
+      : 0;
 
     // 3. a consumer that never acks: unacked while its channel lives, ready again when it closes
     const forgetConfirmed = await publish(ctx, x, 'forget', FORGET_MESSAGES);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-autoack-'));
     const [idleFile, release] = [path.join(dir, 'idle'), path.join(dir, 'release')];
-    const forgetting = consumer(ctx, 'consumer-forget', 'forget', ['--idle-file', idleFile, '--release-file', release], String(FORGET_PREFETCH));
+    const forgetting = consumer(
+      ctx,
+      'consumer-forget',
+      'forget',
+      ['--idle-file', idleFile, '--release-file', release],
+      String(FORGET_PREFETCH),
+    );
     forgetting.catch(() => {});
-    const receivedByForget = await ctx.within(fileText(ctx, idleFile).then(Number), 10_000, 'the forgetting consumer to go idle');
+    const receivedByForget = await ctx.within(
+      fileText(ctx, idleFile).then(Number),
+      10_000,
+      'the forgetting consumer to go idle',
+    );
     // Statistics are sampled and lag 1-3 s: a sample taken before an acking consumer's acks still shows unacked
     // messages. A marker published now, after the consumer went idle, stays ready beside a consumer at its prefetch;
     // only a sample that counts it (10 + 1 in the queue) is recent enough. A consumer that acks takes the marker too
     // and never gets there: the check sees the last sample (unacked=0).
     await ctx.broker.sendConfirmed(x.forgetQueue, 'marker', { messageId: FORGET_MARKER });
     const inQueue = forgetConfirmed + 1;
-    const held = await ctx.mgmt.queueWhen(x.forgetQueue, (q) => q.consumers >= 1 && q.unacked >= 1 && q.unacked + q.ready === inQueue, STATS_MS);
+    const held = await ctx.mgmt.queueWhen(
+      x.forgetQueue,
+      (q) => q.consumers >= 1 && q.unacked >= 1 && q.unacked + q.ready === inQueue,
+      STATS_MS,
+    );
     const readyWhileOpen = await ctx.broker.depth(x.forgetQueue);
-    await ctx.checkpoint('unacked-held', { queue: x.forgetQueue, unacked: held?.unacked ?? '?', ready: readyWhileOpen });
+    await ctx.checkpoint('unacked-held', {
+      queue: x.forgetQueue,
+      unacked: held?.unacked ?? '?',
+      ready: readyWhileOpen,
+    });
     fs.writeFileSync(release, '');
     const forget = await forgetting;
     fs.rmSync(dir, { recursive: true, force: true });
@@ -121,16 +177,30 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 async function publish(ctx: LabContext, x: AckNames, phase: Phase, count: number): Promise<number> {
   const queue = queueOf(x, phase);
   const results = await Promise.allSettled(
-    Array.from({ length: count }, (_, i) => ctx.broker.sendConfirmed(queue, `order ${i + 1}`, { messageId: `${phase}-${String(i + 1).padStart(3, '0')}` })),
+    Array.from({ length: count }, (_, i) =>
+      ctx.broker.sendConfirmed(queue, `order ${i + 1}`, { messageId: `${phase}-${String(i + 1).padStart(3, '0')}` }),
+    ),
   );
   const confirmed = results.filter((r) => r.status === 'fulfilled').length;
   ctx.log.emit('producer', { phase, destination: queue, published: count, confirmed, status: 'confirmed' });
   return confirmed;
 }
 
-function consumer(ctx: LabContext, name: string, phase: Phase, args: string[], prefetch = String(PREFETCH)): Promise<ChildRun> {
-  ctx.progress(`${name}: ${phase === 'auto' ? 'noAck=true' : phase === 'manual' ? 'manual ack' : 'never acks'}, prefetch ${prefetch}`);
-  return runChild(ctx, name, CONSUMER, { args: ['--phase', phase, '--prefetch', prefetch, ...args], names: names(ctx.names), timeoutMs: 30_000 });
+function consumer(
+  ctx: LabContext,
+  name: string,
+  phase: Phase,
+  args: string[],
+  prefetch = String(PREFETCH),
+): Promise<ChildRun> {
+  ctx.progress(
+    `${name}: ${phase === 'auto' ? 'noAck=true' : phase === 'manual' ? 'manual ack' : 'never acks'}, prefetch ${prefetch}`,
+  );
+  return runChild(ctx, name, CONSUMER, {
+    args: ['--phase', phase, '--prefetch', prefetch, ...args],
+    names: names(ctx.names),
+    timeoutMs: 30_000,
+  });
 }
 
 /**

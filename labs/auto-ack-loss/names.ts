@@ -37,4 +37,5 @@ export const reset = (n: Names) => `DELETE FROM ${names(n).rows};`;
 
 export type Phase = 'auto' | 'manual' | 'forget';
 
-export const queueOf = (x: AckNames, phase: Phase) => ({ auto: x.autoQueue, manual: x.manualQueue, forget: x.forgetQueue })[phase];
+export const queueOf = (x: AckNames, phase: Phase) =>
+  ({ auto: x.autoQueue, manual: x.manualQueue, forget: x.forgetQueue })[phase];

@@ -5,7 +5,8 @@ import { meta } from './meta.js';
 
 describeFaults(meta, useNamespace(import.meta.url).namespace, [
   {
-    title: 'transient messages on a classic queue: the restart loses what the queue held, the held deliveries never come back',
+    title:
+      'transient messages on a classic queue: the restart loses what the queue held, the held deliveries never come back',
     faults: ['transient-classic'],
   },
   {

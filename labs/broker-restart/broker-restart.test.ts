@@ -23,11 +23,27 @@ describe('broker-restart tally', () => {
         { id: 'd', redelivered: false, at: 170 },
       ],
     });
-    expect(t).toMatchObject({ heldRedelivered: 1, resentConfirmed: 1, survived: 2, rows: 4, duplicates: 0, missing: [], firstDeliveryAfter: 150 });
+    expect(t).toMatchObject({
+      heldRedelivered: 1,
+      resentConfirmed: 1,
+      survived: 2,
+      rows: 4,
+      duplicates: 0,
+      missing: [],
+      firstDeliveryAfter: 150,
+    });
   });
 
   it('missing ids, duplicate rows, unconfirmed ids never confirmed', () => {
     const t = tally({ ...base, confirmedNow: new Set(['a']), rows: [{ message_id: 'a', n: 3 }], deliveries: [] });
-    expect(t).toMatchObject({ heldRedelivered: 0, resentConfirmed: 0, survived: 0, rows: 3, duplicates: 2, missing: ['b', 'c', 'd'], firstDeliveryAfter: null });
+    expect(t).toMatchObject({
+      heldRedelivered: 0,
+      resentConfirmed: 0,
+      survived: 0,
+      rows: 3,
+      duplicates: 2,
+      missing: ['b', 'c', 'd'],
+      firstDeliveryAfter: null,
+    });
   });
 });

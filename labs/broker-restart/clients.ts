@@ -6,7 +6,15 @@
  */
 import type { Db } from '../../src/db/client.js';
 import { ReconnectingConsumer, ReconnectingPublisher, type ReconnectOptions } from '../../src/broker/reconnect.js';
-import { AFTER_RECONNECT, FIRST_BATCH, MAX_IDS, PREFETCH, PUBLISH_GAP_MS, messageId, type BrokerRestartNames } from './names.js';
+import {
+  AFTER_RECONNECT,
+  FIRST_BATCH,
+  MAX_IDS,
+  PREFETCH,
+  PUBLISH_GAP_MS,
+  messageId,
+  type BrokerRestartNames,
+} from './names.js';
 import type { Fault } from './faults.js';
 
 export interface ProducerRecord {
@@ -28,7 +36,13 @@ export const target = (x: BrokerRestartNames, h: Hooks) =>
   h.fault('transient-classic') ? { queue: x.classic, persistent: false } : { queue: x.queue, persistent: true };
 
 /** publish ids FIRST_BATCH+1, … until `stop()` says so (at most MAX_IDS in all); reconnect and resend after a loss */
-export async function produce(p: ReconnectingPublisher, x: BrokerRestartNames, h: Hooks, stop: (published: number) => boolean, record: ProducerRecord): Promise<void> {
+export async function produce(
+  p: ReconnectingPublisher,
+  x: BrokerRestartNames,
+  h: Hooks,
+  stop: (published: number) => boolean,
+  record: ProducerRecord,
+): Promise<void> {
   const { queue, persistent } = target(x, h);
   let afterReconnect = -1;
   for (let i = FIRST_BATCH + 1; i <= MAX_IDS && !stop(record.ids.length); i++) {
@@ -64,7 +78,14 @@ export interface ConsumerRecord {
 }
 
 /** the consumer: one transaction per delivery, then ack (or hold the ack while holdAcks() says so) */
-export async function consume(opts: ReconnectOptions, db: Db, x: BrokerRestartNames, h: Hooks, holdAcks: () => boolean, record: ConsumerRecord) {
+export async function consume(
+  opts: ReconnectOptions,
+  db: Db,
+  x: BrokerRestartNames,
+  h: Hooks,
+  holdAcks: () => boolean,
+  record: ConsumerRecord,
+) {
   return ReconnectingConsumer.start({
     ...opts,
     queue: target(x, h).queue,
@@ -73,11 +94,17 @@ export async function consume(opts: ReconnectOptions, db: Db, x: BrokerRestartNa
       const id = d.messageId ?? '';
       record.deliveries.push({ id, redelivered: d.redelivered, at: Date.now() });
       const fresh = await db.begin(async (tx) => {
-        const key = h.fault('no-dedupe') ? [{}] : await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING 1`;
+        const key = h.fault('no-dedupe')
+          ? [{}]
+          : await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING 1`;
         if (key.length) await tx`INSERT INTO ${tx(x.effects)} (message_id) VALUES (${id})`;
         return key.length > 0;
       });
-      h.emit('consumer', { messageId: id, redelivered: d.redelivered, status: fresh ? 'committed' : 'duplicate_skipped' });
+      h.emit('consumer', {
+        messageId: id,
+        redelivered: d.redelivered,
+        status: fresh ? 'committed' : 'duplicate_skipped',
+      });
       if (holdAcks()) return void record.held.push(id);
       d.ack();
       record.acked.add(id);

@@ -41,7 +41,7 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
     };
     /** poll `ok` every 100 ms until it holds or `ms` passed (bounded) */
     const until = async (ok: () => boolean | Promise<boolean>, ms: number) => {
-      for (const end = Date.now() + ms; !(await ok()) && Date.now() < end; ) await ctx.sleep(100);
+      for (const end = Date.now() + ms; !(await ok()) && Date.now() < end;) await ctx.sleep(100);
     };
 
     const publisher = await ReconnectingPublisher.open(opts);
@@ -75,12 +75,18 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
           async (stopped) => {
             // everything confirmed by now was confirmed by the node before its process exited
             const confirmedAtStop = publisher.ledger.confirmed();
-            await ctx.checkpoint('broker-down', { pid: stopped.pid ?? 'docker', probe: stopped.refused ?? 'connected', confirmed: confirmedAtStop.length });
+            await ctx.checkpoint('broker-down', {
+              pid: stopped.pid ?? 'docker',
+              probe: stopped.refused ?? 'connected',
+              confirmed: confirmedAtStop.length,
+            });
             return confirmedAtStop;
           },
           { readyTimeoutMs: timeout },
         );
-        ctx.progress(`the node accepts connections again (${outage.started.readyAt - outage.started.startAt} ms after its start)`);
+        ctx.progress(
+          `the node accepts connections again (${outage.started.readyAt - outage.started.startAt} ms after its start)`,
+        );
       }
       doneAt = produced.ids.length;
       await ctx.within(producing, timeout + 30_000, 'the producer to reconnect and finish');
@@ -90,7 +96,12 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
       // never-returned message ends the wait by idleness, not by a fixed time the machine's speed decides
       const producedAt = Date.now();
       const lastActivity = () => Math.max(producedAt, consumed.deliveries.at(-1)?.at ?? 0);
-      await until(() => publisher.ledger.confirmed().every((id) => consumed.acked.has(id)) || Date.now() - lastActivity() > SETTLE_IDLE_MS, 60_000);
+      await until(
+        () =>
+          publisher.ledger.confirmed().every((id) => consumed.acked.has(id)) ||
+          Date.now() - lastActivity() > SETTLE_IDLE_MS,
+        60_000,
+      );
     } finally {
       holdAcks = false;
       await producing.catch(() => {});
@@ -99,7 +110,9 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
       await db.end({ timeout: 1 });
     }
 
-    const rows = (await ctx.db`SELECT message_id, count(*)::int AS n FROM ${ctx.db(x.effects)} GROUP BY message_id`).map((r) => ({ message_id: String(r.message_id), n: Number(r.n) }));
+    const rows = (
+      await ctx.db`SELECT message_id, count(*)::int AS n FROM ${ctx.db(x.effects)} GROUP BY message_id`
+    ).map((r) => ({ message_id: String(r.message_id), n: Number(r.n) }));
     const after = await Broker.connect(ctx.config.amqpUrl); // the run's own connection did not survive the restart
     const readyAfter = await after.depth(queue).finally(() => after.close());
     const t = tally({
@@ -140,7 +153,8 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
         pids: outage ? [outage.stopped.pid, outage.started.pid] : null,
         stopMs: outage ? outage.stopped.goneAt - outage.stopped.stopAt : null,
         startMs: outage ? outage.started.readyAt - outage.started.startAt : null,
-        firstDeliveryAfterStartMs: t.firstDeliveryAfter !== null && outage ? t.firstDeliveryAfter - outage.started.readyAt : null,
+        firstDeliveryAfterStartMs:
+          t.firstDeliveryAfter !== null && outage ? t.firstDeliveryAfter - outage.started.readyAt : null,
         published: produced.ids.length,
         confirmedAtStop: outage?.result.length ?? 0,
         lostAtRestart: produced.lostAtRestart,

@@ -26,7 +26,9 @@ export const names = (n: Names) => ({
 });
 export type BrokerRestartNames = ReturnType<typeof names>;
 
-export const topology = (n: Names): Topology => ({ queues: [{ name: names(n).queue }, { name: names(n).classic, type: 'classic' }] });
+export const topology = (n: Names): Topology => ({
+  queues: [{ name: names(n).queue }, { name: names(n).classic, type: 'classic' }],
+});
 
 export const schema = (n: Names) => {
   const t = names(n);

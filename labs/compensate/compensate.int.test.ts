@@ -32,7 +32,8 @@ describe('compensate lab against the real database', () => {
     const { code, report } = await runLabJson('compensate');
     expect(code).toBe(0);
     expect(report.facts.start).toEqual({ reservation: 'RESERVED', available: 9 });
-    const reservation = await s.db`SELECT order_id, state FROM ${s.db(n.t('retry_reservation'))} WHERE order_id = 'order-42'`;
+    const reservation =
+      await s.db`SELECT order_id, state FROM ${s.db(n.t('retry_reservation'))} WHERE order_id = 'order-42'`;
     const stock = await s.db`SELECT sku, available FROM ${s.db(n.t('retry_stock'))} WHERE sku = 'book'`;
     expect(reservation.map((r) => ({ ...r }))).toEqual([{ order_id: 'order-42', state: 'RELEASED' }]);
     expect(stock.map((r) => ({ ...r }))).toEqual([{ sku: 'book', available: 10 }]);

@@ -6,14 +6,14 @@ import { defineFaults } from '../../src/lab.js';
 
 export const faults = defineFaults({
   'unconditional-release': {
-    breaks: 'the release drops its WHERE state = \'RESERVED\': a second attempt returns the stock again',
+    breaks: "the release drops its WHERE state = 'RESERVED': a second attempt returns the stock again",
     fails: ['applied', 'changedRows', 'available', 'raceApplied', 'raceAvailable'],
   },
   'wrong-state': {
     breaks: 'the release writes CANCELLED instead of RELEASED',
     fails: ['reservation', 'raceReservation'],
   },
-  'serialize': {
+  serialize: {
     breaks: 'the "race" attempts run one after the other: nothing overlaps',
     fails: ['checkThenActOverlapped', 'checkThenActApplied', 'checkThenActAvailable', 'raceOverlapped'],
   },

@@ -27,10 +27,14 @@ const ATTEMPTS = 2;
 const RACE_WAIT_MS = 3_000;
 
 async function rows(db: Db, t: Tables) {
-  const [row] = await db`SELECT (SELECT state FROM ${db(t.reservation)} WHERE order_id = ${ORDER.orderId}) AS reservation,
+  const [row] =
+    await db`SELECT (SELECT state FROM ${db(t.reservation)} WHERE order_id = ${ORDER.orderId}) AS reservation,
                               (SELECT available FROM ${db(t.stock)} WHERE sku = ${ORDER.sku}) AS available`;
   const r = must(row, 'the reservation/stock row');
-  return { reservation: String(r.reservation ?? 'missing'), available: r.available === null ? -1 : Number(r.available) };
+  return {
+    reservation: String(r.reservation ?? 'missing'),
+    available: r.available === null ? -1 : Number(r.available),
+  };
 }
 
 export const lab: Lab<NoOptions, Fault, Checkpoint> = {
@@ -41,12 +45,20 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const t = names(ctx.names);
     const { db, log } = ctx;
     const record = (phase: string) => (o: ReleaseOutcome) => {
-      log.emit('compensation', { phase, orderId: ORDER.orderId, ...o, status: o.stockAdded === 1 ? 'stock_returned' : 'nothing_to_release' });
+      log.emit('compensation', {
+        phase,
+        orderId: ORDER.orderId,
+        ...o,
+        status: o.stockAdded === 1 ? 'stock_returned' : 'nothing_to_release',
+      });
       return o;
     };
     // TEST ONLY faults: unconditional-release drops the WHERE state = 'RESERVED'; wrong-state
     // writes CANCELLED; serialize runs the "race" attempts one after the other
-    const broken = { unconditional: ctx.fault('unconditional-release'), releasedState: ctx.fault('wrong-state') ? 'CANCELLED' : undefined };
+    const broken = {
+      unconditional: ctx.fault('unconditional-release'),
+      releasedState: ctx.fault('wrong-state') ? 'CANCELLED' : undefined,
+    };
     const release: typeof releaseReservation = (d, tb, o, a, hold) => releaseReservation(d, tb, o, a, hold, broken);
     /** two attempts at once, each on its own pooled connection; only the first to lock the row waits */
     const race = async (phase: string, attempt: typeof releaseReservation) => {
@@ -63,14 +75,17 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         holder = true;
         return blockedBehind(tx, deadline, ctx.sleep);
       };
-      const outcomes = await Promise.all(Array.from({ length: ATTEMPTS }, (_, i) => attempt(db, t, ORDER, i + 1, holdFirst).then(record(phase))));
+      const outcomes = await Promise.all(
+        Array.from({ length: ATTEMPTS }, (_, i) => attempt(db, t, ORDER, i + 1, holdFirst).then(record(phase))),
+      );
       return { outcomes, after: await rows(db, t) };
     };
 
     // The seed: two release attempts, one after the other.
     const start = await rows(db, t);
     const sequential: ReleaseOutcome[] = [];
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) sequential.push(record('sequential')(await release(db, t, ORDER, attempt)));
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++)
+      sequential.push(record('sequential')(await release(db, t, ORDER, attempt)));
     const after = await rows(db, t);
     const applied = appliedOf(sequential);
 
@@ -78,10 +93,16 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const raced = await race('race', release);
 
     return {
-      lines: [`compensation: attempts=${sequential.length} applied=${applied} reservation=${after.reservation} available=${after.available}`],
+      lines: [
+        `compensation: attempts=${sequential.length} applied=${applied} reservation=${after.reservation} available=${after.available}`,
+      ],
       checks: [
         check('applied', 1, applied),
-        check('changedRows', [1, 0], sequential.map((o) => o.changed)),
+        check(
+          'changedRows',
+          [1, 0],
+          sequential.map((o) => o.changed),
+        ),
         check('reservation', 'RELEASED', after.reservation),
         check('available', START_AVAILABLE + 1, after.available),
         check('checkThenActOverlapped', true, overlapped(naive.outcomes)),

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { appliedOf, overlapped } from './outcomes.js';
 import type { ReleaseOutcome } from './release.js';
 
-const o = (attempt: number, pid: number, stockAdded: number, blockedPid?: number): ReleaseOutcome => ({ attempt, changed: stockAdded, stockAdded, pid, blockedPid });
+const o = (attempt: number, pid: number, stockAdded: number, blockedPid?: number): ReleaseOutcome => ({
+  attempt,
+  changed: stockAdded,
+  stockAdded,
+  pid,
+  blockedPid,
+});
 
 describe('appliedOf', () => {
   it('counts the attempts that gave stock back', () => {

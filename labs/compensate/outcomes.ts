@@ -2,7 +2,8 @@
 import type { ReleaseOutcome } from './release.js';
 
 /** attempts that gave the stock back */
-export const appliedOf = (outcomes: readonly ReleaseOutcome[]): number => outcomes.filter((o) => o.stockAdded === 1).length;
+export const appliedOf = (outcomes: readonly ReleaseOutcome[]): number =>
+  outcomes.filter((o) => o.stockAdded === 1).length;
 
 /**
  * Two attempts overlapped: the one that held the row lock saw the other's backend (a different
@@ -11,5 +12,11 @@ export const appliedOf = (outcomes: readonly ReleaseOutcome[]): number => outcom
 export function overlapped(outcomes: readonly ReleaseOutcome[]): boolean {
   const holder = outcomes.find((o) => o.blockedPid !== undefined);
   const [other, ...more] = outcomes.filter((o) => o !== holder);
-  return holder !== undefined && other !== undefined && more.length === 0 && other.pid === holder.blockedPid && other.pid !== holder.pid;
+  return (
+    holder !== undefined &&
+    other !== undefined &&
+    more.length === 0 &&
+    other.pid === holder.blockedPid &&
+    other.pid !== holder.pid
+  );
 }

@@ -53,7 +53,8 @@ export function releaseReservation(
     if (released.count !== 1) return outcome;
     if (whileHolding) outcome.blockedPid = await whileHolding(tx);
     const stock = await tx`UPDATE ${tx(t.stock)} SET available = available + 1 WHERE sku = ${order.sku}`;
-    if (stock.count !== 1) throw new LabError(`stock row ${order.sku} missing: release of ${order.orderId} rolled back`);
+    if (stock.count !== 1)
+      throw new LabError(`stock row ${order.sku} missing: release of ${order.orderId} rolled back`);
     outcome.stockAdded = stock.count;
     return outcome;
   });
@@ -75,7 +76,9 @@ export function checkThenRelease(
     const pid = await backendPid(tx);
     const outcome: ReleaseOutcome = { attempt, changed: 0, stockAdded: 0, pid };
     if (row?.state !== 'RESERVED') return outcome;
-    outcome.changed = (await tx`UPDATE ${tx(t.reservation)} SET state = 'RELEASED' WHERE order_id = ${order.orderId}`).count;
+    outcome.changed = (
+      await tx`UPDATE ${tx(t.reservation)} SET state = 'RELEASED' WHERE order_id = ${order.orderId}`
+    ).count;
     if (whileHolding) outcome.blockedPid = await whileHolding(tx);
     outcome.stockAdded = (await tx`UPDATE ${tx(t.stock)} SET available = available + 1 WHERE sku = ${order.sku}`).count;
     return outcome;
@@ -92,10 +95,15 @@ async function backendPid(tx: TransactionSql): Promise<number> {
  * Sample the database's lock table until another backend waits on a lock this transaction
  * holds; returns that backend's pid. Bounded by `deadline` (performance.now() time).
  */
-export async function blockedBehind(tx: TransactionSql, deadline: number, pause: (ms: number) => Promise<void>): Promise<number> {
+export async function blockedBehind(
+  tx: TransactionSql,
+  deadline: number,
+  pause: (ms: number) => Promise<void>,
+): Promise<number> {
   for (;;) {
     // pg_locks is read live on every call (pg_stat_activity would be one snapshot per transaction)
-    const [waiter] = await tx`SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))`;
+    const [waiter] =
+      await tx`SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))`;
     if (waiter) return Number(waiter.pid);
     if (performance.now() > deadline) throw new LabError('the other release attempt never waited on the row lock');
     await pause(1);

@@ -42,9 +42,14 @@ describe('consumer-crash lab against the real broker and database', () => {
   }
 
   async function rows(prefix = `${n.namespace}_`) {
-    const orders = await s.db`SELECT order_id, message_id FROM ${s.db(`${prefix}orders`)} WHERE lab = 'consumer-crash' ORDER BY id`;
-    const processed = await s.db`SELECT message_id FROM ${s.db(`${prefix}processed_messages`)} WHERE lab = 'consumer-crash' ORDER BY message_id`;
-    return { orders: orders.map((r) => `${r.order_id}/${r.message_id}`), processed: processed.map((r) => r.message_id) };
+    const orders =
+      await s.db`SELECT order_id, message_id FROM ${s.db(`${prefix}orders`)} WHERE lab = 'consumer-crash' ORDER BY id`;
+    const processed =
+      await s.db`SELECT message_id FROM ${s.db(`${prefix}processed_messages`)} WHERE lab = 'consumer-crash' ORDER BY message_id`;
+    return {
+      orders: orders.map((r) => `${r.order_id}/${r.message_id}`),
+      processed: processed.map((r) => r.message_id),
+    };
   }
 
   const read = (name: string) => fs.readFileSync(path.join(out, name), 'utf8').trimEnd().split('\n');
@@ -65,26 +70,60 @@ describe('consumer-crash lab against the real broker and database', () => {
 
         expect(read('assert.out.txt')).toEqual(SEED_ASSERT);
         const producer = read('producer.out.txt');
-        expect(producer.filter((l) => new RegExp(`^\\[producer\\] .* destination=${CRASH_Q} routingKey=${CRASH_Q} durationMs=\\d+ status=confirmed$`).test(l))).toHaveLength(3);
-        expect(producer[3]).toMatch(new RegExp(`^\\[producer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash destination=${CRASH_Q} confirmed=3 status=done$`));
+        expect(
+          producer.filter((l) =>
+            new RegExp(
+              `^\\[producer\\] .* destination=${CRASH_Q} routingKey=${CRASH_Q} durationMs=\\d+ status=confirmed$`,
+            ).test(l),
+          ),
+        ).toHaveLength(3);
+        expect(producer[3]).toMatch(
+          new RegExp(
+            `^\\[producer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash destination=${CRASH_Q} confirmed=3 status=done$`,
+          ),
+        );
 
         const run1 = read('consumer-run1.out.txt');
         expect(run1[0]).toMatch(
-          new RegExp(`^\\[consumer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=${ID(1)} eventType=order\\.created schemaVersion=1 aggregateId=order-1001 traceId=0{31}1 correlationId=order-1001 destination=${CRASH_Q} consumer=consumer-1 attempt=1 redelivered=false status=received$`),
+          new RegExp(
+            `^\\[consumer\\] timestamp=\\S+ level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=${ID(1)} eventType=order\\.created schemaVersion=1 aggregateId=order-1001 traceId=0{31}1 correlationId=order-1001 destination=${CRASH_Q} consumer=consumer-1 attempt=1 redelivered=false status=received$`,
+          ),
         );
-        expect(run1.map(status)).toEqual(['received', 'waiting', 'released', 'business_committed', 'waiting', 'released', 'crash_injected']);
-        expect(run1[4]).toMatch(new RegExp(`^\\[replay-gate\\] timestamp=\\S+ checkpoint=before-ack messageId=${ID(1)} token=[0-9a-f]{12}-1-before-ack-${ID(1)}-2 status=waiting$`));
+        expect(run1.map(status)).toEqual([
+          'received',
+          'waiting',
+          'released',
+          'business_committed',
+          'waiting',
+          'released',
+          'crash_injected',
+        ]);
+        expect(run1[4]).toMatch(
+          new RegExp(
+            `^\\[replay-gate\\] timestamp=\\S+ checkpoint=before-ack messageId=${ID(1)} token=[0-9a-f]{12}-1-before-ack-${ID(1)}-2 status=waiting$`,
+          ),
+        );
 
         const run2 = read('consumer-run2.out.txt');
         const consumerLines = run2.filter((l) => l.startsWith('[consumer]'));
-        expect(consumerLines.map((l) => `${field(l, 'messageId') ?? '-'} ${field(l, 'redelivered') ?? '-'} ${status(l)}`)).toEqual([
-          `${ID(1)} true received`, `${ID(1)} - duplicate_skipped`, `${ID(1)} - acked`,
-          `${ID(2)} false received`, `${ID(2)} - business_committed`, `${ID(2)} - acked`,
-          `${ID(3)} false received`, `${ID(3)} - business_committed`, `${ID(3)} - acked`,
+        expect(
+          consumerLines.map((l) => `${field(l, 'messageId') ?? '-'} ${field(l, 'redelivered') ?? '-'} ${status(l)}`),
+        ).toEqual([
+          `${ID(1)} true received`,
+          `${ID(1)} - duplicate_skipped`,
+          `${ID(1)} - acked`,
+          `${ID(2)} false received`,
+          `${ID(2)} - business_committed`,
+          `${ID(2)} - acked`,
+          `${ID(3)} false received`,
+          `${ID(3)} - business_committed`,
+          `${ID(3)} - acked`,
           '- - done',
         ]);
         expect(run2.at(-1)).toMatch(new RegExp(` queue=${CRASH_Q} received=3 status=done$`));
-        expect(read('inspect-db.out.txt')[0]).toMatch(/^\[inspect\] .* business_rows=3 processed_rows=3 status=snapshot$/);
+        expect(read('inspect-db.out.txt')[0]).toMatch(
+          /^\[inspect\] .* business_rows=3 processed_rows=3 status=snapshot$/,
+        );
       },
     });
   });
@@ -100,10 +139,17 @@ describe('consumer-crash lab against the real broker and database', () => {
       const { code, report } = await runLabJson('consumer-crash');
       expect(code, JSON.stringify(report.checks)).toBe(0);
       expect((await rows()).orders).toHaveLength(3);
-      const other = await s.db`SELECT count(*)::int AS n FROM ${s.db(n.t('processed_messages'))} WHERE lab = 'i_crash-other-lab'`;
+      const other =
+        await s.db`SELECT count(*)::int AS n FROM ${s.db(n.t('processed_messages'))} WHERE lab = 'i_crash-other-lab'`;
       expect(other[0]?.n).toBe(1);
       // what the run observed: the crash window, and who got which delivery
-      expect(report.facts).toMatchObject({ crashSignal: 'SIGKILL', rowsAtCrash: [ID(1)], committedNotAcked: [ID(1)], readyAfterCrash: 3, processedRows: 3 });
+      expect(report.facts).toMatchObject({
+        crashSignal: 'SIGKILL',
+        rowsAtCrash: [ID(1)],
+        committedNotAcked: [ID(1)],
+        readyAfterCrash: 3,
+        processedRows: 3,
+      });
       expect(report.facts.deliveries).toEqual([
         { process: 'consumer-run1', messageId: ID(1), redelivered: false },
         { process: 'consumer-run2', messageId: ID(1), redelivered: true },
@@ -111,9 +157,14 @@ describe('consumer-crash lab against the real broker and database', () => {
         { process: 'consumer-run2', messageId: ID(3), redelivered: false },
       ]);
       // the parent's checkpoints: each replay gate of the consumer processes (src/replay-gate.ts), and after-crash
-      const waits = report.events.filter((e: { source: string; status: string }) => e.source === 'checkpoint' && e.status === 'waiting');
+      const waits = report.events.filter(
+        (e: { source: string; status: string }) => e.source === 'checkpoint' && e.status === 'waiting',
+      );
       expect(waits.map((e: { checkpoint: string }) => e.checkpoint)).toEqual([
-        'after-delivery', 'before-ack', 'after-crash', ...Array(3).fill(['after-delivery', 'before-ack']).flat(),
+        'after-delivery',
+        'before-ack',
+        'after-crash',
+        ...Array(3).fill(['after-delivery', 'before-ack']).flat(),
       ]);
     } finally {
       await s.db`DELETE FROM ${s.db(n.t('processed_messages'))} WHERE lab = 'i_crash-other-lab'`;
@@ -130,7 +181,9 @@ describe('consumer-crash lab against the real broker and database', () => {
   it('rejects a bad --gate (or its old name --gate-ms) with one line and exit code 2', async () => {
     const r = await mqlab(['consumer-crash', '--gate-ms', 'soon']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("mqlab: --gate must be a duration (e.g. 500ms, 2s, 90m, 12h, 30d; a bare number is ms), got 'soon'");
+    expect(r.stderr).toBe(
+      "mqlab: --gate must be a duration (e.g. 500ms, 2s, 90m, 12h, 30d; a bare number is ms), got 'soon'",
+    );
     expect(r.stdout).toBe('');
   });
 });

@@ -44,7 +44,11 @@ const SEED_RUN2 = `
 const SEED_PRODUCER_1 =
   '[producer] timestamp=2026-10-07T10:27:13.597266852Z level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=01JMQ000000000000000000001 eventType=order.created schemaVersion=1 aggregateId=order-1001 traceId=00000000000000000000000000000001 correlationId=order-1001 destination=orders.crash routingKey=orders.crash durationMs=2 status=confirmed';
 
-const events = (text: string): LabEvent[] => text.split('\n').map(parseEvent).filter((e): e is LabEvent => e !== null);
+const events = (text: string): LabEvent[] =>
+  text
+    .split('\n')
+    .map(parseEvent)
+    .filter((e): e is LabEvent => e !== null);
 /** format like the consumer process does, with the seed line's own timestamp */
 const line = (source: string, seedLine: string, fields: Record<string, unknown>) => {
   const f = eventFields({ lab: LAB }, fields);
@@ -58,14 +62,25 @@ describe('order.created envelopes', () => {
   const third = must(orders[2], 'order 3');
 
   it('carry the seed ids', () => {
-    expect(first).toMatchObject({ messageId: '01JMQ000000000000000000001', aggregateId: 'order-1001', correlationId: 'order-1001', traceId: '00000000000000000000000000000001', schemaVersion: 1 });
+    expect(first).toMatchObject({
+      messageId: '01JMQ000000000000000000001',
+      aggregateId: 'order-1001',
+      correlationId: 'order-1001',
+      traceId: '00000000000000000000000000000001',
+      schemaVersion: 1,
+    });
     expect(third.messageId).toBe('01JMQ000000000000000000003');
     expect(third.messageId).toHaveLength(26); // a ULID's length, as in the seed
   });
 
   it('survive the trip through the broker body and properties', () => {
     expect(parseEnvelope(JSON.stringify(first))).toEqual(first);
-    expect(publishProps(first)).toMatchObject({ messageId: first.messageId, type: 'order.created', correlationId: 'order-1001', headers: { attempt: 1 } });
+    expect(publishProps(first)).toMatchObject({
+      messageId: first.messageId,
+      type: 'order.created',
+      correlationId: 'order-1001',
+      headers: { attempt: 1 },
+    });
     expect(() => parseEnvelope('{"eventType":"order.cancelled"}')).toThrow(/not an order.created/);
   });
 
@@ -75,20 +90,29 @@ describe('order.created envelopes', () => {
     const run1 = (i: number) => must(lines[i], `seed line ${i} of run 1`);
     const destination = crashNames(names('')).queue;
     const meta = { ...SERVICE, ...envelopeFields(first), destination };
-    expect(line('consumer', run1(0), { ...meta, consumer: CONSUMER, attempt: 1, redelivered: false, status: 'received' })).toBe(run1(0));
+    expect(
+      line('consumer', run1(0), { ...meta, consumer: CONSUMER, attempt: 1, redelivered: false, status: 'received' }),
+    ).toBe(run1(0));
     expect(line('consumer', run1(3), { ...meta, attempt: 1, status: 'business_committed' })).toBe(run1(3));
     expect(line('consumer', run1(6), { ...meta, status: 'crash_injected' })).toBe(run1(6));
     const last = must(SEED_RUN2.trim().split('\n').at(-1), 'the last seed line of run 2');
     expect(line('consumer', last, { ...SERVICE, queue: destination, received: 3, status: 'done' })).toBe(last);
-    expect(line('producer', SEED_PRODUCER_1, { ...meta, routingKey: destination, durationMs: 2, status: 'confirmed' })).toBe(SEED_PRODUCER_1);
+    expect(
+      line('producer', SEED_PRODUCER_1, { ...meta, routingKey: destination, durationMs: 2, status: 'confirmed' }),
+    ).toBe(SEED_PRODUCER_1);
     const seedGate = must(parseEvent(run1(4))?.fields, 'the seed gate line');
     const seedToken = must(seedGate.token, 'the seed gate token');
     const token = gateToken(must(seedToken.split('-')[0], 'the seed token prefix'), 'before-ack', first.messageId, 2);
     expect(token).toBe(seedToken);
-    expect(gateLine('before-ack', first.messageId, token, 'waiting').replace(/timestamp=\S+/, `timestamp=${seedGate.timestamp}`)).toBe(run1(4));
-    expect(seed1.filter((e) => e.source === 'replay-gate').map((e) => `${e.fields.checkpoint}/${e.fields.status}`)).toEqual([
-      'after-delivery/waiting', 'after-delivery/released', 'before-ack/waiting', 'before-ack/released',
-    ]);
+    expect(
+      gateLine('before-ack', first.messageId, token, 'waiting').replace(
+        /timestamp=\S+/,
+        `timestamp=${seedGate.timestamp}`,
+      ),
+    ).toBe(run1(4));
+    expect(
+      seed1.filter((e) => e.source === 'replay-gate').map((e) => `${e.fields.checkpoint}/${e.fields.status}`),
+    ).toEqual(['after-delivery/waiting', 'after-delivery/released', 'before-ack/waiting', 'before-ack/released']);
   });
 });
 
@@ -97,13 +121,21 @@ describe('observations from the consumer runs', () => {
   const run2 = events(SEED_RUN2);
 
   it("give the seed's values for the seed's own logs", () => {
-    expect(observeDeliveries([run1, run2])).toEqual({ receivedTotal: 4, redeliveredCount: 1, duplicatesObserved: 1, uniqueMessageIds: 3 });
+    expect(observeDeliveries([run1, run2])).toEqual({
+      receivedTotal: 4,
+      redeliveredCount: 1,
+      duplicatesObserved: 1,
+      uniqueMessageIds: 3,
+    });
     expect(committedNotAcked(run1, ['01JMQ000000000000000000001'])).toEqual(['01JMQ000000000000000000001']);
   });
 
   it('count the crash window only where the row exists, the run crashed on the message and never acked it', () => {
     expect(committedNotAcked(run1, [])).toEqual([]); // commit logged, but no row: not a committed transaction
-    const acked = [...run1, { source: 'consumer', fields: { messageId: '01JMQ000000000000000000001', status: 'acked' } }];
+    const acked = [
+      ...run1,
+      { source: 'consumer', fields: { messageId: '01JMQ000000000000000000001', status: 'acked' } },
+    ];
     expect(committedNotAcked(acked, ['01JMQ000000000000000000001'])).toEqual([]);
     expect(ackedMessageIds(acked)).toEqual(['01JMQ000000000000000000001']);
     expect(committedNotAcked(run2, ['01JMQ000000000000000000002'])).toEqual([]); // committed and acked, no crash
@@ -112,11 +144,23 @@ describe('observations from the consumer runs', () => {
   it('ignore replay-gate lines and other sources', () => {
     const gates = run2.filter((e) => e.source === 'replay-gate');
     expect(gates.length).toBe(12);
-    expect(observeDeliveries([gates])).toEqual({ receivedTotal: 0, redeliveredCount: 0, duplicatesObserved: 0, uniqueMessageIds: 0 });
+    expect(observeDeliveries([gates])).toEqual({
+      receivedTotal: 0,
+      redeliveredCount: 0,
+      duplicatesObserved: 0,
+      uniqueMessageIds: 0,
+    });
   });
 
   it('summarise in one consumer-crash: key=value line', () => {
-    const s = { ...observeDeliveries([run1, run2]), crashExitCode: 137, committedNotAcked: 1, readyAfterCrash: 3, businessRows: 3, processedRows: 3 };
+    const s = {
+      ...observeDeliveries([run1, run2]),
+      crashExitCode: 137,
+      committedNotAcked: 1,
+      readyAfterCrash: 3,
+      businessRows: 3,
+      processedRows: 3,
+    };
     expect(summaryLine(s)).toBe(
       'consumer-crash: crashExitCode=137 committedNotAcked=1 readyAfterCrash=3 deliveries=4 redelivered=1 duplicateSkipped=1 businessRows=3 processedRows=3',
     );

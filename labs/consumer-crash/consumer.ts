@@ -53,20 +53,22 @@ const consumer = await rt.broker.consume(
     const shown = { label: e.payload.orderId, attempt, redelivered: d.redelivered };
     await gate('after-delivery', e.messageId, shown);
     const ackFirst = rt.fault('ack-before-commit'); // broken: the ack goes before the business commit
-    if (ackFirst) d.ack(), rt.emit('consumer', { ...meta, attempt, status: 'acked' });
+    if (ackFirst) (d.ack(), rt.emit('consumer', { ...meta, attempt, status: 'acked' }));
     const outcome = await processOnce(rt.db, x, e, rt.fault('no-dedupe'));
     rt.emit('consumer', { ...meta, attempt, status: outcome });
     if (outcome === 'business_committed') commits += 1;
     await gate('before-ack', e.messageId, shown);
     // crash-again: the second run dies after its first commit too
-    const crashNow = outcome === 'business_committed' && (commits === crashAfter || (crashAfter === 0 && commits === 1 && rt.fault('crash-again')));
+    const crashNow =
+      outcome === 'business_committed' &&
+      (commits === crashAfter || (crashAfter === 0 && commits === 1 && rt.fault('crash-again')));
     if (crashNow) {
       rt.emit('consumer', { ...meta, status: 'crash_injected' });
       await new Promise<void>((resolve) => process.stdout.write('', () => resolve())); // the lines above reach the parent
       if (crashAfter > 0 && rt.fault('exit-cleanly')) process.exit(0); // broken: a clean exit instead of the kill
       process.kill(process.pid, 'SIGKILL'); // the committed transaction stays, the ack is never sent
     }
-    if (!ackFirst) d.ack(), rt.emit('consumer', { ...meta, attempt, status: 'acked' });
+    if (!ackFirst) (d.ack(), rt.emit('consumer', { ...meta, attempt, status: 'acked' }));
     settled.add(e.messageId);
     if (expect > 0 && settled.size >= expect) {
       stopping = true;
@@ -83,7 +85,12 @@ const outcome = await Promise.race([finished.promise, consumer.failure]).then(
 );
 clearTimeout(timer);
 await consumer.cancel();
-rt.emit('consumer', { ...SERVICE, queue: x.queue, received, status: outcome === 'done' ? 'done' : outcome.split(':')[0] });
+rt.emit('consumer', {
+  ...SERVICE,
+  queue: x.queue,
+  received,
+  status: outcome === 'done' ? 'done' : outcome.split(':')[0],
+});
 if (outcome !== 'done') process.stderr.write(`${rt.process}: ${outcome}\n`);
 await rt.close();
 process.exitCode = outcome === 'done' ? 0 : 3;

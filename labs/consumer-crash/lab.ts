@@ -38,26 +38,43 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
       const t0 = ctx.now();
       await broker.sendConfirmed(x.queue, JSON.stringify(e), publishProps(e));
       const durationMs = Math.round(ctx.now() - t0);
-      produced.push(log.emit('producer', { ...SERVICE, ...envelopeFields(e), destination: x.queue, routingKey: x.queue, durationMs, status: 'confirmed' }));
+      produced.push(
+        log.emit('producer', {
+          ...SERVICE,
+          ...envelopeFields(e),
+          destination: x.queue,
+          routingKey: x.queue,
+          durationMs,
+          status: 'confirmed',
+        }),
+      );
     }
     const confirmed = produced.length;
     produced.push(log.emit('producer', { ...SERVICE, destination: x.queue, confirmed, status: 'done' }));
     keepEvents(ctx.outDir, 'producer', produced);
 
-    ctx.progress(`consumer-run1: consumes until it has committed ${CRASH_AFTER_COMMITS} order, then kills itself before the ack`);
+    ctx.progress(
+      `consumer-run1: consumes until it has committed ${CRASH_AFTER_COMMITS} order, then kills itself before the ack`,
+    );
     const run1 = await runChild(ctx, 'consumer-run1', CONSUMER_SCRIPT, {
       args: ['--crash-after-commits', String(CRASH_AFTER_COMMITS), '--gate-ms', gateMs],
       names: x,
       timeoutMs: 30_000,
       gates: true,
     });
-    const rowsAtCrash = (await db`SELECT message_id FROM ${db(x.orders)} WHERE lab = ${LAB} ORDER BY id`).map((r) => String(r.message_id));
+    const rowsAtCrash = (await db`SELECT message_id FROM ${db(x.orders)} WHERE lab = ${LAB} ORDER BY id`).map((r) =>
+      String(r.message_id),
+    );
     const crashWindow = committedNotAcked(run1.events, rowsAtCrash);
 
     // Everything run 1 did not ack must be ready again once the broker has seen its connection die.
     const outstanding = confirmed - ackedMessageIds(run1.events).length;
     const readyAfterCrash = await readyWhen(ctx, () => broker.depth(x.queue), outstanding, 2_000);
-    await ctx.checkpoint('after-crash', { exitCode: run1.exitCode, businessRows: rowsAtCrash.length, ready: readyAfterCrash });
+    await ctx.checkpoint('after-crash', {
+      exitCode: run1.exitCode,
+      businessRows: rowsAtCrash.length,
+      ready: readyAfterCrash,
+    });
 
     ctx.progress(`consumer-run2: consumes the ${outstanding} messages run 1 did not ack`);
     const run2 = await runChild(ctx, 'consumer-run2', CONSUMER_SCRIPT, {
@@ -72,7 +89,12 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
              (SELECT count(*)::int FROM ${db(x.processed)} WHERE lab = ${LAB}) AS processed`;
     const rows = must(counts, 'the business/processed row counts');
     const queueDepthAfter = await broker.depth(x.queue);
-    const inspect = log.emit('inspect', { ...SERVICE, business_rows: rows.business, processed_rows: rows.processed, status: 'snapshot' });
+    const inspect = log.emit('inspect', {
+      ...SERVICE,
+      business_rows: rows.business,
+      processed_rows: rows.processed,
+      status: 'snapshot',
+    });
     keepEvents(ctx.outDir, 'inspect-db', [inspect]);
 
     const seen = observeDeliveries([run1.events, run2.events]);
@@ -106,7 +128,11 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
         deliveries: [run1, run2].flatMap((r) =>
           r.events
             .filter((e) => e.source === 'consumer' && e.fields.status === 'received')
-            .map((e) => ({ process: r.name, messageId: e.fields.messageId, redelivered: e.fields.redelivered === 'true' })),
+            .map((e) => ({
+              process: r.name,
+              messageId: e.fields.messageId,
+              redelivered: e.fields.redelivered === 'true',
+            })),
         ),
       },
     };

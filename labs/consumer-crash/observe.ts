@@ -9,7 +9,9 @@ const consumerEvents = (events: LabEvent[], status: string) =>
 
 /** the message ids the consumer logged with `status` (a line without a messageId names no message) */
 const idsWith = (events: LabEvent[], status: string) =>
-  new Set(consumerEvents(events, status).flatMap((e) => (e.fields.messageId === undefined ? [] : [e.fields.messageId])));
+  new Set(
+    consumerEvents(events, status).flatMap((e) => (e.fields.messageId === undefined ? [] : [e.fields.messageId])),
+  );
 
 export interface Deliveries {
   receivedTotal: number;

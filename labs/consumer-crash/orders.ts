@@ -73,7 +73,9 @@ export type Outcome = 'business_committed' | 'duplicate_skipped';
  */
 export async function processOnce(db: Sql, t: CrashNames, e: OrderCreated, noDedupe = false): Promise<Outcome> {
   return db.begin(async (sql) => {
-    const claimed = noDedupe ? [e] : await sql`
+    const claimed = noDedupe
+      ? [e]
+      : await sql`
       INSERT INTO ${sql(t.processed)} (lab, message_id, consumer) VALUES (${LAB}, ${e.messageId}, ${CONSUMER})
       ON CONFLICT (lab, message_id) DO NOTHING RETURNING message_id`;
     if (claimed.length === 0) return 'duplicate_skipped' as const;

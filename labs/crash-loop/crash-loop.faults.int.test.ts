@@ -20,11 +20,15 @@ const is43 = () => atLeast(broker.version, 4, 3);
 
 describeFaults(meta, NS, [
   {
-    title: 'absent counts read as 0; the nack loop rejects instead (4.3); the delayed queue without delayed retry (4.3)',
+    title:
+      'absent counts read as 0; the nack loop rejects instead (4.3); the delayed queue without delayed retry (4.3)',
     faults: ['count-missing-as-zero', 'reject-for-nack', 'no-delayed-retry'],
     only: true,
     // 3.10: a reject counts like a nack, and the x-delayed-retry-* arguments are ignored anyway; the copy's absent count read as 0 too
-    run: (standard) => (is43() ? standard() : standard({ failsOnThisLine: ['deliveryCounts', 'acquiredCounts', 'deadLetterDeliveryCount'] })),
+    run: (standard) =>
+      is43()
+        ? standard()
+        : standard({ failsOnThisLine: ['deliveryCounts', 'acquiredCounts', 'deadLetterDeliveryCount'] }),
   },
   {
     title: 'a consumer that nacks and exits cleanly instead of dying',
@@ -36,7 +40,11 @@ describeFaults(meta, NS, [
     title: 'the work and nack queues without x-delivery-limit: the crash loop goes on',
     faults: ['no-delivery-limit'],
     run: (standard) =>
-      is43() ? standard() : standard({ failsOnThisLine: ['deliveriesUntilDeadLetter', 'deadLetterReason', 'deadLetterDeliveryCount', 'nackLoop'] }),
+      is43()
+        ? standard()
+        : standard({
+            failsOnThisLine: ['deliveriesUntilDeadLetter', 'deadLetterReason', 'deadLetterDeliveryCount', 'nackLoop'],
+          }),
   },
 ]);
 

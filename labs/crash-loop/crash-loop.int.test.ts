@@ -14,8 +14,10 @@ describe('crash-loop lab against the real broker', () => {
   const is43 = () => atLeast(s.broker.version, 4, 3);
 
   it('passes twice in a row: three SIGKILLed consumers, then the broker dead-letters the poison pill (delivery_limit)', async () => {
-    const line43 = /^crash-loop: crashes=3 deliveryCounts=\[absent, 1, 2\] acquiredCounts=\[absent, 1, 2\] deadLetter=delivery_limit nackLoop='acked after 4 deliveries' crashRedeliveryGapMs=\d+$/;
-    const line310 = "crash-loop: crashes=3 deliveryCounts=[absent, 1, 2] acquiredCounts=[absent, absent, absent] deadLetter=delivery_limit nackLoop='dead-lettered after 3 deliveries'";
+    const line43 =
+      /^crash-loop: crashes=3 deliveryCounts=\[absent, 1, 2\] acquiredCounts=\[absent, 1, 2\] deadLetter=delivery_limit nackLoop='acked after 4 deliveries' crashRedeliveryGapMs=\d+$/;
+    const line310 =
+      "crash-loop: crashes=3 deliveryCounts=[absent, 1, 2] acquiredCounts=[absent, absent, absent] deadLetter=delivery_limit nackLoop='dead-lettered after 3 deliveries'";
     await expectLabPasses(['crash-loop'], {
       line: is43() ? line43 : line310,
       pass: {
@@ -25,7 +27,11 @@ describe('crash-loop lab against the real broker', () => {
         deliveryCounts: 'absent,1,2',
         ...(is43()
           ? { acquiredCounts: 'absent,1,2', deadLetterDeliveryCount: '3', nackLoop: 'acked after 4 deliveries' }
-          : { acquiredCounts: 'absent,absent,absent', deadLetterDeliveryCount: 'absent', nackLoop: 'dead-lettered after 3 deliveries' }),
+          : {
+              acquiredCounts: 'absent,absent,absent',
+              deadLetterDeliveryCount: 'absent',
+              nackLoop: 'dead-lettered after 3 deliveries',
+            }),
       },
     });
   });
@@ -34,14 +40,20 @@ describe('crash-loop lab against the real broker', () => {
     expect.hasAssertions();
     const { code, report } = await runLabJson('crash-loop');
     expect(code).toBe(0);
-    for (const p of report.facts.processes.filter((p: { delivered: boolean }) => p.delivered)) expect(p).toMatchObject({ exitCode: 137, signal: 'SIGKILL' });
+    for (const p of report.facts.processes.filter((p: { delivered: boolean }) => p.delivered))
+      expect(p).toMatchObject({ exitCode: 137, signal: 'SIGKILL' });
     expect(report.facts.deadLetter).toMatchObject({ reason: 'delivery_limit', redelivered: is43() });
     const delayed = report.checks.find((c: { name: string }) => c.name === 'crashRedeliveryDelayedMs');
     if (is43()) {
       expect(delayed.actual).toBeGreaterThanOrEqual(1000);
       expect(report.facts.delayed).toMatchObject({ exitCode: 137, redeliveryDeliveryCount: 1 });
-      expect(await s.mgmt.queue(n.q('crash-loop.delayed'))).toMatchObject({ arguments: { 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': 1000 } });
-    } else expect(delayed.skipped).toBe(`needs RabbitMQ 4.3 native delayed retry (this broker: ${s.broker.version} ignores x-delayed-retry-*)`);
+      expect(await s.mgmt.queue(n.q('crash-loop.delayed'))).toMatchObject({
+        arguments: { 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': 1000 },
+      });
+    } else
+      expect(delayed.skipped).toBe(
+        `needs RabbitMQ 4.3 native delayed retry (this broker: ${s.broker.version} ignores x-delayed-retry-*)`,
+      );
     for (const q of ['work', 'nack', 'delayed', 'dead']) expect(await s.broker.depth(n.q(`crash-loop.${q}`))).toBe(0);
   });
 });

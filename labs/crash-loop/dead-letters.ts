@@ -30,11 +30,22 @@ export async function watchDeadLetters(ctx: LabContext, queue: string): Promise<
     queue,
     (d) => {
       const death = (d.headers['x-death'] as { reason?: string }[] | undefined)?.[0];
-      const letter = { reason: String(death?.reason ?? 'none'), deliveryCount: d.headers['x-delivery-count'], redelivered: d.redelivered };
+      const letter = {
+        reason: String(death?.reason ?? 'none'),
+        deliveryCount: d.headers['x-delivery-count'],
+        redelivered: d.redelivered,
+      };
       d.ack();
       const id = String(d.messageId);
       arrived.set(id, letter);
-      ctx.log.emit('dead-letter', { queue, messageId: id, reason: letter.reason, deliveryCount: String(letter.deliveryCount ?? 'absent'), redelivered: d.redelivered, status: 'received' });
+      ctx.log.emit('dead-letter', {
+        queue,
+        messageId: id,
+        reason: letter.reason,
+        deliveryCount: String(letter.deliveryCount ?? 'absent'),
+        redelivered: d.redelivered,
+        status: 'received',
+      });
       wait(id).resolve(letter);
     },
     { prefetch: 10, channel },

@@ -14,11 +14,12 @@ export const faults = defineFaults({
     fails: ['nackLoop'],
   },
   'no-delayed-retry': {
-    breaks: 'the delayed queue is declared without x-delayed-retry-*: the crash\'s redelivery comes at once',
+    breaks: "the delayed queue is declared without x-delayed-retry-*: the crash's redelivery comes at once",
     fails: ['crashRedeliveryDelayedMs'],
   },
   'nack-instead-of-crash': {
-    breaks: 'the consumer nacks and exits cleanly instead of dying: on 4.3 a nack does not count, nothing is dead-lettered',
+    breaks:
+      'the consumer nacks and exits cleanly instead of dying: on 4.3 a nack does not count, nothing is dead-lettered',
     fails: ['crashExits', 'deliveriesUntilDeadLetter', 'deadLetterReason', 'deliveryCounts'],
   },
   'no-delivery-limit': {

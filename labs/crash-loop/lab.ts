@@ -34,18 +34,29 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const dead = await watchDeadLetters(ctx, x.dead);
     try {
       const delayedRetry = ctx.caps.nativeDelayedRetry;
-      const [loop, nack, delayed] = await Promise.all([crashLoop(ctx, x, dead), nackLoop(ctx, x, dead), delayedRetry ? delayedCrash(ctx, x) : null]);
+      const [loop, nack, delayed] = await Promise.all([
+        crashLoop(ctx, x, dead),
+        nackLoop(ctx, x, dead),
+        delayedRetry ? delayedCrash(ctx, x) : null,
+      ]);
       const read = countReader(ctx);
       const deliveries = loop.deliveries;
       const deliveryCounts = deliveries.map((d) => read(d.fields.deliveryCount));
       const acquiredCounts = deliveries.map((d) => read(d.fields.acquiredCount));
       const letter = dead.got('poison');
       const letterCount = letter ? read(letter.deliveryCount) : 'none';
-      const nackExpected = ctx.caps.nackRequeueCountsTowardLimit ? `dead-lettered after ${LIMIT + 1} deliveries` : `acked after ${LIMIT + 2} deliveries`;
+      const nackExpected = ctx.caps.nackRequeueCountsTowardLimit
+        ? `dead-lettered after ${LIMIT + 1} deliveries`
+        : `acked after ${LIMIT + 2} deliveries`;
       const facts = {
         limit: LIMIT,
         delayMs: DELAY_MS,
-        processes: loop.runs.map((r) => ({ name: r.name, exitCode: r.exitCode, signal: r.signal, delivered: r.events.some(isDelivery) })),
+        processes: loop.runs.map((r) => ({
+          name: r.name,
+          exitCode: r.exitCode,
+          signal: r.signal,
+          delivered: r.events.some(isDelivery),
+        })),
         deliveries: deliveries.map((d) => d.fields),
         deadLetter: letter ?? null,
         nack,
@@ -67,13 +78,25 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
           check('deliveriesUntilDeadLetter', LIMIT + 1, letter ? deliveries.length : 'not dead-lettered'),
           check('deadLetterReason', 'delivery_limit', letter?.reason ?? 'none'),
           check('deliveryCounts', failedDeliveryCounts(LIMIT), deliveryCounts),
-          check('acquiredCounts', ctx.caps.acquiredCountHeader ? failedDeliveryCounts(LIMIT) : absentCounts(LIMIT), acquiredCounts),
+          check(
+            'acquiredCounts',
+            ctx.caps.acquiredCountHeader ? failedDeliveryCounts(LIMIT) : absentCounts(LIMIT),
+            acquiredCounts,
+          ),
           // 3.10.8 sends the dead-lettered copy without x-delivery-count (to a push consumer)
-          check('deadLetterDeliveryCount', ctx.caps.deadLetteredCopyCarriesDeliveryCount ? LIMIT + 1 : 'absent', letterCount),
+          check(
+            'deadLetterDeliveryCount',
+            ctx.caps.deadLetteredCopyCarriesDeliveryCount ? LIMIT + 1 : 'absent',
+            letterCount,
+          ),
           check('nackLoop', nackExpected, nack.outcome),
           delayed
             ? checkAtLeast('crashRedeliveryDelayedMs', DELAY_MS, delayed.gapMs)
-            : skipCheck('crashRedeliveryDelayedMs', DELAY_MS, `needs RabbitMQ 4.3 native delayed retry (this broker: ${ctx.caps.version} ignores x-delayed-retry-*)`),
+            : skipCheck(
+                'crashRedeliveryDelayedMs',
+                DELAY_MS,
+                `needs RabbitMQ 4.3 native delayed retry (this broker: ${ctx.caps.version} ignores x-delayed-retry-*)`,
+              ),
         ] as ReturnType<typeof check>[],
         facts,
       };
@@ -98,12 +121,18 @@ async function crashLoop(ctx: LabContext<unknown, Fault>, x: CrashLoopNames, dea
   while (!isDead && runs.filter((r) => r.events.some(isDelivery)).length < MAX_CONSUMERS) {
     const name = `consumer-${runs.length + 1}`;
     ctx.progress(`${name}: consumes ${x.work}; the poison pill kills it`);
-    runs.push(await runChild(ctx, name, SCRIPT, { args: ['--queue', x.work], names: x, stop: deadLettered, timeoutMs: 30_000 }));
+    runs.push(
+      await runChild(ctx, name, SCRIPT, { args: ['--queue', x.work], names: x, stop: deadLettered, timeoutMs: 30_000 }),
+    );
   }
   // the dead-lettering follows the last death within milliseconds; bounded, for a run that never gets there
   if (!isDead) await Promise.race([deadLettered, ctx.sleep(1000)]);
   const delivered = runs.filter((r) => r.events.some(isDelivery));
-  return { runs, crashExits: delivered.map((r) => r.exitCode), deliveries: delivered.flatMap((r) => r.events.filter(isDelivery)) };
+  return {
+    runs,
+    crashExits: delivered.map((r) => r.exitCode),
+    deliveries: delivered.flatMap((r) => r.events.filter(isDelivery)),
+  };
 }
 
 /** nack(requeue=true) the message LIMIT + 1 times, then ack it: does the broker dead-letter it first? */
@@ -126,7 +155,11 @@ async function nackLoop(ctx: LabContext<unknown, Fault>, x: CrashLoopNames, dead
   );
   await ctx.broker.sendConfirmed(x.nack, 'nacked', { messageId: 'nacked' });
   const end = await ctx.within(
-    Promise.race([acked.promise.then((k) => `acked after ${k} deliveries`), dead.of('nacked').then(() => `dead-lettered after ${n} deliveries`), consumer.failure]),
+    Promise.race([
+      acked.promise.then((k) => `acked after ${k} deliveries`),
+      dead.of('nacked').then(() => `dead-lettered after ${n} deliveries`),
+      consumer.failure,
+    ]),
     20_000,
     `the nacked message acked or dead-lettered on ${x.nack}`,
   );
@@ -154,9 +187,17 @@ async function delayedCrash(ctx: LabContext<unknown, Fault>, x: CrashLoopNames) 
     },
     { noAck: false, priority: -1 },
   );
-  const crashed = await runChild(ctx, 'consumer-delayed', SCRIPT, { args: ['--queue', x.delayed, '--publish', 'delayed', '--timeout-ms', '10000'], names: x, timeoutMs: 30_000 });
+  const crashed = await runChild(ctx, 'consumer-delayed', SCRIPT, {
+    args: ['--queue', x.delayed, '--publish', 'delayed', '--timeout-ms', '10000'],
+    names: x,
+    timeoutMs: 30_000,
+  });
   const first = crashed.events.find(isDelivery);
-  const second = await ctx.within(again.promise, DELAY_MS + 20_000, `the redelivery of the crashed message on ${x.delayed}`);
+  const second = await ctx.within(
+    again.promise,
+    DELAY_MS + 20_000,
+    `the redelivery of the crashed message on ${x.delayed}`,
+  );
   await channel.cancel(consumerTag);
   await closeChannel(channel);
   const firstAt = Number(first?.fields.at ?? Number.NaN);

@@ -15,7 +15,13 @@ import { deferred } from '../../src/time.js';
 import type { CrashLoopNames } from './names.js';
 import type { Fault } from './faults.js';
 
-const { values } = parseArgs({ options: { queue: { type: 'string' }, publish: { type: 'string' }, 'timeout-ms': { type: 'string', default: '20000' } } });
+const { values } = parseArgs({
+  options: {
+    queue: { type: 'string' },
+    publish: { type: 'string' },
+    'timeout-ms': { type: 'string', default: '20000' },
+  },
+});
 const queue = String(values.queue);
 const rt = await childRuntime<CrashLoopNames, Fault>();
 const flushed = () => new Promise<void>((resolve) => process.stdout.write('', () => resolve()));

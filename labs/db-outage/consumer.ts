@@ -76,7 +76,8 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
     // it: postgres.js 3.4 crashes the process writing COMMIT to a connection the server already closed.)
     await hold();
     await db.begin(async (tx) => {
-      const fresh = await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING message_id`;
+      const fresh =
+        await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING message_id`;
       if (fresh.length) await tx`INSERT INTO ${tx(x.effects)} (message_id, delivery) VALUES (${id}, ${n})`;
     });
   };

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG, expectLabPasses, mqlab, startMqlab, upAgainAfterFailure, useNamespace, useServices } from '../../test/helpers.js';
+import {
+  CONFIG,
+  expectLabPasses,
+  mqlab,
+  startMqlab,
+  upAgainAfterFailure,
+  useNamespace,
+  useServices,
+} from '../../test/helpers.js';
 import { runLabs } from '../../src/runner.js';
 import { meta } from './meta.js';
 import { openDb } from '../../src/db/client.js';
@@ -28,11 +36,27 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
   it('passes twice in a row; each id has one effect row and PostgreSQL is up again after each run', async () => {
     await expectLabPasses(['db-outage'], {
       line: /^db-outage: downMs=\d+ failedCommits=\d+ heldDelivery=redelivered redeliveries=\d+ effectRows=5 duplicateEffects=0 lostIds=0$/,
-      pass: { postgresExited: 'true', postgresRefused: 'ECONNREFUSED', heldDeliveryOutcome: 'redelivered', readyWhileHeld: '2', ackedBeforeCommit: '0', lostIds: '0', duplicateEffects: '0', effectRows: '5' },
+      pass: {
+        postgresExited: 'true',
+        postgresRefused: 'ECONNREFUSED',
+        heldDeliveryOutcome: 'redelivered',
+        readyWhileHeld: '2',
+        ackedBeforeCommit: '0',
+        lostIds: '0',
+        duplicateEffects: '0',
+        effectRows: '5',
+      },
       check: async () => {
         expect(await postgresUp()).toBe(true);
-        const rows = await s.db`SELECT message_id, count(*)::int AS n FROM ${s.db(n.t('dbo_effect'))} GROUP BY message_id ORDER BY message_id`;
-        expect(rows.map((r) => `${r.message_id}=${r.n}`)).toEqual(['dbo-001=1', 'dbo-002=1', 'dbo-003=1', 'dbo-004=1', 'dbo-005=1']);
+        const rows =
+          await s.db`SELECT message_id, count(*)::int AS n FROM ${s.db(n.t('dbo_effect'))} GROUP BY message_id ORDER BY message_id`;
+        expect(rows.map((r) => `${r.message_id}=${r.n}`)).toEqual([
+          'dbo-001=1',
+          'dbo-002=1',
+          'dbo-003=1',
+          'dbo-004=1',
+          'dbo-005=1',
+        ]);
         expect(await s.broker.depth(n.q('dbo.work'))).toBe(0);
       },
     });
@@ -53,7 +77,9 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
     const r = await run.exited(90_000);
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(String(r.stderr)).toMatch(/\[services\] .*service=PostgreSQL .*status=ready/);
-    expect(String(r.stderr)).toMatch(/^db-outage: PostgreSQL is running again \(it accepted connections \d+ ms after its start\)$/m);
+    expect(String(r.stderr)).toMatch(
+      /^db-outage: PostgreSQL is running again \(it accepted connections \d+ ms after its start\)$/m,
+    );
     expect(await postgresUp()).toBe(true);
   });
 
@@ -71,17 +97,26 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
 
   it('RabbitMQ lost while PostgreSQL is down: exit 2 naming RabbitMQ, and PostgreSQL runs again before mqlab exits', async () => {
     // the broker closes the run's connections (management API: connection-forced), as a broker that went away would
-    const vhostConnections = async () => (await s.mgmt.request<{ name: string }[]>('GET', `/api/vhosts/${encodeURIComponent(CONFIG.vhost)}/connections`)) ?? [];
+    const vhostConnections = async () =>
+      (await s.mgmt.request<{ name: string }[]>(
+        'GET',
+        `/api/vhosts/${encodeURIComponent(CONFIG.vhost)}/connections`,
+      )) ?? [];
     const before = new Set((await vhostConnections()).map((c) => c.name));
     const run = startMqlab(['db-outage', '-v', '--down', '20s']);
     await run.stderrShows('status=stopped', 60_000);
     let theirs: string[] = [];
     // the API lists a connection once its first statistics arrived (about a second)
-    for (const end = Date.now() + 15_000; theirs.length === 0 && Date.now() < end; await new Promise((r) => setTimeout(r, 200))) {
+    for (
+      const end = Date.now() + 15_000;
+      theirs.length === 0 && Date.now() < end;
+      await new Promise((r) => setTimeout(r, 200))
+    ) {
       theirs = (await vhostConnections()).map((c) => c.name).filter((c) => !before.has(c));
     }
     expect(theirs.length).toBeGreaterThan(0);
-    for (const name of theirs) await s.mgmt.request('DELETE', `/api/connections/${encodeURIComponent(name)}`).catch(() => {}); // one may have closed meanwhile
+    for (const name of theirs)
+      await s.mgmt.request('DELETE', `/api/connections/${encodeURIComponent(name)}`).catch(() => {}); // one may have closed meanwhile
     const r = await run.exited(90_000);
     const stderr = String(r.stderr);
     expect(r.exitCode, stderr).toBe(2);
@@ -96,15 +131,31 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
     try {
       const r = await mqlab(['db-outage'], { MQLAB_HOME: home });
       expect(r.code).toBe(2);
-      expect(r.stderr.split('\n')[0]).toBe(`mqlab: db-outage needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`);
+      expect(r.stderr.split('\n')[0]).toBe(
+        `mqlab: db-outage needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`,
+      );
       const elsewhere = await mqlab(['db-outage', '--amqp-url', CONFIG.amqpUrl.replace('127.0.0.1', '127.0.0.2')]);
       expect(elsewhere.code).toBe(2);
-      expect(elsewhere.stderr).toMatch(/^mqlab: db-outage needs the services `mqlab up` started: MQLAB_AMQP_URL is amqp:\/\/app:\*\*\*@127\.0\.0\.2:/);
+      expect(elsewhere.stderr).toMatch(
+        /^mqlab: db-outage needs the services `mqlab up` started: MQLAB_AMQP_URL is amqp:\/\/app:\*\*\*@127\.0\.0\.2:/,
+      );
       const hooks = { stderr: () => {}, waitForEnter: async () => {} };
-      const { reports } = await runLabs([meta, meta], { ...CONFIG, home }, { verbose: false, step: false, labOptions: {} }, hooks, new AbortController().signal);
+      const { reports } = await runLabs(
+        [meta, meta],
+        { ...CONFIG, home },
+        { verbose: false, step: false, labOptions: {} },
+        hooks,
+        new AbortController().signal,
+      );
       expect(reports.map((x) => [x.status, x.skipped])).toEqual([
-        ['skipped', `needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`],
-        ['skipped', `needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`],
+        [
+          'skipped',
+          `needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`,
+        ],
+        [
+          'skipped',
+          `needs the services \`mqlab up\` started (no backend recorded in ${home}; this lab stops and starts them)`,
+        ],
       ]);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });

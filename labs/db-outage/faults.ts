@@ -9,7 +9,7 @@ export const faults = defineFaults({
     breaks: 'the consumer acks on receipt: the held message is lost when its transaction fails',
     fails: ['heldDeliveryOutcome', 'readyWhileHeld', 'ackedBeforeCommit', 'lostIds', 'effectRows'],
   },
-  'autocommit': {
+  autocommit: {
     breaks: 'the effect and the dedupe key commit separately: the redelivery writes the effect twice',
     fails: ['duplicateEffects', 'effectRows'],
   },

@@ -52,11 +52,19 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
     /** ready messages while the held delivery waits (passive declare): the broker's view of what was acked */
     let readyWhileHeld = -1;
     try {
-      await ctx.within(Promise.race([holding.promise, consumer.failure]), 15_000, `the consumer to open the transaction of ${heldId}`);
+      await ctx.within(
+        Promise.race([holding.promise, consumer.failure]),
+        15_000,
+        `the consumer to open the transaction of ${heldId}`,
+      );
       await ctx.checkpoint('holding', { messageId: heldId });
       const whileDown = async (stopped: Stopped) => {
         readyWhileHeld = await ctx.broker.depth(x.queue);
-        await ctx.checkpoint('postgres-down', { pid: stopped.pid ?? 'docker', probe: stopped.refused ?? 'connected', ready: readyWhileHeld });
+        await ctx.checkpoint('postgres-down', {
+          pid: stopped.pid ?? 'docker',
+          probe: stopped.refused ?? 'connected',
+          ready: readyWhileHeld,
+        });
         release.resolve(); // the consumer goes on to COMMIT against a stopped database
         await ctx.sleep(Math.max(0, stopped.goneAt + downMs - Date.now()));
       };
@@ -68,19 +76,24 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
       } else {
         ctx.progress(`stopping PostgreSQL for ${downMs} ms while ${heldId} is between receive and commit`);
         outage = await ctx.services.outage('PostgreSQL', whileDown);
-        ctx.progress(`PostgreSQL accepts connections again (${outage.started.readyAt - outage.started.startAt} ms after its start)`);
+        ctx.progress(
+          `PostgreSQL accepts connections again (${outage.started.readyAt - outage.started.startAt} ms after its start)`,
+        );
       }
       await ctx.checkpoint('postgres-back', { committed: consumer.committed.size });
       // bounded: every id committed, or the consumer's retry budget twice over and a margin
       const deadline = Date.now() + 2 * holdBudgetMs + 5000;
-      while (consumer.committed.size < ids.length && Date.now() < deadline) await Promise.race([ctx.sleep(100), consumer.failure]);
+      while (consumer.committed.size < ids.length && Date.now() < deadline)
+        await Promise.race([ctx.sleep(100), consumer.failure]);
     } finally {
       release.resolve();
       await consumer.stop();
       await db.end({ timeout: 1 });
     }
 
-    const rows = (await ctx.db`SELECT message_id, count(*)::int AS n FROM ${ctx.db(x.effects)} GROUP BY message_id`).map((r) => ({ message_id: String(r.message_id), n: Number(r.n) }));
+    const rows = (
+      await ctx.db`SELECT message_id, count(*)::int AS n FROM ${ctx.db(x.effects)} GROUP BY message_id`
+    ).map((r) => ({ message_id: String(r.message_id), n: Number(r.n) }));
     const tally = account(ids, rows);
     const { record } = consumer;
     const failed = record.attempts.filter((a) => !a.ok);
@@ -109,7 +122,11 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
         check('postgresRefused', 'ECONNREFUSED', outage?.stopped.refused ?? 'not stopped'),
         checkAtLeast('failedCommits', 1, failed.length),
         expected === null
-          ? skipCheck('heldDeliveryOutcome', outcome, `PostgreSQL came back within ${BACKOFF.maxMs} ms of the hold budget: either outcome is right`)
+          ? skipCheck(
+              'heldDeliveryOutcome',
+              outcome,
+              `PostgreSQL came back within ${BACKOFF.maxMs} ms of the hold budget: either outcome is right`,
+            )
           : check('heldDeliveryOutcome', expected, outcome),
         // prefetch 1: while dbo-003 is held unacked the broker sends nothing else, so the two after it stay ready
         check('readyWhileHeld', MESSAGES - HELD, readyWhileHeld),

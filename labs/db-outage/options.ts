@@ -17,7 +17,8 @@ export const options: OptionSpecs<DbOutageOptions> = {
   },
   holdBudgetMs: {
     flag: '--hold-budget <duration>',
-    description: 'how long the consumer retries a failed transaction (backoff) while holding the delivery, before nack(requeue) gives it back',
+    description:
+      'how long the consumer retries a failed transaction (backoff) while holding the delivery, before nack(requeue) gives it back',
     default: '1s',
     parse: duration({ min: 100, max: 120_000 }),
   },

@@ -20,7 +20,12 @@ export function heldOutcome(record: ConsumerRecord, id: string): HeldOutcome {
  * hold budget after the first failure, the delivery must have been given back (redelivered);
  * clearly earlier, kept. Within `margin` (a backoff step) of the budget either is right: null.
  */
-export function expectedOutcome(firstFailureAt: number | null, readyAt: number | null, holdBudgetMs: number, margin: number): HeldOutcome | null {
+export function expectedOutcome(
+  firstFailureAt: number | null,
+  readyAt: number | null,
+  holdBudgetMs: number,
+  margin: number,
+): HeldOutcome | null {
   if (firstFailureAt === null || readyAt === null) return 'kept';
   const held = readyAt - firstFailureAt;
   if (held > holdBudgetMs + margin) return 'redelivered';

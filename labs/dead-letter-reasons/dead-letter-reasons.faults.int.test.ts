@@ -9,7 +9,8 @@ import { meta } from './meta.js';
 
 describeFaults(meta, useNamespace(import.meta.url).namespace, [
   {
-    title: 'straight into the queues; an application-made dead letter; a second death copied by the app; a producer not stopped',
+    title:
+      'straight into the queues; an application-made dead letter; a second death copied by the app; a producer not stopped',
     faults: ['default-exchange', 'app-dead-letter', 'twice-app-copy', 'late-publish'],
   },
   {

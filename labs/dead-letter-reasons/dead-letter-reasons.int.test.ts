@@ -5,11 +5,20 @@ import type { Delivery } from '../../src/broker/broker.js';
 
 const n = useNamespace(import.meta.url);
 
-const LINE = 'dead-letter-reasons: expired=2 maxlen=1 rejected=1 delivery_limit=1 expirationRemoved=true countGrowth=[1, 2]';
+const LINE =
+  'dead-letter-reasons: expired=2 maxlen=1 rejected=1 delivery_limit=1 expirationRemoved=true countGrowth=[1, 2]';
 const PATHS = ['queue-ttl', 'message-ttl', 'max-length', 'reject', 'delivery-limit', 'twice'];
 const DLQS = PATHS.map((p) => `dlr.${p}.dlq`);
 /** queues that must be empty after a run (max-length keeps its newest message) */
-const EMPTY = [n.q('dlr.queue-ttl'), n.q('dlr.message-ttl'), n.q('dlr.reject'), n.q('dlr.delivery-limit'), n.q('dlr.twice'), n.q('dlr.twice.retry'), n.q('dlr.dead.watch')];
+const EMPTY = [
+  n.q('dlr.queue-ttl'),
+  n.q('dlr.message-ttl'),
+  n.q('dlr.reject'),
+  n.q('dlr.delivery-limit'),
+  n.q('dlr.twice'),
+  n.q('dlr.twice.retry'),
+  n.q('dlr.dead.watch'),
+];
 
 describe('dead-letter-reasons lab against the real broker', () => {
   const s = useServices();
@@ -26,9 +35,14 @@ describe('dead-letter-reasons lab against the real broker', () => {
   function expectDeath(d: Delivery, reason: string, queue: string, key: string) {
     const death = (d.headers['x-death'] as Record<string, unknown>[])[0];
     expect(death).toMatchObject({ reason, queue, count: 1, exchange: n.q('dlr.business'), 'routing-keys': [key] });
-    expect(d.headers).toMatchObject({ 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': n.q('dlr.business') });
+    expect(d.headers).toMatchObject({
+      'x-first-death-reason': reason,
+      'x-first-death-queue': queue,
+      'x-first-death-exchange': n.q('dlr.business'),
+    });
     // 3.10 writes no x-last-death-*; from 3.13 on they name the newest death
-    if (lastDeathHeaders()) expect(d.headers).toMatchObject({ 'x-last-death-reason': reason, 'x-last-death-queue': queue });
+    if (lastDeathHeaders())
+      expect(d.headers).toMatchObject({ 'x-last-death-reason': reason, 'x-last-death-queue': queue });
     else expect(d.headers['x-last-death-reason']).toBeUndefined();
     expect(d.raw.properties.expiration).toBeUndefined();
     // the DLQ's letter itself was never delivered; from 4.0 a copy dead-lettered from a quorum queue
@@ -40,7 +54,12 @@ describe('dead-letter-reasons lab against the real broker', () => {
   it('passes twice in a row, prints its line, and leaves exactly one letter in each DLQ', async () => {
     await expectLabPasses(['dead-letter-reasons'], {
       line: LINE,
-      pass: { 'twice.countGrowth': '1,2', 'deliveryLimit.deliveries': '3', 'maxLength.deadLetter': 'oldest', 'messageTtl.expiration': 'removed' },
+      pass: {
+        'twice.countGrowth': '1,2',
+        'deliveryLimit.deliveries': '3',
+        'maxLength.deadLetter': 'oldest',
+        'messageTtl.expiration': 'removed',
+      },
       check: async () => {
         for (const q of DLQS.map(n.q)) expect(await s.broker.depth(q), q).toBe(1);
         for (const q of EMPTY) expect(await s.broker.depth(q), q).toBe(0);
@@ -64,19 +83,32 @@ describe('dead-letter-reasons lab against the real broker', () => {
     expect((await take(n.q('dlr.max-length'))).messageId).toBe('newest');
 
     expectDeath(await take(n.q('dlr.reject.dlq')), 'rejected', n.q('dlr.reject'), 'reject');
-    expectDeath(await take(n.q('dlr.delivery-limit.dlq')), 'delivery_limit', n.q('dlr.delivery-limit'), 'delivery-limit');
+    expectDeath(
+      await take(n.q('dlr.delivery-limit.dlq')),
+      'delivery_limit',
+      n.q('dlr.delivery-limit'),
+      'delivery-limit',
+    );
 
     const twice = await take(n.q('dlr.twice.dlq'));
     expect(twice.headers['x-death']).toMatchObject([
       { reason: 'rejected', queue: n.q('dlr.twice'), count: 2 },
       { reason: 'expired', queue: n.q('dlr.twice.retry'), count: 1 },
     ]);
-    expect(twice.headers).toMatchObject({ 'x-first-death-reason': 'rejected', 'x-first-death-queue': n.q('dlr.twice') });
-    if (lastDeathHeaders()) expect(twice.headers).toMatchObject({ 'x-last-death-reason': 'rejected', 'x-last-death-queue': n.q('dlr.twice') });
+    expect(twice.headers).toMatchObject({
+      'x-first-death-reason': 'rejected',
+      'x-first-death-queue': n.q('dlr.twice'),
+    });
+    if (lastDeathHeaders())
+      expect(twice.headers).toMatchObject({
+        'x-last-death-reason': 'rejected',
+        'x-last-death-queue': n.q('dlr.twice'),
+      });
   });
 
   it('starts from known data when an interrupted run left messages behind', async () => {
-    for (const q of [...DLQS.map(n.q), n.q('dlr.max-length'), n.q('dlr.dead.watch')]) await s.broker.sendConfirmed(q, 'stale', { messageId: 'stale' });
+    for (const q of [...DLQS.map(n.q), n.q('dlr.max-length'), n.q('dlr.dead.watch')])
+      await s.broker.sendConfirmed(q, 'stale', { messageId: 'stale' });
     const { code, report } = await runLabJson('dead-letter-reasons');
     expect(code).toBe(0);
     expect(Object.values(report.facts.dlqDepths)).toEqual([1, 1, 1, 1, 1, 1]);
@@ -90,17 +122,33 @@ describe('dead-letter-reasons lab against the real broker', () => {
       expect(info?.type, q).toBe('quorum');
       return info!.arguments;
     };
-    expect(await args(n.q('dlr.queue-ttl'))).toMatchObject({ 'x-message-ttl': 100, 'x-dead-letter-exchange': n.q('dlr.dead'), 'x-dead-letter-routing-key': 'queue-ttl' });
+    expect(await args(n.q('dlr.queue-ttl'))).toMatchObject({
+      'x-message-ttl': 100,
+      'x-dead-letter-exchange': n.q('dlr.dead'),
+      'x-dead-letter-routing-key': 'queue-ttl',
+    });
     expect(await args(n.q('dlr.max-length'))).toMatchObject({ 'x-max-length': 1, 'x-overflow': 'drop-head' });
     expect(await args(n.q('dlr.delivery-limit'))).toMatchObject({ 'x-delivery-limit': 2 });
     const twice = await args(n.q('dlr.twice'));
     expect(twice['x-dead-letter-exchange']).toBe(n.q('dlr.dead'));
     expect(twice['x-dead-letter-routing-key']).toBeUndefined(); // dies with the message's own routing key
-    expect(await args(n.q('dlr.twice.retry'))).toMatchObject({ 'x-message-ttl': 100, 'x-dead-letter-exchange': n.q('dlr.business'), 'x-dead-letter-routing-key': 'twice.again' });
+    expect(await args(n.q('dlr.twice.retry'))).toMatchObject({
+      'x-message-ttl': 100,
+      'x-dead-letter-exchange': n.q('dlr.business'),
+      'x-dead-letter-routing-key': 'twice.again',
+    });
     for (const q of [...DLQS.map(n.q), n.q('dlr.dead.watch')]) await args(q);
     const bindings = await s.mgmt.bindings();
-    expect(bindings).toContainEqual(expect.objectContaining({ source: n.q('dlr.dead'), destination: n.q('dlr.dead.watch'), routing_key: '#' }));
-    expect(bindings).toContainEqual(expect.objectContaining({ source: n.q('dlr.business'), destination: n.q('dlr.twice'), routing_key: 'twice.again' }));
+    expect(bindings).toContainEqual(
+      expect.objectContaining({ source: n.q('dlr.dead'), destination: n.q('dlr.dead.watch'), routing_key: '#' }),
+    );
+    expect(bindings).toContainEqual(
+      expect.objectContaining({
+        source: n.q('dlr.business'),
+        destination: n.q('dlr.twice'),
+        routing_key: 'twice.again',
+      }),
+    );
   });
 
   it('--namespace runs on its own queues', async () => {

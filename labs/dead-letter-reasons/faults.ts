@@ -6,11 +6,13 @@ import { defineFaults } from '../../src/lab.js';
 
 export const faults = defineFaults({
   'default-exchange': {
-    breaks: 'the messages go straight into the queues (default exchange): x-death names exchange "" instead of the business exchange',
+    breaks:
+      'the messages go straight into the queues (default exchange): x-death names exchange "" instead of the business exchange',
     fails: ['queueTtl', 'maxLength', 'reject', 'deliveryLimit'],
   },
   'app-dead-letter': {
-    breaks: 'the application puts its own copies in the TTL paths\' DLQs: no x-death, expiration kept, before the real messages were sent',
+    breaks:
+      "the application puts its own copies in the TTL paths' DLQs: no x-death, expiration kept, before the real messages were sent",
     fails: [
       'messageTtl',
       'messageTtl.expiration',

@@ -64,7 +64,14 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       };
       arrivals.push(a);
       d.ack(); // the watch copy only; the DLQ keeps its own copy untouched
-      log.emit('dlq', { messageId: a.messageId, routingKey: a.key, reason: a.view.reason, queue: a.view.queue, count: a.view.count, status: 'observed' });
+      log.emit('dlq', {
+        messageId: a.messageId,
+        routingKey: a.key,
+        reason: a.view.reason,
+        queue: a.view.queue,
+        count: a.view.count,
+        status: 'observed',
+      });
       if (WATCHED.every((k) => arrivals.some((e) => e.key === k))) allDead.resolve();
     });
 
@@ -75,21 +82,31 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       await broker.consume(x.work.reject, (d) => settle(ctx, d, 'rejected', () => d.reject(false)), { channel: work }),
       // reject(requeue=true) counts toward x-delivery-limit on every version; nack(requeue=true)
       // stops counting on 4.3 (ctx.caps.nackRequeueCountsTowardLimit), so the lab never uses it here
-      await broker.consume(x.work['delivery-limit'], (d) => {
-        limitDeliveries.push(d.headers['x-delivery-count'] === undefined ? null : Number(d.headers['x-delivery-count']));
-        // TEST ONLY (limit-gives-up): a consumer that rejects for good at once, so the limit never counts
-        if (ctx.fault('limit-gives-up')) return settle(ctx, d, 'rejected', () => d.reject(false));
-        settle(ctx, d, 'requeued', () => d.reject(true));
-      }, { channel: work }),
-      await broker.consume(x.work.twice, async (d) => {
-        twiceDeliveries += 1;
-        // TEST ONLY (twice-app-copy): the second death is the application copying the message itself, no broker dead-lettering
-        if (ctx.fault('twice-app-copy') && twiceDeliveries === 2) {
-          await broker.publishConfirmed(x.dead, TWICE_AGAIN, d.body, { messageId: d.messageId, headers: d.headers });
-          return settle(ctx, d, 'copied_by_app', () => d.ack());
-        }
-        settle(ctx, d, 'rejected', () => d.reject(false));
-      }, { channel: work }),
+      await broker.consume(
+        x.work['delivery-limit'],
+        (d) => {
+          limitDeliveries.push(
+            d.headers['x-delivery-count'] === undefined ? null : Number(d.headers['x-delivery-count']),
+          );
+          // TEST ONLY (limit-gives-up): a consumer that rejects for good at once, so the limit never counts
+          if (ctx.fault('limit-gives-up')) return settle(ctx, d, 'rejected', () => d.reject(false));
+          settle(ctx, d, 'requeued', () => d.reject(true));
+        },
+        { channel: work },
+      ),
+      await broker.consume(
+        x.work.twice,
+        async (d) => {
+          twiceDeliveries += 1;
+          // TEST ONLY (twice-app-copy): the second death is the application copying the message itself, no broker dead-lettering
+          if (ctx.fault('twice-app-copy') && twiceDeliveries === 2) {
+            await broker.publishConfirmed(x.dead, TWICE_AGAIN, d.body, { messageId: d.messageId, headers: d.headers });
+            return settle(ctx, d, 'copied_by_app', () => d.ack());
+          }
+          settle(ctx, d, 'rejected', () => d.reject(false));
+        },
+        { channel: work },
+      ),
     ];
 
     const sentAt: Record<string, number> = {};
@@ -100,7 +117,8 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const ttl = (ms: number) => (ms ? { expiration: String(ms) } : {});
     const send = async (key: string, id: string, props: { expiration?: string } = {}) => {
       sentAt[id] = ctx.now();
-      if (viaQueue && key !== 'twice') await broker.sendConfirmed(x.work[key as PathName], id, { messageId: id, ...props });
+      if (viaQueue && key !== 'twice')
+        await broker.sendConfirmed(x.work[key as PathName], id, { messageId: id, ...props });
       else await broker.publishConfirmed(x.business, key, id, { messageId: id, ...props });
       log.emit('producer', { messageId: id, destination: `${x.business}/${key}`, ...props, status: 'confirmed' });
     };
@@ -108,7 +126,10 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     // the application's copies go first, so they are the first letters the watch queue gets for those paths
     if (ctx.fault('app-dead-letter')) {
       await broker.publishConfirmed(x.dead, 'queue-ttl', 'queue-ttl', { messageId: 'queue-ttl' });
-      await broker.publishConfirmed(x.dead, 'message-ttl', 'message-ttl', { messageId: 'message-ttl', expiration: '60000' });
+      await broker.publishConfirmed(x.dead, 'message-ttl', 'message-ttl', {
+        messageId: 'message-ttl',
+        expiration: '60000',
+      });
     }
     await Promise.all([
       send('queue-ttl', 'queue-ttl', ttl(0)),
@@ -121,9 +142,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
     const failures = [watcher, ...consumers].map((c) => c.failure);
     const missing = () => WATCHED.filter((k) => !arrivals.some((e) => e.key === k)).join(', ');
-    await ctx.within(Promise.race([allDead.promise, ...failures]), 5_000, `a dead letter for every path on ${x.watch}`).catch((err) => {
-      throw err instanceof LabError ? new LabError(`${err.message} (none arrived for: ${missing()})`) : err;
-    });
+    await ctx
+      .within(Promise.race([allDead.promise, ...failures]), 5_000, `a dead letter for every path on ${x.watch}`)
+      .catch((err) => {
+        throw err instanceof LabError ? new LabError(`${err.message} (none arrived for: ${missing()})`) : err;
+      });
     await Promise.all([watcher, ...consumers].map((c) => c.cancel()));
     await closeChannel(work);
     // TEST ONLY (late-publish): a producer that was not stopped puts one more message on a work queue
@@ -139,7 +162,9 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const checks = [];
     for (const p of SINGLE_PATHS) {
       const a = byKey(p);
-      checks.push(check(CHECK_NAME[p], describeDeadLetter(expected[p].view), a ? describeDeadLetter(a.view) : 'no dead letter'));
+      checks.push(
+        check(CHECK_NAME[p], describeDeadLetter(expected[p].view), a ? describeDeadLetter(a.view) : 'no dead letter'),
+      );
     }
     const lifetime = (p: PathName, id: string) => Math.ceil((byKey(p)?.at ?? 0) - (sentAt[id] ?? 0)); // broker stamps whole ms
     const msgTtl = byKey('message-ttl')?.view;
@@ -149,14 +174,22 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     checks.push(
       checkAtLeast('queueTtl.lifetimeMs', QUEUE_TTL_MS, lifetime('queue-ttl', 'queue-ttl')),
       check('messageTtl.expiration', 'removed', msgTtl ? (msgTtl.expiration ?? 'removed') : 'no dead letter'),
-      check('messageTtl.originalExpiration', expected['message-ttl'].view.originalExpiration, msgTtl?.originalExpiration ?? null),
+      check(
+        'messageTtl.originalExpiration',
+        expected['message-ttl'].view.originalExpiration,
+        msgTtl?.originalExpiration ?? null,
+      ),
       checkAtLeast('messageTtl.lifetimeMs', MESSAGE_TTL_MS, lifetime('message-ttl', 'message-ttl')),
       check('maxLength.deadLetter', expected['max-length'].messageId, byKey('max-length')?.messageId ?? 'none'),
       check('deliveryLimit.deliveries', expected['delivery-limit'].deliveries, limitDeliveries.length),
       check('twice.countGrowth', [1, 2], countGrowth),
       check('twice', describeDeadLetter(expected.twice.view), last ? describeDeadLetter(last.view) : 'no dead letter'),
       check('twice.history', expected.twice.view.history, last?.view.history ?? []),
-      check('dlqDepths', dlqs.map(() => 1), dlqDepths),
+      check(
+        'dlqDepths',
+        dlqs.map(() => 1),
+        dlqDepths,
+      ),
       check('workDepths', wantWork, workDepths),
     );
 
@@ -166,7 +199,10 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       checks,
       facts: {
         deadLetters: Object.fromEntries(arrivals.map((a) => [a.key, { messageId: a.messageId, ...a.view }])),
-        lifetimesMs: { 'queue-ttl': lifetime('queue-ttl', 'queue-ttl'), 'message-ttl': lifetime('message-ttl', 'message-ttl') },
+        lifetimesMs: {
+          'queue-ttl': lifetime('queue-ttl', 'queue-ttl'),
+          'message-ttl': lifetime('message-ttl', 'message-ttl'),
+        },
         deliveryLimitDeliveries: { count: limitDeliveries.length, xDeliveryCount: limitDeliveries },
         twiceDeliveries,
         lastDeathHeaders: expected.reject.view.last !== null,
@@ -189,14 +225,19 @@ function settle(ctx: LabContext, d: Delivery, status: string, act: () => void): 
  * Ready-message counts are a broker statistic: a quorum queue applies an enqueue a moment after the
  * watch queue's copy was delivered, so sample until the counts match or `ms` has passed.
  */
-async function depthsWhenSettled(ctx: LabContext, groups: Pair<string[]>, want: Pair<number[]>, ms: number): Promise<Pair<number[]>> {
+async function depthsWhenSettled(
+  ctx: LabContext,
+  groups: Pair<string[]>,
+  want: Pair<number[]>,
+  ms: number,
+): Promise<Pair<number[]>> {
   const end = ctx.now() + ms;
   const depths = (qs: string[]) => Promise.all(qs.map((q) => ctx.broker.depth(q)));
-  const same = (got: number[], expected: number[]) => got.length === expected.length && got.every((n, j) => n === expected[j]);
+  const same = (got: number[], expected: number[]) =>
+    got.length === expected.length && got.every((n, j) => n === expected[j]);
   for (;;) {
     const got = await Promise.all([depths(groups[0]), depths(groups[1])]);
     if ((same(got[0], want[0]) && same(got[1], want[1])) || ctx.now() >= end) return got;
     await ctx.sleep(5);
   }
 }
-

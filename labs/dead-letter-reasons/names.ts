@@ -31,7 +31,8 @@ export interface DlrNames {
 
 export function names(n: Names): DlrNames {
   const paths = [...SINGLE_PATHS, 'twice'] as PathName[];
-  const byPath = (suffix: string) => Object.fromEntries(paths.map((p) => [p, n.q(`dlr.${p}${suffix}`)])) as Record<PathName, string>;
+  const byPath = (suffix: string) =>
+    Object.fromEntries(paths.map((p) => [p, n.q(`dlr.${p}${suffix}`)])) as Record<PathName, string>;
   return {
     business: n.x('dlr.business'),
     dead: n.x('dlr.dead'),
@@ -65,7 +66,14 @@ export function topology(n: Names): Topology {
     queues: [
       ...single,
       { name: x.work.twice, args: { 'x-dead-letter-exchange': x.dead } },
-      { name: x.retry, args: { 'x-message-ttl': RETRY_TTL_MS, 'x-dead-letter-exchange': x.business, 'x-dead-letter-routing-key': TWICE_AGAIN } },
+      {
+        name: x.retry,
+        args: {
+          'x-message-ttl': RETRY_TTL_MS,
+          'x-dead-letter-exchange': x.business,
+          'x-dead-letter-routing-key': TWICE_AGAIN,
+        },
+      },
       ...Object.values(x.dlq).map((name) => ({ name })),
       { name: x.watch },
     ],

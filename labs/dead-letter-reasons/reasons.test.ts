@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { classifyDeadLetter, describeDeadLetter, expectedDeadLetters, summaryLine, tallyReasons, type PathQueues } from './reasons.js';
+import {
+  classifyDeadLetter,
+  describeDeadLetter,
+  expectedDeadLetters,
+  summaryLine,
+  tallyReasons,
+  type PathQueues,
+} from './reasons.js';
 
 const ts = { '!': 'timestamp', value: 1796013047 };
 const Q: PathQueues = {
@@ -18,7 +25,15 @@ const Q: PathQueues = {
 /** headers as amqplib decoded them from RabbitMQ 3.10.8 for the per-message expiration path */
 const expired310 = {
   'x-death': [
-    { count: 1, reason: 'expired', queue: 'dlr.message-ttl', time: ts, exchange: 'dlr.business', 'routing-keys': ['message-ttl'], 'original-expiration': '150' },
+    {
+      count: 1,
+      reason: 'expired',
+      queue: 'dlr.message-ttl',
+      time: ts,
+      exchange: 'dlr.business',
+      'routing-keys': ['message-ttl'],
+      'original-expiration': '150',
+    },
   ],
   'x-first-death-exchange': 'dlr.business',
   'x-first-death-queue': 'dlr.message-ttl',
@@ -29,12 +44,21 @@ const expired310 = {
 const twice = (last: boolean) => ({
   'x-death': [
     { count: 2, reason: 'rejected', queue: 'dlr.twice', time: ts, exchange: 'dlr.business', 'routing-keys': ['twice'] },
-    { count: 1, reason: 'expired', queue: 'dlr.twice.retry', time: ts, exchange: 'dlr.dead', 'routing-keys': ['twice'] },
+    {
+      count: 1,
+      reason: 'expired',
+      queue: 'dlr.twice.retry',
+      time: ts,
+      exchange: 'dlr.dead',
+      'routing-keys': ['twice'],
+    },
   ],
   'x-first-death-exchange': 'dlr.business',
   'x-first-death-queue': 'dlr.twice',
   'x-first-death-reason': 'rejected',
-  ...(last ? { 'x-last-death-exchange': 'dlr.business', 'x-last-death-queue': 'dlr.twice', 'x-last-death-reason': 'rejected' } : {}),
+  ...(last
+    ? { 'x-last-death-exchange': 'dlr.business', 'x-last-death-queue': 'dlr.twice', 'x-last-death-reason': 'rejected' }
+    : {}),
 });
 
 describe('classifyDeadLetter', () => {
@@ -84,7 +108,14 @@ describe('expectedDeadLetters', () => {
   it('expects one reason per path, delivery_limit on every version, and limit + 1 deliveries', () => {
     for (const v of ['3.10.8', '4.3.0']) {
       const e = expectedDeadLetters(v, Q);
-      expect(Object.values(e).map((x) => x.view.reason)).toEqual(['expired', 'expired', 'maxlen', 'rejected', 'delivery_limit', 'rejected']);
+      expect(Object.values(e).map((x) => x.view.reason)).toEqual([
+        'expired',
+        'expired',
+        'maxlen',
+        'rejected',
+        'delivery_limit',
+        'rejected',
+      ]);
       expect(e['delivery-limit'].deliveries).toBe(3);
       expect(e['max-length'].messageId).toBe('oldest');
       expect(e['message-ttl'].view.originalExpiration).toBe('150');
@@ -111,7 +142,9 @@ describe('expectedDeadLetters', () => {
 
 describe('summary line', () => {
   it('tallies the single-death paths by reason, in a fixed order', () => {
-    const views = [expired310, expired310, { 'x-death': [{ count: 1, reason: 'maxlen', queue: 'q' }] }].map((h) => classifyDeadLetter(h));
+    const views = [expired310, expired310, { 'x-death': [{ count: 1, reason: 'maxlen', queue: 'q' }] }].map((h) =>
+      classifyDeadLetter(h),
+    );
     expect(tallyReasons([...views, undefined])).toEqual({ expired: 2, maxlen: 1, rejected: 0, delivery_limit: 0 });
   });
 

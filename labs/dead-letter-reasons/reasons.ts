@@ -44,19 +44,29 @@ export interface DeadLetterView {
   history: string[];
 }
 
-export function classifyDeadLetter(headers: Record<string, unknown>, properties: { expiration?: unknown } = {}): DeadLetterView {
+export function classifyDeadLetter(
+  headers: Record<string, unknown>,
+  properties: { expiration?: unknown } = {},
+): DeadLetterView {
   const entries = deadLetterHistory(headers);
   const newest = entries[0];
-  const raw = Array.isArray(headers['x-death']) ? (headers['x-death'][0] as Record<string, unknown> | undefined) : undefined;
+  const raw = Array.isArray(headers['x-death'])
+    ? (headers['x-death'][0] as Record<string, unknown> | undefined)
+    : undefined;
   const f = firstDeath(headers);
-  const last = (k: string) => (headers[`x-last-death-${k}`] === undefined ? null : String(headers[`x-last-death-${k}`]));
+  const last = (k: string) =>
+    headers[`x-last-death-${k}`] === undefined ? null : String(headers[`x-last-death-${k}`]);
   return {
     reason: newest?.reason ?? null,
     queue: newest?.queue ?? null,
     count: newest?.count ?? 0,
     first: f.reason === null ? null : { reason: f.reason, queue: f.queue ?? '', exchange: f.exchange ?? '' },
-    last: last('reason') === null ? null : { reason: last('reason')!, queue: last('queue') ?? '', exchange: last('exchange') ?? '' },
-    expiration: properties.expiration === undefined || properties.expiration === null ? null : String(properties.expiration),
+    last:
+      last('reason') === null
+        ? null
+        : { reason: last('reason')!, queue: last('queue') ?? '', exchange: last('exchange') ?? '' },
+    expiration:
+      properties.expiration === undefined || properties.expiration === null ? null : String(properties.expiration),
     originalExpiration: raw?.['original-expiration'] === undefined ? null : String(raw['original-expiration']),
     history: entries.map((e) => `${e.reason}/${e.queue}×${e.count}`),
   };
@@ -87,12 +97,26 @@ export interface PathQueues {
 /** what each path must show on `version`, for queues named as in the lab's topology */
 export function expectedDeadLetters(version: string, q: PathQueues): Record<PathName, ExpectedDeadLetter> {
   const lastHeaders = capabilities(version).lastDeathHeaders;
-  const once = (path: PathName, reason: string, messageId: string, extra: Partial<ExpectedDeadLetter> = {}, originalExpiration: string | null = null): ExpectedDeadLetter => {
+  const once = (
+    path: PathName,
+    reason: string,
+    messageId: string,
+    extra: Partial<ExpectedDeadLetter> = {},
+    originalExpiration: string | null = null,
+  ): ExpectedDeadLetter => {
     const death = { reason, queue: q.work[path], exchange: q.business };
     return {
       path,
       messageId,
-      view: { reason, queue: death.queue, count: 1, first: death, last: lastHeaders ? death : null, originalExpiration, history: [`${reason}/${death.queue}×1`] },
+      view: {
+        reason,
+        queue: death.queue,
+        count: 1,
+        first: death,
+        last: lastHeaders ? death : null,
+        originalExpiration,
+        history: [`${reason}/${death.queue}×1`],
+      },
       ...extra,
     };
   };

@@ -30,7 +30,9 @@ const broken = (title: string, faults: FaultCase<typeof meta>['faults'], only = 
   alsoMayFail: ['rejectMaxLateMs', 'nackMaxLateMs', 'heldInQueue'],
   run: async (standard) => {
     if (atLeast(broker.version, 4, 3)) return standard();
-    const r = await mqlab([meta.name, '--namespace', namespace], { MQLAB_FAULT: faults.map((f) => `${meta.name}:${f}`).join(',') });
+    const r = await mqlab([meta.name, '--namespace', namespace], {
+      MQLAB_FAULT: faults.map((f) => `${meta.name}:${f}`).join(','),
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(`SKIP delayed-retry: needs RabbitMQ 4.3 (this broker: ${broker.version})`);
   },
@@ -43,12 +45,18 @@ describeFaults(meta, namespace, [
   broken('reject where the lab means nack: the delivery count and the delay grow', ['reject-for-nack']),
   broken('a consumer that works longer than the minimum delay before returning', ['slow-consumer']),
   broken('the held queue without x-max-length: the third publish is accepted too', ['no-max-length']),
-  broken('a native queue bound to an exchange, and a ladder work queue bound to its retry exchange', ['native-bound', 'work-bound-to-retry']),
-  // the rules (rules.ts): each variant breaks one queue or policy of its own
-  broken('the failed queue declared all; min given to the no-min queue and policy; a max = min policy', ['failed-as-all', 'min-given', 'max-not-below-min']),
-  broken('a max given where it should default; the precedence policies not applied; the limit -1 queue declared failed', [
-    'max-given',
-    'no-policies',
-    'unlimited-as-failed',
+  broken('a native queue bound to an exchange, and a ladder work queue bound to its retry exchange', [
+    'native-bound',
+    'work-bound-to-retry',
   ]),
+  // the rules (rules.ts): each variant breaks one queue or policy of its own
+  broken('the failed queue declared all; min given to the no-min queue and policy; a max = min policy', [
+    'failed-as-all',
+    'min-given',
+    'max-not-below-min',
+  ]),
+  broken(
+    'a max given where it should default; the precedence policies not applied; the limit -1 queue declared failed',
+    ['max-given', 'no-policies', 'unlimited-as-failed'],
+  ),
 ]);

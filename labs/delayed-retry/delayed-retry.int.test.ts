@@ -40,8 +40,13 @@ describe('delayed-retry lab against the real broker', () => {
       });
       // the precedence policies are gone after the run; the refusals said why
       expect(await s.mgmt.policy(`${NS}-me12-native-policy-type`)).toBeNull();
-      expect(await s.mgmt.queue(`${NS}.me12.native.unlimited`)).toMatchObject({ arguments: { 'x-delivery-limit': -1, 'x-delayed-retry-type': 'all' } });
-      expect(await s.mgmt.queue(`${NS}.me12.native.reject`)).toMatchObject({ type: 'quorum', arguments: { 'x-delayed-retry-type': 'all', 'x-delayed-retry-min': 200, 'x-delayed-retry-max': 600 } });
+      expect(await s.mgmt.queue(`${NS}.me12.native.unlimited`)).toMatchObject({
+        arguments: { 'x-delivery-limit': -1, 'x-delayed-retry-type': 'all' },
+      });
+      expect(await s.mgmt.queue(`${NS}.me12.native.reject`)).toMatchObject({
+        type: 'quorum',
+        arguments: { 'x-delayed-retry-type': 'all', 'x-delayed-retry-min': 200, 'x-delayed-retry-max': 600 },
+      });
     } else {
       const r = await mqlab(['delayed-retry', '--namespace', NS]);
       expect(r.code, r.stderr).toBe(0);
@@ -51,7 +56,11 @@ describe('delayed-retry lab against the real broker', () => {
       const junit = `/tmp/mqlab-delayed-retry-${process.pid}.junit.xml`;
       const { code, doc, report } = await runLabJson('delayed-retry', ['--namespace', NS, '--junit', junit]);
       expect(code).toBe(0);
-      expect(report).toMatchObject({ status: 'skipped', skipped: `needs RabbitMQ 4.3 (this broker: ${s.broker.version})`, checks: [] });
+      expect(report).toMatchObject({
+        status: 'skipped',
+        skipped: `needs RabbitMQ 4.3 (this broker: ${s.broker.version})`,
+        checks: [],
+      });
       expect(doc.result).toBe('passed');
       const xml = fs.readFileSync(junit, 'utf8');
       expect(xml).toContain('skipped="1"');

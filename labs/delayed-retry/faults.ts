@@ -26,15 +26,15 @@ export const faults = defineFaults({
     fails: ['maxLengthCountsHeld'],
   },
   'native-bound': {
-    breaks: 'the native reject queue is also bound to an exchange, as a ladder\'s queue would be',
+    breaks: "the native reject queue is also bound to an exchange, as a ladder's queue would be",
     fails: ['nativeTopology'],
   },
   'work-bound-to-retry': {
-    breaks: 'the ladder\'s work queue is bound to its retry exchange: the first retry comes back at once',
+    breaks: "the ladder's work queue is bound to its retry exchange: the first retry comes back at once",
     fails: ['ladderTopology', 'ladderEarlyGaps', 'queueDepthAfter'],
   },
   'failed-as-all': {
-    breaks: 'the failed type\'s queue is declared with type all: a nack is delayed too',
+    breaks: "the failed type's queue is declared with type all: a nack is delayed too",
     fails: ['typeDelays'],
   },
   'min-given': { breaks: 'the no-min queue and the policy without min both get a min', fails: ['minRequired'] },

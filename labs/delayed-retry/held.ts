@@ -43,15 +43,24 @@ export async function holdOne(ctx: LabContext, queue: string, holdMs: number): P
   await ctx.broker.sendConfirmed(queue, 'm-held', { messageId: 'm-held' });
   await ctx.within(Promise.race([returned.promise, first.failure]), 10_000, `the first delivery of m-held on ${queue}`);
   await first.cancel(); // nobody consumes during the hold: what the queue holds stays there
-  await ctx.checkpoint('held', { queue, note: `m-held was rejected with requeue; the queue holds it for ${holdMs} ms` });
+  await ctx.checkpoint('held', {
+    queue,
+    note: `m-held was rejected with requeue; the queue holds it for ${holdMs} ms`,
+  });
 
   // statistics are samples (every second, after the queue's own tick): wait for one taken after the reject,
   // leaving the last 800 ms of the hold for the two publishes below. Before the first delivery the queue
   // showed messages=1 ready=1 unacked=0, so only ready=0 with messages=1 marks a sample as later than the
   // reject (a wait for messages=1 unacked=0 alone took that stale sample on a busy machine and failed a
   // correct run). A message that was not held stays ready: no sample matches, the last one says ready=1.
-  const sample = await ctx.mgmt.queueWhen(queue, (q) => q.messages === 1 && q.ready === 0 && q.unacked === 0, holdMs - 800);
-  const stats = sample ? `messages=${sample.messages} ready=${sample.ready} unacked=${sample.unacked}` : 'no statistics';
+  const sample = await ctx.mgmt.queueWhen(
+    queue,
+    (q) => q.messages === 1 && q.ready === 0 && q.unacked === 0,
+    holdMs - 800,
+  );
+  const stats = sample
+    ? `messages=${sample.messages} ready=${sample.ready} unacked=${sample.unacked}`
+    : 'no statistics';
   const publishes: string[] = [];
   for (const id of ['m-second', 'm-third']) publishes.push(`${id.slice(2)}=${await accepted(ctx, queue, id)}`);
   ctx.log.emit('held', { queue, stats, publishes, status: 'sampled' });
@@ -62,7 +71,8 @@ export async function holdOne(ctx: LabContext, queue: string, holdMs: number): P
   await ctx.within(Promise.race([back.promise, again.failure]), holdMs + 10_000, `m-held back on ${queue}`);
   await again.cancel();
   const [firstAt, secondAt] = at;
-  if (firstAt === undefined || secondAt === undefined) throw new LabError(`m-held was delivered ${at.length} time(s) on ${queue}, expected 2`);
+  if (firstAt === undefined || secondAt === undefined)
+    throw new LabError(`m-held was delivered ${at.length} time(s) on ${queue}, expected 2`);
   return { stats, publishes: publishes.join(' '), gapMs: Math.round(secondAt - firstAt) };
 }
 

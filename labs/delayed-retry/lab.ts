@@ -25,24 +25,35 @@ const LATE_MARGIN_MS = SPEC.maxMs;
 
 export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   async run(ctx) {
-    if (!ctx.caps.nativeDelayedRetry) return { lines: [], checks: [], skipped: `needs RabbitMQ 4.3 (this broker: ${ctx.caps.version})` };
+    if (!ctx.caps.nativeDelayedRetry)
+      return { lines: [], checks: [], skipped: `needs RabbitMQ 4.3 (this broker: ${ctx.caps.version})` };
     const x = names(ctx.names);
     const native = nativeTopology(x, SPEC, HOLD_MS);
     // broken variants for the tests (MQLAB_FAULT=delayed-retry:<fault>)
-    if (ctx.fault('no-delayed-retry')) for (const q of native.queues) for (const k of Object.keys(q.args ?? {})) if (k.startsWith('x-delayed-retry')) delete q.args![k];
-    if (ctx.fault('no-max-length')) for (const q of native.queues) if (q.name === x.held) delete q.args?.['x-max-length'];
-    const kind = { reject: ctx.fault('nack-for-reject') ? 'nack' : 'reject', nack: ctx.fault('reject-for-nack') ? 'reject' : 'nack' } as const;
+    if (ctx.fault('no-delayed-retry'))
+      for (const q of native.queues)
+        for (const k of Object.keys(q.args ?? {})) if (k.startsWith('x-delayed-retry')) delete q.args![k];
+    if (ctx.fault('no-max-length'))
+      for (const q of native.queues) if (q.name === x.held) delete q.args?.['x-max-length'];
+    const kind = {
+      reject: ctx.fault('nack-for-reject') ? 'nack' : 'reject',
+      nack: ctx.fault('reject-for-nack') ? 'reject' : 'nack',
+    } as const;
     const slowMs = ctx.fault('slow-consumer') ? SPEC.maxMs + 100 : 0;
     const ladder = ladderTopology(x, SPEC);
     for (const t of [native, ladder]) {
-      await declareTopology(ctx.broker, t, (q) => ctx.progress(`queue ${q} had other arguments; deleted and declared again`));
+      await declareTopology(ctx.broker, t, (q) =>
+        ctx.progress(`queue ${q} had other arguments; deleted and declared again`),
+      );
       await purgeTopology(ctx.broker, t);
     }
 
     // the management client's first request loads its HTTP stack: not inside a timed gap
     await ctx.mgmt.queue(x.held);
     const declareRules = async (queues: QueueSpec[]) => {
-      await declareTopology(ctx.broker, { queues }, (q) => ctx.progress(`queue ${q} had other arguments; deleted and declared again`));
+      await declareTopology(ctx.broker, { queues }, (q) =>
+        ctx.progress(`queue ${q} had other arguments; deleted and declared again`),
+      );
       await purgeTopology(ctx.broker, { queues });
     };
     const { reject, nack, viaLadder, held, size, depth, rules } = await withFaultRoutes(ctx, x, async () => {
@@ -53,15 +64,26 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         holdOne(ctx, x.held, HOLD_MS),
       ]);
       // after the hold, not beside it: its statistics sample needs a management API that is not busy with the rules' policies
-      const rules = await runRules(ctx, x, declareRules, (queues, policies, refusals) => breakRules(ctx, x, queues, policies, refusals));
-      const size = { native: await topologySize(ctx, { queues: [{ name: x.reject }] }), ladder: await topologySize(ctx, ladder) };
-      const depth = (await Promise.all([...native.queues, ...ladder.queues].map((q) => ctx.broker.depth(q.name)))).reduce((a, b) => a + b, 0);
+      const rules = await runRules(ctx, x, declareRules, (queues, policies, refusals) =>
+        breakRules(ctx, x, queues, policies, refusals),
+      );
+      const size = {
+        native: await topologySize(ctx, { queues: [{ name: x.reject }] }),
+        ladder: await topologySize(ctx, ladder),
+      };
+      const depth = (
+        await Promise.all([...native.queues, ...ladder.queues].map((q) => ctx.broker.depth(q.name)))
+      ).reduce((a, b) => a + b, 0);
       return { reject, nack, viaLadder, held, size, depth, rules };
     });
 
     const gaps = { reject: gapsMs(reject.at), nack: gapsMs(nack.at), ladder: gapsMs(viaLadder.at) };
     const want = { reject: expectedDelays(SPEC, 'reject'), nack: expectedDelays(SPEC, 'nack') };
-    const v = { reject: judgeGaps(gaps.reject, want.reject), nack: judgeGaps(gaps.nack, want.nack), ladder: judgeGaps(gaps.ladder, want.reject) };
+    const v = {
+      reject: judgeGaps(gaps.reject, want.reject),
+      nack: judgeGaps(gaps.nack, want.nack),
+      ladder: judgeGaps(gaps.ladder, want.reject),
+    };
 
     return {
       lines: [
@@ -71,15 +93,27 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       checks: [
         check('rejectEarlyGaps', 0, v.reject.early),
         checkAtMost('rejectMaxLateMs', LATE_MARGIN_MS, v.reject.maxLateMs),
-        check('rejectDeliveryCounts', want.reject.map((_, i) => i + 1), reject.deliveryCount.slice(1)),
+        check(
+          'rejectDeliveryCounts',
+          want.reject.map((_, i) => i + 1),
+          reject.deliveryCount.slice(1),
+        ),
         check('nackEarlyGaps', 0, v.nack.early),
         checkAtMost('nackMaxLateMs', LATE_MARGIN_MS, v.nack.maxLateMs),
-        check('nackDeliveryCounts', want.nack.map(() => 0), nack.deliveryCount.slice(1)),
+        check(
+          'nackDeliveryCounts',
+          want.nack.map(() => 0),
+          nack.deliveryCount.slice(1),
+        ),
         check('heldInQueue', 'messages=1 ready=0 unacked=0', held.stats),
         check('maxLengthCountsHeld', 'second=accepted third=refused', held.publishes),
         checkAtLeast('heldGapMs', HOLD_MS, held.gapMs),
         check('nativeTopology', 'queues=1 exchanges=0 bindings=0', size.native),
-        check('ladderTopology', `queues=${1 + ladderTiers(SPEC).length} exchanges=1 bindings=${ladderTiers(SPEC).length}`, size.ladder), // a work queue + one per distinct delay
+        check(
+          'ladderTopology',
+          `queues=${1 + ladderTiers(SPEC).length} exchanges=1 bindings=${ladderTiers(SPEC).length}`,
+          size.ladder,
+        ), // a work queue + one per distinct delay
         check('ladderEarlyGaps', 0, v.ladder.early),
         check('queueDepthAfter', 0, depth),
         // the rules (rules.ts): which returns each type delays; min required; max = min by default; precedence; limit -1
@@ -92,7 +126,16 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         // x-delivery-limit -1: the nack is delayed too (measured on 4.3.6; the source's skip is not on the 0.9.1 path, rules.ts)
         check('unlimitedLimitDelays', 'nack=delayed reject=delayed', rules.unlimitedLimitDelays),
       ],
-      facts: { spec: SPEC, holdMs: HOLD_MS, expected: want, gaps, verdicts: v, headers: { reject, nack }, held, rules: { maxDefaultMinMs: MAX_DEFAULT_MIN_MS, ...rules.facts } },
+      facts: {
+        spec: SPEC,
+        holdMs: HOLD_MS,
+        expected: want,
+        gaps,
+        verdicts: v,
+        headers: { reject, nack },
+        held,
+        rules: { maxDefaultMinMs: MAX_DEFAULT_MIN_MS, ...rules.facts },
+      },
     };
   },
 };
@@ -106,7 +149,10 @@ async function topologySize(ctx: LabContext, t: Topology): Promise<string> {
   const declared = new Set((t.exchanges ?? []).map((e) => e.name));
   const [qs, xs, bs] = await Promise.all([ctx.mgmt.queues(), ctx.mgmt.exchanges(), ctx.mgmt.bindings()]);
   const routes = bs.filter((b) => b.source !== '' && (queues.has(b.destination) || declared.has(b.source)));
-  const exchanges = new Set([...routes.map((b) => b.source), ...xs.filter((e) => declared.has(e.name)).map((e) => e.name)]);
+  const exchanges = new Set([
+    ...routes.map((b) => b.source),
+    ...xs.filter((e) => declared.has(e.name)).map((e) => e.name),
+  ]);
   const nQ = qs.filter((q) => queues.has(q.name)).length;
   return `queues=${nQ} exchanges=${exchanges.size} bindings=${routes.length}`;
 }

@@ -15,7 +15,7 @@ export const meta = defineLab({
     'x-max-length=1 still counts it (of two more publishes the second is refused). A TTL ladder doing the same schedule needs 4 queues, ' +
     'an exchange and 3 bindings against 1 queue; both are timed side by side. The rules, one queue each: type disabled delays ' +
     'nothing, all both returns, failed the reject, returned the nack; without min a queue argument delays nothing and a policy ' +
-    'is refused (so is a policy whose max is below its min); max defaults to min; a policy\'s type wins over the argument and ' +
+    "is refused (so is a policy whose max is below its min); max defaults to min; a policy's type wins over the argument and " +
     'the lower min/max of the two wins; with x-delivery-limit -1 the nack is still delayed (measured; the source has a skip ' +
     'that 0.9.1 returns do not take). Needs RabbitMQ 4.3: older brokers SKIP.',
   // the reject schedule (200+400+600+600) runs beside the 3 s hold; then the rules' queues (two 1 s waits at most)

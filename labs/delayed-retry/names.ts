@@ -29,9 +29,19 @@ export function names(n: Names) {
 
 export type RetryNames = ReturnType<typeof names>;
 
-const native = (name: string, s: Pick<RetrySpec, 'minMs' | 'maxMs'>, extra: Record<string, unknown> = {}): QueueSpec => ({
+const native = (
+  name: string,
+  s: Pick<RetrySpec, 'minMs' | 'maxMs'>,
+  extra: Record<string, unknown> = {},
+): QueueSpec => ({
   name,
-  args: { 'x-delayed-retry-type': 'all', 'x-delayed-retry-min': s.minMs, 'x-delayed-retry-max': s.maxMs, 'x-delivery-limit': 20, ...extra },
+  args: {
+    'x-delayed-retry-type': 'all',
+    'x-delayed-retry-min': s.minMs,
+    'x-delayed-retry-max': s.maxMs,
+    'x-delivery-limit': 20,
+    ...extra,
+  },
 });
 
 /** the native side: a reject queue, a nack queue, and a max-length-1 queue whose one message is held */
@@ -52,7 +62,10 @@ export function ladderTopology(x: RetryNames, s: RetrySpec): Topology {
     exchanges: [{ name: x.ladderRetry, type: 'direct' }],
     queues: [
       { name: x.ladderWork },
-      ...tiers.map((ttl, i) => ({ name: x.tier(i), args: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.ladderWork } })),
+      ...tiers.map((ttl, i) => ({
+        name: x.tier(i),
+        args: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.ladderWork },
+      })),
     ],
     bindings: tiers.map((_, i) => ({ queue: x.tier(i), exchange: x.ladderRetry, key: `tier-${i + 1}` })),
   };

@@ -18,7 +18,13 @@ export interface Deliveries {
 
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
 
-async function consumeUntilAcked(ctx: LabContext, queue: string, id: string, onReturn: (d: Delivery, n: number) => Promise<void> | void, returns: number): Promise<Deliveries> {
+async function consumeUntilAcked(
+  ctx: LabContext,
+  queue: string,
+  id: string,
+  onReturn: (d: Delivery, n: number) => Promise<void> | void,
+  returns: number,
+): Promise<Deliveries> {
   const seen: Deliveries = { at: [], deliveryCount: [], acquiredCount: [] };
   const done = deferred();
   const channel = await ctx.broker.newChannel();
@@ -29,7 +35,13 @@ async function consumeUntilAcked(ctx: LabContext, queue: string, id: string, onR
       seen.deliveryCount.push(num(d.headers['x-delivery-count']));
       seen.acquiredCount.push(num(d.headers['x-acquired-count']));
       const n = seen.at.length;
-      ctx.log.emit('consumer', { messageId: d.messageId, queue, delivery: n, deliveryCount: seen.deliveryCount.at(-1), status: 'received' });
+      ctx.log.emit('consumer', {
+        messageId: d.messageId,
+        queue,
+        delivery: n,
+        deliveryCount: seen.deliveryCount.at(-1),
+        status: 'received',
+      });
       if (n <= returns) return onReturn(d, n);
       d.ack();
       done.resolve();
@@ -37,7 +49,11 @@ async function consumeUntilAcked(ctx: LabContext, queue: string, id: string, onR
     { prefetch: 1, channel },
   );
   await ctx.broker.sendConfirmed(queue, id, { messageId: id });
-  await ctx.within(Promise.race([done.promise, consumer.failure]), 30_000, `${returns + 1} deliveries of ${id} on ${queue}`);
+  await ctx.within(
+    Promise.race([done.promise, consumer.failure]),
+    30_000,
+    `${returns + 1} deliveries of ${id} on ${queue}`,
+  );
   await consumer.cancel();
   await closeChannel(channel);
   return seen;
@@ -47,21 +63,42 @@ async function consumeUntilAcked(ctx: LabContext, queue: string, id: string, onR
  * the native side: return with reject or nack (requeue=true) and let the queue schedule the next
  * delivery; `workMs` is time spent before returning (0; a broken variant makes the consumer slow)
  */
-export function nativeReturns(ctx: LabContext, queue: string, kind: ReturnKind, returns: number, workMs = 0): Promise<Deliveries> {
-  return consumeUntilAcked(ctx, queue, `m-${queue.split('.').pop()}`, async (d) => {
-    if (workMs) await ctx.sleep(workMs);
-    return kind === 'reject' ? d.reject(true) : d.nack(true);
-  }, returns);
+export function nativeReturns(
+  ctx: LabContext,
+  queue: string,
+  kind: ReturnKind,
+  returns: number,
+  workMs = 0,
+): Promise<Deliveries> {
+  return consumeUntilAcked(
+    ctx,
+    queue,
+    `m-${queue.split('.').pop()}`,
+    async (d) => {
+      if (workMs) await ctx.sleep(workMs);
+      return kind === 'reject' ? d.reject(true) : d.nack(true);
+    },
+    returns,
+  );
 }
 
 /** the ladder side: republish (confirmed) to the tier for attempt n, then ack the original */
-export function ladderReturns(ctx: LabContext, work: string, exchange: string, tiers: number, returns: number): Promise<Deliveries> {
+export function ladderReturns(
+  ctx: LabContext,
+  work: string,
+  exchange: string,
+  tiers: number,
+  returns: number,
+): Promise<Deliveries> {
   return consumeUntilAcked(
     ctx,
     work,
     'm-ladder',
     async (d, n) => {
-      await ctx.broker.publishConfirmed(exchange, `tier-${Math.min(n, tiers)}`, d.body, { messageId: d.messageId, headers: { attempt: n + 1 } });
+      await ctx.broker.publishConfirmed(exchange, `tier-${Math.min(n, tiers)}`, d.body, {
+        messageId: d.messageId,
+        headers: { attempt: n + 1 },
+      });
       d.ack();
     },
     returns,

@@ -33,7 +33,12 @@ export const RULE_HIGH_MS = 3000;
 export const TYPES = ['disabled', 'all', 'failed', 'returned'] as const;
 type Action = 'reject' | 'nack';
 
-const retry = (type: string, min?: number, max?: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+const retry = (
+  type: string,
+  min?: number,
+  max?: number,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> => ({
   'x-delayed-retry-type': type,
   ...(min === undefined ? {} : { 'x-delayed-retry-min': min }),
   ...(max === undefined ? {} : { 'x-delayed-retry-max': max }),
@@ -56,10 +61,24 @@ export function rulesQueues(x: RetryNames): QueueSpec[] {
 }
 
 export function rulesPolicies(ctx: LabContext, x: RetryNames): PolicySpec[] {
-  const p = (name: string, queue: string, definition: Record<string, unknown>): PolicySpec => ({ name: ctx.names.p(name), pattern: ctx.names.exact(queue), definition, applyTo: 'quorum_queues', priority: 10 });
+  const p = (name: string, queue: string, definition: Record<string, unknown>): PolicySpec => ({
+    name: ctx.names.p(name),
+    pattern: ctx.names.exact(queue),
+    definition,
+    applyTo: 'quorum_queues',
+    priority: 10,
+  });
   return [
-    p('me12-native-policy-type', x.policyType, { 'delayed-retry-type': 'returned', 'delayed-retry-min': RULE_HIGH_MS, 'delayed-retry-max': RULE_HIGH_MS }),
-    p('me12-native-policy-min', x.policyMin, { 'delayed-retry-type': 'all', 'delayed-retry-min': RULE_MIN_MS, 'delayed-retry-max': RULE_MIN_MS }),
+    p('me12-native-policy-type', x.policyType, {
+      'delayed-retry-type': 'returned',
+      'delayed-retry-min': RULE_HIGH_MS,
+      'delayed-retry-max': RULE_HIGH_MS,
+    }),
+    p('me12-native-policy-min', x.policyMin, {
+      'delayed-retry-type': 'all',
+      'delayed-retry-min': RULE_MIN_MS,
+      'delayed-retry-max': RULE_MIN_MS,
+    }),
   ];
 }
 
@@ -82,21 +101,30 @@ export async function returnGaps(ctx: LabContext, queue: string, actions: readon
   );
   const id = `m-${queue.split('.').pop()}`;
   await ctx.broker.sendConfirmed(queue, id, { messageId: id });
-  await ctx.within(Promise.race([done.promise, consumer.failure]), 30_000, `${actions.length + 1} deliveries of ${id} on ${queue}`);
+  await ctx.within(
+    Promise.race([done.promise, consumer.failure]),
+    30_000,
+    `${actions.length + 1} deliveries of ${id} on ${queue}`,
+  );
   await consumer.cancel();
   await closeChannel(channel);
   return gapsMs(at);
 }
 
 /** delayed (the wait reached `min`) or immediate */
-export const waited = (gapMs: number | undefined, min: number) => (gapMs === undefined ? 'missing' : gapMs >= min ? 'delayed' : 'immediate');
+export const waited = (gapMs: number | undefined, min: number) =>
+  gapMs === undefined ? 'missing' : gapMs >= min ? 'delayed' : 'immediate';
 
 /** PUT a policy the broker should refuse; 'refused' (HTTP 4xx, its text kept) or 'accepted' (then deleted) */
-export async function policyVerdict(ctx: LabContext, p: PolicySpec): Promise<{ verdict: 'refused' | 'accepted'; text: string }> {
+export async function policyVerdict(
+  ctx: LabContext,
+  p: PolicySpec,
+): Promise<{ verdict: 'refused' | 'accepted'; text: string }> {
   try {
     await ctx.mgmt.putPolicy(p);
   } catch (err) {
-    if (err instanceof EnvError && /HTTP 4\d\d/.test(err.message)) return { verdict: 'refused', text: err.message.replace(/^.*?HTTP /, 'HTTP ') };
+    if (err instanceof EnvError && /HTTP 4\d\d/.test(err.message))
+      return { verdict: 'refused', text: err.message.replace(/^.*?HTTP /, 'HTTP ') };
     throw err;
   }
   await ctx.mgmt.deletePolicy(p.name);
@@ -122,13 +150,26 @@ export async function runRules(
   ctx: LabContext,
   x: RetryNames,
   declare: (queues: QueueSpec[]) => Promise<void>,
-  breakRules: (queues: QueueSpec[], policies: PolicySpec[], refusals: { withoutMin: PolicySpec; maxBelowMin: PolicySpec }) => PolicySpec[],
+  breakRules: (
+    queues: QueueSpec[],
+    policies: PolicySpec[],
+    refusals: { withoutMin: PolicySpec; maxBelowMin: PolicySpec },
+  ) => PolicySpec[],
 ): Promise<RuleVerdicts> {
   const queues = rulesQueues(x);
-  const refuse = (name: string, definition: Record<string, unknown>): PolicySpec => ({ name: ctx.names.p(name), pattern: ctx.names.exact(x.never), definition, applyTo: 'quorum_queues' });
+  const refuse = (name: string, definition: Record<string, unknown>): PolicySpec => ({
+    name: ctx.names.p(name),
+    pattern: ctx.names.exact(x.never),
+    definition,
+    applyTo: 'quorum_queues',
+  });
   const refusals = {
     withoutMin: refuse('me12-native-without-min', { 'delayed-retry-type': 'all' }),
-    maxBelowMin: refuse('me12-native-max-below-min', { 'delayed-retry-type': 'all', 'delayed-retry-min': RULE_MIN_MS, 'delayed-retry-max': RULE_MIN_MS / 5 }),
+    maxBelowMin: refuse('me12-native-max-below-min', {
+      'delayed-retry-type': 'all',
+      'delayed-retry-min': RULE_MIN_MS,
+      'delayed-retry-max': RULE_MIN_MS / 5,
+    }),
   };
   const policies = breakRules(queues, rulesPolicies(ctx, x), refusals);
   await declare(queues);
@@ -137,7 +178,8 @@ export async function runRules(
     for (const p of policies) await ctx.mgmt.putPolicy(p);
     for (const p of policies) {
       const queue = p.name === all[0]!.name ? x.policyType : x.policyMin;
-      if (!(await ctx.mgmt.queueWhen(queue, (q) => q.policy === p.name, 10_000))) ctx.progress(`policy ${p.name} not shown on ${queue} after 10 s`);
+      if (!(await ctx.mgmt.queueWhen(queue, (q) => q.policy === p.name, 10_000)))
+        ctx.progress(`policy ${p.name} not shown on ${queue} after 10 s`);
     }
     const [types, noMin, maxDefault, policyType, policyMin, unlimited] = await Promise.all([
       Promise.all(TYPES.map((t) => returnGaps(ctx, x.type(t), ['reject', 'nack']))),
@@ -147,9 +189,20 @@ export async function runRules(
       returnGaps(ctx, x.policyMin, ['reject']),
       returnGaps(ctx, x.unlimited, ['nack', 'reject']),
     ]);
-    const [withoutMin, maxBelowMin] = [await policyVerdict(ctx, refusals.withoutMin), await policyVerdict(ctx, refusals.maxBelowMin)];
-    const delayedActions = (g: number[]) => (['reject', 'nack'] as const).filter((_, i) => waited(g[i], RULE_MIN_MS) === 'delayed').join(',') || 'none';
-    const minOf = (g: number | undefined) => (g === undefined ? 'missing' : g >= RULE_HIGH_MS ? String(RULE_HIGH_MS) : g >= RULE_MIN_MS ? String(RULE_MIN_MS) : 'none');
+    const [withoutMin, maxBelowMin] = [
+      await policyVerdict(ctx, refusals.withoutMin),
+      await policyVerdict(ctx, refusals.maxBelowMin),
+    ];
+    const delayedActions = (g: number[]) =>
+      (['reject', 'nack'] as const).filter((_, i) => waited(g[i], RULE_MIN_MS) === 'delayed').join(',') || 'none';
+    const minOf = (g: number | undefined) =>
+      g === undefined
+        ? 'missing'
+        : g >= RULE_HIGH_MS
+          ? String(RULE_HIGH_MS)
+          : g >= RULE_MIN_MS
+            ? String(RULE_MIN_MS)
+            : 'none';
     return {
       typeDelays: TYPES.map((t, i) => `${t}=${delayedActions(types[i]!)}`).join(' '),
       minRequired: `argument=${waited(noMin[0], RULE_MIN_MS) === 'delayed' ? 'delayed' : 'not delayed'} policy=${withoutMin.verdict}`,
@@ -159,7 +212,14 @@ export async function runRules(
       lowerMinWins: `argument-lower=${minOf(policyType[1])} policy-lower=${minOf(policyMin[0])}`,
       unlimitedLimitDelays: `nack=${waited(unlimited[0], RULE_MIN_MS)} reject=${waited(unlimited[1], RULE_MIN_MS)}`,
       facts: {
-        gapsMs: { types: Object.fromEntries(TYPES.map((t, i) => [t, types[i]])), noMin, maxDefault, policyType, policyMin, unlimited },
+        gapsMs: {
+          types: Object.fromEntries(TYPES.map((t, i) => [t, types[i]])),
+          noMin,
+          maxDefault,
+          policyType,
+          policyMin,
+          unlimited,
+        },
         refused: { withoutMin: withoutMin.text, maxBelowMin: maxBelowMin.text },
         policies: policies.map((p) => ({ name: p.name, definition: p.definition })),
       },

@@ -14,7 +14,11 @@ import type { PolicySpec, QueueSpec } from '../../src/broker/topology.js';
 import { closeChannel } from '../../src/broker/broker.js';
 import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS } from './rules.js';
 
-export async function withFaultRoutes<T>(ctx: LabContext<unknown, Fault>, x: RetryNames, run: () => Promise<T>): Promise<T> {
+export async function withFaultRoutes<T>(
+  ctx: LabContext<unknown, Fault>,
+  x: RetryNames,
+  run: () => Promise<T>,
+): Promise<T> {
   const routes = [
     ...(ctx.fault('native-bound') ? [{ queue: x.reject, exchange: 'amq.direct', key: x.reject }] : []),
     ...(ctx.fault('work-bound-to-retry') ? [{ queue: x.ladderWork, exchange: x.ladderRetry, key: 'tier-1' }] : []),
@@ -39,14 +43,21 @@ export async function withFaultRoutes<T>(ctx: LabContext<unknown, Fault>, x: Ret
  *   no-policies          the two precedence policies are not applied
  *   unlimited-as-failed  the limit -1 queue declared with type failed: its nack is not delayed
  */
-export function breakRules(ctx: LabContext<unknown, Fault>, x: RetryNames, queues: QueueSpec[], policies: PolicySpec[], refusals: { withoutMin: PolicySpec; maxBelowMin: PolicySpec }) {
+export function breakRules(
+  ctx: LabContext<unknown, Fault>,
+  x: RetryNames,
+  queues: QueueSpec[],
+  policies: PolicySpec[],
+  refusals: { withoutMin: PolicySpec; maxBelowMin: PolicySpec },
+) {
   const args = (name: string) => queues.find((q) => q.name === name)!.args!;
   if (ctx.fault('failed-as-all')) args(x.type('failed'))['x-delayed-retry-type'] = 'all';
   if (ctx.fault('min-given')) {
     args(x.noMin)['x-delayed-retry-min'] = RULE_MIN_MS;
     refusals.withoutMin.definition['delayed-retry-min'] = RULE_MIN_MS;
   }
-  if (ctx.fault('max-not-below-min')) refusals.maxBelowMin.definition['delayed-retry-max'] = refusals.maxBelowMin.definition['delayed-retry-min'];
+  if (ctx.fault('max-not-below-min'))
+    refusals.maxBelowMin.definition['delayed-retry-max'] = refusals.maxBelowMin.definition['delayed-retry-min'];
   if (ctx.fault('max-given')) args(x.maxDefault)['x-delayed-retry-max'] = 3 * MAX_DEFAULT_MIN_MS;
   if (ctx.fault('unlimited-as-failed')) args(x.unlimited)['x-delayed-retry-type'] = 'failed';
   return ctx.fault('no-policies') ? [] : policies;

@@ -17,11 +17,28 @@ describe('dlx-loop lab against the real broker', () => {
     expect.hasAssertions(); // some assertions sit in loops over what the run observed
     const { code, report } = await runLabJson('dlx-loop');
     expect(code).toBe(0);
-    expect(report.facts.loopPath).toBe(`${n.q('dlxloop.business')} → ${n.q('dlxloop.dead')} → ${n.q('dlxloop.business')}`);
+    expect(report.facts.loopPath).toBe(
+      `${n.q('dlxloop.business')} → ${n.q('dlxloop.dead')} → ${n.q('dlxloop.business')}`,
+    );
     const business = await s.mgmt.queue(n.q('dlxloop.business'));
-    expect(business?.arguments).toMatchObject({ 'x-dead-letter-exchange': n.q('dlxloop.dead'), 'x-dead-letter-routing-key': 'rk.dead' });
-    expect(await s.mgmt.bindings()).toContainEqual(expect.objectContaining({ source: n.q('dlxloop.dead'), destination: n.q('dlxloop.business'), routing_key: 'rk.dead' }));
-    for (const q of [n.q('dlxloop.business'), n.q('dlxloop.fixed.business'), n.q('dlxloop.fixed.retry'), n.q('dlxloop.fixed.archive')]) expect(await s.broker.depth(q)).toBe(0);
+    expect(business?.arguments).toMatchObject({
+      'x-dead-letter-exchange': n.q('dlxloop.dead'),
+      'x-dead-letter-routing-key': 'rk.dead',
+    });
+    expect(await s.mgmt.bindings()).toContainEqual(
+      expect.objectContaining({
+        source: n.q('dlxloop.dead'),
+        destination: n.q('dlxloop.business'),
+        routing_key: 'rk.dead',
+      }),
+    );
+    for (const q of [
+      n.q('dlxloop.business'),
+      n.q('dlxloop.fixed.business'),
+      n.q('dlxloop.fixed.retry'),
+      n.q('dlxloop.fixed.archive'),
+    ])
+      expect(await s.broker.depth(q)).toBe(0);
     // the retries of the fixed route waited for the TTL; the broken loop did not wait for anything
     expect(report.facts.fixedGapsMs.length).toBeGreaterThan(0);
     for (const gap of report.facts.fixedGapsMs) expect(gap).toBeGreaterThanOrEqual(200);

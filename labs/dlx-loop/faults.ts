@@ -10,11 +10,11 @@ export const faults = defineFaults({
     fails: ['xDeathCounts', 'loopHistory'],
   },
   'fixed-loop-binding': {
-    breaks: 'the fixed queue\'s dead-letter route also leads straight back to it',
+    breaks: "the fixed queue's dead-letter route also leads straight back to it",
     fails: ['fixedLoopDetected', 'fixedShortestRetryGapMs', 'queueDepthAfter'],
   },
   'no-loop-binding': {
-    breaks: 'the broken queue\'s dead-letter route is unbound: a rejected message is dropped',
+    breaks: "the broken queue's dead-letter route is unbound: a rejected message is dropped",
     fails: ['loopDetected'],
   },
   'off-by-one': { breaks: 'the fixed consumer allows one attempt too many', fails: ['leftLoopAfterAttempts'] },

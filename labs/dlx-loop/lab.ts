@@ -30,7 +30,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       const broken = await runBroken(ctx, x.business);
       const fixed = await runFixed(ctx, x);
       const loops = await topologyCheck;
-      const depths = await Promise.all(Object.values(x).filter((name) => ![x.dead, x.fixedDead].includes(name)).map((name) => ctx.broker.depth(name)));
+      const depths = await Promise.all(
+        Object.values(x)
+          .filter((name) => ![x.dead, x.fixedDead].includes(name))
+          .map((name) => ctx.broker.depth(name)),
+      );
       const brokenLoop = loops.find((l) => l.queue === x.business);
       const fixedLoops = loops.filter((l) => l.queue !== x.business);
       const loopGapMaxMs = broken.gaps.length ? Math.max(...broken.gaps) : null;
@@ -41,16 +45,31 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         ],
         checks: [
           check('loopDetected', true, Boolean(brokenLoop)),
-          check('xDeathCounts', Array.from({ length: RETURNS }, (_, i) => i + 1), broken.counts),
+          check(
+            'xDeathCounts',
+            Array.from({ length: RETURNS }, (_, i) => i + 1),
+            broken.counts,
+          ),
           // "no delay": the broker's own history of the looping message names no queue it waited in, only the rejection
           check('loopHistory', [`rejected/${x.business}×${RETURNS}`], broken.history),
           check('fixedLoopDetected', false, fixedLoops.length > 0),
           check('leftLoopAfterAttempts', MAX_ATTEMPTS, fixed.attempts),
           checkAtLeast('fixedShortestRetryGapMs', RETRY_TTL_MS, fixed.gaps.length ? Math.min(...fixed.gaps) : NaN),
           check('archived', 1, fixed.archived),
-          check('queueDepthAfter', 0, depths.reduce((a, b) => a + b, 0)),
+          check(
+            'queueDepthAfter',
+            0,
+            depths.reduce((a, b) => a + b, 0),
+          ),
         ],
-        facts: { loopPath: brokenLoop?.path.join(' → ') ?? null, brokenGapsMs: broken.gaps, loopGapMaxMs, fixedGapsMs: fixed.gaps, fixedHistory: fixed.history, otherLoops: fixedLoops },
+        facts: {
+          loopPath: brokenLoop?.path.join(' → ') ?? null,
+          brokenGapsMs: broken.gaps,
+          loopGapMaxMs,
+          fixedGapsMs: fixed.gaps,
+          fixedHistory: fixed.history,
+          otherLoops: fixedLoops,
+        },
       };
     });
   },
@@ -66,8 +85,14 @@ async function loopsOf(ctx: LabContext, mine: string[]) {
 }
 
 /** settle with `done`, or stop waiting once no delivery has come for IDLE_MS (a lost message is a finding) */
-async function untilDoneOrIdle(ctx: LabContext, done: Promise<unknown>, failure: Promise<never>, lastAt: () => number): Promise<void> {
-  if (await settledOrIdle(Promise.race([done, failure]), lastAt, IDLE_MS, ctx)) ctx.progress(`nothing arrived for ${IDLE_MS} ms; reporting what was seen`);
+async function untilDoneOrIdle(
+  ctx: LabContext,
+  done: Promise<unknown>,
+  failure: Promise<never>,
+  lastAt: () => number,
+): Promise<void> {
+  if (await settledOrIdle(Promise.race([done, failure]), lastAt, IDLE_MS, ctx))
+    ctx.progress(`nothing arrived for ${IDLE_MS} ms; reporting what was seen`);
 }
 
 /** reject the same message again and again: it comes straight back, x-death count +1 each time */
@@ -82,7 +107,12 @@ async function runBroken(ctx: LabContext, queue: string) {
     const count = deathCount(m.headers, queue, 'rejected');
     if (at.length > 1) counts.push(count);
     history = deadLetterHistory(m.headers).map((e) => `${e.reason}/${e.queue}×${e.count}`);
-    ctx.log.emit('consumer', { messageId: m.messageId, destination: queue, xDeathCount: count, status: at.length <= RETURNS ? 'rejected' : 'acked_to_stop_loop' });
+    ctx.log.emit('consumer', {
+      messageId: m.messageId,
+      destination: queue,
+      xDeathCount: count,
+      status: at.length <= RETURNS ? 'rejected' : 'acked_to_stop_loop',
+    });
     if (at.length <= RETURNS) return requeue ? m.nack(true) : m.reject(false);
     m.ack();
     done.resolve();
@@ -106,7 +136,12 @@ async function runFixed(ctx: LabContext, x: ReturnType<typeof names>) {
     const attempt = deathCount(m.headers, x.fixedBusiness, 'rejected') + 1;
     history = deadLetterHistory(m.headers).map((e) => `${e.reason}/${e.queue}×${e.count}`);
     if (attempt < lastAttempt) {
-      ctx.log.emit('consumer', { messageId: m.messageId, destination: x.fixedBusiness, attempt, status: 'rejected_to_retry' });
+      ctx.log.emit('consumer', {
+        messageId: m.messageId,
+        destination: x.fixedBusiness,
+        attempt,
+        status: 'rejected_to_retry',
+      });
       return m.reject(false);
     }
     const id = ctx.fault('archive-without-id') ? undefined : m.messageId; // TEST ONLY: the archived copy loses its id

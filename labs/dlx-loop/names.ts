@@ -29,8 +29,18 @@ export function topology(n: Names): Topology {
     ],
     queues: [
       { name: x.business, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': 'rk.dead' } },
-      { name: x.fixedBusiness, args: { 'x-dead-letter-exchange': x.fixedDead, 'x-dead-letter-routing-key': 'rk.retry' } },
-      { name: x.fixedRetry, args: { 'x-message-ttl': RETRY_TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.fixedBusiness } },
+      {
+        name: x.fixedBusiness,
+        args: { 'x-dead-letter-exchange': x.fixedDead, 'x-dead-letter-routing-key': 'rk.retry' },
+      },
+      {
+        name: x.fixedRetry,
+        args: {
+          'x-message-ttl': RETRY_TTL_MS,
+          'x-dead-letter-exchange': '',
+          'x-dead-letter-routing-key': x.fixedBusiness,
+        },
+      },
       { name: x.fixedArchive },
     ],
     bindings: [

@@ -9,7 +9,11 @@ import type { names } from './names.js';
 import { closeChannel } from '../../src/broker/broker.js';
 import type { Fault } from './faults.js';
 
-export async function withFaultRoutes<T>(ctx: LabContext<unknown, Fault>, x: ReturnType<typeof names>, run: () => Promise<T>): Promise<T> {
+export async function withFaultRoutes<T>(
+  ctx: LabContext<unknown, Fault>,
+  x: ReturnType<typeof names>,
+  run: () => Promise<T>,
+): Promise<T> {
   const unbindLoop = ctx.fault('no-loop-binding');
   const extraLoop = ctx.fault('fixed-loop-binding');
   if (!unbindLoop && !extraLoop) return run();

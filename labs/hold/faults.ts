@@ -21,7 +21,7 @@ export const faults = defineFaults({
     breaks: 'the target is never unbound: the letter is routed at once, nothing is held',
     fails: ['targetUnbound', 'targetEmpty'],
   },
-  'republish': {
+  republish: {
     breaks: 'the application republishes the event itself after the rebind',
     fails: ['targetDeliveries', 'noApplicationRepublish'],
   },

@@ -18,8 +18,10 @@ const held = (q: QueueStats) => q.messages - q.ready - q.unacked;
 
 describe('hold lab against the real broker', () => {
   const s = useServices();
-  const policy = async (name = n.p('me12-hold')): Promise<PolicyInfo | undefined> => (await s.mgmt.policies()).find((p) => p.name === name);
-  const targetBound = async () => (await s.mgmt.bindings()).some((b) => b.source === DLX && b.destination === TARGET && b.routing_key === 'failed');
+  const policy = async (name = n.p('me12-hold')): Promise<PolicyInfo | undefined> =>
+    (await s.mgmt.policies()).find((p) => p.name === name);
+  const targetBound = async () =>
+    (await s.mgmt.bindings()).some((b) => b.source === DLX && b.destination === TARGET && b.routing_key === 'failed');
 
   it('passes twice in a row; the policy exists while it runs and is gone after', async () => {
     for (let run = 1; run <= 2; run++) {
@@ -32,16 +34,30 @@ describe('hold lab against the real broker', () => {
       const { exitCode, stdout, stderr } = await child;
       expectPassed(
         { code: exitCode ?? -1, stdout, stderr },
-        { line: SEED_LINES, pass: { sourceWhileHeld: 'messages=1 ready=0 unacked=0', targetDeliveries: '1', policyCleared: 'true' } },
+        {
+          line: SEED_LINES,
+          pass: { sourceWhileHeld: 'messages=1 ready=0 unacked=0', targetDeliveries: '1', policyCleared: 'true' },
+        },
       );
       // what the lab applied, as the broker stored it
-      expect(seen).toMatchObject({ pattern: n.exact(SOURCE), definition: { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish', 'max-length': 100, 'dead-letter-routing-key': 'failed', 'dead-letter-exchange': DLX } });
+      expect(seen).toMatchObject({
+        pattern: n.exact(SOURCE),
+        definition: {
+          'dead-letter-strategy': 'at-least-once',
+          overflow: 'reject-publish',
+          'max-length': 100,
+          'dead-letter-routing-key': 'failed',
+          'dead-letter-exchange': DLX,
+        },
+      });
       // and after the run: policy cleared, binding restored, nothing held in the source, nothing left in the target
       expect(await policy()).toBeUndefined();
       expect(await targetBound()).toBe(true);
       expect(await s.broker.depth(TARGET)).toBe(0);
       const source = await s.mgmt.queueWhen(SOURCE, (q) => q.messages === 0 && q.policy === null, STATS_MS);
-      expect(source && { messages: source.messages, ready: source.ready, unacked: source.unacked, policy: source.policy }).toEqual({ messages: 0, ready: 0, unacked: 0, policy: null });
+      expect(
+        source && { messages: source.messages, ready: source.ready, unacked: source.unacked, policy: source.policy },
+      ).toEqual({ messages: 0, ready: 0, unacked: 0, policy: null });
     }
   });
 

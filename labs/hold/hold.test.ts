@@ -8,7 +8,9 @@ import { meta } from './meta.js';
 
 /** x-death as amqplib decodes it from a message the broker dead-lettered from the source */
 const brokerHeaders = (queue: string, { reason = 'rejected', count = 1 } = {}) => ({
-  'x-death': [{ count, reason, queue, time: { '!': 'timestamp', value: 1796013033 }, exchange: '', 'routing-keys': [queue] }],
+  'x-death': [
+    { count, reason, queue, time: { '!': 'timestamp', value: 1796013033 }, exchange: '', 'routing-keys': [queue] },
+  ],
   'x-first-death-exchange': '',
   'x-first-death-queue': queue,
   'x-first-death-reason': reason,
@@ -43,9 +45,15 @@ describe('the hold policy', () => {
 
   it('compares with what the broker stores whatever the key order', () => {
     const ours = holdPolicy(names(''), { policyApplyToQuorumQueues: false });
-    const stored = { pattern: ours.pattern, applyTo: 'queues', definition: Object.fromEntries(Object.entries(ours.definition).reverse()) };
+    const stored = {
+      pattern: ours.pattern,
+      applyTo: 'queues',
+      definition: Object.fromEntries(Object.entries(ours.definition).reverse()),
+    };
     expect(policyLine(stored)).toBe(policyLine(ours));
-    expect(policyLine({ ...stored, definition: { ...stored.definition, 'dead-letter-strategy': 'at-most-once' } })).not.toBe(policyLine(ours));
+    expect(
+      policyLine({ ...stored, definition: { ...stored.definition, 'dead-letter-strategy': 'at-most-once' } }),
+    ).not.toBe(policyLine(ours));
   });
 });
 
@@ -84,7 +92,8 @@ describe('republish evidence', () => {
 
 describe('--recover-timeout', () => {
   it('takes a duration; a bare number is seconds, as the flag took before', () => {
-    const timeout = (raw?: string) => labOptions(meta, raw === undefined ? {} : { recoverTimeoutMs: raw }).recoverTimeoutMs;
+    const timeout = (raw?: string) =>
+      labOptions(meta, raw === undefined ? {} : { recoverTimeoutMs: raw }).recoverTimeoutMs;
     expect(timeout()).toBe(240_000);
     expect(timeout('240')).toBe(240_000);
     expect(timeout('0.5')).toBe(500);

@@ -16,7 +16,15 @@ import { ticking } from '../../src/progress.js';
 import { BODY, EVENT_ID, RUN_HEADER, heldLetters, policyLine, republishEvidence, statsLine } from './evidence.js';
 import { ROUTING_KEY, holdPolicy, names, topology } from './names.js';
 import { StatsWatch } from './stats-watch.js';
-import { emptyAfter, emptyGraceMs, heldSample, mayClearPolicy, policyOnSource, sourceAfter, sourceWhileHeld } from './verdicts.js';
+import {
+  emptyAfter,
+  emptyGraceMs,
+  heldSample,
+  mayClearPolicy,
+  policyOnSource,
+  sourceAfter,
+  sourceWhileHeld,
+} from './verdicts.js';
 import type { HoldOptions } from './options.js';
 
 /** the seed's window in which the unbound target must stay empty */
@@ -36,7 +44,12 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
   topology,
 
   async run(ctx) {
-    if (!ctx.caps.atLeastOnceDeadLettering) return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no at-least-once dead lettering (3.10+)` };
+    if (!ctx.caps.atLeastOnceDeadLettering)
+      return {
+        lines: [],
+        checks: [],
+        skipped: `RabbitMQ ${ctx.caps.version} has no at-least-once dead lettering (3.10+)`,
+      };
     const x = names(ctx.names);
     const { broker, mgmt, log } = ctx;
     const { recoverTimeoutMs } = ctx.options;
@@ -48,7 +61,9 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     const policy = holdPolicy(ctx.names, ctx.caps);
     const earlierPolicy = (await mgmt.policy(policy.name)) !== null;
     if (earlierPolicy) {
-      ctx.progress(`policy ${policy.name} was left by an earlier run: clearing it first drops the letters that run still held`);
+      ctx.progress(
+        `policy ${policy.name} was left by an earlier run: clearing it first drops the letters that run still held`,
+      );
       await mgmt.deletePolicy(policy.name);
     }
     // An earlier run's held letters went with its policy, and its policy was cleared, but the
@@ -62,15 +77,27 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     if (staleAtStart || policyStaleAtStart) {
       const what = `the statistics of ${x.source} to drop ${staleAtStart ? `the ${heldLetters(atStart!)} letter(s) an earlier run left held` : `the policy of an earlier run`}`;
       const fresh = (q: QueueStats) => heldLetters(q) === 0 && q.policy !== policy.name;
-      const cleared = await ticking(ctx, (s) => `waiting for ${what} (sampled every few seconds): ${s} s`, () => mgmt.queueWhen(x.source, fresh, STALE_WAIT_MS));
+      const cleared = await ticking(
+        ctx,
+        (s) => `waiting for ${what} (sampled every few seconds): ${s} s`,
+        () => mgmt.queueWhen(x.source, fresh, STALE_WAIT_MS),
+      );
       staleAtStart &&= !cleared || heldLetters(cleared) > 0;
       policyStaleAtStart &&= !cleared || cleared.policy === policy.name;
     }
     // fault wrong-pattern: a policy that matches no queue (the source keeps no dead-letter route)
     await mgmt.putPolicy(ctx.fault('wrong-pattern') ? { ...policy, pattern: `${policy.pattern}-nothing` } : policy);
     const stored = (await mgmt.policy(policy.name)) ?? undefined;
-    ctx.progress(`applied policy ${policy.name} to ${policy.pattern} (apply-to ${policy.applyTo}${ctx.caps.policyApplyToQuorumQueues ? '' : `: RabbitMQ ${ctx.caps.version} has no quorum_queues`}): ${JSON.stringify(policy.definition)}`);
-    log.emit('policy', { policy: policy.name, pattern: policy.pattern, applyTo: policy.applyTo, queue: x.source, status: 'applied' });
+    ctx.progress(
+      `applied policy ${policy.name} to ${policy.pattern} (apply-to ${policy.applyTo}${ctx.caps.policyApplyToQuorumQueues ? '' : `: RabbitMQ ${ctx.caps.version} has no quorum_queues`}): ${JSON.stringify(policy.definition)}`,
+    );
+    log.emit('policy', {
+      policy: policy.name,
+      pattern: policy.pattern,
+      applyTo: policy.applyTo,
+      queue: x.source,
+      status: 'applied',
+    });
 
     // The target loses its binding (and anything an earlier run left in it), then a push consumer watches it.
     if (!ctx.fault('keep-binding')) await broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY);
@@ -81,10 +108,21 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     const target = await broker.consume(
       x.target,
       (d: Delivery) => {
-        const r = { at: ctx.now(), messageId: d.messageId, body: d.body, run: String(d.headers[RUN_HEADER] ?? ''), headers: d.headers };
+        const r = {
+          at: ctx.now(),
+          messageId: d.messageId,
+          body: d.body,
+          run: String(d.headers[RUN_HEADER] ?? ''),
+          headers: d.headers,
+        };
         received.push(r);
         d.ack(); // take every letter, so the target ends empty
-        log.emit('target', { messageId: r.messageId, destination: x.target, run: r.run === runId ? 'this' : 'other', status: 'received' });
+        log.emit('target', {
+          messageId: r.messageId,
+          destination: x.target,
+          run: r.run === runId ? 'this' : 'other',
+          status: 'received',
+        });
         if (r.run === runId) ours.resolve(r);
       },
       { prefetch: 10 },
@@ -106,7 +144,11 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
         await broker.sendConfirmed(x.source, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
         log.emit('producer', { messageId: EVENT_ID, destination: x.source, status: 'confirmed' });
       }
-      const rejectedAt = await ctx.within(Promise.race([rejected.promise, source.failure]), 5000, `${EVENT_ID} on ${x.source}`);
+      const rejectedAt = await ctx.within(
+        Promise.race([rejected.promise, source.failure]),
+        5000,
+        `${EVENT_ID} on ${x.source}`,
+      );
       await source.cancel();
 
       // The window: the seed's 2 s, in which nothing may reach the unbound target.
@@ -115,12 +157,27 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       const targetDepthUnbound = await broker.depth(x.target);
       const targetEmpty = mine().length === 0 && targetDepthUnbound === 0;
       const sampled = watch.last()?.stats ?? null;
-      log.emit('mgmt', { queue: x.source, messages: sampled?.messages, ready: sampled?.ready, unacked: sampled?.unacked, status: 'sampled' });
-      await ctx.checkpoint('letter-held', { queue: x.source, stats: statsLine(sampled), target: x.target, targetDepth: targetDepthUnbound });
+      log.emit('mgmt', {
+        queue: x.source,
+        messages: sampled?.messages,
+        ready: sampled?.ready,
+        unacked: sampled?.unacked,
+        status: 'sampled',
+      });
+      await ctx.checkpoint('letter-held', {
+        queue: x.source,
+        stats: statsLine(sampled),
+        target: x.target,
+        targetDepth: targetDepthUnbound,
+      });
 
       // Rebind and wait: nothing is published again; the broker's worker re-routes on its timer.
       if (!ctx.fault('no-rebind')) await broker.channel.bindQueue(x.target, x.dlx, ROUTING_KEY);
-      if (ctx.fault('republish')) await broker.publishConfirmed(x.dlx, ROUTING_KEY, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
+      if (ctx.fault('republish'))
+        await broker.publishConfirmed(x.dlx, ROUTING_KEY, BODY, {
+          messageId: EVENT_ID,
+          headers: { [RUN_HEADER]: runId },
+        });
       const reboundAt = ctx.now();
       const bindingRestored = await targetBound(ctx, x);
       ctx.progress(
@@ -128,20 +185,45 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
           `its confirm-timeout timer fires (dead_letter_worker_publisher_confirm_timeout: 180 s on an untuned broker, 1 s on mqlab's services), not on a rebind`,
       );
       const since = (t: number) => Math.round((ctx.now() - t) / 1000);
-      const recovered = await ticking(ctx, () => `still waiting for the dead-letter worker: ${since(rejectedAt)} s since the rejection, ${since(reboundAt)} s since the rebind; the application publishes nothing`, () =>
-        ctx.within(Promise.race([ours.promise, target.failure]), recoverTimeoutMs, `the broker's dead-letter worker to deliver ${EVENT_ID} to ${x.target}`).catch((err) => {
-          if (err instanceof LabError && err.message.startsWith('timed out')) return null; // judged below: recoveredOriginalEvent says FAIL
-          throw err;
-        }),
+      const recovered = await ticking(
+        ctx,
+        () =>
+          `still waiting for the dead-letter worker: ${since(rejectedAt)} s since the rejection, ${since(reboundAt)} s since the rebind; the application publishes nothing`,
+        () =>
+          ctx
+            .within(
+              Promise.race([ours.promise, target.failure]),
+              recoverTimeoutMs,
+              `the broker's dead-letter worker to deliver ${EVENT_ID} to ${x.target}`,
+            )
+            .catch((err) => {
+              if (err instanceof LabError && err.message.startsWith('timed out')) return null; // judged below: recoveredOriginalEvent says FAIL
+              throw err;
+            }),
       );
-      if (!recovered) ctx.progress(`nothing reached ${x.target} within ${recoverTimeoutMs / 1000} s of the rebind (raise --recover-timeout on a broker with a slower dead-letter worker)`);
+      if (!recovered)
+        ctx.progress(
+          `nothing reached ${x.target} within ${recoverTimeoutMs / 1000} s of the rebind (raise --recover-timeout on a broker with a slower dead-letter worker)`,
+        );
       const evidence = republishEvidence(recovered?.headers ?? {}, x.source);
       const recoveredOriginalEvent = recovered?.messageId === EVENT_ID && recovered.body === BODY;
-      await ctx.checkpoint('recovered', { messageId: recovered?.messageId ?? 'none', afterRebindMs: recovered ? Math.round(recovered.at - reboundAt) : 'none' });
+      await ctx.checkpoint('recovered', {
+        messageId: recovered?.messageId ?? 'none',
+        afterRebindMs: recovered ? Math.round(recovered.at - reboundAt) : 'none',
+      });
 
       // The statistics: wait for them to show the source empty only as long as they took to show
       // the held letter (never on a broker whose statistics are slower than the hold).
-      const seen = () => ({ source: x.source, policy: policy.name, samples: watch.samples, rejectedAt, staleAtStart, policyStaleAtStart, brokerDelivered: brokerDelivery() !== undefined, deliveredAt: brokerDelivery()?.at ?? null });
+      const seen = () => ({
+        source: x.source,
+        policy: policy.name,
+        samples: watch.samples,
+        rejectedAt,
+        staleAtStart,
+        policyStaleAtStart,
+        brokerDelivered: brokerDelivery() !== undefined,
+        deliveredAt: brokerDelivery()?.at ?? null,
+      });
       const grace = emptyGraceMs(seen(), WINDOW_MS);
       const held = heldSample(seen());
       if (held && grace > 0) await watch.until((q) => q.messages === 0, held.at + 1, grace);
@@ -155,15 +237,22 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
         policyCleared = (await mgmt.policy(policy.name)) === null;
         ctx.progress(`no letter of this run is held in ${x.source}: cleared policy ${policy.name}`);
       } else {
-        ctx.progress(`kept policy ${policy.name}: ${x.source} shows ${statsLine(watch.last()?.stats ?? null)}; clearing it now would delete held letters`);
+        ctx.progress(
+          `kept policy ${policy.name}: ${x.source} shows ${statsLine(watch.last()?.stats ?? null)}; clearing it now would delete held letters`,
+        );
       }
       log.emit('policy', { policy: policy.name, status: policyCleared ? 'cleared' : 'kept' });
       await target.cancel();
-      if (ctx.fault('late-republish')) await broker.publishConfirmed(x.dlx, ROUTING_KEY, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
+      if (ctx.fault('late-republish'))
+        await broker.publishConfirmed(x.dlx, ROUTING_KEY, BODY, {
+          messageId: EVENT_ID,
+          headers: { [RUN_HEADER]: runId },
+        });
       const targetDepthAfter = await broker.depth(x.target);
       const deliveries = mine();
       // every copy of this run's event that reached the target was dead-lettered by the broker (x-death of the source)
-      const noApplicationRepublish = deliveries.length > 0 && deliveries.every((r) => republishEvidence(r.headers, x.source).death !== null);
+      const noApplicationRepublish =
+        deliveries.length > 0 && deliveries.every((r) => republishEvidence(r.headers, x.source).death !== null);
 
       return {
         lines: [
@@ -171,7 +260,11 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
           `hold: bindingRestored=${bindingRestored} recoveredOriginalEvent=${recoveredOriginalEvent} noApplicationRepublish=${noApplicationRepublish}`,
         ],
         checks: [
-          check('policyStored', policyLine(policy), stored ? policyLine({ ...stored, applyTo: stored['apply-to'] }) : 'absent'),
+          check(
+            'policyStored',
+            policyLine(policy),
+            stored ? policyLine({ ...stored, applyTo: stored['apply-to'] }) : 'absent',
+          ),
           policyOnSource(stats),
           check('targetUnbound', true, targetUnbound),
           check('targetEmpty', true, targetEmpty),
@@ -186,10 +279,19 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
           check('targetDepthAfter', 0, targetDepthAfter),
         ],
         facts: {
-          policy: { name: policy.name, pattern: policy.pattern, applyTo: policy.applyTo, definition: policy.definition },
+          policy: {
+            name: policy.name,
+            pattern: policy.pattern,
+            applyTo: policy.applyTo,
+            definition: policy.definition,
+          },
           policyLeftByEarlierRun: earlierPolicy,
           leftInTargetAtStart: leftInTarget,
-          sourceWhileHeld: held && { ...pick(held.stats), heldLetters: heldLetters(held.stats), seenAfterRejectMs: Math.round(held.at - rejectedAt) },
+          sourceWhileHeld: held && {
+            ...pick(held.stats),
+            heldLetters: heldLetters(held.stats),
+            seenAfterRejectMs: Math.round(held.at - rejectedAt),
+          },
           statsSamples: watch.samples.length,
           holdMs: Math.round(reboundAt - rejectedAt),
           recoveryAfterRebindMs: recovered ? Math.round(recovered.at - reboundAt) : null,

@@ -10,7 +10,7 @@ export const meta = defineLab({
   proves:
     'With the policy me12-hold (dead-letter-strategy at-least-once, overflow reject-publish) on the source, a ' +
     'message rejected without requeue while the target queue is unbound stays held in the source (messages=1, ' +
-    'ready=0, unacked=0) and the target stays empty; once the binding is restored the broker\'s own dead-letter ' +
+    "ready=0, unacked=0) and the target stays empty; once the binding is restored the broker's own dead-letter " +
     'worker delivers the same message id and body, with an x-death entry for the source, and the application ' +
     'publishes nothing again. The policy is cleared only when the source holds no letter.',
   floorMs: 3000,

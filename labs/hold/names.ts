@@ -28,7 +28,10 @@ export function names(n: Names) {
 /** the seed's `rabbitmqctl set_policy me12-hold …`, with apply-to as the broker knows it */
 export function holdPolicy(n: Names, caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>): PolicySpec {
   const x = names(n);
-  return deadLetterPolicy({ name: x.policy, pattern: n.exact(x.source), dlx: x.dlx, routingKey: ROUTING_KEY, strategy: 'at-least-once' }, caps);
+  return deadLetterPolicy(
+    { name: x.policy, pattern: n.exact(x.source), dlx: x.dlx, routingKey: ROUTING_KEY, strategy: 'at-least-once' },
+    caps,
+  );
 }
 
 /** No binding here: the lab removes and restores the target's binding itself. */

@@ -9,7 +9,8 @@ export interface HoldOptions {
 export const options: OptionSpecs<HoldOptions> = {
   recoverTimeoutMs: {
     flag: '--recover-timeout <duration>',
-    description: "how long to wait after the rebind for the broker's dead-letter worker (180 s timer on an untuned broker); a bare number is seconds",
+    description:
+      "how long to wait after the rebind for the broker's dead-letter worker (180 s timer on an untuned broker); a bare number is seconds",
     default: '240s',
     parse: duration({ min: 1, max: 86_400_000, bare: 's' }),
   },

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { QueueStats } from '../../src/broker/management.js';
 import { evaluate } from '../../src/report/checks.js';
-import { emptyGraceMs, mayClearPolicy, policyOnSource, sourceAfter, sourceWhileHeld, type StatsSeen } from './verdicts.js';
+import {
+  emptyGraceMs,
+  mayClearPolicy,
+  policyOnSource,
+  sourceAfter,
+  sourceWhileHeld,
+  type StatsSeen,
+} from './verdicts.js';
 
 const q = (messages: number, ready = 0, unacked = 0, policy: string | null = 'me12-hold'): QueueStats => ({
   name: 'me12.retry.hold',
@@ -32,7 +39,11 @@ const line = (s: StatsSeen, f: (s: StatsSeen) => ReturnType<typeof sourceAfter>)
 
 describe('hold statistics verdicts', () => {
   it('mqlab services: held letter seen, then the empty source: both observed', () => {
-    const s = seen([[900, q(0)], [2000, q(1)], [4500, q(0)]]);
+    const s = seen([
+      [900, q(0)],
+      [2000, q(1)],
+      [4500, q(0)],
+    ]);
     expect(line(s, sourceWhileHeld)).toBe('PASS messages=1 ready=0 unacked=0');
     expect(line(s, sourceAfter)).toBe('PASS messages=0 ready=0 unacked=0');
     expect(line(s, policyOnSource)).toBe('PASS me12-hold');
@@ -40,7 +51,11 @@ describe('hold statistics verdicts', () => {
   });
 
   it('an untuned broker: statistics never moved while the broker held and delivered the letter → SKIP, not PASS', () => {
-    const s = seen([[900, q(0, 0, 0, null)], [3000, q(0, 0, 0, null)], [5000, q(0, 0, 0, null)]]);
+    const s = seen([
+      [900, q(0, 0, 0, null)],
+      [3000, q(0, 0, 0, null)],
+      [5000, q(0, 0, 0, null)],
+    ]);
     expect(line(s, sourceWhileHeld)).toBe('SKIP');
     expect(line(s, sourceAfter)).toBe('SKIP');
     expect(line(s, policyOnSource)).toBe('SKIP');
@@ -52,29 +67,104 @@ describe('hold statistics verdicts', () => {
   });
 
   it('nothing delivered: judged on the last sample (a dropped letter, a letter still held)', () => {
-    const dropped = seen([[900, q(0)], [3000, q(0)]], { brokerDelivered: false, deliveredAt: null });
+    const dropped = seen(
+      [
+        [900, q(0)],
+        [3000, q(0)],
+      ],
+      { brokerDelivered: false, deliveredAt: null },
+    );
     expect(line(dropped, sourceWhileHeld)).toBe('FAIL messages=0 ready=0 unacked=0');
-    const stuck = seen([[2000, q(1)], [6000, q(1)]], { brokerDelivered: false, deliveredAt: null });
+    const stuck = seen(
+      [
+        [2000, q(1)],
+        [6000, q(1)],
+      ],
+      { brokerDelivered: false, deliveredAt: null },
+    );
     expect(line(stuck, sourceAfter)).toBe('FAIL messages=1 ready=0 unacked=0');
     expect(mayClearPolicy(stuck)).toBe(false);
     expect(mayClearPolicy(dropped)).toBe(true);
   });
 
   it("an earlier run's held letter still in the statistics does not count until a sample showed none", () => {
-    const stale = seen([[900, q(1)], [1500, q(1)], [4500, q(1)]], { staleAtStart: true });
+    const stale = seen(
+      [
+        [900, q(1)],
+        [1500, q(1)],
+        [4500, q(1)],
+      ],
+      { staleAtStart: true },
+    );
     expect(line(stale, sourceWhileHeld)).toBe('SKIP');
-    const cleared = seen([[900, q(1)], [1200, q(0)], [2000, q(1)]], { staleAtStart: true });
+    const cleared = seen(
+      [
+        [900, q(1)],
+        [1200, q(0)],
+        [2000, q(1)],
+      ],
+      { staleAtStart: true },
+    );
     expect(line(cleared, sourceWhileHeld)).toBe('PASS messages=1 ready=0 unacked=0');
   });
 
   it("an earlier run's policy still in the statistics does not count until a sample showed none (a policy that matches nothing: FAIL)", () => {
     const none = (messages: number) => q(messages, 0, 0, null);
     const stale = { policyStaleAtStart: true, brokerDelivered: false, deliveredAt: null };
-    expect(line(seen([[900, q(0)], [1500, q(0)], [4500, q(0)]], stale), policyOnSource)).toBe('FAIL null');
-    expect(line(seen([[900, q(0)], [1500, none(0)], [2500, none(0)]], stale), policyOnSource)).toBe('FAIL null');
-    expect(line(seen([[900, q(0)], [1200, none(0)], [2000, q(1)]], stale), policyOnSource)).toBe('PASS me12-hold');
-    expect(line(seen([[900, q(0)], [1500, q(0)]], { policyStaleAtStart: true }), policyOnSource)).toBe('SKIP');
-    expect(line(seen([[900, q(0)]], { brokerDelivered: false, deliveredAt: null }), policyOnSource)).toBe('PASS me12-hold');
+    expect(
+      line(
+        seen(
+          [
+            [900, q(0)],
+            [1500, q(0)],
+            [4500, q(0)],
+          ],
+          stale,
+        ),
+        policyOnSource,
+      ),
+    ).toBe('FAIL null');
+    expect(
+      line(
+        seen(
+          [
+            [900, q(0)],
+            [1500, none(0)],
+            [2500, none(0)],
+          ],
+          stale,
+        ),
+        policyOnSource,
+      ),
+    ).toBe('FAIL null');
+    expect(
+      line(
+        seen(
+          [
+            [900, q(0)],
+            [1200, none(0)],
+            [2000, q(1)],
+          ],
+          stale,
+        ),
+        policyOnSource,
+      ),
+    ).toBe('PASS me12-hold');
+    expect(
+      line(
+        seen(
+          [
+            [900, q(0)],
+            [1500, q(0)],
+          ],
+          { policyStaleAtStart: true },
+        ),
+        policyOnSource,
+      ),
+    ).toBe('SKIP');
+    expect(line(seen([[900, q(0)]], { brokerDelivered: false, deliveredAt: null }), policyOnSource)).toBe(
+      'PASS me12-hold',
+    );
   });
 
   it('two letters held is a FAIL, not a pass', () => {

@@ -64,7 +64,11 @@ export function sourceWhileHeld(s: StatsSeen): Check {
   const held = heldSample(s);
   if (held) return check('sourceWhileHeld', HELD_LINE, statsLine(held.stats));
   if (s.brokerDelivered && s.deliveredAt !== null) {
-    return skipCheck('sourceWhileHeld', HELD_LINE, `the statistics of ${s.source} showed no held letter in the ${Math.round(s.deliveredAt - s.rejectedAt)} ms the broker held it: ${SLOW}; targetEmpty and the broker's x-death on the recovered letter show the hold`);
+    return skipCheck(
+      'sourceWhileHeld',
+      HELD_LINE,
+      `the statistics of ${s.source} showed no held letter in the ${Math.round(s.deliveredAt - s.rejectedAt)} ms the broker held it: ${SLOW}; targetEmpty and the broker's x-death on the recovered letter show the hold`,
+    );
   }
   return check('sourceWhileHeld', HELD_LINE, statsLine(lastStats(s)));
 }
@@ -79,7 +83,11 @@ export function policyOnSource(s: StatsSeen): Check {
   const shown = policySample(s);
   if (shown) return check('policyOnSource', s.policy, shown.stats.policy);
   if (s.brokerDelivered) {
-    return skipCheck('policyOnSource', s.policy, `the statistics of ${s.source} never showed its policy while the run lasted: ${SLOW}; the broker dead-lettering the letter to the policy's exchange shows it applied`);
+    return skipCheck(
+      'policyOnSource',
+      s.policy,
+      `the statistics of ${s.source} never showed its policy while the run lasted: ${SLOW}; the broker dead-lettering the letter to the policy's exchange shows it applied`,
+    );
   }
   // an earlier run's sample of the policy says nothing of this run's
   return check('policyOnSource', s.policy, s.policyStaleAtStart ? null : (lastStats(s)?.policy ?? null));
@@ -90,14 +98,23 @@ export function sourceAfter(s: StatsSeen): Check {
   const empty = emptyAfter(s, held);
   if (empty) return check('sourceAfter', EMPTY_LINE, statsLine(empty.stats));
   if (s.brokerDelivered) {
-    const why = held ? 'did not refresh after the letter left it within the wait' : 'never showed the held letter, so a sample of it empty could be one from before the rejection';
-    return skipCheck('sourceAfter', EMPTY_LINE, `the statistics of ${s.source} ${why}: ${SLOW}; this run's letter reached the target`);
+    const why = held
+      ? 'did not refresh after the letter left it within the wait'
+      : 'never showed the held letter, so a sample of it empty could be one from before the rejection';
+    return skipCheck(
+      'sourceAfter',
+      EMPTY_LINE,
+      `the statistics of ${s.source} ${why}: ${SLOW}; this run's letter reached the target`,
+    );
   }
   return check('sourceAfter', EMPTY_LINE, statsLine(lastStats(s)));
 }
 
 /** the policy may go when the statistics showed the source empty after the hold, or when this run's letter has left it */
-export const mayClearPolicy = (s: StatsSeen): boolean => s.brokerDelivered || emptyAfter(s, heldSample(s)) !== undefined || (lastStats(s)?.messages === 0 && heldSample(s) === undefined);
+export const mayClearPolicy = (s: StatsSeen): boolean =>
+  s.brokerDelivered ||
+  emptyAfter(s, heldSample(s)) !== undefined ||
+  (lastStats(s)?.messages === 0 && heldSample(s) === undefined);
 
 function lastStats(s: StatsSeen): QueueStats | null {
   return s.samples.at(-1)?.stats ?? null;

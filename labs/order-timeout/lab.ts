@@ -14,7 +14,18 @@ import { LabError } from '../../src/errors.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { names, reset, schema, topology, type OrderNames } from './names.js';
-import { closeIfDue, createOrder, dueTasks, extendDeadline, msUntilLastDue, pay, readOrder, recordCheck, settleTask, type Guards } from './orders.js';
+import {
+  closeIfDue,
+  createOrder,
+  dueTasks,
+  extendDeadline,
+  msUntilLastDue,
+  pay,
+  readOrder,
+  recordCheck,
+  settleTask,
+  type Guards,
+} from './orders.js';
 import { CHECK_DELIVERIES, NEVER_PAID, ORDERS, PAID, SWEPT, checkId } from './scenario.js';
 import { observe, withStatus } from './observe.js';
 import type { OrderTimeoutOptions } from './options.js';
@@ -53,7 +64,9 @@ export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
     const closedTwice = Object.values(o.closeWrites).filter((n) => n > 1).length;
 
     return {
-      lines: [`order-timeout: closed=${javaList(withStatus(o, 'CLOSED'))} paid=${javaList(withStatus(o, 'PAID'))} duplicateCheck=(${dup}) sweeperClosed=${javaList(o.sweptBy)}`],
+      lines: [
+        `order-timeout: closed=${javaList(withStatus(o, 'CLOSED'))} paid=${javaList(withStatus(o, 'PAID'))} duplicateCheck=(${dup}) sweeperClosed=${javaList(o.sweptBy)}`,
+      ],
       checks: [
         check('closedOrders', NEVER_PAID, withStatus(o, 'CLOSED')),
         check('paidOrders', PAID, withStatus(o, 'PAID')),
@@ -76,7 +89,8 @@ export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
 /** the lost check: taken out of the delay queue (basic.get + ack) before it expires; it is the only message there */
 async function takeLostCheck(ctx: LabContext, x: OrderNames): Promise<string> {
   const taken = await ctx.broker.get(x.delay);
-  if (taken?.messageId !== checkId(ORDERS.lostCheck)) throw new LabError(`expected ${checkId(ORDERS.lostCheck)} in ${x.delay}, got ${taken?.messageId ?? 'nothing'}`);
+  if (taken?.messageId !== checkId(ORDERS.lostCheck))
+    throw new LabError(`expected ${checkId(ORDERS.lostCheck)} in ${x.delay}, got ${taken?.messageId ?? 'nothing'}`);
   taken.ack();
   ctx.log.emit('lost', { messageId: taken.messageId, queue: x.delay, status: 'taken_and_acked' });
   return taken.messageId;
@@ -98,9 +112,20 @@ async function consumeChecks(ctx: LabContext, x: OrderNames, guards: Guards, del
       if (ctx.fault('slow-consumer')) await ctx.sleep(delayMs);
       const read = await readOrder(ctx.db, x, id);
       if (!read) throw new LabError(`check for unknown order ${id}`);
-      ctx.log.emit('consumer', { messageId: d.messageId, order: id, read: read.status, redelivered: d.redelivered, status: 'read' });
+      ctx.log.emit('consumer', {
+        messageId: d.messageId,
+        order: id,
+        read: read.status,
+        redelivered: d.redelivered,
+        status: 'read',
+      });
       const duringCheck = id === ORDERS.paidDuringCheck;
-      if (duringCheck) await ctx.checkpoint('after-read', { order: id, read: read.status, note: 'the payment lands now, before the conditional UPDATE' });
+      if (duringCheck)
+        await ctx.checkpoint('after-read', {
+          order: id,
+          read: read.status,
+          note: 'the payment lands now, before the conditional UPDATE',
+        });
       if (duringCheck && !ctx.fault('gate-off')) await payNow(ctx, x, id);
       const closed = await closeIfDue(ctx.db, x, id, 'check', guards);
       if (duringCheck && ctx.fault('gate-off')) await payNow(ctx, x, id);

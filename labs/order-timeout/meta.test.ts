@@ -13,7 +13,8 @@ describe('order-timeout metadata and scenario', () => {
     expect(delay('600ms')).toBe(600);
     expect(delay('2s')).toBe(2000);
     expect(delay(String(DELAY_MS.min))).toBe(DELAY_MS.min);
-    for (const bad of ['5', '400', '0', '1.5s5', '', 'soon', '2m', String(DELAY_MS.max + 1)]) expect(() => delay(bad)).toThrow(UsageError);
+    for (const bad of ['5', '400', '0', '1.5s5', '', 'soon', '2m', String(DELAY_MS.max + 1)])
+      expect(() => delay(bad)).toThrow(UsageError);
   });
   it('the floor is the two delays the run waits for', () => {
     expect(meta.floorMs).toBe(2 * DELAY_MS.default);

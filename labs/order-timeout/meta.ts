@@ -10,7 +10,7 @@ export const meta = defineLab({
   proves:
     'Six orders, each with a deadline and a pending task, and a check message through a TTL delay queue. The consumer ' +
     "re-reads the order and closes it only with UPDATE … WHERE status='CREATED' AND deadline <= now(): the orders " +
-    'paid before or during their check stay PAID (the late payment lands between the check\'s read and its UPDATE), ' +
+    "paid before or during their check stay PAID (the late payment lands between the check's read and its UPDATE), " +
     'a check delivered twice closes once, no order closes before its deadline (database timestamps; an early check ' +
     'after a deadline extension changes nothing), and a sweeper over the pending-task table closes the order whose ' +
     'check message was taken out of the delay queue.',

@@ -30,7 +30,10 @@ export function topology(x: OrderNames, delayMs: number): Topology {
   return {
     queues: [
       { name: x.check },
-      { name: x.delay, args: { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.check } },
+      {
+        name: x.delay,
+        args: { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.check },
+      },
     ],
   };
 }

@@ -48,7 +48,10 @@ interface Handled {
  * beyond what the run itself shows the consumer was doing (a loaded machine makes every statement
  * slower). A consumer that idles before it reads (the slow-consumer variant) is not busy then.
  */
-export function latestCheckClose(closes: readonly { order: string; atMs: number; deadlineMs: number }[], handled: readonly Handled[]): LateClose {
+export function latestCheckClose(
+  closes: readonly { order: string; atMs: number; deadlineMs: number }[],
+  handled: readonly Handled[],
+): LateClose {
   let worst: LateClose | null = null;
   for (const c of closes) {
     const own = handled.filter((h) => h.order === c.order && h.readMs <= c.atMs).sort((a, b) => b.readMs - a.readMs)[0];
@@ -89,7 +92,11 @@ export async function observe(db: Sql, x: OrderNames): Promise<Observed> {
     sweptBy: [...new Set(closes.filter((c) => c.actor === 'sweeper').map((c) => c.order_id as string))].sort(),
     closedBeforeDeadline: after.filter((ms) => ms < 0).length,
     latestCheckClose: latestCheckClose(
-      checkCloses.map((c) => ({ order: c.order_id as string, atMs: Number(c.at_ms), deadlineMs: Number(c.deadline_ms) })),
+      checkCloses.map((c) => ({
+        order: c.order_id as string,
+        atMs: Number(c.at_ms),
+        deadlineMs: Number(c.deadline_ms),
+      })),
       handled.map((h) => ({ order: h.order_id as string, readMs: Number(h.read_ms), doneMs: Number(h.done_ms) })),
     ),
     earliestCloseMs: after.length ? Math.round(Math.min(...after)) : 0,
@@ -99,4 +106,7 @@ export async function observe(db: Sql, x: OrderNames): Promise<Observed> {
 }
 
 export const withStatus = (o: Observed, status: string) =>
-  Object.entries(o.status).filter(([, s]) => s === status).map(([id]) => id).sort();
+  Object.entries(o.status)
+    .filter(([, s]) => s === status)
+    .map(([id]) => id)
+    .sort();

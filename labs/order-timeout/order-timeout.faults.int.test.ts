@@ -16,11 +16,24 @@ describeFaults(meta, useNamespace(import.meta.url).namespace, [
     title: 'no status guard: paid orders closed, the duplicate check closes twice',
     faults: ['no-status-guard'],
     ...strict,
-    run: async (standard) => expect((await standard()).stderr).toContain('MQLAB_FAULT asks for the broken variant(s) no-status-guard'),
+    run: async (standard) =>
+      expect((await standard()).stderr).toContain('MQLAB_FAULT asks for the broken variant(s) no-status-guard'),
   },
-  { title: 'no deadline guard: the early check closes the extended order before its deadline', faults: ['no-deadline-guard'], ...strict },
-  { title: 'no sweeper: the order whose check was lost stays open, its task pending', faults: ['no-sweeper'], ...strict },
-  { title: 'gate off: the payment lands after the UPDATE, so the paid-during-check order is closed', faults: ['gate-off'], ...strict },
+  {
+    title: 'no deadline guard: the early check closes the extended order before its deadline',
+    faults: ['no-deadline-guard'],
+    ...strict,
+  },
+  {
+    title: 'no sweeper: the order whose check was lost stays open, its task pending',
+    faults: ['no-sweeper'],
+    ...strict,
+  },
+  {
+    title: 'gate off: the payment lands after the UPDATE, so the paid-during-check order is closed',
+    faults: ['gate-off'],
+    ...strict,
+  },
   { title: 'slow consumer: checks close later than one delay after the deadline', faults: ['slow-consumer'] },
   { title: 'a check published after the consumer left: it waits in the queues', faults: ['late-check'], ...strict },
 ]);

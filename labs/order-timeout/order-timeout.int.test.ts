@@ -24,10 +24,12 @@ describe('order-timeout lab against the real broker and database', () => {
           'unpaid:CLOSED:check',
         ]);
         // the trigger saw every write: closes happened after the deadline in force at that moment
-        const early = await s.db`SELECT count(*)::int AS n FROM ${t('history')} WHERE new_status = 'CLOSED' AND at < deadline`;
+        const early =
+          await s.db`SELECT count(*)::int AS n FROM ${t('history')} WHERE new_status = 'CLOSED' AND at < deadline`;
         expect(early[0]?.n).toBe(0);
         // the late payment: the check read CREATED, the payment committed, then the UPDATE changed nothing
-        const [c] = await s.db`SELECT c.read_status, c.updated_rows, c.read_at < o.paid_at AND o.paid_at < c.update_at AS between
+        const [c] =
+          await s.db`SELECT c.read_status, c.updated_rows, c.read_at < o.paid_at AND o.paid_at < c.update_at AS between
           FROM ${t('checks')} c JOIN ${t('orders')} o ON o.id = c.order_id WHERE c.order_id = 'paid-during-check'`;
         expect(c).toMatchObject({ read_status: 'CREATED', updated_rows: 0, between: true });
         // the early check of the extended order changed nothing; its task stayed pending for the sweeper
@@ -40,7 +42,14 @@ describe('order-timeout lab against the real broker and database', () => {
       },
     });
     const delay = await s.mgmt.queue(`${NS}.me12.order.delay`);
-    expect(delay).toMatchObject({ type: 'quorum', arguments: { 'x-message-ttl': 1000, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': `${NS}.me12.order.check` } });
+    expect(delay).toMatchObject({
+      type: 'quorum',
+      arguments: {
+        'x-message-ttl': 1000,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': `${NS}.me12.order.check`,
+      },
+    });
   });
 
   it('--delay sets the TTL and the deadline; the margin follows it', async () => {
@@ -51,7 +60,8 @@ describe('order-timeout lab against the real broker and database', () => {
     // one delay beyond the time the consumer was busy with other checks (observe.ts)
     expect(late).toMatchObject({ expected: 1500 + lab.facts.observed.latestCheckClose.busyMs, pass: true });
     expect((await s.mgmt.queue(`${NS}.me12.order.delay`))?.arguments['x-message-ttl']).toBe(1500);
-    const [d] = await s.db`SELECT min(extract(epoch FROM deadline - created_at) * 1000)::int AS ms FROM ${t('orders')} WHERE id <> 'extended'`;
+    const [d] =
+      await s.db`SELECT min(extract(epoch FROM deadline - created_at) * 1000)::int AS ms FROM ${t('orders')} WHERE id <> 'extended'`;
     expect(d?.ms).toBeGreaterThanOrEqual(1500);
   });
 

@@ -25,7 +25,8 @@ export async function createOrder(db: Sql, x: OrderNames, id: string, delayMs: n
 
 /** the payment: only a CREATED order can be paid; returns the rows it changed */
 export async function pay(db: Sql, x: OrderNames, id: string): Promise<number> {
-  const r = await db`UPDATE ${db(x.orders)} SET status = 'PAID', paid_at = clock_timestamp(), changed_by = 'payment' WHERE id = ${id} AND status = 'CREATED'`;
+  const r =
+    await db`UPDATE ${db(x.orders)} SET status = 'PAID', paid_at = clock_timestamp(), changed_by = 'payment' WHERE id = ${id} AND status = 'CREATED'`;
   return r.count;
 }
 
@@ -55,7 +56,13 @@ export async function readOrder(db: Sql, x: OrderNames, id: string): Promise<Rea
 }
 
 /** UPDATE … WHERE status = 'CREATED' AND deadline <= now(); returns the rows it changed and when it ran */
-export async function closeIfDue(db: Sql, x: OrderNames, id: string, actor: string, g: Guards): Promise<{ rows: number; at: DbTime }> {
+export async function closeIfDue(
+  db: Sql,
+  x: OrderNames,
+  id: string,
+  actor: string,
+  g: Guards,
+): Promise<{ rows: number; at: DbTime }> {
   const status = g.status ? db`AND status = 'CREATED'` : db``;
   const deadline = g.deadline ? db`AND deadline <= now()` : db``;
   const [r] = await db`
@@ -72,7 +79,14 @@ export async function closeIfDue(db: Sql, x: OrderNames, id: string, actor: stri
  * started. The times go in as text (`::text::timestamptz`): a timestamptz parameter would pass
  * through a JS Date and lose its microseconds.
  */
-export async function recordCheck(db: Sql, x: OrderNames, id: string, redelivered: boolean, read: Read, closed: { rows: number; at: DbTime }): Promise<void> {
+export async function recordCheck(
+  db: Sql,
+  x: OrderNames,
+  id: string,
+  redelivered: boolean,
+  read: Read,
+  closed: { rows: number; at: DbTime },
+): Promise<void> {
   await db`
     INSERT INTO ${db(x.checks)}(order_id, redelivered, read_status, read_at, updated_rows, update_at)
     VALUES (${id}, ${redelivered}, ${read.status}, ${read.readAt}::text::timestamptz, ${closed.rows}, ${closed.at}::text::timestamptz)`;
@@ -87,7 +101,8 @@ export async function settleTask(db: Sql, x: OrderNames, id: string, by: string)
 
 /** the sweeper's query: checks that are due and never settled (their message late, lost or early) */
 export async function dueTasks(db: Sql, x: OrderNames): Promise<string[]> {
-  const rows = await db`SELECT order_id FROM ${db(x.tasks)} WHERE done_at IS NULL AND due_at <= now() ORDER BY order_id`;
+  const rows =
+    await db`SELECT order_id FROM ${db(x.tasks)} WHERE done_at IS NULL AND due_at <= now() ORDER BY order_id`;
   return rows.map((r) => r.order_id as string);
 }
 

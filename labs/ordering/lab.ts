@@ -30,11 +30,20 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const { finished } = await consumeEvents(ctx, x);
     for (const e of EVENTS) {
       await ctx.broker.sendConfirmed(x.work, JSON.stringify(e), { messageId: e.eventId, headers: { attempt: 1 } });
-      ctx.log.emit('producer', { messageId: e.eventId, version: e.version, destination: x.work, attempt: 1, status: 'confirmed' });
+      ctx.log.emit('producer', {
+        messageId: e.eventId,
+        version: e.version,
+        destination: x.work,
+        attempt: 1,
+        status: 'confirmed',
+      });
     }
     const { commitOrder, attemptsAt } = await finished;
     // TEST ONLY (late-publish): a producer that was not stopped sends one more event to the work queue
-    if (ctx.fault('late-publish')) await ctx.broker.sendConfirmed(x.work, JSON.stringify({ ...V2, eventId: `${AGGREGATE}-v3`, version: 3 }), { messageId: `${AGGREGATE}-v3` });
+    if (ctx.fault('late-publish'))
+      await ctx.broker.sendConfirmed(x.work, JSON.stringify({ ...V2, eventId: `${AGGREGATE}-v3`, version: 3 }), {
+        messageId: `${AGGREGATE}-v3`,
+      });
 
     const { db } = ctx;
     const [[state], [naive], stale, applied, depths] = await Promise.all([
@@ -48,7 +57,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const processingOrder = commitOrder.map((c) => c.version);
     const storedVersion = state ? Number(state.version) : null;
     const naiveFinalVersion = naive ? Number(naive.version) : null;
-    const lost = lostEvents(EVENTS.map((e) => e.eventId), applied.map((r) => r.event_id), stale.map((r) => r.event_id));
+    const lost = lostEvents(
+      EVENTS.map((e) => e.eventId),
+      applied.map((r) => r.event_id),
+      stale.map((r) => r.event_id),
+    );
     const staleRows = stale.map((r) => `${r.event_id} incoming=${r.incoming_version} stored=${r.stored_version}`);
     const v1At = attemptsAt.get(FAILS_ONCE) ?? [];
     const [v1First, v1Second, ...v1More] = v1At;
@@ -61,7 +74,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       ],
       checks: [
         check('processingOrder', [2, 1], processingOrder),
-        check('v1Attempts', [1, 2], v1At.map((a) => a.attempt)),
+        check(
+          'v1Attempts',
+          [1, 2],
+          v1At.map((a) => a.attempt),
+        ),
         checkAtLeast('retryGapMs', TTL_MS, retryGapMs),
         check('storedVersion', 2, storedVersion),
         check('staleEvents', 1, stale.length),
@@ -76,7 +93,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         naiveState: naive ? { version: naiveFinalVersion, status: naive.status } : null,
         naiveFinalVersionFromOrder: lastWriteWins(processingOrder),
         appliedEvents: applied.map((r) => r.event_id),
-        staleEvents: stale.map((r) => ({ eventId: r.event_id, incomingVersion: r.incoming_version, storedVersion: r.stored_version })),
+        staleEvents: stale.map((r) => ({
+          eventId: r.event_id,
+          incomingVersion: r.incoming_version,
+          storedVersion: r.stored_version,
+        })),
         lostEventIds: lost,
         retryGapMs,
         queueDepthAfter: { [x.work]: depths[0], [x.delay]: depths[1] },
@@ -111,28 +132,48 @@ async function consumeEvents(ctx: LabContext, x: ReturnType<typeof names>): Prom
         // transient failure: the copy is safe in the delay queue before the original is acked
         await broker.sendConfirmed(x.delay, m.body, { messageId: e.eventId, headers: { attempt: attempt + 1 } });
         m.ack();
-        log.emit('consumer', { messageId: e.eventId, version: e.version, attempt, destination: x.delay, status: 'transient_failure_retry_confirmed' });
+        log.emit('consumer', {
+          messageId: e.eventId,
+          version: e.version,
+          attempt,
+          destination: x.delay,
+          status: 'transient_failure_retry_confirmed',
+        });
         return;
       }
       const r = await db.begin(async (sql) => {
-        const versioned = await applyVersioned(sql, t, e, { noVersionCheck: ctx.fault('no-version-check'), dropStale: ctx.fault('drop-stale') });
+        const versioned = await applyVersioned(sql, t, e, {
+          noVersionCheck: ctx.fault('no-version-check'),
+          dropStale: ctx.fault('drop-stale'),
+        });
         await applyLastWriteWins(sql, t, e);
         return versioned;
       });
       out.commitOrder.push({ eventId: e.eventId, version: e.version, outcome: r.outcome });
       m.ack();
-      log.emit('consumer', { messageId: e.eventId, version: e.version, attempt, storedVersion: r.storedVersion, status: r.outcome });
+      log.emit('consumer', {
+        messageId: e.eventId,
+        version: e.version,
+        attempt,
+        storedVersion: r.storedVersion,
+        status: r.outcome,
+      });
       await ctx.checkpoint(r.outcome === 'stale' ? 'stale-recorded' : 'version-applied', {
         messageId: e.eventId,
         version: e.version,
         storedVersion: r.storedVersion,
       });
-      if (EVENTS.every((ev) => out.commitOrder.some((c) => c.eventId === ev.eventId && c.outcome !== 'duplicate'))) done.resolve();
+      if (EVENTS.every((ev) => out.commitOrder.some((c) => c.eventId === ev.eventId && c.outcome !== 'duplicate')))
+        done.resolve();
     },
     { prefetch: 10 },
   );
   const finished = (async () => {
-    await ctx.within(Promise.race([done.promise, consumer.failure]), 10_000, `both ${AGGREGATE} events to commit (v1 after its ${TTL_MS} ms delay)`);
+    await ctx.within(
+      Promise.race([done.promise, consumer.failure]),
+      10_000,
+      `both ${AGGREGATE} events to commit (v1 after its ${TTL_MS} ms delay)`,
+    );
     await consumer.cancel();
     return out;
   })();

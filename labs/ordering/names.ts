@@ -57,7 +57,10 @@ export function topology(n: Names): Topology {
   return {
     queues: [
       { name: x.work },
-      { name: x.delay, args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
+      {
+        name: x.delay,
+        args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work },
+      },
     ],
   };
 }

@@ -38,10 +38,12 @@ export async function applyVersioned(
     return { outcome: 'applied', storedVersion: e.version };
   }
   const [row] = await sql`SELECT version FROM ${sql(t.state)} WHERE aggregate_id = ${e.aggregateId}`;
-  if (!row) throw new LabError(`the upsert skipped ${e.eventId} v${e.version}, yet ${t.state} has no row for ${e.aggregateId}`);
+  if (!row)
+    throw new LabError(`the upsert skipped ${e.eventId} v${e.version}, yet ${t.state} has no row for ${e.aggregateId}`);
   const storedVersion = Number(row.version);
   const outcome = outcomeOf(e.version, storedVersion);
-  if (outcome === 'applied') throw new LabError(`the upsert skipped ${e.eventId} v${e.version} although v${storedVersion} is older`);
+  if (outcome === 'applied')
+    throw new LabError(`the upsert skipped ${e.eventId} v${e.version} although v${storedVersion} is older`);
   if (outcome === 'stale' && !fault.dropStale) {
     await sql`INSERT INTO ${sql(t.stale)} (event_id, aggregate_id, incoming_version, stored_version)
               VALUES (${e.eventId}, ${e.aggregateId}, ${e.version}, ${storedVersion}) ON CONFLICT (event_id) DO NOTHING`;

@@ -28,7 +28,10 @@ export async function placeOrders(ctx: LabContext<unknown, Fault>, x: OutboxName
         await sql`INSERT INTO ${sql(x.orders)} (order_id, amount) VALUES (${o.orderId}, ${o.amount})`;
         await sql`INSERT INTO ${sql(x.outbox)} (event_id, order_id, payload) VALUES (${eventId}, ${o.orderId}, ${payload})`;
         if (ctx.fault('publish-in-transaction')) {
-          await ctx.broker.sendConfirmed(x.queue, payload, { messageId: eventId, headers: { eventId, orderId: o.orderId } });
+          await ctx.broker.sendConfirmed(x.queue, payload, {
+            messageId: eventId,
+            headers: { eventId, orderId: o.orderId },
+          });
         }
         // the business rule fails after both rows were written: the transaction rolls back as a whole
         if (!o.commits) throw new Declined(`payment declined for ${o.orderId}`);
@@ -36,7 +39,8 @@ export async function placeOrders(ctx: LabContext<unknown, Fault>, x: OutboxName
       placed.push({ orderId: o.orderId, committed: true });
       ctx.log.emit('business', { orderId: o.orderId, eventId, status: 'committed_with_outbox_row' });
     } catch (err) {
-      if (!(err instanceof Declined)) throw new LabError(`the transaction of ${o.orderId} failed unexpectedly: ${(err as Error).message}`);
+      if (!(err instanceof Declined))
+        throw new LabError(`the transaction of ${o.orderId} failed unexpectedly: ${(err as Error).message}`);
       placed.push({ orderId: o.orderId, committed: false, error: err.message });
       ctx.log.emit('business', { orderId: o.orderId, eventId, reason: err.message, status: 'rolled_back' });
     }

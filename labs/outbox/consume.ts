@@ -28,7 +28,8 @@ export async function consumeAll(ctx: LabContext<unknown, Fault>, x: OutboxNames
       ctx.log.emit('consumer', { eventId, orderId, redelivered: d.redelivered, status: 'received' });
       const outcome = await ctx.db.begin(async (sql) => {
         if (dedupe) {
-          const claimed = await sql`INSERT INTO ${sql(x.processed)} (event_id) VALUES (${eventId}) ON CONFLICT DO NOTHING RETURNING event_id`;
+          const claimed =
+            await sql`INSERT INTO ${sql(x.processed)} (event_id) VALUES (${eventId}) ON CONFLICT DO NOTHING RETURNING event_id`;
           if (claimed.length === 0) return 'duplicate_skipped' as const;
         }
         await sql`INSERT INTO ${sql(x.effects)} (event_id, order_id) VALUES (${eventId}, ${orderId})`;

@@ -33,14 +33,33 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
     const placed = await placeOrders(ctx, x);
     const committed = (await db`SELECT order_id FROM ${db(x.orders)} ORDER BY order_id`).map((r) => String(r.order_id));
-    await ctx.checkpoint('committed', { orders: committed.join(','), outboxUnsent: await unsent(ctx, x), [x.queue]: await broker.depth(x.queue) });
+    await ctx.checkpoint('committed', {
+      orders: committed.join(','),
+      outboxUnsent: await unsent(ctx, x),
+      [x.queue]: await broker.depth(x.queue),
+    });
 
-    ctx.progress(`relay-run1: publishes the unsent outbox rows and is killed after confirm ${CRASH_AFTER_CONFIRM}, before marking that row sent`);
-    const run1 = await runChild(ctx, 'relay-run1', RELAY, { args: ['--crash-after-confirm', String(CRASH_AFTER_CONFIRM)], names: x, timeoutMs: 20_000 });
-    const confirmedByRun1 = new Set(run1.events.filter((e) => e.fields.status === 'confirmed').map((e) => e.fields.eventId));
-    const unsentAfterCrash = (await db`SELECT event_id FROM ${db(x.outbox)} WHERE sent_at IS NULL`).map((r) => String(r.event_id));
+    ctx.progress(
+      `relay-run1: publishes the unsent outbox rows and is killed after confirm ${CRASH_AFTER_CONFIRM}, before marking that row sent`,
+    );
+    const run1 = await runChild(ctx, 'relay-run1', RELAY, {
+      args: ['--crash-after-confirm', String(CRASH_AFTER_CONFIRM)],
+      names: x,
+      timeoutMs: 20_000,
+    });
+    const confirmedByRun1 = new Set(
+      run1.events.filter((e) => e.fields.status === 'confirmed').map((e) => e.fields.eventId),
+    );
+    const unsentAfterCrash = (await db`SELECT event_id FROM ${db(x.outbox)} WHERE sent_at IS NULL`).map((r) =>
+      String(r.event_id),
+    );
     const confirmedNotMarked = unsentAfterCrash.filter((id) => confirmedByRun1.has(id)).length;
-    await ctx.checkpoint('relay-crashed', { exitCode: run1.exitCode, unsent: unsentAfterCrash.join(',') || 'none', confirmedNotMarked, [x.queue]: await broker.depth(x.queue) });
+    await ctx.checkpoint('relay-crashed', {
+      exitCode: run1.exitCode,
+      unsent: unsentAfterCrash.join(',') || 'none',
+      confirmedNotMarked,
+      [x.queue]: await broker.depth(x.queue),
+    });
 
     let run2Exit: number | null = null;
     if (!ctx.fault('no-second-relay')) {
@@ -52,7 +71,8 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     await ctx.checkpoint('relayed', { unsent: unsentAfter, [x.queue]: copies });
 
     const consumed = copies > 0 ? await consumeAll(ctx, x, copies) : [];
-    const effects = await db`SELECT order_id, count(*)::int AS n FROM ${db(x.effects)} GROUP BY order_id ORDER BY order_id`;
+    const effects =
+      await db`SELECT order_id, count(*)::int AS n FROM ${db(x.effects)} GROUP BY order_id ORDER BY order_id`;
     const effectLine = effects.map((r) => `${r.order_id}:${r.n}`).join(',');
     const duplicatesSkipped = consumed.filter((c) => c.outcome === 'duplicate_skipped').length;
     const [counts] = await db`

@@ -17,7 +17,8 @@ describe('outbox against the real broker and database', () => {
       check: async () => {
         const orders = await s.db`SELECT order_id FROM ${s.db(`${NS}_outbox_orders`)} ORDER BY order_id`;
         expect(orders.map((r) => r.order_id)).toEqual(['order-1', 'order-2']);
-        const outbox = await s.db`SELECT event_id, sent_at IS NOT NULL AS sent FROM ${s.db(`${NS}_outbox_events`)} ORDER BY event_id`;
+        const outbox =
+          await s.db`SELECT event_id, sent_at IS NOT NULL AS sent FROM ${s.db(`${NS}_outbox_events`)} ORDER BY event_id`;
         expect(outbox.map((r) => `${r.event_id}:${r.sent}`)).toEqual(['evt-order-1:true', 'evt-order-2:true']);
         const effects = await s.db`SELECT event_id FROM ${s.db(`${NS}_outbox_effect`)} ORDER BY event_id`;
         expect(effects.map((r) => r.event_id)).toEqual(['evt-order-1', 'evt-order-2']);
@@ -32,9 +33,18 @@ describe('outbox against the real broker and database', () => {
     expect(report.facts.confirmedByRun1).toEqual(['evt-order-1', 'evt-order-2']);
     expect(report.facts.unsentAfterCrash).toEqual(['evt-order-2']);
     expect(report.facts.relayRun2Exit).toBe(0);
-    const relay = report.events.filter((e: Record<string, string>) => e.source === 'relay').map((e: Record<string, string>) => `${e.eventId ?? '-'}:${e.status}`);
+    const relay = report.events
+      .filter((e: Record<string, string>) => e.source === 'relay')
+      .map((e: Record<string, string>) => `${e.eventId ?? '-'}:${e.status}`);
     expect(relay).toContain('evt-order-2:crash_injected');
-    const waiting = report.events.filter((e: Record<string, string>) => e.source === 'checkpoint' && e.status === 'waiting');
-    expect(waiting.map((e: Record<string, string>) => e.checkpoint)).toEqual(['committed', 'relay-crashed', 'relayed', 'consumed']);
+    const waiting = report.events.filter(
+      (e: Record<string, string>) => e.source === 'checkpoint' && e.status === 'waiting',
+    );
+    expect(waiting.map((e: Record<string, string>) => e.checkpoint)).toEqual([
+      'committed',
+      'relay-crashed',
+      'relayed',
+      'consumed',
+    ]);
   });
 });

@@ -17,7 +17,8 @@ const rt = await childRuntime<OutboxNames, Fault>();
 const x = rt.names;
 const crashAfter = rt.fault('no-crash') ? 0 : Number(values['crash-after-confirm']);
 const markFirst = rt.fault('mark-before-publish');
-const unsent = await rt.db`SELECT id, event_id, order_id, payload FROM ${rt.db(x.outbox)} WHERE sent_at IS NULL ORDER BY id`;
+const unsent =
+  await rt.db`SELECT id, event_id, order_id, payload FROM ${rt.db(x.outbox)} WHERE sent_at IS NULL ORDER BY id`;
 rt.emit('relay', { unsent: unsent.length, status: 'started' });
 let confirms = 0;
 
@@ -27,7 +28,10 @@ const crash = async (fields: Record<string, unknown>) => {
   process.kill(process.pid, 'SIGKILL');
 };
 const publish = async (row: (typeof unsent)[number]) => {
-  await rt.broker.sendConfirmed(x.queue, String(row.payload), { messageId: String(row.event_id), headers: { eventId: row.event_id, orderId: row.order_id } });
+  await rt.broker.sendConfirmed(x.queue, String(row.payload), {
+    messageId: String(row.event_id),
+    headers: { eventId: row.event_id, orderId: row.order_id },
+  });
   rt.emit('relay', { eventId: row.event_id, orderId: row.order_id, destination: x.queue, status: 'confirmed' });
 };
 const mark = async (row: (typeof unsent)[number]) => {

@@ -17,7 +17,11 @@ export interface Delivered {
   outcome: 'transient_failure' | 'business_committed' | 'duplicate_skipped';
 }
 
-export async function consumeEvents(ctx: LabContext<unknown, Fault>, x: ConfirmNames, copies: number): Promise<Delivered[]> {
+export async function consumeEvents(
+  ctx: LabContext<unknown, Fault>,
+  x: ConfirmNames,
+  copies: number,
+): Promise<Delivered[]> {
   const { db, log } = ctx;
   const seen: Delivered[] = [];
   const counts = new Map<string, number>();
@@ -33,7 +37,13 @@ export async function consumeEvents(ctx: LabContext<unknown, Fault>, x: ConfirmN
       const copy = `${eventId}/${publishAttempt}`;
       const deliveryAttempt = (counts.get(copy) ?? 0) + 1;
       counts.set(copy, deliveryAttempt);
-      const fields = { eventId, publishAttempt, deliveryAttempt, redelivered: d.redelivered, deliveryCount: d.headers['x-delivery-count'] };
+      const fields = {
+        eventId,
+        publishAttempt,
+        deliveryAttempt,
+        redelivered: d.redelivered,
+        deliveryCount: d.headers['x-delivery-count'],
+      };
       log.emit('consumer', { ...fields, status: 'received' });
       let outcome: Delivered['outcome'];
       if (retry && deliveryAttempt === 1) {
@@ -42,7 +52,8 @@ export async function consumeEvents(ctx: LabContext<unknown, Fault>, x: ConfirmN
       } else {
         outcome = await db.begin(async (sql) => {
           if (dedupe) {
-            const claimed = await sql`INSERT INTO ${sql(x.processed)} (event_id) VALUES (${eventId}) ON CONFLICT DO NOTHING RETURNING event_id`;
+            const claimed =
+              await sql`INSERT INTO ${sql(x.processed)} (event_id) VALUES (${eventId}) ON CONFLICT DO NOTHING RETURNING event_id`;
             if (claimed.length === 0) return 'duplicate_skipped' as const;
           }
           await sql`INSERT INTO ${sql(x.effects)} (event_id, publish_attempt, delivery_attempt) VALUES (${eventId}, ${publishAttempt}, ${deliveryAttempt})`;
@@ -56,7 +67,11 @@ export async function consumeEvents(ctx: LabContext<unknown, Fault>, x: ConfirmN
     },
     { prefetch: 1, channel: await ctx.broker.newChannel() },
   );
-  await ctx.within(Promise.race([settled.promise, consumer.failure]), 15_000, `${copies} cop${copies === 1 ? 'y' : 'ies'} of the event settled on ${x.events}`);
+  await ctx.within(
+    Promise.race([settled.promise, consumer.failure]),
+    15_000,
+    `${copies} cop${copies === 1 ? 'y' : 'ies'} of the event settled on ${x.events}`,
+  );
   await consumer.cancel();
   return seen;
 }

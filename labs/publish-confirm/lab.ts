@@ -17,7 +17,17 @@ import { check, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
 import { consumeEvents, type Delivered } from './consume.js';
 import { FrameRecorder } from './frames.js';
-import { EVENT_ID, MAX_LENGTH, ROUTED_KEY, UNROUTED_KEY, names, reset, schema, topology, type ConfirmNames } from './names.js';
+import {
+  EVENT_ID,
+  MAX_LENGTH,
+  ROUTED_KEY,
+  UNROUTED_KEY,
+  names,
+  reset,
+  schema,
+  topology,
+  type ConfirmNames,
+} from './names.js';
 
 const PRODUCER_SCRIPT = new URL('./producer.js', import.meta.url);
 
@@ -85,12 +95,35 @@ async function unroutable(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder) 
   if (ctx.fault('bind-catch-all')) await broker.channel.bindQueue(x.orders, x.exchange, UNROUTED_KEY);
   else await broker.channel.unbindQueue(x.orders, x.exchange, UNROUTED_KEY);
   const mandatory = await rec.publish(x.exchange, UNROUTED_KEY, 'a', { messageId: 'evt-mandatory', mandatory: true });
-  log.emit('producer', { eventId: 'evt-mandatory', exchange: x.exchange, routingKey: UNROUTED_KEY, mandatory: true, frames: mandatory.frames, replyCode: mandatory.replyCode, status: 'settled' });
-  const plain = await rec.publish(x.exchange, UNROUTED_KEY, 'b', { messageId: 'evt-plain', mandatory: ctx.fault('plain-mandatory') });
-  log.emit('producer', { eventId: 'evt-plain', exchange: x.exchange, routingKey: UNROUTED_KEY, mandatory: false, frames: plain.frames, status: 'settled' });
+  log.emit('producer', {
+    eventId: 'evt-mandatory',
+    exchange: x.exchange,
+    routingKey: UNROUTED_KEY,
+    mandatory: true,
+    frames: mandatory.frames,
+    replyCode: mandatory.replyCode,
+    status: 'settled',
+  });
+  const plain = await rec.publish(x.exchange, UNROUTED_KEY, 'b', {
+    messageId: 'evt-plain',
+    mandatory: ctx.fault('plain-mandatory'),
+  });
+  log.emit('producer', {
+    eventId: 'evt-plain',
+    exchange: x.exchange,
+    routingKey: UNROUTED_KEY,
+    mandatory: false,
+    frames: plain.frames,
+    status: 'settled',
+  });
   // the exchange's only queue (bound with key orders) holds neither
   const unroutedInQueues = await broker.depth(x.orders);
-  await ctx.checkpoint('returned', { mandatoryFrames: mandatory.frames.join(','), plainFrames: plain.frames.join(','), [x.orders]: unroutedInQueues, binding: ROUTED_KEY });
+  await ctx.checkpoint('returned', {
+    mandatoryFrames: mandatory.frames.join(','),
+    plainFrames: plain.frames.join(','),
+    [x.orders]: unroutedInQueues,
+    binding: ROUTED_KEY,
+  });
   return { mandatory, plain, unroutedInQueues };
 }
 
@@ -99,9 +132,18 @@ async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder
   const { broker, log } = ctx;
   const frames: string[] = [];
   const send = async (eventId: string, attempt: number) => {
-    const o = await rec.publish('', x.bounded, eventId, { messageId: eventId, headers: { eventId, publishAttempt: attempt } });
+    const o = await rec.publish('', x.bounded, eventId, {
+      messageId: eventId,
+      headers: { eventId, publishAttempt: attempt },
+    });
     frames.push(...o.frames);
-    log.emit('producer', { eventId, publishAttempt: attempt, destination: x.bounded, frames: o.frames, status: o.frames.includes('nack') ? 'nacked' : 'confirmed' });
+    log.emit('producer', {
+      eventId,
+      publishAttempt: attempt,
+      destination: x.bounded,
+      frames: o.frames,
+      status: o.frames.includes('nack') ? 'nacked' : 'confirmed',
+    });
     return o.frames.includes('nack');
   };
   const take = async () => {
@@ -121,20 +163,35 @@ async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder
     await send(ctx.fault('new-id-on-resend') ? 'evt-c2-new' : 'evt-c2', 2);
   }
   for (let id = await take(); id; id = await take()) drained.push(id);
-  return { boundedFrames: frames, depthAfterNack, drained, resendLanded: drained.filter((id) => id === 'evt-c2').length };
+  return {
+    boundedFrames: frames,
+    depthAfterNack,
+    drained,
+    resendLanded: drained.filter((id) => id === 'evt-c2').length,
+  };
 }
 
 /** (d) a publish whose result is unknown, the second publish attempt, and consume retries behind both */
 async function publishRetry(ctx: LabContext, x: ConfirmNames) {
   const { broker, db } = ctx;
   ctx.progress('producer-run1: publishes the event and kills itself before the confirm can arrive');
-  const run1 = await runChild(ctx, 'producer-run1', PRODUCER_SCRIPT, { args: ['--attempt', '1', '--die-before-confirm'], names: x, timeoutMs: 20_000 });
-  const attempt1 = run1.events.some((e) => e.fields.status === 'confirmed' || e.fields.status === 'nacked') ? 'confirmed' : 'unknown';
+  const run1 = await runChild(ctx, 'producer-run1', PRODUCER_SCRIPT, {
+    args: ['--attempt', '1', '--die-before-confirm'],
+    names: x,
+    timeoutMs: 20_000,
+  });
+  const attempt1 = run1.events.some((e) => e.fields.status === 'confirmed' || e.fields.status === 'nacked')
+    ? 'confirmed'
+    : 'unknown';
   const depthAfterCrash = await depthAtLeast(ctx, x.events, 1, 2000);
   await ctx.checkpoint('result-unknown', { exitCode: run1.exitCode, attempt1, [x.events]: depthAfterCrash });
   if (!ctx.fault('no-republish')) {
     ctx.progress('producer-run2: the result was unknown, so it publishes the same event id again (publishAttempt=2)');
-    const run2 = await runChild(ctx, 'producer-run2', PRODUCER_SCRIPT, { args: ['--attempt', '2'], names: x, timeoutMs: 20_000 });
+    const run2 = await runChild(ctx, 'producer-run2', PRODUCER_SCRIPT, {
+      args: ['--attempt', '2'],
+      names: x,
+      timeoutMs: 20_000,
+    });
     if (run2.exitCode !== 0) ctx.progress(`producer-run2 exited ${run2.exitCode}`);
   }
   const copies = await broker.depth(x.events);
@@ -143,7 +200,11 @@ async function publishRetry(ctx: LabContext, x: ConfirmNames) {
     SELECT (SELECT count(*)::int FROM ${db(x.effects)} WHERE event_id = ${EVENT_ID}) AS effects,
            (SELECT count(*)::int FROM ${db(x.processed)} WHERE event_id = ${EVENT_ID}) AS claimed`;
   const rows = must(counts, 'the effect and dedupe row counts');
-  await ctx.checkpoint('consumed', { deliveries: deliveries.length, businessEffects: rows.effects, dedupeRows: rows.claimed });
+  await ctx.checkpoint('consumed', {
+    deliveries: deliveries.length,
+    businessEffects: rows.effects,
+    dedupeRows: rows.claimed,
+  });
   const attempts = [...new Set(deliveries.map((d) => d.publishAttempt))].sort();
   return {
     producerExit: run1.exitCode,
@@ -152,7 +213,9 @@ async function publishRetry(ctx: LabContext, x: ConfirmNames) {
     copies,
     deliveries,
     publishAttempts: attempts,
-    deliveryAttempts: attempts.map((a) => Math.max(...deliveries.filter((d) => d.publishAttempt === a).map((d) => d.deliveryAttempt))),
+    deliveryAttempts: attempts.map((a) =>
+      Math.max(...deliveries.filter((d) => d.publishAttempt === a).map((d) => d.deliveryAttempt)),
+    ),
     businessEffects: rows.effects as number,
     duplicatesSkipped: deliveries.filter((d) => d.outcome === 'duplicate_skipped').length,
   };

@@ -16,7 +16,9 @@ import { childRuntime } from '../../src/child-runtime.js';
 import { EVENT_ID, type ConfirmNames } from './names.js';
 import type { Fault } from './faults.js';
 
-const { values } = parseArgs({ options: { attempt: { type: 'string', default: '1' }, 'die-before-confirm': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { attempt: { type: 'string', default: '1' }, 'die-before-confirm': { type: 'boolean', default: false } },
+});
 const attempt = Number(values.attempt);
 const rt = await childRuntime<ConfirmNames, Fault>();
 const x = rt.names;

@@ -20,7 +20,8 @@ describe('publish-confirm against the real broker and database', () => {
       check: async () => {
         const effects = await s.db`SELECT event_id, publish_attempt FROM ${s.db(`${NS}_confirm_effect`)}`;
         expect(effects).toHaveLength(1);
-        for (const q of ['orders', 'bounded', 'events']) expect(await s.broker.depth(`${NS}.me12.confirm.${q}`)).toBe(0);
+        for (const q of ['orders', 'bounded', 'events'])
+          expect(await s.broker.depth(`${NS}.me12.confirm.${q}`)).toBe(0);
         // the unroutable key stays unbound
         expect(await s.mgmt.hasBinding(`${NS}.me12.confirm.x`, `${NS}.me12.confirm.orders`, 'nowhere')).toBe(false);
       },
@@ -31,10 +32,12 @@ describe('publish-confirm against the real broker and database', () => {
     const { code, report } = await runLabJson(lab, ns);
     expect(code).toBe(0);
     expect(report.facts.returned).toEqual({ replyCode: 312, replyText: 'NO_ROUTE' });
-    const received = report.events.filter((e: Record<string, string>) => e.source === 'consumer' && e.status === 'received');
-    expect(received.map((e: Record<string, string>) => `${e.eventId}/${e.publishAttempt}/${e.deliveryAttempt}`).sort()).toEqual([
-      'evt-publish-retry/1/1', 'evt-publish-retry/1/2', 'evt-publish-retry/2/1', 'evt-publish-retry/2/2',
-    ]);
+    const received = report.events.filter(
+      (e: Record<string, string>) => e.source === 'consumer' && e.status === 'received',
+    );
+    expect(
+      received.map((e: Record<string, string>) => `${e.eventId}/${e.publishAttempt}/${e.deliveryAttempt}`).sort(),
+    ).toEqual(['evt-publish-retry/1/1', 'evt-publish-retry/1/2', 'evt-publish-retry/2/1', 'evt-publish-retry/2/2']);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-')), 'pc.xml');
     const r = await mqlab([lab, ...ns, '--junit', file]);
     expect(r.code).toBe(0);

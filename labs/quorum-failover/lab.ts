@@ -12,7 +12,14 @@ import { LabError } from '../../src/errors.js';
 import { within } from '../../src/time.js';
 import { maskUrl } from '../../src/urls.js';
 import { summaryLine } from '../../src/report/checks.js';
-import { ownCluster, quorumQueue, waitForMembers, type ClusterNode, type OwnCluster, type ReplicaStatus } from '../../src/services/cluster.js';
+import {
+  ownCluster,
+  quorumQueue,
+  waitForMembers,
+  type ClusterNode,
+  type OwnCluster,
+  type ReplicaStatus,
+} from '../../src/services/cluster.js';
 import { CLUSTER_NODES, names, queueArguments, reset, schema } from './names.js';
 import { stream } from './producer.js';
 import { caughtUp, duplicateIds, verdicts, type Row } from './verdicts.js';
@@ -43,36 +50,61 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     const before = await replicasOnline(ctx, x.queue, CLUSTER_NODES);
     // fault no-registration-wait: on 3.10 the kill comes before the new replica is on disk
     if (!ctx.fault('no-registration-wait')) await registrationOnDisk(ctx, x.queue, declaredAt);
-    if (!before.leader || before.leader === node1.name) throw new LabError(`the leader of ${x.queue} is ${before.leader ?? 'unknown'}, not a node the lab may kill (node 1 serves the run itself)`);
+    if (!before.leader || before.leader === node1.name)
+      throw new LabError(
+        `the leader of ${x.queue} is ${before.leader ?? 'unknown'}, not a node the lab may kill (node 1 serves the run itself)`,
+      );
     const leader = byName(cluster, before.leader);
     // fault kill-follower: the wrong node dies (the leader keeps leading)
     const victim = ctx.fault('kill-follower') ? cluster.nodes.find((n) => n !== node1 && n !== leader)! : leader;
     const survivors = cluster.nodes.filter((n) => n !== victim);
-    ctx.progress(`${x.queue}: leader ${before.leader}, replicas ${before.members.join(', ')}; the producer starts on the leader's node`);
+    ctx.progress(
+      `${x.queue}: leader ${before.leader}, replicas ${before.members.join(', ')}; the producer starts on the leader's node`,
+    );
 
     let killedPid = 0;
-    const s = await stream(ctx, [leader.amqpUrl, ...cluster.nodes.filter((n) => n !== leader).map((n) => n.amqpUrl)], x.queue, async () => {
-      await ctx.checkpoint('before-kill', { node: victim.name });
-      const at = Date.now();
-      killedPid = await victim.kill(30_000);
-      ctx.log.emit('lab', { status: 'node_killed', node: victim.name, pid: killedPid, signal: 'SIGKILL' });
-      ctx.progress(`SIGKILL ${victim.name} (pid ${killedPid}): the process is gone`);
-      return at;
-    });
+    const s = await stream(
+      ctx,
+      [leader.amqpUrl, ...cluster.nodes.filter((n) => n !== leader).map((n) => n.amqpUrl)],
+      x.queue,
+      async () => {
+        await ctx.checkpoint('before-kill', { node: victim.name });
+        const at = Date.now();
+        killedPid = await victim.kill(30_000);
+        ctx.log.emit('lab', { status: 'node_killed', node: victim.name, pid: killedPid, signal: 'SIGKILL' });
+        ctx.progress(`SIGKILL ${victim.name} (pid ${killedPid}): the process is gone`);
+        return at;
+      },
+    );
     const failoverMs = s.killAt !== null && s.firstConfirmAfter !== null ? s.firstConfirmAfter - s.killAt : null;
     const leaderAfter = await newLeader(ctx, x.queue, victim.name);
     await ctx.checkpoint('failed-over', { leader: leaderAfter, failoverMs });
 
     // the restart (fault no-restart: left down), then the drain, then the replicas compared
     if (!ctx.fault('no-restart')) await victim.start();
-    const rows = await drain(ctx, survivors.map((n) => n.amqpUrl), x.queue, x.received);
+    const rows = await drain(
+      ctx,
+      survivors.map((n) => n.amqpUrl),
+      x.queue,
+      x.received,
+    );
     const replicas = await caughtUpReplicas(ctx, cluster, x.queue, victim.name);
     await ctx.checkpoint('rejoined', { node: victim.name });
 
     const dups = duplicateIds(rows);
     const idx = caughtUp(replicas, victim.name);
     const unconfirmed = new Set([...s.unconfirmedAtKill, ...s.nackedIds]);
-    const observed = { messages: ctx.options.messages, confirmed: s.confirmed, unconfirmedAtKill: unconfirmed, rows, leaderBefore: before.leader, leaderAfter, killed: victim.name, replicas, failoverMs };
+    const observed = {
+      messages: ctx.options.messages,
+      confirmed: s.confirmed,
+      unconfirmedAtKill: unconfirmed,
+      rows,
+      leaderBefore: before.leader,
+      leaderAfter,
+      killed: victim.name,
+      replicas,
+      failoverMs,
+    };
     return {
       lines: [
         summaryLine('quorum-failover', {
@@ -111,7 +143,11 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
   },
 };
 
-const byName = (c: OwnCluster, name: string) => c.nodes.find((n) => n.name === name) ?? (() => { throw new LabError(`${name} is not a node mqlab started`); })();
+const byName = (c: OwnCluster, name: string) =>
+  c.nodes.find((n) => n.name === name) ??
+  (() => {
+    throw new LabError(`${name} is not a node mqlab started`);
+  })();
 const byUrl = (c: OwnCluster, url: string) => c.nodes.find((n) => n.amqpUrl === url)?.name ?? null;
 
 /** deleted and declared `rounds` times through that node (waiting up to 60 s for its AMQP listener: it may have just been started) */
@@ -142,7 +178,9 @@ async function registrationOnDisk(ctx: Ctx, queue: string, declaredAt: number): 
   if (!delay) return;
   const wait = declaredAt + delay + 500 - Date.now();
   if (wait <= 0) return;
-  ctx.progress(`RabbitMQ ${ctx.caps.version} writes a new quorum replica's registration to disk up to ${delay / 1000} s late (a node killed sooner restarts without its replica of ${queue}): waiting ${(wait / 1000).toFixed(1)} s before the stream`);
+  ctx.progress(
+    `RabbitMQ ${ctx.caps.version} writes a new quorum replica's registration to disk up to ${delay / 1000} s late (a node killed sooner restarts without its replica of ${queue}): waiting ${(wait / 1000).toFixed(1)} s before the stream`,
+  );
   await ctx.sleep(wait);
 }
 
@@ -152,7 +190,8 @@ async function replicasOnline(ctx: Ctx, queue: string, n: number) {
   for (;;) {
     const q = await quorumQueue(ctx.mgmt, queue);
     if (q && q.online.length >= n && q.leader) return q;
-    if (Date.now() > end) throw new LabError(`${queue} has ${q?.online.length ?? 0} of ${n} replicas online after 30 s`);
+    if (Date.now() > end)
+      throw new LabError(`${queue} has ${q?.online.length ?? 0} of ${n} replicas online after 30 s`);
     await ctx.sleep(300);
   }
 }
@@ -189,7 +228,11 @@ async function drain(ctx: Ctx, urls: string[], queue: string, table: string): Pr
   try {
     const end = Date.now() + 120_000;
     for (;;) {
-      const ready = await ctx.within(Promise.race([ctx.broker.depth(queue), consumer.failure]), 30_000, `the depth of ${queue}`);
+      const ready = await ctx.within(
+        Promise.race([ctx.broker.depth(queue), consumer.failure]),
+        30_000,
+        `the depth of ${queue}`,
+      );
       if (ready === 0 && Date.now() - last > 1500) break;
       if (Date.now() > end) throw new LabError(`${queue} still holds ${ready} ready messages after 120 s of draining`);
       await ctx.sleep(300);
@@ -197,18 +240,31 @@ async function drain(ctx: Ctx, urls: string[], queue: string, table: string): Pr
   } finally {
     await consumer.close();
   }
-  return (await ctx.db<Row[]>`SELECT id, copies, redeliveries FROM ${ctx.db(table)} ORDER BY id`).map((r) => ({ id: Number(r.id), copies: Number(r.copies), redeliveries: Number(r.redeliveries) }));
+  return (await ctx.db<Row[]>`SELECT id, copies, redeliveries FROM ${ctx.db(table)} ORDER BY id`).map((r) => ({
+    id: Number(r.id),
+    copies: Number(r.copies),
+    redeliveries: Number(r.redeliveries),
+  }));
 }
 
 /** quorum_status until the killed node's replica holds the leader's commit index (or the timeout): the last status */
-async function caughtUpReplicas(ctx: Ctx, cluster: OwnCluster, queue: string, killed: string): Promise<ReplicaStatus[] | null> {
+async function caughtUpReplicas(
+  ctx: Ctx,
+  cluster: OwnCluster,
+  queue: string,
+  killed: string,
+): Promise<ReplicaStatus[] | null> {
   const end = Date.now() + ctx.options.catchUpTimeoutMs;
   let last: ReplicaStatus[] | null = null;
   do {
-    last = await cluster.quorumStatus(queue, ctx.config.vhost).catch((err: Error) => (ctx.progress(`quorum_status: ${err.message}`), last));
+    last = await cluster
+      .quorumStatus(queue, ctx.config.vhost)
+      .catch((err: Error) => (ctx.progress(`quorum_status: ${err.message}`), last));
     const idx = caughtUp(last, killed);
     if (idx && idx.killed === idx.leader) return last;
-    ctx.progress(`waiting for ${killed} to catch up: ${idx ? `commit index ${idx.killed} of the leader's ${idx.leader}` : 'not back in the quorum yet'}`);
+    ctx.progress(
+      `waiting for ${killed} to catch up: ${idx ? `commit index ${idx.killed} of the leader's ${idx.leader}` : 'not back in the quorum yet'}`,
+    );
     await ctx.sleep(1000);
   } while (Date.now() < end);
   return last;

@@ -11,7 +11,7 @@ export const meta = defineLab({
   title: "a quorum queue's leader node SIGKILLed mid-stream: no confirmed message lost, unconfirmed ones resent",
   proves:
     'A producer publishes a stream of ids with confirms to a quorum queue replicated on 3 nodes; mid-stream the ' +
-    "lab SIGKILLs the OS process of the node that leads the queue (found in the management API). The producer " +
+    'lab SIGKILLs the OS process of the node that leads the queue (found in the management API). The producer ' +
     'reconnects to a surviving node and resends every id it had no confirm for; a consumer records each id in ' +
     'PostgreSQL under a unique key. From observed data: a new leader is elected, every confirmed id was consumed ' +
     '(zero confirmed loss), every duplicate copy is an id that was unconfirmed at the kill, the killed node ' +
@@ -21,7 +21,11 @@ export const meta = defineLab({
   floorMs: 15_000,
   options,
   validate: (o) => {
-    if (o.killAfter >= o.messages) throw new UsageError(`--kill-after (${o.killAfter}) must be below --messages (${o.messages})`, 'the kill must come mid-stream');
+    if (o.killAfter >= o.messages)
+      throw new UsageError(
+        `--kill-after (${o.killAfter}) must be below --messages (${o.messages})`,
+        'the kill must come mid-stream',
+      );
   },
   checks: [
     'leaderChanged',

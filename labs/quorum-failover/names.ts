@@ -24,4 +24,8 @@ export const schema = (n: Names) =>
 
 export const reset = (n: Names) => `DELETE FROM ${names(n).received}`;
 
-export const queueArguments = { 'x-queue-type': 'quorum', 'x-quorum-initial-group-size': CLUSTER_NODES, 'x-queue-leader-locator': 'client-local' } as const;
+export const queueArguments = {
+  'x-queue-type': 'quorum',
+  'x-quorum-initial-group-size': CLUSTER_NODES,
+  'x-queue-leader-locator': 'client-local',
+} as const;

@@ -15,12 +15,28 @@ export interface QuorumFailoverOptions {
 }
 
 export const options: OptionSpecs<QuorumFailoverOptions> = {
-  messages: { flag: '--messages <n>', description: 'messages in the stream (ids 1…n in the bodies)', default: '2000', parse: integer(10, 100_000) },
-  killAfter: { flag: '--kill-after <n>', description: "SIGKILL the queue leader's node once this many publishes are confirmed", default: '600', parse: integer(1, 99_999) },
-  window: { flag: '--window <n>', description: 'publishes awaiting their confirm at once (more: more unconfirmed at the kill)', default: '100', parse: integer(1, 5000) },
+  messages: {
+    flag: '--messages <n>',
+    description: 'messages in the stream (ids 1…n in the bodies)',
+    default: '2000',
+    parse: integer(10, 100_000),
+  },
+  killAfter: {
+    flag: '--kill-after <n>',
+    description: "SIGKILL the queue leader's node once this many publishes are confirmed",
+    default: '600',
+    parse: integer(1, 99_999),
+  },
+  window: {
+    flag: '--window <n>',
+    description: 'publishes awaiting their confirm at once (more: more unconfirmed at the kill)',
+    default: '100',
+    parse: integer(1, 5000),
+  },
   failoverBoundMs: {
     flag: '--failover-bound <duration>',
-    description: 'the check on the time from the kill to the first confirm after it: at most this (election, reconnect, resend; generous on a loaded machine)',
+    description:
+      'the check on the time from the kill to the first confirm after it: at most this (election, reconnect, resend; generous on a loaded machine)',
     default: '30s',
     parse: duration({ min: 100, max: 600_000, bare: 's' }),
   },

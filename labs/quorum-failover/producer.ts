@@ -30,10 +30,29 @@ export interface StreamResult {
 }
 
 /** `kill` resolves with the time (Date.now) the signal was sent */
-export async function stream(ctx: LabContext<QuorumFailoverOptions, Fault>, urls: string[], queue: string, kill: (confirmed: number) => Promise<number>): Promise<StreamResult> {
+export async function stream(
+  ctx: LabContext<QuorumFailoverOptions, Fault>,
+  urls: string[],
+  queue: string,
+  kill: (confirmed: number) => Promise<number>,
+): Promise<StreamResult> {
   const { messages, killAfter, window, failoverBoundMs } = ctx.options;
-  const pub = await ReconnectingPublisher.open({ urls, maxWaitMs: failoverBoundMs + 30_000, onAttempt: (u, cause) => ctx.progress(`producer: ${maskUrl(u)} refused: ${cause}`) });
-  const r: StreamResult = { confirmed: new Set(), unconfirmedAtKill: new Set(), resent: 0, renacked: 0, channelsRenewed: 0, nackedIds: new Set(), killAt: null, firstConfirmAfter: null, reconnectedTo: null };
+  const pub = await ReconnectingPublisher.open({
+    urls,
+    maxWaitMs: failoverBoundMs + 30_000,
+    onAttempt: (u, cause) => ctx.progress(`producer: ${maskUrl(u)} refused: ${cause}`),
+  });
+  const r: StreamResult = {
+    confirmed: new Set(),
+    unconfirmedAtKill: new Set(),
+    resent: 0,
+    renacked: 0,
+    channelsRenewed: 0,
+    nackedIds: new Set(),
+    killAt: null,
+    firstConfirmAfter: null,
+    reconnectedTo: null,
+  };
   const inflight = new Set<Promise<void>>();
   let killing: Promise<void> | null = null; // runs beside the stream: publishes are in flight when the node dies
   const confirmEarly = ctx.fault('confirm-early'); // fault: a write to the socket counted as a confirm
@@ -43,7 +62,9 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions, Fault>, urls
   let lastAnswer = ctx.now();
   const answered = async (what: Promise<unknown>) => {
     if (await settledOrIdle(what, () => lastAnswer, idleBoundMs, ctx)) {
-      throw new LabError(`${inflight.size} publish(es) to ${queue} were neither confirmed, nacked nor lost with their connection for ${idleBoundMs / 1000} s (--failover-bound + 30 s)`);
+      throw new LabError(
+        `${inflight.size} publish(es) to ${queue} were neither confirmed, nacked nor lost with their connection for ${idleBoundMs / 1000} s (--failover-bound + 30 s)`,
+      );
     }
   };
   const publish = (id: number) => {
@@ -76,7 +97,9 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions, Fault>, urls
         // 3.10: this channel nacks every later publish to the queue (capabilities.ts): a fresh one
         if (ctx.caps.quorumPublishNackSticksToChannel && (await pub.renewChannel())) {
           r.channelsRenewed++;
-          ctx.progress(`producer: ${nacked.length} publishes nacked; RabbitMQ ${ctx.caps.version} nacks every later one on that channel (its first publish found the leader's node down): a fresh channel, sent again`);
+          ctx.progress(
+            `producer: ${nacked.length} publishes nacked; RabbitMQ ${ctx.caps.version} nacks every later one on that channel (its first publish found the leader's node down): a fresh channel, sent again`,
+          );
         }
         r.renacked += nacked.length;
         for (const id of nacked.splice(0)) publish(id);
@@ -95,7 +118,8 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions, Fault>, urls
       while (inflight.size >= window && pub.url) await answered(Promise.race(inflight));
       if (!pub.url) continue;
       publish(next++);
-      if (!killing && r.confirmed.size >= killAfter) killing = kill(r.confirmed.size).then((at) => void (r.killAt = at));
+      if (!killing && r.confirmed.size >= killAfter)
+        killing = kill(r.confirmed.size).then((at) => void (r.killAt = at));
     }
     await killing;
   } finally {
@@ -105,13 +129,20 @@ export async function stream(ctx: LabContext<QuorumFailoverOptions, Fault>, urls
 }
 
 /** after the loss: reconnect to the next node and resend what has no confirm */
-async function recover(ctx: LabContext<QuorumFailoverOptions, Fault>, pub: ReconnectingPublisher, r: StreamResult, publish: (id: number) => void): Promise<void> {
+async function recover(
+  ctx: LabContext<QuorumFailoverOptions, Fault>,
+  pub: ReconnectingPublisher,
+  r: StreamResult,
+  publish: (id: number) => void,
+): Promise<void> {
   const lost = pub.unconfirmed().map(Number);
   if (r.unconfirmedAtKill.size === 0) for (const id of lost) r.unconfirmedAtKill.add(id);
   ctx.log.emit('producer', { status: 'connection_lost', unconfirmed: lost.length });
   if (ctx.fault('slow-reconnect')) await ctx.sleep(ctx.options.failoverBoundMs + 1000); // fault: a reconnect that waits too long
   r.reconnectedTo = await pub.reconnect();
-  ctx.progress(`producer: connection lost with ${lost.length} publishes unconfirmed; reconnected to ${maskUrl(r.reconnectedTo)}`);
+  ctx.progress(
+    `producer: connection lost with ${lost.length} publishes unconfirmed; reconnected to ${maskUrl(r.reconnectedTo)}`,
+  );
   // the faults: nothing resent; or what the producer counted confirmed (confirm-early); or a window of confirmed ids again
   let resend = ctx.fault('no-resend') ? [] : lost.filter((id) => !r.confirmed.has(id));
   if (ctx.fault('resend-window')) resend = [...resend, ...[...r.confirmed].slice(-ctx.options.window)];

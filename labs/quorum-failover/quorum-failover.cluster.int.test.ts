@@ -39,7 +39,12 @@ describe('quorum-failover on a 3-node cluster', () => {
       expect((await members(mgmt)).filter((m) => m.running)).toHaveLength(3);
       // (the API lists a replica online a moment after it caught up: on 3.10 it showed 2 of 3 once, right after a pass)
       let q = await quorumQueue(mgmt, names(n).queue);
-      for (const end = Date.now() + 30_000; (q?.online.length ?? 0) < 3 && Date.now() < end; q = await quorumQueue(mgmt, names(n).queue)) await sleep(500);
+      for (
+        const end = Date.now() + 30_000;
+        (q?.online.length ?? 0) < 3 && Date.now() < end;
+        q = await quorumQueue(mgmt, names(n).queue)
+      )
+        await sleep(500);
       expect(q?.online).toHaveLength(3);
       expect(q?.members).toContain(killed);
     }

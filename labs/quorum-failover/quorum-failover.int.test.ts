@@ -14,7 +14,9 @@ describe('quorum-failover without a cluster', () => {
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
-    expect(lines[0]).toMatch(/^mqlab: quorum-failover needs a cluster of 3 RabbitMQ nodes: run `mqlab up --nodes 3` \(/);
+    expect(lines[0]).toMatch(
+      /^mqlab: quorum-failover needs a cluster of 3 RabbitMQ nodes: run `mqlab up --nodes 3` \(/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 });

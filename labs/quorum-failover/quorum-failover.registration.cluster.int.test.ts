@@ -17,7 +17,7 @@ const lab = 'quorum-failover';
 const namespace = 't_qfr';
 const short = ['--messages', '600', '--kill-after', '200'];
 
-describe('quorum-failover: the kill and the replica\'s registration', () => {
+describe("quorum-failover: the kill and the replica's registration", () => {
   it('the kill before the re-declared replica is on disk: on RabbitMQ 3.10 the node restarts without it (log: could not be restarted {error,enoent}); on 4.3 the same run passes', async () => {
     const s = await services();
     const version = s.broker.version;
@@ -26,7 +26,14 @@ describe('quorum-failover: the kill and the replica\'s registration', () => {
     const first = await mqlab([lab, '--namespace', namespace, ...short]);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     if (capabilities(version).quorumRegistrationDelayMs) {
-      await expectFaultsFail({ meta, namespace, faults: ['no-registration-wait'], args: [...short, '--catch-up-timeout', '5s'], only: true, alsoMayFail: ['failoverMs'] });
+      await expectFaultsFail({
+        meta,
+        namespace,
+        faults: ['no-registration-wait'],
+        args: [...short, '--catch-up-timeout', '5s'],
+        only: true,
+        alsoMayFail: ['failoverMs'],
+      });
       return;
     }
     // 4.3 has the replica on disk at once: without the wait the killed node still comes back with it

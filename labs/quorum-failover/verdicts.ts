@@ -30,7 +30,10 @@ export interface Observed {
 export const duplicateIds = (rows: readonly Row[]) => rows.filter((r) => r.copies > 1).map((r) => r.id);
 
 /** the killed node's replica holds the leader's commit index (null when either is missing) */
-export function caughtUp(replicas: readonly ReplicaStatus[] | null, killed: string): { leader: number; killed: number } | null {
+export function caughtUp(
+  replicas: readonly ReplicaStatus[] | null,
+  killed: string,
+): { leader: number; killed: number } | null {
   const leader = replicas?.find((r) => r.raftState === 'leader');
   const back = replicas?.find((r) => r.node === killed);
   return leader && back ? { leader: leader.commitIndex, killed: back.commitIndex } : null;

@@ -56,7 +56,8 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       x.dead,
       async (m: Delivery) => {
         original = { id: m.messageId, body: m.body };
-        const approvals = await db`SELECT reason FROM ${db(x.audit)} WHERE event_id = ${m.messageId ?? ''} AND state = 'APPROVED'`;
+        const approvals =
+          await db`SELECT reason FROM ${db(x.audit)} WHERE event_id = ${m.messageId ?? ''} AND state = 'APPROVED'`;
         approved = approvals.length;
         step('approval-read', { messageId: m.messageId, approved, body: m.body });
         const [approval, ...otherApprovals] = approvals;
@@ -69,8 +70,12 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         };
         if (ctx.fault('ack-before-confirm')) await ackOriginal(); // broken: the original goes before its copy is safe
         // faults: new-id gives the copy a new message id, raw-payload replays the unrepaired body, publish-twice sends two copies
-        const props = { messageId: ctx.fault('new-id') ? `${m.messageId}-replayed` : m.messageId, headers: { attempt: 1 } };
-        for (let i = ctx.fault('publish-twice') ? 2 : 1; i > 0; i--) await broker.sendConfirmed(x.work, ctx.fault('raw-payload') ? m.body : repaired, props);
+        const props = {
+          messageId: ctx.fault('new-id') ? `${m.messageId}-replayed` : m.messageId,
+          headers: { attempt: 1 },
+        };
+        for (let i = ctx.fault('publish-twice') ? 2 : 1; i > 0; i--)
+          await broker.sendConfirmed(x.work, ctx.fault('raw-payload') ? m.body : repaired, props);
         step('repair-confirmed', { messageId: m.messageId, destination: x.work, body: repaired });
         await ctx.checkpoint('repair-confirmed', { messageId: m.messageId, original: 'held-unacked' });
         if (!ctx.fault('ack-before-confirm')) await ackOriginal();
@@ -79,7 +84,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       { prefetch: 1, channel: toolCh },
     );
 
-    await ctx.within(Promise.race([toolDone.promise, tool.failure]), 5_000, `the replay tool to handle ${EVENT_ID} from ${x.dead}`);
+    await ctx.within(
+      Promise.race([toolDone.promise, tool.failure]),
+      5_000,
+      `the replay tool to handle ${EVENT_ID} from ${x.dead}`,
+    );
     const sourceLeft = await finish(toolCh, tool, x.dead);
 
     // The receiver takes one copy: checks id and payload, then moves the audit row APPROVED → VERIFIED.
@@ -95,7 +104,8 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         received = { id: m.messageId, body: m.body };
         step('receiver-got', { messageId: m.messageId, body: m.body });
         if (m.messageId === EVENT_ID && m.body === EXPECTED_REPAIR) {
-          const r = await db`UPDATE ${db(x.audit)} SET state = 'VERIFIED' WHERE event_id = ${m.messageId} AND state = 'APPROVED'`;
+          const r =
+            await db`UPDATE ${db(x.audit)} SET state = 'VERIFIED' WHERE event_id = ${m.messageId} AND state = 'APPROVED'`;
           verified = r.count;
           step('audit-verified', { messageId: m.messageId, rows: r.count });
         }
@@ -104,7 +114,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       { prefetch: 1, channel: receiverCh },
     );
     if (timeline.includes('repair-confirmed')) {
-      const m = await ctx.within(Promise.race([receiverDone.promise, receiver.failure]), 5_000, `the repaired ${EVENT_ID} on ${x.work}`);
+      const m = await ctx.within(
+        Promise.race([receiverDone.promise, receiver.failure]),
+        5_000,
+        `the repaired ${EVENT_ID} on ${x.work}`,
+      );
       await receiver.cancel();
       m.ack(); // a wrong copy is taken off too, unverified: the run ends and its checks say FAIL
       step('receiver-acked', { messageId: m.messageId });

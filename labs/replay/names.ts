@@ -21,5 +21,6 @@ export const names = (n: Names) => ({
 });
 
 export const topology = (n: Names): Topology => ({ queues: [{ name: names(n).dead }, { name: names(n).work }] });
-export const schema = (n: Names) => `CREATE TABLE IF NOT EXISTS ${names(n).audit}(event_id text PRIMARY KEY, reason text NOT NULL, state text NOT NULL)`;
+export const schema = (n: Names) =>
+  `CREATE TABLE IF NOT EXISTS ${names(n).audit}(event_id text PRIMARY KEY, reason text NOT NULL, state text NOT NULL)`;
 export const reset = (n: Names) => `DELETE FROM ${names(n).audit} WHERE event_id = '${EVENT_ID}'`;

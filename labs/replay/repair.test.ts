@@ -16,7 +16,9 @@ describe('approvedAmount', () => {
 describe('repairPayload', () => {
   it('replaces only the amount field with the approved amount', () => {
     expect(repairPayload('amount=invalid', 'verified order amount=10')).toBe('amount=10');
-    expect(repairPayload('order=42&amount=invalid&currency=EUR', 'verified order amount=10')).toBe('order=42&amount=10&currency=EUR');
+    expect(repairPayload('order=42&amount=invalid&currency=EUR', 'verified order amount=10')).toBe(
+      'order=42&amount=10&currency=EUR',
+    );
   });
   it('refuses to guess: no approved amount or no amount field means no repair', () => {
     expect(repairPayload('amount=invalid', 'verified order')).toBeNull();

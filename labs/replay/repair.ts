@@ -22,7 +22,8 @@ export function repairPayload(original: string, approvalReason: string): string 
 }
 
 /** The steps of a replay, in the order the lab observed them. */
-export type ReplayStep = 'approval-read' | 'repair-confirmed' | 'source-acked' | 'receiver-got' | 'audit-verified' | 'receiver-acked';
+export type ReplayStep =
+  'approval-read' | 'repair-confirmed' | 'source-acked' | 'receiver-got' | 'audit-verified' | 'receiver-acked';
 
 /**
  * The source was removed after the confirm, as the broker showed it: just before the original was

@@ -4,7 +4,8 @@ import { messagesLeft } from './queue-left.js';
 
 const n = useNamespace(import.meta.url);
 
-const SEED_LINE = 'replay: approved=1 stableEventId=true repairedPayload=true sourceRemovedAfterConfirm=true verified=1';
+const SEED_LINE =
+  'replay: approved=1 stableEventId=true repairedPayload=true sourceRemovedAfterConfirm=true verified=1';
 const DEAD = 'me12.retry.replay.dead';
 const WORK = 'me12.retry.replay.work';
 
@@ -33,8 +34,11 @@ describe('replay lab against the real broker and database', () => {
                ON CONFLICT (event_id) DO UPDATE SET reason = 'stale', state = 'REJECTED'`;
     const { code, report } = await runLabJson('replay');
     expect(code).toBe(0);
-    const rows = await s.db`SELECT event_id, reason, state FROM ${s.db(n.t('retry_replay_audit'))} WHERE event_id = 'repair-42'`;
-    expect(rows.map((r) => ({ ...r }))).toEqual([{ event_id: 'repair-42', reason: 'verified order amount=10', state: 'VERIFIED' }]);
+    const rows =
+      await s.db`SELECT event_id, reason, state FROM ${s.db(n.t('retry_replay_audit'))} WHERE event_id = 'repair-42'`;
+    expect(rows.map((r) => ({ ...r }))).toEqual([
+      { event_id: 'repair-42', reason: 'verified order amount=10', state: 'VERIFIED' },
+    ]);
     for (const q of [DEAD, WORK].map(n.q)) {
       expect(await s.broker.depth(q)).toBe(0);
       expect(await s.broker.get(q)).toBeNull();
@@ -49,7 +53,8 @@ describe('replay lab against the real broker and database', () => {
   });
 
   it('declares both queues as durable quorum queues', async () => {
-    for (const q of [DEAD, WORK].map(n.q)) expect(await s.mgmt.queue(q)).toMatchObject({ type: 'quorum', arguments: { 'x-queue-type': 'quorum' } });
+    for (const q of [DEAD, WORK].map(n.q))
+      expect(await s.mgmt.queue(q)).toMatchObject({ type: 'quorum', arguments: { 'x-queue-type': 'quorum' } });
   });
 
   it('--namespace keeps two runs apart: its own queues and its own table', async () => {
@@ -81,7 +86,9 @@ describe('messagesLeft (how the lab sees that the source is empty)', () => {
     await ch.prefetch(1);
     let tag = '';
     const got = new Promise<void>((resolve) => {
-      void ch.consume(probe, (m) => (m && ack && ch.ack(m), resolve()), { noAck: false }).then((r) => (tag = r.consumerTag));
+      void ch
+        .consume(probe, (m) => (m && ack && ch.ack(m), resolve()), { noAck: false })
+        .then((r) => (tag = r.consumerTag));
     });
     await got;
     await ch.cancel(tag);

@@ -39,11 +39,18 @@ export const lab: Lab<StormOptions, Fault, Checkpoint> = {
     let requeue: ModeRun | undefined;
     let delayedRemoval: Removal, requeueRemoval: Removal;
     try {
-      await ctx.checkpoint('delayed-window-closed', { failingDeliveries: delayed.failingDeliveries, cpuMs: Math.round(delayed.cpuMs) });
+      await ctx.checkpoint('delayed-window-closed', {
+        failingDeliveries: delayed.failingDeliveries,
+        cpuMs: Math.round(delayed.cpuMs),
+      });
       ctx.progress(`mode requeue: nack(requeue=true) on ${x.requeue}, for ${windowMs} ms`);
       requeue = await runMode(ctx, { ...common, mode: 'requeue', queue: x.requeue });
       requeueRemoval = await ctx.within(requeue.removed, 5000, `the failing message on ${x.requeue} after the window`);
-      delayedRemoval = await ctx.within(delayed.removed, DELAY_TTL_MS + 5000, `the failing message back from ${x.delay}`);
+      delayedRemoval = await ctx.within(
+        delayed.removed,
+        DELAY_TTL_MS + 5000,
+        `the failing message back from ${x.delay}`,
+      );
     } finally {
       await requeue?.stop();
       await delayed.stop();
@@ -73,7 +80,12 @@ function modeFacts(m: ModeRun, removal: Removal) {
     removal,
     cpuMs: Math.round(m.cpuMs),
     cpuPercentOfWindow: round1((m.cpuMs / m.activeMs) * 100),
-    healthy: { published: m.healthyPublished, processed: m.healthyProcessed, processedInWindow: m.healthyProcessedInWindow, ...latencySummary(m.healthyLatenciesMs) },
+    healthy: {
+      published: m.healthyPublished,
+      processed: m.healthyProcessed,
+      processedInWindow: m.healthyProcessedInWindow,
+      ...latencySummary(m.healthyLatenciesMs),
+    },
   };
 }
 
@@ -107,10 +119,15 @@ function result({ prefetch, requeue, delayed, rr, dr, depths, x }: Observed): La
       checkAtLeast('delayedGapMinMs', DELAY_TTL_MS, b.failingGapMinMs),
       check('healthyProcessedRequeue', a.healthy.published, a.healthy.processed),
       check('healthyProcessedDelayed', b.healthy.published, b.healthy.processed),
-      check('queueDepthAfter', 0, depths.reduce((s, d) => s + d, 0)),
+      check(
+        'queueDepthAfter',
+        0,
+        depths.reduce((s, d) => s + d, 0),
+      ),
     ],
     facts: {
-      consumer: 'in-process (one push consumer per mode on its own channel; CPU is process.cpuUsage over the window, healthy publisher included in both modes)',
+      consumer:
+        'in-process (one push consumer per mode on its own channel; CPU is process.cpuUsage over the window, healthy publisher included in both modes)',
       prefetch,
       delayTtlMs: DELAY_TTL_MS,
       healthyPerSec: HEALTHY_PER_SEC,

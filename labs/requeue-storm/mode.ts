@@ -101,7 +101,12 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
       xDeathExpired: spec.delayQueue ? deathCount(m.headers, spec.delayQueue, 'expired') : 0,
       atMs,
     });
-    log.emit('consumer', { mode: spec.mode, messageId: m.messageId, destination: spec.queue, status: 'removed_after_window' });
+    log.emit('consumer', {
+      mode: spec.mode,
+      messageId: m.messageId,
+      destination: spec.queue,
+      status: 'removed_after_window',
+    });
   };
 
   const onFailing = (m: Delivery) => {
@@ -111,16 +116,27 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
     if (m.redelivered) redeliveredFlags += 1;
     if (spec.mode === 'delayed' && !ctx.fault('delayed-requeues')) {
       m.reject(false); // dead-lettered into the delay queue; back after its TTL
-      log.emit('consumer', { mode: spec.mode, messageId: m.messageId, delivery: failingDeliveries, status: 'rejected_to_delay' });
+      log.emit('consumer', {
+        mode: spec.mode,
+        messageId: m.messageId,
+        delivery: failingDeliveries,
+        status: 'rejected_to_delay',
+      });
       return;
     }
     if (failingDeliveries - 1 >= spec.maxRedeliveries) {
       capped = true;
       capAt = ctx.now();
-      log.emit('consumer', { mode: spec.mode, messageId: m.messageId, delivery: failingDeliveries, status: 'requeue_cap_reached' });
+      log.emit('consumer', {
+        mode: spec.mode,
+        messageId: m.messageId,
+        delivery: failingDeliveries,
+        status: 'requeue_cap_reached',
+      });
       return remove(m);
     }
-    if (failingDeliveries === 1) log.emit('consumer', { mode: spec.mode, messageId: m.messageId, status: 'nack_requeue_storm_started' });
+    if (failingDeliveries === 1)
+      log.emit('consumer', { mode: spec.mode, messageId: m.messageId, status: 'nack_requeue_storm_started' });
     // TEST ONLY (requeue-waits): the consumer holds the failing message one delay TTL before its nack
     if (ctx.fault('requeue-waits')) {
       setTimeout(() => m.nack(true), DELAY_TTL_MS);
@@ -150,7 +166,13 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
   };
 
   try {
-    log.emit('mode', { mode: spec.mode, queue: spec.queue, windowMs: spec.windowMs, healthy: schedule.length, status: 'started' });
+    log.emit('mode', {
+      mode: spec.mode,
+      queue: spec.queue,
+      windowMs: spec.windowMs,
+      healthy: schedule.length,
+      status: 'started',
+    });
     const cpu0 = process.cpuUsage();
     const t0 = ctx.now();
     const window = ctx.sleep(spec.windowMs);
@@ -160,7 +182,9 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
       const wait = t0 + offset - ctx.now();
       if (wait > 0) await ctx.sleep(wait);
       const id = `healthy-${spec.mode}-${i + 1}`;
-      confirms.push(broker.sendConfirmed(spec.queue, 'healthy', { messageId: id, headers: { published_at: wallNow() } }));
+      confirms.push(
+        broker.sendConfirmed(spec.queue, 'healthy', { messageId: id, headers: { published_at: wallNow() } }),
+      );
     }
     await Promise.race([window, consumer.failure]);
     windowOver = true;
@@ -168,10 +192,16 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
     const activeMs = (capped ? capAt : ctx.now()) - t0;
     const cpu = process.cpuUsage(cpu0);
     const published = (await Promise.allSettled(confirms)).filter((r) => r.status === 'fulfilled').length;
-    if (published < schedule.length) throw new LabError(`the broker refused ${schedule.length - published} healthy message(s) on ${spec.queue}`);
+    if (published < schedule.length)
+      throw new LabError(`the broker refused ${schedule.length - published} healthy message(s) on ${spec.queue}`);
     // every healthy message must get through; a shortfall is reported by the checks, not thrown
     const drainFrom = ctx.now();
-    await settledOrIdle(Promise.race([healthyDone.promise, consumer.failure]), () => Math.max(drainFrom, lastHealthyAt), DRAIN_IDLE_MS, ctx);
+    await settledOrIdle(
+      Promise.race([healthyDone.promise, consumer.failure]),
+      () => Math.max(drainFrom, lastHealthyAt),
+      DRAIN_IDLE_MS,
+      ctx,
+    );
     const run: ModeRun = {
       mode: spec.mode,
       activeMs,
@@ -188,7 +218,14 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
       removed: settledOrFailed(removed.promise, consumer.failure),
       stop,
     };
-    log.emit('mode', { mode: spec.mode, failingDeliveries, capped, cpuMs: Math.round(run.cpuMs), healthyProcessed: `${run.healthyProcessed}/${published}`, status: 'window_closed' });
+    log.emit('mode', {
+      mode: spec.mode,
+      failingDeliveries,
+      capped,
+      cpuMs: Math.round(run.cpuMs),
+      healthyProcessed: `${run.healthyProcessed}/${published}`,
+      status: 'window_closed',
+    });
     return run;
   } catch (err) {
     await stop();

@@ -31,7 +31,10 @@ export function topology(n: Names): Topology {
     queues: [
       { name: x.requeue, args: { 'x-delivery-limit': DELIVERY_LIMIT } },
       { name: x.work, args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.delay } },
-      { name: x.delay, args: { 'x-message-ttl': DELAY_TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
+      {
+        name: x.delay,
+        args: { 'x-message-ttl': DELAY_TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work },
+      },
     ],
   };
 }

@@ -17,8 +17,10 @@ describe('requeue-storm options', () => {
   });
 
   it('refuse anything else with a one-line UsageError naming the flag', () => {
-    for (const raw of ['999', '30001', '1.5e3', '31s', '', '-1500']) expect(() => labOptions(meta, { windowMs: raw })).toThrow(UsageError);
+    for (const raw of ['999', '30001', '1.5e3', '31s', '', '-1500'])
+      expect(() => labOptions(meta, { windowMs: raw })).toThrow(UsageError);
     expect(() => labOptions(meta, { windowMs: '10' })).toThrow("--window must be from 1s to 30s, got '10'");
-    for (const raw of ['0', '1001', 'ten']) expect(() => labOptions(meta, { prefetch: raw })).toThrow(/^--prefetch must be/);
+    for (const raw of ['0', '1001', 'ten'])
+      expect(() => labOptions(meta, { prefetch: raw })).toThrow(/^--prefetch must be/);
   });
 });

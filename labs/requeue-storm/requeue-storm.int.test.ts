@@ -63,7 +63,11 @@ function expectConsistentFacts(report: any, caps: any) {
   // from 4.0 a dead-lettered copy carries its delivery count (measured by the run's probe): every pass after the first arrives flagged redelivered
   const keeps = caps.deadLetteredCopyCarriesDeliveryCount === true;
   expect(b.redeliveredFlags).toBe(keeps ? b.failingDeliveries - 1 : 0);
-  expect(b.removal).toMatchObject({ redelivered: keeps, xDeathRejected: b.failingDeliveries, xDeathExpired: b.failingDeliveries });
+  expect(b.removal).toMatchObject({
+    redelivered: keeps,
+    xDeathRejected: b.failingDeliveries,
+    xDeathExpired: b.failingDeliveries,
+  });
   expect(b.failingGapsMs).toHaveLength(b.failingDeliveries); // the last one ends at the removal
   for (const gap of b.failingGapsMs) expect(gap).toBeGreaterThanOrEqual(f.delayTtlMs);
   expect(b.failingGapMinMs).toBe(Math.min(...b.failingGapsMs));
@@ -88,14 +92,21 @@ describe('requeue-storm lab against the real broker', () => {
   });
 
   it('declares a quorum storm queue with a high delivery limit and the TTL delay loop', async () => {
-    expect(await s.mgmt.queue(n.q('me12.storm.requeue'))).toMatchObject({ type: 'quorum', arguments: { 'x-delivery-limit': 1_000_000 } });
+    expect(await s.mgmt.queue(n.q('me12.storm.requeue'))).toMatchObject({
+      type: 'quorum',
+      arguments: { 'x-delivery-limit': 1_000_000 },
+    });
     expect(await s.mgmt.queue(n.q('me12.storm.work'))).toMatchObject({
       type: 'quorum',
       arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': n.q('me12.storm.delay') },
     });
     expect(await s.mgmt.queue(n.q('me12.storm.delay'))).toMatchObject({
       type: 'quorum',
-      arguments: { 'x-message-ttl': 500, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': n.q('me12.storm.work') },
+      arguments: {
+        'x-message-ttl': 500,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': n.q('me12.storm.work'),
+      },
     });
   });
 

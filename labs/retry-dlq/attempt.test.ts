@@ -8,8 +8,22 @@ const third = {
   'x-first-death-reason': 'rejected',
   'x-delivery-count': 0,
   'x-death': [
-    { count: 2, reason: 'expired', queue: 'orders.retry', exchange: '', 'routing-keys': ['orders.retry'], time: { '!': 'timestamp', value: 1 } },
-    { count: 2, reason: 'rejected', queue: 'orders.work', exchange: '', 'routing-keys': ['orders.work'], time: { '!': 'timestamp', value: 1 } },
+    {
+      count: 2,
+      reason: 'expired',
+      queue: 'orders.retry',
+      exchange: '',
+      'routing-keys': ['orders.retry'],
+      time: { '!': 'timestamp', value: 1 },
+    },
+    {
+      count: 2,
+      reason: 'rejected',
+      queue: 'orders.work',
+      exchange: '',
+      'routing-keys': ['orders.work'],
+      time: { '!': 'timestamp', value: 1 },
+    },
   ],
 };
 
@@ -27,7 +41,12 @@ describe('attemptOf', () => {
   });
 
   it('ignores entries of the same queue with another reason, and of other queues', () => {
-    const h = { 'x-death': [{ count: 4, reason: 'delivery_limit', queue: 'orders.work' }, { count: 1, reason: 'rejected', queue: 'ns.orders.work' }] };
+    const h = {
+      'x-death': [
+        { count: 4, reason: 'delivery_limit', queue: 'orders.work' },
+        { count: 1, reason: 'rejected', queue: 'ns.orders.work' },
+      ],
+    };
     expect(attemptOf(h, 'orders.work')).toBe(1);
     expect(attemptOf(h, 'ns.orders.work')).toBe(2);
   });

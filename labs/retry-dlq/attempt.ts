@@ -25,7 +25,8 @@ export function parseDeathSummary(s: string | undefined): DeathSummaryEntry[] {
   if (!s || s === 'none') return [];
   return s.split(',').map((part) => {
     const [queue, reason, count] = part.split(':');
-    if (queue === undefined || reason === undefined || count === undefined) throw new Error(`x-death summary part "${part}" is not queue:reason:count`);
+    if (queue === undefined || reason === undefined || count === undefined)
+      throw new Error(`x-death summary part "${part}" is not queue:reason:count`);
     return { queue, reason, count: Number(count) };
   });
 }
@@ -35,7 +36,12 @@ export function parseDeathSummary(s: string | undefined): DeathSummaryEntry[] {
  * the consumer knows about giving up. x-headers (x-death, x-first-death-*, x-delivery-count)
  * belong to the broker and are left out: 4.x does not interpret an x-death a client publishes.
  */
-export function dlqHeaders(headers: Record<string, unknown>, attempts: number, failedQueue: string, error: string): Record<string, unknown> {
+export function dlqHeaders(
+  headers: Record<string, unknown>,
+  attempts: number,
+  failedQueue: string,
+  error: string,
+): Record<string, unknown> {
   const own = Object.fromEntries(Object.entries(headers).filter(([k]) => !k.startsWith('x-')));
   return { ...own, attempts, failedQueue, error };
 }

@@ -2,7 +2,7 @@
 export const checkpoints = {
   'after-delivery':
     'the consumer has received a delivery and logged received with its attempt (from x-death); nothing is written or settled yet',
-  'before-ack': 'a healthy order\'s transaction has committed (business_committed); the ack is not sent yet',
+  'before-ack': "a healthy order's transaction has committed (business_committed); the ack is not sent yet",
   'before-retry':
     'the poison order on attempt 1 or 2 has logged status=retry; the reject(requeue=false) that dead-letters it to the retry queue is not sent yet',
   'in-retry':

@@ -25,7 +25,11 @@ import type { Fault } from './faults.js';
 
 const CONSUMER = 'consumer-1';
 const { values } = parseArgs({
-  options: { expect: { type: 'string' }, 'idle-ms': { type: 'string', default: '15000' }, 'gate-ms': { type: 'string', default: '0' } },
+  options: {
+    expect: { type: 'string' },
+    'idle-ms': { type: 'string', default: '15000' },
+    'gate-ms': { type: 'string', default: '0' },
+  },
 });
 const expected = Number(values.expect);
 const idleMs = Number(values['idle-ms']);
@@ -49,14 +53,20 @@ let lastDeliveryAt = performance.now();
 const clock = { now: () => performance.now(), sleep: (ms: number) => sleep(ms) };
 
 /** idempotent by message id: the processed_messages row and the business row commit together */
-async function commitOrder(db: Sql, messageId: string, body: string): Promise<'business_committed' | 'duplicate_skipped'> {
+async function commitOrder(
+  db: Sql,
+  messageId: string,
+  body: string,
+): Promise<'business_committed' | 'duplicate_skipped'> {
   const order = JSON.parse(body) as { orderId: string; quantity: number };
   return db.begin(async (tx) => {
-    const fresh = await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${messageId}) ON CONFLICT DO NOTHING RETURNING message_id`;
+    const fresh =
+      await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${messageId}) ON CONFLICT DO NOTHING RETURNING message_id`;
     if (fresh.length === 0) return 'duplicate_skipped' as const;
-    if (order.quantity <= 0 || !rt.fault('no-commit')) // broken variant: healthy orders write no business row
+    if (order.quantity <= 0 || !rt.fault('no-commit'))
+      // broken variant: healthy orders write no business row
       await tx`INSERT INTO ${tx(x.orders)} (order_id, message_id, quantity) VALUES (${order.orderId}, ${messageId}, ${order.quantity})`;
-    if (rt.fault('throw-healthy')) throw new Error('broken variant: a failure that is not the message\'s fault');
+    if (rt.fault('throw-healthy')) throw new Error("broken variant: a failure that is not the message's fault");
     return 'business_committed' as const;
   });
 }
@@ -75,10 +85,23 @@ async function handle(m: Delivery): Promise<void> {
   const id = fieldsOfDelivery(m);
   const attempt = attemptOf(m.headers, x.work) + (rt.fault('wrong-attempt') ? 1 : 0); // broken variant: counts from 2
   const at = { ...SEED_FIELDS, ...id, destination: x.work };
-  rt.emit('consumer', { ...at, consumer: CONSUMER, attempt, redelivered: m.redelivered, xDeath: deathSummary(m.headers), status: 'received' });
+  rt.emit('consumer', {
+    ...at,
+    consumer: CONSUMER,
+    attempt,
+    redelivered: m.redelivered,
+    xDeath: deathSummary(m.headers),
+    status: 'received',
+  });
   // what --step shows of the message at each of its checkpoints
   const count = m.headers['x-delivery-count'];
-  const shown = { label: id.aggregateId || undefined, attempt, redelivered: m.redelivered, ...(typeof count === 'number' ? { deliveryCount: count } : {}), deaths: deadLetterHistory(m.headers).map(({ queue, reason, count }) => ({ queue, reason, count })) };
+  const shown = {
+    label: id.aggregateId || undefined,
+    attempt,
+    redelivered: m.redelivered,
+    ...(typeof count === 'number' ? { deliveryCount: count } : {}),
+    deaths: deadLetterHistory(m.headers).map(({ queue, reason, count }) => ({ queue, reason, count })),
+  };
   await gate('after-delivery', id.messageId, shown);
   try {
     const status = await commitOrder(rt.db, id.messageId, m.body);
@@ -101,7 +124,12 @@ async function handle(m: Delivery): Promise<void> {
       // broken variant drop-poison: acked without its DLQ copy
       if (!rt.fault('drop-poison')) await rt.broker.sendConfirmed(x.dlq, m.raw.content, props); // safe in the DLQ before the original goes
       m.ack();
-      rt.emit('consumer', { ...at, attempt, error, status: rt.fault('drop-poison') ? 'poison_dropped' : 'poison_to_dlq' });
+      rt.emit('consumer', {
+        ...at,
+        attempt,
+        error,
+        status: rt.fault('drop-poison') ? 'poison_dropped' : 'poison_to_dlq',
+      });
       settled.add(id.messageId);
     }
   }
@@ -125,12 +153,20 @@ try {
   // (a pause at a checkpoint, however long the class talks, is not idleness)
   const lastActivity = () => (pauses.active() ? performance.now() : Math.max(lastDeliveryAt, pauses.endedAt()));
   const idle = await settledOrIdle(Promise.race([allSettled.promise, consumer.failure]), lastActivity, idleMs, clock);
-  if (idle) throw new Error(`no delivery for ${idleMs} ms with ${settled.size} of ${expected} messages settled on ${x.work}`);
+  if (idle)
+    throw new Error(`no delivery for ${idleMs} ms with ${settled.size} of ${expected} messages settled on ${x.work}`);
   await consumer.cancel();
   rt.emit('consumer', { ...SEED_FIELDS, queue: x.work, received, status: 'done' });
 } catch (err) {
   code = 1;
-  rt.emit('consumer', { ...SEED_FIELDS, queue: x.work, received, settled: settled.size, error: String((err as Error)?.message ?? err), status: 'failed' });
+  rt.emit('consumer', {
+    ...SEED_FIELDS,
+    queue: x.work,
+    received,
+    settled: settled.size,
+    error: String((err as Error)?.message ?? err),
+    status: 'failed',
+  });
 } finally {
   await rt.close();
 }

@@ -15,12 +15,12 @@ export const faults = defineFaults({
     breaks: 'a producer publishes one more order to the work and the retry queue after the consumer stopped',
     fails: ['workQueueDepthAfter', 'retryQueueDepthAfter'],
   },
-  'unroutable': {
+  unroutable: {
     breaks: 'one order is published to a key no queue is bound to: returned, not confirmed',
     fails: ['confirmed'],
   },
   'throw-healthy': {
-    breaks: 'the consumer fails on a healthy order with an error that is not the message\'s fault',
+    breaks: "the consumer fails on a healthy order with an error that is not the message's fault",
     fails: ['consumer.exitCode'],
   },
 });

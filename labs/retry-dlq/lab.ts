@@ -31,15 +31,28 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
 
   async run(ctx) {
     if (!ctx.caps.quorumMessageTtl) {
-      return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no x-message-ttl on quorum queues (3.10+)` };
+      return {
+        lines: [],
+        checks: [],
+        skipped: `RabbitMQ ${ctx.caps.version} has no x-message-ttl on quorum queues (3.10+)`,
+      };
     }
     const x = names(ctx.names);
     const { gateMs } = ctx.options; // 10 gates: 2 per healthy order, 6 for the poison one
-    ctx.progress(`order-poison takes ${MAX_ATTEMPTS - 1} hops through ${x.retry} (TTL ${TTL_MS} ms) before it moves to ${x.dlq}`);
+    ctx.progress(
+      `order-poison takes ${MAX_ATTEMPTS - 1} hops through ${x.retry} (TTL ${TTL_MS} ms) before it moves to ${x.dlq}`,
+    );
 
     // The consumer is told how many messages must reach a final outcome; it exits on its own.
     const consuming = runChild(ctx, 'consumer', new URL('./consumer.js', import.meta.url), {
-      args: ['--expect', String(ORDERS.length), '--idle-ms', String(CONSUMER_IDLE_MS + gateMs), '--gate-ms', String(gateMs)],
+      args: [
+        '--expect',
+        String(ORDERS.length),
+        '--idle-ms',
+        String(CONSUMER_IDLE_MS + gateMs),
+        '--gate-ms',
+        String(gateMs),
+      ],
       timeoutMs: CONSUMER_BOUND_MS + 10 * gateMs,
       names: x,
       gates: true,
@@ -62,7 +75,12 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
     const [counts] = await db`
       SELECT (SELECT count(*)::int FROM ${db(x.orders)}) AS business, (SELECT count(*)::int FROM ${db(x.processed)}) AS processed`;
     const { business, processed } = must(counts, 'the business/processed row counts');
-    const inspect = ctx.log.emit('inspect', { ...SEED_FIELDS, business_rows: business, processed_rows: processed, status: 'snapshot' });
+    const inspect = ctx.log.emit('inspect', {
+      ...SEED_FIELDS,
+      business_rows: business,
+      processed_rows: processed,
+      status: 'snapshot',
+    });
     keepEvents(ctx.outDir, 'inspect-db', [inspect]);
     await ctx.checkpoint('after-consumer', { business_rows: business, processed_rows: processed });
 
@@ -78,7 +96,11 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
       checks: [
         check('confirmed', ORDERS.length, confirmed),
         check('business_rows', HEALTHY.length, business),
-        check('poisonAttempts', Array.from({ length: MAX_ATTEMPTS }, (_, i) => i + 1), poison.attempts),
+        check(
+          'poisonAttempts',
+          Array.from({ length: MAX_ATTEMPTS }, (_, i) => i + 1),
+          poison.attempts,
+        ),
         check('poisonMovedToDlq', 1, moved),
         check('dlqMessages', 1, dlq),
         check('workQueueDepthAfter', 0, work),
@@ -86,7 +108,10 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
         check('consumer.exitCode', 0, consumer.exitCode),
       ],
       facts: {
-        routing: { [x.work]: `dead letters → default exchange → ${x.retry}`, [x.retry]: `TTL ${TTL_MS} ms, dead letters → default exchange → ${x.work}` },
+        routing: {
+          [x.work]: `dead letters → default exchange → ${x.retry}`,
+          [x.retry]: `TTL ${TTL_MS} ms, dead letters → default exchange → ${x.work}`,
+        },
         poisonRetryGapsMs: poison.gapsMs,
         poisonDeathsByAttempt: poison.deaths,
         queueDepthAfter: { [x.work]: work, [x.retry]: retry, [x.dlq]: dlq },

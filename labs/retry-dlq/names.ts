@@ -34,7 +34,10 @@ export function topology(n: Names): Topology {
   return {
     queues: [
       { name: x.work, args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.retry } },
-      { name: x.retry, args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
+      {
+        name: x.retry,
+        args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work },
+      },
       { name: x.dlq },
     ],
   };

@@ -8,11 +8,29 @@ const events: LabEvent[] = [
   ev('producer', { messageId: '1', status: 'confirmed' }),
   ev('producer', { messageId: P, status: 'confirmed' }),
   ev('producer', { confirmed: '2', status: 'done' }),
-  ev('consumer', { timestamp: '2026-10-07T10:28:20.637Z', messageId: P, attempt: '1', xDeath: 'none', status: 'received' }),
+  ev('consumer', {
+    timestamp: '2026-10-07T10:28:20.637Z',
+    messageId: P,
+    attempt: '1',
+    xDeath: 'none',
+    status: 'received',
+  }),
   ev('consumer', { timestamp: '2026-10-07T10:28:20.700Z', messageId: P, attempt: '1', status: 'retry' }),
   ev('consumer', { timestamp: '2026-10-07T10:28:21.000Z', messageId: '1', attempt: '1', status: 'received' }),
-  ev('consumer', { timestamp: '2026-10-07T10:28:21.705Z', messageId: P, attempt: '2', xDeath: 'orders.retry:expired:1,orders.work:rejected:1', status: 'received' }),
-  ev('consumer', { timestamp: '2026-10-07T10:28:22.760Z', messageId: P, attempt: '3', xDeath: 'orders.retry:expired:2,orders.work:rejected:2', status: 'received' }),
+  ev('consumer', {
+    timestamp: '2026-10-07T10:28:21.705Z',
+    messageId: P,
+    attempt: '2',
+    xDeath: 'orders.retry:expired:1,orders.work:rejected:1',
+    status: 'received',
+  }),
+  ev('consumer', {
+    timestamp: '2026-10-07T10:28:22.760Z',
+    messageId: P,
+    attempt: '3',
+    xDeath: 'orders.retry:expired:2,orders.work:rejected:2',
+    status: 'received',
+  }),
   ev('consumer', { messageId: P, attempt: '3', status: 'poison_to_dlq' }),
 ];
 

@@ -8,7 +8,12 @@ import { gapsMs } from '../../src/time.js';
 import { must } from '../../src/must.js';
 
 export function countStatus(events: LabEvent[], source: string, status: string, messageId?: string): number {
-  return events.filter((e) => e.source === source && e.fields.status === status && (messageId === undefined || e.fields.messageId === messageId)).length;
+  return events.filter(
+    (e) =>
+      e.source === source &&
+      e.fields.status === status &&
+      (messageId === undefined || e.fields.messageId === messageId),
+  ).length;
 }
 
 export interface Trail {
@@ -21,8 +26,12 @@ export interface Trail {
 }
 
 export function trailOf(events: LabEvent[], messageId: string): Trail {
-  const received = events.filter((e) => e.source === 'consumer' && e.fields.status === 'received' && e.fields.messageId === messageId);
-  const at = received.map((e) => Date.parse(must(e.fields.timestamp, `the timestamp of a consumer line of ${messageId}`)));
+  const received = events.filter(
+    (e) => e.source === 'consumer' && e.fields.status === 'received' && e.fields.messageId === messageId,
+  );
+  const at = received.map((e) =>
+    Date.parse(must(e.fields.timestamp, `the timestamp of a consumer line of ${messageId}`)),
+  );
   return {
     attempts: received.map((e) => Number(e.fields.attempt)),
     gapsMs: gapsMs(at),

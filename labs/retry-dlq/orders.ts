@@ -21,14 +21,32 @@ export interface Order {
 }
 
 export const ORDERS: readonly Order[] = [
-  { messageId: '01JMQ000000000000000000001', aggregateId: 'order-1001', traceId: '00000000000000000000000000000001', quantity: 2 },
-  { messageId: '01JMQ000000000000000000002', aggregateId: 'order-1002', traceId: '00000000000000000000000000000002', quantity: 1 },
-  { messageId: '01JMQ00000000000000000000P', aggregateId: 'order-poison', traceId: '0000000000000000000000000000000P', quantity: 0 },
+  {
+    messageId: '01JMQ000000000000000000001',
+    aggregateId: 'order-1001',
+    traceId: '00000000000000000000000000000001',
+    quantity: 2,
+  },
+  {
+    messageId: '01JMQ000000000000000000002',
+    aggregateId: 'order-1002',
+    traceId: '00000000000000000000000000000002',
+    quantity: 1,
+  },
+  {
+    messageId: '01JMQ00000000000000000000P',
+    aggregateId: 'order-poison',
+    traceId: '0000000000000000000000000000000P',
+    quantity: 0,
+  },
 ];
 
 /** what the parent expects (the consumer never looks at this: it just fails on the poison) */
 export const HEALTHY = ORDERS.filter((o) => o.quantity > 0);
-export const POISON = must(ORDERS.find((o) => o.quantity <= 0), 'the poison order');
+export const POISON = must(
+  ORDERS.find((o) => o.quantity <= 0),
+  'the poison order',
+);
 
 /** event fields that identify a message: messageId eventType schemaVersion aggregateId traceId correlationId */
 export interface MessageFields {

@@ -29,7 +29,16 @@ export async function produceOrders(ctx: LabContext<unknown, Fault>, queue: stri
         },
       );
       const durationMs = Math.round(ctx.now() - started);
-      events.push(ctx.log.emit('producer', { ...SEED_FIELDS, ...fieldsOfOrder(order), destination: key, routingKey: key, durationMs, status }));
+      events.push(
+        ctx.log.emit('producer', {
+          ...SEED_FIELDS,
+          ...fieldsOfOrder(order),
+          destination: key,
+          routingKey: key,
+          durationMs,
+          status,
+        }),
+      );
     }
     const confirmed = events.filter((e) => e.fields.status === 'confirmed').length;
     events.push(ctx.log.emit('producer', { ...SEED_FIELDS, destination: queue, confirmed, status: 'done' }));

@@ -14,14 +14,21 @@ const NS = useNamespace(import.meta.url).namespace;
 const ID = (n: number | 'P') => `01JMQ00000000000000000000${n}`;
 // the seed's consumer.out.txt, gate by gate: checkpoint, message, sequence in the process
 const SEED_GATES: [string, string][] = [
-  ['after-delivery', ID(1)], ['before-ack', ID(1)],
-  ['after-delivery', ID(2)], ['before-ack', ID(2)],
-  ['after-delivery', ID('P')], ['before-retry', ID('P')],
-  ['after-delivery', ID('P')], ['before-retry', ID('P')],
-  ['after-delivery', ID('P')], ['before-dlq', ID('P')],
+  ['after-delivery', ID(1)],
+  ['before-ack', ID(1)],
+  ['after-delivery', ID(2)],
+  ['before-ack', ID(2)],
+  ['after-delivery', ID('P')],
+  ['before-retry', ID('P')],
+  ['after-delivery', ID('P')],
+  ['before-retry', ID('P')],
+  ['after-delivery', ID('P')],
+  ['before-dlq', ID('P')],
 ];
 const gateRe = (checkpoint: string, id: string, seq: number, status: string) =>
-  new RegExp(`^\\[replay-gate\\] timestamp=\\S+ checkpoint=${checkpoint} messageId=${id} token=[0-9a-f]{12}-1-${checkpoint}-${id}-${seq} status=${status}$`);
+  new RegExp(
+    `^\\[replay-gate\\] timestamp=\\S+ checkpoint=${checkpoint} messageId=${id} token=[0-9a-f]{12}-1-${checkpoint}-${id}-${seq} status=${status}$`,
+  );
 
 describe('retry-dlq replay gate', () => {
   const s = useServices({
@@ -38,16 +45,24 @@ describe('retry-dlq replay gate', () => {
   it("prints the seed's ten gates, waiting then released, in consumer.out.txt and with -v; inspect-db.out.txt as the seed's", async () => {
     const r = await mqlab(['retry-dlq', '--namespace', NS, '-v', '--out', out, '--gate', '50ms']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const expected = SEED_GATES.flatMap(([cp, id], i) => [gateRe(cp, id, i + 1, 'waiting'), gateRe(cp, id, i + 1, 'released')]);
-    const fileGates = fs.readFileSync(path.join(out, 'consumer.out.txt'), 'utf8').split('\n').filter((l) => l.startsWith('[replay-gate]'));
+    const expected = SEED_GATES.flatMap(([cp, id], i) => [
+      gateRe(cp, id, i + 1, 'waiting'),
+      gateRe(cp, id, i + 1, 'released'),
+    ]);
+    const fileGates = fs
+      .readFileSync(path.join(out, 'consumer.out.txt'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('[replay-gate]'));
     const verboseGates = r.stderr.split('\n').filter((l) => l.startsWith('[replay-gate]'));
     for (const gates of [fileGates, verboseGates]) {
       expect(gates).toHaveLength(expected.length);
       gates.forEach((line, i) => expect(line).toMatch(must(expected[i], `the pattern of gate line ${i + 1}`)));
     }
     // each gate held --gate: released at least 50 ms after waiting
-    const at = (l: string | undefined) => Date.parse(must(/timestamp=(\S+)/.exec(must(l, 'a gate line'))?.[1], `the timestamp of ${l}`));
-    for (let i = 0; i < fileGates.length; i += 2) expect(at(fileGates[i + 1]) - at(fileGates[i])).toBeGreaterThanOrEqual(50);
+    const at = (l: string | undefined) =>
+      Date.parse(must(/timestamp=(\S+)/.exec(must(l, 'a gate line'))?.[1], `the timestamp of ${l}`));
+    for (let i = 0; i < fileGates.length; i += 2)
+      expect(at(fileGates[i + 1]) - at(fileGates[i])).toBeGreaterThanOrEqual(50);
     // the seed's order: the poison message's retry line comes before its before-retry gate
     const consumer = fs.readFileSync(path.join(out, 'consumer.out.txt'), 'utf8').split('\n');
     const retry = consumer.findIndex((l) => l.includes('status=retry'));
@@ -69,9 +84,19 @@ describe('retry-dlq replay gate', () => {
     const pauses = String(r.stderr).split('\n── checkpoint ').slice(1);
     // the seed's ten gates, the two in-retry pauses, after-consumer
     expect(pauses.map((p) => /^\d+: (\S+)/.exec(p)?.[1])).toEqual([
-      'after-delivery', 'before-ack', 'after-delivery', 'before-ack',
-      'after-delivery', 'before-retry', 'in-retry', 'after-delivery', 'before-retry', 'in-retry',
-      'after-delivery', 'before-dlq', 'after-consumer',
+      'after-delivery',
+      'before-ack',
+      'after-delivery',
+      'before-ack',
+      'after-delivery',
+      'before-retry',
+      'in-retry',
+      'after-delivery',
+      'before-retry',
+      'in-retry',
+      'after-delivery',
+      'before-dlq',
+      'after-consumer',
     ]);
     const raw = (i: number) => must(pauses[i], `pause ${i + 1}`);
     const pause = (i: number) => raw(i).replace(/\s+/g, ' '); // the text, however the terminal's width wrapped it
@@ -111,13 +136,19 @@ describe('retry-dlq replay gate', () => {
     });
     const r = await child;
     expect(r.exitCode, String(r.stdout) + r.stderr).toBe(0);
-    const when = (re: RegExp) => must(arrived.find((a) => re.test(a.line)), `a line ${re}`).at;
+    const when = (re: RegExp) =>
+      must(
+        arrived.find((a) => re.test(a.line)),
+        `a line ${re}`,
+      ).at;
     // the consumer's first line reached the terminal while it still had two retry hops (2 × 1000 ms TTL) ahead
     const firstReceived = when(/^\[consumer\] .*messageId=01JMQ000000000000000000001 .*status=received/);
     const exited = when(/^\[exit\] .*status=exited exitCode=0/);
     expect(exited - firstReceived).toBeGreaterThan(1500);
     // and each line came when it was stamped: the consumer's lines and the lab's own, one time order
-    const stamped = arrived.map((a) => Date.parse(/ timestamp=(\S+)/.exec(a.line)?.[1] ?? '')).filter((t) => !Number.isNaN(t));
+    const stamped = arrived
+      .map((a) => Date.parse(/ timestamp=(\S+)/.exec(a.line)?.[1] ?? ''))
+      .filter((t) => !Number.isNaN(t));
     const late = stamped.filter((t, i) => i > 0 && t < stamped[i - 1]! - 100);
     expect(late, 'lines stamped more than 100 ms before the line above them').toEqual([]);
   }, 120_000);

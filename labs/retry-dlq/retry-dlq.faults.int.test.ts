@@ -9,7 +9,8 @@ describeFaults(meta, useNamespace(import.meta.url).namespace, [
     faults: ['wrong-attempt', 'no-commit', 'drop-poison', 'late-publish'],
   },
   {
-    title: 'an order published to a key no queue is bound to (returned), and a consumer that fails on a healthy message',
+    title:
+      'an order published to a key no queue is bound to (returned), and a consumer that fails on a healthy message',
     faults: ['unroutable', 'throw-healthy'],
   },
 ]);

@@ -6,7 +6,8 @@ import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '.
 
 const n = useNamespace(import.meta.url);
 
-const SUMMARY = 'retry-dlq: confirmed=3 received=5 businessRows=2 processedRows=2 poisonAttempts=[1, 2, 3] poisonMovedToDlq=1 dlqMessages=1';
+const SUMMARY =
+  'retry-dlq: confirmed=3 received=5 businessRows=2 processedRows=2 poisonAttempts=[1, 2, 3] poisonMovedToDlq=1 dlqMessages=1';
 // seed 004, retry-dlq assert.out.txt, character for character
 const SEED_ASSERT = [
   'PASS confirmed: 3',
@@ -38,12 +39,14 @@ describe('retry-dlq lab against the real broker and database', () => {
     expect(await s.broker.depth(n.q('orders.work'))).toBe(0);
     expect(await s.broker.depth(n.q('orders.retry'))).toBe(0);
     expect(await s.broker.depth(n.q('orders.dlq'))).toBe(1);
-    const orders = await s.db`SELECT order_id, message_id, quantity FROM ${s.db(n.t('retry_dlq_orders'))} ORDER BY order_id`;
+    const orders =
+      await s.db`SELECT order_id, message_id, quantity FROM ${s.db(n.t('retry_dlq_orders'))} ORDER BY order_id`;
     expect(orders.map((r) => [r.order_id, r.message_id, r.quantity])).toEqual([
       ['order-1001', '01JMQ000000000000000000001', 2],
       ['order-1002', '01JMQ000000000000000000002', 1],
     ]);
-    const processed = await s.db`SELECT message_id FROM ${s.db(n.t('retry_dlq_processed_messages'))} ORDER BY message_id`;
+    const processed =
+      await s.db`SELECT message_id FROM ${s.db(n.t('retry_dlq_processed_messages'))} ORDER BY message_id`;
     expect(processed.map((r) => r.message_id)).toEqual(['01JMQ000000000000000000001', '01JMQ000000000000000000002']);
     // the one message in the DLQ is the poison order, published there by the consumer at attempt 3
     const dead = await s.broker.get(n.q('orders.dlq'));
@@ -52,7 +55,13 @@ describe('retry-dlq lab against the real broker and database', () => {
       expect(dead!.messageId).toBe(P);
       expect(dead!.raw.properties.correlationId).toBe('order-poison');
       expect(JSON.parse(dead!.body)).toEqual({ orderId: 'order-poison', quantity: 0 });
-      expect(dead!.headers).toMatchObject({ attempts: 3, failedQueue: n.q('orders.work'), error: 'check_violation', eventType: 'order.created', schemaVersion: 1 });
+      expect(dead!.headers).toMatchObject({
+        attempts: 3,
+        failedQueue: n.q('orders.work'),
+        error: 'check_violation',
+        eventType: 'order.created',
+        schemaVersion: 1,
+      });
       // a client publish, not a broker dead letter: no x-death of its own
       expect(dead!.headers['x-death']).toBeUndefined();
     } finally {
@@ -90,7 +99,9 @@ describe('retry-dlq lab against the real broker and database', () => {
     expect(report.facts.poisonRetryGapsMs).toHaveLength(2);
     for (const gap of report.facts.poisonRetryGapsMs) expect(gap).toBeGreaterThanOrEqual(1000);
     // the consumer reported each outcome; the producer had every publish confirmed
-    const statuses = report.events.filter((e: { source: string }) => e.source === 'consumer').map((e: { status: string }) => e.status);
+    const statuses = report.events
+      .filter((e: { source: string }) => e.source === 'consumer')
+      .map((e: { status: string }) => e.status);
     expect(statuses.filter((st: string) => st === 'business_committed')).toHaveLength(2);
     expect(statuses.filter((st: string) => st === 'retry')).toHaveLength(2);
     expect(statuses.at(-1)).toBe('done');
@@ -103,7 +114,11 @@ describe('retry-dlq lab against the real broker and database', () => {
     });
     expect(await s.mgmt.queue(n.q('orders.retry'))).toMatchObject({
       type: 'quorum',
-      arguments: { 'x-message-ttl': 1000, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': n.q('orders.work') },
+      arguments: {
+        'x-message-ttl': 1000,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': n.q('orders.work'),
+      },
     });
     const dlq = await s.mgmt.queue(n.q('orders.dlq'));
     expect(dlq?.type).toBe('quorum');
@@ -124,7 +139,9 @@ describe('retry-dlq lab against the real broker and database', () => {
     );
     expect(producer[3]).toMatch(/ destination=i_retry_dlq.orders.work confirmed=3 status=done$/);
     const consumer = fs.readFileSync(path.join(out, 'consumer.out.txt'), 'utf8').trim().split('\n');
-    expect(consumer.at(-2)).toMatch(/ messageId=01JMQ00000000000000000000P .* attempt=3 error=check_violation status=poison_to_dlq$/);
+    expect(consumer.at(-2)).toMatch(
+      / messageId=01JMQ00000000000000000000P .* attempt=3 error=check_violation status=poison_to_dlq$/,
+    );
     expect(consumer.at(-1)).toMatch(/ queue=i_retry_dlq.orders.work received=5 status=done$/);
     fs.rmSync(out, { recursive: true, force: true });
   });

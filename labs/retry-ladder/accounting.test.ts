@@ -13,7 +13,6 @@ describe('gaps between deliveries', () => {
     expect(gapsCoverTiers([205, 399, 805], [200, 400, 800])).toBe(false);
     expect(gapsCoverTiers([205, 403], [200, 400, 800])).toBe(false);
   });
-
 });
 
 describe('placement: every message in exactly one place', () => {
@@ -31,7 +30,11 @@ describe('placement: every message in exactly one place', () => {
   });
 
   it('reports a message in two places, a duplicate and a stranger as extra copies', () => {
-    const p = placement(ids, { business: ['recovers', 'parked'], dlq: ['exhausted', 'exhausted', 'stale'], parking: ['parked'] });
+    const p = placement(ids, {
+      business: ['recovers', 'parked'],
+      dlq: ['exhausted', 'exhausted', 'stale'],
+      parking: ['parked'],
+    });
     expect(p.where).toEqual({ recovers: 'business', exhausted: 'dlq+dlq', parked: 'business+parking' });
     expect(p.extra).toBe(3);
     expect(p.lost).toBe(0);

@@ -5,10 +5,13 @@
 
 /** every gap is at least the TTL of the tier the message waited in before that delivery */
 export function gapsCoverTiers(gaps: number[], ttls: number[]): boolean {
-  return gaps.length === ttls.length && gaps.every((g, i) => {
-    const ttl = ttls[i];
-    return ttl !== undefined && g >= ttl;
-  });
+  return (
+    gaps.length === ttls.length &&
+    gaps.every((g, i) => {
+      const ttl = ttls[i];
+      return ttl !== undefined && g >= ttl;
+    })
+  );
 }
 
 export type Place = 'business' | 'dlq' | 'parking';

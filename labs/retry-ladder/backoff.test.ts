@@ -60,7 +60,12 @@ describe('afterFailure: the deadline wins over the count', () => {
   });
 
   it('parks when the time left does not cover the next wait plus one call, attempts notwithstanding', () => {
-    expect(afterFailure(2, now, now + 499, lab)).toEqual({ action: 'park', reason: 'deadline', remainingMs: 499, neededMs: 500 });
+    expect(afterFailure(2, now, now + 499, lab)).toEqual({
+      action: 'park',
+      reason: 'deadline',
+      remainingMs: 499,
+      neededMs: 500,
+    });
     expect(afterFailure(1, now, now - 5, lab)).toMatchObject({ action: 'park', remainingMs: -5 });
   });
 

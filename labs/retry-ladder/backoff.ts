@@ -20,7 +20,8 @@ export interface Backoff {
 
 /** the wait after failed attempt `attempt` (1-based): min(maxDelay, base × 2^(attempt-1)) */
 export function delayAfter(attempt: number, b: Pick<Backoff, 'baseMs' | 'maxDelayMs'>): number {
-  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`attempt must be an integer >= 1, got ${attempt}`);
+  if (!Number.isInteger(attempt) || attempt < 1)
+    throw new RangeError(`attempt must be an integer >= 1, got ${attempt}`);
   return Math.min(b.maxDelayMs, b.baseMs * 2 ** (attempt - 1));
 }
 
@@ -59,12 +60,15 @@ export function afterFailure(attempt: number, nowMs: number, deadlineMs: number,
   return { action: 'retry', nextAttempt: attempt + 1, delayMs };
 }
 
-export type Arrival = { action: 'call' } | { action: 'park'; reason: 'deadline'; remainingMs: number; neededMs: number };
+export type Arrival =
+  { action: 'call' } | { action: 'park'; reason: 'deadline'; remainingMs: number; neededMs: number };
 
 /** A delivery arrived at `nowMs`: queue time counts against the deadline, so check it before calling. */
 export function onArrival(nowMs: number, deadlineMs: number, b: Pick<Backoff, 'callBudgetMs'>): Arrival {
   const remainingMs = deadlineMs - nowMs;
-  return remainingMs < b.callBudgetMs ? { action: 'park', reason: 'deadline', remainingMs, neededMs: b.callBudgetMs } : { action: 'call' };
+  return remainingMs < b.callBudgetMs
+    ? { action: 'park', reason: 'deadline', remainingMs, neededMs: b.callBudgetMs }
+    : { action: 'call' };
 }
 
 /**

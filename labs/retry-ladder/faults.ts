@@ -19,7 +19,7 @@ export const EXHAUSTED_GAP_CHECKS = [
 
 export const faults = defineFaults({
   'write-before-call': {
-    breaks: 'the effect is written before the call\'s outcome is known: every failing attempt leaves a row',
+    breaks: "the effect is written before the call's outcome is known: every failing attempt leaves a row",
     fails: ['businessRows', 'recoveredCommittedAttempt'],
   },
   'self-dead-letter': {
@@ -44,11 +44,7 @@ export const faults = defineFaults({
   },
   'skip-delay': {
     breaks: 'retries go straight back to the work queue, past the delay tiers (run with --max-attempts 10: every tier)',
-    fails: [
-      'exhaustedTiersMs',
-      ...EXHAUSTED_GAP_CHECKS,
-      'everyGapCoversItsTier',
-    ],
+    fails: ['exhaustedTiersMs', ...EXHAUSTED_GAP_CHECKS, 'everyGapCoversItsTier'],
   },
   'park-early': {
     breaks: 'the parked message is parked on its first failure, which the deadline did not call for',

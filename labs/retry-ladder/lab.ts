@@ -32,7 +32,9 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
     const x = names(ctx.names);
     const { broker, db, log } = ctx;
     const runId = randomUUID().slice(0, 8);
-    const trails = Object.fromEntries(EVENTS.map((id) => [id, { attempts: [], at: [], expiredFrom: [], route: [], decisions: [] } as Trail])) as Record<EventId, Trail>;
+    const trails = Object.fromEntries(
+      EVENTS.map((id) => [id, { attempts: [], at: [], expiredFrom: [], route: [], decisions: [] } as Trail]),
+    ) as Record<EventId, Trail>;
     const dlqHeld: Delivery[] = [];
     const parkingHeld: Delivery[] = [];
     let stale = 0;
@@ -46,7 +48,14 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
       if (decided && dlqHeld.length >= held('dlq') && parkingHeld.length >= held('parking')) settled.resolve();
     };
 
-    const park = async (m: Delivery, id: EventId, attempt: number, stage: string, remainingMs: number, neededMs: number) => {
+    const park = async (
+      m: Delivery,
+      id: EventId,
+      attempt: number,
+      stage: string,
+      remainingMs: number,
+      neededMs: number,
+    ) => {
       const headers = {
         ...ownHeaders(m),
         'parked-reason': 'deadline',
@@ -56,7 +65,8 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
         'parked-detail': `remainingMs=${remainingMs} neededMs=${neededMs}`,
       };
       await broker.publishConfirmed(x.dead, PARKED_KEY, m.body, { messageId: id, headers });
-      if (ctx.fault('park-twice')) await broker.publishConfirmed(x.dead, PARKED_KEY, m.body, { messageId: id, headers });
+      if (ctx.fault('park-twice'))
+        await broker.publishConfirmed(x.dead, PARKED_KEY, m.body, { messageId: id, headers });
       m.ack();
       trails[id].outcome = 'parking';
       log.emit('consumer', { messageId: id, attempt, remainingMs, neededMs, destination: x.parking, status: 'parked' });
@@ -66,7 +76,9 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
       db`INSERT INTO ${db(x.effect)} (event_id, attempt) VALUES (${id}, ${attempt}) ON CONFLICT DO NOTHING`;
     /** TEST ONLY (park-early): park `parked` at its first failure, whatever its deadline still covers */
     const faulty = (d: Decision, id: EventId): Decision =>
-      ctx.fault('park-early') && id === 'parked' && d.action === 'retry' ? { action: 'park', reason: 'deadline', remainingMs: NaN, neededMs: NaN } : d;
+      ctx.fault('park-early') && id === 'parked' && d.action === 'retry'
+        ? { action: 'park', reason: 'deadline', remainingMs: NaN, neededMs: NaN }
+        : d;
 
     const handle = async (m: Delivery) => {
       const id = m.messageId;
@@ -85,7 +97,13 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
       t.attempts.push(attempt);
       t.at.push(ctx.now());
       t.expiredFrom.push(deadLetterHistory(m.headers).find((e) => e.reason === 'expired')?.queue ?? null);
-      log.emit('consumer', { messageId: id, attempt, remainingMs: deadline - dueAt, lateMs: Date.now() - dueAt, status: 'received' });
+      log.emit('consumer', {
+        messageId: id,
+        attempt,
+        remainingMs: deadline - dueAt,
+        lateMs: Date.now() - dueAt,
+        status: 'received',
+      });
       const arrival = onArrival(dueAt, deadline, b);
       if (arrival.action === 'park') {
         t.decisions.push('park-on-arrival');
@@ -105,16 +123,29 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
       if (d.action === 'retry') {
         // the copy (attempt+1, same deadline) must be safe in its tier before the delivery is settled;
         // it is due back once its tier's TTL has passed from the moment it is stamped here
-        const headers = { ...ownHeaders(m), attempt: d.nextAttempt + (ctx.fault('double-increment') ? 1 : 0), 'due-at': Date.now() + d.delayMs };
+        const headers = {
+          ...ownHeaders(m),
+          attempt: d.nextAttempt + (ctx.fault('double-increment') ? 1 : 0),
+          'due-at': Date.now() + d.delayMs,
+        };
         const [exchange, key] = ctx.fault('skip-delay') ? [x.business, WORK_KEY] : [x.retry, tierKey(d.delayMs)];
         await broker.publishConfirmed(exchange, key, m.body, { messageId: id, headers });
         m.ack();
         t.route.push(x.delay(d.delayMs));
-        log.emit('consumer', { messageId: id, attempt, delayMs: d.delayMs, destination: x.delay(d.delayMs), status: 'retry_confirmed' });
+        log.emit('consumer', {
+          messageId: id,
+          attempt,
+          delayMs: d.delayMs,
+          destination: x.delay(d.delayMs),
+          status: 'retry_confirmed',
+        });
       } else if (d.action === 'exhausted') {
         // the work queue's dead-letter exchange routes it to the DLQ (TEST ONLY self-dead-letter: the
         // application copies it there itself, so the broker writes no x-death)
-        if (ctx.fault('self-dead-letter')) await broker.publishConfirmed(x.dead, EXHAUSTED_KEY, m.body, { messageId: id, headers: ownHeaders(m) }).then(() => m.ack());
+        if (ctx.fault('self-dead-letter'))
+          await broker
+            .publishConfirmed(x.dead, EXHAUSTED_KEY, m.body, { messageId: id, headers: ownHeaders(m) })
+            .then(() => m.ack());
         else m.reject(false);
         t.outcome = 'dlq';
         log.emit('consumer', { messageId: id, attempt, status: 'rejected_to_dlx' });
@@ -133,13 +164,29 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
       broker.consume(x.parking, hold(parkingHeld), { channel: term }),
     ]);
 
-    ctx.progress(`tiers ${tiers(b).join('/')} ms, up to ${b.maxAttempts} attempts: about ${ladderFloorMs(b)} ms of waits`);
+    ctx.progress(
+      `tiers ${tiers(b).join('/')} ms, up to ${b.maxAttempts} attempts: about ${ladderFloorMs(b)} ms of waits`,
+    );
     await Promise.all(
       EVENTS.map(async (id) => {
         const publishedAt = Date.now(); // the publisher's stamp: the deadline and the first due time count from it
-        const headers = { run: runId, attempt: 1, 'due-at': publishedAt, 'deadline-at': publishedAt + deadlineInMs(id, b) };
-        await broker.publishConfirmed(x.business, WORK_KEY, JSON.stringify({ eventId: id }), { messageId: id, headers });
-        log.emit('producer', { messageId: id, destination: x.work, attempt: 1, deadlineInMs: deadlineInMs(id, b), status: 'confirmed' });
+        const headers = {
+          run: runId,
+          attempt: 1,
+          'due-at': publishedAt,
+          'deadline-at': publishedAt + deadlineInMs(id, b),
+        };
+        await broker.publishConfirmed(x.business, WORK_KEY, JSON.stringify({ eventId: id }), {
+          messageId: id,
+          headers,
+        });
+        log.emit('producer', {
+          messageId: id,
+          destination: x.work,
+          attempt: 1,
+          deadlineInMs: deadlineInMs(id, b),
+          status: 'confirmed',
+        });
       }),
     );
 
@@ -150,11 +197,23 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
     // a message that never settles is a finding, not a crash: once nothing has moved for the longest
     // wait plus a call plus 30 s, report what is there (a busy machine makes deliveries seconds late)
     const idleMs = b.maxDelayMs + b.callBudgetMs + 30_000;
-    const timedOut = await Promise.race([settledOrIdle(settled.promise, () => lastActivity, idleMs, ctx), work.failure, dlqWatch.failure, parkingWatch.failure]);
-    if (timedOut) ctx.progress(`nothing moved for ${idleMs} ms before every message settled; reporting what the broker and the database show`);
+    const timedOut = await Promise.race([
+      settledOrIdle(settled.promise, () => lastActivity, idleMs, ctx),
+      work.failure,
+      dlqWatch.failure,
+      parkingWatch.failure,
+    ]);
+    if (timedOut)
+      ctx.progress(
+        `nothing moved for ${idleMs} ms before every message settled; reporting what the broker and the database show`,
+      );
     await Promise.all([work.cancel(), dlqWatch.cancel(), parkingWatch.cancel()]);
     // TEST ONLY (late-retry): a handler still running after shutdown schedules one more retry
-    if (ctx.fault('late-retry')) await broker.publishConfirmed(x.retry, tierKey(tiers(b).at(-1)!), '{"eventId":"exhausted"}', { messageId: 'exhausted', headers: { run: runId, attempt: b.maxAttempts } });
+    if (ctx.fault('late-retry'))
+      await broker.publishConfirmed(x.retry, tierKey(tiers(b).at(-1)!), '{"eventId":"exhausted"}', {
+        messageId: 'exhausted',
+        headers: { run: runId, attempt: b.maxAttempts },
+      });
     const observed = await observe(ctx, b, trails, await ttls, dlqHeld, parkingHeld, { stale, timedOut });
     // leave the DLQ and parking messages where an operator would find them (the next run purges them)
     for (const m of [...dlqHeld, ...parkingHeld]) m.nack(true);
@@ -206,7 +265,11 @@ async function observe(
     inFlight: inFlightQueues.reduce((sum, q) => sum + depthIn(q), 0),
     parkedReason: parkedMsg ? String(parkedMsg.headers['parked-reason'] ?? 'none') : 'none',
     parked: parkedMsg
-      ? { attempt: Number(parkedMsg.headers.attempt), deadlineAt: Number(parkedMsg.headers['deadline-at']), decidedAt: Number(parkedMsg.headers['parked-decided-at']) }
+      ? {
+          attempt: Number(parkedMsg.headers.attempt),
+          deadlineAt: Number(parkedMsg.headers['deadline-at']),
+          decidedAt: Number(parkedMsg.headers['parked-decided-at']),
+        }
       : null,
     dlqDepth: NaN,
     parkingDepth: NaN,
@@ -218,7 +281,9 @@ async function observe(
       depthsWhileHeld: sampled,
       settledInTime: !run.timedOut,
       staleDiscarded: run.stale,
-      parkedHeaders: parkedMsg ? pick(parkedMsg.headers, ['parked-reason', 'parked-stage', 'parked-after-attempt', 'parked-detail']) : null,
+      parkedHeaders: parkedMsg
+        ? pick(parkedMsg.headers, ['parked-reason', 'parked-stage', 'parked-after-attempt', 'parked-detail'])
+        : null,
       dlqDeathHistory: deadLetterHistory(dlqMsg?.headers),
     },
   };

@@ -14,9 +14,20 @@ export const options: OptionSpecs<Backoff> = {
     aliases: ['--base-ms'],
     parse: ms(10),
   },
-  maxDelayMs: { flag: '--max-delay <duration>', description: 'the cap on a tier’s wait', default: '800ms', aliases: ['--max-delay-ms'], parse: ms(10) },
+  maxDelayMs: {
+    flag: '--max-delay <duration>',
+    description: 'the cap on a tier’s wait',
+    default: '800ms',
+    aliases: ['--max-delay-ms'],
+    parse: ms(10),
+  },
   // 3: the scenario needs a message that recovers on attempt 3 and one parked before the last attempt
-  maxAttempts: { flag: '--max-attempts <n>', description: 'attempts in all, the first included (3-10)', default: '4', parse: integer(3, 10) },
+  maxAttempts: {
+    flag: '--max-attempts <n>',
+    description: 'attempts in all, the first included (3-10)',
+    default: '4',
+    parse: integer(3, 10),
+  },
   callBudgetMs: {
     flag: '--call-budget <duration>',
     description: 'time one call may take: a retry needs the next wait plus this before the deadline',
@@ -28,5 +39,8 @@ export const options: OptionSpecs<Backoff> = {
 
 /** the rule that involves two options */
 export function validate(b: Backoff): void {
-  if (b.maxDelayMs < b.baseMs) throw new UsageError(`--max-delay (${b.maxDelayMs}ms) must be at least --base (${b.baseMs}ms): the cap would flatten every tier`);
+  if (b.maxDelayMs < b.baseMs)
+    throw new UsageError(
+      `--max-delay (${b.maxDelayMs}ms) must be at least --base (${b.baseMs}ms): the cap would flatten every tier`,
+    );
 }

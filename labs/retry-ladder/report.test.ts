@@ -56,8 +56,12 @@ describe('retry-ladder checks', () => {
   });
 
   it('parkedLeftMs: a park needs less left than the next wait + a call, and a parked message at all', () => {
-    expect(verdict(observed({ parked: { attempt: 2, deadlineAt: 10_500, decidedAt: 10_000 } })).parkedLeftMs).toBe(false); // 500 ≥ 400 + 100
-    expect(verdict(observed({ parked: { attempt: 2, deadlineAt: 10_500, decidedAt: 10_001 } })).parkedLeftMs).toBe(true);
+    expect(verdict(observed({ parked: { attempt: 2, deadlineAt: 10_500, decidedAt: 10_000 } })).parkedLeftMs).toBe(
+      false,
+    ); // 500 ≥ 400 + 100
+    expect(verdict(observed({ parked: { attempt: 2, deadlineAt: 10_500, decidedAt: 10_001 } })).parkedLeftMs).toBe(
+      true,
+    );
     expect(verdict(observed({ parked: null })).parkedLeftMs).toBe(false);
   });
 });

@@ -41,7 +41,8 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 function derived(o: Observed) {
   // the TTL of each queue the broker says a copy expired from (x-death), for every redelivery
-  const routeTtls = (id: EventId) => o.trails[id].expiredFrom.slice(1).map((q) => (q === null ? NaN : o.ttlOf[q] ?? NaN));
+  const routeTtls = (id: EventId) =>
+    o.trails[id].expiredFrom.slice(1).map((q) => (q === null ? NaN : (o.ttlOf[q] ?? NaN)));
   const gaps = (id: EventId) => gapsMs(o.trails[id].at);
   const placed = placement(EVENTS, { business: o.rows.map((r) => r.eventId), dlq: o.dlqIds, parking: o.parkingIds });
   return {
@@ -81,7 +82,11 @@ export function ladderChecks(o: Observed): Check[] {
     checkAtMost('parkedAttemptCount', o.b.maxAttempts - 1, o.trails.parked.attempts.length),
     checkAtMost('parkedLeftMs', neededMs - 1, p ? p.deadlineAt - p.decidedAt : NaN),
     check('dlqDeathReason', 'rejected', o.dlqDeath?.reason ?? 'none'),
-    check('businessRows', ['recovers'], o.rows.map((r) => r.eventId)),
+    check(
+      'businessRows',
+      ['recovers'],
+      o.rows.map((r) => r.eventId),
+    ),
     check('placement', { recovers: 'business', exhausted: 'dlq', parked: 'parking' }, d.placed.where),
     check('extraCopies', 0, d.placed.extra + o.dlqReady + o.parkingReady),
     check('leftInFlight', 0, o.inFlight),
@@ -95,7 +100,16 @@ export function ladderFacts(o: Observed): Record<string, unknown> {
   const messages = Object.fromEntries(
     EVENTS.map((id) => {
       const t = o.trails[id];
-      return [id, { attempts: t.attempts, gapsMs: d.gaps(id), tiersMs: d.routeTtls(id), decisions: t.decisions, outcome: t.outcome ?? null }];
+      return [
+        id,
+        {
+          attempts: t.attempts,
+          gapsMs: d.gaps(id),
+          tiersMs: d.routeTtls(id),
+          decisions: t.decisions,
+          outcome: t.outcome ?? null,
+        },
+      ];
     }),
   );
   return { ...o.facts, messages, placement: d.placed, dlqDeath: o.dlqDeath };

@@ -19,9 +19,11 @@ describe('retry-ladder lab against the real broker and database', () => {
 
   /** what a settled run leaves: one business row, one message in the DLQ, one in parking, nothing in flight */
   async function expectSettled(tierTtls: number[], maxAttempts: number, ns = NS) {
-    const rows = await s.db`SELECT event_id, attempt FROM ${s.db(ns ? `${ns}_retry_ladder_effect` : 'retry_ladder_effect')} ORDER BY event_id`;
+    const rows =
+      await s.db`SELECT event_id, attempt FROM ${s.db(ns ? `${ns}_retry_ladder_effect` : 'retry_ladder_effect')} ORDER BY event_id`;
     expect(rows.map((r) => ({ ...r }))).toEqual([{ event_id: 'recovers', attempt: 3 }]);
-    for (const name of [q('me12.ladder.work', ns), ...tierTtls.map((t) => delayQueue(t, ns))]) expect(await s.broker.depth(name), name).toBe(0);
+    for (const name of [q('me12.ladder.work', ns), ...tierTtls.map((t) => delayQueue(t, ns))])
+      expect(await s.broker.depth(name), name).toBe(0);
     expect(await s.broker.depth(q('me12.ladder.dlq', ns))).toBe(1);
     expect(await s.broker.depth(q('me12.ladder.parking', ns))).toBe(1);
 
@@ -81,7 +83,11 @@ describe('retry-ladder lab against the real broker and database', () => {
     for (const ttl of [200, 400, 800])
       expect(await s.mgmt.queue(delayQueue(ttl))).toMatchObject({
         type: 'quorum',
-        arguments: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': q('me12.ladder.business'), 'x-dead-letter-routing-key': 'work' },
+        arguments: {
+          'x-message-ttl': ttl,
+          'x-dead-letter-exchange': q('me12.ladder.business'),
+          'x-dead-letter-routing-key': 'work',
+        },
       });
     expect(await s.mgmt.queue(q('me12.ladder.work'))).toMatchObject({
       arguments: { 'x-dead-letter-exchange': q('me12.ladder.dead'), 'x-dead-letter-routing-key': 'exhausted' },
@@ -96,7 +102,11 @@ describe('retry-ladder lab against the real broker and database', () => {
   });
 
   it('builds the ladder from the options: a capped tier is shared, and max attempts is honoured', async () => {
-    await expectLabPasses(['retry-ladder', ...WIDE], { line: WIDE_LINE, pass: { exhaustedTiersMs: '100,200,250,250', exhaustedAttempts: '1,2,3,4,5' }, runs: 1 });
+    await expectLabPasses(['retry-ladder', ...WIDE], {
+      line: WIDE_LINE,
+      pass: { exhaustedTiersMs: '100,200,250,250', exhaustedAttempts: '1,2,3,4,5' },
+      runs: 1,
+    });
     expect(await s.mgmt.queue(delayQueue(250))).toMatchObject({ arguments: { 'x-message-ttl': 250 } });
     await expectSettled([100, 200, 250], 5);
   });

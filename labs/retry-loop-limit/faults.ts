@@ -11,7 +11,8 @@ export const faults = defineFaults({
     fails: ['requeuesUntilDeadLetter', 'deadLetterReason', 'cycleAfterLimit', 'freshLimitCycle'],
   },
   'wait-by-consumer': {
-    breaks: 'a worker rejects the letters out of the wait queue instead of a TTL: a client reject in the loop, no cycle (4.x)',
+    breaks:
+      'a worker rejects the letters out of the wait queue instead of a TTL: a client reject in the loop, no cycle (4.x)',
     fails: ['loopDeliveryCounts', 'cycleAfterLimit', 'freshLimitCycle'],
   },
 });

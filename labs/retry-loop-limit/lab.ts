@@ -34,8 +34,15 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const work = new WorkConsumer(ctx, x);
     try {
       await work.start();
-      const [looped, fresh] = await Promise.all([loopedRun(ctx, x, work, trail), freshRun(ctx, x, work, trail, expired)]);
-      const counts = { looped: ctx.caps.deadLetteredCopyCarriesDeliveryCount ? ['absent', ...Array.from({ length: LOOPS }, (_, i) => i + 1)] : Array(LOOPS + 1).fill('absent') };
+      const [looped, fresh] = await Promise.all([
+        loopedRun(ctx, x, work, trail),
+        freshRun(ctx, x, work, trail, expired),
+      ]);
+      const counts = {
+        looped: ctx.caps.deadLetteredCopyCarriesDeliveryCount
+          ? ['absent', ...Array.from({ length: LOOPS }, (_, i) => i + 1)]
+          : Array(LOOPS + 1).fill('absent'),
+      };
       return {
         lines: [
           summaryLine('retry-loop-limit', {
@@ -48,9 +55,17 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         ],
         checks: [
           check('loopDeliveryCounts', counts.looped, looped.counts),
-          check('requeuesUntilDeadLetter', ctx.caps.deadLetteredCopyCarriesDeliveryCount ? 1 : LIMIT + 1, looped.reason === 'none' ? 'not dead-lettered' : looped.requeues),
+          check(
+            'requeuesUntilDeadLetter',
+            ctx.caps.deadLetteredCopyCarriesDeliveryCount ? 1 : LIMIT + 1,
+            looped.reason === 'none' ? 'not dead-lettered' : looped.requeues,
+          ),
           check('deadLetterReason', 'delivery_limit', looped.reason),
-          check('cycleAfterLimit', ctx.caps.deadLetterCycleByRecency ? 'dropped on its way into the wait queue' : 'back in work', looped.outcome),
+          check(
+            'cycleAfterLimit',
+            ctx.caps.deadLetterCycleByRecency ? 'dropped on its way into the wait queue' : 'back in work',
+            looped.outcome,
+          ),
           check('freshLimitCycle', 'dropped on its second arrival in work', fresh.outcome),
         ],
         facts: {
@@ -88,7 +103,11 @@ class WorkConsumer {
   }
   async start() {
     this.channel = await this.ctx.broker.newChannel();
-    this.consumer = await this.ctx.broker.consume(this.x.work, (d) => (this.handlers.get(String(d.messageId)) ?? ((o: Delivery) => o.ack()))(d), { prefetch: 10, channel: this.channel });
+    this.consumer = await this.ctx.broker.consume(
+      this.x.work,
+      (d) => (this.handlers.get(String(d.messageId)) ?? ((o: Delivery) => o.ack()))(d),
+      { prefetch: 10, channel: this.channel },
+    );
   }
   async stop() {
     await this.consumer?.cancel();
@@ -97,7 +116,8 @@ class WorkConsumer {
 }
 
 /** resolves with `fallback` after ms unless p settles first */
-const orAfter = <T>(ctx: LabContext<unknown, Fault>, p: Promise<T>, ms: number, fallback: T): Promise<T> => Promise.race([p, ctx.sleep(ms).then(() => fallback)]);
+const orAfter = <T>(ctx: LabContext<unknown, Fault>, p: Promise<T>, ms: number, fallback: T): Promise<T> =>
+  Promise.race([p, ctx.sleep(ms).then(() => fallback)]);
 
 /** LOOPS laps through the wait queue, then reject(requeue=true) until the broker dead-letters it */
 async function loopedRun(ctx: LabContext<unknown, Fault>, x: LoopNames, work: WorkConsumer, trail: Trail) {
@@ -108,35 +128,62 @@ async function loopedRun(ctx: LabContext<unknown, Fault>, x: LoopNames, work: Wo
   const back = deferred<string>();
   work.on('looped', (d) => {
     arrivals += 1;
-    if (limitedIn(d.headers, x.work)) return d.ack(), back.resolve('back in work'); // after its limit: it came round again
+    if (limitedIn(d.headers, x.work)) return (d.ack(), back.resolve('back in work')); // after its limit: it came round again
     if (arrivals <= LOOPS + 1) counts.push(read(d.headers['x-delivery-count']));
-    ctx.log.emit('work', { messageId: 'looped', arrival: arrivals, deliveryCount: String(counts.at(-1)), status: 'received' });
+    ctx.log.emit('work', {
+      messageId: 'looped',
+      arrival: arrivals,
+      deliveryCount: String(counts.at(-1)),
+      status: 'received',
+    });
     if (arrivals <= LOOPS) return d.reject(false);
-    if (requeues >= MAX_REQUEUES) return d.ack(), back.resolve('never dead-lettered');
+    if (requeues >= MAX_REQUEUES) return (d.ack(), back.resolve('never dead-lettered'));
     requeues += 1;
     d.reject(true);
   });
   await ctx.broker.sendConfirmed(x.work, 'looped', { messageId: 'looped' });
-  const first = await ctx.within(Promise.race([trail.afterLimit('looped').then((r) => ({ reason: r })), back.promise.then((b) => ({ reason: 'none', b }))]), 30_000, `the looped message dead-lettered or given up on ${x.work}`);
+  const first = await ctx.within(
+    Promise.race([
+      trail.afterLimit('looped').then((r) => ({ reason: r })),
+      back.promise.then((b) => ({ reason: 'none', b })),
+    ]),
+    30_000,
+    `the looped message dead-lettered or given up on ${x.work}`,
+  );
   if (first.reason === 'none') return { counts, requeues, reason: 'none', outcome: 'no dead letter' };
   const outcome = await orAfter(ctx, back.promise, BACK_WINDOW_MS, 'dropped on its way into the wait queue');
   return { counts, requeues, reason: first.reason, outcome };
 }
 
 /** a message never rejected: reject(requeue=true) until delivery_limit, then through the wait queue and back? */
-async function freshRun(ctx: LabContext<unknown, Fault>, x: LoopNames, work: WorkConsumer, trail: Trail, expired: Trail) {
+async function freshRun(
+  ctx: LabContext<unknown, Fault>,
+  x: LoopNames,
+  work: WorkConsumer,
+  trail: Trail,
+  expired: Trail,
+) {
   let requeues = 0;
   const back = deferred<string>();
   work.on('fresh', (d) => {
-    if (limitedIn(d.headers, x.work)) return d.ack(), back.resolve('back in work');
-    if (requeues >= MAX_REQUEUES) return d.ack(), back.resolve('never dead-lettered');
+    if (limitedIn(d.headers, x.work)) return (d.ack(), back.resolve('back in work'));
+    if (requeues >= MAX_REQUEUES) return (d.ack(), back.resolve('never dead-lettered'));
     requeues += 1;
     d.reject(true);
   });
   await ctx.broker.sendConfirmed(x.work, 'fresh', { messageId: 'fresh' });
-  const limited = await ctx.within(Promise.race([trail.afterLimit('fresh'), back.promise.then(() => 'none')]), 30_000, `the fresh message dead-lettered or given up on ${x.work}`);
+  const limited = await ctx.within(
+    Promise.race([trail.afterLimit('fresh'), back.promise.then(() => 'none')]),
+    30_000,
+    `the fresh message dead-lettered or given up on ${x.work}`,
+  );
   if (limited === 'none') return { requeues, outcome: 'no dead letter' };
-  const left = await orAfter(ctx, Promise.race([expired.afterLimit('fresh').then(() => 'left'), back.promise]), BACK_WINDOW_MS, 'dropped on its way into the wait queue');
+  const left = await orAfter(
+    ctx,
+    Promise.race([expired.afterLimit('fresh').then(() => 'left'), back.promise]),
+    BACK_WINDOW_MS,
+    'dropped on its way into the wait queue',
+  );
   if (left !== 'left') return { requeues, outcome: left };
   const outcome = await orAfter(ctx, back.promise, BACK_WINDOW_MS, 'dropped on its second arrival in work');
   return { requeues, outcome };

@@ -38,7 +38,10 @@ export function topology(n: Names, waitTtl = true): Topology {
     ],
     queues: [
       { name: x.work, args: { 'x-delivery-limit': LIMIT, 'x-dead-letter-exchange': x.dlx } },
-      { name: x.wait, args: { ...(waitTtl ? { 'x-message-ttl': WAIT_TTL_MS } : {}), 'x-dead-letter-exchange': x.back } },
+      {
+        name: x.wait,
+        args: { ...(waitTtl ? { 'x-message-ttl': WAIT_TTL_MS } : {}), 'x-dead-letter-exchange': x.back },
+      },
       { name: x.trail },
       { name: x.expiredTrail },
     ],

@@ -17,11 +17,16 @@ afterAll(async () => broker?.close());
 
 describeFaults(meta, useNamespace(import.meta.url).namespace, [
   { title: 'an absent delivery count read as 0', faults: ['count-missing-as-zero'], only: true },
-  { title: 'the work queue without x-delivery-limit: never dead-lettered within the requeues tried', faults: ['no-delivery-limit'], only: true },
+  {
+    title: 'the work queue without x-delivery-limit: never dead-lettered within the requeues tried',
+    faults: ['no-delivery-limit'],
+    only: true,
+  },
   {
     title: 'a worker rejects the letters out of the wait queue instead of a TTL: a client reject in the loop, no cycle',
     faults: ['wait-by-consumer'],
     // 4.x: the worker's reject raises the count too (absent, 2, 4, 6, 8) and the limit copy comes back; 3.10 looped anyway
-    run: (standard) => (atLeast(broker.version, 4, 0) ? standard() : standard({ failsOnThisLine: ['freshLimitCycle'] })),
+    run: (standard) =>
+      atLeast(broker.version, 4, 0) ? standard() : standard({ failsOnThisLine: ['freshLimitCycle'] }),
   },
 ]);

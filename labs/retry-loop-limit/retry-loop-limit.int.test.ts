@@ -27,9 +27,12 @@ describe('retry-loop-limit lab against the real broker', () => {
     expect(code).toBe(0);
     // 4 rejected laps, then the delivery_limit copy; through the wait queue: 4 laps (4.x: the limit copy is dropped on its way in)
     expect(report.facts.looped.trail).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'delivery_limit']);
-    expect(report.facts.looped.leftWait).toEqual(is4() ? ['expired', 'expired', 'expired', 'expired'] : ['expired', 'expired', 'expired', 'expired', 'expired']);
+    expect(report.facts.looped.leftWait).toEqual(
+      is4() ? ['expired', 'expired', 'expired', 'expired'] : ['expired', 'expired', 'expired', 'expired', 'expired'],
+    );
     expect(report.facts.fresh.trail).toEqual(['delivery_limit']);
     expect(report.facts.fresh.leftWait).toEqual(['expired']);
-    for (const q of ['work', 'wait', 'trail', 'expired-trail']) expect(await s.broker.depth(n.q(`retry-loop.${q}`))).toBe(0);
+    for (const q of ['work', 'wait', 'trail', 'expired-trail'])
+      expect(await s.broker.depth(n.q(`retry-loop.${q}`))).toBe(0);
   });
 });

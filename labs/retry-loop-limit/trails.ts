@@ -14,7 +14,8 @@ interface Death {
 
 export const deaths = (headers: Record<string, unknown>): Death[] => (headers['x-death'] as Death[] | undefined) ?? [];
 /** the message died in `queue` with reason delivery_limit at some point of its history */
-export const limitedIn = (headers: Record<string, unknown>, queue: string) => deaths(headers).some((d) => d.queue === queue && d.reason === 'delivery_limit');
+export const limitedIn = (headers: Record<string, unknown>, queue: string) =>
+  deaths(headers).some((d) => d.queue === queue && d.reason === 'delivery_limit');
 
 export interface Trail {
   /** resolves with the newest death's reason when the first copy of `id` whose history has a delivery_limit in `queue` arrives */

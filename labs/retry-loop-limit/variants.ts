@@ -10,9 +10,21 @@ import { readCount, type Count } from '../../src/broker/counts.js';
 import { WAIT_TTL_MS, names, topology } from './names.js';
 
 export const variants = [
-  { name: 'count-missing-as-zero', breaks: 'an absent x-delivery-count is recorded as 0', fails: ['loopDeliveryCounts'] },
-  { name: 'no-delivery-limit', breaks: 'the work queue is declared without x-delivery-limit', fails: ['requeuesUntilDeadLetter', 'deadLetterReason', 'cycleAfterLimit', 'freshLimitCycle'] },
-  { name: 'wait-by-consumer', breaks: 'the wait queue has no TTL: a worker rejects each letter back instead (a client reject in the loop)', fails: ['cycleAfterLimit', 'freshLimitCycle'] },
+  {
+    name: 'count-missing-as-zero',
+    breaks: 'an absent x-delivery-count is recorded as 0',
+    fails: ['loopDeliveryCounts'],
+  },
+  {
+    name: 'no-delivery-limit',
+    breaks: 'the work queue is declared without x-delivery-limit',
+    fails: ['requeuesUntilDeadLetter', 'deadLetterReason', 'cycleAfterLimit', 'freshLimitCycle'],
+  },
+  {
+    name: 'wait-by-consumer',
+    breaks: 'the wait queue has no TTL: a worker rejects each letter back instead (a client reject in the loop)',
+    fails: ['cycleAfterLimit', 'freshLimitCycle'],
+  },
 ] as const;
 
 /** the topology a broken variant declares over the engine's */
@@ -30,10 +42,14 @@ export async function declareBroken(ctx: LabContext<unknown, Fault>): Promise<vo
 export async function waitWorker(ctx: LabContext<unknown, Fault>): Promise<() => Promise<void>> {
   if (!ctx.fault('wait-by-consumer')) return async () => {};
   const channel = await ctx.broker.newChannel();
-  const c = await ctx.broker.consume(names(ctx.names).wait, async (d) => {
-    await ctx.sleep(WAIT_TTL_MS);
-    d.reject(false);
-  }, { prefetch: 10, channel });
+  const c = await ctx.broker.consume(
+    names(ctx.names).wait,
+    async (d) => {
+      await ctx.sleep(WAIT_TTL_MS);
+      d.reject(false);
+    },
+    { prefetch: 10, channel },
+  );
   return async () => {
     await c.cancel();
     await closeChannel(channel);
@@ -41,7 +57,9 @@ export async function waitWorker(ctx: LabContext<unknown, Fault>): Promise<() =>
 }
 
 /** the header reader: as the broker sent it, or (broken) an absent header read as 0 */
-export const countReader = (ctx: LabContext<unknown, Fault>) => (v: unknown): Count => {
-  const c = readCount(v);
-  return c === 'absent' && ctx.fault('count-missing-as-zero') ? 0 : c;
-};
+export const countReader =
+  (ctx: LabContext<unknown, Fault>) =>
+  (v: unknown): Count => {
+    const c = readCount(v);
+    return c === 'absent' && ctx.fault('count-missing-as-zero') ? 0 : c;
+  };

@@ -34,10 +34,17 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       async (m: Delivery) => {
         const id = m.messageId ?? '';
         const attempt = Number(m.headers.attempt);
-        log.emit('consumer', { messageId: id, destination: x.work, attempt, redelivered: m.redelivered, status: 'received' });
+        log.emit('consumer', {
+          messageId: id,
+          destination: x.work,
+          attempt,
+          redelivered: m.redelivered,
+          status: 'received',
+        });
         if (id === 'poison') {
           seen.poison += 1;
-          if (ctx.fault('ack-poison')) m.ack(); // broken: the poison message is dropped, not dead-lettered
+          if (ctx.fault('ack-poison'))
+            m.ack(); // broken: the poison message is dropped, not dead-lettered
           else m.reject(false); // contract failure: no retry, straight to the dead-letter exchange
           log.emit('consumer', { messageId: id, attempt, status: 'rejected_to_dlx' });
         } else {
@@ -50,17 +57,26 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
               // the copy must be safe at the broker before the original delivery is settled
               // faults: skip-delay sends the copy straight back to work; skip-attempt numbers it attempt+2
               const next = ctx.fault('skip-attempt') ? attempt + 2 : attempt + 1;
-              await broker.sendConfirmed(ctx.fault('skip-delay') ? x.work : x.delay, id, { messageId: id, headers: { attempt: next } });
+              await broker.sendConfirmed(ctx.fault('skip-delay') ? x.work : x.delay, id, {
+                messageId: id,
+                headers: { attempt: next },
+              });
               log.emit('consumer', { messageId: id, attempt, destination: x.delay, status: 'retry_confirmed' });
-              await ctx.checkpoint('before-ack', { messageId: id, attempt, note: 'copy confirmed in the delay queue, original not yet acked' });
+              await ctx.checkpoint('before-ack', {
+                messageId: id,
+                attempt,
+                note: 'copy confirmed in the delay queue, original not yet acked',
+              });
               m.ack();
               log.emit('consumer', { messageId: id, attempt, status: 'acked' });
               return;
             }
           }
-          if (!(id === 'transient' && ctx.fault('no-commit'))) await db`INSERT INTO ${db(x.effect)} VALUES (${id}) ON CONFLICT DO NOTHING`;
+          if (!(id === 'transient' && ctx.fault('no-commit')))
+            await db`INSERT INTO ${db(x.effect)} VALUES (${id}) ON CONFLICT DO NOTHING`;
           // broken: a last retry copy although the business row is committed (it ends in a queue)
-          if (id === 'transient' && attempt === MAX_ATTEMPTS && ctx.fault('extra-copy')) await broker.sendConfirmed(x.delay, id, { messageId: id, headers: { attempt: attempt + 1 } });
+          if (id === 'transient' && attempt === MAX_ATTEMPTS && ctx.fault('extra-copy'))
+            await broker.sendConfirmed(x.delay, id, { messageId: id, headers: { attempt: attempt + 1 } });
           m.ack();
           successes += 1;
           log.emit('consumer', { messageId: id, attempt, status: 'business_committed' });
@@ -72,10 +88,14 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
     const dead = deferred<Delivery>();
     // logged when it arrives (the ack comes at the end): the page draws the receipt when it happened
-    const dlqConsumer = await broker.consume(x.dlq, (m) => {
-      log.emit('dlq', { messageId: m.messageId ?? '', destination: x.dlq, status: 'received' });
-      dead.resolve(m);
-    }, { prefetch: 1 });
+    const dlqConsumer = await broker.consume(
+      x.dlq,
+      (m) => {
+        log.emit('dlq', { messageId: m.messageId ?? '', destination: x.dlq, status: 'received' });
+        dead.resolve(m);
+      },
+      { prefetch: 1 },
+    );
 
     await Promise.all(
       EVENTS.map(async (id) => {
@@ -85,7 +105,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       }),
     );
 
-    await ctx.within(Promise.race([processed.promise, consumer.failure]), 20_000, 'healthy, transient (3 attempts) and poison on the work queue');
+    await ctx.within(
+      Promise.race([processed.promise, consumer.failure]),
+      20_000,
+      'healthy, transient (3 attempts) and poison on the work queue',
+    );
     await consumer.cancel();
     // the poison message was rejected before the transient one's two TTL waits: by now it is in the
     // DLQ; a margin of a few TTLs, then a missing letter is a FAIL of poisonDeadLettered
@@ -96,10 +120,19 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         throw err;
       });
     const rejected = deadLetterHistory(letter?.headers).find((e) => e.queue === x.work && e.reason === 'rejected');
-    await ctx.checkpoint('dead-letter-sampled', { messageId: letter?.messageId ?? 'none', reason: rejected?.reason, queue: rejected?.queue });
+    await ctx.checkpoint('dead-letter-sampled', {
+      messageId: letter?.messageId ?? 'none',
+      reason: rejected?.reason,
+      queue: rejected?.queue,
+    });
     letter?.ack(); // take the sample so the next run starts from known data
     await dlqConsumer.cancel();
-    log.emit('dlq', { messageId: letter?.messageId ?? 'none', reason: rejected?.reason ?? 'none', queue: rejected?.queue ?? 'none', status: letter ? 'acked' : 'missing' });
+    log.emit('dlq', {
+      messageId: letter?.messageId ?? 'none',
+      reason: rejected?.reason ?? 'none',
+      queue: rejected?.queue ?? 'none',
+      status: letter ? 'acked' : 'missing',
+    });
 
     const [counted] = await db`SELECT count(*)::int AS count FROM ${db(x.effect)}`;
     const { count } = must(counted, 'the effect row count');
@@ -117,7 +150,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         check('businessRows', 2, count),
         check('poisonDeadLettered', true, poisonDeadLettered),
         checkAtLeast('shortestRetryGapMs', TTL_MS, gaps.length ? Math.min(...gaps) : 0),
-        check('queueDepthAfter', 0, depths.reduce((a, b) => a + b, 0)),
+        check(
+          'queueDepthAfter',
+          0,
+          depths.reduce((a, b) => a + b, 0),
+        ),
       ],
       facts: {
         retryGapsMs: gaps,

@@ -27,11 +27,15 @@ export function topology(n: Names): Topology {
     queues: [
       { name: x.dlq },
       { name: x.work, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': 'failed' } },
-      { name: x.delay, args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work } },
+      {
+        name: x.delay,
+        args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work },
+      },
     ],
     bindings: [{ queue: x.dlq, exchange: x.dead, key: 'failed' }],
   };
 }
 
 export const schema = (n: Names) => `CREATE TABLE IF NOT EXISTS ${names(n).effect}(event_id text PRIMARY KEY)`;
-export const reset = (n: Names) => `DELETE FROM ${names(n).effect} WHERE event_id IN (${EVENTS.map((e) => `'${e}'`).join(',')})`;
+export const reset = (n: Names) =>
+  `DELETE FROM ${names(n).effect} WHERE event_id IN (${EVENTS.map((e) => `'${e}'`).join(',')})`;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { expectLabPasses, mqlab, passLines, runLabJson, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
+import {
+  expectLabPasses,
+  mqlab,
+  passLines,
+  runLabJson,
+  startMqlab,
+  useNamespace,
+  useServices,
+} from '../../test/helpers.js';
 
 const n = useNamespace(import.meta.url);
 
@@ -11,20 +19,28 @@ describe('retry lab against the real broker and database', () => {
   it('passes twice in a row and prints the seed line and its checks', async () => {
     await expectLabPasses(['retry'], {
       line: SEED_LINE,
-      pass: { healthyAttempts: '1', transientAttempts: '1,2,3', businessRows: '2', poisonDeadLettered: 'true', queueDepthAfter: '0' },
+      pass: {
+        healthyAttempts: '1',
+        transientAttempts: '1,2,3',
+        businessRows: '2',
+        poisonDeadLettered: 'true',
+        queueDepthAfter: '0',
+      },
     });
   });
 
   it('leaves exactly the two business rows and empty queues, whatever an earlier run left behind', async () => {
     expect.hasAssertions(); // some assertions sit in loops over what the run observed
     // leftovers of an interrupted run: a stale message in each queue and a row for the poison event
-    for (const q of [n.q('me12.retry.work'), n.q('me12.retry.delay'), n.q('me12.retry.dlq')]) await s.broker.sendConfirmed(q, 'stale', { messageId: 'stale', headers: { attempt: 9 } });
+    for (const q of [n.q('me12.retry.work'), n.q('me12.retry.delay'), n.q('me12.retry.dlq')])
+      await s.broker.sendConfirmed(q, 'stale', { messageId: 'stale', headers: { attempt: 9 } });
     await s.db`INSERT INTO ${s.db(n.t('retry_effect'))} VALUES ('poison') ON CONFLICT DO NOTHING`;
     const { code, report } = await runLabJson('retry');
     expect(code, JSON.stringify(report.checks)).toBe(0);
     const rows = await s.db`SELECT event_id FROM ${s.db(n.t('retry_effect'))} ORDER BY event_id`;
     expect(rows.map((r) => r.event_id)).toEqual(['healthy', 'transient']);
-    for (const q of [n.q('me12.retry.work'), n.q('me12.retry.delay'), n.q('me12.retry.dlq')]) expect(await s.broker.depth(q)).toBe(0);
+    for (const q of [n.q('me12.retry.work'), n.q('me12.retry.delay'), n.q('me12.retry.dlq')])
+      expect(await s.broker.depth(q)).toBe(0);
     // the broker stamped the poison message's death on the work queue with reason rejected
     expect(report.facts.poisonDeath).toMatchObject({ queue: n.q('me12.retry.work'), reason: 'rejected', count: 1 });
     // each retry waited at least the delay queue's TTL: two retries of the transient message
@@ -35,10 +51,26 @@ describe('retry lab against the real broker and database', () => {
   it('declares the topology the seed describes', async () => {
     const work = await s.mgmt.queue(n.q('me12.retry.work'));
     const delay = await s.mgmt.queue(n.q('me12.retry.delay'));
-    expect(work).toMatchObject({ type: 'quorum', arguments: { 'x-dead-letter-exchange': n.q('me12.retry.dead'), 'x-dead-letter-routing-key': 'failed' } });
-    expect(delay).toMatchObject({ type: 'quorum', arguments: { 'x-message-ttl': 500, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': n.q('me12.retry.work') } });
+    expect(work).toMatchObject({
+      type: 'quorum',
+      arguments: { 'x-dead-letter-exchange': n.q('me12.retry.dead'), 'x-dead-letter-routing-key': 'failed' },
+    });
+    expect(delay).toMatchObject({
+      type: 'quorum',
+      arguments: {
+        'x-message-ttl': 500,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': n.q('me12.retry.work'),
+      },
+    });
     const bindings = await s.mgmt.bindings();
-    expect(bindings).toContainEqual(expect.objectContaining({ source: n.q('me12.retry.dead'), destination: n.q('me12.retry.dlq'), routing_key: 'failed' }));
+    expect(bindings).toContainEqual(
+      expect.objectContaining({
+        source: n.q('me12.retry.dead'),
+        destination: n.q('me12.retry.dlq'),
+        routing_key: 'failed',
+      }),
+    );
   });
 
   it('--namespace keeps two runs apart: its own queues and its own table', async () => {

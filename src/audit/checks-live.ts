@@ -14,7 +14,17 @@ export const STORM_RATE = 20;
 export const REPLICAS = 3;
 
 const queue = (name: string) => ({ kind: 'queue' as const, name });
-const stats = (q: AuditQueue) => q.stats ?? { messages: 0, ready: 0, unacked: 0, consumers: 0, redeliverRate: 0, deliverRate: 0, ackRate: 0, redelivered: 0 };
+const stats = (q: AuditQueue) =>
+  q.stats ?? {
+    messages: 0,
+    ready: 0,
+    unacked: 0,
+    consumers: 0,
+    redeliverRate: 0,
+    deliverRate: 0,
+    ackRate: 0,
+    redelivered: 0,
+  };
 const unset = (v: unknown) => v === undefined || v === null;
 
 export const quorumDefaultLimit: Check = {
@@ -24,12 +34,21 @@ export const quorumDefaultLimit: Check = {
   lab: SEE.deliveryLimit,
   fix: 'give the queue a dead-letter exchange with a bound DLQ (and set delivery-limit to the bound you mean), or delivery-limit=-1 to keep requeued messages',
   needs: ['statistics'],
-  notApplicable: (s) => (versionOf(s)[0] < 4 ? `RabbitMQ ${s.broker?.version ?? '?'} has no default delivery limit (20 from 4.0)` : null),
+  notApplicable: (s) =>
+    versionOf(s)[0] < 4 ? `RabbitMQ ${s.broker?.version ?? '?'} has no default delivery limit (20 from 4.0)` : null,
   find: (s) =>
     s.queues.flatMap((q) => {
-      if (q.type !== 'quorum' || !unset(setting(q, 'dead-letter-exchange')) || !unset(setting(q, 'delivery-limit'))) return [];
+      if (q.type !== 'quorum' || !unset(setting(q, 'dead-letter-exchange')) || !unset(setting(q, 'delivery-limit')))
+        return [];
       if (stats(q).redelivered === 0) return [];
-      return [{ vhost: q.vhost, object: queue(q.name), problem: `messages return to it (${stats(q).redelivered} redeliveries) and after 20 deliveries the broker drops a message: it has no dead-letter exchange`, evidence: { redelivered: stats(q).redelivered } }];
+      return [
+        {
+          vhost: q.vhost,
+          object: queue(q.name),
+          problem: `messages return to it (${stats(q).redelivered} redeliveries) and after 20 deliveries the broker drops a message: it has no dead-letter exchange`,
+          evidence: { redelivered: stats(q).redelivered },
+        },
+      ];
     }),
 };
 
@@ -43,15 +62,23 @@ export const delayQueueMessageTtl: Check = {
   find: (s) =>
     s.queues.flatMap((q) => {
       const st = stats(q);
-      if (unset(setting(q, 'dead-letter-exchange')) || !unset(setting(q, 'message-ttl')) || st.consumers > 0 || st.ready === 0) return [];
+      if (
+        unset(setting(q, 'dead-letter-exchange')) ||
+        !unset(setting(q, 'message-ttl')) ||
+        st.consumers > 0 ||
+        st.ready === 0
+      )
+        return [];
       // a bounded queue sheds its head by overflow: not a delay queue
       if (!unset(setting(q, 'max-length')) || !unset(setting(q, 'max-length-bytes'))) return [];
-      return [{
-        vhost: q.vhost,
-        object: queue(q.name),
-        problem: `${st.ready} message(s) wait with no consumer and no queue TTL, to leave by dead lettering: each message's own TTL expires only at the head, so a long delay blocks every shorter one behind it`,
-        evidence: { ready: st.ready, consumers: st.consumers },
-      }];
+      return [
+        {
+          vhost: q.vhost,
+          object: queue(q.name),
+          problem: `${st.ready} message(s) wait with no consumer and no queue TTL, to leave by dead lettering: each message's own TTL expires only at the head, so a long delay blocks every shorter one behind it`,
+          evidence: { ready: st.ready, consumers: st.consumers },
+        },
+      ];
     }),
 };
 
@@ -68,8 +95,16 @@ export const growingDlq: Check = {
       return g.queues.flatMap((q) => {
         const st = stats(q);
         if (!targets.has(q.name) || hasMessageTtl(g.node(q)) || st.consumers > 0 || st.messages === 0) return [];
-        if (!unset(setting(q, 'max-length')) || !unset(setting(q, 'max-length-bytes')) || !unset(setting(q, 'expires'))) return [];
-        return [{ vhost: g.vhost, object: queue(q.name), problem: `it receives dead letters (${st.messages} now) and nothing removes them: no consumer, no TTL, no max-length`, evidence: { messages: st.messages } }];
+        if (!unset(setting(q, 'max-length')) || !unset(setting(q, 'max-length-bytes')) || !unset(setting(q, 'expires')))
+          return [];
+        return [
+          {
+            vhost: g.vhost,
+            object: queue(q.name),
+            problem: `it receives dead letters (${st.messages} now) and nothing removes them: no consumer, no TTL, no max-length`,
+            evidence: { messages: st.messages },
+          },
+        ];
       });
     }),
 };
@@ -85,7 +120,14 @@ export const requeueStorm: Check = {
     s.queues.flatMap((q) => {
       const st = stats(q);
       if (st.redeliverRate < STORM_RATE || st.redeliverRate < st.deliverRate / 2) return [];
-      return [{ vhost: q.vhost, object: queue(q.name), problem: `${st.redeliverRate.toFixed(0)} redeliveries per second of ${st.deliverRate.toFixed(0)} deliveries: messages are requeued and delivered again at once, a storm that holds the consumer and the broker`, evidence: { redeliverRate: st.redeliverRate, deliverRate: st.deliverRate } }];
+      return [
+        {
+          vhost: q.vhost,
+          object: queue(q.name),
+          problem: `${st.redeliverRate.toFixed(0)} redeliveries per second of ${st.deliverRate.toFixed(0)} deliveries: messages are requeued and delivered again at once, a storm that holds the consumer and the broker`,
+          evidence: { redeliverRate: st.redeliverRate, deliverRate: st.deliverRate },
+        },
+      ];
     }),
 };
 
@@ -100,7 +142,14 @@ export const unackedPile: Check = {
     s.queues.flatMap((q) => {
       const st = stats(q);
       if (st.consumers === 0 || st.unacked === 0 || st.ready === 0 || st.ackRate > 0) return [];
-      return [{ vhost: q.vhost, object: queue(q.name), problem: `${st.unacked} message(s) unacked under ${st.consumers} consumer(s) that ack none, while ${st.ready} wait`, evidence: { unacked: st.unacked, ready: st.ready, ackRate: st.ackRate } }];
+      return [
+        {
+          vhost: q.vhost,
+          object: queue(q.name),
+          problem: `${st.unacked} message(s) unacked under ${st.consumers} consumer(s) that ack none, while ${st.ready} wait`,
+          evidence: { unacked: st.unacked, ready: st.ready, ackRate: st.ackRate },
+        },
+      ];
     }),
 };
 
@@ -112,12 +161,14 @@ export const autoAck: Check = {
   fix: 'consume with manual acks: ack after the work is done (committed), so a crash returns the message',
   needs: ['statistics'],
   find: (s) =>
-    (s.consumers ?? []).filter((c) => !c.ackRequired).map((c) => ({
-      vhost: c.vhost,
-      object: { kind: 'consumer' as const, name: c.tag, queue: c.queue },
-      problem: `a consumer of queue '${c.queue}' takes messages with auto-ack: whatever it holds when it crashes is lost`,
-      evidence: { queue: c.queue, channel: c.channel },
-    })),
+    (s.consumers ?? [])
+      .filter((c) => !c.ackRequired)
+      .map((c) => ({
+        vhost: c.vhost,
+        object: { kind: 'consumer' as const, name: c.tag, queue: c.queue },
+        problem: `a consumer of queue '${c.queue}' takes messages with auto-ack: whatever it holds when it crashes is lost`,
+        evidence: { queue: c.queue, channel: c.channel },
+      })),
 };
 
 export const unlimitedPrefetch: Check = {
@@ -128,12 +179,14 @@ export const unlimitedPrefetch: Check = {
   fix: 'set a prefetch (basic.qos), e.g. 10-100: the broker then holds the rest for other consumers',
   needs: ['statistics'],
   find: (s) =>
-    (s.consumers ?? []).filter((c) => c.ackRequired && c.prefetch === 0 && c.channelPrefetch === 0).map((c) => ({
-      vhost: c.vhost,
-      object: { kind: 'consumer' as const, name: c.tag, queue: c.queue },
-      problem: `a consumer of queue '${c.queue}' has no prefetch limit: the broker pushes it every ready message, which a crash returns all at once`,
-      evidence: { queue: c.queue, channel: c.channel },
-    })),
+    (s.consumers ?? [])
+      .filter((c) => c.ackRequired && c.prefetch === 0 && c.channelPrefetch === 0)
+      .map((c) => ({
+        vhost: c.vhost,
+        object: { kind: 'consumer' as const, name: c.tag, queue: c.queue },
+        problem: `a consumer of queue '${c.queue}' has no prefetch limit: the broker pushes it every ready message, which a crash returns all at once`,
+        evidence: { queue: c.queue, channel: c.channel },
+      })),
 };
 
 export const noConfirms: Check = {
@@ -144,15 +197,18 @@ export const noConfirms: Check = {
   fix: 'publish on a confirm channel (confirm.select) and resend what is not confirmed',
   needs: ['statistics'],
   find: (s) =>
-    (s.channels ?? []).filter((c) => !c.confirm && c.published > 0).map((c) => ({
-      vhost: c.vhost,
-      object: { kind: 'channel' as const, name: c.name },
-      problem: `channel of user '${c.user}' published ${c.published} message(s) without confirms: a message lost on the way is never known`,
-      evidence: { published: c.published, user: c.user },
-    })),
+    (s.channels ?? [])
+      .filter((c) => !c.confirm && c.published > 0)
+      .map((c) => ({
+        vhost: c.vhost,
+        object: { kind: 'channel' as const, name: c.name },
+        problem: `channel of user '${c.user}' published ${c.published} message(s) without confirms: a message lost on the way is never known`,
+        evidence: { published: c.published, user: c.user },
+      })),
 };
 
-const clusterOnly = (s: { nodes: string[] | null }) => ((s.nodes?.length ?? 0) < 2 ? `one node (${s.nodes?.[0] ?? '?'}): nothing to replicate` : null);
+const clusterOnly = (s: { nodes: string[] | null }) =>
+  (s.nodes?.length ?? 0) < 2 ? `one node (${s.nodes?.[0] ?? '?'}): nothing to replicate` : null;
 
 export const fewReplicas: Check = {
   id: 'quorum-few-replicas',
@@ -166,7 +222,14 @@ export const fewReplicas: Check = {
     const want = Math.min(REPLICAS, s.nodes?.length ?? 0);
     return s.queues.flatMap((q) =>
       q.type === 'quorum' && q.members && q.members.length < want
-        ? [{ vhost: q.vhost, object: queue(q.name), problem: `${q.members.length} replica(s) on a cluster of ${s.nodes!.length} nodes: it survives the loss of ${Math.max(0, Math.floor((q.members.length - 1) / 2))} node(s)`, evidence: { members: q.members, nodes: s.nodes } }]
+        ? [
+            {
+              vhost: q.vhost,
+              object: queue(q.name),
+              problem: `${q.members.length} replica(s) on a cluster of ${s.nodes!.length} nodes: it survives the loss of ${Math.max(0, Math.floor((q.members.length - 1) / 2))} node(s)`,
+              evidence: { members: q.members, nodes: s.nodes },
+            },
+          ]
         : [],
     );
   },
@@ -183,5 +246,10 @@ export const classicOnCluster: Check = {
   find: (s) =>
     s.queues
       .filter((q) => q.type === 'classic' && q.durable && !q.exclusive && !q.autoDelete)
-      .map((q) => ({ vhost: q.vhost, object: queue(q.name), problem: `a durable classic queue on a cluster of ${s.nodes!.length} nodes: while its node is down its messages cannot be reached, and a lost disk loses them`, evidence: { nodes: s.nodes } })),
+      .map((q) => ({
+        vhost: q.vhost,
+        object: queue(q.name),
+        problem: `a durable classic queue on a cluster of ${s.nodes!.length} nodes: while its node is down its messages cannot be reached, and a lost disk loses them`,
+        evidence: { nodes: s.nodes },
+      })),
 };

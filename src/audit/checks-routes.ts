@@ -44,7 +44,14 @@ export const deadLetterExchangeMissing: Check = {
       g.queues.flatMap((q) => {
         const t = deadLetterTarget(g.node(q));
         if (!t || t.exchange === '' || g.exchanges.has(t.exchange)) return [];
-        return [{ vhost: g.vhost, object: queue(q.name), problem: `its dead letters go to exchange '${t.exchange}', which does not exist: they are dropped`, evidence: { deadLetterExchange: t.exchange } }];
+        return [
+          {
+            vhost: g.vhost,
+            object: queue(q.name),
+            problem: `its dead letters go to exchange '${t.exchange}', which does not exist: they are dropped`,
+            evidence: { deadLetterExchange: t.exchange },
+          },
+        ];
       }),
     ),
 };
@@ -64,12 +71,14 @@ export const deadLetterUnroutable: Check = {
         // an alternate exchange catches what the dead-letter exchange cannot route: not followed, not flagged
         if (t.exchange !== '' && g.exchanges.get(t.exchange)?.arguments['alternate-exchange'] !== undefined) return [];
         if (g.hops(q).length) return [];
-        return [{
-          vhost: g.vhost,
-          object: queue(q.name),
-          problem: `its dead letters go to ${exchangeText(t.exchange)} with ${keyText(t.key)}, which no binding routes: they are dropped`,
-          evidence: { deadLetterExchange: t.exchange, deadLetterRoutingKey: t.key },
-        }];
+        return [
+          {
+            vhost: g.vhost,
+            object: queue(q.name),
+            problem: `its dead letters go to ${exchangeText(t.exchange)} with ${keyText(t.key)}, which no binding routes: they are dropped`,
+            evidence: { deadLetterExchange: t.exchange, deadLetterRoutingKey: t.key },
+          },
+        ];
       }),
     ),
 };
@@ -87,12 +96,22 @@ export const atLeastOnceUnsafe: Check = {
       const overflow = setting(q, 'overflow') ?? 'drop-head';
       const dlx = setting(q, 'dead-letter-exchange');
       const why =
-        q.type !== 'quorum' ? `a ${q.type} queue cannot dead-letter at least once`
-        : dlx === undefined || dlx === null ? 'it has no dead-letter exchange'
-        : overflow !== 'reject-publish' ? `its overflow is ${String(overflow)}, not reject-publish`
-        : null;
+        q.type !== 'quorum'
+          ? `a ${q.type} queue cannot dead-letter at least once`
+          : dlx === undefined || dlx === null
+            ? 'it has no dead-letter exchange'
+            : overflow !== 'reject-publish'
+              ? `its overflow is ${String(overflow)}, not reject-publish`
+              : null;
       if (!why) return [];
-      return [{ vhost: q.vhost, object: queue(q.name), problem: `at-least-once dead lettering is silently at-most-once here: ${why} (the broker only logs a warning)`, evidence: { type: q.type, overflow, deadLetterExchange: dlx ?? null } }];
+      return [
+        {
+          vhost: q.vhost,
+          object: queue(q.name),
+          problem: `at-least-once dead lettering is silently at-most-once here: ${why} (the broker only logs a warning)`,
+          evidence: { type: q.type, overflow, deadLetterExchange: dlx ?? null },
+        },
+      ];
     }),
 };
 
@@ -115,7 +134,14 @@ export const retryLoopUnbounded: Check = {
           carried && allQuorum && q.type === 'quorum'
             ? `; on RabbitMQ 4.x a pass dead-lettered by reject(requeue=false) also adds to the delivery count the letter carries (on 4.0–4.2 a nack(requeue=false) too; an expiry adds nothing), so after ${limit ?? 20} passes like that one requeue or consumer crash dead-letters it as delivery_limit (mqlab retry-loop-limit)`
             : '';
-        return [{ vhost: g.vhost, object: queue(q.name), problem: `dead letters cycle back through a TTL queue (${cycle.join(' → ')}) with no bound in the broker on how often${worn}`, evidence: { cycle, deliveryLimit: limit ?? null } }];
+        return [
+          {
+            vhost: g.vhost,
+            object: queue(q.name),
+            problem: `dead letters cycle back through a TTL queue (${cycle.join(' → ')}) with no bound in the broker on how often${worn}`,
+            evidence: { cycle, deliveryLimit: limit ?? null },
+          },
+        ];
       }),
     );
   },

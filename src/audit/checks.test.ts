@@ -3,50 +3,117 @@ import { audit } from './run.js';
 import { CHECKS } from './checks.js';
 import type { AuditQueue, QueueStats, Snapshot } from './snapshot.js';
 
-const STATS: QueueStats = { messages: 0, ready: 0, unacked: 0, consumers: 0, redeliverRate: 0, deliverRate: 0, ackRate: 0, redelivered: 0 };
-const q = (name: string, over: Partial<Omit<AuditQueue, 'stats'>> & { stats?: Partial<QueueStats> | null } = {}): AuditQueue => ({
-  vhost: 'v', name, type: 'quorum', durable: true, autoDelete: false, exclusive: false, arguments: {}, policy: null, members: null,
+const STATS: QueueStats = {
+  messages: 0,
+  ready: 0,
+  unacked: 0,
+  consumers: 0,
+  redeliverRate: 0,
+  deliverRate: 0,
+  ackRate: 0,
+  redelivered: 0,
+};
+const q = (
+  name: string,
+  over: Partial<Omit<AuditQueue, 'stats'>> & { stats?: Partial<QueueStats> | null } = {},
+): AuditQueue => ({
+  vhost: 'v',
+  name,
+  type: 'quorum',
+  durable: true,
+  autoDelete: false,
+  exclusive: false,
+  arguments: {},
+  policy: null,
+  members: null,
   ...over,
   stats: over.stats === null ? null : { ...STATS, ...over.stats },
 });
 const snap = (over: Partial<Snapshot>): Snapshot => ({
-  source: { kind: 'management', url: 'http://h:15672' }, broker: { product: 'RabbitMQ', version: '4.3.6' }, vhosts: ['v'],
-  queues: [], exchanges: [], bindings: [], consumers: [], channels: [], nodes: ['n1'], ...over,
+  source: { kind: 'management', url: 'http://h:15672' },
+  broker: { product: 'RabbitMQ', version: '4.3.6' },
+  vhosts: ['v'],
+  queues: [],
+  exchanges: [],
+  bindings: [],
+  consumers: [],
+  channels: [],
+  nodes: ['n1'],
+  ...over,
 });
-const x = (name: string, type = 'direct', args: Record<string, unknown> = {}) => ({ vhost: 'v', name, type, arguments: args });
-const bind = (source: string, destination: string, key: string) => ({ vhost: 'v', source, destination, destination_type: 'queue' as const, routing_key: key });
+const x = (name: string, type = 'direct', args: Record<string, unknown> = {}) => ({
+  vhost: 'v',
+  name,
+  type,
+  arguments: args,
+});
+const bind = (source: string, destination: string, key: string) => ({
+  vhost: 'v',
+  source,
+  destination,
+  destination_type: 'queue' as const,
+  routing_key: key,
+});
 /** the findings of one check as [object name, …] */
-const found = (id: string, s: Snapshot) => audit(s, 'error').findings.filter((f) => f.check === id).map((f) => f.object.name);
+const found = (id: string, s: Snapshot) =>
+  audit(s, 'error')
+    .findings.filter((f) => f.check === id)
+    .map((f) => f.object.name);
 
 describe('dead-letter routes', () => {
-  const dlx = (key?: string) => ({ 'x-dead-letter-exchange': 'dlx', ...(key ? { 'x-dead-letter-routing-key': key } : {}) });
+  const dlx = (key?: string) => ({
+    'x-dead-letter-exchange': 'dlx',
+    ...(key ? { 'x-dead-letter-routing-key': key } : {}),
+  });
   it('a loop without a TTL hop is an error; through a TTL queue it is a retry loop (info)', () => {
-    const loop = snap({ queues: [q('work', { arguments: dlx('k') })], exchanges: [x('dlx')], bindings: [bind('dlx', 'work', 'k')] });
+    const loop = snap({
+      queues: [q('work', { arguments: dlx('k') })],
+      exchanges: [x('dlx')],
+      bindings: [bind('dlx', 'work', 'k')],
+    });
     expect(found('dead-letter-loop', loop)).toEqual(['work']);
     const retry = snap({
-      queues: [q('work', { arguments: dlx('k') }), q('delay', { arguments: { 'x-message-ttl': 500, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'work' } })],
-      exchanges: [x('dlx')], bindings: [bind('dlx', 'delay', 'k')],
+      queues: [
+        q('work', { arguments: dlx('k') }),
+        q('delay', {
+          arguments: { 'x-message-ttl': 500, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'work' },
+        }),
+      ],
+      exchanges: [x('dlx')],
+      bindings: [bind('dlx', 'delay', 'k')],
     });
     expect(found('dead-letter-loop', retry)).toEqual([]);
     expect(found('retry-loop-unbounded', retry)).toEqual(['work']);
     expect(audit(retry, 'error').findings[0]?.problem).toMatch(/after 20 passes/);
     // 3.10: no delivery count travels with the letter
-    expect(audit({ ...retry, broker: { product: 'RabbitMQ', version: '3.10.8' } }, 'error').findings[0]?.problem).not.toMatch(/passes/);
+    expect(
+      audit({ ...retry, broker: { product: 'RabbitMQ', version: '3.10.8' } }, 'error').findings[0]?.problem,
+    ).not.toMatch(/passes/);
   });
 
   it('a missing dead-letter exchange, and one that routes the key nowhere, lose the letters', () => {
     const missing = snap({ queues: [q('work', { arguments: dlx('k') })] });
     expect(found('dead-letter-exchange-missing', missing)).toEqual(['work']);
     expect(found('dead-letter-unroutable', missing)).toEqual([]);
-    const unbound = snap({ queues: [q('work', { arguments: dlx('k') }), q('dlq')], exchanges: [x('dlx')], bindings: [bind('dlx', 'dlq', 'other')] });
+    const unbound = snap({
+      queues: [q('work', { arguments: dlx('k') }), q('dlq')],
+      exchanges: [x('dlx')],
+      bindings: [bind('dlx', 'dlq', 'other')],
+    });
     expect(found('dead-letter-unroutable', unbound)).toEqual(['work']);
     const bound = snap({ ...unbound, bindings: [bind('dlx', 'dlq', 'k')] });
     expect(found('dead-letter-unroutable', bound)).toEqual([]);
     // without a dead-letter routing key the letter keeps its own keys (the queue's name via the default exchange, its bindings)
-    const ownKey = snap({ queues: [q('work', { arguments: dlx() }), q('dlq')], exchanges: [x('dlx', 'fanout')], bindings: [bind('dlx', 'dlq', '')] });
+    const ownKey = snap({
+      queues: [q('work', { arguments: dlx() }), q('dlq')],
+      exchanges: [x('dlx', 'fanout')],
+      bindings: [bind('dlx', 'dlq', '')],
+    });
     expect(found('dead-letter-unroutable', ownKey)).toEqual([]);
     // through the default exchange to a queue that does not exist
-    const noQueue = snap({ queues: [q('work', { arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'gone' } })] });
+    const noQueue = snap({
+      queues: [q('work', { arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'gone' } })],
+    });
     expect(found('dead-letter-unroutable', noQueue)).toEqual(['work']);
     // a policy sets it as well as an argument
     const byPolicy = snap({ queues: [q('work', { policy: { 'dead-letter-exchange': 'nope' } })] });
@@ -58,16 +125,31 @@ describe('dead-letter routes', () => {
     const s = (over: Partial<AuditQueue>) => snap({ queues: [q('h', { policy, ...over })], exchanges: [x('dlx')] });
     expect(found('at-least-once-fallback', s({}))).toEqual(['h']);
     expect(found('at-least-once-fallback', s({ policy: { ...policy, overflow: 'reject-publish' } }))).toEqual([]);
-    expect(found('at-least-once-fallback', s({ type: 'classic', policy: { ...policy, overflow: 'reject-publish' } }))).toEqual(['h']);
-    expect(found('at-least-once-fallback', s({ policy: { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' } }))).toEqual(['h']);
+    expect(
+      found('at-least-once-fallback', s({ type: 'classic', policy: { ...policy, overflow: 'reject-publish' } })),
+    ).toEqual(['h']);
+    expect(
+      found(
+        'at-least-once-fallback',
+        s({ policy: { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' } }),
+      ),
+    ).toEqual(['h']);
   });
 });
 
 describe('live statistics', () => {
   it('a quorum queue with redeliveries, no dead-letter target and the default limit: 4.x only', () => {
-    const s = snap({ queues: [q('w', { stats: { redelivered: 3 } }), q('ok', { stats: { redelivered: 3 }, arguments: { 'x-delivery-limit': 5 } }), q('calm')] });
+    const s = snap({
+      queues: [
+        q('w', { stats: { redelivered: 3 } }),
+        q('ok', { stats: { redelivered: 3 }, arguments: { 'x-delivery-limit': 5 } }),
+        q('calm'),
+      ],
+    });
     expect(found('quorum-default-delivery-limit', s)).toEqual(['w']);
-    const old = audit({ ...s, broker: { product: 'RabbitMQ', version: '3.10.8' } }, 'error').checks.find((c) => c.id === 'quorum-default-delivery-limit');
+    const old = audit({ ...s, broker: { product: 'RabbitMQ', version: '3.10.8' } }, 'error').checks.find(
+      (c) => c.id === 'quorum-default-delivery-limit',
+    );
     expect(old?.status).toBe('skipped');
   });
 
@@ -76,20 +158,31 @@ describe('live statistics', () => {
       queues: [
         q('delay', { arguments: { 'x-dead-letter-exchange': 'x' }, stats: { ready: 4 } }),
         q('bounded', { arguments: { 'x-dead-letter-exchange': 'x', 'x-max-length': 1 }, stats: { ready: 1 } }),
-        q('work', { arguments: { 'x-dead-letter-exchange': 'x', 'x-dead-letter-routing-key': 'dead' }, stats: { consumers: 1 } }),
+        q('work', {
+          arguments: { 'x-dead-letter-exchange': 'x', 'x-dead-letter-routing-key': 'dead' },
+          stats: { consumers: 1 },
+        }),
         q('dlq', { stats: { messages: 7 } }),
       ],
-      exchanges: [x('x')], bindings: [bind('x', 'dlq', 'dead')],
+      exchanges: [x('x')],
+      bindings: [bind('x', 'dlq', 'dead')],
     });
     expect(found('delay-queue-per-message-ttl', s)).toEqual(['delay']);
     expect(found('dead-letter-queue-grows', s)).toEqual(['dlq']);
-    const consumed = { ...s, queues: s.queues.map((x) => (x.name === 'dlq' ? q('dlq', { stats: { messages: 7, consumers: 1 } }) : x)) };
+    const consumed = {
+      ...s,
+      queues: s.queues.map((x) => (x.name === 'dlq' ? q('dlq', { stats: { messages: 7, consumers: 1 } }) : x)),
+    };
     expect(found('dead-letter-queue-grows', consumed)).toEqual([]);
   });
 
   it('a requeue storm, a stuck consumer, auto-ack, no prefetch, no confirms', () => {
     const s = snap({
-      queues: [q('storm', { stats: { redeliverRate: 300, deliverRate: 310 } }), q('busy', { stats: { redeliverRate: 30, deliverRate: 900 } }), q('stuck', { stats: { consumers: 1, unacked: 5, ready: 20 } })],
+      queues: [
+        q('storm', { stats: { redeliverRate: 300, deliverRate: 310 } }),
+        q('busy', { stats: { redeliverRate: 30, deliverRate: 900 } }),
+        q('stuck', { stats: { consumers: 1, unacked: 5, ready: 20 } }),
+      ],
       consumers: [
         { vhost: 'v', queue: 'a', tag: 'noack', channel: 'c1', ackRequired: false, prefetch: 0, channelPrefetch: 0 },
         { vhost: 'v', queue: 'a', tag: 'greedy', channel: 'c1', ackRequired: true, prefetch: 0, channelPrefetch: 0 },
@@ -109,11 +202,18 @@ describe('live statistics', () => {
   });
 
   it('on a cluster: too few quorum replicas, durable classic queues; on one node both are skipped', () => {
-    const queues = [q('q1', { members: ['n1'] }), q('q3', { members: ['n1', 'n2', 'n3'] }), q('c', { type: 'classic' }), q('tmp', { type: 'classic', exclusive: true })];
+    const queues = [
+      q('q1', { members: ['n1'] }),
+      q('q3', { members: ['n1', 'n2', 'n3'] }),
+      q('c', { type: 'classic' }),
+      q('tmp', { type: 'classic', exclusive: true }),
+    ];
     const cluster = snap({ queues, nodes: ['n1', 'n2', 'n3'] });
     expect(found('quorum-few-replicas', cluster)).toEqual(['q1']);
     expect(found('classic-durable-on-cluster', cluster)).toEqual(['c']);
-    const one = audit(snap({ queues }), 'error').checks.filter((c) => c.id.includes('replicas') || c.id.includes('cluster'));
+    const one = audit(snap({ queues }), 'error').checks.filter(
+      (c) => c.id.includes('replicas') || c.id.includes('cluster'),
+    );
     expect(one.map((c) => c.status)).toEqual(['skipped', 'skipped']);
   });
 

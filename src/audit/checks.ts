@@ -1,8 +1,23 @@
 /** Every check of `mqlab audit`, in the order the reports list them. */
 import type { Check } from './finding.js';
-import { atLeastOnceUnsafe, deadLetterExchangeMissing, deadLetterLoop, deadLetterUnroutable, retryLoopUnbounded } from './checks-routes.js';
 import {
-  autoAck, classicOnCluster, delayQueueMessageTtl, fewReplicas, growingDlq, noConfirms, quorumDefaultLimit, requeueStorm, unackedPile, unlimitedPrefetch,
+  atLeastOnceUnsafe,
+  deadLetterExchangeMissing,
+  deadLetterLoop,
+  deadLetterUnroutable,
+  retryLoopUnbounded,
+} from './checks-routes.js';
+import {
+  autoAck,
+  classicOnCluster,
+  delayQueueMessageTtl,
+  fewReplicas,
+  growingDlq,
+  noConfirms,
+  quorumDefaultLimit,
+  requeueStorm,
+  unackedPile,
+  unlimitedPrefetch,
 } from './checks-live.js';
 
 export const CHECKS: readonly Check[] = [

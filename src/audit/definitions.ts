@@ -12,20 +12,27 @@ type Row = Record<string, unknown>;
 const obj = (v: unknown): Row => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : {});
 const list = (v: unknown): Row[] => (Array.isArray(v) ? v.map(obj) : []);
 
-const NOT_EXPORT_HINT = 'give a file written by `rabbitmqctl export_definitions FILE` (or the management UI’s Export definitions)';
+const NOT_EXPORT_HINT =
+  'give a file written by `rabbitmqctl export_definitions FILE` (or the management UI’s Export definitions)';
 
 export function readDefinitions(file: string, vhost?: string): Snapshot {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, NOT_EXPORT_HINT);
+    throw new UsageError(
+      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      NOT_EXPORT_HINT,
+    );
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${file} is not valid JSON (${(err as Error).message.split('\n')[0]}): a truncated or damaged export?`, NOT_EXPORT_HINT);
+    throw new UsageError(
+      `${file} is not valid JSON (${(err as Error).message.split('\n')[0]}): a truncated or damaged export?`,
+      NOT_EXPORT_HINT,
+    );
   }
   return fromDefinitions(doc, file, vhost);
 }
@@ -35,27 +42,56 @@ export function fromDefinitions(doc: unknown, file: string, only?: string): Snap
   const version = d.rabbitmq_version ?? d.rabbit_version;
   const known = ['queues', 'exchanges', 'bindings', 'policies'].filter((k) => Array.isArray(d[k]));
   if (Array.isArray(doc) || typeof version !== 'string' || !known.length)
-    throw new UsageError(`${file} is not a RabbitMQ definitions export (it has no rabbit_version and no queues, exchanges or bindings lists)`, NOT_EXPORT_HINT);
+    throw new UsageError(
+      `${file} is not a RabbitMQ definitions export (it has no rabbit_version and no queues, exchanges or bindings lists)`,
+      NOT_EXPORT_HINT,
+    );
   // a one-vhost export (GET /api/definitions/VHOST) has no vhost on its objects
   const fallback = only ?? '/';
   const vh = (r: Row) => (typeof r.vhost === 'string' ? r.vhost : fallback);
   const keep = (r: Row) => only === undefined || vh(r) === only;
   const policies = list(d.policies).filter(keep);
-  const queues = list(d.queues).filter(keep).map((q) => toQueue(q, vh(q), policies.filter((p) => vh(p) === vh(q))));
-  const vhosts = only !== undefined ? [only] : [...new Set([...list(d.vhosts).map((v) => String(v.name)), ...queues.map((q) => q.vhost), ...list(d.exchanges).map(vh)])];
+  const queues = list(d.queues)
+    .filter(keep)
+    .map((q) =>
+      toQueue(
+        q,
+        vh(q),
+        policies.filter((p) => vh(p) === vh(q)),
+      ),
+    );
+  const vhosts =
+    only !== undefined
+      ? [only]
+      : [
+          ...new Set([
+            ...list(d.vhosts).map((v) => String(v.name)),
+            ...queues.map((q) => q.vhost),
+            ...list(d.exchanges).map(vh),
+          ]),
+        ];
   return {
     source: { kind: 'definitions', file },
     broker: { product: String(d.product_name ?? 'RabbitMQ'), version },
     vhosts,
     queues,
-    exchanges: list(d.exchanges).filter(keep).map((x) => ({ vhost: vh(x), name: String(x.name), type: String(x.type ?? 'direct'), arguments: obj(x.arguments) })),
-    bindings: list(d.bindings).filter(keep).map((b) => ({
-      vhost: vh(b),
-      source: String(b.source ?? ''),
-      destination: String(b.destination ?? ''),
-      destination_type: b.destination_type === 'exchange' ? 'exchange' : 'queue',
-      routing_key: String(b.routing_key ?? ''),
-    })),
+    exchanges: list(d.exchanges)
+      .filter(keep)
+      .map((x) => ({
+        vhost: vh(x),
+        name: String(x.name),
+        type: String(x.type ?? 'direct'),
+        arguments: obj(x.arguments),
+      })),
+    bindings: list(d.bindings)
+      .filter(keep)
+      .map((b) => ({
+        vhost: vh(b),
+        source: String(b.source ?? ''),
+        destination: String(b.destination ?? ''),
+        destination_type: b.destination_type === 'exchange' ? 'exchange' : 'queue',
+        routing_key: String(b.routing_key ?? ''),
+      })),
     consumers: null,
     channels: null,
     nodes: null,

@@ -2,7 +2,15 @@
  * The dead-letter routes of one vhost, from src/broker/dlx-graph.ts (the `status` lint): where each
  * queue's letters go, the undelayed loops, and the retry cycles that pass through a TTL queue.
  */
-import { deadLetterHops, deadLetterTarget, findDeadLetterLoops, hasMessageTtl, type DeadLetterLoop, type Hop, type QueueNode } from '../broker/dlx-graph.js';
+import {
+  deadLetterHops,
+  deadLetterTarget,
+  findDeadLetterLoops,
+  hasMessageTtl,
+  type DeadLetterLoop,
+  type Hop,
+  type QueueNode,
+} from '../broker/dlx-graph.js';
 import type { AuditBinding, AuditExchange, AuditQueue, Snapshot } from './snapshot.js';
 
 export interface VhostGraph {
@@ -26,7 +34,11 @@ const built = new WeakMap<Snapshot, VhostGraph[]>();
 
 /** one graph per vhost of the snapshot, built once for all the checks */
 export function graphs(s: Snapshot): VhostGraph[] {
-  if (!built.has(s)) built.set(s, s.vhosts.map((vhost) => graph(vhost, s)));
+  if (!built.has(s))
+    built.set(
+      s,
+      s.vhosts.map((vhost) => graph(vhost, s)),
+    );
   return built.get(s)!;
 }
 
@@ -50,14 +62,17 @@ function graph(vhost: string, s: Snapshot): VhostGraph {
     hops,
     loops: () => findDeadLetterLoops(nodes, exchanges, bindings),
     deadLetterTargets: () => {
-      if (!targets) targets = new Set(queues.filter((q) => deadLetterTarget(node(q))).flatMap((q) => hops(q).map((h) => h.queue)));
+      if (!targets)
+        targets = new Set(queues.filter((q) => deadLetterTarget(node(q))).flatMap((q) => hops(q).map((h) => h.queue)));
       return targets;
     },
     retryCycle(start) {
       if (hasMessageTtl(node(start)) || !deadLetterTarget(node(start))) return null;
       // breadth-first over dead-letter hops, back to start with a TTL queue on the way
       const seen = new Set<string>([start.name]);
-      const queue: { name: string; path: string[]; ttl: boolean }[] = [{ name: start.name, path: [start.name], ttl: false }];
+      const queue: { name: string; path: string[]; ttl: boolean }[] = [
+        { name: start.name, path: [start.name], ttl: false },
+      ];
       while (queue.length) {
         const at = queue.shift()!;
         const q = byName.get(at.name);

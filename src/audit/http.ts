@@ -15,7 +15,8 @@ export interface Reader {
 
 export function managementReader(url: string, timeoutMs: number): Reader {
   const u = new URL(url);
-  const auth = 'Basic ' + Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
+  const auth =
+    'Basic ' + Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
   u.username = '';
   u.password = '';
   const base = u.toString().replace(/\/$/, '');
@@ -30,28 +31,68 @@ export function managementReader(url: string, timeoutMs: number): Reader {
       let res: Response;
       let text: string;
       try {
-        res = await fetch(base + path, { method: 'GET', headers: { authorization: auth, accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+        res = await fetch(base + path, {
+          method: 'GET',
+          headers: { authorization: auth, accept: 'application/json' },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
         text = await res.text();
       } catch (err) {
         const e = err as { name?: string; cause?: unknown; message?: string };
-        if (e.name === 'TimeoutError') throw new EnvError(`${where}: no answer within ${timeoutMs / 1000} s (GET ${path.split('?')[0]})`, 'check the URL and that the broker is not overloaded, or raise --timeout');
+        if (e.name === 'TimeoutError')
+          throw new EnvError(
+            `${where}: no answer within ${timeoutMs / 1000} s (GET ${path.split('?')[0]})`,
+            'check the URL and that the broker is not overloaded, or raise --timeout',
+          );
         const cause = e.cause as { code?: string; message?: string } | undefined;
-        throw new EnvError(`${where}: ${cause?.code ? networkCause({ code: cause.code }, String(cause.message)) : `unreachable (${cause?.message ?? e.message})`}`, 'check --mgmt-url / MQLAB_MGMT_URL (http[s]://user:password@host:15672)');
+        throw new EnvError(
+          `${where}: ${cause?.code ? networkCause({ code: cause.code }, String(cause.message)) : `unreachable (${cause?.message ?? e.message})`}`,
+          'check --mgmt-url / MQLAB_MGMT_URL (http[s]://user:password@host:15672)',
+        );
       }
       const route = path.split('?')[0]!;
       // past the first request the credentials were accepted: a 401 now is a vhost the user may not see
-      if (res.status === 401 && requests > 1 && /^\/api\/(queues|exchanges|bindings|consumers|vhosts)\/[^/]+/.test(route))
-        throw new EnvError(`${where}: the user may not see vhost ${vhostIn(route)} (HTTP 401 on GET ${route})`, `give it permissions on the vhost, even empty ones: rabbitmqctl set_permissions -p ${vhostIn(route)} USER '' '' ''`);
-      if (res.status === 401) throw new EnvError(`${where}: credentials refused (HTTP 401)`, 'check the user and password in --mgmt-url / MQLAB_MGMT_URL; a user with the monitoring tag is enough');
-      if (res.status === 403) throw new EnvError(`${where}: the user may not read ${path.split('?')[0]} (HTTP 403)`, 'give the user the monitoring tag (rabbitmqctl set_user_tags USER monitoring)');
-      if (res.status === 404 && /^\/api\/(queues|exchanges|bindings|consumers|vhosts)\/[^/]+/.test(path)) throw new EnvError(`${where}: no vhost ${vhostIn(route)} that the user can see (HTTP 404)`, 'check --vhost (`rabbitmqctl list_vhosts`); a monitoring user needs permissions on it, even empty ones (set_permissions -p VHOST USER \'\' \'\' \'\')');
+      if (
+        res.status === 401 &&
+        requests > 1 &&
+        /^\/api\/(queues|exchanges|bindings|consumers|vhosts)\/[^/]+/.test(route)
+      )
+        throw new EnvError(
+          `${where}: the user may not see vhost ${vhostIn(route)} (HTTP 401 on GET ${route})`,
+          `give it permissions on the vhost, even empty ones: rabbitmqctl set_permissions -p ${vhostIn(route)} USER '' '' ''`,
+        );
+      if (res.status === 401)
+        throw new EnvError(
+          `${where}: credentials refused (HTTP 401)`,
+          'check the user and password in --mgmt-url / MQLAB_MGMT_URL; a user with the monitoring tag is enough',
+        );
+      if (res.status === 403)
+        throw new EnvError(
+          `${where}: the user may not read ${path.split('?')[0]} (HTTP 403)`,
+          'give the user the monitoring tag (rabbitmqctl set_user_tags USER monitoring)',
+        );
+      if (res.status === 404 && /^\/api\/(queues|exchanges|bindings|consumers|vhosts)\/[^/]+/.test(path))
+        throw new EnvError(
+          `${where}: no vhost ${vhostIn(route)} that the user can see (HTTP 404)`,
+          "check --vhost (`rabbitmqctl list_vhosts`); a monitoring user needs permissions on it, even empty ones (set_permissions -p VHOST USER '' '' '')",
+        );
       const body = text.trimStart();
-      if (body.startsWith('<')) throw new EnvError(`${where}: answered GET ${path.split('?')[0]} with an HTML page (HTTP ${res.status}), not the management API's JSON`, 'give --mgmt-url the management API base URL (e.g. http://host:15672), not a web page or proxy login');
-      if (!res.ok) throw new EnvError(`${where}: GET ${path.split('?')[0]} answered HTTP ${res.status} ${body.slice(0, 120).replace(/\s+/g, ' ')}`);
+      if (body.startsWith('<'))
+        throw new EnvError(
+          `${where}: answered GET ${path.split('?')[0]} with an HTML page (HTTP ${res.status}), not the management API's JSON`,
+          'give --mgmt-url the management API base URL (e.g. http://host:15672), not a web page or proxy login',
+        );
+      if (!res.ok)
+        throw new EnvError(
+          `${where}: GET ${path.split('?')[0]} answered HTTP ${res.status} ${body.slice(0, 120).replace(/\s+/g, ' ')}`,
+        );
       try {
         return JSON.parse(body) as T;
       } catch {
-        throw new EnvError(`${where}: GET ${path.split('?')[0]} answered with something that is not JSON (HTTP ${res.status})`, 'give --mgmt-url the management API base URL (e.g. http://host:15672)');
+        throw new EnvError(
+          `${where}: GET ${path.split('?')[0]} answered with something that is not JSON (HTTP ${res.status})`,
+          'give --mgmt-url the management API base URL (e.g. http://host:15672)',
+        );
       }
     },
   };

@@ -15,7 +15,8 @@ export const CONCURRENCY = 4;
  * With `columns`, RabbitMQ 4.x answers from its detailed statistics (rabbit_mgmt_wm_queues.erl,
  * v4.3.5): the default listing has no message_stats, which the rate checks read.
  */
-const QUEUE_COLUMNS = 'name,vhost,type,durable,auto_delete,exclusive,arguments,effective_policy_definition,consumers,messages,messages_ready,messages_unacknowledged,message_stats,members';
+const QUEUE_COLUMNS =
+  'name,vhost,type,durable,auto_delete,exclusive,arguments,effective_policy_definition,consumers,messages,messages_ready,messages_unacknowledged,message_stats,members';
 const EXCHANGE_COLUMNS = 'name,vhost,type,arguments';
 const CHANNEL_COLUMNS = 'name,vhost,user,confirm,global_prefetch_count,message_stats';
 
@@ -39,15 +40,23 @@ export interface LiveOptions {
 export async function readLive(http: Reader, o: LiveOptions): Promise<Snapshot> {
   const overview = obj(await http.get<unknown>('/api/overview?columns=rabbitmq_version,product_name,product_version'));
   if (typeof overview.rabbitmq_version !== 'string')
-    throw new EnvError(`${maskUrl(o.url)} answered /api/overview without a rabbitmq_version: not a RabbitMQ management API`, 'give --mgmt-url the management API base URL (e.g. http://host:15672)');
+    throw new EnvError(
+      `${maskUrl(o.url)} answered /api/overview without a rabbitmq_version: not a RabbitMQ management API`,
+      'give --mgmt-url the management API base URL (e.g. http://host:15672)',
+    );
   const scope = o.vhost === undefined ? '' : `/${encodeURIComponent(o.vhost)}`;
   const [visible, nodes] = await Promise.all([
     http.get<Row[]>('/api/vhosts?columns=name').then((l) => l.map((v) => String(v.name))),
-    http.get<Row[]>('/api/nodes?columns=name,running').then((l) => l.filter((n) => n.running !== false).map((n) => String(n.name))),
+    http
+      .get<Row[]>('/api/nodes?columns=name,running')
+      .then((l) => l.filter((n) => n.running !== false).map((n) => String(n.name))),
   ]);
   // GET /api/vhosts/NAME is for administrators only: the list says whether the vhost exists
   if (o.vhost !== undefined && !visible.includes(o.vhost))
-    throw new EnvError(`management API at ${maskUrl(o.url)}: no vhost ${o.vhost} that the user can see`, `check --vhost; the user sees ${visible.length ? visible.join(', ') : 'no vhost'}`);
+    throw new EnvError(
+      `management API at ${maskUrl(o.url)}: no vhost ${o.vhost} that the user can see`,
+      `check --vhost; the user sees ${visible.length ? visible.join(', ') : 'no vhost'}`,
+    );
   const vhosts = o.vhost === undefined ? visible : [o.vhost];
 
   const queues = await paged(http, `/api/queues${scope}`, QUEUE_COLUMNS, 'queues', o.progress);
@@ -64,7 +73,12 @@ export async function readLive(http: Reader, o: LiveOptions): Promise<Snapshot> 
     broker: { product: String(overview.product_name ?? 'RabbitMQ'), version: overview.rabbitmq_version },
     vhosts,
     queues: queues.map(toQueue),
-    exchanges: exchanges.map((x) => ({ vhost: String(x.vhost), name: String(x.name), type: String(x.type), arguments: obj(x.arguments) })),
+    exchanges: exchanges.map((x) => ({
+      vhost: String(x.vhost),
+      name: String(x.name),
+      type: String(x.type),
+      arguments: obj(x.arguments),
+    })),
     bindings: bindings.map((b) => ({
       vhost: String(b.vhost),
       source: String(b.source),
@@ -79,7 +93,13 @@ export async function readLive(http: Reader, o: LiveOptions): Promise<Snapshot> 
 }
 
 /** every row of a paged listing: page 1 says how many pages, the rest come CONCURRENCY at a time */
-async function paged(http: Reader, path: string, columns: string, what: string, progress: (line: string) => void): Promise<Row[]> {
+async function paged(
+  http: Reader,
+  path: string,
+  columns: string,
+  what: string,
+  progress: (line: string) => void,
+): Promise<Row[]> {
   const at = (page: number) => `${path}?page=${page}&page_size=${PAGE_SIZE}${columns ? `&columns=${columns}` : ''}`;
   const first = await http.get<Page | Row[]>(at(1));
   if (Array.isArray(first)) return first; // a broker that ignores paging returns the whole list
@@ -112,7 +132,12 @@ function toQueue(q: Row): AuditQueue {
     autoDelete: q.auto_delete === true,
     exclusive: q.exclusive === true,
     arguments: args,
-    policy: q.effective_policy_definition && typeof q.effective_policy_definition === 'object' && !Array.isArray(q.effective_policy_definition) ? obj(q.effective_policy_definition) : null,
+    policy:
+      q.effective_policy_definition &&
+      typeof q.effective_policy_definition === 'object' &&
+      !Array.isArray(q.effective_policy_definition)
+        ? obj(q.effective_policy_definition)
+        : null,
     stats: {
       messages: num(q.messages),
       ready: num(q.messages_ready),
@@ -141,5 +166,11 @@ function toConsumer(c: Row, channelPrefetch: Map<string, number>): AuditConsumer
 }
 
 function toChannel(c: Row): AuditChannel {
-  return { vhost: String(c.vhost), name: String(c.name), user: String(c.user ?? ''), confirm: c.confirm === true, published: num(obj(c.message_stats).publish) };
+  return {
+    vhost: String(c.vhost),
+    name: String(c.name),
+    user: String(c.user ?? ''),
+    confirm: c.confirm === true,
+    published: num(obj(c.message_stats).publish),
+  };
 }

@@ -14,16 +14,46 @@ const EXPORT = {
   product_name: 'RabbitMQ',
   vhosts: [{ name: 'lab' }, { name: '/' }],
   policies: [
-    { vhost: 'lab', name: 'low', pattern: '^hold$', 'apply-to': 'queues', priority: 0, definition: { 'dead-letter-exchange': 'gone' } },
-    { vhost: 'lab', name: 'high', pattern: '^ho', 'apply-to': 'quorum_queues', priority: 5, definition: { 'dead-letter-exchange': 'dlx', 'dead-letter-strategy': 'at-least-once' } },
+    {
+      vhost: 'lab',
+      name: 'low',
+      pattern: '^hold$',
+      'apply-to': 'queues',
+      priority: 0,
+      definition: { 'dead-letter-exchange': 'gone' },
+    },
+    {
+      vhost: 'lab',
+      name: 'high',
+      pattern: '^ho',
+      'apply-to': 'quorum_queues',
+      priority: 5,
+      definition: { 'dead-letter-exchange': 'dlx', 'dead-letter-strategy': 'at-least-once' },
+    },
   ],
   queues: [
     { name: 'hold', vhost: 'lab', durable: true, auto_delete: false, arguments: { 'x-queue-type': 'quorum' } },
-    { name: 'loop', vhost: 'lab', durable: true, auto_delete: false, arguments: { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': 'dlx', 'x-dead-letter-routing-key': 'loop' } },
-    { name: 'other', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': 'nowhere' } },
+    {
+      name: 'loop',
+      vhost: 'lab',
+      durable: true,
+      auto_delete: false,
+      arguments: { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': 'dlx', 'x-dead-letter-routing-key': 'loop' },
+    },
+    {
+      name: 'other',
+      vhost: '/',
+      durable: true,
+      auto_delete: false,
+      arguments: { 'x-dead-letter-exchange': 'nowhere' },
+    },
   ],
-  exchanges: [{ name: 'dlx', vhost: 'lab', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} }],
-  bindings: [{ source: 'dlx', vhost: 'lab', destination: 'loop', destination_type: 'queue', routing_key: 'loop', arguments: {} }],
+  exchanges: [
+    { name: 'dlx', vhost: 'lab', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} },
+  ],
+  bindings: [
+    { source: 'dlx', vhost: 'lab', destination: 'loop', destination_type: 'queue', routing_key: 'loop', arguments: {} },
+  ],
 };
 
 beforeAll(() => ensureXmllint(), 600_000);
@@ -32,7 +62,10 @@ describe('a definitions export', () => {
   it('audits offline: the policy in effect is the matching one of highest priority whose apply-to fits', () => {
     const s = fromDefinitions(EXPORT, 'defs.json');
     expect(s.vhosts).toEqual(['lab', '/']);
-    expect(s.queues.find((q) => q.name === 'hold')?.policy).toEqual({ 'dead-letter-exchange': 'dlx', 'dead-letter-strategy': 'at-least-once' });
+    expect(s.queues.find((q) => q.name === 'hold')?.policy).toEqual({
+      'dead-letter-exchange': 'dlx',
+      'dead-letter-strategy': 'at-least-once',
+    });
     expect(effectivePolicy('hold', 'classic', EXPORT.policies)).toEqual({ 'dead-letter-exchange': 'gone' });
     const r = audit(s, 'error');
     expect(r.findings.map((f) => [f.check, f.vhost, f.object.name])).toEqual([
@@ -49,7 +82,9 @@ describe('a definitions export', () => {
     const write = (name: string, text: string) => (fs.writeFileSync(path.join(dir, name), text), path.join(dir, name));
     const truncated = write('t.json', JSON.stringify(EXPORT).slice(0, 200));
     expect(() => readDefinitions(truncated)).toThrow(/t\.json is not valid JSON .*truncated/);
-    expect(() => readDefinitions(write('f.json', '{"name":"my-app","version":"1.0.0","dependencies":{}}'))).toThrow(/is not a RabbitMQ definitions export/);
+    expect(() => readDefinitions(write('f.json', '{"name":"my-app","version":"1.0.0","dependencies":{}}'))).toThrow(
+      /is not a RabbitMQ definitions export/,
+    );
     expect(() => readDefinitions(write('a.json', '[1,2]'))).toThrow(/is not a RabbitMQ definitions export/);
     expect(() => readDefinitions(path.join(dir, 'none.json'))).toThrow(/cannot read .*none\.json: ENOENT/);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -63,7 +98,13 @@ describe('outputs', () => {
   it('--json matches docs/audit.schema.json, and the schema does refuse a wrong document', () => {
     const doc = auditJson(r, t);
     expect(auditErrors(doc)).toBe('');
-    expect(doc).toMatchObject({ schemaVersion: 1, result: 'failed', source: { kind: 'definitions', file: 'defs.json' }, objects: { consumers: null }, summary: { error: 4 } });
+    expect(doc).toMatchObject({
+      schemaVersion: 1,
+      result: 'failed',
+      source: { kind: 'definitions', file: 'defs.json' },
+      objects: { consumers: null },
+      summary: { error: 4 },
+    });
     expect(auditErrors({ ...doc, findings: [{ ...doc.findings[0], severity: 'fatal' }] })).toMatch(/severity/);
     expect(auditErrors({ ...doc, source: { kind: 'management', url: 'http://admin:secret@h:15672' } })).not.toBe('');
   });
@@ -83,11 +124,17 @@ describe('outputs', () => {
 
   it('text: grouped by severity, each finding with its object, lab and fix, the skipped checks, a RESULT line', () => {
     const lines = renderText(r);
-    expect(lines[0]).toBe('audit: RabbitMQ 4.3.6 from the definitions file defs.json (offline); 2 vhosts: 3 queues, 1 exchange, 1 binding');
+    expect(lines[0]).toBe(
+      'audit: RabbitMQ 4.3.6 from the definitions file defs.json (offline); 2 vhosts: 3 queues, 1 exchange, 1 binding',
+    );
     expect(lines).toContain('ERRORS (4)');
     expect(lines).toContain('  dead-letter-loop: vhost lab, queue loop');
     expect(lines).toContain('    see: mqlab dlx-loop');
-    expect(lines.filter((l) => l.startsWith('SKIP ')).length).toBe(r.checks.filter((c) => c.status === 'skipped').length);
-    expect(lines.at(-1)).toBe('RESULT: 5 of 15 checks ran, 4 findings (4 error, 0 warning, 0 info): FAILED (--fail-on error)');
+    expect(lines.filter((l) => l.startsWith('SKIP ')).length).toBe(
+      r.checks.filter((c) => c.status === 'skipped').length,
+    );
+    expect(lines.at(-1)).toBe(
+      'RESULT: 5 of 15 checks ran, 4 findings (4 error, 0 warning, 0 info): FAILED (--fail-on error)',
+    );
   });
 });

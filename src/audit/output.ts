@@ -21,8 +21,13 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function sourceLine(r: AuditResult): string {
   const s = r.snapshot;
-  const from = s.source.kind === 'management' ? `management API ${s.source.url}` : `definitions file ${s.source.file} (offline)`;
-  const counts = [plural(s.queues.length, 'queue'), plural(s.exchanges.length, 'exchange'), plural(s.bindings.length, 'binding')];
+  const from =
+    s.source.kind === 'management' ? `management API ${s.source.url}` : `definitions file ${s.source.file} (offline)`;
+  const counts = [
+    plural(s.queues.length, 'queue'),
+    plural(s.exchanges.length, 'exchange'),
+    plural(s.bindings.length, 'binding'),
+  ];
   if (s.consumers) counts.push(plural(s.consumers.length, 'consumer'));
   if (s.channels) counts.push(plural(s.channels.length, 'channel'));
   if (s.nodes) counts.push(plural(s.nodes.length, 'node'));
@@ -30,7 +35,10 @@ export function sourceLine(r: AuditResult): string {
   return `audit: ${s.broker?.product ?? 'RabbitMQ'} ${s.broker?.version ?? '?'} from the ${from}; ${vhosts}: ${counts.join(', ')}`;
 }
 
-const objectText = (f: Finding) => (f.object.kind === 'consumer' ? `consumer ${f.object.name} on queue ${f.object.queue}` : `${f.object.kind} ${f.object.name}`);
+const objectText = (f: Finding) =>
+  f.object.kind === 'consumer'
+    ? `consumer ${f.object.name} on queue ${f.object.queue}`
+    : `${f.object.kind} ${f.object.name}`;
 
 export function renderText(r: AuditResult): string[] {
   const out = [sourceLine(r)];
@@ -39,7 +47,13 @@ export function renderText(r: AuditResult): string[] {
     const fs = r.findings.filter((f) => f.severity === sev);
     if (!fs.length) continue;
     out.push('', `${heading[sev].toUpperCase()} (${fs.length})`);
-    for (const f of fs) out.push(`  ${f.check}: vhost ${f.vhost}, ${objectText(f)}`, `    ${f.problem}`, `    see: mqlab ${f.lab}`, `    fix: ${f.fix}`);
+    for (const f of fs)
+      out.push(
+        `  ${f.check}: vhost ${f.vhost}, ${objectText(f)}`,
+        `    ${f.problem}`,
+        `    see: mqlab ${f.lab}`,
+        `    fix: ${f.fix}`,
+      );
   }
   const skipped = r.checks.filter((c) => c.status === 'skipped');
   if (skipped.length) {
@@ -53,7 +67,12 @@ export function renderText(r: AuditResult): string[] {
 export function resultLine(r: AuditResult): string {
   const n = (sev: string) => r.findings.filter((f) => f.severity === sev).length;
   const ran = r.checks.filter((c) => c.status !== 'skipped').length;
-  const verdict = r.failOn === 'never' ? 'not gated (--fail-on never)' : r.failed ? `FAILED (--fail-on ${r.failOn})` : `passed (--fail-on ${r.failOn})`;
+  const verdict =
+    r.failOn === 'never'
+      ? 'not gated (--fail-on never)'
+      : r.failed
+        ? `FAILED (--fail-on ${r.failOn})`
+        : `passed (--fail-on ${r.failOn})`;
   return `RESULT: ${ran} of ${r.checks.length} checks ran, ${plural(r.findings.length, 'finding')} (${n('error')} error, ${n('warning')} warning, ${n('info')} info): ${verdict}`;
 }
 
@@ -76,8 +95,22 @@ export function auditJson(r: AuditResult, t: Timings) {
       channels: s.channels?.length ?? null,
       nodes: s.nodes,
     },
-    summary: { error: count('error'), warning: count('warning'), info: count('info'), skippedChecks: r.checks.filter((c) => c.status === 'skipped').length },
-    checks: r.checks.map((c) => ({ id: c.id, severity: c.severity, title: c.title, lab: c.lab, fix: c.fix, status: c.status, ...(c.skipped ? { skipped: c.skipped } : {}), findings: c.findings.length })),
+    summary: {
+      error: count('error'),
+      warning: count('warning'),
+      info: count('info'),
+      skippedChecks: r.checks.filter((c) => c.status === 'skipped').length,
+    },
+    checks: r.checks.map((c) => ({
+      id: c.id,
+      severity: c.severity,
+      title: c.title,
+      lab: c.lab,
+      fix: c.fix,
+      status: c.status,
+      ...(c.skipped ? { skipped: c.skipped } : {}),
+      findings: c.findings.length,
+    })),
     findings: r.findings,
     timings: { readMs: Math.round(t.readMs), checkMs: Math.round(t.checkMs), requests: t.requests },
   };
@@ -95,8 +128,11 @@ export function auditJunit(r: AuditResult, t: Timings, at = new Date()): string 
       return element('testcase', attrs, [element('skipped', { message: c.skipped ?? '' })]);
     }
     const gating = c.findings.filter((f) => r.failOn !== 'never' && atOrAbove(f.severity, r.failOn));
-    const lines = c.findings.map((f) => `${f.severity} vhost ${f.vhost}, ${objectText(f)}: ${f.problem}\n  see: mqlab ${f.lab}\n  fix: ${f.fix}`);
-    if (!gating.length) return element('testcase', attrs, lines.length ? [element('system-out', {}, lines.join('\n') + '\n')] : []);
+    const lines = c.findings.map(
+      (f) => `${f.severity} vhost ${f.vhost}, ${objectText(f)}: ${f.problem}\n  see: mqlab ${f.lab}\n  fix: ${f.fix}`,
+    );
+    if (!gating.length)
+      return element('testcase', attrs, lines.length ? [element('system-out', {}, lines.join('\n') + '\n')] : []);
     failures += 1;
     const first = gating[0]!;
     const message = `${plural(c.findings.length, 'finding')}: vhost ${first.vhost}, ${objectText(first)}: ${first.problem}`;
@@ -105,8 +141,23 @@ export function auditJunit(r: AuditResult, t: Timings, at = new Date()): string 
   const total = t.readMs + t.checkMs;
   const suite = element(
     'testsuite',
-    { name: 'mqlab audit', tests: cases.length, failures, errors: 0, skipped, time: seconds(total), timestamp: at.toISOString().slice(0, 19), hostname: os.hostname() },
+    {
+      name: 'mqlab audit',
+      tests: cases.length,
+      failures,
+      errors: 0,
+      skipped,
+      time: seconds(total),
+      timestamp: at.toISOString().slice(0, 19),
+      hostname: os.hostname(),
+    },
     [...cases, element('system-out', {}, renderText(r).join('\n') + '\n')],
   );
-  return XML_DECLARATION + element('testsuites', { name: 'mqlab audit', tests: cases.length, failures, errors: 0, time: seconds(total) }, [suite]) + '\n';
+  return (
+    XML_DECLARATION +
+    element('testsuites', { name: 'mqlab audit', tests: cases.length, failures, errors: 0, time: seconds(total) }, [
+      suite,
+    ]) +
+    '\n'
+  );
 }

@@ -25,8 +25,10 @@ export interface AuditResult {
 }
 
 function skipReason(c: Check, s: Snapshot): string | null {
-  if (c.needs.includes('statistics') && s.consumers === null) return 'needs live statistics (a definitions file has none): run against the management API';
-  if (c.needs.includes('cluster') && s.nodes === null) return 'needs the cluster’s nodes (a definitions file has none): run against the management API';
+  if (c.needs.includes('statistics') && s.consumers === null)
+    return 'needs live statistics (a definitions file has none): run against the management API';
+  if (c.needs.includes('cluster') && s.nodes === null)
+    return 'needs the cluster’s nodes (a definitions file has none): run against the management API';
   return c.notApplicable?.(s) ?? null;
 }
 
@@ -39,5 +41,11 @@ export function audit(s: Snapshot, failOn: Severity | 'never', checks: readonly 
     return { ...base, status: findings.length ? 'failed' : 'passed', findings };
   });
   const findings = outcomes.flatMap((o) => o.findings);
-  return { snapshot: s, checks: outcomes, findings, failOn, failed: failOn !== 'never' && findings.some((f) => atOrAbove(f.severity, failOn)) };
+  return {
+    snapshot: s,
+    checks: outcomes,
+    findings,
+    failOn,
+    failed: failOn !== 'never' && findings.some((f) => atOrAbove(f.severity, failOn)),
+  };
 }

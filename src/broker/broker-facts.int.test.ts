@@ -78,10 +78,20 @@ describe('broker facts of docs/broker-versions.md, on the broker at hand', () =>
 
   it('a policy with delivery-limit -1 or apply-to quorum_queues: accepted from 3.12 / 4.0, refused (HTTP 400) on 3.10', async () => {
     const pattern = n.exact(q('policy-target'));
-    const minusOne = s.mgmt.putPolicy({ name: n.p('facts-minus-one'), pattern, applyTo: 'queues', definition: { 'delivery-limit': -1 } });
+    const minusOne = s.mgmt.putPolicy({
+      name: n.p('facts-minus-one'),
+      pattern,
+      applyTo: 'queues',
+      definition: { 'delivery-limit': -1 },
+    });
     if (caps.defaultDeliveryLimit !== null) await expect(minusOne).resolves.toBeUndefined();
     else await expect(minusOne).rejects.toThrow(/400/);
-    const applyTo = s.mgmt.putPolicy({ name: n.p('facts-apply-to'), pattern, applyTo: 'quorum_queues', definition: { 'max-length': 100 } });
+    const applyTo = s.mgmt.putPolicy({
+      name: n.p('facts-apply-to'),
+      pattern,
+      applyTo: 'quorum_queues',
+      definition: { 'max-length': 100 },
+    });
     if (caps.policyApplyToQuorumQueues) await expect(applyTo).resolves.toBeUndefined();
     else await expect(applyTo).rejects.toThrow(/400/);
     await s.mgmt.deletePolicy(n.p('facts-minus-one')).catch(() => {});
@@ -92,7 +102,12 @@ describe('broker facts of docs/broker-versions.md, on the broker at hand', () =>
     await quorum(q('max-length'), { 'x-max-length': 1, 'x-overflow': 'reject-publish' });
     const confirms = await s.broker.newChannel();
     const outcomes: boolean[] = [];
-    for (let i = 0; i < 3; i++) outcomes.push(await new Promise<boolean>((r) => confirms.publish('', q('max-length'), Buffer.from('fact'), {}, (err) => r(!err))));
+    for (let i = 0; i < 3; i++)
+      outcomes.push(
+        await new Promise<boolean>((r) =>
+          confirms.publish('', q('max-length'), Buffer.from('fact'), {}, (err) => r(!err)),
+        ),
+      );
     await confirms.close().catch(() => {});
     expect(outcomes).toEqual([true, true, false]);
   });
@@ -100,11 +115,22 @@ describe('broker facts of docs/broker-versions.md, on the broker at hand', () =>
   it('an x-death a client republishes: read below 4.0 (count 5 → 6), reset on 4.x (count 1)', async () => {
     await quorum(q('xdeath-dlq'));
     await quorum(q('xdeath'), { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': q('xdeath-dlq') });
-    const clientDeath = [{ queue: q('xdeath'), reason: 'rejected', count: 5, exchange: '', 'routing-keys': [q('xdeath')], time: { '!': 'timestamp', value: Math.floor(Date.now() / 1000) } }];
+    const clientDeath = [
+      {
+        queue: q('xdeath'),
+        reason: 'rejected',
+        count: 5,
+        exchange: '',
+        'routing-keys': [q('xdeath')],
+        time: { '!': 'timestamp', value: Math.floor(Date.now() / 1000) },
+      },
+    ];
     await s.broker.sendConfirmed(q('xdeath'), 'fact', { headers: { 'x-death': clientDeath } });
     ch.reject((await getWithin(q('xdeath'), 2000))!, false);
     const copy = await getWithin(q('xdeath-dlq'), 2000);
-    const death = (copy!.properties.headers!['x-death'] as { queue: string; reason: string; count: number }[]).find((d) => d.queue === q('xdeath') && d.reason === 'rejected');
+    const death = (copy!.properties.headers!['x-death'] as { queue: string; reason: string; count: number }[]).find(
+      (d) => d.queue === q('xdeath') && d.reason === 'rejected',
+    );
     expect(Number(death!.count)).toBe(caps.readsClientXDeath ? 6 : 1);
     ch.ack(copy!);
   });
@@ -112,7 +138,12 @@ describe('broker facts of docs/broker-versions.md, on the broker at hand', () =>
   it('the capability probe measures what the version says (nack, consumer loss, the dead-lettered copy)', async () => {
     const measured = await measureCapabilities(s.broker, n, caps);
     expect(measured.basis.nackRequeueCountsTowardLimit).toBe('measured');
-    for (const k of ['nackRequeueCountsTowardLimit', 'consumerLossCountsTowardLimit', 'deliveryLimitCounter', 'deadLetteredCopyCarriesDeliveryCount'] as const) {
+    for (const k of [
+      'nackRequeueCountsTowardLimit',
+      'consumerLossCountsTowardLimit',
+      'deliveryLimitCounter',
+      'deadLetteredCopyCarriesDeliveryCount',
+    ] as const) {
       expect(measured[k], k).toEqual(caps[k]);
     }
   });

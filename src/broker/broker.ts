@@ -64,7 +64,12 @@ export class Broker {
    * (its basic.return arrives before its ack) is an error, and so is a nack. Publishes may
    * overlap; a return is matched to its publish by message id.
    */
-  async publishConfirmed(exchange: string, routingKey: string, body: string | Buffer, props: PublishProps = {}): Promise<void> {
+  async publishConfirmed(
+    exchange: string,
+    routingKey: string,
+    body: string | Buffer,
+    props: PublishProps = {},
+  ): Promise<void> {
     const options: PublishProps = { persistent: true, mandatory: true, ...props };
     const id = String(options.messageId ?? '');
     const where = `${exchange || '(default exchange)'}/${routingKey}`;
@@ -76,7 +81,8 @@ export class Broker {
     });
     const returned = this.returned.get(id);
     this.returned.delete(id);
-    if (returned && options.mandatory) throw new LabError(`message ${id || '(no id)'} to ${where} was unroutable (${returned})`);
+    if (returned && options.mandatory)
+      throw new LabError(`message ${id || '(no id)'} to ${where} was unroutable (${returned})`);
   }
 
   /** publish to a queue through the default exchange */
@@ -187,7 +193,10 @@ export class Broker {
  * RabbitMQ 3.10.8, and the lab with it), and a node killed during a connection's close handshake
  * (a cut socket: 30 of 30 closes hung). amqplib then only emits 'close'.
  */
-function closed(target: { once(event: 'close', listener: () => void): unknown; close(): Promise<void> }): Promise<void> {
+function closed(target: {
+  once(event: 'close', listener: () => void): unknown;
+  close(): Promise<void>;
+}): Promise<void> {
   return new Promise<void>((resolve) => {
     target.once('close', () => resolve());
     try {

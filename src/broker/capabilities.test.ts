@@ -37,10 +37,29 @@ describe('capabilities from the broker version', () => {
     expect(capabilities('3.11.28').quorumPublishNackSticksToChannel).toBe(true);
     expect(capabilities('3.12.14').lastDeathHeaders).toBe(false);
     expect(capabilities('3.13.0').lastDeathHeaders).toBe(true);
-    expect(capabilities('3.13.7')).toMatchObject({ deadLetteredCopyCarriesDeliveryCount: false, readsClientXDeath: true, deliveryLimitCounter: 'every-return' });
-    expect(capabilities('4.0.0')).toMatchObject({ deadLetteredCopyCarriesDeliveryCount: true, readsClientXDeath: false, deliveryLimitCounter: 'acquired-count', defaultDeliveryLimit: 20 });
-    expect(capabilities('4.2.9')).toMatchObject({ nackRequeueCountsTowardLimit: true, nativeDelayedRetry: false, purgeRemovesHeldLetters: false, deliveryLimitCounter: 'acquired-count' });
-    expect(capabilities('4.3.0')).toMatchObject({ nackRequeueCountsTowardLimit: false, nativeDelayedRetry: true, purgeRemovesHeldLetters: true, deliveryLimitCounter: 'delivery-count' });
+    expect(capabilities('3.13.7')).toMatchObject({
+      deadLetteredCopyCarriesDeliveryCount: false,
+      readsClientXDeath: true,
+      deliveryLimitCounter: 'every-return',
+    });
+    expect(capabilities('4.0.0')).toMatchObject({
+      deadLetteredCopyCarriesDeliveryCount: true,
+      readsClientXDeath: false,
+      deliveryLimitCounter: 'acquired-count',
+      defaultDeliveryLimit: 20,
+    });
+    expect(capabilities('4.2.9')).toMatchObject({
+      nackRequeueCountsTowardLimit: true,
+      nativeDelayedRetry: false,
+      purgeRemovesHeldLetters: false,
+      deliveryLimitCounter: 'acquired-count',
+    });
+    expect(capabilities('4.3.0')).toMatchObject({
+      nackRequeueCountsTowardLimit: false,
+      nativeDelayedRetry: true,
+      purgeRemovesHeldLetters: true,
+      deliveryLimitCounter: 'delivery-count',
+    });
   });
 
   it('4.3.x: default limit 20, the delivery count (not nack), native delayed retry, purge takes held letters', () => {
@@ -60,7 +79,10 @@ describe('capabilities from the broker version', () => {
   });
 
   it('every capability says whether it was measured or derived', () => {
-    const c = withMeasured(capabilities('4.3.6'), fromSeen('4.3.6', { afterNack: null, beforeLoss: null, afterLoss: 1, deadLettered: 2 }));
+    const c = withMeasured(
+      capabilities('4.3.6'),
+      fromSeen('4.3.6', { afterNack: null, beforeLoss: null, afterLoss: 1, deadLettered: 2 }),
+    );
     expect(c.basis.nackRequeueCountsTowardLimit).toBe('measured');
     expect(c.basis.nativeDelayedRetry).toBe('derived');
     const lines = describeCapabilities(c);
@@ -79,7 +101,10 @@ describe('what the probe saw → capabilities', () => {
     });
   });
   it('4.2: nack counted (the acquired count), the copy carries it', () => {
-    expect(fromSeen('4.2.9', { afterNack: 1, beforeLoss: 2, afterLoss: 3, deadLettered: 4 })).toMatchObject({ deliveryLimitCounter: 'acquired-count', deadLetteredCopyCarriesDeliveryCount: true });
+    expect(fromSeen('4.2.9', { afterNack: 1, beforeLoss: 2, afterLoss: 3, deadLettered: 4 })).toMatchObject({
+      deliveryLimitCounter: 'acquired-count',
+      deadLetteredCopyCarriesDeliveryCount: true,
+    });
   });
   it('4.3: no count after nack, 1 after the channel closed', () => {
     expect(fromSeen('4.3.6', { afterNack: null, beforeLoss: null, afterLoss: 1, deadLettered: 2 })).toEqual({
@@ -90,7 +115,10 @@ describe('what the probe saw → capabilities', () => {
     });
   });
   it('a lost consumer that did not raise the count is seen as such', () => {
-    expect(fromSeen('4.3.6', { afterNack: null, beforeLoss: null, afterLoss: null, deadLettered: null }).consumerLossCountsTowardLimit).toBe(false);
+    expect(
+      fromSeen('4.3.6', { afterNack: null, beforeLoss: null, afterLoss: null, deadLettered: null })
+        .consumerLossCountsTowardLimit,
+    ).toBe(false);
   });
 
   it('x-acquired-count is sent from 4.3.0 on', () => {

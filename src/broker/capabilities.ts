@@ -130,7 +130,10 @@ export function capabilities(version: string): Capabilities {
 }
 
 /** what a probe saw, laid over the derived values (each one it measured is marked 'measured') */
-export function withMeasured(c: Capabilities, measured: Partial<Omit<Capabilities, 'version' | 'basis'>>): Capabilities {
+export function withMeasured(
+  c: Capabilities,
+  measured: Partial<Omit<Capabilities, 'version' | 'basis'>>,
+): Capabilities {
   const out: Capabilities = { ...c, ...measured, basis: { ...c.basis } };
   for (const k of Object.keys(measured)) out.basis[k as CapabilityName] = 'measured';
   return out;
@@ -147,7 +150,11 @@ export function describeCapabilities(c: Capabilities): string[] {
   const rows: [CapabilityName, string, string][] = [
     ['quorumMessageTtl', 'quorum x-message-ttl', yes(c.quorumMessageTtl)],
     ['atLeastOnceDeadLettering', 'at-least-once dead lettering', yes(c.atLeastOnceDeadLettering)],
-    ['policyApplyToQuorumQueues', 'policy apply-to quorum_queues', c.policyApplyToQuorumQueues ? 'yes' : "no (use 'queues')"],
+    [
+      'policyApplyToQuorumQueues',
+      'policy apply-to quorum_queues',
+      c.policyApplyToQuorumQueues ? 'yes' : "no (use 'queues')",
+    ],
     ['defaultDeliveryLimit', 'default x-delivery-limit', String(c.defaultDeliveryLimit ?? 'none')],
     ['deliveryLimitCounter', 'delivery limit counts', COUNTER[c.deliveryLimitCounter]],
     ['nackRequeueCountsTowardLimit', 'nack(requeue) counts to limit', yes(c.nackRequeueCountsTowardLimit)],
@@ -157,10 +164,18 @@ export function describeCapabilities(c: Capabilities): string[] {
     ['nativeDelayedRetry', 'native delayed retry', yes(c.nativeDelayedRetry)],
     ['acquiredCountHeader', 'x-acquired-count header', yes(c.acquiredCountHeader)],
     ['deadLetterCycleByRecency', 'DLX cycle check newest first', yes(c.deadLetterCycleByRecency)],
-    ['deadLetteredCopyCarriesDeliveryCount', 'DLQ copy carries delivery count', yes(c.deadLetteredCopyCarriesDeliveryCount)],
+    [
+      'deadLetteredCopyCarriesDeliveryCount',
+      'DLQ copy carries delivery count',
+      yes(c.deadLetteredCopyCarriesDeliveryCount),
+    ],
     ['purgeRemovesHeldLetters', 'purge removes held letters', yes(c.purgeRemovesHeldLetters)],
     ['quorumPublishNackSticksToChannel', 'quorum nack sticks to channel', yes(c.quorumPublishNackSticksToChannel)],
-    ['quorumRegistrationDelayMs', 'quorum replica on disk after', c.quorumRegistrationDelayMs ? `up to ${c.quorumRegistrationDelayMs / 1000} s` : 'at once'],
+    [
+      'quorumRegistrationDelayMs',
+      'quorum replica on disk after',
+      c.quorumRegistrationDelayMs ? `up to ${c.quorumRegistrationDelayMs / 1000} s` : 'at once',
+    ],
   ];
   return rows.map(([k, label, value]) => `${(label + ' ').padEnd(33, '.')} ${value} (${c.basis[k] ?? 'derived'})`);
 }

@@ -31,7 +31,11 @@ export interface ProbeSeen {
 /** the probe's observations → capability values (pure, for tests) */
 export function fromSeen(version: string, seen: ProbeSeen) {
   const nack = (seen.afterNack ?? 0) > 0;
-  const counter: DeliveryLimitCounter = nack ? (atLeast(version, 4, 0) ? 'acquired-count' : 'every-return') : 'delivery-count';
+  const counter: DeliveryLimitCounter = nack
+    ? atLeast(version, 4, 0)
+      ? 'acquired-count'
+      : 'every-return'
+    : 'delivery-count';
   return {
     nackRequeueCountsTowardLimit: nack,
     consumerLossCountsTowardLimit: (seen.afterLoss ?? 0) > (seen.beforeLoss ?? 0),
@@ -41,7 +45,12 @@ export function fromSeen(version: string, seen: ProbeSeen) {
 }
 
 /** the derived capabilities with the probe's measurements laid over them; derived alone when the probe fails */
-export async function measureCapabilities(broker: Broker, names: Names, derived: Capabilities, timeoutMs = 5000): Promise<Capabilities> {
+export async function measureCapabilities(
+  broker: Broker,
+  names: Names,
+  derived: Capabilities,
+  timeoutMs = 5000,
+): Promise<Capabilities> {
   if (!derived.quorumMessageTtl) return derived; // no quorum queues worth probing (before 3.10)
   const ch = await broker.connection.createChannel();
   ch.on('error', () => {});
@@ -97,7 +106,8 @@ async function getOne(ch: Channel, queue: string, waitMs = 5000): Promise<Got> {
   for (;;) {
     if (Date.now() > deadline) throw new Error(`no message in ${queue} within ${waitMs} ms`);
     const msg = await ch.get(queue, { noAck: false });
-    if (msg) return { msg, nack: (a, r) => ch.nack(msg, a, r), reject: (r) => ch.reject(msg, r), ack: () => ch.ack(msg) };
+    if (msg)
+      return { msg, nack: (a, r) => ch.nack(msg, a, r), reject: (r) => ch.reject(msg, r), ack: () => ch.ack(msg) };
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -109,5 +119,8 @@ const count = (msg: GetMessage): number | null => {
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error('probe timed out')), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error('probe timed out')), ms))),
+  ]).finally(() => clearTimeout(timer));
 }

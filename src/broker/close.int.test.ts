@@ -36,7 +36,13 @@ async function connect(): Promise<Broker> {
 }
 
 const settles = (p: Promise<unknown>) =>
-  Promise.race([p.then(() => 'settled' as const, () => 'settled' as const), new Promise<'hung'>((r) => setTimeout(r, SETTLE_MS, 'hung'))]);
+  Promise.race([
+    p.then(
+      () => 'settled' as const,
+      () => 'settled' as const,
+    ),
+    new Promise<'hung'>((r) => setTimeout(r, SETTLE_MS, 'hung')),
+  ]);
 
 describe('Broker.close() in the middle of a call', () => {
   it(`depth() and passive() settle (resolve or reject) when the connection closes under them, ${RACES} races`, async () => {

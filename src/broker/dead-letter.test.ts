@@ -6,7 +6,12 @@ const input = { name: 'p', pattern: '^q$', dlx: 'q.dlx', routingKey: 'failed' };
 describe('dead-letter policies', () => {
   it('leave the strategy out for the default, so the broker applies at-most-once', () => {
     const p = deadLetterPolicy({ ...input, strategy: 'default' }, { policyApplyToQuorumQueues: false });
-    expect(p.definition).toEqual({ 'dead-letter-exchange': 'q.dlx', 'dead-letter-routing-key': 'failed', overflow: 'reject-publish', 'max-length': 100 });
+    expect(p.definition).toEqual({
+      'dead-letter-exchange': 'q.dlx',
+      'dead-letter-routing-key': 'failed',
+      overflow: 'reject-publish',
+      'max-length': 100,
+    });
     expect(p.applyTo).toBe('queues');
     expect(strategyInEffect(p.definition)).toBe('at-most-once');
   });

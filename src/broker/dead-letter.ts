@@ -33,7 +33,10 @@ export interface DeadLetterPolicyInput {
  * silently for the client, with a warning in its own log),
  * apply-to as the broker knows it (quorum_queues from 3.12, else queues).
  */
-export function deadLetterPolicy(p: DeadLetterPolicyInput, caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>): PolicySpec {
+export function deadLetterPolicy(
+  p: DeadLetterPolicyInput,
+  caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>,
+): PolicySpec {
   return {
     name: p.name,
     pattern: p.pattern,

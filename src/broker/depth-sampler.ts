@@ -51,7 +51,10 @@ export function sampleDepths(
   intervalMs = DEPTH_INTERVAL_MS,
   onSample?: (sample: DepthSample) => void,
 ) {
-  const method = { ready: 'queue.declare passive (now)', messages: 'management API (refreshed by the broker, lags 1–3 s)' };
+  const method = {
+    ready: 'queue.declare passive (now)',
+    messages: 'management API (refreshed by the broker, lags 1–3 s)',
+  };
   const series: DepthSeries = { intervalMs, method, queues, samples: [], missed: 0 };
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -120,11 +123,22 @@ export function sampleDepths(
  * The management API's count per queue: one small request each, in parallel (listing the vhost's
  * queues took 3 s with ~360 queues of other namespaces; one queue ~50 ms). null where it did not answer.
  */
-async function managementCounts(mgmt: Management, queues: string[]): Promise<Required<Pick<DepthSample, 'messages' | 'unacked' | 'held'>>> {
+async function managementCounts(
+  mgmt: Management,
+  queues: string[],
+): Promise<Required<Pick<DepthSample, 'messages' | 'unacked' | 'held'>>> {
   const v = encodeURIComponent(mgmt.vhost);
   type Row = { messages?: number; messages_unacknowledged?: number; messages_dlx?: number } | null;
-  const rows = await Promise.all(queues.map((q) =>
-    mgmt.request<Row>('GET', `/api/queues/${v}/${encodeURIComponent(q)}?columns=messages,messages_unacknowledged,messages_dlx`).catch(() => null)));
+  const rows = await Promise.all(
+    queues.map((q) =>
+      mgmt
+        .request<Row>(
+          'GET',
+          `/api/queues/${v}/${encodeURIComponent(q)}?columns=messages,messages_unacknowledged,messages_dlx`,
+        )
+        .catch(() => null),
+    ),
+  );
   // messages_dlx: quorum queues only (read in the source: rabbit_quorum_queue.erl, v3.10.8 and v4.3.5); 0 elsewhere
   return {
     messages: rows.map((r) => (r ? (r.messages ?? 0) : null)),

@@ -87,7 +87,11 @@ export interface Hop {
  * dead-letter routing key, or without one with each key a message in the queue may carry (the keys
  * that bound it, or its name through the default exchange).
  */
-export function deadLetterHops(queues: QueueNode[], exchanges: ExchangeNode[], bindings: Binding[]): (q: QueueNode) => Hop[] {
+export function deadLetterHops(
+  queues: QueueNode[],
+  exchanges: ExchangeNode[],
+  bindings: Binding[],
+): (q: QueueNode) => Hop[] {
   const byName = new Set(queues.map((q) => q.name));
   const types = new Map(exchanges.map((x) => [x.name, x.type]));
 
@@ -112,7 +116,11 @@ export function deadLetterHops(queues: QueueNode[], exchanges: ExchangeNode[], b
     const type = types.get(x) ?? 'direct';
     const out: Hop[] = [];
     for (const b of from.get(x) ?? []) {
-      const matches = key === null || type === 'fanout' || type === 'headers' || (type === 'topic' ? topicMatches(b.routing_key, key) : b.routing_key === key);
+      const matches =
+        key === null ||
+        type === 'fanout' ||
+        type === 'headers' ||
+        (type === 'topic' ? topicMatches(b.routing_key, key) : b.routing_key === key);
       if (!matches) continue;
       if (b.destination_type === 'queue') out.push({ queue: b.destination, via: [x] });
       else for (const r of route(b.destination, key, seen)) out.push({ queue: r.queue, via: [x, ...r.via] });
@@ -128,7 +136,11 @@ export function deadLetterHops(queues: QueueNode[], exchanges: ExchangeNode[], b
   };
 }
 
-export function findDeadLetterLoops(queues: QueueNode[], exchanges: ExchangeNode[], bindings: Binding[]): DeadLetterLoop[] {
+export function findDeadLetterLoops(
+  queues: QueueNode[],
+  exchanges: ExchangeNode[],
+  bindings: Binding[],
+): DeadLetterLoop[] {
   const byName = new Map(queues.map((q) => [q.name, q]));
   /** one dead-letter hop from q: the queues its dead letters reach */
   const hops = deadLetterHops(queues, exchanges, bindings);

@@ -7,15 +7,26 @@ export function connectError(err: unknown, url: string): EnvError {
   const where = `RabbitMQ at ${maskUrl(url)}`;
   const msg = maskText(String(e?.message ?? err));
   const vhost = /vhost '?([^' ]+)'? not found/i.exec(msg);
-  if (vhost) return new EnvError(`${where}: vhost '${vhost[1]}' does not exist`, UP_HINT + ', or fix the vhost in MQLAB_AMQP_URL');
+  if (vhost)
+    return new EnvError(
+      `${where}: vhost '${vhost[1]}' does not exist`,
+      UP_HINT + ', or fix the vhost in MQLAB_AMQP_URL',
+    );
   if (/ACCESS.REFUSED|403/.test(msg))
-    return new EnvError(`${where}: credentials refused`, 'check the user and password in MQLAB_AMQP_URL, or ' + UP_HINT);
+    return new EnvError(
+      `${where}: credentials refused`,
+      'check the user and password in MQLAB_AMQP_URL, or ' + UP_HINT,
+    );
   if (/Expected ConnectionOpenOk; got <ConnectionClose/.test(msg)) {
     // the broker closes the connection at connection.open: the vhost is missing or not permitted
     const v = vhostName(url);
-    return new EnvError(`${where}: vhost '${v}' does not exist or the user may not use it`, UP_HINT + ', or fix the vhost in MQLAB_AMQP_URL');
+    return new EnvError(
+      `${where}: vhost '${v}' does not exist or the user may not use it`,
+      UP_HINT + ', or fix the vhost in MQLAB_AMQP_URL',
+    );
   }
-  if (/NOT.ALLOWED|530/.test(msg)) return new EnvError(`${where}: access to the vhost refused (${msg})`, 'check the vhost permissions of the user');
+  if (/NOT.ALLOWED|530/.test(msg))
+    return new EnvError(`${where}: access to the vhost refused (${msg})`, 'check the vhost permissions of the user');
   return new EnvError(`${where}: ${networkCause(e, msg)}`, UP_HINT);
 }
 

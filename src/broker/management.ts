@@ -53,7 +53,8 @@ export class Management {
     readonly vhost: string,
   ) {
     const u = new URL(url);
-    this.auth = 'Basic ' + Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
+    this.auth =
+      'Basic ' + Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
     u.username = '';
     u.password = '';
     this.base = u.toString().replace(/\/$/, '');
@@ -76,11 +77,17 @@ export class Management {
       const e = err as { cause?: { code?: string }; message?: string };
       // unreachable now: before the run (status) or during it (the lab stops with an environment error)
       const code = e.cause?.code;
-      const cause = code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? `connection lost (${code})` : networkCause(e, String(e.message));
+      const cause =
+        code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+          ? `connection lost (${code})`
+          : networkCause(e, String(e.message));
       throw new ServiceLost('RabbitMQ management API', this.url, cause);
     }
     if (res.status === 401)
-      throw new EnvError(`RabbitMQ management API at ${maskUrl(this.url)}: credentials refused`, 'check MQLAB_MGMT_URL (the admin account), or ' + UP_HINT);
+      throw new EnvError(
+        `RabbitMQ management API at ${maskUrl(this.url)}: credentials refused`,
+        'check MQLAB_MGMT_URL (the admin account), or ' + UP_HINT,
+      );
     if (res.status === 404 && method === 'GET') return null as T;
     if (!res.ok) {
       const text = await res.text().catch(() => '');
@@ -91,18 +98,29 @@ export class Management {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  async overview(): Promise<{ rabbitmq_version: string; erlang_version: string; product_name?: string; product_version?: string }> {
+  async overview(): Promise<{
+    rabbitmq_version: string;
+    erlang_version: string;
+    product_name?: string;
+    product_version?: string;
+  }> {
     return this.request('GET', '/api/overview');
   }
 
   async queue(name: string): Promise<QueueStats | null> {
-    const q = await this.request<Record<string, unknown> | null>('GET', `/api/queues/${this.v()}/${encodeURIComponent(name)}`);
+    const q = await this.request<Record<string, unknown> | null>(
+      'GET',
+      `/api/queues/${this.v()}/${encodeURIComponent(name)}`,
+    );
     return q ? toStats(q) : null;
   }
 
   /** one queue's statistics with the time bucket of their sample (GET …?lengths_age=5&lengths_incr=1) */
   async queueSample(name: string): Promise<QueueStats | null> {
-    const q = await this.request<Record<string, unknown> | null>('GET', `/api/queues/${this.v()}/${encodeURIComponent(name)}?lengths_age=5&lengths_incr=1`);
+    const q = await this.request<Record<string, unknown> | null>(
+      'GET',
+      `/api/queues/${this.v()}/${encodeURIComponent(name)}?lengths_age=5&lengths_incr=1`,
+    );
     if (!q) return null;
     const samples = (q.messages_details as { samples?: { timestamp?: number }[] } | undefined)?.samples;
     const ts = samples?.[0]?.timestamp;
@@ -120,7 +138,12 @@ export class Management {
 
   /** the bindings from one exchange to one queue (one small request, whatever else the vhost holds) */
   async bindingsBetween(exchange: string, queue: string): Promise<BindingInfo[]> {
-    return (await this.request<BindingInfo[] | null>('GET', `/api/bindings/${this.v()}/e/${encodeURIComponent(exchange)}/q/${encodeURIComponent(queue)}`)) ?? [];
+    return (
+      (await this.request<BindingInfo[] | null>(
+        'GET',
+        `/api/bindings/${this.v()}/e/${encodeURIComponent(exchange)}/q/${encodeURIComponent(queue)}`,
+      )) ?? []
+    );
   }
 
   /** is `queue` bound to `exchange` with `routingKey` (as the broker lists its bindings) */

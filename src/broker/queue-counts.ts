@@ -22,10 +22,18 @@ const FRESH_BOUND_MS = 8000;
 /** fresh: a sample taken after the call began; latest: the last one; none: ready only (unacked, held null) */
 export type SampleMode = 'fresh' | 'latest' | 'none';
 
-export async function queueCounts(broker: Broker, mgmt: Management, queues: readonly string[], mode: SampleMode = 'latest'): Promise<QueueCounts[]> {
+export async function queueCounts(
+  broker: Broker,
+  mgmt: Management,
+  queues: readonly string[],
+  mode: SampleMode = 'latest',
+): Promise<QueueCounts[]> {
   return Promise.all(
     queues.map(async (queue) => {
-      const [ready, sample] = await Promise.all([broker.depth(queue).catch(() => null), mode === 'none' ? null : sampleOf(mgmt, queue, mode === 'fresh').catch(() => null)]);
+      const [ready, sample] = await Promise.all([
+        broker.depth(queue).catch(() => null),
+        mode === 'none' ? null : sampleOf(mgmt, queue, mode === 'fresh').catch(() => null),
+      ]);
       return { queue, ready, unacked: sample ? sample.unacked : null, held: sample ? heldOf(sample) : null };
     }),
   );

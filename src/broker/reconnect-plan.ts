@@ -21,7 +21,11 @@ export const backoffMs = (b: Backoff, n: number): number => Math.min(b.maxMs, b.
  * (the URL that was in use is tried last in the first round), then a wait that doubles from
  * `initialMs` up to `maxMs`. Each entry says the URL index and the wait before it.
  */
-export function* attemptPlan(urlCount: number, backoff: Backoff, startAt = -1): Generator<{ index: number; waitMs: number }> {
+export function* attemptPlan(
+  urlCount: number,
+  backoff: Backoff,
+  startAt = -1,
+): Generator<{ index: number; waitMs: number }> {
   if (urlCount < 1) return;
   for (let round = 0; ; round++) {
     for (let k = 0; k < urlCount; k++) {
@@ -55,7 +59,7 @@ export class ConfirmLedger<M = unknown> {
   /** the connection died: every pending publish on it is lost */
   loseAllPending(): string[] {
     const lost: string[] = [];
-    for (const [id, s] of this.state) if (s.state === 'pending') (s.state = 'lost'), lost.push(id);
+    for (const [id, s] of this.state) if (s.state === 'pending') ((s.state = 'lost'), lost.push(id));
     return lost;
   }
 

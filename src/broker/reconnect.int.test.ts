@@ -62,7 +62,7 @@ describe('ReconnectingPublisher', () => {
     await pub.close();
     // the broker holds every id at least once (a lost publish may have arrived before the cut)
     const seen = new Set<string>();
-    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) seen.add(d.body), d.ack();
+    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) (seen.add(d.body), d.ack());
     expect(seen.size).toBe(400);
   });
 
@@ -70,7 +70,10 @@ describe('ReconnectingPublisher', () => {
     await broker.channel.purgeQueue(QUEUE);
     const pub = await ReconnectingPublisher.open({ urls: [CONFIG.amqpUrl], maxWaitMs: 10_000 });
     await pub.publish('', QUEUE, 'a', { messageId: 'a' });
-    const pending = pub.publish('', QUEUE, 'b', { messageId: 'b' }).then(() => 'confirmed', (err) => (err instanceof PublishLost ? 'lost' : String(err)));
+    const pending = pub.publish('', QUEUE, 'b', { messageId: 'b' }).then(
+      () => 'confirmed',
+      (err) => (err instanceof PublishLost ? 'lost' : String(err)),
+    );
     expect(await pub.renewChannel()).toBe(true);
     expect(['lost', 'confirmed']).toContain(await pending); // the broker may have confirmed it before the close
     await pub.publish('', QUEUE, 'c', { messageId: 'c' });
@@ -78,7 +81,7 @@ describe('ReconnectingPublisher', () => {
     await pub.close();
     expect(await pub.renewChannel()).toBe(false); // no live connection
     const seen: string[] = [];
-    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) seen.push(d.body), d.ack();
+    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) (seen.push(d.body), d.ack());
     expect(seen).toContain('a');
     expect(seen).toContain('c');
   });
@@ -87,7 +90,9 @@ describe('ReconnectingPublisher', () => {
     const urls = await twoNodes();
     for (const p of proxies) await p.cut();
     const start = Date.now();
-    await expect(ReconnectingPublisher.open({ urls, maxWaitMs: 1500 })).rejects.toThrow(/no RabbitMQ node accepted a connection within 2 s \(amqp:\/\/app:\*+@127/);
+    await expect(ReconnectingPublisher.open({ urls, maxWaitMs: 1500 })).rejects.toThrow(
+      /no RabbitMQ node accepted a connection within 2 s \(amqp:\/\/app:\*+@127/,
+    );
     expect(Date.now() - start).toBeLessThan(4000);
   });
 });

@@ -52,7 +52,10 @@ export async function connectAny(opts: ReconnectOptions, after = -1): Promise<Li
       opts.onAttempt?.(url, last);
     }
   }
-  throw new EnvError(`no RabbitMQ node accepted a connection within ${Math.round(opts.maxWaitMs / 1000)} s (${opts.urls.map(maskUrl).join(', ')}): ${last}`, 'run `mqlab up` (or `mqlab status` to see which nodes run)');
+  throw new EnvError(
+    `no RabbitMQ node accepted a connection within ${Math.round(opts.maxWaitMs / 1000)} s (${opts.urls.map(maskUrl).join(', ')}): ${last}`,
+    'run `mqlab up` (or `mqlab status` to see which nodes run)',
+  );
 }
 
 /** calls `listener` once when the link dies without close() */
@@ -115,19 +118,33 @@ export class ReconnectingPublisher {
   }
 
   private watch(link: Link): void {
-    watchLoss(link, () => this.closing, (cause) => {
-      if (this.link === link) this.link = null;
-      this.ledger.loseAllPending();
-      for (const l of this.lostListeners) l(cause);
-    });
+    watchLoss(
+      link,
+      () => this.closing,
+      (cause) => {
+        if (this.link === link) this.link = null;
+        this.ledger.loseAllPending();
+        for (const l of this.lostListeners) l(cause);
+      },
+    );
   }
 
   /**
    * Publish (persistent, with the message id as the ledger's key) and wait for the confirm.
    * Rejects with PublishLost when the connection dies first, LabError on a nack.
    */
-  publish(exchange: string, routingKey: string, body: string | Buffer, props: PublishProps & { messageId: string }): Promise<void> {
-    const message: OutgoingMessage = { exchange, routingKey, body: Buffer.from(body), props: { persistent: true, ...props } };
+  publish(
+    exchange: string,
+    routingKey: string,
+    body: string | Buffer,
+    props: PublishProps & { messageId: string },
+  ): Promise<void> {
+    const message: OutgoingMessage = {
+      exchange,
+      routingKey,
+      body: Buffer.from(body),
+      props: { persistent: true, ...props },
+    };
     const id = props.messageId;
     this.ledger.published(id, message);
     const link = this.link;
@@ -137,8 +154,9 @@ export class ReconnectingPublisher {
     }
     return new Promise<void>((resolve, reject) => {
       const done = (err: unknown) => {
-        if (!err) return this.ledger.settle(id, 'confirmed'), resolve();
-        if (/nacked/.test(String((err as Error).message))) return this.ledger.settle(id, 'nacked'), reject(new LabError(`the broker nacked message ${id}`));
+        if (!err) return (this.ledger.settle(id, 'confirmed'), resolve());
+        if (/nacked/.test(String((err as Error).message)))
+          return (this.ledger.settle(id, 'nacked'), reject(new LabError(`the broker nacked message ${id}`)));
         this.ledger.settle(id, 'lost');
         reject(new PublishLost(id));
       };
@@ -257,10 +275,14 @@ export class ReconnectingConsumer {
     if (this.closing) return void (await closeConnection(link.connection));
     this.link = link;
     this.subscriptions++;
-    watchLoss(link, () => this.closing, () => {
-      this.link = null;
-      this.subscribe(link.index).catch((err) => this.fail(err));
-    });
+    watchLoss(
+      link,
+      () => this.closing,
+      () => {
+        this.link = null;
+        this.subscribe(link.index).catch((err) => this.fail(err));
+      },
+    );
     const ch = link.channel;
     await ch.prefetch(this.opts.prefetch);
     await ch.consume(

@@ -44,7 +44,11 @@ export function queueArguments(q: QueueSpec): Record<string, unknown> {
   return { 'x-queue-type': q.type ?? 'quorum', ...q.args };
 }
 
-export async function declareTopology(broker: Broker, t: Topology, onRecreate?: (queue: string) => void): Promise<void> {
+export async function declareTopology(
+  broker: Broker,
+  t: Topology,
+  onRecreate?: (queue: string) => void,
+): Promise<void> {
   const ch = await broker.newChannel();
   try {
     for (const x of t.exchanges ?? []) await ch.assertExchange(x.name, x.type, { durable: true });

@@ -4,8 +4,22 @@ import { deadLetterHistory, deathCount, firstDeath } from './xdeath.js';
 // as the broker sends it after work → (rejected) → retry → (expired) → work → (rejected) → …
 const headers = {
   'x-death': [
-    { count: 2, reason: 'expired', queue: 'orders.retry', time: { '!': 'timestamp', value: 1764480000 }, exchange: 'orders.retry.dlx', 'routing-keys': ['orders.retry'] },
-    { count: 2, reason: 'rejected', queue: 'orders.work', time: 1764479999, exchange: '', 'routing-keys': ['orders.work'] },
+    {
+      count: 2,
+      reason: 'expired',
+      queue: 'orders.retry',
+      time: { '!': 'timestamp', value: 1764480000 },
+      exchange: 'orders.retry.dlx',
+      'routing-keys': ['orders.retry'],
+    },
+    {
+      count: 2,
+      reason: 'rejected',
+      queue: 'orders.work',
+      time: 1764479999,
+      exchange: '',
+      'routing-keys': ['orders.work'],
+    },
   ],
   'x-first-death-reason': 'rejected',
   'x-first-death-queue': 'orders.work',
@@ -15,7 +29,10 @@ const headers = {
 describe('x-death', () => {
   it('parses every entry, newest first, as the broker ordered them', () => {
     const h = deadLetterHistory(headers);
-    expect(h.map((e) => `${e.queue}/${e.reason}/${e.count}`)).toEqual(['orders.retry/expired/2', 'orders.work/rejected/2']);
+    expect(h.map((e) => `${e.queue}/${e.reason}/${e.count}`)).toEqual([
+      'orders.retry/expired/2',
+      'orders.work/rejected/2',
+    ]);
     expect(h[0]).toMatchObject({ exchange: 'orders.retry.dlx', routingKeys: ['orders.retry'], time: 1764480000 });
   });
 

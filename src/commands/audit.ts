@@ -29,7 +29,11 @@ export function parseFailOn(raw: string): Severity | 'never' {
 
 function parseTimeout(raw: string): number {
   const s = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(s > 0 && s <= 600)) throw new UsageError(`invalid --timeout '${raw}'`, 'give the seconds one request may take, from 0.1 to 600 (default 30)');
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(s > 0 && s <= 600))
+    throw new UsageError(
+      `invalid --timeout '${raw}'`,
+      'give the seconds one request may take, from 0.1 to 600 (default 30)',
+    );
   return s * 1000;
 }
 
@@ -37,7 +41,11 @@ export async function auditCommand(file: string | undefined, o: AuditFlags): Pro
   const failOn = parseFailOn(o.failOn);
   const timeoutMs = parseTimeout(o.timeout);
   if (o.vhost === '') throw new UsageError('--vhost is empty', 'give a vhost name, e.g. --vhost / or --vhost lab');
-  if (file !== undefined && o.mgmtUrl !== undefined) throw new UsageError('give a definitions file or --mgmt-url, not both', 'mqlab audit FILE reads the file offline; mqlab audit --mgmt-url URL reads a running broker');
+  if (file !== undefined && o.mgmtUrl !== undefined)
+    throw new UsageError(
+      'give a definitions file or --mgmt-url, not both',
+      'mqlab audit FILE reads the file offline; mqlab audit --mgmt-url URL reads a running broker',
+    );
   checkOutputPaths({ junit: o.junit });
   const t0 = performance.now();
   let requests = 0;
@@ -52,9 +60,13 @@ export async function auditCommand(file: string | undefined, o: AuditFlags): Pro
   const t1 = performance.now();
   const result = audit(snapshot, failOn);
   const timings: Timings = { readMs: t1 - t0, checkMs: performance.now() - t1, requests };
-  process.stderr.write(`audit: read ${snapshot.queues.length} queue(s) in ${(timings.readMs / 1000).toFixed(1)} s (${requests} GET request(s)), checked in ${(timings.checkMs / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `audit: read ${snapshot.queues.length} queue(s) in ${(timings.readMs / 1000).toFixed(1)} s (${requests} GET request(s)), checked in ${(timings.checkMs / 1000).toFixed(1)} s\n`,
+  );
   if (o.junit !== undefined) writeOutput(o.junit, auditJunit(result, timings));
-  process.stdout.write(o.json ? JSON.stringify(auditJson(result, timings), null, 2) + '\n' : renderText(result).join('\n') + '\n');
+  process.stdout.write(
+    o.json ? JSON.stringify(auditJson(result, timings), null, 2) + '\n' : renderText(result).join('\n') + '\n',
+  );
   return result.failed ? 1 : 0;
 }
 

@@ -19,7 +19,12 @@ export interface RunNames {
 export async function runNames(entry: LabMeta, config: Config, options: unknown): Promise<RunNames> {
   const { lab } = await entry.load();
   const base = namesFor(config);
-  const seen = { queues: new Set<string>(), exchanges: new Set<string>(), policies: new Set<string>(), tables: new Set<string>() };
+  const seen = {
+    queues: new Set<string>(),
+    exchanges: new Set<string>(),
+    policies: new Set<string>(),
+    tables: new Set<string>(),
+  };
   const keep = (set: Set<string>, name: string) => (set.add(name), name);
   const recording: Names = {
     namespace: base.namespace,
@@ -34,13 +39,21 @@ export async function runNames(entry: LabMeta, config: Config, options: unknown)
   for (const x of topology?.exchanges ?? []) seen.exchanges.add(x.name);
   lab.schema?.(recording);
   lab.reset?.(recording);
-  return { namespace: base.namespace, queues: [...seen.queues], exchanges: [...seen.exchanges], policies: [...seen.policies], tables: [...seen.tables] };
+  return {
+    namespace: base.namespace,
+    queues: [...seen.queues],
+    exchanges: [...seen.exchanges],
+    policies: [...seen.policies],
+    tables: [...seen.tables],
+  };
 }
 
 export function renderNames(lab: string, n: RunNames): string[] {
   const list = (xs: string[]) => (xs.length ? xs.join('  ') : '-');
   if (!n.queues.length && !n.exchanges.length && !n.policies.length && !n.tables.length)
-    return [`${lab}: it declares its queues itself while it runs (they depend on the broker); docs/labs/${lab}.md names them`];
+    return [
+      `${lab}: it declares its queues itself while it runs (they depend on the broker); docs/labs/${lab}.md names them`,
+    ];
   return [
     `${lab} ${n.namespace ? `in namespace ${n.namespace}` : 'without a namespace'}:`,
     `  queues     ${list(n.queues)}`,

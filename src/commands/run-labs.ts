@@ -46,14 +46,20 @@ export async function runCommand(
   summary: boolean,
 ): Promise<number> {
   const { signal } = state;
-  const junit = flags.junit ? new JunitFile(flags.junit, entries.map((e) => e.name)) : undefined;
+  const junit = flags.junit
+    ? new JunitFile(
+        flags.junit,
+        entries.map((e) => e.name),
+      )
+    : undefined;
   state.junit = junit;
   checkOutputPaths(flags);
   // a lab run alone that cannot run here (e.g. it needs a cluster) is an environment error: one line, exit 2
-  if (!summary) for (const e of entries) {
-    const missing = await e.requires?.(config);
-    if (missing) throw new EnvError(`${e.name} ${missing}`);
-  }
+  if (!summary)
+    for (const e of entries) {
+      const missing = await e.requires?.(config);
+      if (missing) throw new EnvError(`${e.name} ${missing}`);
+    }
   if (flags.html) checkHtmlTarget(flags.html, summary);
   const port = livePort(flags);
   const lock = await holdServices(entries, config, flags, summary, signal);
@@ -75,12 +81,24 @@ export async function runCommand(
  * The set lock of mqlab's services (src/services/set-lock.ts): shared, or exclusive when a lab that
  * stops, restarts or kills a service will run (`mqlab all` then holds it for the whole run).
  */
-async function holdServices(entries: readonly LabMeta[], config: Config, flags: RunFlags, summary: boolean, signal: AbortSignal) {
+async function holdServices(
+  entries: readonly LabMeta[],
+  config: Config,
+  flags: RunFlags,
+  summary: boolean,
+  signal: AbortSignal,
+) {
   let disruptive = false;
   for (const e of entries) if (e.disruptive && !(await e.requires?.(config))) disruptive = true;
   const what = summary ? 'mqlab all' : (entries[0]?.name ?? 'mqlab');
   const say = (line: string) => process.stderr.write(`${what}: ${line}\n`);
-  return holdHome(config.home, { mode: disruptive ? 'exclusive' : 'shared', what, wait: flags.wait !== false, say, signal });
+  return holdHome(config.home, {
+    mode: disruptive ? 'exclusive' : 'shared',
+    what,
+    wait: flags.wait !== false,
+    say,
+    signal,
+  });
 }
 
 async function runAndReport(
@@ -102,7 +120,14 @@ async function runAndReport(
     entries,
     config,
     // views: each checkpoint's counts and message taken at the pause, for the bench (live or recorded)
-    { verbose: Boolean(flags.verbose), step: Boolean(flags.step), out: flags.out, labOptions, jobs: flags.jobs, views: Boolean(live || flags.html) },
+    {
+      verbose: Boolean(flags.verbose),
+      step: Boolean(flags.step),
+      out: flags.out,
+      labOptions,
+      jobs: flags.jobs,
+      views: Boolean(live || flags.html),
+    },
     {
       stderr: (line) => process.stderr.write(line + '\n'),
       waitForEnter: (prompt) => (live ? live.pause(() => waitForEnter(prompt, signal)) : waitForEnter(prompt, signal)),

@@ -14,7 +14,12 @@ const log = (line: string) => process.stderr.write(`mqlab: ${line}\n`);
  * `up` holds the set lock shared (it starts what is down, which must not be a service a lab has
  * stopped on purpose: it waits for that outage to end); `down` exclusively (it stops them).
  */
-const holding = async <T>(config: Config, what: string, mode: 'shared' | 'exclusive', run: () => Promise<T>): Promise<T> => {
+const holding = async <T>(
+  config: Config,
+  what: string,
+  mode: 'shared' | 'exclusive',
+  run: () => Promise<T>,
+): Promise<T> => {
   const lock = await holdHome(config.home, { mode, what, wait: true, say: (line) => log(line) });
   try {
     return await run();
@@ -24,8 +29,12 @@ const holding = async <T>(config: Config, what: string, mode: 'shared' | 'exclus
 };
 
 export async function upCommand(config: Config, backend: string, nodes?: string): Promise<number> {
-  await holding(config, 'mqlab up', 'shared', () => up(config, parseBackend(backend), log, nodes === undefined ? undefined : parseNodes(nodes)));
-  process.stdout.write('services are up: run `mqlab list` to see the labs, `mqlab retry` to run one, `mqlab all` for every lab\n');
+  await holding(config, 'mqlab up', 'shared', () =>
+    up(config, parseBackend(backend), log, nodes === undefined ? undefined : parseNodes(nodes)),
+  );
+  process.stdout.write(
+    'services are up: run `mqlab list` to see the labs, `mqlab retry` to run one, `mqlab all` for every lab\n',
+  );
   return 0;
 }
 
@@ -50,7 +59,12 @@ export async function statusCommand(registry: Registry, config: Config, json: bo
  * cleared, the rest of the screen cleared); not a terminal or NO_COLOR: one plain block per
  * interval. A service that stops answering is a line of the picture, not the end. Ctrl-C: exit 0.
  */
-export async function watchCommand(registry: Registry, config: Config, seconds: number, signal: AbortSignal): Promise<number> {
+export async function watchCommand(
+  registry: Registry,
+  config: Config,
+  seconds: number,
+  signal: AbortSignal,
+): Promise<number> {
   const inPlace = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
   while (!signal.aborted) {
     const head = `mqlab status --watch  ${new Date().toLocaleTimeString('en-GB')}  every ${seconds} s  (Ctrl-C stops)`;

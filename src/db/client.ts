@@ -26,7 +26,12 @@ export interface DbPoolOptions {
 /** mqlab's pools: 100 ms × 2^n, at most 1 s */
 export const DB_RECONNECT: Backoff = { initialMs: 100, maxMs: 1000 };
 
-export async function openDb(url: string, max = 4, onClose?: () => void, pool: DbPoolOptions = {}): Promise<{ db: Db; version: string }> {
+export async function openDb(
+  url: string,
+  max = 4,
+  onClose?: () => void,
+  pool: DbPoolOptions = {},
+): Promise<{ db: Db; version: string }> {
   const creds = pgCredentials(url);
   const { reconnect = DB_RECONNECT } = pool;
   const db = postgres(creds.url, {
@@ -55,11 +60,17 @@ export function dbError(err: unknown, url: string): EnvError {
   switch (e?.code) {
     case '28P01':
     case '28000':
-      return new EnvError(`${where}: credentials refused (${msg})`, 'check the user and password in MQLAB_PG_URL, or ' + UP_HINT);
+      return new EnvError(
+        `${where}: credentials refused (${msg})`,
+        'check the user and password in MQLAB_PG_URL, or ' + UP_HINT,
+      );
     case '3D000':
       return new EnvError(`${where}: ${msg}`, UP_HINT + ', or fix the database name in MQLAB_PG_URL');
     case '42501':
-      return new EnvError(`${where}: permission denied (${msg})`, 'the app role needs CREATE on its schema; ' + UP_HINT);
+      return new EnvError(
+        `${where}: permission denied (${msg})`,
+        'the app role needs CREATE on its schema; ' + UP_HINT,
+      );
   }
   return new EnvError(`${where}: ${networkCause(e, msg)}`, UP_HINT);
 }
@@ -68,7 +79,11 @@ export function dbError(err: unknown, url: string): EnvError {
  * When a connection of `db` closes and the pool is not being ended, ask the database at once
  * (`select 1`, a new connection): refused or reset → `onLost` with the cause.
  */
-export function dbLossProbe(getDb: () => Db | undefined, isEnding: () => boolean, onLost: (cause: string) => void): () => void {
+export function dbLossProbe(
+  getDb: () => Db | undefined,
+  isEnding: () => boolean,
+  onLost: (cause: string) => void,
+): () => void {
   let probing = false;
   return () => {
     const db = getDb();
@@ -80,7 +95,8 @@ export function dbLossProbe(getDb: () => Db | undefined, isEnding: () => boolean
       db`select 1`.then(
         () => (probing = false),
         (err: unknown) => {
-          if (!isEnding() && (err as { code?: unknown }).code === 'CONNECT_TIMEOUT' && timeoutsLeft > 0) return attempt(timeoutsLeft - 1);
+          if (!isEnding() && (err as { code?: unknown }).code === 'CONNECT_TIMEOUT' && timeoutsLeft > 0)
+            return attempt(timeoutsLeft - 1);
           if (!isEnding() && isConnectionLoss(err)) onLost(lossCause(err, 'connection lost during the run'));
           probing = false;
         },

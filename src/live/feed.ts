@@ -22,7 +22,13 @@ interface LabState {
 
 /** the --json form of an event (src/report/json.ts), which the page's drawing reads */
 export const timelineEvent = (e: LabEvent): TimelineEvent =>
-  ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e), ...(e.view ? { view: e.view } : {}) }) as TimelineEvent;
+  ({
+    source: e.source,
+    ...(e.process ? { process: e.process } : {}),
+    ...e.fields,
+    line: formatEvent(e),
+    ...(e.view ? { view: e.view } : {}),
+  }) as TimelineEvent;
 
 const PUSH_MS = 250;
 
@@ -36,7 +42,11 @@ export class LiveFeed implements RunObserver {
 
   labStarted(info: LabStart): void {
     const queues = info.topology?.queues.map((q) => q.name) ?? [];
-    this.labs.set(info.lab, { start: info, events: [], depths: { intervalMs: 0, method: { ready: '', messages: '' }, queues, samples: [], missed: 0 } });
+    this.labs.set(info.lab, {
+      start: info,
+      events: [],
+      depths: { intervalMs: 0, method: { ready: '', messages: '' }, queues, samples: [], missed: 0 },
+    });
     this.schedule(info.lab, 0);
   }
 
@@ -74,7 +84,12 @@ export class LiveFeed implements RunObserver {
     const released = new Promise<void>((r) => (release = r));
     const token = this.pendingToken ?? '';
     this.waiter = { token, release };
-    return { released, cancel: () => { if (this.waiter?.release === release) this.waiter = null; } };
+    return {
+      released,
+      cancel: () => {
+        if (this.waiter?.release === release) this.waiter = null;
+      },
+    };
   }
 
   /** a page's Continue: true when it released the checkpoint the run waits on */
@@ -87,12 +102,13 @@ export class LiveFeed implements RunObserver {
 
   /** push what is still scheduled, now (the run ended) */
   flush(): void {
-    for (const [lab, s] of this.labs) if (s.timer) {
-      clearTimeout(s.timer);
-      s.timer = undefined;
-      const r = this.render(lab);
-      this.push(r.lab, r.tail);
-    }
+    for (const [lab, s] of this.labs)
+      if (s.timer) {
+        clearTimeout(s.timer);
+        s.timer = undefined;
+        const r = this.render(lab);
+        this.push(r.lab, r.tail);
+      }
   }
 
   private schedule(lab: string, ms: number): void {
@@ -117,9 +133,17 @@ export class LiveFeed implements RunObserver {
       events: s.events,
       depths: s.depths,
       topology: s.start.topology,
-      descriptions: Object.fromEntries(s.start.checkpoints.flatMap((c) => (typeof c === 'string' || !c.description ? [] : [[c.name, c.description]]))),
+      descriptions: Object.fromEntries(
+        s.start.checkpoints.flatMap((c) => (typeof c === 'string' || !c.description ? [] : [[c.name, c.description]])),
+      ),
     });
-    const checks = (r?.checks ?? []).map((c) => ({ name: c.name, expected: c.expected, actual: c.actual, compare: c.compare ?? 'eq', pass: c.pass }));
+    const checks = (r?.checks ?? []).map((c) => ({
+      name: c.name,
+      expected: c.expected,
+      actual: c.actual,
+      compare: c.compare ?? 'eq',
+      pass: c.pass,
+    }));
     return { lab: bench, tail: labTail({ events: s.events, window: r?.window, depths: s.depths }, checks) };
   }
 }

@@ -10,14 +10,21 @@ import type { Graph, GraphEdge, GraphNode } from './graph.js';
 const find = (g: Graph, id: string) => g.nodes.find((n) => n.id === id);
 
 function nodeSvg(n: GraphNode): string {
-  const notes = n.notes.map((t, i) => `<text class="g-note" x="${n.x + 12}" y="${n.y + 58 + i * 24}">${esc(t)}</text>`).join('');
-  const counts = n.kind === 'queue'
-    ? `<text class="g-count" x="${n.x + 12}" y="${n.y + n.h - 14}"><tspan data-count="ready">ready –</tspan><tspan dx="8" data-count="unacked">unacked –</tspan><tspan dx="8" data-count="held">held –</tspan></text>`
-    : n.kind === 'process' ? `<text class="g-state" x="${n.x + 12}" y="${n.y + n.h - 14}" data-state=""></text>` : '';
+  const notes = n.notes
+    .map((t, i) => `<text class="g-note" x="${n.x + 12}" y="${n.y + 58 + i * 24}">${esc(t)}</text>`)
+    .join('');
+  const counts =
+    n.kind === 'queue'
+      ? `<text class="g-count" x="${n.x + 12}" y="${n.y + n.h - 14}"><tspan data-count="ready">ready –</tspan><tspan dx="8" data-count="unacked">unacked –</tspan><tspan dx="8" data-count="held">held –</tspan></text>`
+      : n.kind === 'process'
+        ? `<text class="g-state" x="${n.x + 12}" y="${n.y + n.h - 14}" data-state=""></text>`
+        : '';
   // tokens line up from the node's right edge, below its name
-  return `<g class="g-node g-${n.kind}" data-node="${esc(n.id)}" data-x="${n.x + 8}" data-right="${n.x + n.w - 8}" data-cy="${n.y + n.h - 66}">` +
+  return (
+    `<g class="g-node g-${n.kind}" data-node="${esc(n.id)}" data-x="${n.x + 8}" data-right="${n.x + n.w - 8}" data-cy="${n.y + n.h - 66}">` +
     `<rect x="${n.x}" y="${n.y}" width="${n.w}" height="${n.h}" rx="10"/>` +
-    `<text class="g-name" x="${n.x + 12}" y="${n.y + 28}">${esc(short(n.label, n.w))}<title>${esc(n.label)}</title></text>${notes}${counts}</g>`;
+    `<text class="g-name" x="${n.x + 12}" y="${n.y + 28}">${esc(short(n.label, n.w))}<title>${esc(n.label)}</title></text>${notes}${counts}</g>`
+  );
 }
 
 /** a long queue name keeps its end (the part that differs), with an ellipsis in front */
@@ -37,8 +44,10 @@ function edgeSvg(g: Graph, e: GraphEdge, arcIndex: number): string {
     const out = x0 + 40 + arcIndex * 48;
     const [ya, yb] = [a.y + a.h * 0.62, b.y + b.h * 0.38];
     const mid = (ya + yb) / 2;
-    return `<path class="${cls}" d="M${x0},${ya} C${out},${ya} ${out},${yb} ${x0 + 8},${yb}" marker-end="url(#arrow)"/>` +
-      `<text class="g-edge-label" x="${out - 6}" y="${mid}" transform="rotate(90 ${out - 6} ${mid})" text-anchor="middle">${esc(e.label)}</text>`;
+    return (
+      `<path class="${cls}" d="M${x0},${ya} C${out},${ya} ${out},${yb} ${x0 + 8},${yb}" marker-end="url(#arrow)"/>` +
+      `<text class="g-edge-label" x="${out - 6}" y="${mid}" transform="rotate(90 ${out - 6} ${mid})" text-anchor="middle">${esc(e.label)}</text>`
+    );
   }
   const [from, to] = a.x < b.x ? [a, b] : [b, a];
   const x1 = from.x + from.w;
@@ -46,7 +55,10 @@ function edgeSvg(g: Graph, e: GraphEdge, arcIndex: number): string {
   const x2 = to.x;
   const y2 = to.y + to.h / 2;
   const mx = (x1 + x2) / 2;
-  const d = a.x < b.x ? `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2 - 8},${y2}` : `M${x2},${y2} C${mx},${y2} ${mx},${y1} ${x1 + 8},${y1}`;
+  const d =
+    a.x < b.x
+      ? `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2 - 8},${y2}`
+      : `M${x2},${y2} C${mx},${y2} ${mx},${y1} ${x1 + 8},${y1}`;
   return `<path class="${cls}" d="${d}" marker-end="url(#arrow)"><title>${esc(e.label)}</title></path>`;
 }
 
@@ -58,7 +70,9 @@ export function graphSvg(g: Graph): string {
     return edgeSvg(g, e, a && b && a.x === b.x ? arcs++ : 0);
   });
   const empty = g.nodes.length === 0 ? `<text class="g-note" x="20" y="60">this lab declares no topology</text>` : '';
-  return `<svg class="graph" viewBox="0 0 ${g.width + 20} ${g.height}" role="img" aria-label="the lab's exchanges, queues and processes">` +
+  return (
+    `<svg class="graph" viewBox="0 0 ${g.width + 20} ${g.height}" role="img" aria-label="the lab's exchanges, queues and processes">` +
     `<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>` +
-    `${edges.join('')}${g.nodes.map(nodeSvg).join('')}${empty}<g class="tokens"></g></svg>`;
+    `${edges.join('')}${g.nodes.map(nodeSvg).join('')}${empty}<g class="tokens"></g></svg>`
+  );
 }

@@ -53,7 +53,8 @@ export function queueNotes(q: QueueSpec): string[] {
   if (a['x-overflow'] !== undefined) notes.push(`overflow ${a['x-overflow']}`);
   if (a['x-delivery-limit'] !== undefined) notes.push(`delivery-limit ${a['x-delivery-limit']}`);
   if (a['x-dead-letter-strategy'] !== undefined) notes.push(`dead letters ${a['x-dead-letter-strategy']}`);
-  if (a['x-delayed-retry-type'] !== undefined) notes.push(`delayed retry ${a['x-delayed-retry-type']} ${ms(a['x-delayed-retry-min'])}`);
+  if (a['x-delayed-retry-type'] !== undefined)
+    notes.push(`delayed retry ${a['x-delayed-retry-type']} ${ms(a['x-delayed-retry-min'])}`);
   return notes;
 }
 
@@ -67,10 +68,27 @@ export function deadLetterEdges(t: Topology): GraphEdge[] {
     if (dlx === undefined) continue;
     const key = a['x-dead-letter-routing-key'];
     // what the queue's own arguments let dead-letter it: a reject always, and what its limits add
-    const why = ['rejected', ...(a['x-message-ttl'] !== undefined ? ['expired'] : []), ...(a['x-max-length'] !== undefined ? ['maxlen'] : []), ...(a['x-delivery-limit'] !== undefined ? ['delivery limit'] : [])].join(', ');
+    const why = [
+      'rejected',
+      ...(a['x-message-ttl'] !== undefined ? ['expired'] : []),
+      ...(a['x-max-length'] !== undefined ? ['maxlen'] : []),
+      ...(a['x-delivery-limit'] !== undefined ? ['delivery limit'] : []),
+    ].join(', ');
     const strategy = a['x-dead-letter-strategy'] === 'at-least-once' ? ', at-least-once' : '';
-    if (dlx === '' && typeof key === 'string' && queues.has(key)) out.push({ from: queueId(q.name), to: queueId(key), kind: 'dead-letter', label: `dead letter: ${why}${strategy}` });
-    else if (dlx !== '') out.push({ from: queueId(q.name), to: exchangeId(String(dlx)), kind: 'dead-letter', label: `dead letter${key ? ` key ${key}` : ''}${strategy}` });
+    if (dlx === '' && typeof key === 'string' && queues.has(key))
+      out.push({
+        from: queueId(q.name),
+        to: queueId(key),
+        kind: 'dead-letter',
+        label: `dead letter: ${why}${strategy}`,
+      });
+    else if (dlx !== '')
+      out.push({
+        from: queueId(q.name),
+        to: exchangeId(String(dlx)),
+        kind: 'dead-letter',
+        label: `dead letter${key ? ` key ${key}` : ''}${strategy}`,
+      });
   }
   return out;
 }
@@ -95,14 +113,44 @@ export function buildGraph(t: Topology | null, lanes: readonly string[]): Graph 
     items.forEach((it, i) => nodes.push({ ...it, x, y: 20 + i * ROW, w, h: NODE_H }));
     x += w + COL.gap;
   };
-  column(left.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })), COL.process);
+  column(
+    left.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })),
+    COL.process,
+  );
   const tail = (name: string) => name.split('.').slice(-2).join('.');
-  const binds = (x: string) => (t?.bindings ?? []).filter((b) => b.exchange === x).flatMap((b) => [`→ ${tail(b.queue)}`, ...(b.key ? [`  key ${b.key}`] : [])]);
-  column(exchanges.map((e) => ({ id: exchangeId(e.name), kind: 'exchange' as const, label: e.name, notes: [`${e.type} exchange`, ...binds(e.name)] })), COL.exchange);
-  column(queues.map((q) => ({ id: queueId(q.name), kind: 'queue' as const, label: q.name, notes: [...queueNotes(q), ...deadLetterNote(q, tail)] })), COL.queue);
+  const binds = (x: string) =>
+    (t?.bindings ?? [])
+      .filter((b) => b.exchange === x)
+      .flatMap((b) => [`→ ${tail(b.queue)}`, ...(b.key ? [`  key ${b.key}`] : [])]);
+  column(
+    exchanges.map((e) => ({
+      id: exchangeId(e.name),
+      kind: 'exchange' as const,
+      label: e.name,
+      notes: [`${e.type} exchange`, ...binds(e.name)],
+    })),
+    COL.exchange,
+  );
+  column(
+    queues.map((q) => ({
+      id: queueId(q.name),
+      kind: 'queue' as const,
+      label: q.name,
+      notes: [...queueNotes(q), ...deadLetterNote(q, tail)],
+    })),
+    COL.queue,
+  );
   if (queues.length) x += COL.arcs - COL.gap; // room for the dead-letter arcs between queues
-  column(right.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })), COL.process);
-  const bindings: GraphEdge[] = (t?.bindings ?? []).map((b) => ({ from: exchangeId(b.exchange), to: queueId(b.queue), kind: 'binding', label: b.key ? `key ${b.key}` : 'bound' }));
+  column(
+    right.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })),
+    COL.process,
+  );
+  const bindings: GraphEdge[] = (t?.bindings ?? []).map((b) => ({
+    from: exchangeId(b.exchange),
+    to: queueId(b.queue),
+    kind: 'binding',
+    label: b.key ? `key ${b.key}` : 'bound',
+  }));
   const rows = Math.max(1, left.length, exchanges.length, queues.length, right.length);
   return { width: x, height: 20 + rows * ROW, nodes, edges: [...bindings, ...(t ? deadLetterEdges(t) : [])] };
 }

@@ -39,7 +39,11 @@ export interface BenchSource {
 }
 
 /** the processes of the run: lanes that are processes or the lab's own sources, not the checkpoints */
-const processLanes = (events: TimelineEvent[]) => lanes(events).filter((l) => l.kind !== 'checkpoints').map((l) => l.key).filter((k) => events.some((e) => laneKey(e) === k && e.source !== 'replay-gate'));
+const processLanes = (events: TimelineEvent[]) =>
+  lanes(events)
+    .filter((l) => l.kind !== 'checkpoints')
+    .map((l) => l.key)
+    .filter((k) => events.some((e) => laneKey(e) === k && e.source !== 'replay-gate'));
 
 export function benchLab(src: BenchSource): BenchLab {
   return {
@@ -50,7 +54,12 @@ export function benchLab(src: BenchSource): BenchLab {
     lines: src.lines ?? [],
     queues: src.topology?.queues.map((q) => q.name) ?? [],
     graph: graphSvg(buildGraph(src.topology, processLanes(src.events))),
-    steps: buildSteps({ events: src.events, depths: src.depths, topology: src.topology, descriptions: src.descriptions }),
+    steps: buildSteps({
+      events: src.events,
+      depths: src.depths,
+      topology: src.topology,
+      descriptions: src.descriptions,
+    }),
   };
 }
 
@@ -60,7 +69,8 @@ export const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u00
 /** the bench's HTML; `live` pages get their data from /events, recorded ones carry it in #bench-data */
 export function benchHtml(labs: BenchLab[], live: boolean): string {
   const first = labs[0];
-  const fault = `<div class="fault-banner" id="fault-banner"${first?.faults.length ? '' : ' hidden'} role="status">` +
+  const fault =
+    `<div class="fault-banner" id="fault-banner"${first?.faults.length ? '' : ' hidden'} role="status">` +
     `BROKEN VARIANT (MQLAB_FAULT, test only): <span id="fault-names">${esc(first?.faults.join(', ') ?? '')}</span> — this is not the correct experiment</div>`;
   return `${fault}
 <nav class="labs-nav" id="labs-nav" aria-label="labs of the run"></nav>

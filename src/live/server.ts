@@ -49,7 +49,11 @@ export async function startLiveServer(port: number, handlers: LiveHandlers): Pro
       return void res.end(handlers.page());
     }
     if (req.method === 'GET' && url.pathname === '/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       const client: Client = { res, key: null };
       clients.add(client);
       if (!controller) {
@@ -73,8 +77,10 @@ export async function startLiveServer(port: number, handlers: LiveHandlers): Pro
     }
     if (req.method === 'POST' && url.pathname === '/continue') {
       const origin = req.headers.origin;
-      if (origin !== undefined && !allowed().has(origin.replace(/^http:\/\//, ''))) return refuse(res, 403, 'not from the bench page');
-      if (!controller?.key || req.headers['x-mqlab-key'] !== controller.key) return refuse(res, 403, 'another page holds the run’s control');
+      if (origin !== undefined && !allowed().has(origin.replace(/^http:\/\//, '')))
+        return refuse(res, 403, 'not from the bench page');
+      if (!controller?.key || req.headers['x-mqlab-key'] !== controller.key)
+        return refuse(res, 403, 'another page holds the run’s control');
       let body = '';
       req.on('data', (c: Buffer) => {
         body += c.toString();
@@ -97,8 +103,20 @@ export async function startLiveServer(port: number, handlers: LiveHandlers): Pro
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new UsageError(`--live: port ${port} on 127.0.0.1 is in use`, 'choose another with --port N, or --port 0 for any free port'));
-      else if (err.code === 'EACCES') reject(new UsageError(`--live: port ${port} on 127.0.0.1 is not allowed for this user`, 'choose a port above 1023 with --port N, or --port 0'));
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new UsageError(
+            `--live: port ${port} on 127.0.0.1 is in use`,
+            'choose another with --port N, or --port 0 for any free port',
+          ),
+        );
+      else if (err.code === 'EACCES')
+        reject(
+          new UsageError(
+            `--live: port ${port} on 127.0.0.1 is not allowed for this user`,
+            'choose a port above 1023 with --port N, or --port 0',
+          ),
+        );
       else reject(err);
     });
     server.listen(port, '127.0.0.1', () => resolve());

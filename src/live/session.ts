@@ -15,7 +15,8 @@ export const DEFAULT_LIVE_PORT = 8420;
 
 export function livePort(flags: { live?: boolean; port?: string }): number | null {
   if (!flags.live) {
-    if (flags.port !== undefined) throw new UsageError('--port is the port of the --live page', 'add --live, or leave out --port');
+    if (flags.port !== undefined)
+      throw new UsageError('--port is the port of the --live page', 'add --live, or leave out --port');
     return null;
   }
   return flags.port === undefined ? DEFAULT_LIVE_PORT : integer(0, 65535)(flags.port, '--port');
@@ -33,9 +34,12 @@ export interface LiveSession {
 }
 
 const shell = () =>
-  page('mqlab live', `${labHeader('mqlab', 'waiting for the run…', 'RUNNING', 'live from this machine’s mqlab run (127.0.0.1 only)', [], true)}
+  page(
+    'mqlab live',
+    `${labHeader('mqlab', 'waiting for the run…', 'RUNNING', 'live from this machine’s mqlab run (127.0.0.1 only)', [], true)}
 ${benchHtml([], true)}
-<div id="tail"></div>`);
+<div id="tail"></div>`,
+  );
 
 export async function startLive(port: number): Promise<LiveSession> {
   let server: LiveServer | null = null;

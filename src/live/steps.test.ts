@@ -5,12 +5,19 @@ import type { Topology } from '../broker/topology.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const ev = (source: string, ms: number, fields: Record<string, string> = {}, process?: string): TimelineEvent => ({
-  source, ...(process ? { process } : {}), timestamp: new Date(T0 + ms).toISOString(), ...fields, line: `[${source}]`,
+  source,
+  ...(process ? { process } : {}),
+  timestamp: new Date(T0 + ms).toISOString(),
+  ...fields,
+  line: `[${source}]`,
 });
 const topology: Topology = {
   queues: [
     { name: 'work', args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'retry' } },
-    { name: 'retry', args: { 'x-message-ttl': 1000, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'work' } },
+    {
+      name: 'retry',
+      args: { 'x-message-ttl': 1000, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'work' },
+    },
     { name: 'dlq' },
   ],
 };
@@ -20,26 +27,77 @@ describe('the bench steps', () => {
     ev('producer', 0, { messageId: 'm1', aggregateId: 'order-1', status: 'published' }),
     ev('producer', 5, { destination: 'work', confirmed: '1', status: 'done' }),
     // logged late (a child's line), happened early: the step goes where it happened
-    ev('consumer', 20, { messageId: 'm1', destination: 'work', attempt: '1', redelivered: 'false', status: 'received' }, 'consumer'),
-    ev('checkpoint', 21, { checkpoint: 'before-retry', process: 'consumer', messageId: 'm1', token: 't1', status: 'waiting' }),
+    ev(
+      'consumer',
+      20,
+      { messageId: 'm1', destination: 'work', attempt: '1', redelivered: 'false', status: 'received' },
+      'consumer',
+    ),
+    ev('checkpoint', 21, {
+      checkpoint: 'before-retry',
+      process: 'consumer',
+      messageId: 'm1',
+      token: 't1',
+      status: 'waiting',
+    }),
     ev('replay-gate', 21, { checkpoint: 'before-retry', messageId: 'm1', status: 'waiting' }, 'consumer'),
-    ev('checkpoint', 900, { checkpoint: 'before-retry', process: 'consumer', messageId: 'm1', token: 't1', status: 'released' }),
+    ev('checkpoint', 900, {
+      checkpoint: 'before-retry',
+      process: 'consumer',
+      messageId: 'm1',
+      token: 't1',
+      status: 'released',
+    }),
     ev('consumer', 22, { messageId: 'm1', destination: 'work', attempt: '1', status: 'rejected' }, 'consumer'),
-    ev('consumer', 1030, { messageId: 'm1', destination: 'work', attempt: '2', redelivered: 'true', xDeath: 'retry:expired:1', status: 'received' }, 'consumer'),
+    ev(
+      'consumer',
+      1030,
+      {
+        messageId: 'm1',
+        destination: 'work',
+        attempt: '2',
+        redelivered: 'true',
+        xDeath: 'retry:expired:1',
+        status: 'received',
+      },
+      'consumer',
+    ),
     ev('consumer', 1040, { messageId: 'm1', destination: 'work', attempt: '2', status: 'poison_to_dlq' }, 'consumer'),
     ev('exit', 1100, { status: 'exited', exitCode: '0' }, 'consumer'),
     ev('checkpoint', 1110, { checkpoint: 'after-consumer', business_rows: '0', token: 't2', status: 'waiting' }),
   ];
-  const depths = { intervalMs: 250, method: { ready: '', messages: '' }, queues: ['work', 'retry', 'dlq'], missed: 0, samples: [
-    { timestamp: new Date(T0 + 10).toISOString(), ready: [1, 0, 0], messages: [1, 0, 0], unacked: [0, 0, 0], held: [0, 0, 0] },
-    { timestamp: new Date(T0 + 500).toISOString(), ready: [0, 1, 0] },
-  ] };
-  const steps = buildSteps({ events, depths, topology, descriptions: { 'before-retry': 'the consumer rejects; the letter goes to the retry queue' } });
+  const depths = {
+    intervalMs: 250,
+    method: { ready: '', messages: '' },
+    queues: ['work', 'retry', 'dlq'],
+    missed: 0,
+    samples: [
+      {
+        timestamp: new Date(T0 + 10).toISOString(),
+        ready: [1, 0, 0],
+        messages: [1, 0, 0],
+        unacked: [0, 0, 0],
+        held: [0, 0, 0],
+      },
+      { timestamp: new Date(T0 + 500).toISOString(), ready: [0, 1, 0] },
+    ],
+  };
+  const steps = buildSteps({
+    events,
+    depths,
+    topology,
+    descriptions: { 'before-retry': 'the consumer rejects; the letter goes to the retry queue' },
+  });
 
   it('one step per event in time order; gate lines and released halves folded away', () => {
     expect(steps.map((s) => s.rel)).toEqual([0, 5, 20, 21, 22, 1030, 1040, 1100, 1110]);
-    expect(buildSteps({ events: [events[2]!, ev('consumer', 22, { messageId: 'm1', destination: 'work', status: 'retry' }, 'consumer')], topology, descriptions: {} }).map((s) => s.tokens.m1?.at))
-      .toEqual(['p:consumer', 'p:consumer']); // a `retry` logged before the reject leaves it with the consumer
+    expect(
+      buildSteps({
+        events: [events[2]!, ev('consumer', 22, { messageId: 'm1', destination: 'work', status: 'retry' }, 'consumer')],
+        topology,
+        descriptions: {},
+      }).map((s) => s.tokens.m1?.at),
+    ).toEqual(['p:consumer', 'p:consumer']); // a `retry` logged before the reject leaves it with the consumer
     expect(steps[3]?.title).toBe('pause: before-retry in consumer · order-1');
     expect(steps[3]?.description).toBe('the consumer rejects; the letter goes to the retry queue');
     expect(steps[3]?.waiting).toBeUndefined(); // released
@@ -48,7 +106,17 @@ describe('the bench steps', () => {
 
   it('a token follows the message: publisher, its queue, the consumer, the dead-letter route, the queue its status names', () => {
     const at = steps.map((s) => s.tokens.m1?.at);
-    expect(at).toEqual(['p:producer', 'q:work', 'p:consumer', 'p:consumer', 'q:retry', 'p:consumer', 'q:dlq', 'q:dlq', 'q:dlq']);
+    expect(at).toEqual([
+      'p:producer',
+      'q:work',
+      'p:consumer',
+      'p:consumer',
+      'q:retry',
+      'p:consumer',
+      'q:dlq',
+      'q:dlq',
+      'q:dlq',
+    ]);
     expect(steps[0]?.tokens.m1?.label).toBe('order-1');
   });
 

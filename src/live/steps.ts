@@ -61,20 +61,37 @@ export interface StepInput {
   descriptions: Record<string, string>;
 }
 
-const BOILERPLATE = new Set(['source', 'process', 'timestamp', 'line', 'lab', 'level', 'service', 'product', 'token', 'traceId', 'schemaVersion', 'status']);
+const BOILERPLATE = new Set([
+  'source',
+  'process',
+  'timestamp',
+  'line',
+  'lab',
+  'level',
+  'service',
+  'product',
+  'token',
+  'traceId',
+  'schemaVersion',
+  'status',
+]);
 const IDS = ['messageId', 'eventId'] as const;
 
 const idOf = (e: TimelineEvent) => IDS.map((k) => e[k]).find((v) => v !== undefined && v !== '' && v !== 'none');
 
 function fieldsOf(e: TimelineEvent): Record<string, string> {
-  return Object.fromEntries(Object.entries(e).filter(([k, v]) => !BOILERPLATE.has(k) && v !== undefined)) as Record<string, string>;
+  return Object.fromEntries(Object.entries(e).filter(([k, v]) => !BOILERPLATE.has(k) && v !== undefined)) as Record<
+    string,
+    string
+  >;
 }
 
 function titleOf(e: TimelineEvent, kind: MarkKind, label: string | undefined): string {
   const lane = laneKey(e);
   if (kind === 'crash') return `${e.process ?? lane} killed (exit ${e.exitCode}, ${e.signal ?? 'signal'})`;
   if (kind === 'exit') return `${e.process ?? lane} exited (code ${e.exitCode})`;
-  if (kind === 'checkpoint') return `pause: ${e.checkpoint}${e.process ? ` in ${e.process}` : ''}${label ? ` · ${label}` : ''}`;
+  if (kind === 'checkpoint')
+    return `pause: ${e.checkpoint}${e.process ? ` in ${e.process}` : ''}${label ? ` · ${label}` : ''}`;
   const what = e.status ? e.status.replace(/_/g, ' ') : 'logged';
   return `${lane}: ${what}${label ? ` · ${label}` : ''}`;
 }
@@ -83,13 +100,24 @@ export function buildSteps(input: StepInput): Step[] {
   const queues = input.topology?.queues.map((q) => q.name) ?? [];
   const known = new Set(queues);
   const deadRoute = new Map(deadLetterEdges(input.topology ?? { queues: [] }).map((e) => [e.from, e.to]));
-  const released = new Set(input.events.filter((e) => e.source === 'checkpoint' && e.status === 'released').map((e) => e.token));
-  const releaseAt = new Map(input.events.filter((e) => e.source === 'checkpoint' && e.status === 'released').map((e) => [e.token, eventTime(e)]));
+  const released = new Set(
+    input.events.filter((e) => e.source === 'checkpoint' && e.status === 'released').map((e) => e.token),
+  );
+  const releaseAt = new Map(
+    input.events
+      .filter((e) => e.source === 'checkpoint' && e.status === 'released')
+      .map((e) => [e.token, eventTime(e)]),
+  );
   const shown = input.events
     .map((e, i) => ({ e, i, t: eventTime(e) }))
-    .filter(({ e, t }) => Number.isFinite(t) && e.source !== 'replay-gate' && !(e.source === 'checkpoint' && e.status === 'released'))
+    .filter(
+      ({ e, t }) =>
+        Number.isFinite(t) && e.source !== 'replay-gate' && !(e.source === 'checkpoint' && e.status === 'released'),
+    )
     .sort((a, b) => a.t - b.t || a.i - b.i);
-  const samples = [...(input.depths?.samples ?? [])].map((s) => ({ ...s, t: Date.parse(s.timestamp) })).sort((a, b) => a.t - b.t);
+  const samples = [...(input.depths?.samples ?? [])]
+    .map((s) => ({ ...s, t: Date.parse(s.timestamp) }))
+    .sort((a, b) => a.t - b.t);
   const t0 = shown[0]?.t ?? 0;
   const labels = new Map<string, string>();
   for (const { e } of shown) {
@@ -106,7 +134,8 @@ export function buildSteps(input: StepInput): Step[] {
   let business: Step['business'] = null;
   // where an event sends its message (destination, target); a receipt's queue may also be named `queue`
   // (elsewhere `queue` is often an x-death entry's queue: not a place the message goes)
-  const queueIn = (e: TimelineEvent, receipt: boolean) => (receipt ? [e.destination, e.queue] : [e.destination, e.target]).find((v) => v !== undefined && known.has(v));
+  const queueIn = (e: TimelineEvent, receipt: boolean) =>
+    (receipt ? [e.destination, e.queue] : [e.destination, e.target]).find((v) => v !== undefined && known.has(v));
 
   return shown.map(({ e, t }) => {
     const kind = markKind(e);
@@ -118,10 +147,11 @@ export function buildSteps(input: StepInput): Step[] {
     if (kind === 'crash' || kind === 'exit') {
       processes[e.process ?? lane] = kind === 'crash' ? `killed (exit ${e.exitCode})` : `exited (${e.exitCode})`;
       // what a killed consumer held unacked goes back to its queue (the broker requeues it)
-      if (kind === 'crash') for (const [tid, tok] of Object.entries(tokens)) {
-        const back = lastQueue.get(tid);
-        if (tok.at === processId(e.process ?? lane) && !tok.done && back) tokens[tid] = { ...tok, at: queueId(back) };
-      }
+      if (kind === 'crash')
+        for (const [tid, tok] of Object.entries(tokens)) {
+          const back = lastQueue.get(tid);
+          if (tok.at === processId(e.process ?? lane) && !tok.done && back) tokens[tid] = { ...tok, at: queueId(back) };
+        }
     }
     const q = queueIn(e, kind === 'receive');
     // a pause names the message it holds but moves nothing (a gate's event reaches the log a moment late)
@@ -146,16 +176,20 @@ export function buildSteps(input: StepInput): Step[] {
       tokens[id] = { at, label, done: kind === 'settle' || (prev?.done ?? false) };
     } else if (!id && q && sends(lane) && kind !== 'receive') {
       // a sender's summary (destination=… confirmed=N): what it holds is now in that queue
-      for (const [tid, tok] of Object.entries(tokens)) if (tok.at === processId(lane)) {
-        tokens[tid] = { ...tok, at: queueId(q) };
-        lastQueue.set(tid, q);
-      }
+      for (const [tid, tok] of Object.entries(tokens))
+        if (tok.at === processId(lane)) {
+          tokens[tid] = { ...tok, at: queueId(q) };
+          lastQueue.set(tid, q);
+        }
     }
     const fields = fieldsOf(e);
     if (id && kind !== 'checkpoint') messages.set(id, { ...messages.get(id), ...fields });
     if ((kind === 'checkpoint' && !e.process) || e.status === 'snapshot') {
-      const rows = Object.fromEntries(Object.entries(fields).filter(([k]) => !['checkpoint', 'messageId', 'exitCode', 'note'].includes(k)));
-      if (Object.keys(rows).length) business = { from: kind === 'checkpoint' ? `checkpoint ${e.checkpoint}` : `${lane} snapshot`, fields: rows };
+      const rows = Object.fromEntries(
+        Object.entries(fields).filter(([k]) => !['checkpoint', 'messageId', 'exitCode', 'note'].includes(k)),
+      );
+      if (Object.keys(rows).length)
+        business = { from: kind === 'checkpoint' ? `checkpoint ${e.checkpoint}` : `${lane} snapshot`, fields: rows };
     }
     // a pause shows the counts taken while it lasted (the runner samples at the pause)
     const until = kind === 'checkpoint' ? (releaseAt.get(e.token) ?? Infinity) : t;
@@ -216,7 +250,8 @@ function applyView(step: Step, view: CheckpointView, queues: string[], t0: numbe
   if (m.attempt !== undefined) said.attempt = String(m.attempt);
   if (m.redelivered !== undefined) said.redelivered = String(m.redelivered);
   if (m.deliveryCount !== undefined) said.deliveryCount = String(m.deliveryCount);
-  if (m.deaths) said.xDeath = m.deaths.length ? m.deaths.map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',') : 'none';
+  if (m.deaths)
+    said.xDeath = m.deaths.length ? m.deaths.map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',') : 'none';
   if (m.queue) said.at = m.queue;
   step.message = { ...(step.message ?? {}), ...said };
   if (!token || !step.messageId) return;

@@ -5,8 +5,16 @@ describe('key=value events', () => {
   it('formats in the seed order: timestamp, level, service, product, lab, then the fields', () => {
     const lines: string[] = [];
     const log = new EventLog({ lab: 'consumer-crash' }, (l) => lines.push(l));
-    log.emit('consumer', { messageId: 'm1', level: 'INFO', service: 'order-service', product: 'rabbitmq', status: 'received' });
-    expect(lines[0]).toMatch(/^\[consumer\] timestamp=\S+Z level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=m1 status=received$/);
+    log.emit('consumer', {
+      messageId: 'm1',
+      level: 'INFO',
+      service: 'order-service',
+      product: 'rabbitmq',
+      status: 'received',
+    });
+    expect(lines[0]).toMatch(
+      /^\[consumer\] timestamp=\S+Z level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=m1 status=received$/,
+    );
   });
 
   it('quotes values with spaces and parses its own lines back', () => {
@@ -19,7 +27,11 @@ describe('key=value events', () => {
   it('parses the seed lines and ignores other output', () => {
     const seed =
       '[producer] timestamp=2026-10-07T10:27:13.597266852Z level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=01JMQ000000000000000000001 durationMs=2 status=confirmed';
-    expect(parseEvent(seed)?.fields).toMatchObject({ messageId: '01JMQ000000000000000000001', durationMs: '2', status: 'confirmed' });
+    expect(parseEvent(seed)?.fields).toMatchObject({
+      messageId: '01JMQ000000000000000000001',
+      durationMs: '2',
+      status: 'confirmed',
+    });
     expect(parseEvent('SLF4J: Failed to load class')).toBeNull();
     expect(parseEvent('')).toBeNull();
   });

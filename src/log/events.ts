@@ -63,7 +63,7 @@ export function parseEvent(line: string): LabEvent | null {
   if (source === undefined || rest === undefined) return null;
   const fields: Record<string, string> = {};
   const re = /([\w.-]+)=("(?:[^"\\]|\\.)*"|\S*)/g;
-  for (let kv; (kv = re.exec(rest)); ) {
+  for (let kv; (kv = re.exec(rest));) {
     const [, key, value] = kv;
     if (key !== undefined && value !== undefined) fields[key] = value.startsWith('"') ? JSON.parse(value) : value;
   }

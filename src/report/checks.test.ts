@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { check, checkAtLeast, checkAtMost, checkLine, evaluate, formatValue, javaList, resultLine, summaryLine } from './checks.js';
+import {
+  check,
+  checkAtLeast,
+  checkAtMost,
+  checkLine,
+  evaluate,
+  formatValue,
+  javaList,
+  resultLine,
+  summaryLine,
+} from './checks.js';
 
 describe('checks', () => {
   it('prints PASS lines in the seed format', () => {
@@ -28,7 +38,9 @@ describe('checks', () => {
 
   it('summarises as the seed does', () => {
     expect(resultLine([evaluate(check('a', 1, 1))])).toBe('RESULT: all assertions passed');
-    expect(resultLine([evaluate(check('a', 1, 2)), evaluate(check('b', 1, 0)), evaluate(check('c', 1, 1))])).toBe('RESULT: 2 assertion(s) FAILED');
+    expect(resultLine([evaluate(check('a', 1, 2)), evaluate(check('b', 1, 0)), evaluate(check('c', 1, 1))])).toBe(
+      'RESULT: 2 assertion(s) FAILED',
+    );
   });
 
   it('formats lists as Java prints them in the seed line', () => {
@@ -40,6 +52,8 @@ describe('checks', () => {
 
 describe('summaryLine', () => {
   it('prints lab: key=value with lists as 1,2', () => {
-    expect(summaryLine('outbox', { relayExit: 137, effects: 'order-1:1', attempts: [1, 2], held: null })).toBe('outbox: relayExit=137 effects=order-1:1 attempts=1,2 held=null');
+    expect(summaryLine('outbox', { relayExit: 137, effects: 'order-1:1', attempts: [1, 2], held: null })).toBe(
+      'outbox: relayExit=137 effects=order-1:1 attempts=1,2 held=null',
+    );
   });
 });

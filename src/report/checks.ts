@@ -19,11 +19,26 @@ export interface CheckResult extends Check {
 }
 
 export const check = (name: string, expected: unknown, actual: unknown): Check => ({ name, expected, actual });
-export const checkAtLeast = (name: string, min: number, actual: number | null): Check => ({ name, expected: min, actual, compare: 'atLeast' });
-export const checkAtMost = (name: string, max: number, actual: number | null): Check => ({ name, expected: max, actual, compare: 'atMost' });
+export const checkAtLeast = (name: string, min: number, actual: number | null): Check => ({
+  name,
+  expected: min,
+  actual,
+  compare: 'atLeast',
+});
+export const checkAtMost = (name: string, max: number, actual: number | null): Check => ({
+  name,
+  expected: max,
+  actual,
+  compare: 'atMost',
+});
 
 /** a claim this run could not observe, with the reason (printed SKIP, counted neither passed nor failed) */
-export const skipCheck = (name: string, expected: unknown, reason: string): Check => ({ name, expected, actual: null, skipped: reason });
+export const skipCheck = (name: string, expected: unknown, reason: string): Check => ({
+  name,
+  expected,
+  actual: null,
+  skipped: reason,
+});
 
 export function evaluate(c: Check): CheckResult {
   if (c.skipped !== undefined) return { ...c, pass: true };
@@ -75,5 +90,7 @@ export function javaList(v: unknown[]): string {
 
 /** a lab's summary line: `lab: key=value key=value …`, values in the seed's format */
 export function summaryLine(lab: string, fields: Record<string, unknown>): string {
-  return `${lab}: ${Object.entries(fields).map(([k, v]) => `${k}=${formatValue(v)}`).join(' ')}`;
+  return `${lab}: ${Object.entries(fields)
+    .map(([k, v]) => `${k}=${formatValue(v)}`)
+    .join(' ')}`;
 }

@@ -33,7 +33,12 @@ export function depthSeries(d: DepthSeries, kind: DepthKind): (number | null)[][
   return d.queues.map((_, q) => samples.map((s) => s[kind]?.[q] ?? null));
 }
 
-export function depthChart(d: DepthSeries | undefined, kind: DepthKind, x: (t: number) => number, g: { left: number; width: number; right: number }): string {
+export function depthChart(
+  d: DepthSeries | undefined,
+  kind: DepthKind,
+  x: (t: number) => number,
+  g: { left: number; width: number; right: number },
+): string {
   const [t1, t2, t3] = TITLE[kind];
   const title = `<text x="8" y="14" class="lane-label">${t1}</text><text x="8" y="30" class="lane-sub">${t2}</text><text x="8" y="44" class="lane-sub">${t3}</text>`;
   if (!d || d.samples.length === 0) {
@@ -43,11 +48,13 @@ export function depthChart(d: DepthSeries | undefined, kind: DepthKind, x: (t: n
   const max = Math.max(1, ...series.flat().map((v) => v ?? 0));
   const y = (v: number) => PLOT.bottom - (v / max) * (PLOT.bottom - PLOT.top);
   const times = samplesOf(d, kind).map((s) => x(Date.parse(s.timestamp)));
-  const out = [title,
+  const out = [
+    title,
     `<line class="tick" x1="${g.left}" x2="${g.width - g.right}" y1="${PLOT.bottom}" y2="${PLOT.bottom}"/>`,
     `<text class="tick-label" x="${g.left - 6}" y="${PLOT.bottom + 4}" text-anchor="end">0</text>`,
     `<text class="tick-label" x="${g.left - 6}" y="${PLOT.top + 4}" text-anchor="end">${max}</text>`,
-    `<line class="tick" x1="${g.left}" x2="${g.width - g.right}" y1="${PLOT.top}" y2="${PLOT.top}"/>`];
+    `<line class="tick" x1="${g.left}" x2="${g.width - g.right}" y1="${PLOT.top}" y2="${PLOT.top}"/>`,
+  ];
   series.forEach((values, q) => {
     const st = styleOf(q);
     let path = '';
@@ -59,8 +66,10 @@ export function depthChart(d: DepthSeries | undefined, kind: DepthKind, x: (t: n
       prev = v;
     });
     const peak = Math.max(0, ...values.map((v) => v ?? 0));
-    out.push(`<path class="depth" data-kind="${kind}" data-queue="${esc(d.queues[q])}" d="${path}" stroke="${st.colour}" stroke-dasharray="${st.dash}">` +
-      `<title>${esc(`${d.queues[q]}: ${t1}, peak ${peak}`)}</title></path>`);
+    out.push(
+      `<path class="depth" data-kind="${kind}" data-queue="${esc(d.queues[q])}" d="${path}" stroke="${st.colour}" stroke-dasharray="${st.dash}">` +
+        `<title>${esc(`${d.queues[q]}: ${t1}, peak ${peak}`)}</title></path>`,
+    );
   });
   return out.join('\n');
 }
@@ -76,10 +85,14 @@ export function depthKeys(d: DepthSeries | undefined): string {
   const peak = (v: (number | null)[]) => Math.max(0, ...v.map((n) => n ?? 0));
   const keys = d.queues.map((name, q) => {
     const st = styleOf(q);
-    return `<li><svg width="30" height="10" aria-hidden="true"><line x1="0" x2="30" y1="5" y2="5" stroke="${st.colour}" stroke-width="2.5" stroke-dasharray="${st.dash}"/></svg>` +
-      `${esc(name)} (peak ${peak(must(ready[q], `the ready depths of ${name}`))} ready, ${peak(must(all[q], `the depths of ${name}`))} in all)</li>`;
+    return (
+      `<li><svg width="30" height="10" aria-hidden="true"><line x1="0" x2="30" y1="5" y2="5" stroke="${st.colour}" stroke-width="2.5" stroke-dasharray="${st.dash}"/></svg>` +
+      `${esc(name)} (peak ${peak(must(ready[q], `the ready depths of ${name}`))} ready, ${peak(must(all[q], `the depths of ${name}`))} in all)</li>`
+    );
   });
   const missed = d.missed ? `; ${d.missed} failed` : '';
-  return `<ul class="depth-keys">${keys.join('')}</ul><p class="note">Queue depths: ${d.samples.length} samples, one every ${d.intervalMs} ms${missed}: ` +
-    `ready by ${esc(d.method.ready)}; all messages (${samplesOf(d, 'messages').length} samples, about one a second) by the ${esc(d.method.messages)}.</p>`;
+  return (
+    `<ul class="depth-keys">${keys.join('')}</ul><p class="note">Queue depths: ${d.samples.length} samples, one every ${d.intervalMs} ms${missed}: ` +
+    `ready by ${esc(d.method.ready)}; all messages (${samplesOf(d, 'messages').length} samples, about one a second) by the ${esc(d.method.messages)}.</p>`
+  );
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatMs, journeys, laneKey, lanes, markKind, stackRows, tickStep, timeScale, type TimelineEvent } from './html-layout.js';
+import {
+  formatMs,
+  journeys,
+  laneKey,
+  lanes,
+  markKind,
+  stackRows,
+  tickStep,
+  timeScale,
+  type TimelineEvent,
+} from './html-layout.js';
 import { must } from '../must.js';
 
 const ev = (source: string, ms: number, fields: Record<string, string> = {}, process?: string): TimelineEvent => ({
@@ -21,9 +31,21 @@ describe('time → x', () => {
     expect(tickStep(1200, 12)).toBe(100);
     expect(tickStep(3070, 12)).toBe(500);
     expect(tickStep(45_000, 10)).toBe(5000);
-    expect([formatMs(0), formatMs(250), formatMs(1000), formatMs(1500), formatMs(12_000)]).toEqual(['0 ms', '250 ms', '1 s', '1.5 s', '12 s']);
+    expect([formatMs(0), formatMs(250), formatMs(1000), formatMs(1500), formatMs(12_000)]).toEqual([
+      '0 ms',
+      '250 ms',
+      '1 s',
+      '1.5 s',
+      '12 s',
+    ]);
     // rounding never leaves a bare point: 1003 ms was "1. s"
-    expect([formatMs(1003), formatMs(10_040), formatMs(2000.4), formatMs(999.7), formatMs(1017)]).toEqual(['1 s', '10 s', '2 s', '1 s', '1.02 s']);
+    expect([formatMs(1003), formatMs(10_040), formatMs(2000.4), formatMs(999.7), formatMs(1017)]).toEqual([
+      '1 s',
+      '10 s',
+      '2 s',
+      '1 s',
+      '1.02 s',
+    ]);
   });
 });
 
@@ -46,11 +68,24 @@ describe('lanes', () => {
   });
 
   it('marks a child killed with exit 137 as a crash, a normal exit as an exit', () => {
-    expect(markKind(ev('exit', 0, { status: 'exited', exitCode: '137', signal: 'SIGKILL' }, 'consumer-run1'))).toBe('crash');
+    expect(markKind(ev('exit', 0, { status: 'exited', exitCode: '137', signal: 'SIGKILL' }, 'consumer-run1'))).toBe(
+      'crash',
+    );
     expect(markKind(ev('exit', 0, { status: 'exited', exitCode: '0' }, 'consumer-run2'))).toBe('exit');
-    expect(markKind(ev('checkpoint', 0, { checkpoint: 'after-crash', exitCode: '137', status: 'waiting' }))).toBe('checkpoint');
-    expect(['published', 'confirmed', 'received', 'retry_confirmed', 'rejected_to_dlx', 'business_committed', 'snapshot'].map((status) => markKind(ev('x', 0, { status }))))
-      .toEqual(['publish', 'confirm', 'receive', 'retry', 'dead', 'settle', 'other']);
+    expect(markKind(ev('checkpoint', 0, { checkpoint: 'after-crash', exitCode: '137', status: 'waiting' }))).toBe(
+      'checkpoint',
+    );
+    expect(
+      [
+        'published',
+        'confirmed',
+        'received',
+        'retry_confirmed',
+        'rejected_to_dlx',
+        'business_committed',
+        'snapshot',
+      ].map((status) => markKind(ev('x', 0, { status }))),
+    ).toEqual(['publish', 'confirm', 'receive', 'retry', 'dead', 'settle', 'other']);
   });
 });
 
@@ -64,7 +99,16 @@ describe('journeys', () => {
       ev('dlq', 600, { messageId: 'm', status: 'acked' }), // 4
       ev('producer', 1, { messageId: 'alone', status: 'confirmed' }), // 5
     ];
-    expect(journeys(events)).toEqual([{ messageId: 'm', hops: [[1, 0], [0, 3], [3, 4]] }]);
+    expect(journeys(events)).toEqual([
+      {
+        messageId: 'm',
+        hops: [
+          [1, 0],
+          [0, 3],
+          [3, 4],
+        ],
+      },
+    ]);
   });
 });
 

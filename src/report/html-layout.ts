@@ -19,7 +19,8 @@ export interface Lane {
   kind: 'process' | 'in-lab' | 'checkpoints';
 }
 
-export type MarkKind = 'publish' | 'confirm' | 'receive' | 'settle' | 'retry' | 'dead' | 'checkpoint' | 'crash' | 'exit' | 'other';
+export type MarkKind =
+  'publish' | 'confirm' | 'receive' | 'settle' | 'retry' | 'dead' | 'checkpoint' | 'crash' | 'exit' | 'other';
 
 /** a linear map from [t0, t1] (ms) onto [x0, x1] (px); a zero-length span maps to x0 */
 export function timeScale(t0: number, t1: number, x0: number, x1: number): (t: number) => number {

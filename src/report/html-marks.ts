@@ -61,9 +61,12 @@ export function shape(kind: MarkKind): string {
 /** the legend as HTML: a small SVG per kind that occurs, with its name */
 export function legend(kinds: Iterable<MarkKind>): string {
   const items = [...new Set(kinds)].map(
-    (k) => `<li><svg width="20" height="20" viewBox="-10 -10 20 20" aria-hidden="true">${shape(k)}</svg>${KIND_LABEL[k]}</li>`,
+    (k) =>
+      `<li><svg width="20" height="20" viewBox="-10 -10 20 20" aria-hidden="true">${shape(k)}</svg>${KIND_LABEL[k]}</li>`,
   );
-  items.push('<li><svg width="28" height="20" aria-hidden="true"><path d="M2,15 C12,15 16,5 26,5" fill="none" stroke="#555" stroke-width="1.5" stroke-dasharray="4 2"/></svg>one message’s journey (same messageId)</li>');
+  items.push(
+    '<li><svg width="28" height="20" aria-hidden="true"><path d="M2,15 C12,15 16,5 26,5" fill="none" stroke="#555" stroke-width="1.5" stroke-dasharray="4 2"/></svg>one message’s journey (same messageId)</li>',
+  );
   return `<ul class="legend">${items.join('')}</ul>`;
 }
 

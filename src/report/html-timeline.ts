@@ -4,7 +4,19 @@
  * lines across the lanes, and the queue-depth chart on the same time axis below.
  */
 import type { DepthSeries } from '../broker/depth-sampler.js';
-import { eventTime, formatMs, journeys, laneKey, lanes, markKind, stackRows, tickStep, timeScale, type MarkKind, type TimelineEvent } from './html-layout.js';
+import {
+  eventTime,
+  formatMs,
+  journeys,
+  laneKey,
+  lanes,
+  markKind,
+  stackRows,
+  tickStep,
+  timeScale,
+  type MarkKind,
+  type TimelineEvent,
+} from './html-layout.js';
 import { esc, shape } from './html-marks.js';
 import { depthChart, DEPTH_HEIGHT } from './html-depths.js';
 import { must } from '../must.js';
@@ -37,10 +49,23 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
   const lanesBottom = g.axis + laneList.length * g.lane;
   const height = lanesBottom + 24 + 2 * DEPTH_HEIGHT + 10;
   const tOf = (e: TimelineEvent) => (Number.isFinite(eventTime(e)) ? eventTime(e) : t0);
-  const placed = input.events.map((ev) => ({ ev, x: x(tOf(ev)), lane: must(laneIndex.get(laneKey(ev)), `the lane ${laneKey(ev)}`), kind: markKind(ev) }));
-  const rows = stackRows(placed.map((p) => p.x), placed.map((p) => p.lane), g.minGap, g.rows);
+  const placed = input.events.map((ev) => ({
+    ev,
+    x: x(tOf(ev)),
+    lane: must(laneIndex.get(laneKey(ev)), `the lane ${laneKey(ev)}`),
+    kind: markKind(ev),
+  }));
+  const rows = stackRows(
+    placed.map((p) => p.x),
+    placed.map((p) => p.lane),
+    g.minGap,
+    g.rows,
+  );
   /** one per event, in the events' order: where its mark goes */
-  const marks = placed.map((p, i) => ({ ...p, y: g.axis + p.lane * g.lane + 14 + must(rows[i], `the stack row of event ${i}`) * g.rowGap }));
+  const marks = placed.map((p, i) => ({
+    ...p,
+    y: g.axis + p.lane * g.lane + 14 + must(rows[i], `the stack row of event ${i}`) * g.rowGap,
+  }));
   const mark = (i: number) => must(marks[i], `timeline event ${i}`);
   const kinds = marks.map((m) => m.kind);
   const parts: string[] = [];
@@ -48,9 +73,12 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
   // lanes: a band and a label each
   laneList.forEach((l, i) => {
     const top = g.axis + i * g.lane;
-    const sub = l.kind === 'process' ? 'separate process' : l.kind === 'checkpoints' ? 'pauses (--step)' : 'in the lab process';
-    parts.push(`<g class="lane" data-lane="${esc(l.key)}"><rect x="0" y="${top}" width="${g.width}" height="${g.lane}" class="band ${i % 2 ? 'odd' : 'even'}"/>` +
-      `<text x="8" y="${top + 22}" class="lane-label">${esc(l.label)}</text><text x="8" y="${top + 38}" class="lane-sub">${sub}</text></g>`);
+    const sub =
+      l.kind === 'process' ? 'separate process' : l.kind === 'checkpoints' ? 'pauses (--step)' : 'in the lab process';
+    parts.push(
+      `<g class="lane" data-lane="${esc(l.key)}"><rect x="0" y="${top}" width="${g.width}" height="${g.lane}" class="band ${i % 2 ? 'odd' : 'even'}"/>` +
+        `<text x="8" y="${top + 22}" class="lane-label">${esc(l.label)}</text><text x="8" y="${top + 38}" class="lane-sub">${sub}</text></g>`,
+    );
   });
   parts.push(axis(t0, t1, x, lanesBottom));
 
@@ -58,14 +86,19 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
   const place = labelPlacer();
   for (const { ev: e, x: px, y: py, lane, kind } of marks) {
     if (kind === 'crash') {
-      parts.push(`<g class="crash-line"><line x1="${px}" x2="${px}" y1="${g.axis}" y2="${lanesBottom}"/>` +
-        `<text x="${px + 6}" y="${g.axis + 12}">✖ crash: ${esc(e.process ?? e.source)} exit ${esc(e.exitCode)}</text></g>`);
+      parts.push(
+        `<g class="crash-line"><line x1="${px}" x2="${px}" y1="${g.axis}" y2="${lanesBottom}"/>` +
+          `<text x="${px + 6}" y="${g.axis + 12}">✖ crash: ${esc(e.process ?? e.source)} exit ${esc(e.exitCode)}</text></g>`,
+      );
     } else if (e.source === 'checkpoint' && e.status === 'waiting') {
       const label = String(e.checkpoint);
       const nearEnd = px > g.width - g.right - 120; // label on the left near the right edge
       const from = nearEnd ? px - 6 - textWidth(label) : px + 4;
       const level = place(lane, from, textWidth(label));
-      const text = level === null ? '' : `<text x="${nearEnd ? px - 6 : px + 4}" y="${py + 20 + level * 11}"${nearEnd ? ' text-anchor="end"' : ''}>${esc(label)}</text>`;
+      const text =
+        level === null
+          ? ''
+          : `<text x="${nearEnd ? px - 6 : px + 4}" y="${py + 20 + level * 11}"${nearEnd ? ' text-anchor="end"' : ''}>${esc(label)}</text>`;
       parts.push(`<g class="cp-line"><line x1="${px}" x2="${px}" y1="${g.axis}" y2="${lanesBottom}"/>${text}</g>`);
     }
   }
@@ -90,36 +123,58 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
         // above the lane's marks, else along its bottom edge, else no label (hover still tells)
         const level = label ? placeWait(a.lane, mid - textWidth(label) / 2, textWidth(label)) : null;
         const ty = level === 0 ? Math.min(a.y, b.y) - 3 : g.axis + (a.lane + 1) * g.lane - 3;
-        parts.push(`<path ${attrs} d="M${a.x},${a.y} L${b.x},${b.y}"/>` +
-          (level !== null ? `<text class="wait" x="${mid}" y="${ty}">${esc(label)}</text>` : ''));
+        parts.push(
+          `<path ${attrs} d="M${a.x},${a.y} L${b.x},${b.y}"/>` +
+            (level !== null ? `<text class="wait" x="${mid}" y="${ty}">${esc(label)}</text>` : ''),
+        );
       }
     }
   }
 
   // one mark per event: the count equals the JSON's events
   marks.forEach(({ ev: e, x: px, y: py, kind }, i) => {
-    const tip = Object.entries(e).filter(([k, v]) => k !== 'line' && v !== undefined).map(([k, v]) => `${k}=${v}`).join('\n');
+    const tip = Object.entries(e)
+      .filter(([k, v]) => k !== 'line' && v !== undefined)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n');
     const t = formatMs(tOf(e) - t0);
-    parts.push(`<g class="ev k-${kind}" data-i="${i}" data-lane="${esc(laneKey(e))}" data-kind="${kind}"` +
-      `${e.messageId ? ` data-message="${esc(e.messageId)}"` : ''} transform="translate(${px.toFixed(1)},${py})">` +
-      `<title>${esc(`+${t}\n${tip}`)}</title>${shape(kind)}</g>`);
+    parts.push(
+      `<g class="ev k-${kind}" data-i="${i}" data-lane="${esc(laneKey(e))}" data-kind="${kind}"` +
+        `${e.messageId ? ` data-message="${esc(e.messageId)}"` : ''} transform="translate(${px.toFixed(1)},${py})">` +
+        `<title>${esc(`+${t}\n${tip}`)}</title>${shape(kind)}</g>`,
+    );
   });
 
   parts.push(`<g transform="translate(0,${lanesBottom + 20})">${depthChart(input.depths, 'ready', x, g)}</g>`);
-  parts.push(`<g transform="translate(0,${lanesBottom + 20 + DEPTH_HEIGHT})">${depthChart(input.depths, 'messages', x, g)}</g>`);
+  parts.push(
+    `<g transform="translate(0,${lanesBottom + 20 + DEPTH_HEIGHT})">${depthChart(input.depths, 'messages', x, g)}</g>`,
+  );
   // data-t0/t1/x0/x1: the time axis, so the bench's cursor can mark the current step
-  const svg = `<svg class="timeline" viewBox="0 0 ${g.width} ${height}" width="${g.width}" height="${height}" role="img" ` +
+  const svg =
+    `<svg class="timeline" viewBox="0 0 ${g.width} ${height}" width="${g.width}" height="${height}" role="img" ` +
     `data-t0="${t0}" data-t1="${t1}" data-x0="${g.left}" data-x1="${g.width - g.right}" ` +
     `aria-label="timeline of the run: ${laneList.length} lanes, ${input.events.length} events">${parts.join('\n')}</svg>`;
   return { svg, kinds };
 }
 
 /** the label of a same-lane wait ending at event ib, and what it measures */
-function waitBasis(events: TimelineEvent[], ia: number, ib: number, tOf: (e: TimelineEvent) => number): { long: string; short: string } {
+function waitBasis(
+  events: TimelineEvent[],
+  ia: number,
+  ib: number,
+  tOf: (e: TimelineEvent) => number,
+): { long: string; short: string } {
   const a = must(events[ia], 'a wait start');
   const b = must(events[ib], 'a wait end');
   if (markKind(b) === 'receive') {
-    const earlier = events.filter((e, i) => i !== ib && e.messageId === b.messageId && laneKey(e) === laneKey(b) && markKind(e) === 'receive' && tOf(e) < tOf(b));
+    const earlier = events.filter(
+      (e, i) =>
+        i !== ib &&
+        e.messageId === b.messageId &&
+        laneKey(e) === laneKey(b) &&
+        markKind(e) === 'receive' &&
+        tOf(e) < tOf(b),
+    );
     const prev = earlier.sort((x, y) => tOf(y) - tOf(x))[0];
     if (prev) {
       const ms = formatMs(tOf(b) - tOf(prev));
@@ -135,7 +190,9 @@ function axis(t0: number, t1: number, x: (t: number) => number, bottom: number):
   const out = [`<text x="8" y="16" class="axis-title">time since start</text>`];
   for (let ms = 0; ms <= t1 - t0 + 1e-6; ms += step) {
     const px = x(t0 + ms).toFixed(1);
-    out.push(`<line class="tick" x1="${px}" x2="${px}" y1="22" y2="${bottom}"/><text class="tick-label" x="${px}" y="16">${formatMs(ms)}</text>`);
+    out.push(
+      `<line class="tick" x1="${px}" x2="${px}" y1="22" y2="${bottom}"/><text class="tick-label" x="${px}" y="16">${formatMs(ms)}</text>`,
+    );
   }
   return `<g class="axis">${out.join('')}</g>`;
 }

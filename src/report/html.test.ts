@@ -9,8 +9,17 @@ import os from 'node:os';
 import { must } from '../must.js';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
-const session: SessionInfo = { broker: { product: 'RabbitMQ', version: '3.10.8' }, postgres: '15.18', capabilities: capabilities('3.10.8') };
-const config = { amqpUrl: 'amqp://app:secret@h:5772/lab', pgUrl: 'postgres://app:secret@h/lab', mgmtUrl: 'http://admin:secret@h:15772', namespace: 'ns' } as Config;
+const session: SessionInfo = {
+  broker: { product: 'RabbitMQ', version: '3.10.8' },
+  postgres: '15.18',
+  capabilities: capabilities('3.10.8'),
+};
+const config = {
+  amqpUrl: 'amqp://app:secret@h:5772/lab',
+  pgUrl: 'postgres://app:secret@h/lab',
+  mgmtUrl: 'http://admin:secret@h:15772',
+  namespace: 'ns',
+} as Config;
 const report = (over: Partial<LabReport> = {}): LabReport => ({
   lab: 'crashy',
   title: 'a <crash>',
@@ -22,26 +31,54 @@ const report = (over: Partial<LabReport> = {}): LabReport => ({
   window: { start: at(0), end: at(1000) },
   events: [
     { source: 'producer', fields: { timestamp: at(10), messageId: 'm1', status: 'confirmed' } },
-    { source: 'consumer', process: 'consumer-run1', fields: { timestamp: at(300), messageId: 'm1', status: 'received' } },
-    { source: 'exit', process: 'consumer-run1', fields: { timestamp: at(400), status: 'exited', exitCode: '137', signal: 'SIGKILL' } },
+    {
+      source: 'consumer',
+      process: 'consumer-run1',
+      fields: { timestamp: at(300), messageId: 'm1', status: 'received' },
+    },
+    {
+      source: 'exit',
+      process: 'consumer-run1',
+      fields: { timestamp: at(400), status: 'exited', exitCode: '137', signal: 'SIGKILL' },
+    },
     { source: 'checkpoint', fields: { timestamp: at(450), checkpoint: 'after-crash', status: 'waiting' } },
   ],
-  depths: { intervalMs: 250, method: { ready: 'r', messages: 'm' }, queues: ['ns.q'], samples: [{ timestamp: at(0), ready: [1], messages: [null] }, { timestamp: at(500), ready: [1] }, { timestamp: at(900), ready: [0], messages: [1] }], missed: 0 },
+  depths: {
+    intervalMs: 250,
+    method: { ready: 'r', messages: 'm' },
+    queues: ['ns.q'],
+    samples: [
+      { timestamp: at(0), ready: [1], messages: [null] },
+      { timestamp: at(500), ready: [1] },
+      { timestamp: at(900), ready: [0], messages: [1] },
+    ],
+    missed: 0,
+  },
   ...over,
 });
 
 describe('--html page', () => {
-  const doc = jsonDocument(session, [report(), report({ lab: 'ok', status: 'passed', checks: [evaluate(check('a', 1, 1))] })], config);
+  const doc = jsonDocument(
+    session,
+    [report(), report({ lab: 'ok', status: 'passed', checks: [evaluate(check('a', 1, 1))] })],
+    config,
+  );
   const lab = must(doc.labs[0], 'the first lab');
   const html = labPage(doc, lab);
 
   it('is drawn from the --json document: one mark per event, one lane per process, the crash, the depths', () => {
     expect(html.match(/<g class="ev /g)).toHaveLength(lab.events.length);
-    expect([...html.matchAll(/<g class="lane" data-lane="([^"]+)"/g)].map((m) => m[1])).toEqual(['producer', 'consumer-run1', 'checkpoint']);
+    expect([...html.matchAll(/<g class="lane" data-lane="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'producer',
+      'consumer-run1',
+      'checkpoint',
+    ]);
     expect(html).toContain('✖ crash: consumer-run1 exit 137');
     expect(html.match(/<path class="depth" data-kind="(ready|messages)" data-queue="ns.q"/g)).toHaveLength(2);
     expect(html).toContain('ns.q (peak 1 ready, 1 in all)');
-    expect(html).toMatch(/<title>\+300 ms\nsource=consumer\nprocess=consumer-run1\ntimestamp=[^\n]+\nmessageId=m1\nstatus=received<\/title>/);
+    expect(html).toMatch(
+      /<title>\+300 ms\nsource=consumer\nprocess=consumer-run1\ntimestamp=[^\n]+\nmessageId=m1\nstatus=received<\/title>/,
+    );
   });
 
   it('shows PASS and FAIL per check in words, escapes text, and loads nothing from the network', () => {

@@ -15,7 +15,11 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
   return {
     schemaVersion: SCHEMA_VERSION,
     mqlabVersion: VERSION,
-    result: reports.some((r) => r.environment) ? 'error' : reports.some((r) => r.status === 'failed' || r.status === 'error') ? 'failed' : 'passed',
+    result: reports.some((r) => r.environment)
+      ? 'error'
+      : reports.some((r) => r.status === 'failed' || r.status === 'error')
+        ? 'failed'
+        : 'passed',
     broker: session.broker,
     postgres: session.postgres,
     capabilities: session.capabilities,
@@ -26,7 +30,14 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       title: r.title,
       status: r.status,
       lines: r.lines,
-      checks: r.checks.map((c) => ({ name: c.name, expected: c.expected, actual: c.actual, compare: c.compare ?? 'eq', pass: c.pass, ...(c.skipped !== undefined ? { skipped: c.skipped } : {}) })),
+      checks: r.checks.map((c) => ({
+        name: c.name,
+        expected: c.expected,
+        actual: c.actual,
+        compare: c.compare ?? 'eq',
+        pass: c.pass,
+        ...(c.skipped !== undefined ? { skipped: c.skipped } : {}),
+      })),
       facts: r.facts,
       ...(r.skipped ? { skipped: r.skipped } : {}),
       ...(r.error ? { error: r.error } : {}),
@@ -37,7 +48,13 @@ export function jsonDocument(session: SessionInfo, reports: LabReport[], config:
       ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
       timings: roundTimings(r.timings),
       ...(r.window ? { window: r.window } : {}),
-      events: r.events.map((e) => ({ source: e.source, ...(e.process ? { process: e.process } : {}), ...e.fields, line: formatEvent(e), ...(e.view ? { view: e.view } : {}) })),
+      events: r.events.map((e) => ({
+        source: e.source,
+        ...(e.process ? { process: e.process } : {}),
+        ...e.fields,
+        line: formatEvent(e),
+        ...(e.view ? { view: e.view } : {}),
+      })),
       ...(r.depths ? { depths: r.depths } : {}),
       ...(r.topology ? { topology: r.topology } : {}),
     })),

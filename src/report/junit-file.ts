@@ -12,7 +12,10 @@ export class JunitFile {
   written = false;
 
   /** `planned`: the labs this run means to run, in order (empty when none is known yet) */
-  constructor(readonly file: string, private readonly planned: string[] = []) {}
+  constructor(
+    readonly file: string,
+    private readonly planned: string[] = [],
+  ) {}
 
   add(report: LabReport): void {
     this.labs.push({ report, startedAt: new Date(Date.now() - report.timings.totalMs) });

@@ -9,9 +9,15 @@ const at = new Date('2026-11-30T10:00:00.000Z');
 const lab = (over: Partial<LabReport> = {}): JunitLab => ({
   startedAt: at,
   report: {
-    lab: 'retry', title: 'limited delayed retry', status: 'passed', lines: ['retry: healthyAttempts=1'],
-    checks: [evaluate(check('healthyAttempts', 1, 1))], facts: {}, events: [],
-    timings: { setupMs: 100, runMs: 1000, totalMs: 1100 }, ...over,
+    lab: 'retry',
+    title: 'limited delayed retry',
+    status: 'passed',
+    lines: ['retry: healthyAttempts=1'],
+    checks: [evaluate(check('healthyAttempts', 1, 1))],
+    facts: {},
+    events: [],
+    timings: { setupMs: 100, runMs: 1000, totalMs: 1100 },
+    ...over,
   },
 });
 
@@ -40,21 +46,38 @@ describe('xml writer', () => {
 describe('junit', () => {
   it('one testcase per check with a time; failures carry expected and actual; the lab lines in system-out', () => {
     const colourful = '\u001b[31m2\u001b[0m\u0007 then\nmore';
-    const xml = junitXml([lab({ status: 'failed', checks: [evaluate(check('a', 1, 1)), evaluate(check('b<&>', '1', colourful))] })]);
+    const xml = junitXml([
+      lab({ status: 'failed', checks: [evaluate(check('a', 1, 1)), evaluate(check('b<&>', '1', colourful))] }),
+    ]);
     const doc = valid(xml);
     const [suite] = find(doc, 'testsuite');
-    expect(suite?.attrs).toMatchObject({ name: 'retry', tests: '2', failures: '1', errors: '0', skipped: '0', time: '1.100', timestamp: '2026-11-30T10:00:00' });
+    expect(suite?.attrs).toMatchObject({
+      name: 'retry',
+      tests: '2',
+      failures: '1',
+      errors: '0',
+      skipped: '0',
+      time: '1.100',
+      timestamp: '2026-11-30T10:00:00',
+    });
     const cases = find(doc, 'testcase');
-    expect(cases.map((c) => [c.attrs.name, c.attrs.time])).toEqual([['a', '0.500'], ['b<&>', '0.500']]);
+    expect(cases.map((c) => [c.attrs.name, c.attrs.time])).toEqual([
+      ['a', '0.500'],
+      ['b<&>', '0.500'],
+    ]);
     const [failure] = find(doc, 'failure');
     expect(failure?.attrs.message).toBe('expected=1 actual=2 then\nmore');
     expect(failure?.text).toBe('expected: 1\nactual:   2 then\nmore\n');
-    expect(find(doc, 'system-out')[0]?.text).toBe('retry: healthyAttempts=1\nPASS a: 1\nFAIL b<&>: expected=1 actual=2 then\nmore\nRESULT: 1 assertion(s) FAILED\n');
+    expect(find(doc, 'system-out')[0]?.text).toBe(
+      'retry: healthyAttempts=1\nPASS a: 1\nFAIL b<&>: expected=1 actual=2 then\nmore\nRESULT: 1 assertion(s) FAILED\n',
+    );
     expect(doc.attrs).toMatchObject({ name: 'mqlab', tests: '2', failures: '1', errors: '0', time: '1.100' });
   });
 
   it('a skipped lab is <skipped message=…>', () => {
-    const doc = valid(junitXml([lab({ status: 'skipped', skipped: 'needs RabbitMQ 4.3 (this is 3.10.8)', checks: [] })]));
+    const doc = valid(
+      junitXml([lab({ status: 'skipped', skipped: 'needs RabbitMQ 4.3 (this is 3.10.8)', checks: [] })]),
+    );
     expect(find(doc, 'skipped')[0]?.attrs.message).toBe('needs RabbitMQ 4.3 (this is 3.10.8)');
     expect(find(doc, 'testsuite')[0]?.attrs.skipped).toBe('1');
   });
@@ -62,7 +85,10 @@ describe('junit', () => {
   it('a lab that did not complete is an <error>, whether its error is a message or {kind, service, message}', () => {
     const broke = lab({ status: 'error', error: 'timed out after 5.0 s waiting for x', checks: [] });
     const env = lab({ lab: 'hold', status: 'error', checks: [] });
-    Object.assign(env.report, { outcome: 'error', error: { kind: 'environment', service: 'RabbitMQ', message: 'connection closed (320)' } });
+    Object.assign(env.report, {
+      outcome: 'error',
+      error: { kind: 'environment', service: 'RabbitMQ', message: 'connection closed (320)' },
+    });
     const doc = valid(junitXml([broke, env]));
     expect(find(doc, 'failure')).toEqual([]);
     expect(find(doc, 'error').map((e) => e.attrs)).toEqual([
@@ -73,7 +99,13 @@ describe('junit', () => {
   });
 
   it('a run that ended early: the finished labs, an <error> for the running one, the rest skipped', () => {
-    const end = { kind: 'interrupted' as const, message: 'interrupted (SIGINT/SIGTERM)', lab: 'hold', notRun: ['replay'], at };
+    const end = {
+      kind: 'interrupted' as const,
+      message: 'interrupted (SIGINT/SIGTERM)',
+      lab: 'hold',
+      notRun: ['replay'],
+      at,
+    };
     const doc = valid(junitXml([lab()], end));
     expect(find(doc, 'testsuite').map((s) => s.attrs.name)).toEqual(['retry', 'hold', 'replay']);
     expect(find(doc, 'error')[0]?.attrs).toEqual({ type: 'interrupted', message: 'interrupted (SIGINT/SIGTERM)' });

@@ -7,7 +7,13 @@ import { evaluate } from './checks.js';
 import { keepEvents, labOutDir, writeAssertOut } from './out-files.js';
 
 const report = (checks: LabReport['checks'], status: LabReport['status']): LabReport => ({
-  lab: 'demo', title: 'demo', status, lines: ['demo: a=1'], checks, facts: {}, events: [],
+  lab: 'demo',
+  title: 'demo',
+  status,
+  lines: ['demo: a=1'],
+  checks,
+  facts: {},
+  events: [],
   timings: { setupMs: 0, runMs: 0, totalMs: 0 },
 });
 
@@ -25,9 +31,13 @@ describe('--out files', () => {
 
   it('assert.out.txt holds the PASS/FAIL lines and RESULT, not the summary line', () => {
     writeAssertOut(tmp, report([evaluate({ name: 'rows', expected: 3, actual: 3 })], 'passed'));
-    expect(fs.readFileSync(path.join(tmp, 'assert.out.txt'), 'utf8')).toBe('PASS rows: 3\nRESULT: all assertions passed\n');
+    expect(fs.readFileSync(path.join(tmp, 'assert.out.txt'), 'utf8')).toBe(
+      'PASS rows: 3\nRESULT: all assertions passed\n',
+    );
     writeAssertOut(tmp, report([evaluate({ name: 'rows', expected: 3, actual: 4 })], 'failed'));
-    expect(fs.readFileSync(path.join(tmp, 'assert.out.txt'), 'utf8')).toBe('FAIL rows: expected=3 actual=4\nRESULT: 1 assertion(s) FAILED\n');
+    expect(fs.readFileSync(path.join(tmp, 'assert.out.txt'), 'utf8')).toBe(
+      'FAIL rows: expected=3 actual=4\nRESULT: 1 assertion(s) FAILED\n',
+    );
   });
 
   it('keeps an in-process producer as <name>.out.txt, one event line each', () => {

@@ -45,13 +45,17 @@ export function checkOutputPaths(flags: { out?: string; junit?: string }): void 
       makeDirs(path.resolve(flags.out));
       fs.accessSync(flags.out, fs.constants.W_OK);
     } catch (err) {
-      throw new UsageError(`--out ${JSON.stringify(flags.out)}: cannot write there (${codeOf(err)})`, 'give a directory you can create and write to');
+      throw new UsageError(
+        `--out ${JSON.stringify(flags.out)}: cannot write there (${codeOf(err)})`,
+        'give a directory you can create and write to',
+      );
     }
   }
   if (flags.junit !== undefined) {
     const dir = path.dirname(path.resolve(flags.junit));
     let problem = '';
-    if (flags.junit === '' || (fs.existsSync(flags.junit) && fs.statSync(flags.junit).isDirectory())) problem = 'it is a directory';
+    if (flags.junit === '' || (fs.existsSync(flags.junit) && fs.statSync(flags.junit).isDirectory()))
+      problem = 'it is a directory';
     else if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) problem = `no directory ${dir}`;
     else {
       try {
@@ -60,7 +64,11 @@ export function checkOutputPaths(flags: { out?: string; junit?: string }): void 
         problem = codeOf(err);
       }
     }
-    if (problem) throw new UsageError(`--junit ${JSON.stringify(flags.junit)}: cannot write the XML file there (${problem})`, 'give a file path in a directory you can write to');
+    if (problem)
+      throw new UsageError(
+        `--junit ${JSON.stringify(flags.junit)}: cannot write the XML file there (${problem})`,
+        'give a file path in a directory you can write to',
+      );
   }
 }
 

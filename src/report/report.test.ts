@@ -17,17 +17,31 @@ const report = (over: Partial<LabReport> = {}): LabReport => ({
 
 describe('text output', () => {
   it('prints the seed line, the checks, then RESULT', () => {
-    expect(renderLab(report(), false)).toEqual(['retry: healthyAttempts=1', 'PASS healthyAttempts: 1', 'RESULT: all assertions passed']);
+    expect(renderLab(report(), false)).toEqual([
+      'retry: healthyAttempts=1',
+      'PASS healthyAttempts: 1',
+      'RESULT: all assertions passed',
+    ]);
   });
 
   it('still prints the observed summary line when a check fails', () => {
-    const r = report({ status: 'failed', lines: ['retry: healthyAttempts=2'], checks: [evaluate(check('healthyAttempts', 1, 2))] });
-    expect(renderLab(r, false)).toEqual(['retry: healthyAttempts=2', 'FAIL healthyAttempts: expected=1 actual=2', 'RESULT: 1 assertion(s) FAILED']);
+    const r = report({
+      status: 'failed',
+      lines: ['retry: healthyAttempts=2'],
+      checks: [evaluate(check('healthyAttempts', 1, 2))],
+    });
+    expect(renderLab(r, false)).toEqual([
+      'retry: healthyAttempts=2',
+      'FAIL healthyAttempts: expected=1 actual=2',
+      'RESULT: 1 assertion(s) FAILED',
+    ]);
     expect(exitCodeOf([r])).toBe(1);
   });
 
   it('says SKIP with the reason, and a lab that broke off fails', () => {
-    expect(renderLab(report({ status: 'skipped', skipped: 'needs RabbitMQ 4.3', checks: [] }), false)).toContain('SKIP retry: needs RabbitMQ 4.3');
+    expect(renderLab(report({ status: 'skipped', skipped: 'needs RabbitMQ 4.3', checks: [] }), false)).toContain(
+      'SKIP retry: needs RabbitMQ 4.3',
+    );
     const broke = report({ status: 'error', error: 'timed out after 5.0 s waiting for x', checks: [] });
     expect(renderLab(broke, false).join('\n')).toMatch(/FAIL retry: the experiment did not complete: timed out/);
     expect(exitCodeOf([report(), broke])).toBe(1);
@@ -47,14 +61,30 @@ describe('text output', () => {
   });
 
   it('summarises `mqlab all` as a table', () => {
-    const rows = renderSummary([report(), report({ lab: 'hold', status: 'failed', checks: [evaluate(check('a', 1, 2))] })], false, 1540);
+    const rows = renderSummary(
+      [report(), report({ lab: 'hold', status: 'failed', checks: [evaluate(check('a', 1, 2))] })],
+      false,
+      1540,
+    );
     expect(rows[1]).toMatch(/^retry\s+PASSED\s+1\/1\s+1\.01 s$/);
     expect(rows[2]).toMatch(/^hold\s+FAILED\s+0\/1/);
     expect(rows.at(-1)).toBe('ALL: 1 of 2 lab(s) FAILED in 1.5 s');
   });
 
   it('counts a skipped lab as skipped, not passed', () => {
-    const rows = renderSummary([report(), report({ lab: 'delayed-retry', status: 'skipped', checks: [], skipped: 'needs RabbitMQ 4.3 (this broker: 3.10.8)' })], false, 62_040);
+    const rows = renderSummary(
+      [
+        report(),
+        report({
+          lab: 'delayed-retry',
+          status: 'skipped',
+          checks: [],
+          skipped: 'needs RabbitMQ 4.3 (this broker: 3.10.8)',
+        }),
+      ],
+      false,
+      62_040,
+    );
     expect(rows[2]).toMatch(/^delayed-retry\s+SKIPPED\s+0\/0/);
     expect(rows.at(-1)).toBe('ALL: 2 lab(s) in 62.0 s, none failed, 1 skipped');
   });

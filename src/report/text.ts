@@ -46,13 +46,19 @@ export function renderSummary(reports: LabReport[], colour: boolean, wallMs: num
     const passed = r.checks.filter((c) => c.pass && c.skipped === undefined).length;
     const result = r.status.toUpperCase().padEnd(7);
     const paint = r.status === 'passed' ? p.pass : r.status === 'skipped' ? p.skip : p.fail;
-    rows.push(`${r.lab.padEnd(w)}  ${paint(result)}  ${`${passed}/${r.checks.length}`.padStart(6)}  ${(r.timings.totalMs / 1000).toFixed(2)} s`);
+    rows.push(
+      `${r.lab.padEnd(w)}  ${paint(result)}  ${`${passed}/${r.checks.length}`.padStart(6)}  ${(r.timings.totalMs / 1000).toFixed(2)} s`,
+    );
   }
   const failed = reports.filter((r) => r.status === 'failed' || r.status === 'error').length;
   const skipped = reports.filter((r) => r.status === 'skipped').length;
   const skipNote = skipped ? `, ${skipped} skipped` : '';
   const wall = `${(wallMs / 1000).toFixed(1)} s`;
-  rows.push(failed === 0 ? p.pass(`ALL: ${reports.length} lab(s) in ${wall}, none failed${skipNote}`) : p.fail(`ALL: ${failed} of ${reports.length} lab(s) FAILED in ${wall}${skipNote}`));
+  rows.push(
+    failed === 0
+      ? p.pass(`ALL: ${reports.length} lab(s) in ${wall}, none failed${skipNote}`)
+      : p.fail(`ALL: ${failed} of ${reports.length} lab(s) FAILED in ${wall}${skipNote}`),
+  );
   return rows;
 }
 

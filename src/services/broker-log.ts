@@ -20,7 +20,8 @@ export interface BrokerLog {
 /** a reader of the node's log from its current end, or why there is none (docker, a broker of the user's) */
 export function ownBrokerLog(config: Config): BrokerLog | string {
   const backend = recordedBackend(config.home);
-  if (backend !== 'chroot' && backend !== 'system') return `the broker's log is read only on mqlab's chroot and system backends (this data folder: ${backend ?? 'none'})`;
+  if (backend !== 'chroot' && backend !== 'system')
+    return `the broker's log is read only on mqlab's chroot and system backends (this data folder: ${backend ?? 'none'})`;
   const refusal = ownServicesRefusal(config);
   if (refusal) return refusal.replace(/ \(this lab stops and starts them\)$/, '');
   const host = hostOf(config, backend);
@@ -42,7 +43,10 @@ export function ownBrokerLog(config: Config): BrokerLog | string {
         if (size <= start) return [];
         const buf = Buffer.alloc(size - start);
         fs.readSync(fd, buf, 0, buf.length, start);
-        return buf.toString('utf8').split('\n').filter((l) => l.length > 0);
+        return buf
+          .toString('utf8')
+          .split('\n')
+          .filter((l) => l.length > 0);
       } finally {
         fs.closeSync(fd);
       }

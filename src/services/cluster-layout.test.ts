@@ -4,7 +4,7 @@ import { clusterNodes, nodesFor } from './rabbitmq-node.js';
 import { parseNodes } from './index.js';
 
 describe('the cluster layout of `mqlab up --nodes 3`', () => {
-  it('node 1 keeps the set\'s own ports; nodes 2 and 3 add 10 and 20; epmd and PostgreSQL are shared', () => {
+  it("node 1 keeps the set's own ports; nodes 2 and 3 add 10 and 20; epmd and PostgreSQL are shared", () => {
     const p = portsFor(2000);
     expect(nodePorts(p, 1)).toEqual(p);
     expect(nodePorts(p, 3)).toEqual({ ...p, amqp: 7792, management: 17792, erlangDist: 27792 });

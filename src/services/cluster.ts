@@ -11,7 +11,17 @@ import { EnvError } from '../errors.js';
 import { sleep } from '../time.js';
 import { recordedBackend, recordedNodes } from './data-folder.js';
 import { pointsAt } from './control.js';
-import { clusterNodes, nodeMarker, rabbitPid, startRabbit, nodeCookie, rabbitAccount, rabbitBin, rabbitEnv, type NodeSpec } from './rabbitmq-node.js';
+import {
+  clusterNodes,
+  nodeMarker,
+  rabbitPid,
+  startRabbit,
+  nodeCookie,
+  rabbitAccount,
+  rabbitBin,
+  rabbitEnv,
+  type NodeSpec,
+} from './rabbitmq-node.js';
 import { existingServiceDir, hostOf, run, type Host } from './host.js';
 import { waitGone } from './process.js';
 
@@ -36,18 +46,28 @@ export interface QuorumReplicas {
 
 /** every quorum queue of the vhost: leader, members, the members online (management API) */
 export async function quorumReplicas(mgmt: Management): Promise<QuorumReplicas[]> {
-  const qs = (await mgmt.request<Record<string, unknown>[]>('GET', `/api/queues/${encodeURIComponent(mgmt.vhost)}`)) ?? [];
+  const qs =
+    (await mgmt.request<Record<string, unknown>[]>('GET', `/api/queues/${encodeURIComponent(mgmt.vhost)}`)) ?? [];
   return qs.filter((q) => q.type === 'quorum').map(replicasOf);
 }
 
 export async function quorumQueue(mgmt: Management, queue: string): Promise<QuorumReplicas | null> {
-  const q = await mgmt.request<Record<string, unknown> | null>('GET', `/api/queues/${encodeURIComponent(mgmt.vhost)}/${encodeURIComponent(queue)}`);
+  const q = await mgmt.request<Record<string, unknown> | null>(
+    'GET',
+    `/api/queues/${encodeURIComponent(mgmt.vhost)}/${encodeURIComponent(queue)}`,
+  );
   return q ? replicasOf(q) : null;
 }
 
 function replicasOf(q: Record<string, unknown>): QuorumReplicas {
   const list = (v: unknown) => (Array.isArray(v) ? v.map(String).sort() : []);
-  return { queue: String(q.name), leader: typeof q.leader === 'string' ? q.leader : null, members: list(q.members), online: list(q.online), messages: Number(q.messages ?? 0) };
+  return {
+    queue: String(q.name),
+    leader: typeof q.leader === 'string' ? q.leader : null,
+    members: list(q.members),
+    online: list(q.online),
+    messages: Number(q.messages ?? 0),
+  };
 }
 
 /** wait until the management API lists `n` running members */
@@ -57,7 +77,11 @@ export async function waitForMembers(config: Config, n: number, timeoutMs: numbe
   for (;;) {
     const m = await members(mgmt).catch(() => []);
     if (m.filter((x) => x.running).length >= n) return m;
-    if (Date.now() > end) throw new EnvError(`the cluster has ${m.filter((x) => x.running).length} of ${n} nodes running after ${Math.round(timeoutMs / 1000)} s`, `see the node logs under ${config.home}; then run \`mqlab up --nodes ${n}\` again`);
+    if (Date.now() > end)
+      throw new EnvError(
+        `the cluster has ${m.filter((x) => x.running).length} of ${n} nodes running after ${Math.round(timeoutMs / 1000)} s`,
+        `see the node logs under ${config.home}; then run \`mqlab up --nodes ${n}\` again`,
+      );
     await sleep(500);
   }
 }
@@ -104,9 +128,11 @@ export function ownCluster(config: Config, minNodes: number): OwnCluster | { mis
   const need = `needs a cluster of ${minNodes} RabbitMQ nodes: run \`mqlab up --nodes ${minNodes}\``;
   const backend = recordedBackend(config.home);
   const n = recordedNodes(config.home);
-  if (backend !== 'chroot' && backend !== 'system') return { missing: `${need} (no cluster started by mqlab in ${config.home})` };
+  if (backend !== 'chroot' && backend !== 'system')
+    return { missing: `${need} (no cluster started by mqlab in ${config.home})` };
   if (n < minNodes) return { missing: `${need} (this data folder runs ${n} node${n > 1 ? 's' : ''})` };
-  if (!pointsAt(config.amqpUrl, config.ports.amqp) || !pointsAt(config.mgmtUrl, config.ports.management)) return { missing: `${need} (MQLAB_AMQP_URL / MQLAB_MGMT_URL point at another broker)` };
+  if (!pointsAt(config.amqpUrl, config.ports.amqp) || !pointsAt(config.mgmtUrl, config.ports.management))
+    return { missing: `${need} (MQLAB_AMQP_URL / MQLAB_MGMT_URL point at another broker)` };
   const host = hostOf(config, backend);
   const specs = clusterNodes(config.ports, n);
   return {
@@ -127,15 +153,41 @@ async function quorumStatus(host: Host, via: NodeSpec, queue: string, vhost: str
   const bin = rabbitBin(host);
   if (!dir || !bin) throw new EnvError(`RabbitMQ node ${via.name} has no data folder here`, 'run `mqlab up --nodes 3`');
   const env = rabbitEnv(dir, via.ports, via.name);
-  const r = await run(host, rabbitAccount(host), path.join(path.dirname(bin), 'rabbitmq-queues'), ['quorum_status', '--vhost', vhost, queue, '-n', via.name, '--formatter', 'json', '--timeout', String(QUORUM_STATUS_TIMEOUT_S)], env, '/');
+  const r = await run(
+    host,
+    rabbitAccount(host),
+    path.join(path.dirname(bin), 'rabbitmq-queues'),
+    [
+      'quorum_status',
+      '--vhost',
+      vhost,
+      queue,
+      '-n',
+      via.name,
+      '--formatter',
+      'json',
+      '--timeout',
+      String(QUORUM_STATUS_TIMEOUT_S),
+    ],
+    env,
+    '/',
+  );
   const text = r.stdout.slice(Math.max(0, r.stdout.indexOf('[')));
   let rows: Record<string, unknown>[];
   try {
     rows = JSON.parse(text) as Record<string, unknown>[];
   } catch {
-    throw new EnvError(`rabbitmq-queues quorum_status ${queue} failed (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().split('\n').pop()?.slice(0, 200)}`);
+    throw new EnvError(
+      `rabbitmq-queues quorum_status ${queue} failed (exit ${r.exitCode}): ${(r.stderr || r.stdout).trim().split('\n').pop()?.slice(0, 200)}`,
+    );
   }
-  return rows.map((x) => ({ node: String(x['Node Name']), raftState: String(x['Raft State']), commitIndex: Number(x['Commit Index']), lastApplied: Number(x['Last Applied']), term: Number(x['Term']) }));
+  return rows.map((x) => ({
+    node: String(x['Node Name']),
+    raftState: String(x['Raft State']),
+    commitIndex: Number(x['Commit Index']),
+    lastApplied: Number(x['Last Applied']),
+    term: Number(x['Term']),
+  }));
 }
 
 function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: string; mgmt: string }): ClusterNode {
@@ -148,7 +200,8 @@ function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: 
       const pid = rabbitPid(host, spec);
       if (!pid) throw new EnvError(`RabbitMQ node ${spec.name} does not run`, 'run `mqlab up --nodes 3`');
       process.kill(pid, 'SIGKILL');
-      if (!(await waitGone(pid, timeoutMs, nodeMarker(spec.service)))) throw new EnvError(`RabbitMQ node ${spec.name} (pid ${pid}) still runs ${timeoutMs} ms after SIGKILL`);
+      if (!(await waitGone(pid, timeoutMs, nodeMarker(spec.service))))
+        throw new EnvError(`RabbitMQ node ${spec.name} (pid ${pid}) still runs ${timeoutMs} ms after SIGKILL`);
       return pid;
     },
     async start() {

@@ -12,12 +12,18 @@ describe('controlRefusal: only the services mqlab up started from this data fold
   });
 
   it('refuses without a recorded backend, in one line', () => {
-    expect(controlRefusal(null, config, ports)).toBe('needs the services `mqlab up` started (no backend recorded in /data/mqlab; this lab stops and starts them)');
+    expect(controlRefusal(null, config, ports)).toBe(
+      'needs the services `mqlab up` started (no backend recorded in /data/mqlab; this lab stops and starts them)',
+    );
   });
 
   it('refuses a URL that points elsewhere (another host or port), masking its password', () => {
     const why = controlRefusal('chroot', { ...config, amqpUrl: 'amqp://app:secret@broker.example:5672/lab' }, ports);
-    expect(why).toBe('needs the services `mqlab up` started: MQLAB_AMQP_URL is amqp://app:***@broker.example:5672/lab, not 127.0.0.1:8772 (this lab stops and starts them)');
-    expect(controlRefusal('system', { ...config, pgUrl: urls.pg.replace(':8532', ':5432') }, ports)).toMatch(/MQLAB_PG_URL .* not 127\.0\.0\.1:8532/);
+    expect(why).toBe(
+      'needs the services `mqlab up` started: MQLAB_AMQP_URL is amqp://app:***@broker.example:5672/lab, not 127.0.0.1:8772 (this lab stops and starts them)',
+    );
+    expect(controlRefusal('system', { ...config, pgUrl: urls.pg.replace(':8532', ':5432') }, ports)).toMatch(
+      /MQLAB_PG_URL .* not 127\.0\.0\.1:8532/,
+    );
   });
 });

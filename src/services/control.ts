@@ -21,9 +21,6 @@ import { nodeMarker, nodesFor, rabbitPid, startRabbit, stopNode } from './rabbit
 import { pidRuns, waitGone } from './process.js';
 import { COMPOSE_ARGS } from './docker.js';
 
-
-
-
 export interface ServiceControl {
   stop(service: OwnService): Promise<Stopped>;
   /** start it again and wait (bounded, by probing) until it accepts connections */
@@ -46,7 +43,11 @@ export function pointsAt(url: string, port: number): boolean {
  * Why this run's services cannot be stopped and started by mqlab (one line), or null when they are
  * the ones `mqlab up` started from this data folder. Pure: unit-tested.
  */
-export function controlRefusal(recorded: string | null, config: Pick<Config, 'amqpUrl' | 'pgUrl' | 'mgmtUrl' | 'home'>, ports: Ports): string | null {
+export function controlRefusal(
+  recorded: string | null,
+  config: Pick<Config, 'amqpUrl' | 'pgUrl' | 'mgmtUrl' | 'home'>,
+  ports: Ports,
+): string | null {
   if (recorded !== 'chroot' && recorded !== 'system' && recorded !== 'docker') {
     return `needs the services \`mqlab up\` started (no backend recorded in ${config.home}; this lab stops and starts them)`;
   }
@@ -56,13 +57,15 @@ export function controlRefusal(recorded: string | null, config: Pick<Config, 'am
     ['MQLAB_MGMT_URL', config.mgmtUrl, ports.management],
   ];
   for (const [name, url, port] of urls) {
-    if (!pointsAt(url, port)) return `needs the services \`mqlab up\` started: ${name} is ${maskUrl(url)}, not 127.0.0.1:${port} (this lab stops and starts them)`;
+    if (!pointsAt(url, port))
+      return `needs the services \`mqlab up\` started: ${name} is ${maskUrl(url)}, not 127.0.0.1:${port} (this lab stops and starts them)`;
   }
   return null;
 }
 
 /** controlRefusal for this run's config and data folder (what a disruptive lab needs to run) */
-export const ownServicesRefusal = (config: Config): string | null => controlRefusal(recordedBackend(config.home), config, config.ports);
+export const ownServicesRefusal = (config: Config): string | null =>
+  controlRefusal(recordedBackend(config.home), config, config.ports);
 
 /** a TCP connect to 127.0.0.1:port: null when it connected, else the error code (ECONNREFUSED …) */
 export function tcpRefusal(port: number, timeoutMs = 2000): Promise<string | null> {
@@ -95,7 +98,8 @@ const portOf = (s: OwnService, ports: Ports) => (s === 'PostgreSQL' ? ports.post
 export function serviceControl(config: Config, hostOf: (backend: 'chroot' | 'system') => Host): ServiceControl {
   const recorded = recordedBackend(config.home);
   const refusal = ownServicesRefusal(config);
-  if (refusal) throw new EnvError(refusal, 'run `mqlab up` and leave MQLAB_AMQP_URL, MQLAB_PG_URL and MQLAB_MGMT_URL unset');
+  if (refusal)
+    throw new EnvError(refusal, 'run `mqlab up` and leave MQLAB_AMQP_URL, MQLAB_PG_URL and MQLAB_MGMT_URL unset');
   const ports = config.ports;
   const quiet = () => {};
   if (recorded === 'docker') return dockerControl(ports);
@@ -110,7 +114,8 @@ export function serviceControl(config: Config, hostOf: (backend: 'chroot' | 'sys
       const stopAt = Date.now();
       if (service === 'PostgreSQL') await stopPostgres(host);
       else await stopNode(host, node);
-      if (!(await waitGone(pid, 60_000, service === 'PostgreSQL' ? PG_MARKER : nodeMarker(node.service)))) throw new EnvError(`${service} (pid ${pid}) did not exit within 60 s`, 'run `mqlab down` and `mqlab up`');
+      if (!(await waitGone(pid, 60_000, service === 'PostgreSQL' ? PG_MARKER : nodeMarker(node.service))))
+        throw new EnvError(`${service} (pid ${pid}) did not exit within 60 s`, 'run `mqlab down` and `mqlab up`');
       return { service, pid, stopAt, goneAt: Date.now(), refused: await tcpRefusal(portOf(service, ports)) };
     },
     async start(service, probeReady, timeoutMs) {
@@ -125,12 +130,18 @@ export function serviceControl(config: Config, hostOf: (backend: 'chroot' | 'sys
 }
 
 /** probe until ready (every 200 ms), the process died, or the deadline: bounded */
-async function waitReady(service: OwnService, probeReady: () => Promise<boolean>, failure: () => string | null, deadline: number): Promise<number> {
+async function waitReady(
+  service: OwnService,
+  probeReady: () => Promise<boolean>,
+  failure: () => string | null,
+  deadline: number,
+): Promise<number> {
   for (;;) {
     if (await probeReady().catch(() => false)) return Date.now();
     const died = failure();
     if (died) throw new EnvError(died, 'run `mqlab up` to start it again');
-    if (Date.now() > deadline) throw new EnvError(`${service} did not accept connections again in time`, 'run `mqlab up` to start it again');
+    if (Date.now() > deadline)
+      throw new EnvError(`${service} did not accept connections again in time`, 'run `mqlab up` to start it again');
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -140,7 +151,11 @@ function dockerControl(ports: Ports): ServiceControl {
   const name = (s: OwnService) => (s === 'PostgreSQL' ? 'postgres' : 'rabbitmq');
   const compose = async (args: string[]) => {
     const r = await execa('docker', [...COMPOSE_ARGS, ...args], { reject: false, timeout: 120_000 });
-    if (r.exitCode !== 0) throw new EnvError(`docker compose ${args.join(' ')} failed: ${r.stderr.trim().split('\n').pop()}`, 'run `mqlab up`');
+    if (r.exitCode !== 0)
+      throw new EnvError(
+        `docker compose ${args.join(' ')} failed: ${r.stderr.trim().split('\n').pop()}`,
+        'run `mqlab up`',
+      );
     return r.stdout.trim();
   };
   return {
@@ -148,13 +163,19 @@ function dockerControl(ports: Ports): ServiceControl {
       const stopAt = Date.now();
       await compose(['stop', name(service)]);
       const running = await compose(['ps', '--status', 'running', '-q', name(service)]);
-      if (running) throw new EnvError(`docker compose stop ${name(service)}: the container still runs`, 'run `mqlab up`');
+      if (running)
+        throw new EnvError(`docker compose stop ${name(service)}: the container still runs`, 'run `mqlab up`');
       return { service, pid: null, stopAt, goneAt: Date.now(), refused: await tcpRefusal(portOf(service, ports)) };
     },
     async start(service, probeReady, timeoutMs) {
       const startAt = Date.now();
       await compose(['start', name(service)]);
-      return { service, startAt, readyAt: await waitReady(service, probeReady, () => null, startAt + timeoutMs), pid: null };
+      return {
+        service,
+        startAt,
+        readyAt: await waitReady(service, probeReady, () => null, startAt + timeoutMs),
+        pid: null,
+      };
     },
   };
 }

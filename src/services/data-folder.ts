@@ -8,7 +8,20 @@ import { EnvError } from '../errors.js';
 
 export const MARKER = '.mqlab-data';
 /** everything mqlab may create in its data folder */
-export const OWN_ENTRIES = [MARKER, 'backend', 'nodes', 'rabbitmq', 'rabbitmq-c1', 'rabbitmq-c2', 'rabbitmq-c3', 'postgres', 'root', 'root.tmp', 'lab-times.json', 'lock'];
+export const OWN_ENTRIES = [
+  MARKER,
+  'backend',
+  'nodes',
+  'rabbitmq',
+  'rabbitmq-c1',
+  'rabbitmq-c2',
+  'rabbitmq-c3',
+  'postgres',
+  'root',
+  'root.tmp',
+  'lab-times.json',
+  'lock',
+];
 
 const entries = (home: string) => (fs.existsSync(home) ? fs.readdirSync(home) : []);
 const foreign = (home: string) => entries(home).filter((e) => !OWN_ENTRIES.includes(e));
@@ -18,10 +31,16 @@ export function claimHome(home: string): void {
   if (fs.existsSync(path.join(home, MARKER))) return;
   const other = foreign(home);
   if (other.length) {
-    throw new EnvError(`${home} is not mqlab's data folder and holds ${list(other)}`, 'point MQLAB_HOME at a new or empty folder');
+    throw new EnvError(
+      `${home} is not mqlab's data folder and holds ${list(other)}`,
+      'point MQLAB_HOME at a new or empty folder',
+    );
   }
   fs.mkdirSync(home, { recursive: true });
-  fs.writeFileSync(path.join(home, MARKER), `mqlab's data folder: \`mqlab down --volumes\` deletes only ${OWN_ENTRIES.join(', ')} here\n`);
+  fs.writeFileSync(
+    path.join(home, MARKER),
+    `mqlab's data folder: \`mqlab down --volumes\` deletes only ${OWN_ENTRIES.join(', ')} here\n`,
+  );
 }
 
 /** what `down --volumes` would delete; throws (deleting nothing) when HOME is not mqlab's or holds anything else */
@@ -29,8 +48,13 @@ export function deletable(home: string): string[] {
   if (!fs.existsSync(home)) return [];
   const other = foreign(home);
   if (other.length) {
-    const whose = fs.existsSync(path.join(home, MARKER)) ? 'holds files mqlab did not create' : `is not mqlab's data folder (no ${MARKER})`;
-    throw new EnvError(`not deleting ${home}: it ${whose}: ${list(other)}; kept everything, nothing stopped`, 'move those files out of it, or delete the folder yourself');
+    const whose = fs.existsSync(path.join(home, MARKER))
+      ? 'holds files mqlab did not create'
+      : `is not mqlab's data folder (no ${MARKER})`;
+    throw new EnvError(
+      `not deleting ${home}: it ${whose}: ${list(other)}; kept everything, nothing stopped`,
+      'move those files out of it, or delete the folder yourself',
+    );
   }
   return entries(home);
 }
@@ -41,7 +65,8 @@ export async function deleteHome(home: string, remove: (dir: string) => Promise<
   if (fs.existsSync(home)) fs.rmdirSync(home);
 }
 
-const list = (names: string[]) => names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+const list = (names: string[]) =>
+  names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
 
 export const BACKEND_FILE = 'backend';
 export function recordedBackend(home: string): string | null {
@@ -51,7 +76,8 @@ export function recordedBackend(home: string): string | null {
     return null;
   }
 }
-export const recordBackend = (home: string, name: string) => fs.writeFileSync(path.join(home, BACKEND_FILE), name + '\n');
+export const recordBackend = (home: string, name: string) =>
+  fs.writeFileSync(path.join(home, BACKEND_FILE), name + '\n');
 
 /** the node count `mqlab up --nodes N` recorded in the data folder */
 export const NODES_FILE = 'nodes';

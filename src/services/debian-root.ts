@@ -21,16 +21,25 @@ const cachedRoot = (env: NodeJS.ProcessEnv) => path.join(cacheDir(env), `debian-
 /** the Debian archive apt is configured with here (MQLAB_DEBIAN_MIRROR overrides) */
 export function debianMirror(env: NodeJS.ProcessEnv = process.env): string {
   if (env.MQLAB_DEBIAN_MIRROR) return env.MQLAB_DEBIAN_MIRROR;
-  const files = ['/etc/apt/sources.list', ...listDir('/etc/apt/sources.list.d').filter((f) => /\.(list|sources)$/.test(f))];
+  const files = [
+    '/etc/apt/sources.list',
+    ...listDir('/etc/apt/sources.list.d').filter((f) => /\.(list|sources)$/.test(f)),
+  ];
   const archive = archiveIn(files.map((f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '')));
   if (archive) return archive;
-  throw new EnvError('no Debian archive in the apt sources of this machine', 'set MQLAB_DEBIAN_MIRROR to a Debian archive URL, or use --backend system or docker');
+  throw new EnvError(
+    'no Debian archive in the apt sources of this machine',
+    'set MQLAB_DEBIAN_MIRROR to a Debian archive URL, or use --backend system or docker',
+  );
 }
 
 /** the first Debian archive URI (not -security) in apt source files, one-line or deb822 */
 export function archiveIn(texts: string[]): string | null {
   for (const text of texts) {
-    const uris = [...text.matchAll(/^\s*URIs:\s*(\S+)/gim), ...text.matchAll(/^\s*deb\s+(?:\[[^\]]*\]\s+)?(\S+)/gim)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
+    const uris = [
+      ...text.matchAll(/^\s*URIs:\s*(\S+)/gim),
+      ...text.matchAll(/^\s*deb\s+(?:\[[^\]]*\]\s+)?(\S+)/gim),
+    ].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
     const archive = uris.find((u) => /\/debian\/?$/.test(u) && !/security/.test(u));
     if (archive) return archive;
   }
@@ -58,7 +67,11 @@ export async function chrootRefusal(): Promise<string | null> {
 }
 
 /** make HOME/root ready: from the machine's cache, building the cache first when needed */
-export async function ensureRoot(home: string, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function ensureRoot(
+  home: string,
+  log: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   const root = rootDir(home);
   if (rootReady(root)) return root;
   const cached = cachedRoot(env);
@@ -66,7 +79,9 @@ export async function ensureRoot(home: string, log: (line: string) => void, env:
   const tmp = `${root}.tmp`;
   await removeTree(tmp);
   await removeTree(root);
-  await withProgress(`copying the Debian root from ${cached}`, log, () => execa('cp', ['-a', '--reflink=auto', cached, tmp], { all: true }));
+  await withProgress(`copying the Debian root from ${cached}`, log, () =>
+    execa('cp', ['-a', '--reflink=auto', cached, tmp], { all: true }),
+  );
   fs.renameSync(tmp, root);
   return root;
 }
@@ -79,11 +94,20 @@ async function buildRoot(target: string, log: (line: string) => void, env: NodeJ
   // an interrupted build resumes after a complete debootstrap (apt-get finishes what it began), else starts over
   const based = path.join(tmp, '.mqlab-debootstrap-done');
   if (!fs.existsSync(based)) await removeTree(tmp);
-  log(`building a Debian ${CHROOT.suite} root with ${CHROOT.packages.join(' and ')} from ${mirror} (once per machine, 2–10 min)`);
+  log(
+    `building a Debian ${CHROOT.suite} root with ${CHROOT.packages.join(' and ')} from ${mirror} (once per machine, 2–10 min)`,
+  );
   const step = (what: string, file: string, args: string[]) =>
-    withProgress(what, log, () => execa(file, args, { all: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }));
+    withProgress(what, log, () =>
+      execa(file, args, { all: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }),
+    );
   if (!fs.existsSync(based)) {
-    await step('debootstrap (download and unpack the base system)', 'debootstrap', ['--variant=minbase', CHROOT.suite, tmp, mirror]);
+    await step('debootstrap (download and unpack the base system)', 'debootstrap', [
+      '--variant=minbase',
+      CHROOT.suite,
+      tmp,
+      mirror,
+    ]);
     // keep package scripts from starting services inside the root
     fs.writeFileSync(path.join(tmp, 'usr/sbin/policy-rc.d'), '#!/bin/sh\nexit 101\n', { mode: 0o755 });
     fs.writeFileSync(based, '');
@@ -92,7 +116,12 @@ async function buildRoot(target: string, log: (line: string) => void, env: NodeJ
   // postgresql-common's scripts run systemd-tmpfiles, which needs /proc: mounted for the install only
   await execa('mount', ['-t', 'proc', 'proc', path.join(tmp, 'proc')]);
   try {
-    await step(`installing ${CHROOT.packages.join(', ')}`, 'chroot', [tmp, 'sh', '-c', `dpkg --configure -a && apt-get ${noExpiry.join(' ')} install -y --no-install-recommends ${CHROOT.packages.join(' ')}`]);
+    await step(`installing ${CHROOT.packages.join(', ')}`, 'chroot', [
+      tmp,
+      'sh',
+      '-c',
+      `dpkg --configure -a && apt-get ${noExpiry.join(' ')} install -y --no-install-recommends ${CHROOT.packages.join(' ')}`,
+    ]);
   } finally {
     await execa('umount', ['-l', path.join(tmp, 'proc')], { reject: false });
   }
@@ -115,10 +144,22 @@ export async function removeTree(dir: string): Promise<void> {
 async function ensureDebootstrap(log: (line: string) => void): Promise<void> {
   const have = await execa('debootstrap', ['--version'], { reject: false }).catch(() => null);
   if (have?.exitCode === 0) return;
-  if (process.getuid?.() !== 0) throw new EnvError('debootstrap is not installed', 'install it (sudo apt-get install debootstrap), or use --backend system');
+  if (process.getuid?.() !== 0)
+    throw new EnvError(
+      'debootstrap is not installed',
+      'install it (sudo apt-get install debootstrap), or use --backend system',
+    );
   const apt = await execa('apt-get', ['--version'], { reject: false }).catch(() => null);
-  if (apt?.exitCode !== 0) throw new EnvError('debootstrap is not installed and there is no apt-get here', 'install debootstrap, or use --backend system or docker');
+  if (apt?.exitCode !== 0)
+    throw new EnvError(
+      'debootstrap is not installed and there is no apt-get here',
+      'install debootstrap, or use --backend system or docker',
+    );
   await withProgress('installing debootstrap with apt-get', log, () =>
-    execa('apt-get', ['-o', 'DPkg::Lock::Timeout=120', 'install', '-y', '-q', '--no-install-recommends', 'debootstrap'], { all: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }),
+    execa(
+      'apt-get',
+      ['-o', 'DPkg::Lock::Timeout=120', 'install', '-y', '-q', '--no-install-recommends', 'debootstrap'],
+      { all: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
+    ),
   );
 }

@@ -24,13 +24,20 @@ export interface DockerFacts {
 /** docker or not, and the one line that says why */
 export function dockerDecision({ engine, compose }: DockerFacts): { use: boolean; why: string } {
   if (!engine) return { use: false, why: 'no Docker engine answers' };
-  if (compose === null) return { use: false, why: `Docker ${engine} answers but the compose plugin is missing (\`docker compose version\` failed)` };
+  if (compose === null)
+    return {
+      use: false,
+      why: `Docker ${engine} answers but the compose plugin is missing (\`docker compose version\` failed)`,
+    };
   const m = /v?(\d+)\.(\d+)\.(\d+)/.exec(compose);
   if (!m) return { use: false, why: `cannot read the Compose version from '${compose.trim().slice(0, 80)}'` };
   const [major, minor] = [Number(m[1]), Number(m[2])];
   const version = `${m[1]}.${m[2]}.${m[3]}`;
   if (major < MIN_COMPOSE[0] || (major === MIN_COMPOSE[0] && minor < MIN_COMPOSE[1])) {
-    return { use: false, why: `Docker Compose ${version} is older than ${MIN_COMPOSE.join('.')} (needed for --wait-timeout)` };
+    return {
+      use: false,
+      why: `Docker Compose ${version} is older than ${MIN_COMPOSE.join('.')} (needed for --wait-timeout)`,
+    };
   }
   return { use: true, why: `Docker ${engine} with Compose ${version} answers` };
 }
@@ -53,17 +60,28 @@ export async function dockerAvailable(): Promise<boolean> {
 
 export async function dockerUp(log: (line: string) => void): Promise<void> {
   const d = await dockerAvailability();
-  if (!d.use) throw new EnvError(`cannot use Docker: ${d.why}`, 'start Docker (with Compose ≥ 2.17), or use the local backend: mqlab up --backend local');
+  if (!d.use)
+    throw new EnvError(
+      `cannot use Docker: ${d.why}`,
+      'start Docker (with Compose ≥ 2.17), or use the local backend: mqlab up --backend local',
+    );
   log('starting RabbitMQ and PostgreSQL with docker compose (compose.yaml)');
-  const r = await execa('docker', compose(['up', '-d', '--wait', '--wait-timeout', '180']), { reject: false, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.exitCode !== 0) throw new EnvError('docker compose up failed', `see its output above; \`${LOGS_HINT}\` has the services’ logs`);
+  const r = await execa('docker', compose(['up', '-d', '--wait', '--wait-timeout', '180']), {
+    reject: false,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.exitCode !== 0)
+    throw new EnvError('docker compose up failed', `see its output above; \`${LOGS_HINT}\` has the services’ logs`);
 }
 
 export async function dockerDown(volumes: boolean, log: (line: string) => void): Promise<void> {
   const d = await dockerAvailability();
   if (!d.use) throw new EnvError(`cannot use Docker: ${d.why}`, 'for the local backend: mqlab down --backend local');
   if (volumes) log('deleting the compose volumes mqlab_rabbitmq-data and mqlab_postgres-data (all queues and tables)');
-  const r = await execa('docker', compose(['down', ...(volumes ? ['--volumes'] : [])]), { reject: false, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = await execa('docker', compose(['down', ...(volumes ? ['--volumes'] : [])]), {
+    reject: false,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (r.exitCode !== 0) throw new EnvError('docker compose down failed');
 }
 
@@ -78,7 +96,10 @@ export function ownProjectRunning(lsJson: string, composeFile = COMPOSE_FILE): b
   } catch {
     return false;
   }
-  return projects.some((p) => p.Name === 'mqlab' && /running/.test(p.Status ?? '') && (p.ConfigFiles ?? '').split(',').includes(composeFile));
+  return projects.some(
+    (p) =>
+      p.Name === 'mqlab' && /running/.test(p.Status ?? '') && (p.ConfigFiles ?? '').split(',').includes(composeFile),
+  );
 }
 
 /** the services this copy of mqlab started with docker compose are running */

@@ -30,7 +30,8 @@ export interface Host {
 export const systemHost = (home: string): Host => ({ kind: 'system', root: '', home });
 export const chrootHost = (home: string, root: string): Host => ({ kind: 'chroot', root, home });
 /** the Host of a data folder's backend: the private root under HOME, or this machine */
-export const hostOf = (config: Pick<Config, 'home'>, backend: 'chroot' | 'system'): Host => (backend === 'chroot' ? chrootHost(config.home, rootDir(config.home)) : systemHost(config.home));
+export const hostOf = (config: Pick<Config, 'home'>, backend: 'chroot' | 'system'): Host =>
+  backend === 'chroot' ? chrootHost(config.home, rootDir(config.home)) : systemHost(config.home);
 
 /** a path inside the host as mqlab sees it */
 export const outer = (host: Host, inner: string) => (host.root ? path.join(host.root, inner) : inner);
@@ -48,7 +49,10 @@ export function account(host: Host, names: string[]): Account {
       return { name, uid: Number(uid), gid: Number(gid) };
     }
   }
-  throw new EnvError(`no unprivileged account (${names.join(', ')}) exists to run the service`, 'create one, or run mqlab as a normal user');
+  throw new EnvError(
+    `no unprivileged account (${names.join(', ')}) exists to run the service`,
+    'create one, or run mqlab as a normal user',
+  );
 }
 
 export function chownTo(p: string, who: Account): void {
@@ -62,15 +66,33 @@ export interface Spawnable {
 }
 
 /** `cmd args` run as `who` with exactly `env` (plus PATH) in `cwd` (inner paths) */
-export function command(host: Host, who: Account, cmd: string, args: string[], env: Record<string, string>, cwd: string): Spawnable {
+export function command(
+  host: Host,
+  who: Account,
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Spawnable {
   const full = { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', LC_ALL: 'C', ...env };
   if (!host.root) return { file: cmd, args, options: { uid: who.uid, gid: who.gid, env: full, cwd } };
   const spec = who.uid === undefined ? [] : [`--userspec=${who.uid}:${who.gid}`];
   const vars = Object.entries(full).map(([k, v]) => `${k}=${v}`);
-  return { file: 'chroot', args: [...spec, host.root, '/usr/bin/env', '-i', '-C', cwd, ...vars, cmd, ...args], options: { env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin' }, cwd: host.root } };
+  return {
+    file: 'chroot',
+    args: [...spec, host.root, '/usr/bin/env', '-i', '-C', cwd, ...vars, cmd, ...args],
+    options: { env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin' }, cwd: host.root },
+  };
 }
 
-export async function run(host: Host, who: Account, cmd: string, args: string[], env: Record<string, string>, cwd: string) {
+export async function run(
+  host: Host,
+  who: Account,
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+) {
   const c = command(host, who, cmd, args, env, cwd);
   return execa(c.file, c.args, { ...c.options, reject: false, extendEnv: false, timeout: 120_000 });
 }
@@ -95,7 +117,8 @@ export async function serviceDir(host: Host, service: string, who: Account): Pro
   if (fs.existsSync(dir)) {
     const real = fs.realpathSync(dir);
     // made by an older mqlab that ran the node as root: hand it to the service's account
-    if (who.uid !== undefined && fs.statSync(real).uid !== who.uid) await execa('chown', ['-R', `${who.uid}:${who.gid}`, real]);
+    if (who.uid !== undefined && fs.statSync(real).uid !== who.uid)
+      await execa('chown', ['-R', `${who.uid}:${who.gid}`, real]);
     return real;
   }
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

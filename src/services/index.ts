@@ -8,7 +8,15 @@ import { ensureSystemPackages, ownRunning, ownStart, ownStop, removeOutsideDirs 
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
 import { hostOf } from './host.js';
 import { chrootRefusal, ensureRoot, removeTree, rootDir, rootVersions } from './debian-root.js';
-import { claimHome, deletable, deleteHome, recordBackend, recordedBackend, recordedNodes, recordNodes } from './data-folder.js';
+import {
+  claimHome,
+  deletable,
+  deleteHome,
+  recordBackend,
+  recordedBackend,
+  recordedNodes,
+  recordNodes,
+} from './data-folder.js';
 import { waitForMembers } from './cluster.js';
 import { MAX_NODES } from '../defaults.js';
 
@@ -21,12 +29,21 @@ export function parseBackend(raw: string): Backend {
   throw new UsageError(`unknown backend '${raw}'`, 'use --backend auto, docker, chroot or system');
 }
 
-const HOW_TO_GET_43 = 'for RabbitMQ 4.3 + PostgreSQL 18 run `mqlab up` as root (chroot backend) or with a Docker engine';
+const HOW_TO_GET_43 =
+  'for RabbitMQ 4.3 + PostgreSQL 18 run `mqlab up` as root (chroot backend) or with a Docker engine';
 
-async function choose(backend: Backend, recorded: string | null, log: (line: string) => void): Promise<Exclude<Backend, 'auto'>> {
+async function choose(
+  backend: Backend,
+  recorded: string | null,
+  log: (line: string) => void,
+): Promise<Exclude<Backend, 'auto'>> {
   if (backend === 'chroot') {
     const why = await chrootRefusal();
-    if (why) throw new EnvError(`cannot use the chroot backend: ${why}`, `${HOW_TO_GET_43}; or use --backend system (this machine's packages)`);
+    if (why)
+      throw new EnvError(
+        `cannot use the chroot backend: ${why}`,
+        `${HOW_TO_GET_43}; or use --backend system (this machine's packages)`,
+      );
   }
   if (backend !== 'auto') return backend;
   if (recorded === 'system' || recorded === 'chroot' || recorded === 'docker') {
@@ -41,7 +58,9 @@ async function choose(backend: Backend, recorded: string | null, log: (line: str
   log(`not using Docker: ${docker.why}`);
   const why = await chrootRefusal();
   if (!why) {
-    log('backend: chroot (no Docker engine answers; RabbitMQ 4.3 and PostgreSQL 18 from Debian unstable in a private root)');
+    log(
+      'backend: chroot (no Docker engine answers; RabbitMQ 4.3 and PostgreSQL 18 from Debian unstable in a private root)',
+    );
     return 'chroot';
   }
   log(`backend: system (this machine's packages; no Docker engine answers and ${why}): ${HOW_TO_GET_43}`);
@@ -53,7 +72,8 @@ export { hostOf };
 /** "chroot (Debian sid root: rabbitmq-server 4.3.6-1, postgresql-18 18.6-1)", or null when mqlab started nothing here */
 export function backendLine(config: Config): string | null {
   const name = recordedBackend(config.home);
-  if (name === 'chroot') return `chroot (Debian root ${rootDir(config.home)}: ${rootVersions(rootDir(config.home)) || 'not built'})`;
+  if (name === 'chroot')
+    return `chroot (Debian root ${rootDir(config.home)}: ${rootVersions(rootDir(config.home)) || 'not built'})`;
   if (name === 'system') return "system (this machine's rabbitmq-server and postgresql packages)";
   return name;
 }
@@ -61,18 +81,32 @@ export function backendLine(config: Config): string | null {
 /** `--nodes N`: 1 (one node) up to MAX_NODES (a cluster) */
 export function parseNodes(raw: string): number {
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_NODES) throw new UsageError(`invalid --nodes '${raw}'`, `use a whole number from 1 to ${MAX_NODES} (3: a cluster of three RabbitMQ nodes)`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_NODES)
+    throw new UsageError(
+      `invalid --nodes '${raw}'`,
+      `use a whole number from 1 to ${MAX_NODES} (3: a cluster of three RabbitMQ nodes)`,
+    );
   return n;
 }
 
 /** `nodes` undefined: the node count that runs now (a running cluster stays a cluster), else 1 */
-export async function up(config: Config, backend: Backend, log: (line: string) => void, asked?: number): Promise<Probe> {
+export async function up(
+  config: Config,
+  backend: Backend,
+  log: (line: string) => void,
+  asked?: number,
+): Promise<Probe> {
   const before = await probe(config);
   const ownNodes = fs.existsSync(config.home) ? recordedNodes(config.home) : 1;
   const nodes = asked ?? (allUp(before) ? ownNodes : 1);
   // a cluster answers on node 1 with a member down: not up, start what is missing (running nodes are kept)
   if (allUp(before) && ownNodes === nodes) {
-    const membersUp = nodes === 1 || (await waitForMembers(config, nodes, 5_000).then(() => true, () => false));
+    const membersUp =
+      nodes === 1 ||
+      (await waitForMembers(config, nodes, 5_000).then(
+        () => true,
+        () => false,
+      ));
     if (membersUp) {
       log('services are already up');
       report(config, before, log, nodes);
@@ -81,7 +115,11 @@ export async function up(config: Config, backend: Backend, log: (line: string) =
     log(`a member of the ${nodes}-node cluster is not running: starting it`);
   }
   const chosen = await choose(backend, recordedBackend(config.home), log);
-  if (nodes > 1 && chosen === 'docker') throw new UsageError('--nodes runs a cluster on mqlab\'s own nodes, not with Docker', 'use --backend chroot (RabbitMQ 4.3, as root) or --backend system');
+  if (nodes > 1 && chosen === 'docker')
+    throw new UsageError(
+      "--nodes runs a cluster on mqlab's own nodes, not with Docker",
+      'use --backend chroot (RabbitMQ 4.3, as root) or --backend system',
+    );
   let failure = (): string | null => null;
   if (chosen === 'docker') {
     await dockerUp(log);
@@ -99,14 +137,25 @@ export async function up(config: Config, backend: Backend, log: (line: string) =
   let shown = 0;
   const ready = await waitForServices(config, 180_000, (p, elapsed) => {
     const died = failure();
-    if (died) throw new EnvError(died, `see ${config.home}/…/rabbitmq/log/; is another program using port ${ports.amqp}, ${ports.management} or ${ports.erlangDist}?`);
+    if (died)
+      throw new EnvError(
+        died,
+        `see ${config.home}/…/rabbitmq/log/; is another program using port ${ports.amqp}, ${ports.management} or ${ports.erlangDist}?`,
+      );
     if (elapsed > 60_000 && /credentials refused/.test(`${p.amqp.error}`)) {
-      throw new EnvError(`${p.amqp.error} although the broker answers`, `another broker may hold port ${ports.amqp}: stop it, set MQLAB_PORT_OFFSET, or point MQLAB_AMQP_URL at it`);
+      throw new EnvError(
+        `${p.amqp.error} although the broker answers`,
+        `another broker may hold port ${ports.amqp}: stop it, set MQLAB_PORT_OFFSET, or point MQLAB_AMQP_URL at it`,
+      );
     }
     const s = Math.floor(elapsed / 5000);
     if (s > shown) {
       shown = s;
-      const pending = [p.amqp.ok ? '' : 'RabbitMQ', p.mgmt.ok ? '' : 'management API', p.pg.ok ? '' : 'PostgreSQL'].filter(Boolean);
+      const pending = [
+        p.amqp.ok ? '' : 'RabbitMQ',
+        p.mgmt.ok ? '' : 'management API',
+        p.pg.ok ? '' : 'PostgreSQL',
+      ].filter(Boolean);
       log(`waiting for ${pending.join(', ')} to accept the lab accounts… ${Math.round(elapsed / 1000)} s`);
     }
   });
@@ -122,21 +171,41 @@ export async function up(config: Config, backend: Backend, log: (line: string) =
 function report(config: Config, p: Probe, log: (line: string) => void, nodes = 1) {
   const b = backendLine(config);
   if (b) log(`backend: ${b}${nodes > 1 ? `, ${nodes} RabbitMQ nodes clustered` : ''}`);
-  log(`RabbitMQ ${p.amqp.version}${p.mgmt.erlang ? ` (Erlang/OTP ${p.mgmt.erlang})` : ''} ready at ${maskUrl(config.amqpUrl)} (management ${maskUrl(config.mgmtUrl)})`);
+  log(
+    `RabbitMQ ${p.amqp.version}${p.mgmt.erlang ? ` (Erlang/OTP ${p.mgmt.erlang})` : ''} ready at ${maskUrl(config.amqpUrl)} (management ${maskUrl(config.mgmtUrl)})`,
+  );
   log(`PostgreSQL ${p.pg.version} ready at ${maskUrl(config.pgUrl)}`);
 }
 
-export async function down(config: Config, backend: Backend, volumes: boolean, log: (line: string) => void): Promise<void> {
+export async function down(
+  config: Config,
+  backend: Backend,
+  volumes: boolean,
+  log: (line: string) => void,
+): Promise<void> {
   const recorded = recordedBackend(config.home);
-  const chosen = backend !== 'auto' ? backend : recorded ? recorded : fs.existsSync(config.home) ? 'system' : (await dockerRunning()) ? 'docker' : 'system';
+  const chosen =
+    backend !== 'auto'
+      ? backend
+      : recorded
+        ? recorded
+        : fs.existsSync(config.home)
+          ? 'system'
+          : (await dockerRunning())
+            ? 'docker'
+            : 'system';
   if (chosen === 'docker') return dockerDown(volumes, log);
   const doomed = volumes ? deletable(config.home) : []; // refuses before anything is stopped
   // stop whatever mqlab runs from this data folder (both hosts: each is a no-op when nothing is there)
-  const hosts = [hostOf(config, 'chroot'), hostOf(config, 'system')].filter((h) => h.kind === chosen || ownRunning(h, config.ports));
+  const hosts = [hostOf(config, 'chroot'), hostOf(config, 'system')].filter(
+    (h) => h.kind === chosen || ownRunning(h, config.ports),
+  );
   for (const h of hosts) await ownStop(h, config.ports, log);
   if (volumes && doomed.length) {
     removeOutsideDirs(hostOf(config, 'system'));
     await deleteHome(config.home, removeTree);
-    log(`deleted ${config.home} (${doomed.join(', ')}): mqlab's RabbitMQ and PostgreSQL data${doomed.includes('root') ? ' and its Debian root' : ''}`);
+    log(
+      `deleted ${config.home} (${doomed.join(', ')}): mqlab's RabbitMQ and PostgreSQL data${doomed.includes('root') ? ' and its Debian root' : ''}`,
+    );
   } else if (volumes) log(`nothing to delete: ${config.home} does not exist`);
 }

@@ -6,7 +6,19 @@ import { MAX_NODES, type Ports } from '../defaults.js';
 import { PROJECT_ROOT } from '../config.js';
 import { EnvError } from '../errors.js';
 import { pgBinDir, provisionPostgres, startPostgres, stopPostgres } from './postgres-cluster.js';
-import { allNodeSpecs, nodeCookie, nodeServices, nodeHasData, nodesFor, rabbitBin, rabbitPid, startRabbit, stopRabbit, type NodeSpec, type Started } from './rabbitmq-node.js';
+import {
+  allNodeSpecs,
+  nodeCookie,
+  nodeServices,
+  nodeHasData,
+  nodesFor,
+  rabbitBin,
+  rabbitPid,
+  startRabbit,
+  stopRabbit,
+  type NodeSpec,
+  type Started,
+} from './rabbitmq-node.js';
 import { sleep } from '../time.js';
 import { removeOutsideDir, type Host } from './host.js';
 
@@ -14,8 +26,15 @@ import { removeOutsideDir, type Host } from './host.js';
 export async function ensureSystemPackages(host: Host, log: (line: string) => void): Promise<void> {
   if (rabbitBin(host) && pgBinDir(host)) return;
   log('RabbitMQ or PostgreSQL binaries are missing: running scripts/install-services.sh');
-  const r = await execa('bash', [path.join(PROJECT_ROOT, 'scripts', 'install-services.sh')], { reject: false, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.exitCode !== 0) throw new EnvError('RabbitMQ and PostgreSQL are not installed', 'run the command printed above, or use Docker: mqlab up --backend docker');
+  const r = await execa('bash', [path.join(PROJECT_ROOT, 'scripts', 'install-services.sh')], {
+    reject: false,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.exitCode !== 0)
+    throw new EnvError(
+      'RabbitMQ and PostgreSQL are not installed',
+      'run the command printed above, or use Docker: mqlab up --backend docker',
+    );
 }
 
 /**
@@ -24,19 +43,37 @@ export async function ensureSystemPackages(host: Host, log: (line: string) => vo
  * before a cluster, or the reverse) are stopped first: they use the same ports.
  * Returns a liveness check for the wait that follows.
  */
-export async function ownStart(host: Host, ports: Ports, nodes: number, log: (line: string) => void): Promise<() => string | null> {
+export async function ownStart(
+  host: Host,
+  ports: Ports,
+  nodes: number,
+  log: (line: string) => void,
+): Promise<() => string | null> {
   const wanted = nodesFor(ports, nodes);
-  const others = allNodeSpecs(ports, MAX_NODES).filter((n) => !wanted.some((w) => w.service === n.service) && rabbitPid(host, n));
-  if (others.length) log(`stopping ${others.map((n) => n.name).join(', ')} first (${nodes > 1 ? 'a single node ran' : 'a cluster ran'} on these ports)`);
+  const others = allNodeSpecs(ports, MAX_NODES).filter(
+    (n) => !wanted.some((w) => w.service === n.service) && rabbitPid(host, n),
+  );
+  if (others.length)
+    log(
+      `stopping ${others.map((n) => n.name).join(', ')} first (${nodes > 1 ? 'a single node ran' : 'a cluster ran'} on these ports)`,
+    );
   await stopRabbit(host, others);
   const first = wanted[0]!;
   // a cluster that booted before restarts all at once (each node waits for its peers); a new one joins node 1 once it runs
   const rejoin = wanted.length > 1 && wanted.slice(1).every((n) => nodeHasData(host, n));
   const cookie = nodeCookie(host, first);
-  const peersStarting = rejoin ? Promise.all(wanted.slice(1).map((n) => startRabbit(host, n, cookie))) : Promise.resolve([]);
-  const [rabbit, pg, peers] = await Promise.all([startRabbit(host, first), startPostgres(host, ports, log), peersStarting]);
+  const peersStarting = rejoin
+    ? Promise.all(wanted.slice(1).map((n) => startRabbit(host, n, cookie)))
+    : Promise.resolve([]);
+  const [rabbit, pg, peers] = await Promise.all([
+    startRabbit(host, first),
+    startPostgres(host, ports, log),
+    peersStarting,
+  ]);
   const where = (s: Started) => path.relative(process.cwd(), s.log) || s.log;
-  log(`RabbitMQ node ${first.name} ${rabbit.state === 'running' ? 'already running' : 'starting'} (logs: ${where(rabbit)})`);
+  log(
+    `RabbitMQ node ${first.name} ${rabbit.state === 'running' ? 'already running' : 'starting'} (logs: ${where(rabbit)})`,
+  );
   log(`PostgreSQL cluster ${pg === 'running' ? 'already running' : 'started'}`);
   await provisionPostgres(ports);
   const started = [rabbit];
@@ -45,7 +82,9 @@ export async function ownStart(host: Host, ports: Ports, nodes: number, log: (li
     const joinCookie = cookie ?? nodeCookie(host, first);
     for (const [k, n] of wanted.slice(1).entries()) {
       const s = rejoin ? peers[k]! : await startRabbit(host, n, joinCookie);
-      log(`RabbitMQ node ${n.name} ${s.state === 'running' ? 'already running' : rejoin ? 'starting (rejoins its cluster)' : 'starting, joins ' + first.name} (AMQP ${n.ports.amqp}, management ${n.ports.management}; logs: ${where(s)})`);
+      log(
+        `RabbitMQ node ${n.name} ${s.state === 'running' ? 'already running' : rejoin ? 'starting (rejoins its cluster)' : 'starting, joins ' + first.name} (AMQP ${n.ports.amqp}, management ${n.ports.management}; logs: ${where(s)})`,
+      );
       started.push(s);
     }
   }
@@ -66,13 +105,20 @@ async function listening(spec: NodeSpec, s: Started): Promise<void> {
     if (ok) return;
     await sleep(500);
   }
-  throw new EnvError(`RabbitMQ node ${spec.name} did not listen on port ${spec.ports.amqp} within 180 s`, `see ${s.log}`);
+  throw new EnvError(
+    `RabbitMQ node ${spec.name} did not listen on port ${spec.ports.amqp} within 180 s`,
+    `see ${s.log}`,
+  );
 }
 
 /** stop every node mqlab may run from this data folder (single or cluster) and PostgreSQL */
 export async function ownStop(host: Host, ports: Ports, log: (line: string) => void): Promise<void> {
   const [stopped, pg] = await Promise.all([stopRabbit(host, allNodeSpecs(ports, MAX_NODES)), stopPostgres(host)]);
-  log(stopped.length ? `RabbitMQ node${stopped.length > 1 ? 's' : ''} ${stopped.join(', ')} stopped` : 'RabbitMQ node was not running');
+  log(
+    stopped.length
+      ? `RabbitMQ node${stopped.length > 1 ? 's' : ''} ${stopped.join(', ')} stopped`
+      : 'RabbitMQ node was not running',
+  );
   log(pg ? 'PostgreSQL cluster stopped' : 'PostgreSQL cluster was not running');
 }
 
@@ -81,4 +127,5 @@ export function removeOutsideDirs(host: Host): void {
   for (const s of [...nodeServices(MAX_NODES), 'postgres']) removeOutsideDir(host, s);
 }
 
-export const ownRunning = (host: Host, ports: Ports) => allNodeSpecs(ports, MAX_NODES).some((n) => rabbitPid(host, n) !== null);
+export const ownRunning = (host: Host, ports: Ports) =>
+  allNodeSpecs(ports, MAX_NODES).some((n) => rabbitPid(host, n) !== null);

@@ -33,9 +33,17 @@ unix_socket_directories = ''
 max_connections = 50
 `;
 
-export async function startPostgres(host: Host, ports: Ports, log: (line: string) => void): Promise<'started' | 'running'> {
+export async function startPostgres(
+  host: Host,
+  ports: Ports,
+  log: (line: string) => void,
+): Promise<'started' | 'running'> {
   const bin = pgBinDir(host);
-  if (!bin) throw new EnvError('postgresql is not installed', 'run `bash scripts/install-services.sh` (as root), or use Docker: mqlab up --backend docker');
+  if (!bin)
+    throw new EnvError(
+      'postgresql is not installed',
+      'run `bash scripts/install-services.sh` (as root), or use Docker: mqlab up --backend docker',
+    );
   const who = pgAccount(host);
   const dir = await serviceDir(host, 'postgres', who);
   const data = path.join(dir, 'data');
@@ -45,11 +53,24 @@ export async function startPostgres(host: Host, ports: Ports, log: (line: string
     const pwfile = path.join(dir, 'superuser.pw');
     fs.writeFileSync(outer(host, pwfile), ACCOUNTS.pgSuperuser.password + '\n', { mode: 0o600 });
     chownTo(outer(host, pwfile), who);
-    const init = await pg('initdb', ['-D', data, '-U', ACCOUNTS.pgSuperuser.user, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C']);
+    const init = await pg('initdb', [
+      '-D',
+      data,
+      '-U',
+      ACCOUNTS.pgSuperuser.user,
+      `--pwfile=${pwfile}`,
+      '--auth=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
     fs.rmSync(outer(host, pwfile));
     if (init.exitCode !== 0) {
       fs.rmSync(outer(host, data), { recursive: true, force: true }); // a half-made cluster would break the next `up`
-      throw new EnvError(`could not create the PostgreSQL cluster: ${lastLine(init.stderr || init.stdout)}`, `check that user ${who.name} can write ${outer(host, dir)}`);
+      throw new EnvError(
+        `could not create the PostgreSQL cluster: ${lastLine(init.stderr || init.stdout)}`,
+        `check that user ${who.name} can write ${outer(host, dir)}`,
+      );
     }
   }
   // the port follows MQLAB_PORT_OFFSET: rewrite mqlab's block on every start
@@ -63,11 +84,21 @@ export async function startPostgres(host: Host, ports: Ports, log: (line: string
   const before = fs.existsSync(text) ? fs.statSync(text).size : 0;
   const r = await pg('pg_ctl', ['-D', data, '-l', logFile, '-w', '-t', '60', 'start']);
   if (r.exitCode !== 0) {
-    const fatal = fs.existsSync(text) ? fs.readFileSync(text).subarray(before).toString('utf8').split('\n').filter((l) => /FATAL|could not/.test(l)).pop() : undefined;
+    const fatal = fs.existsSync(text)
+      ? fs
+          .readFileSync(text)
+          .subarray(before)
+          .toString('utf8')
+          .split('\n')
+          .filter((l) => /FATAL|could not/.test(l))
+          .pop()
+      : undefined;
     const inUse = /Address already in use|could not bind/.test(fatal ?? '');
     throw new EnvError(
       `PostgreSQL did not start: ${inUse ? `port ${ports.postgres} is in use by another program` : (fatal?.trim() ?? lastLine(r.stderr || r.stdout))}`,
-      inUse ? `stop whatever listens on 127.0.0.1:${ports.postgres} (another mqlab checkout? run \`mqlab down\` there, or set MQLAB_PORT_OFFSET)` : `see ${text}`,
+      inUse
+        ? `stop whatever listens on 127.0.0.1:${ports.postgres} (another mqlab checkout? run \`mqlab down\` there, or set MQLAB_PORT_OFFSET)`
+        : `see ${text}`,
     );
   }
   return 'started';
@@ -77,14 +108,29 @@ export async function stopPostgres(host: Host): Promise<boolean> {
   const bin = pgBinDir(host);
   const dir = existingServiceDir(host, 'postgres');
   if (!bin || !dir || !fs.existsSync(outer(host, path.join(dir, 'data', 'PG_VERSION')))) return false;
-  const r = await run(host, pgAccount(host), path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', 'stop'], { HOME: dir }, dir);
+  const r = await run(
+    host,
+    pgAccount(host),
+    path.join(bin, 'pg_ctl'),
+    ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', 'stop'],
+    { HOME: dir },
+    dir,
+  );
   return r.exitCode === 0;
 }
 
 /** database `lab`, role `app`, schema `lab` owned by app: config/postgres/init.sql, as docker runs it */
 export async function provisionPostgres(ports: Ports): Promise<void> {
   const admin = (db: string) =>
-    postgres({ host: '127.0.0.1', port: ports.postgres, user: ACCOUNTS.pgSuperuser.user, password: ACCOUNTS.pgSuperuser.password, database: db, onnotice: () => {}, max: 1 });
+    postgres({
+      host: '127.0.0.1',
+      port: ports.postgres,
+      user: ACCOUNTS.pgSuperuser.user,
+      password: ACCOUNTS.pgSuperuser.password,
+      database: db,
+      onnotice: () => {},
+      max: 1,
+    });
   const root = admin('postgres');
   try {
     const [exists] = await root`select 1 from pg_database where datname = ${ACCOUNTS.database}`;

@@ -23,7 +23,9 @@ const oneLine = (err: unknown) => (err instanceof EnvError ? err.message : Strin
 async function probeAmqp(config: Config): Promise<Probe['amqp']> {
   try {
     const b = await Broker.connect(config.amqpUrl);
-    const platform = String((b.connection.connection.serverProperties as unknown as Record<string, unknown>).platform ?? '');
+    const platform = String(
+      (b.connection.connection.serverProperties as unknown as Record<string, unknown>).platform ?? '',
+    );
     await b.close();
     return { ok: true, product: b.product, version: b.version, platform };
   } catch (err) {
@@ -53,7 +55,11 @@ async function probePg(config: Config): Promise<Probe['pg']> {
 export const allUp = (p: Probe) => p.amqp.ok && p.mgmt.ok && p.pg.ok;
 
 /** wait until the app can connect to both services and the admin to the management API */
-export async function waitForServices(config: Config, timeoutMs: number, onWait?: (p: Probe, elapsedMs: number) => void): Promise<Probe> {
+export async function waitForServices(
+  config: Config,
+  timeoutMs: number,
+  onWait?: (p: Probe, elapsedMs: number) => void,
+): Promise<Probe> {
   const start = Date.now();
   for (;;) {
     const p = await probe(config);
@@ -61,7 +67,10 @@ export async function waitForServices(config: Config, timeoutMs: number, onWait?
     const elapsed = Date.now() - start;
     if (elapsed > timeoutMs) {
       const failing = [p.amqp, p.mgmt, p.pg].filter((s) => !s.ok).map((s) => s.error);
-      throw new EnvError(`services not ready after ${Math.round(elapsed / 1000)} s: ${failing.join('; ')}`, `look at the logs under ${config.home} (or \`${LOGS_HINT}\`), then run \`mqlab up\` again`);
+      throw new EnvError(
+        `services not ready after ${Math.round(elapsed / 1000)} s: ${failing.join('; ')}`,
+        `look at the logs under ${config.home} (or \`${LOGS_HINT}\`), then run \`mqlab up\` again`,
+      );
     }
     onWait?.(p, elapsed);
     await sleep(300);

@@ -5,7 +5,9 @@ import { pidRuns, waitGone, withSbin } from './process.js';
 describe('pidRuns: a pid file names a process only while that process is the service', () => {
   it('needs an argument ending with the marker; a dead pid never runs', async () => {
     // a process whose last argument is a service folder, as a node's `-home <…>/rabbitmq-c2`
-    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', '/tmp/mqlab-x/rabbitmq-c2'], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', '/tmp/mqlab-x/rabbitmq-c2'], {
+      stdio: 'ignore',
+    });
     const pid = child.pid!;
     try {
       expect(pidRuns(pid)).toBe(true);

@@ -19,7 +19,10 @@ export function pidRuns(pid: number, marker?: string): boolean {
   if (!pidAlive(pid)) return false;
   if (!marker || !procfs) return true;
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith(marker));
+    return fs
+      .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .some((arg) => arg.endsWith(marker));
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== 'ENOENT'; // ENOENT: it ended meanwhile
   }

@@ -12,7 +12,17 @@ import { clusterNodeName, nodePorts, SINGLE_NODE_NAME, type Ports } from '../def
 import { PROJECT_ROOT } from '../config.js';
 import { EnvError } from '../errors.js';
 import { pidRuns, waitGone } from './process.js';
-import { account, chownTo, command, existingServiceDir, outer, run, serviceDir, type Account, type Host } from './host.js';
+import {
+  account,
+  chownTo,
+  command,
+  existingServiceDir,
+  outer,
+  run,
+  serviceDir,
+  type Account,
+  type Host,
+} from './host.js';
 
 /**
  * One node: its folder (under the data folder, or /mqlab in a root), its Erlang node name, its
@@ -35,14 +45,22 @@ export const singleNode = (ports: Ports): NodeSpec => ({ service: 'rabbitmq', na
 /** the nodes of `mqlab up --nodes n` (n ≥ 2): rabbitmq-c1 … on ports + 0, 10, 20 */
 export function clusterNodes(ports: Ports, n: number): NodeSpec[] {
   const peers = Array.from({ length: n }, (_, k) => clusterNodeName(k + 1));
-  return peers.map((name, k) => ({ service: `rabbitmq-c${k + 1}`, name, ports: nodePorts(ports, k + 1), peers: k === 0 ? [] : peers }));
+  return peers.map((name, k) => ({
+    service: `rabbitmq-c${k + 1}`,
+    name,
+    ports: nodePorts(ports, k + 1),
+    peers: k === 0 ? [] : peers,
+  }));
 }
 
 /** the nodes for a node count: one single node, or a cluster */
 export const nodesFor = (ports: Ports, n: number): NodeSpec[] => (n > 1 ? clusterNodes(ports, n) : [singleNode(ports)]);
 
 /** the folders of every node mqlab may run (a single node and the largest cluster) */
-export const nodeServices = (max: number): string[] => ['rabbitmq', ...Array.from({ length: max }, (_, k) => `rabbitmq-c${k + 1}`)];
+export const nodeServices = (max: number): string[] => [
+  'rabbitmq',
+  ...Array.from({ length: max }, (_, k) => `rabbitmq-c${k + 1}`),
+];
 
 /** every node folder mqlab may have made (a single node and the largest cluster) */
 export const allNodeSpecs = (ports: Ports, max: number): NodeSpec[] => [singleNode(ports), ...clusterNodes(ports, max)];
@@ -50,18 +68,31 @@ export const allNodeSpecs = (ports: Ports, max: number): NodeSpec[] => [singleNo
 const CONFIG_FILES = ['advanced.config', 'enabled_plugins', 'definitions.json'];
 
 export function rabbitBin(host: Host): string | null {
-  for (const p of ['/usr/lib/rabbitmq/bin/rabbitmq-server', '/usr/sbin/rabbitmq-server']) if (fs.existsSync(outer(host, p))) return p;
+  for (const p of ['/usr/lib/rabbitmq/bin/rabbitmq-server', '/usr/sbin/rabbitmq-server'])
+    if (fs.existsSync(outer(host, p))) return p;
   return null;
 }
 
 export const rabbitAccount = (host: Host) => account(host, ['rabbitmq', 'nobody']);
 
 function paths(dir: string) {
-  return { dir, data: path.join(dir, 'data'), log: path.join(dir, 'log'), conf: path.join(dir, 'rabbitmq.conf'), pid: path.join(dir, 'rabbitmq.pid'), cookie: path.join(dir, '.erlang.cookie') };
+  return {
+    dir,
+    data: path.join(dir, 'data'),
+    log: path.join(dir, 'log'),
+    conf: path.join(dir, 'rabbitmq.conf'),
+    pid: path.join(dir, 'rabbitmq.pid'),
+    cookie: path.join(dir, '.erlang.cookie'),
+  };
 }
 
 /** the node's environment (inner paths): everything under its own folder, nothing from /etc/rabbitmq */
-export function rabbitEnv(dir: string, ports: Ports, node: string = SINGLE_NODE_NAME, busyWait = true): Record<string, string> {
+export function rabbitEnv(
+  dir: string,
+  ports: Ports,
+  node: string = SINGLE_NODE_NAME,
+  busyWait = true,
+): Record<string, string> {
   const p = paths(dir);
   const loopbackDist = '-kernel inet_dist_use_interface {127,0,0,1}';
   // a cluster's nodes share the machine: schedulers that do not spin when idle leave the CPU to the others
@@ -94,7 +125,12 @@ function confText(host: Host, dir: string, ports: Ports, peers: string[] = []): 
     `management.tcp.port = ${ports.management}`,
     `load_definitions = ${path.join(dir, 'definitions.json')}`,
     // a cluster node joins the others on its first boot (later boots remember the cluster)
-    ...(peers.length ? ['cluster_formation.peer_discovery_backend = classic_config', ...peers.map((n, k) => `cluster_formation.classic_config.nodes.${k + 1} = ${n}`)] : []),
+    ...(peers.length
+      ? [
+          'cluster_formation.peer_discovery_backend = classic_config',
+          ...peers.map((n, k) => `cluster_formation.classic_config.nodes.${k + 1} = ${n}`),
+        ]
+      : []),
     '',
   ].join('\n');
 }
@@ -114,9 +150,11 @@ function writeFiles(host: Host, dir: string, spec: NodeSpec, who: Account, cooki
     chownTo(outer(host, d), who);
   }
   put(p.conf, confText(host, dir, ports, spec.peers), 0o600);
-  for (const f of CONFIG_FILES) put(path.join(dir, f), fs.readFileSync(path.join(PROJECT_ROOT, 'config', 'rabbitmq', f)), 0o600);
+  for (const f of CONFIG_FILES)
+    put(path.join(dir, f), fs.readFileSync(path.join(PROJECT_ROOT, 'config', 'rabbitmq', f)), 0o600);
   const cookie = outer(host, p.cookie);
-  if (cookieText !== undefined && (!fs.existsSync(cookie) || fs.readFileSync(cookie, 'utf8') !== cookieText)) put(p.cookie, cookieText, 0o400);
+  if (cookieText !== undefined && (!fs.existsSync(cookie) || fs.readFileSync(cookie, 'utf8') !== cookieText))
+    put(p.cookie, cookieText, 0o400);
   if (!fs.existsSync(cookie)) put(p.cookie, crypto.randomBytes(24).toString('hex').toUpperCase(), 0o400);
   fs.chmodSync(cookie, 0o400);
 }
@@ -191,7 +229,11 @@ export interface Started {
 /** start the node in the background unless it runs already; readiness is checked by the caller */
 export async function startRabbit(host: Host, spec: NodeSpec, cookie?: string): Promise<Started> {
   const bin = rabbitBin(host);
-  if (!bin) throw new EnvError('rabbitmq-server is not installed', 'run `bash scripts/install-services.sh` (as root), or use Docker: mqlab up --backend docker');
+  if (!bin)
+    throw new EnvError(
+      'rabbitmq-server is not installed',
+      'run `bash scripts/install-services.sh` (as root), or use Docker: mqlab up --backend docker',
+    );
   const who = rabbitAccount(host);
   const dir = await serviceDir(host, spec.service, who);
   const log = outer(host, path.join(paths(dir).log, `${spec.name}.log`));
@@ -205,7 +247,13 @@ export async function startRabbit(host: Host, spec: NodeSpec, cookie?: string): 
   let exited: string | null = null;
   child.on('error', (err) => (exited = `the RabbitMQ node could not be started: ${err.message}`));
   child.on('exit', (code, sig) => {
-    const tail = fs.readFileSync(consoleLog, 'utf8').trim().split('\n').filter((l) => !/crash dump|^$/i.test(l)).pop() ?? '';
+    const tail =
+      fs
+        .readFileSync(consoleLog, 'utf8')
+        .trim()
+        .split('\n')
+        .filter((l) => !/crash dump|^$/i.test(l))
+        .pop() ?? '';
     exited = `the RabbitMQ node ${spec.name} exited (${sig ?? `code ${code}`}) during startup: ${tail.slice(0, 300)}`;
   });
   child.unref();
@@ -230,6 +278,7 @@ export async function stopRabbit(host: Host, nodes: NodeSpec[]): Promise<string[
   // the nodes started their own epmd on a private port; stop it too — only when this data folder's
   // node ran (another data folder's node may share the port: an npx copy beside a clone)
   const dir = nodes.map((n) => existingServiceDir(host, n.service)).find(Boolean);
-  if (ran.length && dir && rabbitBin(host)) await run(host, rabbitAccount(host), 'epmd', ['-kill'], rabbitEnv(dir, nodes[0]!.ports), '/').catch(() => {});
+  if (ran.length && dir && rabbitBin(host))
+    await run(host, rabbitAccount(host), 'epmd', ['-kill'], rabbitEnv(dir, nodes[0]!.ports), '/').catch(() => {});
   return ran;
 }

@@ -15,7 +15,14 @@ const home = () => {
 afterEach(() => homes.splice(0).forEach((h) => fs.rmSync(h, { recursive: true, force: true })));
 
 const quiet = { what: 'test', boundMs: 5_000, say: () => {}, pollMs: 20 };
-const h = (o: Partial<Holder>): Holder => ({ pid: 1, what: 'retry', mode: 'shared', state: 'holding', since: '2026-01-01T00:00:00Z', ...o });
+const h = (o: Partial<Holder>): Holder => ({
+  pid: 1,
+  what: 'retry',
+  mode: 'shared',
+  state: 'holding',
+  since: '2026-01-01T00:00:00Z',
+  ...o,
+});
 
 describe('the set lock (flock on lock/set.lock in the data folder)', () => {
   it('shared holders share it; an exclusive one is refused with --no-wait, one line, while they hold it', async () => {
@@ -39,14 +46,18 @@ describe('the set lock (flock on lock/set.lock in the data folder)', () => {
     await new Promise((r) => setTimeout(r, 2300));
     holder.release();
     (await waiting).release();
-    expect(said[0]).toMatch(/^waiting for another mqlab run on this set to finish… \(up to 5 s; --no-wait to fail at once\)$/);
+    expect(said[0]).toMatch(
+      /^waiting for another mqlab run on this set to finish… \(up to 5 s; --no-wait to fail at once\)$/,
+    );
     expect(said.at(-1)).toMatch(/^got the services after \d s$/);
   });
 
   it('gives up after its bound with one line', async () => {
     const dir = home();
     const holder = await holdSet(dir, { ...quiet, mode: 'exclusive', wait: false });
-    await expect(holdSet(dir, { ...quiet, boundMs: 100, mode: 'exclusive', wait: true })).rejects.toThrow(/^gave up after \d+ s waiting for /);
+    await expect(holdSet(dir, { ...quiet, boundMs: 100, mode: 'exclusive', wait: true })).rejects.toThrow(
+      /^gave up after \d+ s waiting for /,
+    );
     holder.release();
   });
 
@@ -64,13 +75,17 @@ describe('the set lock (flock on lock/set.lock in the data folder)', () => {
       setInterval(() => {}, 1000);`;
     const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    await expect(holdSet(dir, { ...quiet, mode: 'shared', wait: false })).rejects.toThrow(`waiting for db-outage (pid ${child.pid}) to start PostgreSQL again`);
+    await expect(holdSet(dir, { ...quiet, mode: 'shared', wait: false })).rejects.toThrow(
+      `waiting for db-outage (pid ${child.pid}) to start PostgreSQL again`,
+    );
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
     await exited;
     const said: string[] = [];
     const lock = await holdSet(dir, { ...quiet, mode: 'exclusive', wait: false, say: (l) => said.push(l) });
-    expect(said).toEqual([`db-outage (pid ${child.pid}) ended while it was waiting to start PostgreSQL again: if a lab cannot connect, run \`mqlab up\``]);
+    expect(said).toEqual([
+      `db-outage (pid ${child.pid}) ended while it was waiting to start PostgreSQL again: if a lab cannot connect, run \`mqlab up\``,
+    ]);
     expect(readHolders(dir).live).toEqual([]);
     lock.release();
   });
@@ -78,18 +93,34 @@ describe('the set lock (flock on lock/set.lock in the data folder)', () => {
 
 describe('what a waiter says it waits for', () => {
   it('the exclusive holder and its step first, then the runs queued behind it', () => {
-    expect(waitingFor([h({ pid: 7 }), h({ pid: 4242, what: 'db-outage', mode: 'exclusive', doing: 'to start PostgreSQL again' })])).toBe('db-outage (pid 4242) to start PostgreSQL again');
-    expect(waitingFor([h({ pid: 5, what: 'broker-restart', mode: 'exclusive', state: 'waiting' }), h({ pid: 4, what: 'db-outage', mode: 'exclusive' })])).toBe('db-outage (pid 4) to finish, then 1 more run(s) that stop services');
-    expect(waitingFor([h({ pid: 5, what: 'db-outage', mode: 'exclusive', state: 'waiting' })])).toBe('db-outage (pid 5) to get the set (runs on it finish first)');
+    expect(
+      waitingFor([
+        h({ pid: 7 }),
+        h({ pid: 4242, what: 'db-outage', mode: 'exclusive', doing: 'to start PostgreSQL again' }),
+      ]),
+    ).toBe('db-outage (pid 4242) to start PostgreSQL again');
+    expect(
+      waitingFor([
+        h({ pid: 5, what: 'broker-restart', mode: 'exclusive', state: 'waiting' }),
+        h({ pid: 4, what: 'db-outage', mode: 'exclusive' }),
+      ]),
+    ).toBe('db-outage (pid 4) to finish, then 1 more run(s) that stop services');
+    expect(waitingFor([h({ pid: 5, what: 'db-outage', mode: 'exclusive', state: 'waiting' })])).toBe(
+      'db-outage (pid 5) to get the set (runs on it finish first)',
+    );
   });
 
   it('shared holders by count and name; nobody known: another run', () => {
-    expect(waitingFor([h({ pid: 1 }), h({ pid: 2, what: 'hold' })])).toBe('2 run(s) on this set to finish (retry pid 1, hold pid 2)');
+    expect(waitingFor([h({ pid: 1 }), h({ pid: 2, what: 'hold' })])).toBe(
+      '2 run(s) on this set to finish (retry pid 1, hold pid 2)',
+    );
     expect(waitingFor([])).toBe('another mqlab run on this set to finish');
   });
 
   it('a run that died mid-outage is named once, with what to run', () => {
-    expect(diedDuringOutage([h({ mode: 'exclusive', what: 'db-outage', pid: 9, doing: 'to start PostgreSQL again' })])).toMatch(/^db-outage \(pid 9\) ended while it was waiting to start PostgreSQL again: .*`mqlab up`$/);
+    expect(
+      diedDuringOutage([h({ mode: 'exclusive', what: 'db-outage', pid: 9, doing: 'to start PostgreSQL again' })]),
+    ).toMatch(/^db-outage \(pid 9\) ended while it was waiting to start PostgreSQL again: .*`mqlab up`$/);
     expect(diedDuringOutage([h({ mode: 'exclusive', doing: 'to finish' }), h({})])).toBeNull();
   });
 });

@@ -62,10 +62,15 @@ export const noteSetLock = (doing: string) => current?.note(doing);
 export const canLock = () => spawnSync('flock', ['--version'], { stdio: 'ignore' }).status === 0;
 
 function tryLock(fd: number, mode: LockMode): boolean {
-  const r = spawnSync('flock', ['-n', mode === 'exclusive' ? '-x' : '-s', '3'], { stdio: ['ignore', 'ignore', 'pipe', fd] });
+  const r = spawnSync('flock', ['-n', mode === 'exclusive' ? '-x' : '-s', '3'], {
+    stdio: ['ignore', 'ignore', 'pipe', fd],
+  });
   if (r.status === 0) return true;
   if (r.status === 1) return false;
-  throw new EnvError(`flock on the set lock failed: ${String(r.stderr ?? r.error ?? r.status).trim()}`, 'check that util-linux is installed and the data folder is writable');
+  throw new EnvError(
+    `flock on the set lock failed: ${String(r.stderr ?? r.error ?? r.status).trim()}`,
+    'check that util-linux is installed and the data folder is writable',
+  );
 }
 
 export function alive(pid: number): boolean {
@@ -102,21 +107,29 @@ export function readHolders(home: string, self = process.pid): { live: Holder[];
 
 /** what a waiter waits for, from the live holders: "db-outage (pid 4242) to start PostgreSQL again" */
 export function waitingFor(live: readonly Holder[]): string {
-  const exclusive = live.filter((h) => h.mode === 'exclusive').sort((a, b) => (a.state === b.state ? a.since.localeCompare(b.since) : a.state === 'holding' ? -1 : 1));
+  const exclusive = live
+    .filter((h) => h.mode === 'exclusive')
+    .sort((a, b) => (a.state === b.state ? a.since.localeCompare(b.since) : a.state === 'holding' ? -1 : 1));
   const [first, ...more] = exclusive;
   if (first) {
     const step = first.state === 'holding' ? (first.doing ?? 'to finish') : 'to get the set (runs on it finish first)';
     return `${first.what} (pid ${first.pid}) ${step}${more.length ? `, then ${more.length} more run(s) that stop services` : ''}`;
   }
   const holding = live.filter((h) => h.state === 'holding');
-  if (holding.length) return `${holding.length} run(s) on this set to finish (${holding.slice(0, 3).map((h) => `${h.what} pid ${h.pid}`).join(', ')}${holding.length > 3 ? ', …' : ''})`;
+  if (holding.length)
+    return `${holding.length} run(s) on this set to finish (${holding
+      .slice(0, 3)
+      .map((h) => `${h.what} pid ${h.pid}`)
+      .join(', ')}${holding.length > 3 ? ', …' : ''})`;
   return 'another mqlab run on this set to finish';
 }
 
 /** the line about a run that died holding the set in the middle of an outage, or null */
 export function diedDuringOutage(stale: readonly Holder[]): string | null {
   const h = stale.find((s) => s.mode === 'exclusive' && s.state === 'holding' && s.doing?.startsWith('to start '));
-  return h ? `${h.what} (pid ${h.pid}) ended while it was waiting ${h.doing}: if a lab cannot connect, run \`mqlab up\`` : null;
+  return h
+    ? `${h.what} (pid ${h.pid}) ended while it was waiting ${h.doing}: if a lab cannot connect, run \`mqlab up\``
+    : null;
 }
 
 const minutes = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
@@ -127,7 +140,13 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
   const setFd = fs.openSync(path.join(lockDir(home), 'set.lock'), 'a');
   const gateFd = fs.openSync(path.join(lockDir(home), 'gate.lock'), 'a');
   const mine = path.join(holdersDir(home), `${process.pid}.json`);
-  const holder: Holder = { pid: process.pid, what: o.what, mode: o.mode, state: 'waiting', since: new Date().toISOString() };
+  const holder: Holder = {
+    pid: process.pid,
+    what: o.what,
+    mode: o.mode,
+    state: 'waiting',
+    since: new Date().toISOString(),
+  };
   // whole files only (a waiter reading one half-written would not see this holder): write, then rename
   const write = () => {
     fs.writeFileSync(`${mine}.tmp`, JSON.stringify(holder));
@@ -150,13 +169,23 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
     while (!tryLock(fd, mode)) {
       const { live } = readHolders(home);
       const what = waitingFor(live);
-      if (!o.wait) throw new EnvError(`the services of ${home} are busy: waiting for ${what}`, 'run it again when that run has ended, or leave out --no-wait to wait for it');
+      if (!o.wait)
+        throw new EnvError(
+          `the services of ${home} are busy: waiting for ${what}`,
+          'run it again when that run has ended, or leave out --no-wait to wait for it',
+        );
       const waited = Date.now() - started;
-      if (waited > o.boundMs) throw new EnvError(`gave up after ${minutes(waited)} waiting for ${what}`, 'run it again when that run has ended (mqlab status shows the services)');
+      if (waited > o.boundMs)
+        throw new EnvError(
+          `gave up after ${minutes(waited)} waiting for ${what}`,
+          'run it again when that run has ended (mqlab status shows the services)',
+        );
       // runs that only share the set pass the gate one after another in a moment: say nothing for that
       const worth = live.some((h) => h.mode === 'exclusive') || waited > 2000;
       if (worth && (what !== said || Date.now() - saidAt > 30_000)) {
-        const how = said ? `${minutes(waited)} so far, up to ${minutes(o.boundMs)}` : `up to ${minutes(o.boundMs)}; --no-wait to fail at once`;
+        const how = said
+          ? `${minutes(waited)} so far, up to ${minutes(o.boundMs)}`
+          : `up to ${minutes(o.boundMs)}; --no-wait to fail at once`;
         o.say(`waiting for ${what}… (${how})`);
         said = what;
         saidAt = Date.now();
@@ -200,7 +229,10 @@ export const SET_WAIT_MS = 20 * 60_000;
  * holdSet on a data folder `mqlab up` made (its marker there); null when there is none (services
  * of one's own URLs: nothing of mqlab's to share) or no flock(1) here.
  */
-export async function holdHome(home: string, o: Omit<HoldOptions, 'boundMs'> & { boundMs?: number }): Promise<SetLock | null> {
+export async function holdHome(
+  home: string,
+  o: Omit<HoldOptions, 'boundMs'> & { boundMs?: number },
+): Promise<SetLock | null> {
   if (!fs.existsSync(path.join(home, MARKER)) || !canLock()) return null;
   return holdSet(home, { boundMs: SET_WAIT_MS, ...o });
 }

@@ -51,14 +51,18 @@ export async function status(registry: Registry, config: Config): Promise<Status
   };
   if (p.mgmt.ok) {
     const mgmt = new Management(config.mgmtUrl, config.vhost);
-    report.cluster = { members: await members(mgmt), quorumQueues: (await quorumReplicas(mgmt)).filter((q) => ours(q.queue)) };
+    report.cluster = {
+      members: await members(mgmt),
+      quorumQueues: (await quorumReplicas(mgmt)).filter((q) => ours(q.queue)),
+    };
     const queues = await mgmt.queues();
     report.loops = await vhostDeadLetterLoops(mgmt, queues); // the whole vhost: a loop anyone made hurts everyone
     const all = new Map(queues.map((q) => [q.name, q]));
     const n = namesFor(config);
     for (const entry of registry) {
       const { lab } = await entry.load();
-      for (const q of lab.topology?.(n, labOptions(entry)).queues ?? []) report.queues.push({ lab: entry.name, queue: q.name, stats: all.get(q.name) ?? null });
+      for (const q of lab.topology?.(n, labOptions(entry)).queues ?? [])
+        report.queues.push({ lab: entry.name, queue: q.name, stats: all.get(q.name) ?? null });
     }
   }
   return report;
@@ -89,13 +93,17 @@ export function renderServices(s: StatusReport): string[] {
     `PostgreSQL  ${s.urls.pg}  ${mark(p.pg.ok, p.pg.error)}`,
   ];
   if (s.backend) out.push(`backend     ${s.backend}`);
-  if (p.amqp.ok) out.push(`broker      ${p.amqp.product} ${p.amqp.version} on ${p.mgmt.erlang ? `Erlang/OTP ${p.mgmt.erlang}` : (p.amqp.platform ?? 'Erlang')}`);
+  if (p.amqp.ok)
+    out.push(
+      `broker      ${p.amqp.product} ${p.amqp.version} on ${p.mgmt.erlang ? `Erlang/OTP ${p.mgmt.erlang}` : (p.amqp.platform ?? 'Erlang')}`,
+    );
   if (p.pg.ok) out.push(`database    PostgreSQL ${p.pg.version}`);
   if (s.capabilities) {
     out.push('', `capabilities of RabbitMQ ${s.capabilities.version}:`);
     out.push(...describeCapabilities(s.capabilities).map((l) => '  ' + l));
   }
-  if (s.cluster && s.cluster.members.length > 1) out.push('', ...(s.namespace ? clusterSummary(s.cluster, s.namespace) : renderCluster(s.cluster)));
+  if (s.cluster && s.cluster.members.length > 1)
+    out.push('', ...(s.namespace ? clusterSummary(s.cluster, s.namespace) : renderCluster(s.cluster)));
   return out;
 }
 
@@ -115,13 +123,17 @@ export function renderQueues(s: StatusReport): string[] {
     for (const q of declared) {
       const st = q.stats!;
       const n = (v: number, pad: number) => String(v).padStart(pad);
-      out.push(`  ${q.lab.padEnd(lw)}  ${q.queue.padEnd(w)}  ${n(st.messages, 8)}  ${n(st.ready, 5)}  ${n(st.unacked, 7)}  ${n(heldOf(st), 4)}  ${st.policy ?? '-'}`);
+      out.push(
+        `  ${q.lab.padEnd(lw)}  ${q.queue.padEnd(w)}  ${n(st.messages, 8)}  ${n(st.ready, 5)}  ${n(st.unacked, 7)}  ${n(heldOf(st), 4)}  ${st.policy ?? '-'}`,
+      );
     }
   }
   const missing = s.queues.length - declared.length;
   if (missing) {
     const labs = new Set(s.queues.filter((q) => !q.stats).map((q) => q.lab));
-    out.push(`  ${declared.length ? '' : 'none declared yet; '}${missing} queue(s) of ${labs.size} lab(s) not declared yet: run the lab`);
+    out.push(
+      `  ${declared.length ? '' : 'none declared yet; '}${missing} queue(s) of ${labs.size} lab(s) not declared yet: run the lab`,
+    );
   }
   return out;
 }
@@ -147,7 +159,9 @@ export function clusterSummary(c: NonNullable<StatusReport['cluster']>, namespac
   return [
     `cluster     ${running.length} of ${c.members.length} members running${down.length ? ` (NOT RUNNING: ${down.join(', ')})` : ''}`,
     `            ${c.quorumQueues.length} quorum queue(s) of ${namespace}` +
-      (c.quorumQueues.length ? `; leaders: ${[...leaders].map(([n, k]) => `${n} ${k}`).join(', ')}; ${short ? `${short} with a member offline` : 'every member online'}` : ''),
+      (c.quorumQueues.length
+        ? `; leaders: ${[...leaders].map(([n, k]) => `${n} ${k}`).join(', ')}; ${short ? `${short} with a member offline` : 'every member online'}`
+        : ''),
   ];
 }
 
@@ -167,9 +181,20 @@ export function renderCluster(c: NonNullable<StatusReport['cluster']>): string[]
 /** `status --watch`: versions in one line, the cluster in two, the queues, loops only when there are */
 export function watchLines(s: StatusReport): string[] {
   const p = s.probe;
-  const down = [p.amqp.ok ? null : `RabbitMQ NOT USABLE: ${p.amqp.error}`, p.mgmt.ok ? null : `management NOT USABLE: ${p.mgmt.error}`, p.pg.ok ? null : `PostgreSQL NOT USABLE: ${p.pg.error}`];
+  const down = [
+    p.amqp.ok ? null : `RabbitMQ NOT USABLE: ${p.amqp.error}`,
+    p.mgmt.ok ? null : `management NOT USABLE: ${p.mgmt.error}`,
+    p.pg.ok ? null : `PostgreSQL NOT USABLE: ${p.pg.error}`,
+  ];
   const out = [
-    [p.amqp.ok ? `RabbitMQ ${p.amqp.version}` : null, p.pg.ok ? `PostgreSQL ${p.pg.version}` : null, `vhost ${s.vhost}`, s.namespace ? `namespace ${s.namespace}` : 'no namespace'].filter(Boolean).join(' · '),
+    [
+      p.amqp.ok ? `RabbitMQ ${p.amqp.version}` : null,
+      p.pg.ok ? `PostgreSQL ${p.pg.version}` : null,
+      `vhost ${s.vhost}`,
+      s.namespace ? `namespace ${s.namespace}` : 'no namespace',
+    ]
+      .filter(Boolean)
+      .join(' · '),
     ...down.filter((l): l is string => l !== null),
   ];
   if (s.cluster && s.cluster.members.length > 1) out.push(...clusterSummary(s.cluster, s.namespace || 'the vhost'));
