@@ -25,8 +25,16 @@ export function names(n: Names) {
 
 export type DropNames = ReturnType<typeof names>;
 
-/** no binding here: the lab removes and restores the target's binding itself */
+/**
+ * The target bound to the dead-letter exchange, as it is between runs: the lab removes the binding
+ * for each phase's window and restores it (declared here, so a first run in a fresh namespace starts
+ * bound too, and a variant that keeps the binding keeps one)
+ */
 export function topology(n: Names): Topology {
   const x = names(n);
-  return { exchanges: [{ name: x.dlx, type: 'direct' }], queues: [{ name: x.source }, { name: x.target }] };
+  return {
+    exchanges: [{ name: x.dlx, type: 'direct' }],
+    queues: [{ name: x.source }, { name: x.target }],
+    bindings: [{ queue: x.target, exchange: x.dlx, key: ROUTING_KEY }],
+  };
 }
