@@ -6,6 +6,11 @@
  * `describeFaults(meta, namespace, cases)` writes one test per case and one more that the cases run
  * every declared variant; `npm run proofs` checks that every declared check is in some variant's
  * `fails`. Together: every check is shown failing by a run.
+ *
+ * The cases of a file run at the same time, each in a namespace of its own (the file's, numbered):
+ * a broken run mostly waits on the broker (a TTL, a delay, a consumer's idle bound), and a lab's
+ * verdict must not depend on what else runs beside it. A lab that stops or kills a service runs its
+ * cases one at a time (`oneAtATime`).
  */
 import { describe, expect, it } from 'vitest';
 import type { FaultName, LabMeta } from '../src/lab.js';
@@ -74,9 +79,19 @@ export async function expectFaultsFail<M extends AnyMeta>({
 export interface FaultCase<M extends AnyMeta> extends Omit<FaultRun<M>, 'meta' | 'namespace'> {
   /** what the broken run shows, as the test's title */
   title: string;
-  /** a run of its own kind (retries, a SKIP below a broker version): `standard` is the usual expectFaultsFail */
-  run?: (standard: (more?: Pick<FaultRun<M>, 'failsOnThisLine'>) => Promise<CliRun>) => Promise<unknown>;
+  /**
+   * a run of its own kind (retries, a SKIP below a broker version): `standard` is the usual
+   * expectFaultsFail; `namespace` is the case's own, for any other run it makes
+   */
+  run?: (
+    standard: (more?: Pick<FaultRun<M>, 'failsOnThisLine'>) => Promise<CliRun>,
+    namespace: string,
+  ) => Promise<unknown>;
 }
+
+/** the namespace of a file's case `i`: the file's, cut to leave room, and the case's number (valid as --namespace) */
+export const caseNamespace = (namespace: string, i: number): string =>
+  `${namespace.slice(0, 22)}${String(i + 1).padStart(2, '0')}`;
 
 /**
  * One test per case (variants that do not disturb each other may share a run), and a test that the
@@ -86,14 +101,25 @@ export function describeFaults<M extends AnyMeta>(
   meta: M,
   namespace: string,
   cases: readonly FaultCase<M>[],
-  /** variants another test file runs with expectFaultsFail (say why beside the call) */
-  { runElsewhere = [] }: { runElsewhere?: readonly FaultName<M['faults']>[] } = {},
+  {
+    runElsewhere = [],
+    oneAtATime = meta.disruptive === true,
+  }: {
+    /** variants another test file runs with expectFaultsFail (say why beside the call) */
+    runElsewhere?: readonly FaultName<M['faults']>[];
+    /**
+     * its cases one after the other, in the file's namespace: a lab that stops or kills a service
+     * (meta.disruptive, the default), or one that holds a core for its window
+     */
+    oneAtATime?: boolean;
+  } = {},
 ): void {
   describe(`${meta.name}: broken variants fail the checks that observe them`, () => {
-    for (const { title, run, ...c } of cases) {
+    for (const [i, { title, run, ...c }] of cases.entries()) {
+      const ns = oneAtATime ? namespace : caseNamespace(namespace, i);
       const standard = (more: Pick<FaultRun<M>, 'failsOnThisLine'> = {}) =>
-        expectFaultsFail({ meta, namespace, ...c, ...more });
-      it(title, async () => void (await (run ? run(standard) : standard())));
+        expectFaultsFail({ meta, namespace: ns, ...c, ...more });
+      (oneAtATime ? it : it.concurrent)(title, async () => void (await (run ? run(standard, ns) : standard())));
     }
     it('runs every variant the lab declares', () => {
       const ran = new Set<string>([...cases.flatMap((c) => c.faults), ...runElsewhere]);

@@ -26,7 +26,7 @@ describeFaults(meta, NS, [
     title: 'the markers purged instead of taken off: on 4.3 the held letter goes with them, on 3.10 it stays',
     faults: ['purge-markers'],
     only: true,
-    run: async (standard) => {
+    run: async (standard, ns) => {
       if (capabilities(s.broker.version).purgeRemovesHeldLetters) {
         // the purged letter no longer counts toward max-length either: one more publish accepted
         const r = await standard();
@@ -34,7 +34,7 @@ describeFaults(meta, NS, [
         expect(r.stdout).toContain('FAIL acceptedWhileHeld: expected=100 actual=101');
         return;
       }
-      const { code, report } = await runLabJson('at-most-once-drop', ['--namespace', NS], {
+      const { code, report } = await runLabJson('at-most-once-drop', ['--namespace', ns], {
         MQLAB_FAULT: 'at-most-once-drop:purge-markers',
       });
       expect(code).toBe(0);

@@ -28,9 +28,9 @@ const broken = (title: string, faults: FaultCase<typeof meta>['faults'], only = 
   faults,
   only,
   alsoMayFail: ['rejectMaxLateMs', 'nackMaxLateMs', 'heldInQueue'],
-  run: async (standard) => {
+  run: async (standard, ns) => {
     if (atLeast(broker.version, 4, 3)) return standard();
-    const r = await mqlab([meta.name, '--namespace', namespace], {
+    const r = await mqlab([meta.name, '--namespace', ns], {
       MQLAB_FAULT: faults.map((f) => `${meta.name}:${f}`).join(','),
     });
     expect(r.code, r.stdout + r.stderr).toBe(0);
