@@ -12,7 +12,7 @@ export const faults = defineFaults({
   'skip-attempt': { breaks: 'the retry copy is numbered attempt + 2', fails: ['transientAttempts'] },
   'no-commit': { breaks: 'the transient message is acked without its business row', fails: ['businessRows'] },
   'requeue-healthy': {
-    breaks: 'the healthy message is nacked with requeue once: a second delivery',
+    breaks: 'the first ack of the healthy message is a nack with requeue: a second delivery',
     fails: ['healthyAttempts'],
   },
   'ack-poison': { breaks: 'the poison message is acked, not dead-lettered', fails: ['poisonDeadLettered'] },

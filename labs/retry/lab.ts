@@ -11,6 +11,8 @@ import { must } from '../../src/must.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred, gapsMs } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
+import { unchanged, withVariants } from '../../src/variant.js';
+import { variants, type RetryPolicy } from './variants.js';
 import { EVENTS, TTL_MS, names, reset, schema, topology } from './names.js';
 
 const MAX_ATTEMPTS = 3;
@@ -23,68 +25,69 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   async run(ctx) {
     const x = names(ctx.names);
     const { broker, db, log } = ctx;
+    // the protocol's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: RetryPolicy = {
+      // contract failure: no retry, straight to the dead-letter exchange
+      settlePoison: (m) => m.reject(false),
+      // a retry copy waits out the TTL in the delay queue, one attempt later
+      retryQueue: x.delay,
+      nextAttempt: (attempt) => attempt + 1,
+      commit: (id) => db`INSERT INTO ${db(x.effect)} VALUES (${id}) ON CONFLICT DO NOTHING`,
+      afterCommit: async () => {},
+      wrapHandler: unchanged,
+    };
+    const policy = withVariants(ctx, correct, variants(correct, x, broker, MAX_ATTEMPTS));
     const seen = { healthy: 0, poison: 0 };
     const transientAttempts: number[] = [];
     const transientAt: number[] = [];
-    let successes = 0;
+    const committed = new Set<string>();
     const processed = deferred();
 
-    const consumer = await broker.consume(
-      x.work,
-      async (m: Delivery) => {
-        const id = m.messageId ?? '';
-        const attempt = Number(m.headers.attempt);
-        log.emit('consumer', {
-          messageId: id,
-          destination: x.work,
-          attempt,
-          redelivered: m.redelivered,
-          status: 'received',
-        });
-        if (id === 'poison') {
-          seen.poison += 1;
-          if (ctx.fault('ack-poison'))
-            m.ack(); // broken: the poison message is dropped, not dead-lettered
-          else m.reject(false); // contract failure: no retry, straight to the dead-letter exchange
-          log.emit('consumer', { messageId: id, attempt, status: 'rejected_to_dlx' });
-        } else {
-          if (id === 'healthy') seen.healthy += 1;
-          if (id === 'healthy' && seen.healthy === 1 && ctx.fault('requeue-healthy')) return m.nack(true); // broken: a second delivery
-          if (id === 'transient') {
-            transientAttempts.push(attempt);
-            transientAt.push(ctx.now());
-            if (attempt < MAX_ATTEMPTS) {
-              // the copy must be safe at the broker before the original delivery is settled
-              // faults: skip-delay sends the copy straight back to work; skip-attempt numbers it attempt+2
-              const next = ctx.fault('skip-attempt') ? attempt + 2 : attempt + 1;
-              await broker.sendConfirmed(ctx.fault('skip-delay') ? x.work : x.delay, id, {
-                messageId: id,
-                headers: { attempt: next },
-              });
-              log.emit('consumer', { messageId: id, attempt, destination: x.delay, status: 'retry_confirmed' });
-              await ctx.checkpoint('before-ack', {
-                messageId: id,
-                attempt,
-                note: 'copy confirmed in the delay queue, original not yet acked',
-              });
-              m.ack();
-              log.emit('consumer', { messageId: id, attempt, status: 'acked' });
-              return;
-            }
+    const handle = async (m: Delivery) => {
+      const id = m.messageId ?? '';
+      const attempt = Number(m.headers.attempt);
+      log.emit('consumer', {
+        messageId: id,
+        destination: x.work,
+        attempt,
+        redelivered: m.redelivered,
+        status: 'received',
+      });
+      if (id === 'poison') {
+        seen.poison += 1;
+        policy.settlePoison(m);
+        log.emit('consumer', { messageId: id, attempt, status: 'rejected_to_dlx' });
+      } else {
+        if (id === 'healthy') seen.healthy += 1;
+        if (id === 'transient') {
+          transientAttempts.push(attempt);
+          transientAt.push(ctx.now());
+          if (attempt < MAX_ATTEMPTS) {
+            // the copy must be safe at the broker before the original delivery is settled
+            await broker.sendConfirmed(policy.retryQueue, id, {
+              messageId: id,
+              headers: { attempt: policy.nextAttempt(attempt) },
+            });
+            log.emit('consumer', { messageId: id, attempt, destination: x.delay, status: 'retry_confirmed' });
+            await ctx.checkpoint('before-ack', {
+              messageId: id,
+              attempt,
+              note: 'copy confirmed in the delay queue, original not yet acked',
+            });
+            m.ack();
+            log.emit('consumer', { messageId: id, attempt, status: 'acked' });
+            return;
           }
-          if (!(id === 'transient' && ctx.fault('no-commit')))
-            await db`INSERT INTO ${db(x.effect)} VALUES (${id}) ON CONFLICT DO NOTHING`;
-          // broken: a last retry copy although the business row is committed (it ends in a queue)
-          if (id === 'transient' && attempt === MAX_ATTEMPTS && ctx.fault('extra-copy'))
-            await broker.sendConfirmed(x.delay, id, { messageId: id, headers: { attempt: attempt + 1 } });
-          m.ack();
-          successes += 1;
-          log.emit('consumer', { messageId: id, attempt, status: 'business_committed' });
         }
-        if (successes === 2 && seen.poison === 1) processed.resolve();
-      },
-      { prefetch: 10 },
-    );
+        await policy.commit(id);
+        await policy.afterCommit(id, attempt);
+        m.ack();
+        committed.add(id);
+        log.emit('consumer', { messageId: id, attempt, status: 'business_committed' });
+      }
+      if (committed.has('healthy') && committed.has('transient') && seen.poison === 1) processed.resolve();
+    };
+    const consumer = await broker.consume(x.work, policy.wrapHandler(handle), { prefetch: 10 });
 
     const dead = deferred<Delivery>();
     // logged when it arrives (the ack comes at the end): the page draws the receipt when it happened
