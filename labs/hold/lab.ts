@@ -26,6 +26,8 @@ import {
   sourceWhileHeld,
 } from './verdicts.js';
 import type { HoldOptions } from './options.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type HoldSteps } from './variants.js';
 
 /** the seed's window in which the unbound target must stay empty */
 const WINDOW_MS = 2000;
@@ -54,11 +56,26 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     const { broker, mgmt, log } = ctx;
     const { recoverTimeoutMs } = ctx.options;
     const runId = randomUUID();
+    const policy = holdPolicy(ctx.names, ctx.caps);
+    const republishEvent = () =>
+      broker.publishConfirmed(x.dlx, ROUTING_KEY, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
+    // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: HoldSteps = {
+      policy,
+      unbindTarget: () => broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY),
+      publish: async () => {
+        await broker.sendConfirmed(x.source, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
+        log.emit('producer', { messageId: EVENT_ID, destination: x.source, status: 'confirmed' });
+      },
+      rebindTarget: () => broker.channel.bindQueue(x.target, x.dlx, ROUTING_KEY),
+      afterRebind: async () => {},
+      afterConsumed: async () => {},
+    };
+    const steps = withVariants(ctx, correct, variants(correct, republishEvent));
 
     // The policy, applied by the lab. One left by an interrupted run goes first: switching
     // at-least-once off deletes the letters it still holds, on every line (a purge does so only
     // from 4.3.0: rabbit_fifo dlx_purge; on 3.10.8 it leaves them).
-    const policy = holdPolicy(ctx.names, ctx.caps);
     const earlierPolicy = (await mgmt.policy(policy.name)) !== null;
     if (earlierPolicy) {
       ctx.progress(
@@ -85,8 +102,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       staleAtStart &&= !cleared || heldLetters(cleared) > 0;
       policyStaleAtStart &&= !cleared || cleared.policy === policy.name;
     }
-    // fault wrong-pattern: a policy that matches no queue (the source keeps no dead-letter route)
-    await mgmt.putPolicy(ctx.fault('wrong-pattern') ? { ...policy, pattern: `${policy.pattern}-nothing` } : policy);
+    await mgmt.putPolicy(steps.policy);
     const stored = (await mgmt.policy(policy.name)) ?? undefined;
     ctx.progress(
       `applied policy ${policy.name} to ${policy.pattern} (apply-to ${policy.applyTo}${ctx.caps.policyApplyToQuorumQueues ? '' : `: RabbitMQ ${ctx.caps.version} has no quorum_queues`}): ${JSON.stringify(policy.definition)}`,
@@ -100,7 +116,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     });
 
     // The target loses its binding (and anything an earlier run left in it), then a push consumer watches it.
-    if (!ctx.fault('keep-binding')) await broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY);
+    await steps.unbindTarget();
     const leftInTarget = (await broker.channel.purgeQueue(x.target)).messageCount;
     const targetUnbound = !(await targetBound(ctx, x));
     const received: Received[] = [];
@@ -140,10 +156,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     });
     const watch = new StatsWatch(mgmt, x.source, ctx.now);
     try {
-      for (let i = ctx.fault('publish-twice') ? 2 : 1; i > 0; i--) {
-        await broker.sendConfirmed(x.source, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
-        log.emit('producer', { messageId: EVENT_ID, destination: x.source, status: 'confirmed' });
-      }
+      await steps.publish();
       const rejectedAt = await ctx.within(
         Promise.race([rejected.promise, source.failure]),
         5000,
@@ -172,12 +185,8 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       });
 
       // Rebind and wait: nothing is published again; the broker's worker re-routes on its timer.
-      if (!ctx.fault('no-rebind')) await broker.channel.bindQueue(x.target, x.dlx, ROUTING_KEY);
-      if (ctx.fault('republish'))
-        await broker.publishConfirmed(x.dlx, ROUTING_KEY, BODY, {
-          messageId: EVENT_ID,
-          headers: { [RUN_HEADER]: runId },
-        });
+      await steps.rebindTarget();
+      await steps.afterRebind();
       const reboundAt = ctx.now();
       const bindingRestored = await targetBound(ctx, x);
       ctx.progress(
@@ -243,11 +252,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       }
       log.emit('policy', { policy: policy.name, status: policyCleared ? 'cleared' : 'kept' });
       await target.cancel();
-      if (ctx.fault('late-republish'))
-        await broker.publishConfirmed(x.dlx, ROUTING_KEY, BODY, {
-          messageId: EVENT_ID,
-          headers: { [RUN_HEADER]: runId },
-        });
+      await steps.afterConsumed();
       const targetDepthAfter = await broker.depth(x.target);
       const deliveries = mine();
       // every copy of this run's event that reached the target was dead-lettered by the broker (x-death of the source)
