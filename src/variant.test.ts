@@ -7,6 +7,7 @@ const variants = {
   'skip-delay': { route: 'work' },
   'skip-attempt': { next: (a: number) => a + 2 },
   'also-route': { route: 'elsewhere' },
+  'route-suffix': (p: typeof correct) => ({ route: `${p.route}-x` }),
 };
 
 describe('withVariants', () => {
@@ -23,5 +24,8 @@ describe('withVariants', () => {
     const p = withVariants(asking('skip-delay', 'skip-attempt'), correct, variants);
     expect([p.route, p.next(1)]).toEqual(['work', 3]);
     expect(withVariants(asking('skip-delay', 'also-route'), correct, variants).route).toBe('elsewhere');
+  });
+  it('gives a variant written as a function the policy as applied so far', () => {
+    expect(withVariants(asking('skip-delay', 'route-suffix'), correct, variants).route).toBe('work-x');
   });
 });

@@ -12,8 +12,11 @@ export interface AsksFaults<F extends string> {
   fault(name: F): boolean;
 }
 
-/** per broken variant, the steps of policy P it replaces (variants.ts) */
-export type Variants<P, F extends string> = { readonly [name in F]?: Partial<P> };
+/**
+ * per broken variant, the steps of policy P it replaces (variants.ts): the replacements, or a function
+ * of the policy as applied so far (so two variants can change two fields of one step)
+ */
+export type Variants<P, F extends string> = { readonly [name in F]?: Partial<P> | ((applied: P) => Partial<P>) };
 
 export function withVariants<P extends object, F extends string>(
   asked: AsksFaults<F>,
@@ -21,7 +24,11 @@ export function withVariants<P extends object, F extends string>(
   variants: Variants<P, F>,
 ): P {
   let applied = policy;
-  for (const name of Object.keys(variants) as F[]) if (asked.fault(name)) applied = { ...applied, ...variants[name] };
+  for (const name of Object.keys(variants) as F[]) {
+    const variant = variants[name];
+    if (variant && asked.fault(name))
+      applied = { ...applied, ...(typeof variant === 'function' ? variant(applied) : variant) };
+  }
   return applied;
 }
 

@@ -30,6 +30,20 @@ import { fallbackWarning } from './fallback-log.js';
 import { publishUntilRefused } from './max-length.js';
 import { POLICY_MAX_LENGTH } from '../../src/broker/dead-letter.js';
 import { ownBrokerLog } from '../../src/services/broker-log.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type DropPhases } from './variants.js';
+
+/**
+ * The three phases: the default strategy drops the letter (the target is unbound for each phase);
+ * at-least-once without overflow reject-publish falls back to it; with reject-publish the letter is
+ * held, and stays held once the markers published after it are taken off (basic.get, not a purge).
+ * `markers`: a number no earlier phase left in the source (a stale sample must not pass for this one).
+ */
+const PHASES: DropPhases = {
+  drop: { phase: 'at-most-once', strategy: 'default', markers: 2 },
+  fallback: { phase: 'fallback', strategy: 'at-least-once', rejectPublish: false, markers: 3 },
+  hold: { phase: 'at-least-once', strategy: 'at-least-once', markers: 4, sampleAfterMarkers: true },
+};
 
 interface Arrival {
   at: number;
@@ -53,6 +67,8 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
     const { broker, log } = ctx;
     const recoverMs = ctx.options.recoverTimeoutMs;
     const runId = randomUUID();
+    // the phases, as taught; a broken variant (variants.ts, TEST ONLY) changes one of them
+    const phases = withVariants(ctx, PHASES, variants);
     await clearEarlierPolicy(ctx, x);
 
     // The target is watched for the whole run: every letter of this run that arrives is recorded with its phase.
@@ -80,11 +96,8 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
 
     // Phase 1: the default strategy. The broker dead-letters into an exchange with no binding: gone.
     const drop = await rejectWhileUnbound(ctx, x, {
-      phase: 'at-most-once',
-      strategy: ctx.fault('at-least-once-in-drop') ? 'at-least-once' : 'default',
+      ...phases.drop,
       runId,
-      keepBinding: ctx.fault('keep-binding'),
-      markers: 2,
       windowMs: ctx.options.windowMs,
     });
     await ctx.checkpoint('dropped', phaseDetail(x, drop));
@@ -94,11 +107,8 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
     // at-most-once. The client sees nothing; the broker's log (on mqlab's own services) says so.
     const brokerLog = ownBrokerLog(ctx.config);
     const fallback = await rejectWhileUnbound(ctx, x, {
-      phase: 'fallback',
-      strategy: 'at-least-once',
-      rejectPublish: ctx.fault('fallback-with-reject-publish'),
+      ...phases.fallback,
       runId,
-      markers: 3,
       windowMs: ctx.options.windowMs,
     });
     await ctx.checkpoint('fell-back', phaseDetail(x, fallback));
@@ -112,13 +122,9 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
 
     // Phase 3: the same letter under at-least-once with reject-publish. Held in the source, delivered after the rebind.
     const hold = await rejectWhileUnbound(ctx, x, {
-      phase: 'at-least-once',
-      strategy: ctx.fault('at-least-once-missing') ? 'default' : 'at-least-once',
+      ...phases.hold,
       runId,
-      markers: 4,
       windowMs: ctx.options.windowMs,
-      sampleAfterMarkers: true,
-      purgeMarkers: ctx.fault('purge-markers'),
     });
     // The held letter counts toward max-length: the source refuses publishes one sooner.
     const refusal = await publishUntilRefused(ctx, x, runId);

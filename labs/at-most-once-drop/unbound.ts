@@ -26,7 +26,7 @@ export interface PhaseInput {
   rejectPublish?: boolean;
   /** sample the source again once the markers are gone: the letter must still be held there */
   sampleAfterMarkers?: boolean;
-  /** TEST ONLY (MQLAB_FAULT purge-markers): remove the markers with queue.purge, which on 4.3 takes the held letter too */
+  /** remove the markers with queue.purge, which on 4.3 takes the held letter too (variant purge-markers) */
   purgeMarkers?: boolean;
   runId: string;
   /**
@@ -37,7 +37,7 @@ export interface PhaseInput {
   markers: number;
   /** --window: the target stays unbound at least this long after the rejection */
   windowMs: number;
-  /** TEST ONLY (MQLAB_FAULT keep-binding): leave the target bound */
+  /** leave the target bound (variant keep-binding) */
   keepBinding?: boolean;
 }
 
