@@ -13,7 +13,8 @@ import { vhostDeadLetterLoops } from '../../src/broker/dlx-graph.js';
 import { deferred, gapsMs, settledOrIdle } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
 import { names, RETRY_TTL_MS, topology } from './names.js';
-import { withFaultRoutes } from './variants.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, withFaultRoutes, type LoopSteps } from './variants.js';
 
 const RETURNS = 3; // how many times the broken loop may bring the message back before the lab stops it
 const MAX_ATTEMPTS = 3;
@@ -25,10 +26,18 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
   async run(ctx) {
     const x = names(ctx.names);
+    // the consumers' steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: LoopSteps = {
+      returnToLoop: (m) => m.reject(false),
+      lastAttempt: MAX_ATTEMPTS,
+      archivedId: (m) => m.messageId,
+      settleArchived: async (letter) => letter.ack(),
+    };
+    const steps = withVariants(ctx, correct, variants(ctx, x));
     return withFaultRoutes(ctx, x, async () => {
       const topologyCheck = loopsOf(ctx, [x.business, x.fixedBusiness, x.fixedRetry, x.fixedArchive]);
-      const broken = await runBroken(ctx, x.business);
-      const fixed = await runFixed(ctx, x);
+      const broken = await runBroken(ctx, x.business, steps);
+      const fixed = await runFixed(ctx, x, steps);
       const loops = await topologyCheck;
       const depths = await Promise.all(
         Object.values(x)
@@ -96,12 +105,11 @@ async function untilDoneOrIdle(
 }
 
 /** reject the same message again and again: it comes straight back, x-death count +1 each time */
-async function runBroken(ctx: LabContext, queue: string) {
+async function runBroken(ctx: LabContext, queue: string, steps: LoopSteps) {
   const counts: number[] = [];
   const at: number[] = [];
   let history: string[] = [];
   const done = deferred();
-  const requeue = ctx.fault('requeue-loop'); // TEST ONLY: nack(requeue) instead of a dead-letter hop: no x-death at all
   const consumer = await ctx.broker.consume(queue, (m: Delivery) => {
     at.push(ctx.now());
     const count = deathCount(m.headers, queue, 'rejected');
@@ -113,7 +121,7 @@ async function runBroken(ctx: LabContext, queue: string) {
       xDeathCount: count,
       status: at.length <= RETURNS ? 'rejected' : 'acked_to_stop_loop',
     });
-    if (at.length <= RETURNS) return requeue ? m.nack(true) : m.reject(false);
+    if (at.length <= RETURNS) return steps.returnToLoop(m);
     m.ack();
     done.resolve();
   });
@@ -126,16 +134,15 @@ async function runBroken(ctx: LabContext, queue: string) {
 }
 
 /** the split route: retries wait in a TTL queue, the last attempt goes to the archive */
-async function runFixed(ctx: LabContext, x: ReturnType<typeof names>) {
+async function runFixed(ctx: LabContext, x: ReturnType<typeof names>, steps: LoopSteps) {
   const at: number[] = [];
   const archived = deferred<Delivery>();
   let history: string[] = [];
-  const lastAttempt = MAX_ATTEMPTS + (ctx.fault('off-by-one') ? 1 : 0); // TEST ONLY: one attempt too many
   const work = await ctx.broker.consume(x.fixedBusiness, async (m: Delivery) => {
     at.push(ctx.now());
     const attempt = deathCount(m.headers, x.fixedBusiness, 'rejected') + 1;
     history = deadLetterHistory(m.headers).map((e) => `${e.reason}/${e.queue}×${e.count}`);
-    if (attempt < lastAttempt) {
+    if (attempt < steps.lastAttempt) {
       ctx.log.emit('consumer', {
         messageId: m.messageId,
         destination: x.fixedBusiness,
@@ -144,8 +151,7 @@ async function runFixed(ctx: LabContext, x: ReturnType<typeof names>) {
       });
       return m.reject(false);
     }
-    const id = ctx.fault('archive-without-id') ? undefined : m.messageId; // TEST ONLY: the archived copy loses its id
-    await ctx.broker.publishConfirmed(x.fixedDead, 'rk.archive', m.body, { messageId: id });
+    await ctx.broker.publishConfirmed(x.fixedDead, 'rk.archive', m.body, { messageId: steps.archivedId(m) });
     m.ack();
     ctx.log.emit('consumer', { messageId: m.messageId, destination: x.fixedArchive, attempt, status: 'archived' });
   });
@@ -155,11 +161,7 @@ async function runFixed(ctx: LabContext, x: ReturnType<typeof names>) {
   await untilDoneOrIdle(ctx, archived.promise, Promise.race([work.failure, archive.failure]), () => at.at(-1) ?? sent);
   const letter = await Promise.race([archived.promise, ctx.sleep(0).then(() => null)]);
   await Promise.all([work.cancel(), archive.cancel()]);
-  if (letter && ctx.fault('leave-archive')) {
-    // TEST ONLY (leave-archive): the letter goes back to the archive queue (wait until the broker shows it there)
-    letter.nack(true);
-    for (let i = 0; i < 100 && (await ctx.broker.depth(x.fixedArchive)) === 0; i++) await ctx.sleep(20);
-  } else letter?.ack();
+  if (letter) await steps.settleArchived(letter);
   if (!letter && at.length === 0) throw new LabError(`the message never reached ${x.fixedBusiness}`);
   return { attempts: at.length, gaps: gapsMs(at), history, archived: letter?.messageId === 'loop-2' ? 1 : 0 };
 }

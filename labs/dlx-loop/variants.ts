@@ -1,13 +1,41 @@
 /**
- * TEST ONLY: the dlx-loop variants that change routes (MQLAB_FAULT=dlx-loop:<fault>, src/fault.ts).
+ * TEST ONLY: where dlx-loop's broken variants (declared in faults.ts; MQLAB_FAULT=dlx-loop:<fault>,
+ * src/fault.ts) apply: a replaced step of the consumers (`LoopSteps`, below), or a changed route
+ * (`withFaultRoutes`):
  *   no-loop-binding     the broken queue's dead-letter route is unbound: a rejected message is dropped
  *   fixed-loop-binding  the fixed queue's dead-letter route also leads straight back to it
  * Each route is put back when the run ends, so the next run sees the lab's own topology.
  */
 import type { LabContext } from '../../src/lab.js';
 import type { names } from './names.js';
-import { closeChannel } from '../../src/broker/broker.js';
+import { closeChannel, type Delivery } from '../../src/broker/broker.js';
+import type { Variants } from '../../src/variant.js';
 import type { Fault } from './faults.js';
+
+/** the steps of the two consumers a broken variant may replace */
+export interface LoopSteps {
+  /** how the looping queue's consumer hands a message back (a dead-letter hop) */
+  returnToLoop(m: Delivery): void;
+  /** the attempt the fixed consumer archives at instead of retrying */
+  lastAttempt: number;
+  /** the message id the archived copy carries */
+  archivedId(m: Delivery): string | undefined;
+  /** what becomes of the letter taken from the archive queue */
+  settleArchived(letter: Delivery): Promise<void>;
+}
+
+export const variants = (ctx: LabContext, x: ReturnType<typeof names>): Variants<LoopSteps, Fault> => ({
+  'requeue-loop': { returnToLoop: (m) => m.nack(true) },
+  'off-by-one': (s) => ({ lastAttempt: s.lastAttempt + 1 }),
+  'archive-without-id': { archivedId: () => undefined },
+  'leave-archive': {
+    // the letter goes back to the archive queue (wait until the broker shows it there)
+    settleArchived: async (letter) => {
+      letter.nack(true);
+      for (let i = 0; i < 100 && (await ctx.broker.depth(x.fixedArchive)) === 0; i++) await ctx.sleep(20);
+    },
+  },
+});
 
 export async function withFaultRoutes<T>(
   ctx: LabContext<unknown, Fault>,
