@@ -13,6 +13,8 @@ import { deferred } from '../../src/time.js';
 import { applyLastWriteWins, applyVersioned, type OrderEvent } from './store.js';
 import { AGGREGATE, TTL_MS, names, reset, schema, topology } from './names.js';
 import { lastWriteWins, lostEvents, type Outcome } from './versions.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type OrderingSteps } from './variants.js';
 
 const V1: OrderEvent = { eventId: `${AGGREGATE}-v1`, aggregateId: AGGREGATE, version: 1, status: 'placed' };
 const V2: OrderEvent = { eventId: `${AGGREGATE}-v2`, aggregateId: AGGREGATE, version: 2, status: 'paid' };
@@ -27,7 +29,14 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
   async run(ctx) {
     const x = names(ctx.names);
-    const { finished } = await consumeEvents(ctx, x);
+    // the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: OrderingSteps = {
+      downstreamFails: (e, attempt) => e.eventId === FAILS_ONCE && attempt === 1,
+      write: { versionCheck: true, recordStale: true },
+      afterFinished: async () => {},
+    };
+    const steps = withVariants(ctx, correct, variants(ctx, x, V2));
+    const { finished } = await consumeEvents(ctx, x, steps);
     for (const e of EVENTS) {
       await ctx.broker.sendConfirmed(x.work, JSON.stringify(e), { messageId: e.eventId, headers: { attempt: 1 } });
       ctx.log.emit('producer', {
@@ -39,11 +48,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       });
     }
     const { commitOrder, attemptsAt } = await finished;
-    // TEST ONLY (late-publish): a producer that was not stopped sends one more event to the work queue
-    if (ctx.fault('late-publish'))
-      await ctx.broker.sendConfirmed(x.work, JSON.stringify({ ...V2, eventId: `${AGGREGATE}-v3`, version: 3 }), {
-        messageId: `${AGGREGATE}-v3`,
-      });
+    await steps.afterFinished();
 
     const { db } = ctx;
     const [[state], [naive], stale, applied, depths] = await Promise.all([
@@ -114,7 +119,11 @@ interface Consumed {
 }
 
 /** start the consumer; `finished` settles once every event has committed an outcome (applied or stale) */
-async function consumeEvents(ctx: LabContext, x: ReturnType<typeof names>): Promise<{ finished: Promise<Consumed> }> {
+async function consumeEvents(
+  ctx: LabContext,
+  x: ReturnType<typeof names>,
+  steps: OrderingSteps,
+): Promise<{ finished: Promise<Consumed> }> {
   const { broker, db, log } = ctx;
   const t = names(ctx.names);
   const out: Consumed = { commitOrder: [], attemptsAt: new Map() };
@@ -127,8 +136,7 @@ async function consumeEvents(ctx: LabContext, x: ReturnType<typeof names>): Prom
       const seen = out.attemptsAt.get(e.eventId) ?? [];
       out.attemptsAt.set(e.eventId, [...seen, { attempt, at: ctx.now() }]);
       log.emit('consumer', { messageId: e.eventId, version: e.version, attempt, status: 'received' });
-      // TEST ONLY (v1-succeeds): the downstream never fails, so nothing is retried
-      if (e.eventId === FAILS_ONCE && attempt === 1 && !ctx.fault('v1-succeeds')) {
+      if (steps.downstreamFails(e, attempt)) {
         // transient failure: the copy is safe in the delay queue before the original is acked
         await broker.sendConfirmed(x.delay, m.body, { messageId: e.eventId, headers: { attempt: attempt + 1 } });
         m.ack();
@@ -142,10 +150,7 @@ async function consumeEvents(ctx: LabContext, x: ReturnType<typeof names>): Prom
         return;
       }
       const r = await db.begin(async (sql) => {
-        const versioned = await applyVersioned(sql, t, e, {
-          noVersionCheck: ctx.fault('no-version-check'),
-          dropStale: ctx.fault('drop-stale'),
-        });
+        const versioned = await applyVersioned(sql, t, e, steps.write);
         await applyLastWriteWins(sql, t, e);
         return versioned;
       });

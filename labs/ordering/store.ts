@@ -14,6 +14,14 @@ export interface OrderEvent {
   status: string;
 }
 
+/** how the versioned writer writes: as taught, both true (a broken variant turns one off, variants.ts) */
+export interface WriteRules {
+  /** the upsert updates only an older stored version */
+  versionCheck: boolean;
+  /** an event older than the stored version is recorded in the stale table */
+  recordStale: boolean;
+}
+
 /**
  * Apply `e` unless the stored version is newer. The upsert's WHERE decides; a conflicting row it did
  * not update is still locked by it, so the version read afterwards is the one that beat `e`.
@@ -22,10 +30,9 @@ export async function applyVersioned(
   sql: TransactionSql,
   t: Tables,
   e: OrderEvent,
-  /** TEST ONLY faults: no version condition on the upsert; a stale event left unrecorded */
-  fault: { noVersionCheck?: boolean; dropStale?: boolean } = {},
+  rules: WriteRules = { versionCheck: true, recordStale: true },
 ): Promise<{ outcome: Outcome; storedVersion: number }> {
-  const newer = fault.noVersionCheck ? sql`true` : sql`s.version < EXCLUDED.version`;
+  const newer = rules.versionCheck ? sql`s.version < EXCLUDED.version` : sql`true`;
   const updated = await sql`
     INSERT INTO ${sql(t.state)} AS s (aggregate_id, version, event_id, status)
     VALUES (${e.aggregateId}, ${e.version}, ${e.eventId}, ${e.status})
@@ -44,7 +51,7 @@ export async function applyVersioned(
   const outcome = outcomeOf(e.version, storedVersion);
   if (outcome === 'applied')
     throw new LabError(`the upsert skipped ${e.eventId} v${e.version} although v${storedVersion} is older`);
-  if (outcome === 'stale' && !fault.dropStale) {
+  if (outcome === 'stale' && rules.recordStale) {
     await sql`INSERT INTO ${sql(t.stale)} (event_id, aggregate_id, incoming_version, stored_version)
               VALUES (${e.eventId}, ${e.aggregateId}, ${e.version}, ${storedVersion}) ON CONFLICT (event_id) DO NOTHING`;
   }
