@@ -31,7 +31,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       returnToLoop: (m) => m.reject(false),
       lastAttempt: MAX_ATTEMPTS,
       archivedId: (m) => m.messageId,
-      settleArchived: async (letter) => letter.ack(),
+      settleArchived: (letter) => letter.ack(),
     };
     const steps = withVariants(ctx, correct, variants(ctx, x));
     return withFaultRoutes(ctx, x, async () => {

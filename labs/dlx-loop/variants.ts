@@ -21,7 +21,7 @@ export interface LoopSteps {
   /** the message id the archived copy carries */
   archivedId(m: Delivery): string | undefined;
   /** what becomes of the letter taken from the archive queue */
-  settleArchived(letter: Delivery): Promise<void>;
+  settleArchived(letter: Delivery): void | Promise<void>;
 }
 
 export const variants = (ctx: LabContext, x: ReturnType<typeof names>): Variants<LoopSteps, Fault> => ({
