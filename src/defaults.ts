@@ -84,6 +84,17 @@ export function nodePorts(ports: Ports, i: number): Ports {
   };
 }
 
-/** the private Erlang node name of cluster node `i` (1-based); a single node is `mqlab@localhost` */
-export const clusterNodeName = (i: number) => `mqlab-c${i}@localhost`;
+/**
+ * Cluster node `i`'s own loopback address (1-based), for its Erlang distribution only (AMQP and
+ * management stay on 127.0.0.1): 127.<offset ÷ 256>.<offset mod 256>.<10 + i>, so two sets on one
+ * machine (different offsets) never share one, and links between a set's nodes can be cut by address
+ * (src/services/link-cut.ts). Offset 0: 127.0.0.11, .12, .13.
+ */
+export function nodeAddress(ports: Ports, i: number): string {
+  const offset = ports.amqp - BASE_PORTS.amqp;
+  return `127.${offset >> 8}.${offset & 255}.${10 + i}`;
+}
+
+/** the private Erlang node name of cluster node `i` (1-based), a long name on its address; a single node is `mqlab@localhost` */
+export const clusterNodeName = (ports: Ports, i: number) => `mqlab-c${i}@${nodeAddress(ports, i)}`;
 export const SINGLE_NODE_NAME = 'mqlab@localhost';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { Management } from '../broker/management.js';
-import { nodePorts, urlsFor } from '../defaults.js';
+import { MAX_NODES, nodePorts, urlsFor } from '../defaults.js';
 import { EnvError } from '../errors.js';
 import { sleep } from '../time.js';
 import { recordedBackend, recordedNodes } from './data-folder.js';
@@ -23,18 +23,30 @@ import {
   type NodeSpec,
 } from './rabbitmq-node.js';
 import { existingServiceDir, hostOf, run, type Host } from './host.js';
-import { waitGone } from './process.js';
+import { processStopped, waitGone } from './process.js';
+import { sweepLinkCut } from './link-cut.js';
 
 export interface Member {
   name: string;
   running: boolean;
+  /** the members this one reports itself partitioned from (the management API's `partitions`) */
+  partitions: string[];
 }
 
 /** the cluster's nodes as the management API lists them (a stopped member still listed, running=false) */
 export async function members(mgmt: Management): Promise<Member[]> {
-  const nodes = (await mgmt.request<{ name: string; running: boolean }[]>('GET', '/api/nodes')) ?? [];
-  return nodes.map((n) => ({ name: n.name, running: n.running })).sort((a, b) => a.name.localeCompare(b.name));
+  const nodes =
+    (await mgmt.request<{ name: string; running: boolean; partitions?: string[] }[]>('GET', '/api/nodes')) ?? [];
+  return nodes
+    .map((n) => ({ name: n.name, running: n.running, partitions: (n.partitions ?? []).map(String).sort() }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** the address in a node name (`mqlab-c1@127.0.0.11`), or null for a host name */
+export const addressOf = (node: string): string | null => {
+  const host = node.slice(node.indexOf('@') + 1);
+  return /^\d+\.\d+\.\d+\.\d+$/.test(host) ? host : null;
+};
 
 export interface QuorumReplicas {
   queue: string;
@@ -89,6 +101,8 @@ export async function waitForMembers(config: Config, n: number, timeoutMs: numbe
 /** a node of the cluster mqlab runs, as a lab may use it */
 export interface ClusterNode {
   name: string;
+  /** the node's own loopback address: its Erlang distribution listens on and connects from it (link-cut.ts cuts by it) */
+  address: string;
   amqpUrl: string;
   mgmtUrl: string;
   /** the node's Erlang VM, from mqlab's own pid file; null when it does not run */
@@ -97,6 +111,10 @@ export interface ClusterNode {
   kill(timeoutMs: number): Promise<number>;
   /** start the node again (it rejoins with its data); resolves when the process runs */
   start(): Promise<void>;
+  /** SIGSTOP the node's VM (frozen: sockets open, nothing answered); the pid stopped */
+  pause(): number;
+  /** SIGCONT the node's VM (a no-op when it runs); the pid, or null when there is none */
+  resume(): number | null;
 }
 
 /**
@@ -152,7 +170,7 @@ async function quorumStatus(host: Host, via: NodeSpec, queue: string, vhost: str
   const dir = existingServiceDir(host, via.service);
   const bin = rabbitBin(host);
   if (!dir || !bin) throw new EnvError(`RabbitMQ node ${via.name} has no data folder here`, 'run `mqlab up --nodes 3`');
-  const env = rabbitEnv(dir, via.ports, via.name);
+  const env = rabbitEnv(dir, via.ports, via.name, true, via.dist);
   const r = await run(
     host,
     rabbitAccount(host),
@@ -193,6 +211,7 @@ async function quorumStatus(host: Host, via: NodeSpec, queue: string, vhost: str
 function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: string; mgmt: string }): ClusterNode {
   return {
     name: spec.name,
+    address: spec.dist?.address ?? '127.0.0.1',
     amqpUrl: urls.amqp,
     mgmtUrl: urls.mgmt,
     pid: () => rabbitPid(host, spec),
@@ -215,5 +234,34 @@ function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: 
       const pid = rabbitPid(host, spec);
       if (!pid) throw new EnvError(`RabbitMQ node ${spec.name} wrote no pid within 30 s`, `see ${s.log}`);
     },
+    pause() {
+      const pid = rabbitPid(host, spec);
+      if (!pid) throw new EnvError(`RabbitMQ node ${spec.name} does not run`, 'run `mqlab up --nodes 3`');
+      process.kill(pid, 'SIGSTOP');
+      return pid;
+    },
+    resume() {
+      const pid = rabbitPid(host, spec);
+      if (pid) process.kill(pid, 'SIGCONT');
+      return pid;
+    },
   };
+}
+
+/**
+ * `mqlab up` / `mqlab down`: undo what a lab injected and an earlier run left (mqlab itself killed):
+ * the set's link-cut table, and SIGCONT for any of its nodes left stopped. Each line says what it undid.
+ */
+export async function sweepInjectedFaults(config: Config, log: (line: string) => void): Promise<void> {
+  if (await sweepLinkCut(config.ports)) log('removed the link cut an earlier run left between the nodes (nft table)');
+  const backend = recordedBackend(config.home);
+  if (backend !== 'chroot' && backend !== 'system') return;
+  const host = hostOf(config, backend);
+  for (const spec of clusterNodes(config.ports, MAX_NODES)) {
+    const pid = rabbitPid(host, spec);
+    if (pid && processStopped(pid)) {
+      process.kill(pid, 'SIGCONT');
+      log(`resumed ${spec.name} (pid ${pid}): an earlier run left it stopped (SIGSTOP)`);
+    }
+  }
 }

@@ -17,7 +17,7 @@ import {
   recordedNodes,
   recordNodes,
 } from './data-folder.js';
-import { waitForMembers } from './cluster.js';
+import { sweepInjectedFaults, waitForMembers } from './cluster.js';
 import { MAX_NODES } from '../defaults.js';
 
 /** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
@@ -96,6 +96,7 @@ export async function up(
   log: (line: string) => void,
   asked?: number,
 ): Promise<Probe> {
+  await sweepInjectedFaults(config, log);
   const before = await probe(config);
   const ownNodes = fs.existsSync(config.home) ? recordedNodes(config.home) : 1;
   const nodes = asked ?? (allUp(before) ? ownNodes : 1);
@@ -195,6 +196,7 @@ export async function down(
             ? 'docker'
             : 'system';
   if (chosen === 'docker') return dockerDown(volumes, log);
+  await sweepInjectedFaults(config, log);
   const doomed = volumes ? deletable(config.home) : []; // refuses before anything is stopped
   // stop whatever mqlab runs from this data folder (both hosts: each is a no-op when nothing is there)
   const hosts = [hostOf(config, 'chroot'), hostOf(config, 'system')].filter(

@@ -48,3 +48,13 @@ export function withSbin(path: string | undefined): string {
   for (const d of ['/usr/sbin', '/sbin']) if (!dirs.includes(d)) dirs.push(d);
   return dirs.join(':');
 }
+
+/** is `pid` stopped (SIGSTOP: state T in /proc/<pid>/stat)? false when it does not run or there is no /proc */
+export function processStopped(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+  } catch {
+    return false;
+  }
+}

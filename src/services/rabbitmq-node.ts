@@ -2,13 +2,15 @@
  * mqlab's own RabbitMQ node, from the rabbitmq-server package of a Host (this machine's, or the
  * private Debian root's): own node name, ports, epmd, data, logs and config (the same definitions
  * and advanced.config as compose.yaml). As root it runs as the package's `rabbitmq` account; its
- * Erlang distribution listens on 127.0.0.1 only, with a random cookie (0400) per data folder.
+ * Erlang distribution listens on 127.0.0.1 only, with a random cookie (0400) per data folder. A
+ * cluster node's distribution listens on, and connects from, its own loopback address (defaults.ts
+ * nodeAddress; a long name on it), so the links between nodes can be cut (link-cut.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { clusterNodeName, nodePorts, SINGLE_NODE_NAME, type Ports } from '../defaults.js';
+import { clusterNodeName, nodeAddress, nodePorts, SINGLE_NODE_NAME, type Ports } from '../defaults.js';
 import { PROJECT_ROOT } from '../config.js';
 import { EnvError } from '../errors.js';
 import { pidRuns, waitGone } from './process.js';
@@ -38,18 +40,22 @@ export interface NodeSpec {
    * `up --nodes 3` took 125 s), every node for the others, which join node 1 once it listens
    */
   peers?: string[];
+  /** a cluster node's own address (its distribution listens on and connects from it) and every member's */
+  dist?: { address: string; addresses: string[] };
 }
 
 export const singleNode = (ports: Ports): NodeSpec => ({ service: 'rabbitmq', name: SINGLE_NODE_NAME, ports });
 
-/** the nodes of `mqlab up --nodes n` (n ≥ 2): rabbitmq-c1 … on ports + 0, 10, 20 */
+/** the nodes of `mqlab up --nodes n` (n ≥ 2): rabbitmq-c1 … on ports + 0, 10, 20, each on its own address */
 export function clusterNodes(ports: Ports, n: number): NodeSpec[] {
-  const peers = Array.from({ length: n }, (_, k) => clusterNodeName(k + 1));
+  const peers = Array.from({ length: n }, (_, k) => clusterNodeName(ports, k + 1));
+  const addresses = peers.map((_, k) => nodeAddress(ports, k + 1));
   return peers.map((name, k) => ({
     service: `rabbitmq-c${k + 1}`,
     name,
     ports: nodePorts(ports, k + 1),
     peers: k === 0 ? [] : peers,
+    dist: { address: addresses[k]!, addresses },
   }));
 }
 
@@ -86,15 +92,26 @@ function paths(dir: string) {
   };
 }
 
-/** the node's environment (inner paths): everything under its own folder, nothing from /etc/rabbitmq */
+const erlangIp = (address: string) => `{${address.split('.').join(',')}}`;
+
+/**
+ * The node's environment (inner paths): everything under its own folder, nothing from /etc/rabbitmq.
+ * `dist` (a cluster node): a long name on its own address, distribution listening on it and connecting
+ * from it, and the set's epmd listening on every member's address too (a node asks the epmd at the
+ * address of the node it connects to). The CLI tools connect from 127.0.0.1: never cut.
+ */
 export function rabbitEnv(
   dir: string,
   ports: Ports,
   node: string = SINGLE_NODE_NAME,
   busyWait = true,
+  dist?: NodeSpec['dist'],
 ): Record<string, string> {
   const p = paths(dir);
-  const loopbackDist = '-kernel inet_dist_use_interface {127,0,0,1}';
+  const loopbackDist = dist
+    ? `-kernel inet_dist_use_interface ${erlangIp(dist.address)} -kernel inet_dist_connect_options [{ip,${erlangIp(dist.address)}}]`
+    : '-kernel inet_dist_use_interface {127,0,0,1}';
+  const cliDist = '-kernel inet_dist_use_interface {127,0,0,1}';
   // a cluster's nodes share the machine: schedulers that do not spin when idle leave the CPU to the others
   const calm = busyWait ? '' : ' +sbwt none +sbwtdcpu none +sbwtdio none';
   return {
@@ -109,9 +126,10 @@ export function rabbitEnv(
     RABBITMQ_PID_FILE: p.pid,
     RABBITMQ_DIST_PORT: String(ports.erlangDist),
     RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: loopbackDist + calm,
-    RABBITMQ_CTL_ERL_ARGS: loopbackDist,
+    RABBITMQ_CTL_ERL_ARGS: cliDist,
     ERL_EPMD_PORT: String(ports.epmd),
-    ERL_EPMD_ADDRESS: '127.0.0.1',
+    ERL_EPMD_ADDRESS: ['127.0.0.1', ...(dist?.addresses ?? [])].join(','),
+    ...(dist ? { RABBITMQ_USE_LONGNAME: 'true' } : {}),
   };
 }
 
@@ -166,10 +184,14 @@ export function nodeCookie(host: Host, spec: NodeSpec): string | undefined {
   return file && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
 }
 
-/** has the node booted before (its data folder holds a database)? A clustered node that has remembers its peers */
+/**
+ * has the node booted before under its name (its data folder holds that name's database)? A clustered
+ * node that has remembers its peers. A node whose name changed (the layout before per-node addresses
+ * named them …@localhost) boots as a new one: node 1 first, the others join it.
+ */
 export function nodeHasData(host: Host, spec: NodeSpec): boolean {
   const dir = existingServiceDir(host, spec.service);
-  const data = dir && outer(host, paths(dir).data);
+  const data = dir && outer(host, path.join(paths(dir).data, spec.name));
   return Boolean(data && fs.existsSync(data) && fs.readdirSync(data).length > 0);
 }
 
@@ -242,7 +264,7 @@ export async function startRabbit(host: Host, spec: NodeSpec, cookie?: string): 
   const consoleLog = outer(host, path.join(paths(dir).log, 'console.log'));
   fs.rmSync(outer(host, path.join(dir, 'erl_crash.dump')), { force: true });
   const out = fs.openSync(consoleLog, 'w');
-  const c = command(host, who, bin, [], rabbitEnv(dir, spec.ports, spec.name, !spec.peers), dir);
+  const c = command(host, who, bin, [], rabbitEnv(dir, spec.ports, spec.name, !spec.peers, spec.dist), dir);
   const child = spawn(c.file, c.args, { ...c.options, detached: true, stdio: ['ignore', out, out] });
   let exited: string | null = null;
   child.on('error', (err) => (exited = `the RabbitMQ node could not be started: ${err.message}`));

@@ -14,7 +14,7 @@ import { labOptions, type Registry } from '../lab.js';
 import { probe, type Probe } from './probe.js';
 import { backendLine } from './index.js';
 import { vhostDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
-import { members, quorumReplicas, type Member, type QuorumReplicas } from './cluster.js';
+import { addressOf, members, quorumReplicas, type Member, type QuorumReplicas } from './cluster.js';
 import { heldOf } from '../checkpoint-view.js';
 
 export interface StatusReport {
@@ -168,7 +168,14 @@ export function clusterSummary(c: NonNullable<StatusReport['cluster']>, namespac
 /** members (running or not), then each quorum queue: leader, members, the ones online */
 export function renderCluster(c: NonNullable<StatusReport['cluster']>): string[] {
   const out = [`cluster members (${c.members.filter((m) => m.running).length} of ${c.members.length} running):`];
-  for (const m of c.members) out.push(`  ${m.name.padEnd(24)} ${m.running ? 'running' : 'NOT RUNNING'}`);
+  for (const m of c.members) {
+    const address = addressOf(m.name);
+    out.push(
+      `  ${m.name.padEnd(24)} ${(m.running ? 'running' : 'NOT RUNNING').padEnd(11)}` +
+        (address ? ` address ${address} (Erlang distribution; AMQP and management on 127.0.0.1)` : '') +
+        (m.partitions.length ? ` PARTITIONED from ${m.partitions.join(', ')}` : ''),
+    );
+  }
   if (c.quorumQueues.length === 0) return [...out, '  no quorum queue in the vhost'];
   out.push('quorum queues (leader; members, * = online):');
   for (const q of c.quorumQueues) {
