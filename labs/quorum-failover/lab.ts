@@ -22,7 +22,8 @@ import {
 } from '../../src/services/cluster.js';
 import { CLUSTER_NODES, names, queueArguments, reset, schema } from './names.js';
 import { stream } from './producer.js';
-import { caughtUp, duplicateIds, verdicts, type Row } from './verdicts.js';
+import { caughtUp, verdicts, type Row } from './verdicts.js';
+import { analyse, History, historyEvent } from '../../src/history.js';
 import type { QuorumFailoverOptions } from './options.js';
 
 type Ctx = LabContext<QuorumFailoverOptions>;
@@ -63,6 +64,8 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     );
 
     let killedPid = 0;
+    const history = new History(ctx.now, (e) => ctx.log.emit('history', historyEvent(e)));
+    const nodeOf = (url: string | null) => (url && byUrl(cluster, url)) || 'none';
     const s = await stream(
       ctx,
       [leader.amqpUrl, ...cluster.nodes.filter((n) => n !== leader).map((n) => n.amqpUrl)],
@@ -71,10 +74,13 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
         await ctx.checkpoint('before-kill', { node: victim.name });
         const at = Date.now();
         killedPid = await victim.kill(30_000);
+        history.fault('kill', victim.name);
         ctx.log.emit('lab', { status: 'node_killed', node: victim.name, pid: killedPid, signal: 'SIGKILL' });
         ctx.progress(`SIGKILL ${victim.name} (pid ${killedPid}): the process is gone`);
         return at;
       },
+      history,
+      nodeOf,
     );
     const failoverMs = s.killAt !== null && s.firstConfirmAfter !== null ? s.firstConfirmAfter - s.killAt : null;
     const leaderAfter = await newLeader(ctx, x.queue, victim.name);
@@ -87,18 +93,17 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
       survivors.map((n) => n.amqpUrl),
       x.queue,
       x.received,
+      (id, url, redelivered) => history.consume(id, nodeOf(url), redelivered),
     );
     const replicas = await caughtUpReplicas(ctx, cluster, x.queue, victim.name);
     await ctx.checkpoint('rejoined', { node: victim.name });
 
-    const dups = duplicateIds(rows);
     const idx = caughtUp(replicas, victim.name);
-    const unconfirmed = new Set([...s.unconfirmedAtKill, ...s.nackedIds]);
+    const analysis = analyse(history.entries);
+    const dups = analysis.duplicates;
     const observed = {
       messages: ctx.options.messages,
-      confirmed: s.confirmed,
-      unconfirmedAtKill: unconfirmed,
-      rows,
+      history: analysis,
       leaderBefore: before.leader,
       leaderAfter,
       killed: victim.name,
@@ -138,6 +143,9 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
         redeliveries: rows.reduce((n, r) => n + r.redeliveries, 0),
         commitIndex: idx,
         reconnectedTo: s.reconnectedTo && byUrl(cluster, s.reconnectedTo),
+        unconfirmedThenDelivered: analysis.unconfirmedThenDelivered.length,
+        rowsInTable: rows.length,
+        history: history.toJSON(),
       },
     };
   },
@@ -208,19 +216,26 @@ async function newLeader(ctx: Ctx, queue: string, killed: string): Promise<strin
   return seen;
 }
 
-/** consume every copy from a surviving node into the table (unique key; ack after commit) until the queue is empty and quiet */
-async function drain(ctx: Ctx, urls: string[], queue: string, table: string): Promise<Row[]> {
+/** consume every copy from a surviving node into the table (unique key; ack after commit; then `consumed`) until the queue is empty and quiet */
+async function drain(
+  ctx: Ctx,
+  urls: string[],
+  queue: string,
+  table: string,
+  consumed: (id: number, url: string, redelivered: boolean) => void,
+): Promise<Row[]> {
   let last = Date.now();
   const consumer = await ReconnectingConsumer.start({
     urls,
     maxWaitMs: 30_000,
     queue,
     prefetch: 50,
-    handler: async (d) => {
+    handler: async (d, url) => {
       const id = Number(d.body);
       const fresh = d.redelivered ? 0 : 1;
       await ctx.db`INSERT INTO ${ctx.db(table)} AS t (id, copies, redeliveries) VALUES (${id}, ${fresh}, ${1 - fresh})
         ON CONFLICT (id) DO UPDATE SET copies = t.copies + EXCLUDED.copies, redeliveries = t.redeliveries + EXCLUDED.redeliveries`;
+      consumed(id, url, d.redelivered);
       d.ack();
       last = Date.now();
     },

@@ -11,6 +11,7 @@ import { LabError } from '../../src/errors.js';
 import { settledOrIdle } from '../../src/time.js';
 import type { QuorumFailoverOptions } from './options.js';
 import type { Fault } from './faults.js';
+import type { History } from '../../src/history.js';
 
 export interface StreamResult {
   confirmed: Set<number>;
@@ -29,12 +30,14 @@ export interface StreamResult {
   reconnectedTo: string | null;
 }
 
-/** `kill` resolves with the time (Date.now) the signal was sent */
+/** `kill` resolves with the time (Date.now) the signal was sent; every publish and its outcome go into `history` */
 export async function stream(
   ctx: LabContext<QuorumFailoverOptions, Fault>,
   urls: string[],
   queue: string,
   kill: (confirmed: number) => Promise<number>,
+  history: History,
+  nodeOf: (url: string | null) => string,
 ): Promise<StreamResult> {
   const { messages, killAfter, window, failoverBoundMs } = ctx.options;
   const pub = await ReconnectingPublisher.open({
@@ -69,20 +72,27 @@ export async function stream(
   };
   const publish = (id: number) => {
     const connection = pub.connections;
+    const node = nodeOf(pub.url);
+    history.publish(id, node);
     const p = pub.publish('', queue, String(id), { messageId: String(id) }).then(
       () => {
         r.confirmed.add(id);
+        if (!confirmEarly) history.confirm(id, node);
         if (connection > 1 && r.firstConfirmAfter === null) r.firstConfirmAfter = Date.now();
       },
       (err) => {
-        if (err instanceof PublishLost) return; // resent after the reconnect
+        if (err instanceof PublishLost) return history.lost(id, node); // resent after the reconnect
         // a nack: the queue had no leader yet (3.10 nacks then, 4.3 waits); publish it again shortly
         if (!(err instanceof LabError) || Date.now() - (r.killAt ?? Date.now()) > failoverBoundMs + 30_000) throw err;
+        history.nack(id, node);
         nacked.push(id);
         r.nackedIds.add(id);
       },
     );
-    if (confirmEarly) r.confirmed.add(id);
+    if (confirmEarly) {
+      r.confirmed.add(id);
+      history.confirm(id, node);
+    }
     inflight.add(p);
     void p.finally(() => (inflight.delete(p), (lastAnswer = ctx.now()))).catch(() => {});
   };

@@ -2,6 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { caughtUp, duplicateIds, verdicts, type Observed } from './verdicts.js';
 import { labOptions } from '../../src/lab.js';
 import { meta } from './meta.js';
+import { analyse, History } from '../../src/history.js';
+
+/** a history: ids published and confirmed, some lost with the connection, consumed copies per id */
+function historyOf(o: { confirmed: number[]; lost: number[]; copies: Record<number, number> }) {
+  const h = new History(() => 0);
+  for (const id of new Set([...o.confirmed, ...o.lost, ...Object.keys(o.copies).map(Number)])) h.publish(id, 'b');
+  for (const id of o.lost) h.lost(id, 'b');
+  for (const id of o.confirmed) h.confirm(id, 'a');
+  for (const [id, n] of Object.entries(o.copies)) for (let k = 0; k < n; k++) h.consume(Number(id), 'a', false);
+  return analyse(h.entries);
+}
+const copies = (ids: number[], extra: Record<number, number> = {}) =>
+  Object.fromEntries(ids.map((id) => [id, extra[id] ?? 1]));
 
 const replica = (node: string, raftState: string, commitIndex: number) => ({
   node,
@@ -12,9 +25,7 @@ const replica = (node: string, raftState: string, commitIndex: number) => ({
 });
 const good: Observed = {
   messages: 5,
-  confirmed: new Set([1, 2, 3, 4, 5]),
-  unconfirmedAtKill: new Set([3, 4]),
-  rows: [1, 2, 3, 4, 5].map((id) => ({ id, copies: id === 4 ? 2 : 1, redeliveries: 0 })),
+  history: historyOf({ confirmed: [1, 2, 3, 4, 5], lost: [3, 4], copies: copies([1, 2, 3, 4, 5], { 4: 2 }) }),
   leaderBefore: 'b',
   leaderAfter: 'a',
   killed: 'b',
@@ -29,16 +40,20 @@ const failing = (o: Partial<Observed>, bound = 1000) =>
 describe('quorum-failover verdicts', () => {
   it('all pass on a clean failover; a duplicate of an unconfirmed id is expected', () => {
     expect(failing({})).toEqual([]);
-    expect(duplicateIds(good.rows)).toEqual([4]);
+    expect(good.history.duplicates).toEqual([4]);
   });
   it('each check fails on its own evidence', () => {
     expect(failing({ leaderAfter: 'b' })).toEqual(['leaderChanged']);
     expect(failing({ leaderAfter: null })).toEqual(['leaderChanged']);
-    expect(failing({ rows: good.rows.filter((r) => r.id !== 2) })).toEqual(['confirmedLost', 'everyIdConsumed']);
-    expect(failing({ confirmed: new Set([1, 2]), rows: good.rows.filter((r) => r.id !== 5) })).toEqual([
+    const all = [1, 2, 3, 4, 5];
+    expect(failing({ history: historyOf({ confirmed: all, lost: [3, 4], copies: copies([1, 3, 4, 5]) }) })).toEqual([
+      'confirmedLost',
       'everyIdConsumed',
     ]);
-    expect(failing({ rows: good.rows.map((r) => (r.id === 1 ? { ...r, copies: 2 } : r)) })).toEqual([
+    expect(
+      failing({ history: historyOf({ confirmed: [1, 2], lost: [3, 4, 5], copies: copies([1, 2, 3, 4]) }) }),
+    ).toEqual(['everyIdConsumed']);
+    expect(failing({ history: historyOf({ confirmed: all, lost: [3, 4], copies: copies(all, { 1: 2 }) }) })).toEqual([
       'duplicatesNotUnconfirmed',
     ]);
     expect(failing({ replicas: [replica('a', 'leader', 90), replica('b', 'follower', 70)] })).toEqual([

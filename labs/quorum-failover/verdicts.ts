@@ -1,5 +1,6 @@
-/** The quorum-failover checks, from what the run observed (pure: unit-tested). */
+/** The quorum-failover checks, from what the run observed and its history (pure: unit-tested). */
 import { check, checkAtMost, type Check } from '../../src/report/checks.js';
+import { historyChecks, type HistoryAnalysis } from '../../src/history.js';
 import type { ReplicaStatus } from '../../src/services/cluster.js';
 
 export interface Row {
@@ -10,12 +11,8 @@ export interface Row {
 
 export interface Observed {
   messages: number;
-  /** ids the producer holds a confirm for */
-  confirmed: ReadonlySet<number>;
-  /** ids published but not confirmed when the connection to the killed node died */
-  unconfirmedAtKill: ReadonlySet<number>;
-  /** the business table after the drain */
-  rows: readonly Row[];
+  /** the run's history (src/history.ts): publishes, confirms, nacks, losses with the connection, consumed copies */
+  history: HistoryAnalysis;
   leaderBefore: string;
   /** the leader the management API named after the kill (null: none seen) */
   leaderAfter: string | null;
@@ -40,16 +37,10 @@ export function caughtUp(
 }
 
 export function verdicts(o: Observed, failoverBoundMs: number): Check[] {
-  const inTable = new Set(o.rows.map((r) => r.id));
-  const confirmedLost = [...o.confirmed].filter((id) => !inTable.has(id)).length;
-  const consumed = o.rows.filter((r) => r.id >= 1 && r.id <= o.messages).length;
-  const strayDuplicates = duplicateIds(o.rows).filter((id) => !o.unconfirmedAtKill.has(id)).length;
   const idx = caughtUp(o.replicas, o.killed);
   return [
     check('leaderChanged', true, o.leaderAfter !== null && o.leaderAfter !== o.leaderBefore),
-    check('confirmedLost', 0, confirmedLost),
-    check('everyIdConsumed', o.messages, consumed),
-    check('duplicatesNotUnconfirmed', 0, strayDuplicates),
+    ...historyChecks(o.history, o.messages),
     check('killedReplicaCaughtUp', true, idx !== null && idx.killed === idx.leader),
     checkAtMost('failoverMs', failoverBoundMs, o.failoverMs ?? Number.POSITIVE_INFINITY),
   ];

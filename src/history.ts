@@ -1,0 +1,162 @@
+/**
+ * A run's history of messages: every publish, confirm, nack, confirm timeout, publish lost with
+ * its connection, and consumed copy, each with its time and the node it went through; and the
+ * injected faults (a kill, a cut, a pause) on the same clock. The checks that matter across a
+ * failure are computed from it (analyse, historyChecks): confirmed messages lost, duplicates that
+ * are not of unconfirmed ids, ids delivered although never confirmed. Labs record; the engine
+ * checks, and the history goes into --json (facts.history) and onto the --html timeline (noted()).
+ */
+import { check, type Check } from './report/checks.js';
+
+export type HistoryKind = 'publish' | 'confirm' | 'nack' | 'timeout' | 'lost' | 'consume' | 'fault';
+
+export interface HistoryEntry {
+  /** Date.now() */
+  t: number;
+  kind: HistoryKind;
+  /** the message id (none for a fault) */
+  id?: number;
+  /** the node the client went through (a fault: the node it hit) */
+  node: string;
+  /** consume: the broker flagged the copy redelivered */
+  redelivered?: boolean;
+  /** fault: what was done (kill, cut, heal, pause, resume) */
+  what?: string;
+}
+
+/** the kinds that end a publish without a confirm: the id is unconfirmed (a copy may still be in the queue) */
+const UNCONFIRMED: ReadonlySet<HistoryKind> = new Set(['nack', 'timeout', 'lost']);
+
+export class History {
+  readonly entries: HistoryEntry[] = [];
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** hears every entry that is not routine (nack, timeout, lost, fault): the event log, for the timeline */
+    private readonly note?: (e: HistoryEntry) => void,
+  ) {}
+
+  private add(e: Omit<HistoryEntry, 't'>): void {
+    const entry = { t: this.now(), ...e };
+    this.entries.push(entry);
+    if (UNCONFIRMED.has(e.kind) || e.kind === 'fault') this.note?.(entry);
+  }
+
+  publish(id: number, node: string): void {
+    this.add({ kind: 'publish', id, node });
+  }
+  confirm(id: number, node: string): void {
+    this.add({ kind: 'confirm', id, node });
+  }
+  nack(id: number, node: string): void {
+    this.add({ kind: 'nack', id, node });
+  }
+  timeout(id: number, node: string): void {
+    this.add({ kind: 'timeout', id, node });
+  }
+  lost(id: number, node: string): void {
+    this.add({ kind: 'lost', id, node });
+  }
+  consume(id: number, node: string, redelivered: boolean): void {
+    this.add({ kind: 'consume', id, node, redelivered });
+  }
+  /** an injected fault on the history's clock; its time */
+  fault(what: string, node: string): number {
+    this.add({ kind: 'fault', what, node });
+    return this.entries[this.entries.length - 1]!.t;
+  }
+
+  /** the history for --json: times relative to the first entry, nodes by index */
+  toJSON(): { t0: number; nodes: string[]; entries: (string | number)[][] } {
+    const t0 = this.entries[0]?.t ?? 0;
+    const nodes = [...new Set(this.entries.map((e) => e.node))];
+    return {
+      t0,
+      nodes,
+      // [ms since t0, kind, id or what, node index, 'r' when redelivered]
+      entries: this.entries.map((e) => [
+        e.t - t0,
+        e.kind,
+        e.id ?? e.what ?? '',
+        nodes.indexOf(e.node),
+        ...(e.redelivered ? ['r'] : []),
+      ]),
+    };
+  }
+}
+
+export interface HistoryAnalysis {
+  /** distinct ids published */
+  published: number;
+  confirmed: ReadonlySet<number>;
+  /** ids with at least one publish that ended unconfirmed (nack, timeout, lost) */
+  unconfirmed: ReadonlySet<number>;
+  /** distinct ids consumed */
+  consumed: ReadonlySet<number>;
+  /** confirmed ids never consumed */
+  lostConfirmed: number[];
+  /** ids consumed more than once as a fresh (not redelivered) copy: the queue held them twice */
+  duplicates: number[];
+  /** duplicates of ids that never went unconfirmed: a producer sent a confirmed id again */
+  strayDuplicates: number[];
+  /** ids never confirmed and yet consumed: unconfirmed is not undelivered */
+  unconfirmedThenDelivered: number[];
+}
+
+export function analyse(entries: readonly HistoryEntry[]): HistoryAnalysis {
+  const published = new Set<number>();
+  const confirmed = new Set<number>();
+  const unconfirmed = new Set<number>();
+  const fresh = new Map<number, number>();
+  for (const e of entries) {
+    if (e.id === undefined) continue;
+    if (e.kind === 'publish') published.add(e.id);
+    else if (e.kind === 'confirm') confirmed.add(e.id);
+    else if (UNCONFIRMED.has(e.kind)) unconfirmed.add(e.id);
+    else if (e.kind === 'consume') fresh.set(e.id, (fresh.get(e.id) ?? 0) + (e.redelivered ? 0 : 1));
+  }
+  const consumed = new Set(fresh.keys());
+  const duplicates = [...fresh].filter(([, n]) => n > 1).map(([id]) => id);
+  const sorted = (xs: Iterable<number>) => [...xs].sort((a, b) => a - b);
+  return {
+    published: published.size,
+    confirmed,
+    unconfirmed,
+    consumed,
+    lostConfirmed: sorted([...confirmed].filter((id) => !consumed.has(id))),
+    duplicates: sorted(duplicates),
+    strayDuplicates: sorted(duplicates.filter((id) => !unconfirmed.has(id))),
+    unconfirmedThenDelivered: sorted([...consumed].filter((id) => !confirmed.has(id) && published.has(id))),
+  };
+}
+
+/** the entries of `kinds` in [from, to) (Date.now times), optionally through one node */
+export function between(
+  entries: readonly HistoryEntry[],
+  kinds: readonly HistoryKind[],
+  from: number,
+  to: number,
+  node?: string,
+): HistoryEntry[] {
+  return entries.filter((e) => kinds.includes(e.kind) && e.t >= from && e.t < to && (!node || e.node === node));
+}
+
+/**
+ * The three checks every failure lab shares, by the names quorum-failover has always printed:
+ * no confirmed id lost, every id 1…messages consumed, no duplicate of an id that was confirmed.
+ */
+export function historyChecks(a: HistoryAnalysis, messages: number): Check[] {
+  const inRange = [...a.consumed].filter((id) => id >= 1 && id <= messages).length;
+  return [
+    check('confirmedLost', 0, a.lostConfirmed.length),
+    check('everyIdConsumed', messages, inRange),
+    check('duplicatesNotUnconfirmed', 0, a.strayDuplicates.length),
+  ];
+}
+
+/** an entry as an event's fields (ctx.log.emit('history', …)): on the timeline with its node */
+export const historyEvent = (e: HistoryEntry): Record<string, string> => ({
+  status: e.kind === 'fault' ? `fault_${e.what}` : e.kind,
+  ...(e.id !== undefined ? { messageId: String(e.id) } : {}),
+  node: e.node,
+});
