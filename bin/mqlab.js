@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The composition root: the engine (dist/src) gets the labs (dist/labs) from here, never imports them.
 import { main } from '../dist/src/main.js';
-import { registry } from '../dist/labs/registry.js';
+import { catalogue } from '../dist/labs/catalogue.js';
 
-await main(registry);
+await main(catalogue);

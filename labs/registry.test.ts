@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { labOptions } from '../src/lab.js';
 import { registry } from './registry.js';
+import { catalogue } from './catalogue.js';
 
 const LABS = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(LABS);
@@ -20,6 +21,10 @@ const folders = fs
   .map((d) => d.name);
 
 describe('the registry', () => {
+  it("is the catalogue's labs, in its order, each with the catalogue's name and title", () => {
+    expect(registry.map((m) => [m.name, m.title])).toEqual(catalogue.map((c) => [c.name, c.title]));
+  });
+
   it('has one entry per lab folder, named as the folder, in the same shape', () => {
     expect(registry.map((m) => m.name).sort()).toEqual([...folders].sort());
     for (const lab of folders)

@@ -4,7 +4,7 @@
  * the engine load only when a command runs. Lab and tool options are parsed here, once.
  */
 import { Command, Option } from 'commander';
-import { labOptions, type LabMeta, type LabTool, type Registry } from './lab.js';
+import { labOptions, type Catalogue, type LabMeta, type LabTool, type Registry } from './lab.js';
 import { loadConfig, type ConfigInput } from './config.js';
 import { VERSION } from './version.js';
 import type { JunitFile } from './report/junit-file.js';
@@ -12,6 +12,22 @@ import { addSpecOptions, givenOptions } from './cli-options.js';
 import { integer, parseOptions } from './options.js';
 import { UsageError } from './errors.js';
 import { refuseUnknownLabs } from './fault.js';
+
+/** commands that need no lab's meta: the catalogue's names and titles are enough (or nothing of a lab) */
+const WITHOUT_METAS = new Set(['-h', '--help', '-V', '--version', 'list', 'up', 'down', 'audit']);
+
+/**
+ * The metas a command line needs: the one lab it names (`mqlab retry …`), none for the commands
+ * above, else all of them (`all`, `status`, `help`). A lab's meta imports its checkpoints, variants,
+ * names and options: loading all 23 was most of the start-up of every command.
+ */
+export async function labsFor(catalogue: Catalogue, args: readonly string[]): Promise<Registry> {
+  const first = args[0];
+  const named = catalogue.find((entry) => entry.name === first);
+  if (named) return [await named.load()];
+  if (first === undefined || WITHOUT_METAS.has(first)) return [];
+  return Promise.all(catalogue.map((entry) => entry.load()));
+}
 
 /** the names `--backend` accepts (src/services/index.ts parses them; kept here so --help stays cheap) */
 const BACKEND_NAMES = ['auto', 'docker', 'chroot', 'system', 'local'];
@@ -66,7 +82,9 @@ function runOptions(cmd: Command): Command {
 const configFrom = (o: ConfigInput) =>
   loadConfig({ amqpUrl: o.amqpUrl, pgUrl: o.pgUrl, mgmtUrl: o.mgmtUrl, namespace: o.namespace });
 
-export function buildProgram(state: CliState, registry: Registry): Command {
+/** `registry`: the metas labsFor loaded; every other lab of the catalogue is a command with its title only */
+export function buildProgram(state: CliState, catalogue: Catalogue, registry: Registry): Command {
+  const labNames = catalogue.map((entry) => entry.name);
   const program = new Command('mqlab')
     .description(
       'RabbitMQ + PostgreSQL reliability labs, run against real services and proven with assertions.\n' +
@@ -160,8 +178,8 @@ export function buildProgram(state: CliState, registry: Registry): Command {
     .command('list')
     .description('list every lab with what it shows')
     .action(() => {
-      const w = Math.max(...registry.map((l) => l.name.length));
-      for (const l of registry) process.stdout.write(`${l.name.padEnd(w)}  ${l.title}\n`);
+      const w = Math.max(...catalogue.map((l) => l.name.length));
+      for (const l of catalogue) process.stdout.write(`${l.name.padEnd(w)}  ${l.title}\n`);
     });
   runOptions(program.command('all'))
     .description('run every lab in order and print a summary table')
@@ -173,14 +191,18 @@ export function buildProgram(state: CliState, registry: Registry): Command {
     .option('--skip <labs>', 'leave these labs out (comma-separated, e.g. db-outage,broker-restart): each prints SKIP')
     .action(async (o) => {
       const { runCommand } = await import('./commands/run-labs.js');
-      refuseUnknownLabs(registry.map((l) => l.name));
+      refuseUnknownLabs(labNames);
       const jobs = integer(1, 32)(o.jobs, '--jobs');
       const labs = leaveOut(registry, o.skip);
       // every lab with its defaults, as if run alone without options
       const defaults = Object.fromEntries(labs.map((entry) => [entry.name, labOptions(entry)]));
       state.code = await runCommand(labs, configFrom(o), { ...o, jobs }, defaults, state, true);
     });
-  for (const entry of registry) labCommand(program, entry, state, registry);
+  for (const { name, title } of catalogue) {
+    const meta = registry.find((entry) => entry.name === name);
+    if (meta) labCommand(program, meta, state, labNames);
+    else program.command(name).description(title); // shown in --help; never run (its meta was not loaded)
+  }
   return program;
 }
 
@@ -216,7 +238,7 @@ function leaveOut(registry: Registry, skip: string | undefined): readonly LabMet
   return registry.map((l) => (names.includes(l.name) ? { ...l, requires: async () => 'left out with --skip' } : l));
 }
 
-function labCommand(program: Command, entry: LabMeta, state: CliState, registry: Registry) {
+function labCommand(program: Command, entry: LabMeta, state: CliState, labNames: readonly string[]) {
   const cmd = runOptions(program.command(entry.name)).description(entry.title);
   addSpecOptions(cmd, entry.options);
   cmd.addHelpText(
@@ -228,7 +250,7 @@ function labCommand(program: Command, entry: LabMeta, state: CliState, registry:
     "print the run's own queue, exchange, policy and table names (with --namespace) and exit without running",
   );
   cmd.action(async (o) => {
-    refuseUnknownLabs(registry.map((l) => l.name));
+    refuseUnknownLabs(labNames);
     const options = labOptions(entry, givenOptions(entry.options, o));
     if (o.names) {
       const { runNames, renderNames } = await import('./commands/names.js');

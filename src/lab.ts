@@ -186,6 +186,16 @@ export interface LabContext<O = any, F extends string = string, K extends string
 /** every lab, in the order `mqlab all` runs them; built outside the engine (labs/registry.ts) */
 export type Registry = readonly LabMeta[];
 
+/** one lab before its meta is loaded: what `mqlab --help` and `mqlab list` print, and how to load the rest */
+export interface CatalogueEntry {
+  readonly name: string;
+  readonly title: string;
+  load(): Promise<LabMeta>;
+}
+
+/** every lab, in the order `mqlab all` runs them, loaded when a command needs it (labs/catalogue.ts) */
+export type Catalogue = readonly CatalogueEntry[];
+
 // ctx.services (labs with meta.disruptive): a planned outage of one service mqlab started (src/outage.ts)
 
 export type OwnService = 'PostgreSQL' | 'RabbitMQ';

@@ -1,12 +1,12 @@
 /**
  * The program's run: the only place that calls process.exit; maps errors to exit codes 1/2/130.
- * The registry of labs comes from the entry point (bin/mqlab.js): the engine imports no lab.
+ * The catalogue of labs comes from the entry point (bin/mqlab.js): the engine imports no lab.
  */
-import { buildProgram, type CliState } from './cli.js';
-import type { Registry } from './lab.js';
+import { buildProgram, labsFor, type CliState } from './cli.js';
+import type { Catalogue } from './lab.js';
 import { EnvError, Interrupted, UsageError } from './errors.js';
 import { maskText } from './urls.js';
-import { JunitFile, junitFromArgv } from './report/junit-file.js';
+import type * as JunitModule from './report/junit-file.js';
 import type { RunEnd } from './report/junit.js';
 import { endQuietlyWhenClosed } from './stdout-closed.js';
 import { redactStreams } from './log/redact-streams.js';
@@ -15,9 +15,13 @@ import { withSbin } from './services/process.js';
 // every byte mqlab prints passes through redactSecrets (the URLs' passwords, masked URLs)
 redactStreams(process.stdout, process.stderr);
 
-export async function main(registry: Registry, argv: string[] = process.argv): Promise<never> {
+export async function main(catalogue: Catalogue, argv: string[] = process.argv): Promise<never> {
   const controller = new AbortController();
   const state: CliState = { code: 0, signal: controller.signal };
+  // the --junit writer (with the text renderer and chalk) loads only when the arguments ask for a file
+  const junitCode = argv.some((a) => a === '--junit' || a.startsWith('--junit='))
+    ? await import('./report/junit-file.js')
+    : null;
   // `mqlab list | head -1`: a closed pipe ends the program quietly, not with a stack trace
   endQuietlyWhenClosed(process.stdout, () => process.exit(state.code));
   // the services' tools (chroot, debootstrap, runuser) live in /usr/sbin, which a non-login PATH
@@ -29,7 +33,7 @@ export async function main(registry: Registry, argv: string[] = process.argv): P
     process.on(sig, () => {
       interrupts += 1;
       if (interrupts > 1) {
-        finishJunit(state, argv, 130, { kind: 'interrupted', message: `interrupted by ${sig} (twice)` });
+        finishJunit(junitCode, state, argv, 130, { kind: 'interrupted', message: `interrupted by ${sig} (twice)` });
         process.exit(130);
       }
       process.stderr.write(`\nmqlab: ${sig} — stopping (press Ctrl-C again to quit at once)\n`);
@@ -50,13 +54,14 @@ export async function main(registry: Registry, argv: string[] = process.argv): P
   let code: number;
   let end: Pick<RunEnd, 'kind' | 'message'> | undefined;
   try {
-    await buildProgram(state, registry).parseAsync(argv);
+    const registry = await labsFor(catalogue, argv.slice(2));
+    await buildProgram(state, catalogue, registry).parseAsync(argv);
     code = state.code;
   } catch (err) {
     code = exitCodeFor(err, controller.signal);
     end = runEnd(err, code);
   }
-  finishJunit(state, argv, code, end);
+  finishJunit(junitCode, state, argv, code, end);
   // a pipe takes 64 KiB at once: let a large --json document (or any output) drain before exiting
   await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
   process.exit(code);
@@ -64,14 +69,15 @@ export async function main(registry: Registry, argv: string[] = process.argv): P
 
 /** an early exit still leaves a --junit file, with an <error> testcase saying why */
 function finishJunit(
+  junitCode: typeof JunitModule | null,
   state: CliState,
   argv: string[],
   code: number,
   why: Pick<RunEnd, 'kind' | 'message'> | undefined,
 ): void {
   if (code === 0 || !why) return;
-  const argvFile = junitFromArgv(argv.slice(2));
-  const junit = state.junit ?? (argvFile ? new JunitFile(argvFile) : undefined);
+  const argvFile = junitCode?.junitFromArgv(argv.slice(2));
+  const junit = state.junit ?? (argvFile && junitCode ? new junitCode.JunitFile(argvFile) : undefined);
   if (!junit || junit.written) return;
   try {
     junit.write(why);

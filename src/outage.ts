@@ -3,15 +3,13 @@
  * mqlab started. The service is stopped, the lab observes it down, and it is started again in a
  * `finally` (an error or Ctrl-C in between still brings it back), then probed until the app can
  * connect. Meanwhile the run's own connections losing that service are the experiment, not an
- * environment error (LossWatch.expect). Knows no lab.
+ * environment error (LossWatch.expect). Knows no lab. The service control (execa and the backends)
+ * loads only when an outage starts: a lab that stops nothing does not pay for it.
  */
 import type { Config } from './config.js';
 import type { EventLog } from './log/events.js';
 import type { LossWatch } from './lost.js';
 import { LabError } from './errors.js';
-import { hostOf } from './services/index.js';
-import { serviceControl } from './services/control.js';
-import { allUp, probe } from './services/probe.js';
 import { noteSetLock } from './services/set-lock.js';
 import type { LabServices, Outage, OwnService, StartedAgain, Stopped } from './lab.js';
 
@@ -31,6 +29,11 @@ export function labServices(
       opts: { readyTimeoutMs?: number } = {},
     ): Promise<Outage<T>> {
       if (!disruptive) throw new LabError(`${lab} stops ${service} but its meta does not say disruptive: true`);
+      const [{ hostOf }, { serviceControl }, { allUp, probe }] = await Promise.all([
+        import('./services/host.js'),
+        import('./services/control.js'),
+        import('./services/probe.js'),
+      ]);
       const control = serviceControl(config, (b) => hostOf(config, b));
       watch.expect(service, true);
       let stopped: Stopped | undefined;

@@ -41,6 +41,11 @@ export interface RunOptions {
   jobs?: number;
   /** each checkpoint's waiting event carries its CheckpointView (always with --step) */
   views?: boolean;
+  /**
+   * sample the lab's queue depths over the run (--json, --html, --live show them): a connection of
+   * its own and a management request a second; a text run prints none of it, so it does not pay for it
+   */
+  depths?: boolean;
 }
 
 export interface Hooks {
@@ -271,7 +276,7 @@ async function runOne(
   const orLost = <T>(p: Promise<T>) => Promise.race([p, watch.lost]);
   let sampler: ReturnType<typeof sampleDepths> | undefined;
   let running: Promise<LabResult> | undefined;
-  const samplerConn = samplerConnection(config.amqpUrl); // connects while the lab is set up
+  const samplerConn = opts.depths ? samplerConnection(config.amqpUrl) : null; // connects while the lab is set up
   try {
     const queues = await orLost(
       prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) =>
@@ -293,15 +298,17 @@ async function runOne(
       })),
       faults,
     });
-    sampler = sampleDepths(
-      samplerConn,
-      ctx.mgmt,
-      queues,
-      undefined,
-      observer && ((s) => observer.sample(entry.name, queues, s)),
-    );
-    const depths = sampler;
-    pause.sample = () => depths.now();
+    if (samplerConn) {
+      const depths = sampleDepths(
+        samplerConn,
+        ctx.mgmt,
+        queues,
+        undefined,
+        observer && ((s) => observer.sample(entry.name, queues, s)),
+      );
+      sampler = depths;
+      pause.sample = () => depths.now();
+    }
     const runStart = performance.now();
     const startedAt = new Date().toISOString();
     running = lab.run(ctx);

@@ -1,4 +1,7 @@
-/** `mqlab <lab>` and `mqlab all`: run, print (text, --json, --junit), return the exit code. */
+/**
+ * `mqlab <lab>` and `mqlab all`: run, print (text, --json, --junit), return the exit code.
+ * The --html writer and the --live page load only when asked for.
+ */
 import readline from 'node:readline';
 import type { LabMeta } from '../lab.js';
 import type { Config } from '../config.js';
@@ -7,11 +10,10 @@ import type { LabReport } from '../report/lab-report.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from '../report/text.js';
 import { jsonDocument } from '../report/json.js';
 import { JunitFile } from '../report/junit-file.js';
-import { checkHtmlTarget, writeHtml } from '../report/html.js';
 import { checkOutputPaths } from '../report/out-files.js';
 import { EnvError, Interrupted } from '../errors.js';
 import { holdHome } from '../services/set-lock.js';
-import { livePort, startLive, type LiveSession } from '../live/session.js';
+import type { LiveSession } from '../live/session.js';
 
 export interface RunFlags {
   json?: boolean;
@@ -60,17 +62,19 @@ export async function runCommand(
       const missing = await e.requires?.(config);
       if (missing) throw new EnvError(`${e.name} ${missing}`);
     }
-  if (flags.html) checkHtmlTarget(flags.html, summary);
-  const port = livePort(flags);
+  const html = flags.html ? await import('../report/html.js') : null;
+  if (flags.html) html?.checkHtmlTarget(flags.html, summary);
+  const liveCode = flags.live || flags.port !== undefined ? await import('../live/session.js') : null;
+  const port = liveCode ? liveCode.livePort(flags) : null;
   const lock = await holdServices(entries, config, flags, summary, signal);
   let live: LiveSession | null = null;
   try {
-    live = port === null ? null : await startLive(port);
+    live = port === null || !liveCode ? null : await liveCode.startLive(port);
     if (live) {
       process.stderr.write(`mqlab: live page at ${live.url} (127.0.0.1 only); the run starts when a page connects\n`);
       await live.firstPage(() => waitForEnter('  (or press Enter to start without one) ', signal));
     }
-    return await runAndReport(entries, config, flags, labOptions, state, summary, junit, live);
+    return await runAndReport(entries, config, flags, labOptions, state, summary, junit, live, html?.writeHtml);
   } finally {
     await live?.close();
     lock?.release();
@@ -110,6 +114,7 @@ async function runAndReport(
   summary: boolean,
   junit: JunitFile | undefined,
   live: LiveSession | null,
+  writeHtml: typeof import('../report/html.js').writeHtml | undefined,
 ): Promise<number> {
   const { signal } = state;
   const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
@@ -127,6 +132,7 @@ async function runAndReport(
       labOptions,
       jobs: flags.jobs,
       views: Boolean(live || flags.html),
+      depths: Boolean(flags.json || live || flags.html),
     },
     {
       stderr: (line) => process.stderr.write(line + '\n'),
@@ -149,7 +155,7 @@ async function runAndReport(
   if (flags.json) process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   else if (summary) print(['', ...renderSummary(reports, colour, performance.now() - started)]);
   junit?.write();
-  if (flags.html && doc) {
+  if (flags.html && doc && writeHtml) {
     const descriptions = new Map(entries.map((e) => [e.name, { ...(e.checkpoints as Record<string, string>) }]));
     const files = writeHtml(flags.html, doc, summary, (lab) => ({ descriptions: descriptions.get(lab) ?? {} }));
     process.stderr.write(`timeline: ${files[0]}${files.length > 1 ? ` (and ${files.length - 1} lab pages)` : ''}\n`);
