@@ -114,18 +114,21 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
       if (a.lane !== b.lane) {
         const mid = (a.x + b.x) / 2;
         parts.push(`<path ${attrs} d="M${a.x},${a.y} C${mid},${a.y} ${mid},${b.y} ${b.x},${b.y}"/>`);
-      } else if (b.x - a.x >= 40) {
-        // a wait is labelled with its basis: delivery → delivery (as the retry checks measure it) when
-        // b is a redelivery of the message in this lane, else the time between the two logged events
+      } else {
+        // a wait is labelled with its basis: delivery → delivery (as the retry checks measure it, over
+        // the span from the previous delivery, whatever was logged between) when b is a redelivery of
+        // the message in this lane, else the time between the two logged events
         const basis = waitBasis(input.events, ia, ib, tOf);
-        const label = [basis.long, basis.short].find((t) => textWidth(t) + 8 <= b.x - a.x);
-        const mid = (a.x + b.x) / 2;
+        const from = mark(basis.from);
+        const span = b.x - from.x;
+        const label = span >= 40 ? [basis.long, basis.short].find((t) => textWidth(t) + 8 <= span) : undefined;
+        const mid = (from.x + b.x) / 2;
         // above the lane's marks, else along its bottom edge, else no label (hover still tells)
         const level = label ? placeWait(a.lane, mid - textWidth(label) / 2, textWidth(label)) : null;
-        const ty = level === 0 ? Math.min(a.y, b.y) - 3 : g.axis + (a.lane + 1) * g.lane - 3;
+        const ty = level === 0 ? Math.min(from.y, b.y) - 3 : g.axis + (a.lane + 1) * g.lane - 3;
         parts.push(
           `<path ${attrs} d="M${a.x},${a.y} L${b.x},${b.y}"/>` +
-            (level !== null ? `<text class="wait" x="${mid}" y="${ty}">${esc(label)}</text>` : ''),
+            (label && level !== null ? `<text class="wait" x="${mid}" y="${ty}">${esc(label)}</text>` : ''),
         );
       }
     }
@@ -163,7 +166,7 @@ function waitBasis(
   ia: number,
   ib: number,
   tOf: (e: TimelineEvent) => number,
-): { long: string; short: string } {
+): { long: string; short: string; from: number } {
   const a = must(events[ia], 'a wait start');
   const b = must(events[ib], 'a wait end');
   if (markKind(b) === 'receive') {
@@ -178,11 +181,15 @@ function waitBasis(
     const prev = earlier.sort((x, y) => tOf(y) - tOf(x))[0];
     if (prev) {
       const ms = formatMs(tOf(b) - tOf(prev));
-      return { long: `${b.messageId}: ${ms} delivery → delivery`, short: `${ms} delivery → delivery` };
+      return {
+        long: `${b.messageId}: ${ms} delivery → delivery`,
+        short: `${ms} delivery → delivery`,
+        from: events.indexOf(prev),
+      };
     }
   }
   const ms = formatMs(tOf(b) - tOf(a));
-  return { long: `${b.messageId}: ${ms} between logged events`, short: ms };
+  return { long: `${b.messageId}: ${ms} between logged events`, short: ms, from: ia };
 }
 
 function axis(t0: number, t1: number, x: (t: number) => number, bottom: number): string {
