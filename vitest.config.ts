@@ -23,8 +23,7 @@ const SERIAL = [
   // stop or restart the shared PostgreSQL / RabbitMQ node (disruptive labs): nothing may run beside
   // them — unless they have a set of services of their own (DISRUPTIVE_SET below)
   ...DISRUPTIVE,
-  'test/reports.int.test.ts', // `mqlab all` includes the disruptive labs
-  'test/least-privilege-accounts.int.test.ts', // `mqlab all` too
+  'test/reports.int.test.ts', // `mqlab all --jobs 4` with every report (four labs at once, then a browser)
 ];
 /**
  * MQLAB_TEST_DISRUPTIVE_HOME (+ MQLAB_TEST_DISRUPTIVE_PORT_OFFSET): a second set of mqlab's services,

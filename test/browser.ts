@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath, ensureChromium } from './chromium.js';
 
 export const CHROMIUM = chromiumPath();
@@ -62,6 +62,15 @@ export async function openBrowser({ loopback = false } = {}): Promise<OpenBrowse
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** a full-page screenshot of `page` into .mqlab-test/screenshots/NAME (for a person to look at), not empty */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, name);
+  await page.screenshot({ path: file, fullPage: true });
+  if (fs.statSync(file).size < 10_000) throw new Error(`${file}: the screenshot is nearly empty`);
+  return file;
 }
 
 export type { Browser };

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { mqlab, useNamespace, useServices } from './helpers.js';
-import { openBrowser, SCREENSHOTS, type OpenBrowser } from './browser.js';
+import { openBrowser, screenshot, type OpenBrowser } from './browser.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-html-'));
@@ -35,13 +35,6 @@ async function open(page: Page, file: string) {
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-check'))),
     passedChecks: await page.locator('table.checks tr.pass').count(),
   };
-}
-
-async function screenshot(page: Page, name: string) {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  const file = path.join(SCREENSHOTS, name);
-  await page.screenshot({ path: file, fullPage: true });
-  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
 }
 
 describe('--html timeline in headless Chromium', () => {
@@ -145,39 +138,18 @@ describe('--html timeline in headless Chromium', () => {
     }
   });
 
-  it('mqlab all --html DIR: an index with every lab’s verdict, linking a page per lab drawn from the same run', async () => {
-    const out = path.join(dir, 'all');
-    // broker-restart left out (a node restart adds 30–70 s): its page is a SKIP page here; db-outage's outage is drawn;
-    // four labs at once, as a CI job would run them (the pages are the same)
-    const r = await mqlab([
-      'all',
-      '--jobs',
-      '4',
-      '--namespace',
-      NS,
-      '--json',
-      '--html',
-      out,
-      '--skip',
-      'broker-restart',
-    ]);
-    expect([0, 1], r.stderr).toContain(r.code); // a lab that flakes under load is a FAIL on its page, not a broken page
-    const doc = JSON.parse(r.stdout);
-    await page.goto('file://' + path.join(out, 'index.html'));
-    const rows = await page
-      .locator('table.labs tbody tr')
-      .evaluateAll((els) =>
-        els.map((e) => [e.getAttribute('data-lab'), e.querySelector('.badge')?.getAttribute('data-verdict')]),
-      );
-    const verdict = (status: string) => (status === 'passed' ? 'PASS' : status === 'skipped' ? 'SKIP' : 'FAIL');
-    expect(rows).toEqual(doc.labs.map((l: { lab: string; status: string }) => [l.lab, verdict(l.status)]));
-    await screenshot(page, 'all-index.png');
-    for (const lab of doc.labs) {
-      await page.goto('file://' + path.join(out, 'index.html'));
-      await page.locator(`tr[data-lab="${lab.lab}"] a`).click();
-      expect(page.url().split('#')[0]).toBe('file://' + path.join(out, `${lab.lab}.html`)); // the player keeps its step in the hash
-      expect(await page.locator('svg.timeline g.ev').count(), lab.lab).toBe(lab.events.length);
-      expect(await page.locator('h1 .badge').getAttribute('data-verdict')).toBe(verdict(lab.status));
-    }
-  }, 240_000); // every lab once
+  it('db-outage: the outage is drawn, every event a mark (the other labs’ pages: reports.int’s `mqlab all --html`)', async () => {
+    const { code, json, file } = await runWithHtml('db-outage');
+    expect(code, JSON.stringify(json.checks)).toBe(0);
+    const seen = await open(page, file);
+    expect(seen.verdict).toBe('PASS');
+    expect(seen.marks).toBe(json.events.length);
+    // the outage itself: PostgreSQL stopped, then ready again, as two marks on the services' lane
+    const outage = json.events.filter((e: { source: string }) => e.source === 'services');
+    expect(outage.map((e: { status: string }) => e.status)).toEqual(['stopped', 'ready']);
+    for (const [i, e] of json.events.entries())
+      if ((e as { source: string }).source === 'services')
+        expect(await page.locator(`g.ev[data-i="${i}"]`).count()).toBe(1);
+    expect(seen.passedChecks).toBe(json.checks.length);
+  }, 240_000);
 });

@@ -2,13 +2,19 @@
  * What a CI job reads, from real runs: the --json document against docs/report.schema.json, and the
  * --junit file through a strict XML parser and the Jenkins JUnit XSD — for a whole `mqlab all`,
  * an environment error, a usage error and an interrupted run.
+ *
+ * The whole `mqlab all` is the suite's one `mqlab all --jobs 4` with every report: --json, --junit
+ * and --html (its pages opened in headless Chromium), with the least-privilege management account
+ * (least-privilege-accounts.int.test.ts) — one run that a CI job, a teacher and an operator would each read.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { CLI, ROOT, mqlab, startMqlab, useNamespace } from './helpers.js';
+import { CLI, ROOT, mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
+import { openBrowser, screenshot } from './browser.js';
+import { MONITOR_ENV, ensureMonitorAccount } from './monitor-account.js';
 import { ensureXmllint, find, junitXsdErrors, labErrors, parseXml, reportErrors } from './report-validate.js';
 import { registry } from '../labs/registry.js';
 
@@ -30,6 +36,10 @@ beforeAll(() => ensureXmllint(), 600_000);
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('reports a CI job reads', () => {
+  useServices({ setup: (s) => ensureMonitorAccount(s.mgmt) });
+  /** the `mqlab all` run's document and its --html folder, for the page test after it */
+  let all: { doc: { labs: { lab: string; status: string; events: unknown[] }[] }; out: string } | undefined;
+
   it('an environment error (exit 2) still writes the JUnit file: one <error>, the password masked', async () => {
     const file = junitAt('env');
     const r = await mqlab(['retry', '--junit', file, '--amqp-url', 'amqp://app:pw-secret@127.0.0.1:1/lab']);
@@ -81,13 +91,30 @@ describe('reports a CI job reads', () => {
   it('mqlab all --json: the document and every lab match docs/report.schema.json; the JUnit matches the XSD', async () => {
     expect.hasAssertions(); // some assertions sit in loops over what the run observed
     const file = junitAt('all');
+    const out = path.join(tmp, 'all');
     // the labs that stop a service are left out (--skip: SKIP entries, which the schemas must hold too);
-    // four labs at once, as a CI job would run them (each lab's entry names its own namespace)
+    // four labs at once, as a CI job would run them (each lab's entry names its own namespace), with
+    // the management account that may only set policies and read statistics
     const r = await mqlab(
-      ['all', '--jobs', '4', '--json', '--namespace', NS, '--junit', file, '--skip', 'db-outage,broker-restart'],
-      {},
+      [
+        'all',
+        '--jobs',
+        '4',
+        '--json',
+        '--namespace',
+        NS,
+        '--junit',
+        file,
+        '--html',
+        out,
+        '--skip',
+        'db-outage,broker-restart',
+      ],
+      MONITOR_ENV,
       600_000,
     );
+    // every lab with that account: nothing refused (and a lab this broker cannot run is a SKIP, never a pass)
+    expect(r.stderr).not.toMatch(/HTTP 401|HTTP 403|not_authorised|access_refused/i);
     const doc = JSON.parse(r.stdout);
     const failed = doc.labs
       .filter((l: { status: string }) => l.status === 'failed' || l.status === 'error')
@@ -129,7 +156,35 @@ describe('reports a CI job reads', () => {
       if (lab.checks.length) expect(cases.every((c) => Number(c.attrs.time) > 0)).toBe(true);
     }
     expect(xml.attrs.tests).toBe(String(find(xml, 'testcase').length));
+    all = { doc, out };
   }, 600_000);
+
+  it('mqlab all --html DIR: an index with every lab’s verdict, linking a page per lab drawn from the same run', async () => {
+    expect(all, 'the `mqlab all` run of the test above').toBeDefined();
+    const { doc, out } = all!;
+    const browser = await openBrowser();
+    try {
+      const page = await browser.context.newPage();
+      await page.goto('file://' + path.join(out, 'index.html'));
+      const rows = await page
+        .locator('table.labs tbody tr')
+        .evaluateAll((els) =>
+          els.map((e) => [e.getAttribute('data-lab'), e.querySelector('.badge')?.getAttribute('data-verdict')]),
+        );
+      const verdict = (status: string) => (status === 'passed' ? 'PASS' : status === 'skipped' ? 'SKIP' : 'FAIL');
+      expect(rows).toEqual(doc.labs.map((l) => [l.lab, verdict(l.status)]));
+      await screenshot(page, 'all-index.png');
+      for (const lab of doc.labs) {
+        await page.goto('file://' + path.join(out, 'index.html'));
+        await page.locator(`tr[data-lab="${lab.lab}"] a`).click();
+        expect(page.url().split('#')[0]).toBe('file://' + path.join(out, `${lab.lab}.html`)); // the player keeps its step in the hash
+        expect(await page.locator('svg.timeline g.ev').count(), lab.lab).toBe(lab.events.length);
+        expect(await page.locator('h1 .badge').getAttribute('data-verdict')).toBe(verdict(lab.status));
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 240_000);
 
   it('--version is the package’s own, from any folder and under npm run', async () => {
     const r = await execa('node', [CLI, '--version'], { cwd: tmp, env: { npm_package_version: '9.9.9' } });
