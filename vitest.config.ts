@@ -9,11 +9,17 @@ import { defineConfig } from 'vitest/config';
 // --jobs 4`, a browser, dozens of CLI spawns), decide from a rate that a busy machine lowers, or
 // bound a wall time measured in the test process (a 5 s or 20 s limit that a neighbour file's load
 // would decide; seen failing with files side by side at load average 23).
-// test/set-lock.int.test.ts: two db-outage runs and two labs on one set at once
-const DISRUPTIVE = ['labs/db-outage/*.int.test.ts', 'labs/broker-restart/*.int.test.ts', 'test/set-lock.int.test.ts'];
+// The files that stop or restart a service: the disruptive labs' own, test/set-lock.int.test.ts (two
+// db-outage runs and two labs on one set at once), test/all.int.test.ts (`mqlab all` runs db-outage and
+// broker-restart, then four labs at once) and test/html.int.test.ts (db-outage's page, headless Chromium)
+const DISRUPTIVE = [
+  'labs/db-outage/*.int.test.ts',
+  'labs/broker-restart/*.int.test.ts',
+  'test/set-lock.int.test.ts',
+  'test/all.int.test.ts',
+  'test/html.int.test.ts',
+];
 const SERIAL = [
-  'test/all.int.test.ts', // `mqlab all` and `mqlab all --jobs 4` (four labs at once) on the seeds' own names
-  'test/html.int.test.ts', // headless Chromium on every page of `mqlab all --html`
   'test/live.int.test.ts', // headless Chromium on a live run and the player
   'labs/requeue-storm/*.int.test.ts', // a storm of redeliveries holds a core for its window
   'test/service-lost.int.test.ts', // a lost service noticed "at once": < 5 s after the cut
