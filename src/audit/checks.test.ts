@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { audit } from './run.js';
+import { audit } from './run-audit.js';
 import { CHECKS } from './checks.js';
 import type { AuditQueue, QueueStats, Snapshot } from './snapshot.js';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { audit } from './run.js';
+import { audit } from './run-audit.js';
 import { auditJson, auditJunit, renderText } from './output.js';
 import { fromDefinitions, readDefinitions, effectivePolicy } from './definitions.js';
 import { auditErrors } from '../../test/audit-validate.js';

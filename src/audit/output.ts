@@ -6,7 +6,7 @@ import os from 'node:os';
 import { VERSION } from '../version.js';
 import { element, XML_DECLARATION } from '../report/xml.js';
 import { atOrAbove, SEVERITIES, type Finding } from './finding.js';
-import type { AuditResult } from './run.js';
+import type { AuditResult } from './run-audit.js';
 
 /** the shape's version (docs/audit.schema.json): raised when a field changes meaning or goes away */
 export const AUDIT_SCHEMA_VERSION = 1;

@@ -10,7 +10,7 @@ import { SEVERITIES, type Severity } from '../audit/finding.js';
 import { managementReader } from '../audit/http.js';
 import { readLive } from '../audit/live.js';
 import { readDefinitions } from '../audit/definitions.js';
-import { audit } from '../audit/run.js';
+import { audit } from '../audit/run-audit.js';
 import { auditJson, auditJunit, renderText, type Timings } from '../audit/output.js';
 
 export interface AuditFlags {
