@@ -11,25 +11,10 @@ import { deferred } from '../../src/time.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import type { ArchiveNames } from './names.js';
 import { archiveLetter } from './store.js';
-import { businessIdOf, type Letter } from './letter.js';
+import { businessIdOf } from './letter.js';
 import type { Fault } from './faults.js';
-
-/**
- * TEST ONLY faults (MQLAB_FAULT=archive:<fault>): kill-before-commit, skip-redelivered,
- * ack-before-commit, no-dedupe, exit-zero, and two ways of reading only one x-death entry:
- * newest-death-only (x-death[0], the classic mistake) and oldest-death-only.
- */
-function faultyLetter(m: Letter): Letter {
-  const deaths = Array.isArray(m.headers['x-death']) ? (m.headers['x-death'] as unknown[]) : [];
-  const only = rt.fault('newest-death-only')
-    ? deaths.slice(0, 1)
-    : rt.fault('oldest-death-only')
-      ? deaths.slice(-1)
-      : null;
-  if (!only) return m;
-  const headers = Object.fromEntries(Object.entries(m.headers).filter(([k]) => !k.startsWith('x-first-death-')));
-  return { body: m.body, messageId: m.messageId, headers: { ...headers, 'x-death': only } };
-}
+import { unchanged, withVariants } from '../../src/variant.js';
+import { archiverVariants, type ArchiverSteps } from './variants.js';
 
 const killAfterCommit = process.argv.includes('--kill-after-commit');
 const rt = await childRuntime<ArchiveNames, Fault>();
@@ -43,21 +28,44 @@ const emit = (fields: Record<string, unknown>) => rt.emit(rt.process, { destinat
 /** the event lines are out before the process dies */
 const flushed = () => new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
 
+const ack = (m: Delivery) => {
+  m.ack();
+  emit({ messageId: m.messageId, status: 'acked' });
+};
+const killNow = async (m: Delivery) => {
+  emit({ messageId: m.messageId, businessId: businessIdOf(m.body), status: 'killed_before_ack' });
+  await flushed();
+  process.kill(process.pid, 'SIGKILL');
+};
+
+// the archiver's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+const correct: ArchiverSteps = {
+  readLetter: (m) => m,
+  dedupe: true,
+  archiveThenAck: async (_m, archive, ackIt) => {
+    await archive();
+    ackIt();
+  },
+  die: () => process.kill(process.pid, 'SIGKILL'),
+  beforeArchive: async () => {},
+  wrapHandler: unchanged,
+};
+const steps = withVariants(rt, correct, archiverVariants(killAfterCommit, killNow, ack));
+const handleLetter = steps.wrapHandler((m) =>
+  steps.archiveThenAck(
+    m,
+    () => archive(m),
+    () => ack(m),
+  ),
+);
+
 const consumer = await rt.broker.consume(
   x.dlq,
   async (m) => {
     active = true;
     emit({ messageId: m.messageId, redelivered: m.redelivered, status: 'received' });
-    if (killAfterCommit && rt.fault('kill-before-commit')) {
-      emit({ messageId: m.messageId, businessId: businessIdOf(m.body), status: 'killed_before_ack' });
-      await flushed();
-      process.kill(process.pid, 'SIGKILL');
-    }
-    if (rt.fault('skip-redelivered') && m.redelivered) {
-      // a wrong dedupe: "redelivered means already archived"
-      m.ack();
-      emit({ messageId: m.messageId, status: 'acked' });
-    } else await archiveThenAck(m);
+    await steps.beforeArchive(m);
+    await handleLetter(m);
     active = false;
     if (stopping) drained.resolve();
     else if ((await rt.broker.depth(x.dlq)) === 0) await stop();
@@ -65,11 +73,9 @@ const consumer = await rt.broker.consume(
   { prefetch: 1 },
 );
 
-/** archive the letter (commit), then ack it; with --kill-after-commit die between the two */
-async function archiveThenAck(m: Delivery): Promise<void> {
-  const ackFirst = rt.fault('ack-before-commit');
-  if (ackFirst) (m.ack(), emit({ messageId: m.messageId, status: 'acked' }));
-  const r = await archiveLetter(rt.db, x, faultyLetter(m), { dedupe: !rt.fault('no-dedupe') });
+/** archive the letter (commit); with --kill-after-commit die once its first row is committed, before the ack */
+async function archive(m: Delivery): Promise<void> {
+  const r = await archiveLetter(rt.db, x, steps.readLetter(m), { dedupe: steps.dedupe });
   if (r.outcome === 'failed')
     emit({ messageId: m.messageId, sqlState: r.sqlState, error: r.error, status: 'failure_recorded' });
   else
@@ -81,10 +87,8 @@ async function archiveThenAck(m: Delivery): Promise<void> {
   if (killAfterCommit && r.outcome === 'archived') {
     emit({ messageId: m.messageId, businessId: r.businessId, status: 'killed_before_ack' });
     await flushed();
-    if (rt.fault('exit-zero')) process.exit(0); // a clean exit instead of a kill: the unacked letter still comes back
-    process.kill(process.pid, 'SIGKILL');
+    steps.die();
   }
-  if (!ackFirst) (m.ack(), emit({ messageId: m.messageId, status: 'acked' }));
 }
 
 /**

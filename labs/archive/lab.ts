@@ -19,6 +19,8 @@ import { formatDuration } from '../../src/duration.js';
 import { must } from '../../src/must.js';
 import { names, reset, ROUTE, schema, topology, type ArchiveNames } from './names.js';
 import { purgeArchive, setStatus } from './store.js';
+import { withVariants } from '../../src/variant.js';
+import { labVariants, type ArchiveSteps } from './variants.js';
 
 const ARCHIVER = new URL('./archiver.js', import.meta.url);
 const RETENTION_MS = 30 * 86_400_000;
@@ -38,8 +40,17 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no quorum-queue TTL (3.10+)` };
     const x = names(ctx.names);
     const { db, log } = ctx;
+    // the lab's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: ArchiveSteps = {
+      settleOrder: (m) => m.reject(false),
+      statusMoves: ['IN_PROGRESS', 'FIXED'],
+      oldRowDays: 31,
+      afterArchive: async () => {},
+    };
+    const lateOrder = () => ctx.broker.sendConfirmed(x.work, '{"orderId":"A1003"}', { messageId: 'order-A1003' });
+    const steps = withVariants(ctx, correct, labVariants(lateOrder));
 
-    const { allDead } = await killOrders(ctx, x);
+    const { allDead } = await killOrders(ctx, x, steps);
 
     // archiver 1 (started while A1002 waits out its TTL) commits its first row and is SIGKILLed
     // before the ack: the broker takes that letter back
@@ -79,8 +90,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
     // an operator takes A1001: ARCHIVED → IN_PROGRESS → FIXED; the table refuses to go back
     const statuses = [String(rows.find((r) => r.business_id === 'A1001')?.status)];
-    const moves = ctx.fault('skip-in-progress') ? (['FIXED'] as const) : (['IN_PROGRESS', 'FIXED'] as const); // TEST ONLY: a step skipped
-    for (const s of moves)
+    for (const s of steps.statusMoves)
       statuses.push(await setStatus(db, x, 'A1001', s).then(String, (e: { code?: string }) => `refused ${e.code}`));
     const backwards = await setStatus(db, x, 'A1001', 'ARCHIVED').then(
       () => 'accepted',
@@ -89,7 +99,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     log.emit('operator', { businessId: 'A1001', statuses, backwardsToArchived: backwards });
 
     // retention: an order archived 31 days ago goes, the fresh rows stay
-    await insertOldRow(ctx, x, 'A0999', ctx.fault('old-row-29d') ? 29 : 31); // TEST ONLY (old-row-29d): inside the retention
+    await insertOldRow(ctx, x, 'A0999', steps.oldRowDays);
     const purge = await purgeArchive(db, x, RETENTION_MS);
     log.emit('retention', {
       olderThan: formatDuration(RETENTION_MS),
@@ -98,9 +108,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       status: 'purged',
     });
 
-    // TEST ONLY (late-publish): a producer that was not stopped sends one more order to the business queue
-    if (ctx.fault('late-publish'))
-      await ctx.broker.sendConfirmed(x.work, '{"orderId":"A1003"}', { messageId: 'order-A1003' });
+    await steps.afterArchive();
     const depths = await Promise.all([x.work, x.payTimeout, x.dlq].map((q) => ctx.broker.depth(q)));
     const summary = {
       deadLetters,
@@ -176,16 +184,14 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
  * only after it expired in the pay-timeout queue. Returns once the first letter is in the DLQ, with
  * a promise that settles when all three were rejected.
  */
-async function killOrders(ctx: LabContext, x: ArchiveNames): Promise<{ allDead: Promise<void> }> {
+async function killOrders(ctx: LabContext, x: ArchiveNames, steps: ArchiveSteps): Promise<{ allDead: Promise<void> }> {
   const { broker, log } = ctx;
   const rejected = deferred();
   let seen = 0;
   const business = await broker.consume(
     x.work,
     (m) => {
-      // TEST ONLY (business-acks-one): the order without an id is acked, so it never becomes a dead letter
-      if (ctx.fault('business-acks-one') && m.messageId === 'order-without-id') m.ack();
-      else m.reject(false);
+      steps.settleOrder(m);
       log.emit('business', {
         messageId: m.messageId,
         destination: x.work,
