@@ -13,6 +13,8 @@ import { deathCount } from '../../src/broker/xdeath.js';
 import { deferred } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
 import { names, topology, TWICE_AGAIN } from './names.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type ReasonSteps, type Settle } from './variants.js';
 import {
   classifyDeadLetter,
   describeDeadLetter,
@@ -52,6 +54,20 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const x = names(ctx.names);
     const { broker, log } = ctx;
     const expected = expectedDeadLetters(ctx.caps.version, x);
+    // the producer's and consumers' steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one
+    const correct: ReasonSteps = {
+      publish: (path, id, props) => broker.publishConfirmed(x.business, path, id, { messageId: id, ...props }),
+      maxLengthOrder: ['oldest', 'newest'],
+      beforeSend: async () => {},
+      settleAtLimit: (d, settle) => settle(d, 'requeued', () => d.reject(true)),
+      settleTwice: (d, _n, settle) => settle(d, 'rejected', () => d.reject(false)),
+      afterDead: async () => {},
+    };
+    const steps = withVariants(ctx, correct, variants(correct, broker, x));
+    const settle: Settle = (d, status, act) => {
+      act();
+      log.emit('consumer', { messageId: d.messageId, destination: d.queue, redelivered: d.redelivered, status });
+    };
     const arrivals: Arrival[] = [];
     const allDead = deferred();
     const watcher = await broker.consume(x.watch, (d: Delivery) => {
@@ -79,7 +95,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const limitDeliveries: (number | null)[] = [];
     let twiceDeliveries = 0;
     const consumers = [
-      await broker.consume(x.work.reject, (d) => settle(ctx, d, 'rejected', () => d.reject(false)), { channel: work }),
+      await broker.consume(x.work.reject, (d) => settle(d, 'rejected', () => d.reject(false)), { channel: work }),
       // reject(requeue=true) counts toward x-delivery-limit on every version; nack(requeue=true)
       // stops counting on 4.3 (ctx.caps.nackRequeueCountsTowardLimit), so the lab never uses it here
       await broker.consume(
@@ -88,49 +104,22 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
           limitDeliveries.push(
             d.headers['x-delivery-count'] === undefined ? null : Number(d.headers['x-delivery-count']),
           );
-          // TEST ONLY (limit-gives-up): a consumer that rejects for good at once, so the limit never counts
-          if (ctx.fault('limit-gives-up')) return settle(ctx, d, 'rejected', () => d.reject(false));
-          settle(ctx, d, 'requeued', () => d.reject(true));
+          steps.settleAtLimit(d, settle);
         },
         { channel: work },
       ),
-      await broker.consume(
-        x.work.twice,
-        async (d) => {
-          twiceDeliveries += 1;
-          // TEST ONLY (twice-app-copy): the second death is the application copying the message itself, no broker dead-lettering
-          if (ctx.fault('twice-app-copy') && twiceDeliveries === 2) {
-            await broker.publishConfirmed(x.dead, TWICE_AGAIN, d.body, { messageId: d.messageId, headers: d.headers });
-            return settle(ctx, d, 'copied_by_app', () => d.ack());
-          }
-          settle(ctx, d, 'rejected', () => d.reject(false));
-        },
-        { channel: work },
-      ),
+      await broker.consume(x.work.twice, (d) => steps.settleTwice(d, ++twiceDeliveries, settle), { channel: work }),
     ];
 
     const sentAt: Record<string, number> = {};
-    // TEST ONLY faults: default-exchange (straight into the queues, not through dlr.business),
-    // publish-newest-first, app-dead-letter (the application puts copies of the two TTL paths' messages into
-    // the dead-letter exchange itself, before the real ones are sent: no x-death, expiration kept)
-    const viaQueue = ctx.fault('default-exchange');
     const ttl = (ms: number) => (ms ? { expiration: String(ms) } : {});
-    const send = async (key: string, id: string, props: { expiration?: string } = {}) => {
+    const send = async (key: PathName, id: string, props: { expiration?: string } = {}) => {
       sentAt[id] = ctx.now();
-      if (viaQueue && key !== 'twice')
-        await broker.sendConfirmed(x.work[key as PathName], id, { messageId: id, ...props });
-      else await broker.publishConfirmed(x.business, key, id, { messageId: id, ...props });
+      await steps.publish(key, id, props);
       log.emit('producer', { messageId: id, destination: `${x.business}/${key}`, ...props, status: 'confirmed' });
     };
-    const [older, newer] = ctx.fault('publish-newest-first') ? ['newest', 'oldest'] : ['oldest', 'newest'];
-    // the application's copies go first, so they are the first letters the watch queue gets for those paths
-    if (ctx.fault('app-dead-letter')) {
-      await broker.publishConfirmed(x.dead, 'queue-ttl', 'queue-ttl', { messageId: 'queue-ttl' });
-      await broker.publishConfirmed(x.dead, 'message-ttl', 'message-ttl', {
-        messageId: 'message-ttl',
-        expiration: '60000',
-      });
-    }
+    const [older, newer] = steps.maxLengthOrder;
+    await steps.beforeSend();
     await Promise.all([
       send('queue-ttl', 'queue-ttl', ttl(0)),
       send('message-ttl', 'message-ttl', ttl(MESSAGE_TTL_MS)),
@@ -149,8 +138,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       });
     await Promise.all([watcher, ...consumers].map((c) => c.cancel()));
     await closeChannel(work);
-    // TEST ONLY (late-publish): a producer that was not stopped puts one more message on a work queue
-    if (ctx.fault('late-publish')) await broker.sendConfirmed(x.work.reject, 'late', { messageId: 'late' });
+    await steps.afterDead();
     await ctx.checkpoint('dead-lettered', { dlqs: Object.keys(x.dlq).length });
 
     const byKey = (k: string) => arrivals.find((a) => a.key === k);
@@ -215,11 +203,6 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 };
 
 type Pair<T> = [T, T];
-
-function settle(ctx: LabContext, d: Delivery, status: string, act: () => void): void {
-  act();
-  ctx.log.emit('consumer', { messageId: d.messageId, destination: d.queue, redelivered: d.redelivered, status });
-}
 
 /**
  * Ready-message counts are a broker statistic: a quorum queue applies an enqueue a moment after the
