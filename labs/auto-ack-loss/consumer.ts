@@ -10,10 +10,6 @@
  *   --work-ms MS                the business work per message (default 20)
  *   --idle-file PATH            forget: once no delivery came for 300 ms, write the number received here
  *   --release-file PATH         forget: hold the channel open until this file exists, then close it
- *
- * Test only (MQLAB_FAULT=auto-ack-loss:<fault>): no-crash (never SIGKILLs), ack-manually-in-auto
- * (the auto phase acks manually), auto-ack-in-manual (the manual phase uses noAck), acks-after-all
- * (the forgetting consumer acks).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -21,6 +17,8 @@ import { childRuntime } from '../../src/child-runtime.js';
 import { deferred, sleep } from '../../src/time.js';
 import { queueOf, type AckNames, type Phase } from './names.js';
 import type { Fault } from './faults.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type ConsumerSettings } from './variants.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,11 +38,14 @@ const IDLE_MS = 300;
 const rt = await childRuntime<AckNames, Fault>();
 const x = rt.names;
 const queue = queueOf(x, phase);
-const crashAfter = rt.fault('no-crash') ? 0 : Number(values['crash-after']);
 const expect = Number(values.expect);
-const noAck =
-  (phase === 'auto' && !rt.fault('ack-manually-in-auto')) || (phase === 'manual' && rt.fault('auto-ack-in-manual'));
-const acks = phase !== 'forget' || rt.fault('acks-after-all');
+// how this phase consumes, as taught; a broken variant (variants.ts, TEST ONLY) changes it
+const correct: ConsumerSettings = {
+  crashAfter: Number(values['crash-after']),
+  noAck: phase === 'auto',
+  acks: phase !== 'forget',
+};
+const { crashAfter, noAck, acks } = withVariants(rt, correct, variants(phase));
 
 const ch = await rt.broker.connection.createChannel();
 await ch.prefetch(Number(values.prefetch));
