@@ -16,11 +16,13 @@ import type { Checkpoint } from './checkpoints.js';
 import { closeChannel, type Delivery } from '../../src/broker/broker.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred, settledOrIdle } from '../../src/time.js';
-import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff, type Decision } from './backoff.js';
-import { EXHAUSTED_KEY, PARKED_KEY, WORK_KEY, names, reset, schema, tierKey, topology } from './names.js';
+import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff } from './backoff.js';
+import { PARKED_KEY, WORK_KEY, names, reset, schema, tierKey, topology } from './names.js';
 import { ladderChecks, ladderFacts, ladderLine, type Observed } from './report.js';
 import { must } from '../../src/must.js';
 import { EVENTS, callSucceeds, deadlineInMs, isEvent, type EventId, type Trail } from './scenario.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type LadderSteps } from './variants.js';
 
 export const lab: Lab<Backoff, Fault, Checkpoint> = {
   topology,
@@ -64,9 +66,7 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
         'parked-decided-at': Number(m.headers['due-at']),
         'parked-detail': `remainingMs=${remainingMs} neededMs=${neededMs}`,
       };
-      await broker.publishConfirmed(x.dead, PARKED_KEY, m.body, { messageId: id, headers });
-      if (ctx.fault('park-twice'))
-        await broker.publishConfirmed(x.dead, PARKED_KEY, m.body, { messageId: id, headers });
+      await steps.publishParked(() => broker.publishConfirmed(x.dead, PARKED_KEY, m.body, { messageId: id, headers }));
       m.ack();
       trails[id].outcome = 'parking';
       log.emit('consumer', { messageId: id, attempt, remainingMs, neededMs, destination: x.parking, status: 'parked' });
@@ -74,11 +74,23 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
 
     const commit = (id: EventId, attempt: number) =>
       db`INSERT INTO ${db(x.effect)} (event_id, attempt) VALUES (${id}, ${attempt}) ON CONFLICT DO NOTHING`;
-    /** TEST ONLY (park-early): park `parked` at its first failure, whatever its deadline still covers */
-    const faulty = (d: Decision, id: EventId): Decision =>
-      ctx.fault('park-early') && id === 'parked' && d.action === 'retry'
-        ? { action: 'park', reason: 'deadline', remainingMs: NaN, neededMs: NaN }
-        : d;
+    const lateRetry = () =>
+      broker.publishConfirmed(x.retry, tierKey(tiers(b).at(-1)!), '{"eventId":"exhausted"}', {
+        messageId: 'exhausted',
+        headers: { run: runId, attempt: b.maxAttempts },
+      });
+    // the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: LadderSteps = {
+      deadlineOf: (m) => Number(m.headers['deadline-at']),
+      beforeCall: async () => {},
+      decide: (d) => d,
+      nextAttempt: (d) => d.nextAttempt,
+      retryRoute: (key) => [x.retry, key],
+      exhaust: (m) => m.reject(false),
+      publishParked: async (publish) => void (await publish()),
+      afterShutdown: async () => {},
+    };
+    const steps = withVariants(ctx, correct, variants(broker, x, lateRetry, commit));
 
     const handle = async (m: Delivery) => {
       const id = m.messageId;
@@ -89,7 +101,7 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
         return;
       }
       const attempt = Number(m.headers.attempt);
-      const deadline = ctx.fault('ignore-deadline') ? Infinity : Number(m.headers['deadline-at']); // TEST ONLY: a consumer blind to the deadline
+      const deadline = steps.deadlineOf(m);
       // the decisions run on the stamped timeline: a copy counts as arrived when it was due (its
       // publisher's stamp + the wait it was sent to), so a slow broker or process never changes one
       const dueAt = Number(m.headers['due-at']);
@@ -109,7 +121,7 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
         t.decisions.push('park-on-arrival');
         return park(m, id, attempt, 'on-arrival', arrival.remainingMs, arrival.neededMs);
       }
-      if (ctx.fault('write-before-call')) await commit(id, attempt); // TEST ONLY: the effect is written before the call's outcome is known
+      await steps.beforeCall(id, attempt);
       if (callSucceeds(id, attempt)) {
         await commit(id, attempt);
         m.ack();
@@ -118,17 +130,17 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
         log.emit('consumer', { messageId: id, attempt, status: 'business_committed' });
         return;
       }
-      const d = faulty(afterFailure(attempt, dueAt, deadline, b), id);
+      const d = steps.decide(afterFailure(attempt, dueAt, deadline, b), id);
       t.decisions.push(d.action);
       if (d.action === 'retry') {
         // the copy (attempt+1, same deadline) must be safe in its tier before the delivery is settled;
         // it is due back once its tier's TTL has passed from the moment it is stamped here
         const headers = {
           ...ownHeaders(m),
-          attempt: d.nextAttempt + (ctx.fault('double-increment') ? 1 : 0),
+          attempt: steps.nextAttempt(d),
           'due-at': Date.now() + d.delayMs,
         };
-        const [exchange, key] = ctx.fault('skip-delay') ? [x.business, WORK_KEY] : [x.retry, tierKey(d.delayMs)];
+        const [exchange, key] = steps.retryRoute(tierKey(d.delayMs));
         await broker.publishConfirmed(exchange, key, m.body, { messageId: id, headers });
         m.ack();
         t.route.push(x.delay(d.delayMs));
@@ -140,13 +152,8 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
           status: 'retry_confirmed',
         });
       } else if (d.action === 'exhausted') {
-        // the work queue's dead-letter exchange routes it to the DLQ (TEST ONLY self-dead-letter: the
-        // application copies it there itself, so the broker writes no x-death)
-        if (ctx.fault('self-dead-letter'))
-          await broker
-            .publishConfirmed(x.dead, EXHAUSTED_KEY, m.body, { messageId: id, headers: ownHeaders(m) })
-            .then(() => m.ack());
-        else m.reject(false);
+        // the work queue's dead-letter exchange routes it to the DLQ
+        await steps.exhaust(m, ownHeaders(m));
         t.outcome = 'dlq';
         log.emit('consumer', { messageId: id, attempt, status: 'rejected_to_dlx' });
       } else {
@@ -208,12 +215,7 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
         `nothing moved for ${idleMs} ms before every message settled; reporting what the broker and the database show`,
       );
     await Promise.all([work.cancel(), dlqWatch.cancel(), parkingWatch.cancel()]);
-    // TEST ONLY (late-retry): a handler still running after shutdown schedules one more retry
-    if (ctx.fault('late-retry'))
-      await broker.publishConfirmed(x.retry, tierKey(tiers(b).at(-1)!), '{"eventId":"exhausted"}', {
-        messageId: 'exhausted',
-        headers: { run: runId, attempt: b.maxAttempts },
-      });
+    await steps.afterShutdown();
     const observed = await observe(ctx, b, trails, await ttls, dlqHeld, parkingHeld, { stale, timedOut });
     // leave the DLQ and parking messages where an operator would find them (the next run purges them)
     for (const m of [...dlqHeld, ...parkingHeld]) m.nack(true);
