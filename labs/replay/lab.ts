@@ -12,6 +12,8 @@ import { deferred } from '../../src/time.js';
 import { removedAfterConfirm, repairPayload, type ReplayStep } from './repair.js';
 import { messagesLeft } from './queue-left.js';
 import { EVENT_ID, names, reset, schema, topology } from './names.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type ReplaySteps } from './variants.js';
 
 const BROKEN = 'amount=invalid';
 const APPROVAL = 'verified order amount=10';
@@ -30,6 +32,18 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   async run(ctx) {
     const x = names(ctx.names);
     const { broker, db, log } = ctx;
+    // the replay tool's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: ReplaySteps = {
+      copyThenAck: async (copy, ackOriginal) => {
+        await copy();
+        await ackOriginal();
+      },
+      ackOriginal: (m) => m.ack(),
+      copyId: (m) => m.messageId,
+      copyBody: (_m, repaired) => repaired,
+      publishCopy: async (publish) => void (await publish()),
+    };
+    const steps = withVariants(ctx, correct, variants);
     const timeline: ReplayStep[] = [];
     const step = (s: ReplayStep, fields: Record<string, unknown> = {}) => {
       timeline.push(s);
@@ -63,22 +77,18 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         const [approval, ...otherApprovals] = approvals;
         const repaired = approval && otherApprovals.length === 0 ? repairPayload(m.body, approval.reason) : null;
         if (repaired === null) return toolDone.resolve(); // not approved: the original stays held, then returns
+        const copy = async () => {
+          const props = { messageId: steps.copyId(m), headers: { attempt: 1 } };
+          await steps.publishCopy(() => broker.sendConfirmed(x.work, steps.copyBody(m, repaired), props));
+          step('repair-confirmed', { messageId: m.messageId, destination: x.work, body: repaired });
+          await ctx.checkpoint('repair-confirmed', { messageId: m.messageId, original: 'held-unacked' });
+        };
         const ackOriginal = async () => {
           workBeforeAck = await broker.depth(x.work);
-          if (!ctx.fault('keep-original')) m.ack(); // broken variant: never acked, the original stays in the source
+          steps.ackOriginal(m);
           step('source-acked', { messageId: m.messageId, queue: x.dead, workDepthBeforeAck: workBeforeAck });
         };
-        if (ctx.fault('ack-before-confirm')) await ackOriginal(); // broken: the original goes before its copy is safe
-        // faults: new-id gives the copy a new message id, raw-payload replays the unrepaired body, publish-twice sends two copies
-        const props = {
-          messageId: ctx.fault('new-id') ? `${m.messageId}-replayed` : m.messageId,
-          headers: { attempt: 1 },
-        };
-        for (let i = ctx.fault('publish-twice') ? 2 : 1; i > 0; i--)
-          await broker.sendConfirmed(x.work, ctx.fault('raw-payload') ? m.body : repaired, props);
-        step('repair-confirmed', { messageId: m.messageId, destination: x.work, body: repaired });
-        await ctx.checkpoint('repair-confirmed', { messageId: m.messageId, original: 'held-unacked' });
-        if (!ctx.fault('ack-before-confirm')) await ackOriginal();
+        await steps.copyThenAck(copy, ackOriginal);
         toolDone.resolve();
       },
       { prefetch: 1, channel: toolCh },
