@@ -29,6 +29,8 @@ import {
 import { CHECK_DELIVERIES, NEVER_PAID, ORDERS, PAID, SWEPT, checkId } from './scenario.js';
 import { observe, withStatus } from './observe.js';
 import type { OrderTimeoutOptions } from './options.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type TimeoutSteps } from './variants.js';
 
 export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
   topology: (n, o) => topology(names(n), o.delayMs),
@@ -38,8 +40,25 @@ export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
   async run(ctx) {
     const x = names(ctx.names);
     const { delayMs } = ctx.options;
-    const guards: Guards = { status: !ctx.fault('no-status-guard'), deadline: !ctx.fault('no-deadline-guard') };
-    const consumed = await consumeChecks(ctx, x, guards, delayMs);
+    // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: TimeoutSteps = {
+      guards: { status: true, deadline: true },
+      beforeRead: async () => {},
+      payAroundClose: async (pay, close) => {
+        await pay();
+        return close();
+      },
+      afterConsumed: async () => {},
+      sweep: (sweeper) => sweeper(),
+    };
+    const slowDown = () => ctx.sleep(delayMs);
+    const steps = withVariants(
+      ctx,
+      correct,
+      variants(slowDown, () => publishCheck(ctx, x, ORDERS.unpaid)),
+    );
+    const { guards } = steps;
+    const consumed = await consumeChecks(ctx, x, steps);
 
     // each order's twist right after its check is scheduled, well inside the check's TTL
     let lost: string | undefined;
@@ -54,10 +73,9 @@ export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
 
     await ctx.within(consumed.done, 3 * delayMs + 10_000, `${CHECK_DELIVERIES} check deliveries on ${x.check}`);
     await consumed.cancel();
-    // TEST ONLY (MQLAB_FAULT=order-timeout:late-check): a producer not stopped, one more check after the consumer left
-    if (ctx.fault('late-check')) await publishCheck(ctx, x, ORDERS.unpaid);
+    await steps.afterConsumed();
 
-    const swept = ctx.fault('no-sweeper') ? [] : await sweep(ctx, x, guards);
+    const swept = await steps.sweep(() => sweep(ctx, x, guards));
     const o = await observe(ctx.db, x);
     const depth = (await ctx.broker.depth(x.delay)) + (await ctx.broker.depth(x.check));
     const dup = `deliveries=${o.checkDeliveries[ORDERS.duplicateCheck] ?? 0} closeWrites=${o.closeWrites[ORDERS.duplicateCheck] ?? 0}`;
@@ -102,14 +120,14 @@ async function publishCheck(ctx: LabContext, x: OrderNames, id: string) {
 }
 
 /** the check consumer: read, (the late payment lands here), conditional UPDATE, settle the task, ack */
-async function consumeChecks(ctx: LabContext, x: OrderNames, guards: Guards, delayMs: number) {
+async function consumeChecks(ctx: LabContext, x: OrderNames, steps: TimeoutSteps) {
   const done = deferred();
   let received = 0;
   const consumer = await ctx.broker.consume(
     x.check,
     async (d: Delivery) => {
       const id = d.body;
-      if (ctx.fault('slow-consumer')) await ctx.sleep(delayMs);
+      await steps.beforeRead();
       const read = await readOrder(ctx.db, x, id);
       if (!read) throw new LabError(`check for unknown order ${id}`);
       ctx.log.emit('consumer', {
@@ -126,9 +144,8 @@ async function consumeChecks(ctx: LabContext, x: OrderNames, guards: Guards, del
           read: read.status,
           note: 'the payment lands now, before the conditional UPDATE',
         });
-      if (duringCheck && !ctx.fault('gate-off')) await payNow(ctx, x, id);
-      const closed = await closeIfDue(ctx.db, x, id, 'check', guards);
-      if (duringCheck && ctx.fault('gate-off')) await payNow(ctx, x, id);
+      const close = () => closeIfDue(ctx.db, x, id, 'check', steps.guards);
+      const closed = duringCheck ? await steps.payAroundClose(() => payNow(ctx, x, id), close) : await close();
       await recordCheck(ctx.db, x, id, d.redelivered, read, closed);
       await settleTask(ctx.db, x, id, 'check');
       d.ack();
