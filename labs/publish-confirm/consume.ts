@@ -8,6 +8,7 @@ import type { LabContext } from '../../src/lab.js';
 import { deferred } from '../../src/time.js';
 import type { ConfirmNames } from './names.js';
 import type { Fault } from './faults.js';
+import type { ConfirmSteps } from './variants.js';
 
 export interface Delivered {
   eventId: string;
@@ -21,14 +22,13 @@ export async function consumeEvents(
   ctx: LabContext<unknown, Fault>,
   x: ConfirmNames,
   copies: number,
+  { consumeRetry: retry, dedupe }: Pick<ConfirmSteps, 'consumeRetry' | 'dedupe'>,
 ): Promise<Delivered[]> {
   const { db, log } = ctx;
   const seen: Delivered[] = [];
   const counts = new Map<string, number>();
   const settled = deferred();
   let acked = 0;
-  const retry = !ctx.fault('no-consume-retry');
-  const dedupe = !ctx.fault('no-dedupe');
   const consumer = await ctx.broker.consume(
     x.events,
     async (d) => {

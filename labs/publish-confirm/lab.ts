@@ -17,6 +17,8 @@ import { check, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
 import { consumeEvents, type Delivered } from './consume.js';
 import { FrameRecorder } from './frames.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type ConfirmSteps } from './variants.js';
 import {
   EVENT_ID,
   MAX_LENGTH,
@@ -38,11 +40,22 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
   async run(ctx) {
     const x = names(ctx.names);
+    // the publishers' and the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one
+    const correct: ConfirmSteps = {
+      unrouteKey: (_bind, unbind) => unbind(),
+      plainMandatory: false,
+      beforeSecondPublish: () => Promise.resolve(),
+      resendId: (eventId) => eventId,
+      republish: (run) => run(),
+      consumeRetry: true,
+      dedupe: true,
+    };
+    const steps = withVariants(ctx, correct, variants);
     const rec = await FrameRecorder.open(ctx.broker);
     try {
-      const unrouted = await unroutable(ctx, x, rec);
-      const bounded = await boundedQueue(ctx, x, rec);
-      const retry = await publishRetry(ctx, x);
+      const unrouted = await unroutable(ctx, x, rec, steps);
+      const bounded = await boundedQueue(ctx, x, rec, steps);
+      const retry = await publishRetry(ctx, x, steps);
       const s = { ...unrouted, ...bounded, ...retry };
       const summary = {
         mandatoryFrames: s.mandatory.frames.join(','),
@@ -89,11 +102,12 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 };
 
 /** (a) mandatory and (b) plain publishes that no binding matches */
-async function unroutable(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder) {
+async function unroutable(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder, steps: ConfirmSteps) {
   const { broker, log } = ctx;
-  // TEST ONLY (bind-catch-all): a binding that matches, so nothing is returned and the messages land
-  if (ctx.fault('bind-catch-all')) await broker.channel.bindQueue(x.orders, x.exchange, UNROUTED_KEY);
-  else await broker.channel.unbindQueue(x.orders, x.exchange, UNROUTED_KEY);
+  await steps.unrouteKey(
+    () => broker.channel.bindQueue(x.orders, x.exchange, UNROUTED_KEY),
+    () => broker.channel.unbindQueue(x.orders, x.exchange, UNROUTED_KEY),
+  );
   const mandatory = await rec.publish(x.exchange, UNROUTED_KEY, 'a', { messageId: 'evt-mandatory', mandatory: true });
   log.emit('producer', {
     eventId: 'evt-mandatory',
@@ -106,7 +120,7 @@ async function unroutable(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder) 
   });
   const plain = await rec.publish(x.exchange, UNROUTED_KEY, 'b', {
     messageId: 'evt-plain',
-    mandatory: ctx.fault('plain-mandatory'),
+    mandatory: steps.plainMandatory,
   });
   log.emit('producer', {
     eventId: 'evt-plain',
@@ -128,7 +142,7 @@ async function unroutable(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder) 
 }
 
 /** (c) a full queue that refuses a publish, and the resend with the same event id after space frees */
-async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder) {
+async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder, steps: ConfirmSteps) {
   const { broker, log } = ctx;
   const frames: string[] = [];
   const send = async (eventId: string, attempt: number) => {
@@ -152,7 +166,7 @@ async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder
     return d?.messageId ?? null;
   };
   await send('evt-c1', 1);
-  if (ctx.fault('room-for-two')) await take(); // TEST ONLY: space freed before the second publish
+  await steps.beforeSecondPublish(take);
   const nacked = await send('evt-c2', 1);
   const depthAfterNack = await broker.depth(x.bounded);
   await ctx.checkpoint('nacked', { queue: x.bounded, maxLength: MAX_LENGTH, depth: depthAfterNack });
@@ -160,7 +174,7 @@ async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder
   if (nacked) {
     const freed = await take();
     if (freed) drained.push(freed);
-    await send(ctx.fault('new-id-on-resend') ? 'evt-c2-new' : 'evt-c2', 2);
+    await send(steps.resendId('evt-c2'), 2);
   }
   for (let id = await take(); id; id = await take()) drained.push(id);
   return {
@@ -172,7 +186,7 @@ async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder
 }
 
 /** (d) a publish whose result is unknown, the second publish attempt, and consume retries behind both */
-async function publishRetry(ctx: LabContext, x: ConfirmNames) {
+async function publishRetry(ctx: LabContext, x: ConfirmNames, steps: ConfirmSteps) {
   const { broker, db } = ctx;
   ctx.progress('producer-run1: publishes the event and kills itself before the confirm can arrive');
   const run1 = await runChild(ctx, 'producer-run1', PRODUCER_SCRIPT, {
@@ -185,7 +199,7 @@ async function publishRetry(ctx: LabContext, x: ConfirmNames) {
     : 'unknown';
   const depthAfterCrash = await depthAtLeast(ctx, x.events, 1, 2000);
   await ctx.checkpoint('result-unknown', { exitCode: run1.exitCode, attempt1, [x.events]: depthAfterCrash });
-  if (!ctx.fault('no-republish')) {
+  await steps.republish(async () => {
     ctx.progress('producer-run2: the result was unknown, so it publishes the same event id again (publishAttempt=2)');
     const run2 = await runChild(ctx, 'producer-run2', PRODUCER_SCRIPT, {
       args: ['--attempt', '2'],
@@ -193,9 +207,9 @@ async function publishRetry(ctx: LabContext, x: ConfirmNames) {
       timeoutMs: 20_000,
     });
     if (run2.exitCode !== 0) ctx.progress(`producer-run2 exited ${run2.exitCode}`);
-  }
+  });
   const copies = await broker.depth(x.events);
-  const deliveries: Delivered[] = copies > 0 ? await consumeEvents(ctx, x, copies) : [];
+  const deliveries: Delivered[] = copies > 0 ? await consumeEvents(ctx, x, copies, steps) : [];
   const [counts] = await db`
     SELECT (SELECT count(*)::int FROM ${db(x.effects)} WHERE event_id = ${EVENT_ID}) AS effects,
            (SELECT count(*)::int FROM ${db(x.processed)} WHERE event_id = ${EVENT_ID}) AS claimed`;

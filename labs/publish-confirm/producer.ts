@@ -15,6 +15,8 @@ import type { Socket } from 'node:net';
 import { childRuntime } from '../../src/child-runtime.js';
 import { EVENT_ID, type ConfirmNames } from './names.js';
 import type { Fault } from './faults.js';
+import { withVariants } from '../../src/variant.js';
+import { producerVariants } from './variants.js';
 
 const { values } = parseArgs({
   options: { attempt: { type: 'string', default: '1' }, 'die-before-confirm': { type: 'boolean', default: false } },
@@ -25,7 +27,9 @@ const x = rt.names;
 const fields = { eventId: EVENT_ID, publishAttempt: attempt, destination: x.events };
 const props = { messageId: EVENT_ID, persistent: true, headers: { eventId: EVENT_ID, publishAttempt: attempt } };
 
-if (values['die-before-confirm'] && !rt.fault('wait-for-confirm')) {
+// how the producer ends, as taught; a broken variant (variants.ts, TEST ONLY) changes it
+const steps = withVariants(rt, { diesBeforeConfirm: values['die-before-confirm'] }, producerVariants);
+if (steps.diesBeforeConfirm) {
   const socket = (rt.broker.connection.connection as unknown as { stream: Socket }).stream;
   // amqplib reads frames on 'readable': without its listener no confirm frame reaches the channel
   socket.removeAllListeners('readable');
