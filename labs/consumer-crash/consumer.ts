@@ -16,6 +16,8 @@ import { replayGate } from '../../src/replay-gate.js';
 import { CONSUMER, SERVICE, envelopeFields, parseEnvelope, processOnce } from './orders.js';
 import type { CrashNames } from './names.js';
 import type { Fault } from './faults.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type ConsumerSteps } from './variants.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +42,18 @@ let commits = 0;
 let stopping = false;
 const settled = new Set<string>();
 const finished = deferred();
+// the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+const correct: ConsumerSteps = {
+  commitThenAck: async (commit, ack) => {
+    await commit();
+    ack();
+  },
+  dedupe: true,
+  crashAt: crashAfter,
+  die: () => process.kill(process.pid, 'SIGKILL'),
+  prefetch: 1,
+};
+const steps = withVariants(rt, correct, variants(crashAfter));
 
 const consumer = await rt.broker.consume(
   x.queue,
@@ -52,30 +66,29 @@ const consumer = await rt.broker.consume(
     rt.emit('consumer', { ...meta, consumer: CONSUMER, attempt, redelivered: d.redelivered, status: 'received' });
     const shown = { label: e.payload.orderId, attempt, redelivered: d.redelivered };
     await gate('after-delivery', e.messageId, shown);
-    const ackFirst = rt.fault('ack-before-commit'); // broken: the ack goes before the business commit
-    if (ackFirst) (d.ack(), rt.emit('consumer', { ...meta, attempt, status: 'acked' }));
-    const outcome = await processOnce(rt.db, x, e, rt.fault('no-dedupe'));
-    rt.emit('consumer', { ...meta, attempt, status: outcome });
-    if (outcome === 'business_committed') commits += 1;
-    await gate('before-ack', e.messageId, shown);
-    // crash-again: the second run dies after its first commit too
-    const crashNow =
-      outcome === 'business_committed' &&
-      (commits === crashAfter || (crashAfter === 0 && commits === 1 && rt.fault('crash-again')));
-    if (crashNow) {
-      rt.emit('consumer', { ...meta, status: 'crash_injected' });
-      await new Promise<void>((resolve) => process.stdout.write('', () => resolve())); // the lines above reach the parent
-      if (crashAfter > 0 && rt.fault('exit-cleanly')) process.exit(0); // broken: a clean exit instead of the kill
-      process.kill(process.pid, 'SIGKILL'); // the committed transaction stays, the ack is never sent
-    }
-    if (!ackFirst) (d.ack(), rt.emit('consumer', { ...meta, attempt, status: 'acked' }));
+    const commit = async () => {
+      const outcome = await processOnce(rt.db, x, e, !steps.dedupe);
+      rt.emit('consumer', { ...meta, attempt, status: outcome });
+      if (outcome === 'business_committed') commits += 1;
+      await gate('before-ack', e.messageId, shown);
+      if (outcome === 'business_committed' && commits === steps.crashAt) {
+        rt.emit('consumer', { ...meta, status: 'crash_injected' });
+        await new Promise<void>((resolve) => process.stdout.write('', () => resolve())); // the lines above reach the parent
+        steps.die(); // the committed transaction stays, the ack is never sent
+      }
+    };
+    const ack = () => {
+      d.ack();
+      rt.emit('consumer', { ...meta, attempt, status: 'acked' });
+    };
+    await steps.commitThenAck(commit, ack);
     settled.add(e.messageId);
     if (expect > 0 && settled.size >= expect) {
       stopping = true;
       finished.resolve();
     }
   },
-  { prefetch: rt.fault('prefetch-all') ? 10 : 1 }, // broken variant: takes every message at once
+  { prefetch: steps.prefetch },
 );
 
 const timer = setTimeout(() => finished.reject(new Error('timeout')), Number(values['timeout-ms']));
