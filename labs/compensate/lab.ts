@@ -19,7 +19,16 @@ import type { Checkpoint } from './checkpoints.js';
 import type { Db } from '../../src/db/client.js';
 import { check } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
-import { blockedBehind, checkThenRelease, releaseReservation, type ReleaseOutcome, type Tables } from './release.js';
+import {
+  RELEASE_RULES,
+  blockedBehind,
+  checkThenRelease,
+  releaseReservation,
+  type ReleaseOutcome,
+  type Tables,
+} from './release.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type CompensateSteps } from './variants.js';
 import { appliedOf, overlapped } from './outcomes.js';
 import { ORDER, START_AVAILABLE, names, reset, schema } from './names.js';
 
@@ -53,31 +62,35 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       });
       return o;
     };
-    // TEST ONLY faults: unconditional-release drops the WHERE state = 'RESERVED'; wrong-state
-    // writes CANCELLED; serialize runs the "race" attempts one after the other
-    const broken = {
-      unconditional: ctx.fault('unconditional-release'),
-      releasedState: ctx.fault('wrong-state') ? 'CANCELLED' : undefined,
+    // the compensation's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: CompensateSteps = {
+      rules: RELEASE_RULES,
+      raceAttempts: (together) => together(),
     };
-    const release: typeof releaseReservation = (d, tb, o, a, hold) => releaseReservation(d, tb, o, a, hold, broken);
+    const steps = withVariants(ctx, correct, variants);
+    const release: typeof releaseReservation = (d, tb, o, a, hold) =>
+      releaseReservation(d, tb, o, a, hold, steps.rules);
     /** two attempts at once, each on its own pooled connection; only the first to lock the row waits */
     const race = async (phase: string, attempt: typeof releaseReservation) => {
       await db.unsafe(reset(ctx.names));
-      if (ctx.fault('serialize')) {
+      const together = () => {
+        const deadline = ctx.now() + RACE_WAIT_MS;
+        let holder = false;
+        const holdFirst = async (tx: Parameters<typeof blockedBehind>[0]) => {
+          if (holder) return undefined;
+          holder = true;
+          return blockedBehind(tx, deadline, ctx.sleep);
+        };
+        return Promise.all(
+          Array.from({ length: ATTEMPTS }, (_, i) => attempt(db, t, ORDER, i + 1, holdFirst).then(record(phase))),
+        );
+      };
+      const oneByOne = async () => {
         const outcomes: ReleaseOutcome[] = [];
         for (let i = 1; i <= ATTEMPTS; i++) outcomes.push(record(phase)(await attempt(db, t, ORDER, i)));
-        return { outcomes, after: await rows(db, t) };
-      }
-      const deadline = ctx.now() + RACE_WAIT_MS;
-      let holder = false;
-      const holdFirst = async (tx: Parameters<typeof blockedBehind>[0]) => {
-        if (holder) return undefined;
-        holder = true;
-        return blockedBehind(tx, deadline, ctx.sleep);
+        return outcomes;
       };
-      const outcomes = await Promise.all(
-        Array.from({ length: ATTEMPTS }, (_, i) => attempt(db, t, ORDER, i + 1, holdFirst).then(record(phase))),
-      );
+      const outcomes = await steps.raceAttempts(together, oneByOne);
       return { outcomes, after: await rows(db, t) };
     };
 

@@ -24,11 +24,15 @@ export interface ReleaseOutcome {
   blockedPid?: number;
 }
 
-/** TEST ONLY (MQLAB_FAULT): a release without its condition, or that writes another state */
-export interface BrokenRelease {
-  unconditional?: boolean;
-  releasedState?: string;
+/** how a release writes: as taught, only a RESERVED row becomes RELEASED (a broken variant changes one, variants.ts) */
+export interface ReleaseRules {
+  /** the UPDATE's WHERE state = 'RESERVED': the condition that makes a second release a no-op */
+  onlyFromReserved: boolean;
+  /** the state a release writes */
+  releasedState: string;
 }
+
+export const RELEASE_RULES: ReleaseRules = { onlyFromReserved: true, releasedState: 'RELEASED' };
 
 /**
  * `whileHolding` runs after a won release, before the stock update and the commit, while the
@@ -41,13 +45,13 @@ export function releaseReservation(
   order: { orderId: string; sku: string },
   attempt: number,
   whileHolding?: (tx: TransactionSql) => Promise<number | undefined>,
-  broken: BrokenRelease = {},
+  rules: ReleaseRules = RELEASE_RULES,
 ): Promise<ReleaseOutcome> {
-  const state = broken.releasedState ?? 'RELEASED';
+  const state = rules.releasedState;
   return db.begin(async (tx) => {
-    const released = broken.unconditional
-      ? await tx`UPDATE ${tx(t.reservation)} SET state = ${state} WHERE order_id = ${order.orderId}`
-      : await tx`UPDATE ${tx(t.reservation)} SET state = ${state} WHERE order_id = ${order.orderId} AND state = 'RESERVED'`;
+    const released = rules.onlyFromReserved
+      ? await tx`UPDATE ${tx(t.reservation)} SET state = ${state} WHERE order_id = ${order.orderId} AND state = 'RESERVED'`
+      : await tx`UPDATE ${tx(t.reservation)} SET state = ${state} WHERE order_id = ${order.orderId}`;
     const pid = await backendPid(tx);
     const outcome: ReleaseOutcome = { attempt, changed: released.count, stockAdded: 0, pid };
     if (released.count !== 1) return outcome;
