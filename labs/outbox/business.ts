@@ -1,14 +1,12 @@
 /**
  * The business side: an order row and its outbox row in ONE transaction. Nothing is published here —
  * the relay publishes what committed. An order whose transaction fails leaves neither row.
- *
- * Test only (MQLAB_FAULT=outbox:publish-in-transaction): the naive design — publish to the broker inside the
- * business transaction, before it commits; a transaction that then rolls back has already published.
  */
 import type { LabContext } from '../../src/lab.js';
 import { LabError } from '../../src/errors.js';
 import { ORDERS, eventIdOf, type OutboxNames } from './names.js';
 import type { Fault } from './faults.js';
+import type { OutboxSteps } from './variants.js';
 
 export interface Placed {
   orderId: string;
@@ -18,7 +16,11 @@ export interface Placed {
 
 class Declined extends Error {}
 
-export async function placeOrders(ctx: LabContext<unknown, Fault>, x: OutboxNames): Promise<Placed[]> {
+export async function placeOrders(
+  ctx: LabContext<unknown, Fault>,
+  x: OutboxNames,
+  steps: Pick<OutboxSteps, 'inTransaction'>,
+): Promise<Placed[]> {
   const placed: Placed[] = [];
   for (const o of ORDERS) {
     const eventId = eventIdOf(o.orderId);
@@ -27,12 +29,9 @@ export async function placeOrders(ctx: LabContext<unknown, Fault>, x: OutboxName
       await ctx.db.begin(async (sql) => {
         await sql`INSERT INTO ${sql(x.orders)} (order_id, amount) VALUES (${o.orderId}, ${o.amount})`;
         await sql`INSERT INTO ${sql(x.outbox)} (event_id, order_id, payload) VALUES (${eventId}, ${o.orderId}, ${payload})`;
-        if (ctx.fault('publish-in-transaction')) {
-          await ctx.broker.sendConfirmed(x.queue, payload, {
-            messageId: eventId,
-            headers: { eventId, orderId: o.orderId },
-          });
-        }
+        await steps.inTransaction(() =>
+          ctx.broker.sendConfirmed(x.queue, payload, { messageId: eventId, headers: { eventId, orderId: o.orderId } }),
+        );
         // the business rule fails after both rows were written: the transaction rolls back as a whole
         if (!o.commits) throw new Declined(`payment declined for ${o.orderId}`);
       });

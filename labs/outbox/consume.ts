@@ -8,6 +8,7 @@ import type { LabContext } from '../../src/lab.js';
 import type { OutboxNames } from './names.js';
 import { deferred } from '../../src/time.js';
 import type { Fault } from './faults.js';
+import type { OutboxSteps } from './variants.js';
 
 export interface Consumed {
   eventId: string;
@@ -16,10 +17,14 @@ export interface Consumed {
   outcome: 'business_committed' | 'duplicate_skipped';
 }
 
-export async function consumeAll(ctx: LabContext<unknown, Fault>, x: OutboxNames, count: number): Promise<Consumed[]> {
+export async function consumeAll(
+  ctx: LabContext<unknown, Fault>,
+  x: OutboxNames,
+  count: number,
+  { dedupe }: Pick<OutboxSteps, 'dedupe'>,
+): Promise<Consumed[]> {
   const seen: Consumed[] = [];
   const all = deferred();
-  const dedupe = !ctx.fault('no-dedupe');
   const consumer = await ctx.broker.consume(
     x.queue,
     async (d) => {

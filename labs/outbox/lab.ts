@@ -15,6 +15,8 @@ import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
 import { consumeAll } from './consume.js';
 import { placeOrders } from './business.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type OutboxSteps } from './variants.js';
 import { ORDERS, names, reset, schema, topology, type OutboxNames } from './names.js';
 
 const RELAY = new URL('./relay.js', import.meta.url);
@@ -31,7 +33,14 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const { db, broker } = ctx;
     const rolledBack: string[] = ORDERS.filter((o) => !o.commits).map((o) => o.orderId);
 
-    const placed = await placeOrders(ctx, x);
+    // the outbox's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: OutboxSteps = {
+      inTransaction: () => Promise.resolve(),
+      secondRelay: (run) => run(),
+      dedupe: true,
+    };
+    const steps = withVariants(ctx, correct, variants);
+    const placed = await placeOrders(ctx, x, steps);
     const committed = (await db`SELECT order_id FROM ${db(x.orders)} ORDER BY order_id`).map((r) => String(r.order_id));
     await ctx.checkpoint('committed', {
       orders: committed.join(','),
@@ -62,15 +71,15 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     });
 
     let run2Exit: number | null = null;
-    if (!ctx.fault('no-second-relay')) {
+    await steps.secondRelay(async () => {
       ctx.progress('relay-run2: publishes what is still unsent');
       run2Exit = (await runChild(ctx, 'relay-run2', RELAY, { names: x, timeoutMs: 20_000 })).exitCode;
-    }
+    });
     const unsentAfter = await unsent(ctx, x);
     const copies = await broker.depth(x.queue);
     await ctx.checkpoint('relayed', { unsent: unsentAfter, [x.queue]: copies });
 
-    const consumed = copies > 0 ? await consumeAll(ctx, x, copies) : [];
+    const consumed = copies > 0 ? await consumeAll(ctx, x, copies, steps) : [];
     const effects =
       await db`SELECT order_id, count(*)::int AS n FROM ${db(x.effects)} GROUP BY order_id ORDER BY order_id`;
     const effectLine = effects.map((r) => `${r.order_id}:${r.n}`).join(',');

@@ -3,20 +3,27 @@
  * publish it with a confirm, then mark it sent.
  *
  *   --crash-after-confirm K  SIGKILL itself after the Kth confirm, before marking that row sent
- *
- * Test only (MQLAB_FAULT=outbox:<fault>): mark-before-publish (marks the row sent, then publishes: the
- * crash falls between the two and the event is never published); no-crash (never SIGKILLs).
  */
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/child-runtime.js';
 import type { OutboxNames } from './names.js';
 import type { Fault } from './faults.js';
+import { withVariants } from '../../src/variant.js';
+import { relayVariants, type RelaySteps } from './variants.js';
 
 const { values } = parseArgs({ options: { 'crash-after-confirm': { type: 'string', default: '0' } } });
 const rt = await childRuntime<OutboxNames, Fault>();
 const x = rt.names;
-const crashAfter = rt.fault('no-crash') ? 0 : Number(values['crash-after-confirm']);
-const markFirst = rt.fault('mark-before-publish');
+// the relay's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+const correct: RelaySteps = {
+  crashAfter: Number(values['crash-after-confirm']),
+  relayRow: async (publish, between, mark) => {
+    await publish();
+    await between(); // confirmed by the broker, not yet marked sent
+    await mark();
+  },
+};
+const steps = withVariants(rt, correct, relayVariants);
 const unsent =
   await rt.db`SELECT id, event_id, order_id, payload FROM ${rt.db(x.outbox)} WHERE sent_at IS NULL ORDER BY id`;
 rt.emit('relay', { unsent: unsent.length, status: 'started' });
@@ -41,15 +48,13 @@ const mark = async (row: (typeof unsent)[number]) => {
 
 for (const row of unsent) {
   const fields = { eventId: row.event_id, orderId: row.order_id };
-  if (markFirst) {
-    await mark(row);
-    if (++confirms === crashAfter) await crash(fields);
-    await publish(row);
-  } else {
-    await publish(row);
-    if (++confirms === crashAfter) await crash(fields); // confirmed by the broker, not yet marked sent
-    await mark(row);
-  }
+  await steps.relayRow(
+    () => publish(row),
+    async () => {
+      if (++confirms === steps.crashAfter) await crash(fields);
+    },
+    () => mark(row),
+  );
 }
 rt.emit('relay', { relayed: unsent.length, status: 'done' });
 await rt.close();
