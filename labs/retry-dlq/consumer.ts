@@ -22,6 +22,8 @@ import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { fieldsOfDelivery, SEED_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
 import type { Fault } from './faults.js';
+import { withVariants } from '../../src/variant.js';
+import { consumerVariants, type ConsumerSteps } from './variants.js';
 
 const CONSUMER = 'consumer-1';
 const { values } = parseArgs({
@@ -51,6 +53,17 @@ const allSettled = deferred();
 let received = 0;
 let lastDeliveryAt = performance.now();
 const clock = { now: () => performance.now(), sleep: (ms: number) => sleep(ms) };
+// the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+const correct: ConsumerSteps = {
+  attempt: (n) => n,
+  writeRow: (_order, insert) => insert(),
+  afterWrite: () => {},
+  toDlq: async (send) => {
+    await send();
+    return 'poison_to_dlq';
+  },
+};
+const steps = withVariants(rt, correct, consumerVariants);
 
 /** idempotent by message id: the processed_messages row and the business row commit together */
 async function commitOrder(
@@ -63,10 +76,12 @@ async function commitOrder(
     const fresh =
       await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${messageId}) ON CONFLICT DO NOTHING RETURNING message_id`;
     if (fresh.length === 0) return 'duplicate_skipped' as const;
-    if (order.quantity <= 0 || !rt.fault('no-commit'))
-      // broken variant: healthy orders write no business row
-      await tx`INSERT INTO ${tx(x.orders)} (order_id, message_id, quantity) VALUES (${order.orderId}, ${messageId}, ${order.quantity})`;
-    if (rt.fault('throw-healthy')) throw new Error("broken variant: a failure that is not the message's fault");
+    await steps.writeRow(
+      order,
+      () =>
+        tx`INSERT INTO ${tx(x.orders)} (order_id, message_id, quantity) VALUES (${order.orderId}, ${messageId}, ${order.quantity})`,
+    );
+    steps.afterWrite();
     return 'business_committed' as const;
   });
 }
@@ -83,7 +98,7 @@ async function handle(m: Delivery): Promise<void> {
   received += 1;
   lastDeliveryAt = performance.now();
   const id = fieldsOfDelivery(m);
-  const attempt = attemptOf(m.headers, x.work) + (rt.fault('wrong-attempt') ? 1 : 0); // broken variant: counts from 2
+  const attempt = steps.attempt(attemptOf(m.headers, x.work));
   const at = { ...SEED_FIELDS, ...id, destination: x.work };
   rt.emit('consumer', {
     ...at,
@@ -121,15 +136,10 @@ async function handle(m: Delivery): Promise<void> {
     } else {
       await gate('before-dlq', id.messageId, shown);
       const props = { ...m.raw.properties, headers: dlqHeaders(m.headers, attempt, x.work, error) };
-      // broken variant drop-poison: acked without its DLQ copy
-      if (!rt.fault('drop-poison')) await rt.broker.sendConfirmed(x.dlq, m.raw.content, props); // safe in the DLQ before the original goes
+      // safe in the DLQ before the original goes
+      const status = await steps.toDlq(() => rt.broker.sendConfirmed(x.dlq, m.raw.content, props));
       m.ack();
-      rt.emit('consumer', {
-        ...at,
-        attempt,
-        error,
-        status: rt.fault('drop-poison') ? 'poison_dropped' : 'poison_to_dlq',
-      });
+      rt.emit('consumer', { ...at, attempt, error, status });
       settled.add(id.messageId);
     }
   }

@@ -15,6 +15,8 @@ import { produceOrders } from './produce.js';
 import { HEALTHY, ORDERS, POISON, SEED_FIELDS, orderBody, publishProps } from './orders.js';
 import { MAX_ATTEMPTS, TTL_MS, reset, names, schema, topology } from './names.js';
 import type { RetryDlqOptions } from './options.js';
+import { withVariants } from '../../src/variant.js';
+import { labVariants, type LabSteps } from './variants.js';
 
 /**
  * The consumer gives up when no delivery came for this long: one TTL hop (the poison message waits
@@ -43,6 +45,14 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
       `order-poison takes ${MAX_ATTEMPTS - 1} hops through ${x.retry} (TTL ${TTL_MS} ms) before it moves to ${x.dlq}`,
     );
 
+    // the lab's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: LabSteps = { routingKey: (_order, queue) => queue, afterConsumer: () => Promise.resolve() };
+    const latePublish = async () => {
+      const late = must(ORDERS[0], 'the first order');
+      for (const q of [x.work, x.retry]) await ctx.broker.sendConfirmed(q, orderBody(late), publishProps(late));
+    };
+    const steps = withVariants(ctx, correct, labVariants(ORDERS[1], latePublish));
+
     // The consumer is told how many messages must reach a final outcome; it exits on its own.
     const consuming = runChild(ctx, 'consumer', new URL('./consumer.js', import.meta.url), {
       args: [
@@ -58,16 +68,12 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
       gates: true,
     });
     // a failed publish still waits for the consumer (it ends by itself), so no process outlives the run
-    const produced = await produceOrders(ctx, x.work).catch(async (err) => {
+    const produced = await produceOrders(ctx, x.work, steps).catch(async (err) => {
       await consuming.catch(() => {});
       throw err;
     });
     const consumer = await consuming;
-    if (ctx.fault('late-publish')) {
-      // broken variant: a producer that publishes after its consumer stopped, one order to each queue
-      const late = must(ORDERS[0], 'the first order');
-      for (const q of [x.work, x.retry]) await ctx.broker.sendConfirmed(q, orderBody(late), publishProps(late));
-    }
+    await steps.afterConsumer();
     const events = [...produced, ...consumer.events];
 
     const [work, retry, dlq] = await Promise.all([x.work, x.retry, x.dlq].map((q) => ctx.broker.depth(q)));

@@ -11,14 +11,18 @@ import type { LabEvent } from '../../src/log/events.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import { fieldsOfOrder, orderBody, ORDERS, publishProps, SEED_FIELDS } from './orders.js';
 import type { Fault } from './faults.js';
+import type { LabSteps } from './variants.js';
 
-export async function produceOrders(ctx: LabContext<unknown, Fault>, queue: string): Promise<LabEvent[]> {
+export async function produceOrders(
+  ctx: LabContext<unknown, Fault>,
+  queue: string,
+  steps: Pick<LabSteps, 'routingKey'>,
+): Promise<LabEvent[]> {
   const events: LabEvent[] = [];
   try {
     for (const order of ORDERS) {
       const started = ctx.now();
-      // broken variant (TEST ONLY): the second order goes to a routing key no queue is bound to
-      const key = ctx.fault('unroutable') && order === ORDERS[1] ? `${queue}.nowhere` : queue;
+      const key = steps.routingKey(order, queue);
       // confirmed only when the broker acked the publish and returned nothing: a nack or a
       // basic.return is an event of its own, and `confirmed` counts what the broker accepted
       const status = await ctx.broker.sendConfirmed(key, orderBody(order), publishProps(order)).then(
