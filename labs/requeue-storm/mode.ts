@@ -15,8 +15,9 @@ import { deathCount } from '../../src/broker/xdeath.js';
 import { deferred, settledOrIdle } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
 import { healthySchedule } from './measure.js';
-import { DELAY_TTL_MS } from './names.js';
 import type { Fault } from './faults.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type StormSteps } from './variants.js';
 
 export type ModeName = 'requeue' | 'delayed';
 
@@ -88,12 +89,18 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
   let failingDeliveries = 0;
   let redeliveredFlags = 0;
   let lastHealthyAt = 0;
+  // the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+  const correct: StormSteps = {
+    removeFailing: (m) => m.ack(),
+    delayedRejects: true,
+    requeueFailing: (m) => m.nack(true), // back to the queue at once: the broker redelivers it immediately
+    takeHealthy: (_m, process) => process(),
+  };
+  const steps = withVariants(ctx, correct, variants(`healthy-${spec.mode}-${schedule.length}`));
 
   const remove = (m: Delivery) => {
     const atMs = ctx.now();
-    // TEST ONLY (leave-failing): the failing message is put back instead of taken off
-    if (ctx.fault('leave-failing')) m.nack(true);
-    else m.ack();
+    steps.removeFailing(m);
     removed.resolve({
       redelivered: m.redelivered,
       brokerDeliveryCount: m.headers['x-delivery-count'] === undefined ? null : Number(m.headers['x-delivery-count']),
@@ -114,7 +121,7 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
     failingDeliveries += 1;
     failingAtMs.push(ctx.now());
     if (m.redelivered) redeliveredFlags += 1;
-    if (spec.mode === 'delayed' && !ctx.fault('delayed-requeues')) {
+    if (spec.mode === 'delayed' && steps.delayedRejects) {
       m.reject(false); // dead-lettered into the delay queue; back after its TTL
       log.emit('consumer', {
         mode: spec.mode,
@@ -137,12 +144,7 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
     }
     if (failingDeliveries === 1)
       log.emit('consumer', { mode: spec.mode, messageId: m.messageId, status: 'nack_requeue_storm_started' });
-    // TEST ONLY (requeue-waits): the consumer holds the failing message one delay TTL before its nack
-    if (ctx.fault('requeue-waits')) {
-      setTimeout(() => m.nack(true), DELAY_TTL_MS);
-      return;
-    }
-    m.nack(true); // back to the queue at once: the broker redelivers it immediately
+    steps.requeueFailing(m);
   };
 
   const channel = await broker.newChannel();
@@ -151,12 +153,12 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
     (m) => {
       const at = wallNow();
       if (m.messageId === failingId) return onFailing(m);
-      // TEST ONLY (healthy-lost): the consumer acks the last healthy message without processing it
-      if (ctx.fault('healthy-lost') && m.messageId === `healthy-${spec.mode}-${schedule.length}`) return m.ack();
-      latencies.push(at - Number(m.headers.published_at));
-      lastHealthyAt = ctx.now();
-      m.ack();
-      if (latencies.length === schedule.length) healthyDone.resolve();
+      steps.takeHealthy(m, () => {
+        latencies.push(at - Number(m.headers.published_at));
+        lastHealthyAt = ctx.now();
+        m.ack();
+        if (latencies.length === schedule.length) healthyDone.resolve();
+      });
     },
     { prefetch: spec.prefetch, channel },
   );
