@@ -14,6 +14,8 @@ import { childRuntime } from '../../src/child-runtime.js';
 import { deferred } from '../../src/time.js';
 import type { CrashLoopNames } from './names.js';
 import type { Fault } from './faults.js';
+import { withVariants } from '../../src/variant.js';
+import { poisonVariants, type PoisonSteps } from './variants.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +28,15 @@ const queue = String(values.queue);
 const rt = await childRuntime<CrashLoopNames, Fault>();
 const flushed = () => new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
 const idle = deferred();
+// how the consumer fails on the poison message, as taught: it dies (a broken variant, variants.ts, changes it)
+const correct: PoisonSteps = {
+  fail: async (d) => {
+    rt.emit('consumer', { messageId: d.messageId, queue, status: 'crash_injected' });
+    await flushed(); // the lines above reach the parent
+    process.kill(process.pid, 'SIGKILL');
+  },
+};
+const steps = withVariants(rt, correct, poisonVariants(rt, queue, flushed));
 
 await rt.broker.consume(
   queue,
@@ -40,20 +51,7 @@ await rt.broker.consume(
       at: Date.now(),
       status: 'received',
     });
-    if (rt.fault('nack-instead-of-crash')) {
-      // broken: the consumer hands the message back and exits cleanly instead of dying. It cancels
-      // first: else the broker pushes the message again at once and the close returns it unacked,
-      // which 4.3 counts as a failed delivery like a crash (measured on 4.3.6)
-      await rt.broker.channel.cancel(d.raw.fields.consumerTag); // (the consumer of this delivery, on the default channel)
-      d.nack(true);
-      rt.emit('consumer', { messageId: d.messageId, queue, status: 'nacked' });
-      await rt.close();
-      await flushed();
-      process.exit(0);
-    }
-    rt.emit('consumer', { messageId: d.messageId, queue, status: 'crash_injected' });
-    await flushed(); // the lines above reach the parent
-    process.kill(process.pid, 'SIGKILL');
+    await steps.fail(d);
   },
   { prefetch: 1 },
 );

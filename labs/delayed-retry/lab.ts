@@ -13,7 +13,8 @@ import { HOLD_MS, SPEC, expectedDelays, judgeGaps, ladderTiers } from './delays.
 import { ladderTopology, names, nativeTopology } from './names.js';
 import { ladderReturns, nativeReturns } from './returns.js';
 import { holdOne } from './held.js';
-import { breakRules, withFaultRoutes } from './variants.js';
+import { breakRules, nativeVariants, withFaultRoutes, type NativeSteps } from './variants.js';
+import { withVariants } from '../../src/variant.js';
 import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS, runRules } from './rules.js';
 
 /**
@@ -28,18 +29,13 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     if (!ctx.caps.nativeDelayedRetry)
       return { lines: [], checks: [], skipped: `needs RabbitMQ 4.3 (this broker: ${ctx.caps.version})` };
     const x = names(ctx.names);
-    const native = nativeTopology(x, SPEC, HOLD_MS);
-    // broken variants for the tests (MQLAB_FAULT=delayed-retry:<fault>)
-    if (ctx.fault('no-delayed-retry'))
-      for (const q of native.queues)
-        for (const k of Object.keys(q.args ?? {})) if (k.startsWith('x-delayed-retry')) delete q.args![k];
-    if (ctx.fault('no-max-length'))
-      for (const q of native.queues) if (q.name === x.held) delete q.args?.['x-max-length'];
-    const kind = {
-      reject: ctx.fault('nack-for-reject') ? 'nack' : 'reject',
-      nack: ctx.fault('reject-for-nack') ? 'reject' : 'nack',
-    } as const;
-    const slowMs = ctx.fault('slow-consumer') ? SPEC.maxMs + 100 : 0;
+    // the native queues and their consumers, as taught; a broken variant (variants.ts, TEST ONLY) changes one
+    const correct: NativeSteps = {
+      native: nativeTopology(x, SPEC, HOLD_MS),
+      kind: { reject: 'reject', nack: 'nack' },
+      slowMs: 0,
+    };
+    const { native, kind, slowMs } = withVariants(ctx, correct, nativeVariants(x.held, SPEC.maxMs + 100));
     const ladder = ladderTopology(x, SPEC);
     for (const t of [native, ladder]) {
       await declareTopology(ctx.broker, t, (q) =>

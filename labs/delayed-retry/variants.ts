@@ -10,9 +10,51 @@
 import type { LabContext } from '../../src/lab.js';
 import type { Fault } from './faults.js';
 import type { RetryNames } from './names.js';
-import type { PolicySpec, QueueSpec } from '../../src/broker/topology.js';
+import {
+  withoutQueueArgs as withoutArgs,
+  type PolicySpec,
+  type QueueSpec,
+  type Topology,
+} from '../../src/broker/topology.js';
+import type { Variants } from '../../src/variant.js';
 import { closeChannel } from '../../src/broker/broker.js';
 import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS } from './rules.js';
+
+/** the native design's queues and how its consumers return a message (lab.ts) */
+export interface NativeSteps {
+  native: Topology;
+  /** how the reject queue's and the nack queue's consumers hand a message back */
+  kind: { reject: 'reject' | 'nack'; nack: 'reject' | 'nack' };
+  /** the consumer's work per delivery before it returns the message: none */
+  slowMs: number;
+}
+
+/**
+ * The variants of the native design:
+ *   no-delayed-retry  the native queues declared without x-delayed-retry-*
+ *   no-max-length     the held queue declared without x-max-length
+ *   nack-for-reject   the reject queue's consumer nacks;  reject-for-nack  the nack queue's consumer rejects
+ *   slow-consumer     each return comes `slowMs` late
+ */
+export const nativeVariants = (held: string, slowMs: number): Variants<NativeSteps, Fault> => ({
+  'no-delayed-retry': (s) => ({
+    native: withoutArgs(
+      s.native,
+      () => true,
+      (k) => k.startsWith('x-delayed-retry'),
+    ),
+  }),
+  'no-max-length': (s) => ({
+    native: withoutArgs(
+      s.native,
+      (q) => q === held,
+      (k) => k === 'x-max-length',
+    ),
+  }),
+  'nack-for-reject': (s) => ({ kind: { ...s.kind, reject: 'nack' } }),
+  'reject-for-nack': (s) => ({ kind: { ...s.kind, nack: 'reject' } }),
+  'slow-consumer': { slowMs },
+});
 
 export async function withFaultRoutes<T>(
   ctx: LabContext<unknown, Fault>,

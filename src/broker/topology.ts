@@ -44,6 +44,18 @@ export function queueArguments(q: QueueSpec): Record<string, unknown> {
   return { 'x-queue-type': q.type ?? 'quorum', ...q.args };
 }
 
+/** `t` with the arguments `drop` names taken off the queues `queue` names (a broken variant's topology) */
+export const withoutQueueArgs = (
+  t: Topology,
+  queue: (name: string) => boolean,
+  drop: (key: string) => boolean,
+): Topology => ({
+  ...t,
+  queues: t.queues.map((q) =>
+    queue(q.name) ? { ...q, args: Object.fromEntries(Object.entries(q.args ?? {}).filter(([k]) => !drop(k))) } : q,
+  ),
+});
+
 export async function declareTopology(
   broker: Broker,
   t: Topology,
