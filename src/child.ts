@@ -4,13 +4,14 @@
  * through MQLAB_* variables, prints
  * key=value event lines on stdout (see child-runtime.ts), and the parent records each one in its log
  * as soon as the line arrives (so -v and --step show a child's events when they happen, in the order
- * they reach the parent, among the parent's own).
+ * they reach the parent, among the parent's own). Spawned with node:child_process itself: a lab
+ * that starts a process does not load a process library's 130 modules first.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
-import { execa } from 'execa';
+import { spawn } from 'node:child_process';
 import type { LabContext } from './lab.js';
 import { parseEvent, type LabEvent } from './log/events.js';
 import { writeOutput } from './report/out-files.js';
@@ -18,6 +19,7 @@ import { CHILD_LOST_EXIT, ServiceLost, type ServiceName } from './lost.js';
 import { isGateMessage } from './replay-gate.js';
 import { LabError } from './errors.js';
 import { messageOf } from './checkpoint-view.js';
+import { must } from './must.js';
 
 export interface ChildRun {
   name: string;
@@ -55,12 +57,10 @@ export interface ChildOptions {
 export async function runChild(ctx: LabContext, name: string, script: URL, opts: ChildOptions = {}): Promise<ChildRun> {
   const file = fileURLToPath(script);
   const timeoutMs = opts.timeoutMs ?? 60_000;
-  const child = execa(process.execPath, [file, ...(opts.args ?? [])], {
-    reject: false,
-    ipc: opts.gates ?? false,
-    timeout: timeoutMs,
-    cancelSignal: ctx.signal,
+  const child = spawn(process.execPath, [file, ...(opts.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe', ...(opts.gates ? (['ipc'] as const) : [])],
     env: {
+      ...process.env,
       MQLAB_AMQP_URL: ctx.config.amqpUrl,
       MQLAB_PG_URL: ctx.config.pgUrl,
       MQLAB_MGMT_URL: ctx.config.mgmtUrl,
@@ -70,6 +70,13 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
       ...opts.env,
     },
   });
+  // ended by the lab's bound (timedOut) or by an interrupt (canceled): SIGTERM, as the lab's own stop
+  let timedOut = false;
+  let canceled = false;
+  const timer = setTimeout(() => ((timedOut = true), child.kill('SIGTERM')), timeoutMs);
+  const onAbort = () => ((canceled = true), child.kill('SIGTERM'));
+  if (ctx.signal.aborted) onAbort();
+  else ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (opts.gates) {
     child.on('message', (m: unknown) => {
       if (!isGateMessage(m)) return;
@@ -93,13 +100,32 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
     if (e) events.push(ctx.log.record({ ...e, process: name }));
   });
   const utf8 = new StringDecoder('utf8'); // a character split between two chunks stays whole
-  child.stdout?.on('data', (chunk: Buffer) => lines.push(utf8.write(chunk)));
-  const r = await child;
+  let stdout = '';
+  let stderr = '';
+  must(child.stdout ?? undefined, 'the child process stdout').on('data', (chunk: Buffer) => {
+    const text = utf8.write(chunk);
+    stdout += text;
+    lines.push(text);
+  });
+  must(child.stderr ?? undefined, 'the child process stderr')
+    .setEncoding('utf8')
+    .on('data', (text: string) => (stderr += text));
+  const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.on('error', (error) => resolve({ code: null, signal: null, error }));
+    child.on('close', (code, signal) => resolve({ code, signal }));
+  });
+  clearTimeout(timer);
+  ctx.signal.removeEventListener('abort', onAbort);
+  const tail = utf8.end();
+  stdout += tail;
+  lines.push(tail);
   lines.end();
-  const signal = r.signal ?? null;
-  const exitCode = signal
-    ? 128 + (constants.signals[signal as keyof typeof constants.signals] ?? 0)
-    : (r.exitCode ?? -1);
+  const r = {
+    stdout: stdout.replace(/\n$/, ''),
+    stderr: (ended.error ? `${stderr}${ended.error.message}` : stderr).replace(/\n$/, ''),
+  };
+  const signal = ended.signal;
+  const exitCode = signal ? 128 + (constants.signals[signal] ?? 0) : (ended.code ?? -1);
   if (r.stderr.trim())
     ctx.log.emit(name, { status: 'stderr', text: r.stderr.trim().split('\n').slice(-3).join(' | ') }, name);
   // when the process ended (a crash shows as exitCode=137 signal=SIGKILL), for --json and the --html timeline;
@@ -107,10 +133,10 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
   ctx.log.emit('exit', { status: 'exited', exitCode, signal: signal ?? undefined }, name);
   const output = [r.stdout, r.stderr].filter(Boolean).join('\n');
   if (ctx.outDir) writeOutput(path.join(ctx.outDir, `${name}.out.txt`), output ? output + '\n' : '');
-  if (r.isCanceled) throw ctx.signal.reason ?? new Error('interrupted');
+  if (canceled) throw ctx.signal.reason ?? new Error('interrupted');
   if (exitCode === CHILD_LOST_EXIT) throw childLoss(ctx, name, r.stderr);
   // the lab's own bound, not an outcome of the experiment: its exit code (143) must not become a verdict
-  if (r.timedOut)
+  if (timedOut)
     throw new LabError(
       `process ${name} did not end within ${timeoutMs / 1000} s and was stopped (a very busy machine?)`,
     );
