@@ -14,7 +14,9 @@ export const underNamespace = (name: string, namespaces: readonly string[], sep:
 
 /** delete everything of these namespaces; returns how many resources went */
 export async function dropNamespaces(namespaces: readonly string[]): Promise<number> {
-  const config = loadConfig({}, {});
+  // the services the bench ran on: MQLAB_PORT_OFFSET and the MQLAB_* URLs count (an empty env here
+  // cleaned the default set instead and left the runs' names behind on another)
+  const config = loadConfig({}, process.env);
   const mgmt = new Management(config.mgmtUrl, config.vhost);
   const broker = await Broker.connect(config.amqpUrl);
   const { db } = await openDb(config.pgUrl, 1);

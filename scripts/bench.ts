@@ -1,11 +1,15 @@
 /**
- * npm run bench [-- --runs N] [-- --labs a,b]: wall time of `mqlab --help` and of each lab, run as a
- * user runs them (a fresh process each time) against warm services. Prints per lab the median, the
- * lab's floor (the waits the experiment itself needs) and their ratio; then the same for the lab's own
- * time (setup + run, from --json), which leaves out starting Node and connecting (~0.2 s per process).
- * Then the wall time of `mqlab all` and of `mqlab all --jobs 4` (--jobs J to change), N runs each.
+ * npm run bench [-- --runs N] [-- --labs a,b]: wall time of `node -e 0`, `mqlab --help`, `mqlab list`
+ * and of each lab, run as a user runs them (a fresh process each time) against warm services. Prints
+ * per lab the median, the lab's floor (the waits the experiment itself needs) and their ratio; then the
+ * same for the lab's own time (setup + run, from --json), and the process overhead (wall − own time:
+ * starting Node, loading, connecting, closing). Then the wall time of `mqlab all` and of
+ * `mqlab all --jobs 4` (--jobs J to change), N runs each, next to their schedule floor (the sum of the
+ * floors; with --jobs, the disruptive labs alone and the rest packed J at a time by their floors).
  *
  * npm run bench -- --all [--runs N] [--jobs J]: only the `all` / `all --jobs J` rows.
+ * npm run bench -- --peer [--runs N] [--peer-dir DIR or MQLAB_PEER_DIR]: mqlab/seed wall per mode next to the seed's own
+ * RetryLab program, on the services it hard-codes (scripts/bench-peer.ts); goal ≤ 0.5.
  * npm run bench -- --concurrent N [--labs a,b]: a class running one lab at once: for each lab, N runs
  * start together, each in its own namespace (bench_c1 … bench_cN); every run must pass.
  * npm run bench -- --audit [--queues N] [--runs N]: `mqlab audit --vhost <vhost> --json` on a broker
@@ -13,18 +17,21 @@
  * --keep); the
  * audit must take under 10 s. Run it on a set of your own (MQLAB_HOME + MQLAB_PORT_OFFSET), not a
  * shared one.
- * Each mode prints the machine's load average (1 min) before and after: timings depend on it.
+ * Every row carries the machine's load average (1 min) when it was measured: timings depend on it.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { registry } from '../labs/registry.js';
-import { median, ratio } from './bench-math.js';
+import { median, ratio, scheduleFloorMs } from './bench-math.js';
+import { peerRefusal, peerRuns, PEER_MODES, type PeerRun } from './bench-peer.js';
+import { portOffset } from '../src/defaults.js';
 import { dropNamespaces } from './bench-clean.js';
 import { jobNamespace } from '../src/jobs.js';
 import { dropQueues, fillQueues } from './bench-audit.js';
 import { loadConfig } from '../src/config.js';
+import type { LabMeta } from '../src/lab.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(root, 'bin', 'mqlab.js');
@@ -46,6 +53,7 @@ const runs = whole('--runs', 5, 50);
 const jobs = whole('--jobs', 4, 32);
 const concurrent = args.includes('--concurrent') ? whole('--concurrent', 10, 20) : 0;
 const auditQueues = args.includes('--audit') ? whole('--queues', 10_000, 100_000) : 0;
+const peer = args.includes('--peer');
 const only = flag('--labs')?.split(',');
 const labs = registry.filter((l) => !only || only.includes(l.name));
 
@@ -56,9 +64,9 @@ interface Timed {
   stdout: string;
 }
 
-async function time(argv: string[]): Promise<Timed> {
+async function time(argv: string[], command = [cli]): Promise<Timed> {
   const t = performance.now();
-  const r = await execa('node', [cli, ...argv], { reject: false, env: { ...process.env, NO_COLOR: '1' } });
+  const r = await execa('node', [...command, ...argv], { reject: false, env: { ...process.env, NO_COLOR: '1' } });
   return { ms: performance.now() - t, ok: r.exitCode === 0, out: `${r.stdout}\n${r.stderr}`, stdout: r.stdout };
 }
 
@@ -71,21 +79,24 @@ const labMsOf = (r: Timed): number => {
   }
 };
 
-const up = await execa('node', [cli, 'up'], { reject: false, all: true });
-if (up.exitCode !== 0) {
+const up = peer ? null : await execa('node', [cli, 'up'], { reject: false, all: true });
+if (up && up.exitCode !== 0) {
   process.stderr.write(`bench: mqlab up failed:\n${up.all}\n`);
   process.exit(2);
 }
 
 const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
 process.stderr.write(`bench: ${os.cpus().length} CPU(s), load average ${load()} at the start\n`);
-const rows: string[][] = [['command', 'runs', 'median', 'floor', 'ratio', 'lab only', 'ratio', 'result']];
+const rows: string[][] = [
+  ['command', 'runs', 'median', 'floor', 'ratio', 'lab only', 'ratio', 'overhead', 'load', 'result'],
+];
 let failed = false;
 
 const made: string[] = []; // the namespaces the runs below use, removed at the end
 try {
   if (concurrent) await concurrentRuns(concurrent);
   else if (auditQueues) await auditRuns(auditQueues);
+  else if (peer) await peerModes();
   else {
     if (!args.includes('--all')) await perLab();
     await allRuns();
@@ -102,16 +113,41 @@ print(rows);
 process.exit(failed ? 1 : 0);
 
 async function perLab() {
-  const help: number[] = [];
-  for (let i = 0; i < Math.max(runs, 10); i++) help.push((await time(['--help'])).ms);
-  const m = median(help);
-  add(['mqlab --help', String(help.length), fmt(m), '-', '-', '-', '-', m < 300 ? 'ok (< 0.3 s)' : 'SLOW (>= 0.3 s)']);
+  // the bare Node start, and the commands that only print: at most 1.3 × a bare start
+  const starts = [
+    ['node -e 0', ['-e', '0'], []],
+    ['mqlab --help', ['--help'], [cli]],
+    ['mqlab list', ['list'], [cli]],
+  ] as const;
+  const bare: number[] = [];
+  for (const [name, argv, command] of starts) {
+    const done: number[] = [];
+    for (let i = 0; i < Math.max(runs, 10); i++) done.push((await time([...argv], [...command])).ms);
+    const m = median(done);
+    if (!command.length) bare.push(m);
+    const q = bare[0] ? m / bare[0] : NaN;
+    const verdict = !command.length ? '-' : q <= 1.3 ? 'ok (<= 1.3 × node -e 0)' : 'SLOW (> 1.3 × node -e 0)';
+    add([
+      name,
+      String(done.length),
+      fmt(m),
+      '-',
+      command.length ? `${q.toFixed(2)} × node` : '-',
+      '-',
+      '-',
+      '-',
+      load(),
+      verdict,
+    ]);
+  }
   for (const lab of labs) {
     const done: Timed[] = [];
     for (let i = 0; i < runs; i++) done.push(await time([lab.name, '--json']));
     const ok = reportFailures(lab.name, done);
     const wall = median(done.map((r) => r.ms));
     const own = median(done.map(labMsOf));
+    // the process around the lab: Node, loading, connecting, closing (child processes count here too)
+    const overhead = median(done.map((r) => r.ms - labMsOf(r)));
     const q = ratio(wall, lab.floorMs);
     const qOwn = ratio(own, lab.floorMs);
     const verdict = !ok
@@ -129,38 +165,80 @@ async function perLab() {
       q === null ? '-' : q.toFixed(2),
       fmt(own),
       qOwn === null ? '-' : qOwn.toFixed(2),
+      fmt(overhead),
+      load(),
       verdict,
     ]);
   }
 }
 
-/** `mqlab all` and `mqlab all --jobs J`, alternating, so both see the same machine */
+/** `mqlab all` and `mqlab all --jobs J`, alternating, so both see the same machine; each next to its floor */
 async function allRuns() {
   made.push('bench_all', ...registry.map((_, i) => jobNamespace('bench_jobs', i)));
+  // the labs that run here (a lab that needs a cluster says SKIP at once and adds nothing)
+  const config = loadConfig({}, process.env);
+  const running: LabMeta[] = [];
+  for (const lab of registry) if (!(await lab.requires?.(config))) running.push(lab);
   const serial: Timed[] = [];
   const parallel: Timed[] = [];
   for (let i = 0; i < runs; i++) {
     serial.push(await time(['all', '--namespace', 'bench_all']));
     parallel.push(await time(['all', '--jobs', String(jobs), '--namespace', 'bench_jobs']));
   }
-  for (const [name, done] of [
-    ['mqlab all', serial],
-    [`mqlab all --jobs ${jobs}`, parallel],
+  for (const [name, done, floor] of [
+    ['mqlab all', serial, scheduleFloorMs(running, 1)],
+    [`mqlab all --jobs ${jobs}`, parallel, scheduleFloorMs(running, jobs)],
   ] as const) {
     const ok = reportFailures(name, done);
     const ms = done.map((r) => r.ms);
     const passed = done.filter((r) => r.ok).length;
+    const q = ratio(median(ms), floor);
     add([
       name,
       String(runs),
       fmt(median(ms)),
+      fmt(floor),
+      q === null ? '-' : q.toFixed(2),
       '-',
       '-',
       '-',
-      '-',
-      `${ok ? 'ok' : 'FAILED'}: ${passed}/${runs} passed, ${fmt(Math.min(...ms))}–${fmt(Math.max(...ms))}`,
+      load(),
+      `${ok ? (q !== null && q <= 1.3 ? 'ok (<= 1.3 × floor)' : 'over 1.3 × floor') : 'FAILED'}: ${passed}/${runs} passed, ${fmt(Math.min(...ms))}–${fmt(Math.max(...ms))}`,
     ]);
   }
+}
+
+/** mqlab next to the seed's own program, per mode: mqlab/seed wall, goal <= 0.5 (or why it skipped) */
+async function peerModes() {
+  const dir = flag('--peer-dir') ?? process.env.MQLAB_PEER_DIR ?? path.join(root, '..', 'shared', 'peer');
+  const refusal = peerRefusal(dir, [...new Set([0, portOffset(process.env)])]);
+  if (refusal) {
+    add(['mqlab/seed', '0', '-', '-', '-', '-', '-', '-', load(), `SKIP: ${refusal}`]);
+    return;
+  }
+  const modes = await peerRuns(dir, cli, runs, (line) => process.stderr.write(`bench: ${line}\n`));
+  for (const { mode, seed, mqlab } of modes) {
+    const ok = seed.every((r) => r.ok) && mqlab.every((r) => r.ok);
+    failed ||= !ok;
+    const [s, m] = [median(seed.map((r) => r.ms)), median(mqlab.map((r) => r.ms))];
+    const q = m / s;
+    // the same summary line, character for character (DESIGN.md): else the two did not run the same thing
+    const same = (runs: PeerRun[]) => runs.every((r) => r.summary === seed[0]?.summary);
+    const verdict = !ok ? 'FAILED' : !same(mqlab) ? 'summary lines differ' : q <= 0.5 ? 'ok (<= 0.5)' : 'over 0.5';
+    add([
+      `mqlab/seed ${mode}`,
+      String(runs),
+      fmt(m),
+      fmt(s),
+      q.toFixed(2),
+      '-',
+      '-',
+      '-',
+      load(),
+      `${verdict}: seed ${fmt(s)}`,
+    ]);
+  }
+  if (modes.length !== PEER_MODES.length) failed = true;
 }
 
 /** for each lab, `n` runs at once in n namespaces: every one must pass */
@@ -188,6 +266,8 @@ async function concurrentRuns(n: number) {
       '-',
       '-',
       '-',
+      '-',
+      load(),
       `${ok ? 'ok' : 'FAILED'}: ${passed}/${n} passed in ${fmt(wall)}`,
     ]);
   }
@@ -228,6 +308,8 @@ async function auditRuns(count: number) {
     '-',
     '-',
     '-',
+    '-',
+    load(),
     `${ok && wall < 10_000 ? 'ok (< 10 s)' : ok ? 'SLOW (>= 10 s)' : 'FAILED'}: ${detail}`,
   ]);
   if (wall >= 10_000) failed = true;
