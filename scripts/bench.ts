@@ -7,6 +7,7 @@
  * `mqlab all --jobs 4` (--jobs J to change), N runs each, next to their schedule floor (the sum of the
  * floors; with --jobs, the disruptive labs alone and the rest packed J at a time by their floors).
  *
+ * With --labs a,b only those labs' rows, no `all` rows.
  * npm run bench -- --all [--runs N] [--jobs J]: only the `all` / `all --jobs J` rows.
  * npm run bench -- --peer [--runs N] [--peer-dir DIR or MQLAB_PEER_DIR]: mqlab/seed wall per mode next to the seed's own
  * RetryLab program, on the services it hard-codes (scripts/bench-peer.ts); goal ≤ 0.5.
@@ -115,7 +116,8 @@ try {
   else if (peer) await peerModes();
   else {
     if (!args.includes('--all')) await perLab();
-    await allRuns();
+    // a chosen few labs are not `mqlab all` (whose disruptive labs stop the services: not on a shared set)
+    if (!only) await allRuns();
   }
 } finally {
   if (made.length)
