@@ -33,4 +33,15 @@ export class LabError extends Error {
   }
 }
 
+/** A bounded wait (ctx.within) ran out: a LabError, which a lab may catch to judge the missing outcome as a FAIL. */
+export class TimedOut extends LabError {
+  constructor(
+    readonly waitedMs: number,
+    readonly waitingFor: string,
+  ) {
+    super(`timed out after ${(waitedMs / 1000).toFixed(1)} s waiting for ${waitingFor}`);
+    this.name = 'TimedOut';
+  }
+}
+
 export const UP_HINT = 'run `mqlab up` (or `npm run up`) to start the lab services, then try again';

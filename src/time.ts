@@ -1,4 +1,4 @@
-import { Interrupted, LabError } from './errors.js';
+import { Interrupted, TimedOut } from './errors.js';
 
 /** sleep that ends early with Interrupted when `signal` aborts */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -16,7 +16,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** settle with `p`, or fail with a LabError naming `what` after `ms`, or Interrupted on abort */
+/** settle with `p`, or fail with TimedOut (a LabError) naming `what` after `ms`, or Interrupted on abort */
 export function within<T>(p: Promise<T>, ms: number, what: string, signal?: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (signal?.aborted) return reject(new Interrupted());
@@ -26,7 +26,7 @@ export function within<T>(p: Promise<T>, ms: number, what: string, signal?: Abor
     };
     const t = setTimeout(() => {
       done();
-      reject(new LabError(`timed out after ${(ms / 1000).toFixed(1)} s waiting for ${what}`));
+      reject(new TimedOut(ms, what));
     }, ms);
     const onAbort = () => {
       done();

@@ -9,7 +9,7 @@ import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import type { QueueStats } from '../../src/broker/management.js';
-import { LabError } from '../../src/errors.js';
+import { TimedOut } from '../../src/errors.js';
 import { check } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { ticking } from '../../src/progress.js';
@@ -206,7 +206,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
               `the broker's dead-letter worker to deliver ${EVENT_ID} to ${x.target}`,
             )
             .catch((err) => {
-              if (err instanceof LabError && err.message.startsWith('timed out')) return null; // judged below: recoveredOriginalEvent says FAIL
+              if (err instanceof TimedOut) return null; // judged below: recoveredOriginalEvent says FAIL
               throw err;
             }),
       );

@@ -10,7 +10,7 @@ import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred, gapsMs } from '../../src/time.js';
-import { LabError } from '../../src/errors.js';
+import { TimedOut } from '../../src/errors.js';
 import { unchanged, withVariants } from '../../src/variant.js';
 import { variants, type RetryPolicy } from './variants.js';
 import { EVENTS, TTL_MS, names, reset, schema, topology } from './names.js';
@@ -119,7 +119,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const letter = await ctx
       .within(Promise.race([dead.promise, dlqConsumer.failure]), 4 * TTL_MS, 'the poison message in the DLQ')
       .catch((err) => {
-        if (err instanceof LabError && err.message.startsWith('timed out')) return null;
+        if (err instanceof TimedOut) return null;
         throw err;
       });
     const rejected = deadLetterHistory(letter?.headers).find((e) => e.queue === x.work && e.reason === 'rejected');
