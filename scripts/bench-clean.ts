@@ -23,21 +23,29 @@ export async function dropNamespaces(namespaces: readonly string[]): Promise<num
   let dropped = 0;
   try {
     const ch = await broker.newChannel();
-    for (const p of (await mgmt.policies()).filter((p) => underNamespace(p.name, namespaces, '-')))
-      (await mgmt.deletePolicy(p.name), dropped++);
+    for (const p of (await mgmt.policies()).filter((p) => underNamespace(p.name, namespaces, '-'))) {
+      await mgmt.deletePolicy(p.name);
+      dropped++;
+    }
     // names only: the full listing of a busy shared vhost is slow enough to time out
     const named = (kind: string) =>
       mgmt.request<{ name: string }[]>('GET', `/api/${kind}/${encodeURIComponent(config.vhost)}?columns=name`);
-    for (const q of (await named('queues')).filter((q) => underNamespace(q.name, namespaces, '.')))
-      (await ch.deleteQueue(q.name), dropped++);
-    for (const x of (await named('exchanges')).filter((x) => underNamespace(x.name, namespaces, '.')))
-      (await ch.deleteExchange(x.name), dropped++);
+    for (const q of (await named('queues')).filter((q) => underNamespace(q.name, namespaces, '.'))) {
+      await ch.deleteQueue(q.name);
+      dropped++;
+    }
+    for (const x of (await named('exchanges')).filter((x) => underNamespace(x.name, namespaces, '.'))) {
+      await ch.deleteExchange(x.name);
+      dropped++;
+    }
     await ch.close();
     const tables = await db<
       { name: string }[]
     >`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`;
-    for (const { name } of tables.filter((t) => underNamespace(t.name, namespaces, '_')))
-      (await db.unsafe(`DROP TABLE IF EXISTS "${name}" CASCADE`), dropped++);
+    for (const { name } of tables.filter((t) => underNamespace(t.name, namespaces, '_'))) {
+      await db.unsafe(`DROP TABLE IF EXISTS "${name}" CASCADE`);
+      dropped++;
+    }
   } finally {
     await broker.close();
     await db.end({ timeout: 1 });

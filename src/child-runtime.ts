@@ -37,6 +37,7 @@ export async function childRuntime<N, F extends string = string>(): Promise<Chil
   const config = loadConfig();
   const lab = process.env.MQLAB_LAB ?? 'unknown';
   let ending = false;
+  // eslint-disable-next-line prefer-const -- assigned once below, after the loss probe that reads it is made
   let db: Db | undefined;
   const urlOf = (s: ServiceName) =>
     s === 'PostgreSQL' ? config.pgUrl : s === 'RabbitMQ' ? config.amqpUrl : config.mgmtUrl;
@@ -67,7 +68,7 @@ export async function childRuntime<N, F extends string = string>(): Promise<Chil
     async close() {
       ending = true;
       await broker.close();
-      await db!.end({ timeout: 1 });
+      await db.end({ timeout: 1 });
     },
   };
 }

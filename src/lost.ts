@@ -44,7 +44,10 @@ export class LossWatch {
   /** while `on`, a loss of `service` (for RabbitMQ: its management API too) is not reported */
   expect(service: 'RabbitMQ' | 'PostgreSQL', on: boolean): void {
     const names: ServiceName[] = service === 'RabbitMQ' ? ['RabbitMQ', 'RabbitMQ management API'] : [service];
-    for (const n of names) on ? this.expected.add(n) : this.expected.delete(n);
+    for (const n of names) {
+      if (on) this.expected.add(n);
+      else this.expected.delete(n);
+    }
   }
 
   report(e: ServiceLost): void {

@@ -34,8 +34,15 @@ export function within<T>(p: Promise<T>, ms: number, what: string, signal?: Abor
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     p.then(
-      (v) => (done(), resolve(v)),
-      (e) => (done(), reject(e)),
+      (v) => {
+        done();
+        resolve(v);
+      },
+      (e: unknown) => {
+        done();
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on p's own reason unchanged
+        reject(e);
+      },
     );
   });
 }

@@ -33,7 +33,11 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
   async run(ctx) {
     const x = names(ctx.names);
     const timeout = ctx.options.reconnectTimeoutMs;
-    const h: Hooks = { fault: ctx.fault, emit: (source, fields) => ctx.log.emit(source, fields), sleep: ctx.sleep };
+    const h: Hooks = {
+      fault: (name) => ctx.fault(name),
+      emit: (source, fields) => ctx.log.emit(source, fields),
+      sleep: (ms) => ctx.sleep(ms),
+    };
     const opts: ReconnectOptions = {
       urls: [ctx.config.amqpUrl],
       maxWaitMs: timeout,

@@ -79,7 +79,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         const holdFirst = async (tx: Parameters<typeof blockedBehind>[0]) => {
           if (holder) return undefined;
           holder = true;
-          return blockedBehind(tx, deadline, ctx.sleep);
+          return blockedBehind(tx, deadline, (ms) => ctx.sleep(ms));
         };
         return Promise.all(
           Array.from({ length: ATTEMPTS }, (_, i) => attempt(db, t, ORDER, i + 1, holdFirst).then(record(phase))),

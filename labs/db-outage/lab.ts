@@ -44,9 +44,9 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
       x,
       holdBudgetMs,
       holdFor: (id, n) => (id === heldId && n === 1 ? (holding.resolve(), release.promise) : null),
-      fault: ctx.fault,
+      fault: (name) => ctx.fault(name),
       emit: (fields) => ctx.log.emit('consumer', fields),
-      sleep: ctx.sleep,
+      sleep: (ms) => ctx.sleep(ms),
     });
     let outage: Outage<void> | null = null;
     /** ready messages while the held delivery waits (passive declare): the broker's view of what was acked */

@@ -154,7 +154,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       log.emit('consumer', { messageId: d.messageId, destination: x.source, status: 'rejected_to_dlx' });
       if (d.headers[RUN_HEADER] === runId) rejected.resolve(ctx.now());
     });
-    const watch = new StatsWatch(mgmt, x.source, ctx.now);
+    const watch = new StatsWatch(mgmt, x.source, () => ctx.now());
     try {
       await steps.publish();
       const rejectedAt = await ctx.within(

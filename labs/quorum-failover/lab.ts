@@ -64,7 +64,10 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     );
 
     let killedPid = 0;
-    const history = new History(ctx.now, (e) => ctx.log.emit('history', historyEvent(e)));
+    const history = new History(
+      () => ctx.now(),
+      (e) => ctx.log.emit('history', historyEvent(e)),
+    );
     const nodeOf = (url: string | null) => (url && byUrl(cluster, url)) || 'none';
     const s = await stream(
       ctx,
@@ -207,7 +210,7 @@ async function replicasOnline(ctx: Ctx, queue: string, n: number) {
 /** the leader the management API names after the kill: another node, or null within the bound */
 async function newLeader(ctx: Ctx, queue: string, killed: string): Promise<string | null> {
   const end = Date.now() + ctx.options.failoverBoundMs;
-  let seen: string | null = null;
+  let seen: string | null;
   do {
     seen = (await quorumQueue(ctx.mgmt, queue))?.leader ?? null;
     if (seen && seen !== killed) return seen;

@@ -57,7 +57,7 @@ export const lab: Lab<StormOptions, Fault, Checkpoint> = {
     }
 
     const depths = await Promise.all([x.requeue, x.work, x.delay].map((name) => ctx.broker.depth(name)));
-    return result({ prefetch, requeue: requeue!, delayed, rr: requeueRemoval, dr: delayedRemoval, depths, x });
+    return result({ prefetch, requeue: requeue, delayed, rr: requeueRemoval, dr: delayedRemoval, depths, x });
   },
 };
 

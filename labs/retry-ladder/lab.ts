@@ -35,6 +35,7 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
     const { broker, db, log } = ctx;
     const runId = randomUUID().slice(0, 8);
     const trails = Object.fromEntries(
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without it the arrays are never[]
       EVENTS.map((id) => [id, { attempts: [], at: [], expiredFrom: [], route: [], decisions: [] } as Trail]),
     ) as Record<EventId, Trail>;
     const dlqHeld: Delivery[] = [];

@@ -217,7 +217,7 @@ export function delivery(ch: ConfirmChannel, queue: string, msg: ConsumeMessage)
   return {
     body: msg.content.toString('utf8'),
     messageId: msg.properties.messageId,
-    headers: (msg.properties.headers ?? {}) as Record<string, unknown>,
+    headers: msg.properties.headers ?? {},
     redelivered: msg.fields.redelivered,
     queue,
     raw: msg,

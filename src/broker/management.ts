@@ -197,7 +197,7 @@ export class Management {
 }
 
 function toStats(q: Record<string, unknown>): QueueStats {
-  const n = (k: string) => (typeof q[k] === 'number' ? (q[k] as number) : 0);
+  const n = (k: string) => (typeof q[k] === 'number' ? q[k] : 0);
   return {
     name: String(q.name),
     type: String(q.type ?? 'classic'),

@@ -59,7 +59,11 @@ export class ConfirmLedger<M = unknown> {
   /** the connection died: every pending publish on it is lost */
   loseAllPending(): string[] {
     const lost: string[] = [];
-    for (const [id, s] of this.state) if (s.state === 'pending') ((s.state = 'lost'), lost.push(id));
+    for (const [id, s] of this.state)
+      if (s.state === 'pending') {
+        s.state = 'lost';
+        lost.push(id);
+      }
     return lost;
   }
 

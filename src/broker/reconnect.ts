@@ -317,5 +317,10 @@ function tolerant(d: Delivery): Delivery {
       /* channel closed: the message is redelivered on the next subscription */
     }
   };
-  return { ...d, ack: () => safe(d.ack), nack: (r) => safe(() => d.nack(r)), reject: (r) => safe(() => d.reject(r)) };
+  return {
+    ...d,
+    ack: () => safe(() => d.ack()),
+    nack: (r) => safe(() => d.nack(r)),
+    reject: (r) => safe(() => d.reject(r)),
+  };
 }

@@ -46,6 +46,6 @@ function timeOf(t: unknown): number | null {
   if (typeof t === 'number') return t;
   if (typeof t === 'bigint') return Number(t);
   if (t instanceof Date) return Math.floor(t.getTime() / 1000);
-  if (t && typeof t === 'object' && 'value' in t) return Number((t as { value: unknown }).value);
+  if (t && typeof t === 'object' && 'value' in t) return Number(t.value);
   return null;
 }

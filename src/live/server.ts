@@ -87,7 +87,7 @@ export async function startLiveServer(port: number, handlers: LiveHandlers): Pro
         if (body.length > 4096) req.destroy();
       });
       req.on('end', () => {
-        let token = '';
+        let token: string;
         try {
           token = String(JSON.parse(body).token ?? '');
         } catch {

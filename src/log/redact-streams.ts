@@ -4,7 +4,7 @@ import { redactSecrets } from '../secrets.js';
 export function redactStreams(...streams: NodeJS.WriteStream[]): void {
   for (const stream of streams) {
     const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+    stream.write = (chunk: unknown, ...rest: unknown[]) =>
       write(
         typeof chunk === 'string'
           ? redactSecrets(chunk)
@@ -12,6 +12,6 @@ export function redactStreams(...streams: NodeJS.WriteStream[]): void {
             ? redactSecrets(chunk.toString('utf8'))
             : chunk,
         ...rest,
-      )) as typeof stream.write;
+      );
   }
 }

@@ -52,7 +52,7 @@ export function benchOf(lab: JsonLab, extras: PageExtras = {}): BenchLab {
     lab: lab.lab,
     title: lab.title,
     verdict: verdict(lab.status),
-    faults: 'faults' in lab ? (lab.faults as string[]) : [],
+    faults: 'faults' in lab ? lab.faults : [],
     lines: lab.lines,
     events: lab.events as unknown as TimelineEvent[],
     depths: lab.depths,
@@ -91,7 +91,7 @@ export function labTail(
     const r = c.pass ? 'PASS' : 'FAIL';
     return (
       `<tr class="${r.toLowerCase()}" data-check="${esc(c.name)}"><td>${badge(r)}</td><td>${esc(c.name)}</td>` +
-      `<td>${esc(formatExpected(c as Check))}</td><td>${esc(formatValue(c.actual))}</td></tr>`
+      `<td>${esc(formatExpected(c))}</td><td>${esc(formatValue(c.actual))}</td></tr>`
     );
   });
   return `<h2>Timeline</h2>

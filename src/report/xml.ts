@@ -7,6 +7,7 @@
 // everything outside Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
 const FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 // ANSI escape sequences (colours, cursor moves): removed whole, not just their ESC
+// eslint-disable-next-line no-control-regex -- ESC is exactly what this pattern must match
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 export function xmlChars(s: string): string {

@@ -122,7 +122,10 @@ export function serviceControl(config: Config, hostOf: (backend: 'chroot' | 'sys
       const startAt = Date.now();
       let failure = (): string | null => null;
       if (service === 'PostgreSQL') await startPostgres(host, ports, quiet);
-      else failure = (await startRabbit(host, node)).failure;
+      else {
+        const rabbit = await startRabbit(host, node);
+        failure = () => rabbit.failure();
+      }
       const readyAt = await waitReady(service, probeReady, failure, startAt + timeoutMs);
       return { service, startAt, readyAt, pid: pidOf(service) };
     },
