@@ -103,6 +103,16 @@ export const catalogue: Catalogue = [
     () => import('./quorum-failover/meta.js'),
   ),
   lab(
+    'partition',
+    "a quorum queue's leader node cut off from the other two mid-stream, then healed: no confirmed message lost",
+    () => import('./partition/meta.js'),
+  ),
+  lab(
+    'node-pause',
+    "a quorum queue's leader node frozen (SIGSTOP) mid-stream, then resumed: no confirmed message lost",
+    () => import('./node-pause/meta.js'),
+  ),
+  lab(
     'db-outage',
     'PostgreSQL stopped while a consumer holds a delivery between receive and commit',
     () => import('./db-outage/meta.js'),

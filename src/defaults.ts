@@ -95,6 +95,14 @@ export function nodeAddress(ports: Ports, i: number): string {
   return `127.${offset >> 8}.${offset & 255}.${10 + i}`;
 }
 
+/**
+ * The Erlang failure detector of mqlab's cluster nodes (kernel net_ticktime, seconds; Erlang's
+ * default is 60): a peer silent for 1 to 1.25 × this is declared down (nodedown), so a cut or a
+ * frozen node is seen by the others' distribution within ~12.5 s, not ~75 s. Quorum queues decide
+ * sooner: Ra's own detector (aten: a heartbeat every 100 ms) calls an election within seconds.
+ */
+export const NET_TICKTIME_S = 10;
+
 /** the private Erlang node name of cluster node `i` (1-based), a long name on its address; a single node is `mqlab@localhost` */
 export const clusterNodeName = (ports: Ports, i: number) => `mqlab-c${i}@${nodeAddress(ports, i)}`;
 export const SINGLE_NODE_NAME = 'mqlab@localhost';

@@ -141,6 +141,53 @@ export function between(
   return entries.filter((e) => kinds.includes(e.kind) && e.t >= from && e.t < to && (!node || e.node === node));
 }
 
+/** ids published through `node` at or after `from` that were confirmed before `to` */
+export function confirmedAfter(h: readonly HistoryEntry[], node: string, from: number, to: number): number[] {
+  const sent = new Set(h.filter((e) => e.kind === 'publish' && e.node === node && e.t >= from).map((e) => e.id!));
+  return [
+    ...new Set(
+      h.filter((e) => e.kind === 'confirm' && e.node === node && e.t < to && sent.has(e.id!)).map((e) => e.id!),
+    ),
+  ];
+}
+
+/** the first confirm through `node` of an id published there at or after `from` (null: none) */
+export function firstConfirmAfter(h: readonly HistoryEntry[], node: string, from: number): number | null {
+  const sent = new Set(h.filter((e) => e.kind === 'publish' && e.node === node && e.t >= from).map((e) => e.id!));
+  return h.find((e) => e.kind === 'confirm' && e.node === node && sent.has(e.id!))?.t ?? null;
+}
+
+/** what the publishes through `node` sent during [from, to) came to: confirmed, timed out, nacked, lost (each id once, by its first outcome) */
+export function outcomes(h: readonly HistoryEntry[], node: string, from: number, to: number) {
+  const sent = new Set(
+    h.filter((e) => e.kind === 'publish' && e.node === node && e.t >= from && e.t < to).map((e) => e.id!),
+  );
+  const first = new Map<number, string>();
+  for (const e of h)
+    if (
+      e.node === node &&
+      e.id !== undefined &&
+      sent.has(e.id) &&
+      e.kind !== 'publish' &&
+      e.kind !== 'consume' &&
+      !first.has(e.id)
+    )
+      first.set(e.id, e.kind);
+  const count = (k: string) => [...first.values()].filter((v) => v === k).length;
+  const lateConfirms = h.filter(
+    (e) => e.kind === 'confirm' && e.node === node && sent.has(e.id!) && first.get(e.id!) === 'timeout',
+  );
+  return {
+    sent: sent.size,
+    confirm: count('confirm'),
+    timeout: count('timeout'),
+    nack: count('nack'),
+    lost: count('lost'),
+    /** confirms that came after their timeout (the first outcome was the deadline) */
+    confirmedLate: new Set(lateConfirms.map((e) => e.id)).size,
+  };
+}
+
 /**
  * The three checks every failure lab shares, by the names quorum-failover has always printed:
  * no confirmed id lost, every id 1…messages consumed, no duplicate of an id that was confirmed.

@@ -64,10 +64,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     );
 
     let killedPid = 0;
-    const history = new History(
-      () => ctx.now(),
-      (e) => ctx.log.emit('history', historyEvent(e)),
-    );
+    const history = new History(Date.now, (e) => ctx.log.emit('history', historyEvent(e)));
     const nodeOf = (url: string | null) => (url && byUrl(cluster, url)) || 'none';
     const s = await stream(
       ctx,

@@ -34,11 +34,12 @@ describe('the cluster layout of `mqlab up --nodes 3`', () => {
     const [n2] = clusterNodes(portsFor(4000), 3).slice(1);
     const env = rabbitEnv('/d', n2!.ports, n2!.name, false, n2!.dist);
     expect(env.RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS).toContain(
-      '-kernel inet_dist_use_interface {127,15,160,12} -kernel inet_dist_connect_options [{ip,{127,15,160,12}}]',
+      '-kernel inet_dist_use_interface {127,15,160,12} -kernel inet_dist_connect_options [{ip,{127,15,160,12}}] -kernel net_ticktime 10',
     );
     expect(env.RABBITMQ_USE_LONGNAME).toBe('true');
     expect(env.ERL_EPMD_ADDRESS).toBe('127.0.0.1,127.15.160.11,127.15.160.12,127.15.160.13');
-    expect(env.RABBITMQ_CTL_ERL_ARGS).toBe('-kernel inet_dist_use_interface {127,0,0,1}');
+    expect(env.RABBITMQ_CTL_ERL_ARGS).toBe('-kernel inet_dist_use_interface {127,0,0,1} -kernel net_ticktime 10');
+    expect(rabbitEnv('/d', portsFor(0)).RABBITMQ_CTL_ERL_ARGS).toBe('-kernel inet_dist_use_interface {127,0,0,1}');
     expect(rabbitEnv('/d', portsFor(0)).ERL_EPMD_ADDRESS).toBe('127.0.0.1');
   });
   it("a cut drops both directions between the two sides in the set's own table", () => {

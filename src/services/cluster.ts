@@ -209,6 +209,14 @@ async function quorumStatus(host: Host, via: NodeSpec, queue: string, vhost: str
   }));
 }
 
+function continued(pid: number): void {
+  try {
+    process.kill(pid, 'SIGCONT');
+  } catch {
+    /* gone */
+  }
+}
+
 function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: string; mgmt: string }): ClusterNode {
   return {
     name: spec.name,
@@ -239,11 +247,13 @@ function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: 
       const pid = rabbitPid(host, spec);
       if (!pid) throw new EnvError(`RabbitMQ node ${spec.name} does not run`, 'run `mqlab up --nodes 3`');
       process.kill(pid, 'SIGSTOP');
+      // the node runs again when mqlab ends, whatever ended it short of a SIGKILL (then: the next `mqlab up`)
+      process.once('exit', () => continued(pid));
       return pid;
     },
     resume() {
       const pid = rabbitPid(host, spec);
-      if (pid) process.kill(pid, 'SIGCONT');
+      if (pid) continued(pid);
       return pid;
     },
   };

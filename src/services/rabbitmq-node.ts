@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { clusterNodeName, nodeAddress, nodePorts, SINGLE_NODE_NAME, type Ports } from '../defaults.js';
+import { clusterNodeName, NET_TICKTIME_S, nodeAddress, nodePorts, SINGLE_NODE_NAME, type Ports } from '../defaults.js';
 import { PROJECT_ROOT } from '../config.js';
 import { EnvError } from '../errors.js';
 import { pidRuns, waitGone } from './process.js';
@@ -108,10 +108,12 @@ export function rabbitEnv(
   dist?: NodeSpec['dist'],
 ): Record<string, string> {
   const p = paths(dir);
+  // a cluster's nodes (and the CLI talking to them) share a shorter failure detector: NET_TICKTIME_S
+  const ticktime = dist ? ` -kernel net_ticktime ${NET_TICKTIME_S}` : '';
   const loopbackDist = dist
-    ? `-kernel inet_dist_use_interface ${erlangIp(dist.address)} -kernel inet_dist_connect_options [{ip,${erlangIp(dist.address)}}]`
+    ? `-kernel inet_dist_use_interface ${erlangIp(dist.address)} -kernel inet_dist_connect_options [{ip,${erlangIp(dist.address)}}]${ticktime}`
     : '-kernel inet_dist_use_interface {127,0,0,1}';
-  const cliDist = '-kernel inet_dist_use_interface {127,0,0,1}';
+  const cliDist = `-kernel inet_dist_use_interface {127,0,0,1}${ticktime}`;
   // a cluster's nodes share the machine: schedulers that do not spin when idle leave the CPU to the others
   const calm = busyWait ? '' : ' +sbwt none +sbwtdcpu none +sbwtdio none';
   return {

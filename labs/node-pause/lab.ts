@@ -1,0 +1,207 @@
+/**
+ * node-pause — the quorum queue's leader's node is frozen (SIGSTOP of its Erlang VM: sockets open,
+ * nothing answered) while two producers publish with confirms, one through that node and one through
+ * a majority node; held past the failure detector, then resumed (SIGCONT). The run's history
+ * (src/history.ts) and the majority's view decide the checks (names.ts: the topology).
+ */
+import type { Lab } from '../../src/lab.js';
+import type { Fault } from './faults.js';
+import type { Checkpoint } from './checkpoints.js';
+import { LabError } from '../../src/errors.js';
+import { summaryLine } from '../../src/report/checks.js';
+import { withVariants } from '../../src/variant.js';
+import { analyse, firstConfirmAfter, History, historyEvent, outcomes } from '../../src/history.js';
+import { PacedProducer, drainRecorded, resendUnconfirmed } from '../../src/broker/recorded-clients.js';
+import { ownCluster, quorumQueue, waitForMembers, type ClusterNode } from '../../src/services/cluster.js';
+import { caughtUp, declareThrough, replicasOnline, viewOf } from '../../src/services/cluster-watch.js';
+import { NET_TICKTIME_S } from '../../src/defaults.js';
+import { within } from '../../src/time.js';
+import { CLUSTER_NODES, names, queueArguments } from './names.js';
+import { variants, type PauseSteps } from './variants.js';
+import { verdicts, type Observed } from './verdicts.js';
+import type { NodePauseOptions } from './options.js';
+
+const correct: PauseSteps = {
+  frozen: (leader) => leader,
+  pauseFor: (ms) => ms,
+  resume: true,
+  resend: true,
+  alsoResend: () => [],
+  timeoutIsConfirm: false,
+};
+
+export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
+  async run(ctx) {
+    const cluster = ownCluster(ctx.config, CLUSTER_NODES);
+    if ('missing' in cluster) return { lines: [], checks: [], skipped: cluster.missing };
+    const steps = withVariants(ctx, correct, variants);
+    const o = ctx.options;
+    const x = names(ctx.names);
+    const [node1, node2, node3] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
+    for (const node of cluster.nodes) node.resume(); // a node an interrupted run left stopped runs again
+    for (const node of cluster.nodes.filter((n) => n.pid() === null)) {
+      ctx.progress(`${node.name} does not run (left down by an earlier run?): starting it`);
+      await node.start();
+    }
+    await waitForMembers(ctx.config, CLUSTER_NODES, 120_000);
+
+    await declareThrough(node2.amqpUrl, x.queue, { ...queueArguments });
+    const before = await replicasOnline(ctx.mgmt, x.queue, CLUSTER_NODES);
+    if (before.leader !== node2.name)
+      throw new LabError(
+        `the leader of ${x.queue} is ${before.leader}, not ${node2.name} through which it was declared`,
+      );
+    const leader = node2;
+    const victim = steps.frozen(leader, [node1, node3]);
+    const majority = cluster.nodes.filter((n) => n !== victim);
+    ctx.progress(
+      `${x.queue}: leader ${leader.name}; producer A publishes through it, producer B through ${node3.name}`,
+    );
+
+    const history = new History(Date.now, (e) => ctx.log.emit('history', historyEvent(e)));
+    let next = 1;
+    const nextId = () => next++;
+    const popts = {
+      window: o.window,
+      paceMs: Math.max(1, Math.round(1000 / o.rate)),
+      confirmTimeoutMs: o.confirmTimeoutMs,
+      timeoutIsConfirm: steps.timeoutIsConfirm,
+    };
+    const a = await PacedProducer.open(leader.amqpUrl, leader.name, history, popts);
+    const b = await PacedProducer.open(node3.amqpUrl, node3.name, history, popts);
+    try {
+      a.start(x.queue, nextId);
+      b.start(x.queue, nextId);
+      await ctx.sleep(o.streamMs);
+      await ctx.checkpoint('before-pause', { node: victim.name });
+
+      const frozenPid = victim.pause();
+      const pauseAt = history.fault('pause', victim.name);
+      ctx.progress(`SIGSTOP ${victim.name} (pid ${frozenPid}): frozen, its sockets open`);
+      const until = pauseAt + steps.pauseFor(o.pauseForMs);
+      const watch = async (seen: () => Promise<boolean>): Promise<number | null> => {
+        while (Date.now() < until) {
+          if (await seen().catch(() => false)) return Date.now();
+          await ctx.sleep(250);
+        }
+        return null;
+      };
+      let leaderDuringPause: string | null = null;
+      const [electedAt, majoritySawPauseAt, abandonedAt] = await Promise.all([
+        watch(async () => {
+          const q = await within(quorumQueue(ctx.mgmt, x.queue), 3000, 'the queue');
+          if (q?.leader && q.leader !== before.leader) leaderDuringPause = q.leader;
+          return leaderDuringPause !== null;
+        }),
+        watch(async () => {
+          const v = await viewOf(majority[0]!, ctx.config.vhost);
+          return v !== null && !v.running.includes(victim.name);
+        }),
+        // producer A gives the node up at its first confirm timeout; its ids are resent elsewhere
+        watch(async () => a.counts.timedOut > 0 && (await a.abandon(), true)),
+      ]);
+      await ctx.sleep(Math.max(0, until - Date.now()));
+      const after = (t: number | null) => (t === null ? 'not within the pause' : `after ${Math.round(t - pauseAt)} ms`);
+      ctx.progress(`the majority's new leader: ${leaderDuringPause ?? 'none'} ${after(electedAt)}`);
+      ctx.progress(`${majority[0]!.name} saw ${victim.name} down ${after(majoritySawPauseAt)}`);
+      ctx.progress(
+        `producer A: ${a.counts.timedOut} publish(es) timed out, ${a.counts.nacked} nacked, ${a.counts.lost} lost with the connection (its TCP connection stayed open); it gave ${leader.name} up ${after(abandonedAt)}`,
+      );
+      if (leaderDuringPause === null)
+        leaderDuringPause = (await quorumQueue(ctx.mgmt, x.queue).catch(() => null))?.leader ?? null;
+      await ctx.checkpoint('frozen', { node: victim.name, leader: leaderDuringPause });
+      if (steps.resume) victim.resume();
+      const resumeAt = history.fault('resume', victim.name);
+      ctx.progress(`SIGCONT ${victim.name} after ${Math.round(resumeAt - pauseAt)} ms`);
+
+      let resumedSeenAt: number | null = null;
+      const end = resumeAt + o.catchUpTimeoutMs;
+      while (Date.now() < end) {
+        const v = await viewOf(node1, ctx.config.vhost);
+        if (v && v.running.length === CLUSTER_NODES) {
+          resumedSeenAt = Date.now();
+          break;
+        }
+        await ctx.sleep(500);
+      }
+      await ctx.sleep(o.streamMs);
+      await Promise.all([a.stop(o.confirmTimeoutMs), b.stop(o.confirmTimeoutMs)]);
+      const replicas = resumedSeenAt
+        ? await caughtUp(cluster, x.queue, ctx.config.vhost, victim.name, o.catchUpTimeoutMs, (l) => ctx.progress(l))
+        : null;
+      await ctx.checkpoint('resumed', { node: victim.name });
+
+      const confirmed = [...analyse(history.entries).confirmed].sort((p, q) => p - q);
+      const resent = steps.resend
+        ? await resendUnconfirmed(history, node1.amqpUrl, node1.name, x.queue, 60_000, steps.alsoResend(confirmed))
+        : 0;
+      const byUrl = (url: string) => cluster.nodes.find((n) => n.amqpUrl === url)?.name ?? url;
+      await drainRecorded(
+        history,
+        majority.map((n) => n.amqpUrl),
+        byUrl,
+        x.queue,
+        () => ctx.broker.depth(x.queue),
+        { quietMs: 1500, timeoutMs: 120_000 },
+      );
+
+      const observed: Observed = {
+        history: history.entries,
+        leaderBefore: before.leader,
+        frozen: victim.name,
+        majorityNode: node3.name,
+        pauseAt,
+        resumeAt,
+        abandonedAt,
+        leaderDuringPause,
+        majoritySawPauseAt,
+        resumedSeenAt,
+        replicas,
+      };
+      const an = analyse(history.entries);
+      const frozenOut = outcomes(history.entries, leader.name, pauseAt, resumeAt);
+      const ms = (t: number | null) => (t === null ? null : Math.round(t - pauseAt));
+      const facts = {
+        frozen: victim.name,
+        frozenPid,
+        leaderBefore: before.leader,
+        leaderDuringPause,
+        netTicktimeS: NET_TICKTIME_S,
+        electionMs: ms(electedAt),
+        majoritySawPauseMs: ms(majoritySawPauseAt),
+        majorityResumedMs: ms(firstConfirmAfter(history.entries, node3.name, pauseAt)),
+        frozenAbandonedMs: ms(abandonedAt),
+        resumedSeenMs: resumedSeenAt === null ? null : Math.round(resumedSeenAt - resumeAt),
+        frozenLeaderPublishes: frozenOut,
+        majorityPublishes: outcomes(history.entries, node3.name, pauseAt, resumeAt),
+        resent,
+        unconfirmedThenDelivered: an.unconfirmedThenDelivered.length,
+        history: history.toJSON(),
+      };
+      return {
+        lines: [
+          summaryLine('node-pause', {
+            frozen: victim.name,
+            leader: `${before.leader}->${leaderDuringPause ?? 'none'}`,
+            electionMs: facts.electionMs,
+            majoritySawPauseMs: facts.majoritySawPauseMs,
+            majorityResumedMs: facts.majorityResumedMs,
+            published: an.published,
+            confirmed: an.confirmed.size,
+            frozenTimedOut: frozenOut.timeout,
+            frozenNacked: frozenOut.nack,
+            frozenLost: frozenOut.lost,
+            resent,
+            consumed: an.consumed.size,
+            duplicates: an.duplicates.length,
+          }),
+        ],
+        checks: verdicts(observed, o.electionBoundMs),
+        facts,
+      };
+    } finally {
+      victim.resume();
+      await Promise.all([a.close(), b.close()]);
+    }
+  },
+};

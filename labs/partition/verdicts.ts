@@ -1,0 +1,49 @@
+/** The partition checks, from the run's history and what the nodes showed (pure: unit-tested). */
+import { check, checkAtLeast, checkAtMost, type Check } from '../../src/report/checks.js';
+import { analyse, confirmedAfter, firstConfirmAfter, historyChecks, type HistoryEntry } from '../../src/history.js';
+import type { ReplicaStatus } from '../../src/services/cluster.js';
+import { replicaIndex } from '../../src/services/cluster-watch.js';
+
+export interface Observed {
+  history: readonly HistoryEntry[];
+  /** the node that led the queue before the cut (producer A publishes through it) */
+  leaderBefore: string;
+  /** the node the lab cut off */
+  cutOff: string;
+  /** the node producer B publishes through (majority side) */
+  majorityNode: string;
+  cutAt: number;
+  healAt: number;
+  /** the leader the majority's management API named during the cut, and when first (null: none seen) */
+  leaderDuringCut: string | null;
+  electedAt: number | null;
+  /** when each side's own view first showed the other side not running (null: never during the cut) */
+  majoritySawCutAt: number | null;
+  cutSawMajorityAt: number | null;
+  /** when, after the heal, both sides' views showed every member running again (null: not within the bound) */
+  healedSeenAt: number | null;
+  /** quorum_status after the heal */
+  replicas: readonly ReplicaStatus[] | null;
+}
+
+export function verdicts(o: Observed, electionBoundMs: number): Check[] {
+  const a = analyse(o.history);
+  const idx = replicaIndex(o.replicas, o.cutOff);
+  // the majority's failover as its client saw it: the first confirm of a publish sent after the cut (before the heal)
+  const resumed = firstConfirmAfter(o.history, o.majorityNode, o.cutAt);
+  const resumedInCut = resumed !== null && resumed < o.healAt ? resumed : null;
+  return [
+    check('cutOffLeaderConfirmsNothing', 0, confirmedAfter(o.history, o.leaderBefore, o.cutAt, o.healAt).length),
+    check('leaderChanged', true, o.leaderDuringCut !== null && o.leaderDuringCut !== o.leaderBefore),
+    checkAtMost(
+      'majorityResumedMs',
+      electionBoundMs,
+      resumedInCut === null ? Number.POSITIVE_INFINITY : Math.round(resumedInCut - o.cutAt),
+    ),
+    checkAtLeast('majorityConfirmsDuringCut', 1, confirmedAfter(o.history, o.majorityNode, o.cutAt, o.healAt).length),
+    check('partitionObserved', true, o.majoritySawCutAt !== null && o.cutSawMajorityAt !== null),
+    check('partitionHealed', true, o.healedSeenAt !== null),
+    check('cutOffReplicaCaughtUp', true, idx !== null && idx.node === idx.leader && idx.state === 'follower'),
+    ...historyChecks(a, a.published),
+  ];
+}
