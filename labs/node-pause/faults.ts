@@ -7,8 +7,9 @@ import { defineFaults } from '../../src/lab.js';
 
 export const faults = defineFaults({
   'pause-follower': {
-    breaks: "the lab freezes a follower's node, not the leader's: the leader keeps leading and confirming",
-    fails: ['leaderChanged', 'frozenLeaderAnsweredNothing'],
+    breaks:
+      "the lab freezes a follower's node (producer B's), not the leader's: the leader keeps leading and confirming",
+    fails: ['leaderChanged', 'frozenLeaderAnsweredNothing', 'majorityResumedMs', 'majorityConfirmsDuringPause'],
   },
   'no-resume': {
     breaks: 'the node stays frozen until the lab ends: it is never seen again, its replica never catches up',

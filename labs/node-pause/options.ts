@@ -59,7 +59,7 @@ export const options: OptionSpecs<NodePauseOptions> = {
   catchUpTimeoutMs: {
     flag: '--catch-up-timeout <duration>',
     description: "how long the resumed node may take to be seen again and to reach the leader's commit index",
-    default: '90s',
+    default: '180s',
     parse: duration({ min: 1000, max: 3_600_000, bare: 's' }),
   },
 };
