@@ -31,6 +31,12 @@ const correct: PauseSteps = {
 };
 
 export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
+  // nothing declared up front: the run declares its queue through the node it fails (names.ts); named here for `--names`
+  topology: (n) => {
+    names(n);
+    return { queues: [] };
+  },
+
   async run(ctx) {
     const cluster = ownCluster(ctx.config, CLUSTER_NODES);
     if ('missing' in cluster) return { lines: [], checks: [], skipped: cluster.missing };
