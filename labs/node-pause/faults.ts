@@ -24,7 +24,12 @@ export const faults = defineFaults({
     fails: ['duplicatesNotUnconfirmed'],
   },
   'timeout-is-confirm': {
-    breaks: 'the producer takes a confirm timeout for a confirm (and so sends nothing again)',
+    breaks:
+      'the producer takes a confirm timeout for a confirm (and so sends nothing again): the frozen node seems to confirm',
+    fails: ['frozenLeaderAnsweredNothing'],
+  },
+  'ack-before-record': {
+    breaks: 'the consumer acks its first deliveries before it has recorded them, and loses them',
     fails: ['confirmedLost'],
   },
   'short-pause': {

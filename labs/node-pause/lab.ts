@@ -28,6 +28,7 @@ const correct: PauseSteps = {
   resend: true,
   alsoResend: () => [],
   timeoutIsConfirm: false,
+  ackUnrecorded: 0,
 };
 
 export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
@@ -164,7 +165,7 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
         byUrl,
         x.queue,
         () => ctx.broker.depth(x.queue),
-        { quietMs: 1500, timeoutMs: 120_000 },
+        { quietMs: 1500, timeoutMs: 120_000, ackUnrecorded: steps.ackUnrecorded },
       );
 
       const observed: Observed = {

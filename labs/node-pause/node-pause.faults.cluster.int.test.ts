@@ -26,6 +26,12 @@ describeFaults(meta, namespace, [
     faults: ['resend-confirmed'],
     args: short,
   },
-  { title: 'a confirm timeout taken for a confirm: confirmed ids lost', faults: ['timeout-is-confirm'], args: short },
+  {
+    title:
+      'a confirm timeout taken for a confirm: the frozen node seems to confirm (its buffered publishes are delivered after the resume)',
+    faults: ['timeout-is-confirm'],
+    args: short,
+  },
+  { title: 'a consumer that acks before it records: confirmed ids lost', faults: ['ack-before-record'], args: short },
   { title: 'resumed before the failure detector: the pause is never seen', faults: ['short-pause'], args: short },
 ]);

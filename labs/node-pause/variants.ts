@@ -21,6 +21,8 @@ export interface PauseSteps {
   alsoResend(confirmed: number[]): number[];
   /** a publish past its confirm deadline counts as unconfirmed */
   timeoutIsConfirm: boolean;
+  /** deliveries the consumer acks without recording them: none */
+  ackUnrecorded: number;
 }
 
 export const variants: Variants<PauseSteps, Fault> = {
@@ -29,6 +31,7 @@ export const variants: Variants<PauseSteps, Fault> = {
   'no-resend': { resend: false },
   'resend-confirmed': { alsoResend: (confirmed) => confirmed.slice(-50) },
   'timeout-is-confirm': { timeoutIsConfirm: true, resend: false },
+  'ack-before-record': { ackUnrecorded: 20 },
   // resumed after 2 s: below the failure detector's 10–12.5 s (defaults.ts NET_TICKTIME_S)
   'short-pause': { pauseFor: () => 2000 },
 };

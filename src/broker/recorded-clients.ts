@@ -10,7 +10,7 @@ import { closeChannel, closeConnection } from './broker.js';
 import { connectAny, ReconnectingConsumer } from './reconnect.js';
 import { EnvError, LabError } from '../errors.js';
 import { analyse, type History } from '../history.js';
-import { sleep } from '../time.js';
+import { sleep, within } from '../time.js';
 import { maskUrl } from '../urls.js';
 
 export interface ProducerOptions {
@@ -202,17 +202,20 @@ export async function drainRecorded(
   nodeOf: (url: string) => string,
   queue: string,
   depth: () => Promise<number>,
-  opts: { quietMs: number; timeoutMs: number },
+  opts: { quietMs: number; timeoutMs: number; ackUnrecorded?: number },
 ): Promise<number> {
   let last = Date.now();
   let n = 0;
+  // TEST ONLY seam (ackUnrecorded): a consumer that acks its first deliveries before it has processed them, and loses them
+  let unrecorded = opts.ackUnrecorded ?? 0;
   const consumer = await ReconnectingConsumer.start({
     urls,
     maxWaitMs: 30_000,
     queue,
     prefetch: 100,
     handler: (d, url) => {
-      history.consume(Number(d.body), nodeOf(url), d.redelivered);
+      if (unrecorded > 0) unrecorded--;
+      else history.consume(Number(d.body), nodeOf(url), d.redelivered);
       n++;
       d.ack();
       last = Date.now();
@@ -221,7 +224,11 @@ export async function drainRecorded(
   try {
     const end = Date.now() + opts.timeoutMs;
     for (;;) {
-      const ready = await Promise.race([depth(), consumer.failure]);
+      // bounded: a depth the broker does not answer (a queue whose leader is frozen) is a try of this loop, not a hang
+      const ready = await Promise.race([
+        within(depth(), 10_000, `the depth of ${queue}`).catch(() => -1),
+        consumer.failure,
+      ]);
       if (ready === 0 && Date.now() - last > opts.quietMs) return n;
       if (Date.now() > end)
         throw new LabError(`${queue} still holds ${ready} messages after draining for ${opts.timeoutMs / 1000} s`);
