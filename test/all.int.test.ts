@@ -13,8 +13,13 @@ import { names } from '../src/names.js';
 useNamespace('');
 const NS = 't_all';
 const labNs = (i: number) => `${NS}_j${i + 1}`;
-/** these suites run on one node: delayed-retry needs 4.3, quorum-failover a cluster (its own suite: *.cluster.int.test.ts) */
-const expectedSkips = (version: string) => [...(atLeast(version, 4, 3) ? [] : ['delayed-retry']), 'quorum-failover'];
+/** the labs that need `mqlab up --nodes 3` (their own suite: *.cluster.int.test.ts) */
+const CLUSTER_LABS = ['quorum-failover', 'partition', 'node-pause'];
+/** these suites run on one node: delayed-retry needs 4.3, the cluster labs a cluster (in registry order) */
+const expectedSkips = (version: string) =>
+  registry
+    .map((l) => l.name)
+    .filter((n) => (n === 'delayed-retry' && !atLeast(version, 4, 3)) || CLUSTER_LABS.includes(n));
 /**
  * The --jobs runs leave out the labs that stop a service (their own tests and the first run here
  * run them; a broker restart adds 30–70 s to each run): `--skip`, which lists them as SKIP.
@@ -43,9 +48,10 @@ describe('mqlab all', () => {
       .filter((l: { status: string }) => l.status === 'skipped')
       .map((l: { lab: string }) => l.lab);
     expect(skipped).toEqual(expectedSkips(doc.broker.version));
-    expect(doc.labs.find((l: { lab: string }) => l.lab === 'quorum-failover').skipped).toMatch(
-      /^needs a cluster of 3 RabbitMQ nodes: run `mqlab up --nodes 3` \(/,
-    );
+    for (const name of CLUSTER_LABS)
+      expect(doc.labs.find((l: { lab: string }) => l.lab === name).skipped, name).toMatch(
+        /^needs a cluster of 3 RabbitMQ nodes: run `mqlab up --nodes 3` \(/,
+      );
     const failed = doc.labs
       .filter((l: { status: string }) => l.status !== 'passed' && l.status !== 'skipped')
       .map((l: { lab: string; error?: string }) => `${l.lab}: ${l.error ?? 'failed checks'}`);
