@@ -7,6 +7,7 @@
 import amqp, { type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG, useNamespace } from './helpers.js';
+import { Management } from '../src/broker/management.js';
 import { auditDoc, findingsOf } from './audit-support.js';
 
 const n = useNamespace(import.meta.url);
@@ -14,7 +15,22 @@ const NS = n.namespace;
 const QUEUES = { one: n.q('one.replica'), three: n.q('three.replicas'), classic: n.q('classic') };
 let conn: ChannelModel;
 
+/** the three members running, as the management API reports them (the audit counts those) */
+async function threeRunning(mgmt: Management, boundMs: number): Promise<void> {
+  const end = Date.now() + boundMs;
+  let running = 0;
+  while (Date.now() < end) {
+    const nodes = await mgmt.request<{ running?: boolean }[]>('GET', '/api/nodes?columns=name,running');
+    running = nodes.filter((n) => n.running !== false).length;
+    if (running === 3) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${running} of 3 nodes running after ${boundMs} ms: the cluster suite needs the whole cluster`);
+}
+
 beforeAll(async () => {
+  // a file before this one may have stopped and started a member: the audit counts the running ones
+  await threeRunning(new Management(CONFIG.mgmtUrl, CONFIG.vhost), 90_000); // within the 120 s hook timeout
   conn = await amqp.connect(CONFIG.amqpUrl);
   const ch = await conn.createChannel();
   for (const q of Object.values(QUEUES)) await ch.deleteQueue(q);
