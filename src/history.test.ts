@@ -56,7 +56,7 @@ describe('the history of a run', () => {
       (e) => noted.push(historyEvent(e).status!),
     );
     h.publish(1, 'a');
-    const at = h.fault('cut', 'a');
+    const at = h.injected('cut', 'a');
     h.confirm(1, 'a');
     h.timeout(2, 'a');
     h.confirm(3, 'b');

@@ -61,7 +61,7 @@ export class History {
     this.add({ kind: 'consume', id, node, redelivered });
   }
   /** an injected fault on the history's clock; its time */
-  fault(what: string, node: string): number {
+  injected(what: string, node: string): number {
     this.add({ kind: 'fault', what, node });
     return this.entries[this.entries.length - 1]!.t;
   }

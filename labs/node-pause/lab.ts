@@ -83,7 +83,7 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       await ctx.checkpoint('before-pause', { node: victim.name });
 
       const frozenPid = victim.pause();
-      const pauseAt = history.fault('pause', victim.name);
+      const pauseAt = history.injected('pause', victim.name);
       ctx.progress(`SIGSTOP ${victim.name} (pid ${frozenPid}): frozen, its sockets open`);
       const until = pauseAt + steps.pauseFor(o.pauseForMs);
       const watch = async (seen: () => Promise<boolean>): Promise<number | null> => {
@@ -118,7 +118,7 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
         leaderDuringPause = (await quorumQueue(ctx.mgmt, x.queue).catch(() => null))?.leader ?? null;
       await ctx.checkpoint('frozen', { node: victim.name, leader: leaderDuringPause });
       if (steps.resume) victim.resume();
-      const resumeAt = history.fault('resume', victim.name);
+      const resumeAt = history.injected('resume', victim.name);
       ctx.progress(`SIGCONT ${victim.name} after ${Math.round(resumeAt - pauseAt)} ms`);
 
       let resumedSeenAt: number | null = null;
@@ -143,7 +143,7 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
           );
           await victim.kill(30_000);
           await victim.start();
-          restartedAt = history.fault('restart', victim.name);
+          restartedAt = history.injected('restart', victim.name);
         }
         await ctx.sleep(500);
       }

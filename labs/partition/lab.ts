@@ -91,7 +91,7 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
         [victim.address],
         majority.map((n) => n.address),
       );
-      const cutAt = history.fault('cut', victim.name);
+      const cutAt = history.injected('cut', victim.name);
       ctx.progress(
         `cut ${victim.name} (${victim.address}) off from ${majority.map((n) => n.address).join(', ')}: nft table ${cut.table}`,
       );
@@ -137,7 +137,7 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
       await ctx.checkpoint('cut-off', { node: victim.name, leader: leaderDuringCut });
       const dropped = await cut.dropped();
       if (steps.heal) await cut.heal();
-      const healAt = history.fault('heal', victim.name);
+      const healAt = history.injected('heal', victim.name);
       ctx.progress(`healed after ${Math.round(healAt - cutAt)} ms (${dropped} packets dropped)`);
 
       // both sides see every member again (3.10: after the restart of the minority node); the producers run on, then stop
@@ -161,7 +161,7 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
           );
           await victim.kill(30_000);
           await victim.start();
-          restartedAt = history.fault('restart', victim.name);
+          restartedAt = history.injected('restart', victim.name);
         }
         await ctx.sleep(500);
       }

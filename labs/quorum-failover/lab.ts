@@ -74,7 +74,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
         await ctx.checkpoint('before-kill', { node: victim.name });
         const at = Date.now();
         killedPid = await victim.kill(30_000);
-        history.fault('kill', victim.name);
+        history.injected('kill', victim.name);
         ctx.log.emit('lab', { status: 'node_killed', node: victim.name, pid: killedPid, signal: 'SIGKILL' });
         ctx.progress(`SIGKILL ${victim.name} (pid ${killedPid}): the process is gone`);
         return at;
