@@ -15,7 +15,7 @@ import {
   messageId,
   type BrokerRestartNames,
 } from './names.js';
-import type { Fault } from './faults.js';
+import type { RestartSteps } from './variants.js';
 
 export interface ProducerRecord {
   /** ids published, in order */
@@ -26,14 +26,11 @@ export interface ProducerRecord {
 }
 
 export interface Hooks {
-  fault(name: Fault): boolean;
+  /** the experiment's steps (lab.ts; a broken variant replaces one: variants.ts, TEST ONLY) */
+  steps: RestartSteps;
   emit(source: string, fields: Record<string, unknown>): void;
   sleep(ms: number): Promise<void>;
 }
-
-/** the queue and message properties the lab publishes with (a classic queue and transient messages in the broken variant) */
-export const target = (x: BrokerRestartNames, h: Hooks) =>
-  h.fault('transient-classic') ? { queue: x.classic, persistent: false } : { queue: x.queue, persistent: true };
 
 /** publish ids FIRST_BATCH+1, … until `stop()` says so (at most MAX_IDS in all); reconnect and resend after a loss */
 export async function produce(
@@ -43,7 +40,7 @@ export async function produce(
   stop: (published: number) => boolean,
   record: ProducerRecord,
 ): Promise<void> {
-  const { queue, persistent } = target(x, h);
+  const { queue, persistent } = h.steps.target(x);
   let afterReconnect = -1;
   for (let i = FIRST_BATCH + 1; i <= MAX_IDS && !stop(record.ids.length); i++) {
     if (record.reconnects > 0 && ++afterReconnect >= AFTER_RECONNECT) break;
@@ -61,9 +58,10 @@ export async function produce(
       }
       const again = p.unconfirmed();
       record.lostAtRestart.push(...again.filter((u) => !record.lostAtRestart.includes(u)));
-      if (h.fault('no-resend')) continue; // broken: what was not confirmed is forgotten
-      h.emit('producer', { resend: again.join(','), status: 'resending' });
-      await p.resendUnconfirmed();
+      await h.steps.resend(async () => {
+        h.emit('producer', { resend: again.join(','), status: 'resending' });
+        await p.resendUnconfirmed();
+      });
     }
     await h.sleep(PUBLISH_GAP_MS);
   }
@@ -88,15 +86,15 @@ export async function consume(
 ) {
   return ReconnectingConsumer.start({
     ...opts,
-    queue: target(x, h).queue,
+    queue: h.steps.target(x).queue,
     prefetch: PREFETCH,
     handler: async (d) => {
       const id = d.messageId ?? '';
       record.deliveries.push({ id, redelivered: d.redelivered, at: Date.now() });
       const fresh = await db.begin(async (tx) => {
-        const key = h.fault('no-dedupe')
-          ? [{}]
-          : await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING 1`;
+        const key = await h.steps.writeKey(
+          () => tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING 1`,
+        );
         if (key.length) await tx`INSERT INTO ${tx(x.effects)} (message_id) VALUES (${id})`;
         return key.length > 0;
       });

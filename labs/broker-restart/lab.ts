@@ -8,7 +8,7 @@
  *     producer: connects again, resends every id not confirmed, goes on
  * account: every id once in the effect table, every message the queue held delivered after the restart
  */
-import type { Lab, Outage } from '../../src/lab.js';
+import type { Lab, LabContext, Outage } from '../../src/lab.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
 import { Broker } from '../../src/broker/broker.js';
@@ -19,8 +19,10 @@ import { maskUrl } from '../../src/urls.js';
 import { FIRST_BATCH, PREFETCH, AFTER_RECONNECT, messageId, names, reset, schema, topology } from './names.js';
 import type { BrokerRestartOptions } from './options.js';
 import { DEFAULT_BACKOFF } from '../../src/broker/reconnect-plan.js';
-import { consume, produce, target, type ConsumerRecord, type Hooks, type ProducerRecord } from './clients.js';
+import { consume, produce, type ConsumerRecord, type Hooks, type ProducerRecord } from './clients.js';
 import { tally } from './verdicts.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type RestartSteps } from './variants.js';
 
 /** after the producer finished: how long without a delivery ends the wait for the last acks */
 const SETTLE_IDLE_MS = DEFAULT_BACKOFF.maxMs + 3000;
@@ -33,8 +35,16 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
   async run(ctx) {
     const x = names(ctx.names);
     const timeout = ctx.options.reconnectTimeoutMs;
+    // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: RestartSteps = {
+      target: (n) => ({ queue: n.queue, persistent: true }), // a durable quorum queue, persistent messages
+      resend: (send) => send(),
+      writeKey: (write) => write(),
+      restart: (confirmed) => restartNode(ctx, confirmed, timeout),
+    };
+    const steps = withVariants(ctx, correct, variants(ctx));
     const h: Hooks = {
-      fault: (name) => ctx.fault(name),
+      steps,
       emit: (source, fields) => ctx.log.emit(source, fields),
       sleep: (ms) => ctx.sleep(ms),
     };
@@ -49,7 +59,7 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
     };
 
     const publisher = await ReconnectingPublisher.open(opts);
-    const { queue, persistent } = target(x, h);
+    const { queue, persistent } = steps.target(x);
     const produced: ProducerRecord = { ids: [], lostAtRestart: [], reconnects: 0 };
     for (let i = 1; i <= FIRST_BATCH; i++) {
       produced.ids.push(messageId(i));
@@ -59,7 +69,7 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
     const consumed: ConsumerRecord = { deliveries: [], held: [], acked: new Set() };
     let holdAcks = true;
     const consumer = await consume(opts, db, x, h, () => holdAcks, consumed);
-    let outage: Outage<string[]> | null = null;
+    let outage: Outage<string[]> | null;
     let producing: Promise<void> = Promise.resolve();
     try {
       await until(() => consumed.held.length >= PREFETCH, 15_000);
@@ -69,29 +79,7 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
       producing.catch(() => {});
       await until(() => publisher.ledger.confirmed().length >= FIRST_BATCH + 5, 15_000);
       holdAcks = false; // after the restart every delivery is acked; the held ones are not (they come back)
-      if (ctx.fault('no-restart')) {
-        ctx.progress('(test fault) the node is NOT restarted');
-        await ctx.sleep(2000);
-      } else {
-        ctx.progress('restarting the RabbitMQ node (stop, then start) under the producer and the consumer');
-        outage = await ctx.services.outage(
-          'RabbitMQ',
-          async (stopped) => {
-            // everything confirmed by now was confirmed by the node before its process exited
-            const confirmedAtStop = publisher.ledger.confirmed();
-            await ctx.checkpoint('broker-down', {
-              pid: stopped.pid ?? 'docker',
-              probe: stopped.refused ?? 'connected',
-              confirmed: confirmedAtStop.length,
-            });
-            return confirmedAtStop;
-          },
-          { readyTimeoutMs: timeout },
-        );
-        ctx.progress(
-          `the node accepts connections again (${outage.started.readyAt - outage.started.startAt} ms after its start)`,
-        );
-      }
+      outage = await steps.restart(() => publisher.ledger.confirmed());
       doneAt = produced.ids.length;
       await ctx.within(producing, timeout + 30_000, 'the producer to reconnect and finish');
       await ctx.checkpoint('broker-back', { reconnects: produced.reconnects, resent: produced.lostAtRestart.length });
@@ -171,3 +159,30 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
     };
   },
 };
+
+/** stop the RabbitMQ node and start it again under both clients; `confirmed`: what the node had confirmed at its stop */
+async function restartNode(
+  ctx: LabContext<BrokerRestartOptions, Fault, Checkpoint>,
+  confirmed: () => string[],
+  readyTimeoutMs: number,
+): Promise<Outage<string[]>> {
+  ctx.progress('restarting the RabbitMQ node (stop, then start) under the producer and the consumer');
+  const outage = await ctx.services.outage(
+    'RabbitMQ',
+    async (stopped) => {
+      // everything confirmed by now was confirmed by the node before its process exited
+      const confirmedAtStop = confirmed();
+      await ctx.checkpoint('broker-down', {
+        pid: stopped.pid ?? 'docker',
+        probe: stopped.refused ?? 'connected',
+        confirmed: confirmedAtStop.length,
+      });
+      return confirmedAtStop;
+    },
+    { readyTimeoutMs },
+  );
+  ctx.progress(
+    `the node accepts connections again (${outage.started.readyAt - outage.started.startAt} ms after its start)`,
+  );
+  return outage;
+}

@@ -9,7 +9,7 @@ import { Broker, closeChannel, type Consumer } from '../../src/broker/broker.js'
 import type { Db } from '../../src/db/client.js';
 import { backoffMs } from '../../src/broker/reconnect-plan.js';
 import { BACKOFF, type DbOutageNames } from './names.js';
-import type { Fault } from './faults.js';
+import type { OutageSteps } from './variants.js';
 
 export interface Attempt {
   id: string;
@@ -37,8 +37,8 @@ export interface ConsumerSetup {
   holdBudgetMs: number;
   /** a promise to wait on inside the open transaction (before COMMIT), or null */
   holdFor(id: string, delivery: number): Promise<void> | null;
-  /** test-only broken variants (ctx.fault) */
-  fault(name: Fault): boolean;
+  /** the consumer's steps (lab.ts; a broken variant replaces one: variants.ts, TEST ONLY) */
+  steps: OutageSteps;
   emit(fields: Record<string, unknown>): void;
   sleep(ms: number): Promise<void>;
 }
@@ -62,26 +62,6 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
   let seq = 0;
   const { db, x } = s;
 
-  /** one transaction: the processed key and the effect, COMMIT at the end (after the hold, if any) */
-  const transact = async (id: string, n: number, hold: () => Promise<void> | null) => {
-    if (s.fault('autocommit')) {
-      // broken: each statement commits on its own, the effect before the key
-      const [done] = await db`SELECT 1 FROM ${db(x.processed)} WHERE message_id = ${id}`;
-      if (!done) await db`INSERT INTO ${db(x.effects)} (message_id, delivery) VALUES (${id}, ${n})`;
-      await hold();
-      await db`INSERT INTO ${db(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING`;
-      return;
-    }
-    // received, not committed: PostgreSQL may stop here, and this transaction then fails. (Held before BEGIN, not inside
-    // it: postgres.js 3.4 crashes the process writing COMMIT to a connection the server already closed.)
-    await hold();
-    await db.begin(async (tx) => {
-      const fresh =
-        await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING message_id`;
-      if (fresh.length) await tx`INSERT INTO ${tx(x.effects)} (message_id, delivery) VALUES (${id}, ${n})`;
-    });
-  };
-
   const consumer: Consumer & { failure: Promise<never> } = await broker.consume(
     x.queue,
     async (d) => {
@@ -90,23 +70,25 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
       seen.set(id, n);
       record.deliveries.push({ id, delivery: n, redelivered: d.redelivered, at: Date.now() });
       s.emit({ messageId: id, delivery: n, redelivered: d.redelivered, status: 'received' });
-      const early = s.fault('ack-before-commit');
-      if (early) {
-        d.ack(); // broken: the broker forgets the message before its effect is committed
-        record.acks.push({ id, at: Date.now(), seq: ++seq });
-      }
+      const settle = s.steps.onReceipt({
+        ack: () => {
+          d.ack();
+          record.acks.push({ id, at: Date.now(), seq: ++seq });
+          s.emit({ messageId: id, status: 'acked' });
+        },
+        giveBack: () => {
+          d.nack(true); // not acked: the broker redelivers it
+          s.emit({ messageId: id, delivery: n, status: 'nack_requeue' });
+        },
+      });
       const start = Date.now();
       for (let attempt = 1; ; attempt++) {
         try {
-          await transact(id, n, () => (attempt === 1 ? s.holdFor(id, n) : null));
+          await s.steps.transact(db, x, id, n, () => (attempt === 1 ? s.holdFor(id, n) : null));
           record.attempts.push({ id, delivery: n, at: Date.now(), seq: ++seq, ok: true });
           committed.add(id);
           s.emit({ messageId: id, delivery: n, attempt, status: 'committed' });
-          if (!early) {
-            d.ack();
-            record.acks.push({ id, at: Date.now(), seq: ++seq });
-            s.emit({ messageId: id, status: 'acked' });
-          }
+          settle.ack(); // only after the commit
           return;
         } catch (err) {
           const error = codeOf(err);
@@ -114,9 +96,8 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
           s.emit({ messageId: id, delivery: n, attempt, error, status: 'tx_failed' });
           const wait = backoffMs(BACKOFF, attempt - 1);
           if (Date.now() - start + wait > s.holdBudgetMs) {
-            if (!early) d.nack(true); // give it back: not acked, the broker redelivers it
+            settle.giveBack();
             record.givenBack.push({ id, at: Date.now() });
-            s.emit({ messageId: id, delivery: n, status: early ? 'dropped' : 'nack_requeue' });
             return;
           }
           await s.sleep(wait);
@@ -135,4 +116,24 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
       await broker.close();
     },
   };
+}
+
+/**
+ * one transaction: the processed key and the effect, COMMIT at the end. Received, not committed:
+ * PostgreSQL may stop during `hold`, and this transaction then fails. (Held before BEGIN, not inside
+ * it: postgres.js 3.4 crashes the process writing COMMIT to a connection the server already closed.)
+ */
+export async function transact(
+  db: Db,
+  x: DbOutageNames,
+  id: string,
+  delivery: number,
+  hold: () => Promise<void> | null,
+): Promise<void> {
+  await hold();
+  await db.begin(async (tx) => {
+    const fresh =
+      await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING message_id`;
+    if (fresh.length) await tx`INSERT INTO ${tx(x.effects)} (message_id, delivery) VALUES (${id}, ${delivery})`;
+  });
 }

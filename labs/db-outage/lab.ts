@@ -9,6 +9,8 @@
  * account: each id one effect row, none lost, nothing acked before its commit
  */
 import type { Lab, Outage, Stopped } from '../../src/lab.js';
+import { unchanged, withVariants } from '../../src/variant.js';
+import { variants, type OutageSteps } from './variants.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
 import { openDb } from '../../src/db/client.js';
@@ -16,7 +18,7 @@ import { check, checkAtLeast, skipCheck, summaryLine } from '../../src/report/ch
 import { deferred } from '../../src/time.js';
 import { BACKOFF, HELD, MESSAGES, messageId, names, reset, schema, topology } from './names.js';
 import type { DbOutageOptions } from './options.js';
-import { startConsumer } from './consumer.js';
+import { startConsumer, transact } from './consumer.js';
 import { account, ackedBeforeCommit, expectedOutcome, heldOutcome } from './verdicts.js';
 
 export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
@@ -29,6 +31,20 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
     const { downMs, holdBudgetMs } = ctx.options;
     const ids = Array.from({ length: MESSAGES }, (_, i) => messageId(i + 1));
     const heldId = messageId(HELD);
+    // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: OutageSteps = {
+      outage: async (whileDown) => {
+        ctx.progress(`stopping PostgreSQL for ${downMs} ms while ${heldId} is between receive and commit`);
+        const stopped = await ctx.services.outage('PostgreSQL', whileDown);
+        ctx.progress(
+          `PostgreSQL accepts connections again (${stopped.started.readyAt - stopped.started.startAt} ms after its start)`,
+        );
+        return stopped;
+      },
+      onReceipt: unchanged, // settled after the commit
+      transact,
+    };
+    const steps = withVariants(ctx, correct, variants(ctx));
     for (const id of ids) await ctx.broker.sendConfirmed(x.queue, JSON.stringify({ id }), { messageId: id });
     ctx.log.emit('producer', { confirmed: ids.length, status: 'done' });
 
@@ -44,11 +60,11 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
       x,
       holdBudgetMs,
       holdFor: (id, n) => (id === heldId && n === 1 ? (holding.resolve(), release.promise) : null),
-      fault: (name) => ctx.fault(name),
+      steps,
       emit: (fields) => ctx.log.emit('consumer', fields),
       sleep: (ms) => ctx.sleep(ms),
     });
-    let outage: Outage<void> | null = null;
+    let outage: Outage<void> | null;
     /** ready messages while the held delivery waits (passive declare): the broker's view of what was acked */
     let readyWhileHeld = -1;
     try {
@@ -68,18 +84,7 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
         release.resolve(); // the consumer goes on to COMMIT against a stopped database
         await ctx.sleep(Math.max(0, stopped.goneAt + downMs - Date.now()));
       };
-      if (ctx.fault('no-outage')) {
-        ctx.progress('(test fault) PostgreSQL is NOT stopped');
-        readyWhileHeld = await ctx.broker.depth(x.queue);
-        release.resolve();
-        await ctx.sleep(downMs);
-      } else {
-        ctx.progress(`stopping PostgreSQL for ${downMs} ms while ${heldId} is between receive and commit`);
-        outage = await ctx.services.outage('PostgreSQL', whileDown);
-        ctx.progress(
-          `PostgreSQL accepts connections again (${outage.started.readyAt - outage.started.startAt} ms after its start)`,
-        );
-      }
+      outage = await steps.outage(whileDown);
       await ctx.checkpoint('postgres-back', { committed: consumer.committed.size });
       // bounded: every id committed, or the consumer's retry budget twice over and a margin
       const deadline = Date.now() + 2 * holdBudgetMs + 5000;

@@ -25,6 +25,8 @@ import { stream } from './producer.js';
 import { caughtUp, verdicts, type Row } from './verdicts.js';
 import { analyse, History, historyEvent } from '../../src/history.js';
 import type { QuorumFailoverOptions } from './options.js';
+import { withVariants } from '../../src/variant.js';
+import { variants, type FailoverSteps } from './variants.js';
 
 type Ctx = LabContext<QuorumFailoverOptions>;
 
@@ -36,6 +38,16 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     const cluster = ownCluster(ctx.config, CLUSTER_NODES);
     if ('missing' in cluster) return { lines: [], checks: [], skipped: cluster.missing };
     const x = names(ctx.names);
+    // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
+    const correct: FailoverSteps = {
+      registrationWait: (queue, declaredAt) => registrationOnDisk(ctx, queue, declaredAt),
+      victim: (leader) => leader,
+      restart: (node) => node.start(),
+      countConfirm: (confirm, count) => confirm.then(count),
+      reconnect: (pub) => pub.reconnect(),
+      resend: (lost, confirmed) => lost.filter((id) => !confirmed.has(id)),
+    };
+    const steps = withVariants(ctx, correct, variants(ctx));
     const [node1, node2] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
     // a node an interrupted run left down comes back first (the lab starts only nodes mqlab started)
     for (const node of cluster.nodes.filter((x) => x.pid() === null)) {
@@ -49,15 +61,16 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     await declareThrough(node2.amqpUrl, x.queue, ctx.caps.quorumRegistrationDelayMs ? 2 : 1);
     const declaredAt = Date.now();
     const before = await replicasOnline(ctx, x.queue, CLUSTER_NODES);
-    // fault no-registration-wait: on 3.10 the kill comes before the new replica is on disk
-    if (!ctx.fault('no-registration-wait')) await registrationOnDisk(ctx, x.queue, declaredAt);
+    await steps.registrationWait(x.queue, declaredAt);
     if (!before.leader || before.leader === node1.name)
       throw new LabError(
         `the leader of ${x.queue} is ${before.leader ?? 'unknown'}, not a node the lab may kill (node 1 serves the run itself)`,
       );
     const leader = byName(cluster, before.leader);
-    // fault kill-follower: the wrong node dies (the leader keeps leading)
-    const victim = ctx.fault('kill-follower') ? cluster.nodes.find((n) => n !== node1 && n !== leader)! : leader;
+    const victim = steps.victim(
+      leader,
+      cluster.nodes.filter((n) => n !== node1 && n !== leader),
+    );
     const survivors = cluster.nodes.filter((n) => n !== victim);
     ctx.progress(
       `${x.queue}: leader ${before.leader}, replicas ${before.members.join(', ')}; the producer starts on the leader's node`,
@@ -68,6 +81,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     const nodeOf = (url: string | null) => (url && byUrl(cluster, url)) || 'none';
     const s = await stream(
       ctx,
+      steps,
       [leader.amqpUrl, ...cluster.nodes.filter((n) => n !== leader).map((n) => n.amqpUrl)],
       x.queue,
       async () => {
@@ -86,8 +100,8 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     const leaderAfter = await newLeader(ctx, x.queue, victim.name);
     await ctx.checkpoint('failed-over', { leader: leaderAfter, failoverMs });
 
-    // the restart (fault no-restart: left down), then the drain, then the replicas compared
-    if (!ctx.fault('no-restart')) await victim.start();
+    // the restart, then the drain, then the replicas compared
+    await steps.restart(victim);
     const rows = await drain(
       ctx,
       survivors.map((n) => n.amqpUrl),

@@ -2,7 +2,7 @@
  * The stream: ids 1…n published with confirms through a ReconnectingPublisher, at most `window`
  * awaiting their confirm. Once `killAfter` are confirmed, `kill()` runs (the lab SIGKILLs the
  * leader's node). On the loss the producer reconnects to a surviving node and resends every id
- * the ledger holds no confirm for — unless a test-only fault breaks that.
+ * the ledger holds no confirm for (`steps`: lab.ts; a broken variant replaces one, variants.ts, TEST ONLY).
  */
 import type { LabContext } from '../../src/lab.js';
 import { PublishLost, ReconnectingPublisher } from '../../src/broker/reconnect.js';
@@ -10,7 +10,7 @@ import { maskUrl } from '../../src/urls.js';
 import { LabError } from '../../src/errors.js';
 import { settledOrIdle } from '../../src/time.js';
 import type { QuorumFailoverOptions } from './options.js';
-import type { Fault } from './faults.js';
+import type { FailoverSteps } from './variants.js';
 import type { History } from '../../src/history.js';
 
 export interface StreamResult {
@@ -32,7 +32,8 @@ export interface StreamResult {
 
 /** `kill` resolves with the time (Date.now) the signal was sent; every publish and its outcome go into `history` */
 export async function stream(
-  ctx: LabContext<QuorumFailoverOptions, Fault>,
+  ctx: LabContext<QuorumFailoverOptions>,
+  steps: FailoverSteps,
   urls: string[],
   queue: string,
   kill: (confirmed: number) => Promise<number>,
@@ -58,7 +59,6 @@ export async function stream(
   };
   const inflight = new Set<Promise<void>>();
   let killing: Promise<void> | null = null; // runs beside the stream: publishes are in flight when the node dies
-  const confirmEarly = ctx.fault('confirm-early'); // fault: a write to the socket counted as a confirm
   // every publish is answered (confirm, nack, or lost with its connection): one that stays unanswered while
   // nothing else moves for the reconnect budget is the broker's silence, reported, not waited out forever
   const idleBoundMs = failoverBoundMs + 30_000;
@@ -74,10 +74,12 @@ export async function stream(
     const connection = pub.connections;
     const node = nodeOf(pub.url);
     history.publish(id, node);
-    const p = pub.publish('', queue, String(id), { messageId: String(id) }).then(
+    const count = () => {
+      r.confirmed.add(id);
+      history.confirm(id, node);
+    };
+    const p = steps.countConfirm(pub.publish('', queue, String(id), { messageId: String(id) }), count).then(
       () => {
-        r.confirmed.add(id);
-        if (!confirmEarly) history.confirm(id, node);
         if (connection > 1 && r.firstConfirmAfter === null) r.firstConfirmAfter = Date.now();
       },
       (err) => {
@@ -89,10 +91,6 @@ export async function stream(
         r.nackedIds.add(id);
       },
     );
-    if (confirmEarly) {
-      r.confirmed.add(id);
-      history.confirm(id, node);
-    }
     inflight.add(p);
     void p.finally(() => (inflight.delete(p), (lastAnswer = ctx.now()))).catch(() => {});
   };
@@ -117,7 +115,7 @@ export async function stream(
       if (!pub.url) {
         await answered(Promise.all(inflight));
         nacked.length = 0; // recover() resends every id the ledger holds no confirm for, nacked ones too
-        await recover(ctx, pub, r, publish);
+        await recover(ctx, steps, pub, r, publish);
         continue;
       }
       if (next > messages) {
@@ -140,7 +138,8 @@ export async function stream(
 
 /** after the loss: reconnect to the next node and resend what has no confirm */
 async function recover(
-  ctx: LabContext<QuorumFailoverOptions, Fault>,
+  ctx: LabContext<QuorumFailoverOptions>,
+  steps: FailoverSteps,
   pub: ReconnectingPublisher,
   r: StreamResult,
   publish: (id: number) => void,
@@ -148,14 +147,11 @@ async function recover(
   const lost = pub.unconfirmed().map(Number);
   if (r.unconfirmedAtKill.size === 0) for (const id of lost) r.unconfirmedAtKill.add(id);
   ctx.log.emit('producer', { status: 'connection_lost', unconfirmed: lost.length });
-  if (ctx.fault('slow-reconnect')) await ctx.sleep(ctx.options.failoverBoundMs + 1000); // fault: a reconnect that waits too long
-  r.reconnectedTo = await pub.reconnect();
+  r.reconnectedTo = await steps.reconnect(pub);
   ctx.progress(
     `producer: connection lost with ${lost.length} publishes unconfirmed; reconnected to ${maskUrl(r.reconnectedTo)}`,
   );
-  // the faults: nothing resent; or what the producer counted confirmed (confirm-early); or a window of confirmed ids again
-  let resend = ctx.fault('no-resend') ? [] : lost.filter((id) => !r.confirmed.has(id));
-  if (ctx.fault('resend-window')) resend = [...resend, ...[...r.confirmed].slice(-ctx.options.window)];
+  const resend = steps.resend(lost, r.confirmed);
   ctx.log.emit('producer', { status: 'resending', ids: resend.length, to: maskUrl(r.reconnectedTo) });
   r.resent += resend.length;
   for (const id of resend) publish(id);
