@@ -7,13 +7,12 @@
 import type { Lab } from '../../src/lab.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { LabError } from '../../src/errors.js';
 import { summaryLine } from '../../src/report/checks.js';
 import { withVariants } from '../../src/variant.js';
-import { analyse, firstConfirmAfter, History, historyEvent, outcomes } from '../../src/history.js';
-import { PacedProducer, drainRecorded, resendUnconfirmed } from '../../src/broker/recorded-clients.js';
-import { ownCluster, quorumQueue, waitForMembers, type ClusterNode } from '../../src/services/cluster.js';
-import { caughtUp, declareThrough, replicasOnline, viewOf } from '../../src/services/cluster-watch.js';
+import { analyse, firstConfirmAfter, outcomes } from '../../src/history.js';
+import { firstSeen, openLeaderStream } from '../../src/broker/leader-stream.js';
+import { ownCluster, quorumQueue } from '../../src/services/cluster.js';
+import { caughtUp, viewOf } from '../../src/services/cluster-watch.js';
 import { NET_TICKTIME_S } from '../../src/defaults.js';
 import { within } from '../../src/time.js';
 import { CLUSTER_NODES, names, queueArguments } from './names.js';
@@ -44,41 +43,21 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
     const steps = withVariants(ctx, correct, variants);
     const o = ctx.options;
     const x = names(ctx.names);
-    const [node1, node2, node3] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
-    for (const node of cluster.nodes) node.resume(); // a node an interrupted run left stopped runs again
-    for (const node of cluster.nodes.filter((n) => n.pid() === null)) {
-      ctx.progress(`${node.name} does not run (left down by an earlier run?): starting it`);
-      await node.start();
-    }
-    await waitForMembers(ctx.config, CLUSTER_NODES, 120_000);
-
-    await declareThrough(node2.amqpUrl, x.queue, { ...queueArguments });
-    const before = await replicasOnline(ctx.mgmt, x.queue, CLUSTER_NODES);
-    if (before.leader !== node2.name)
-      throw new LabError(
-        `the leader of ${x.queue} is ${before.leader}, not ${node2.name} through which it was declared`,
-      );
-    const leader = node2;
-    const victim = steps.frozen(leader, [node1, node3]);
-    const majority = cluster.nodes.filter((n) => n !== victim);
-    ctx.progress(
-      `${x.queue}: leader ${leader.name}; producer A publishes through it, producer B through ${node3.name}`,
-    );
-
-    const history = new History(Date.now, (e) => ctx.log.emit('history', historyEvent(e)));
-    let next = 1;
-    const nextId = () => next++;
-    const popts = {
+    const stream = await openLeaderStream(ctx, cluster, x.queue, queueArguments, {
       window: o.window,
       paceMs: Math.max(1, Math.round(1000 / o.rate)),
       confirmTimeoutMs: o.confirmTimeoutMs,
       timeoutIsConfirm: steps.timeoutIsConfirm,
-    };
-    const a = await PacedProducer.open(leader.amqpUrl, leader.name, history, popts);
-    const b = await PacedProducer.open(node3.amqpUrl, node3.name, history, popts);
+    });
+    const { nodes, leader, majorityNode: node3, history, a } = stream;
+    const node1 = nodes[0];
+    const victim = steps.frozen(leader, [node1, node3]);
+    const majority = nodes.filter((n) => n !== victim);
+    ctx.progress(
+      `${x.queue}: leader ${leader.name}; producer A publishes through it, producer B through ${node3.name}`,
+    );
     try {
-      a.start(x.queue, nextId);
-      b.start(x.queue, nextId);
+      stream.start();
       await ctx.sleep(o.streamMs);
       await ctx.checkpoint('before-pause', { node: victim.name });
 
@@ -86,18 +65,13 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       const pauseAt = history.injected('pause', victim.name);
       ctx.progress(`SIGSTOP ${victim.name} (pid ${frozenPid}): frozen, its sockets open`);
       const until = pauseAt + steps.pauseFor(o.pauseForMs);
-      const watch = async (seen: () => Promise<boolean>): Promise<number | null> => {
-        while (Date.now() < until) {
-          if (await seen().catch(() => false)) return Date.now();
-          await ctx.sleep(250);
-        }
-        return null;
-      };
+      // each observation on its own: one that hangs (a call that waits on the frozen node) delays no other
+      const watch = (seen: () => Promise<boolean>) => firstSeen(seen, until, (ms) => ctx.sleep(ms));
       let leaderDuringPause: string | null = null;
       const [electedAt, majoritySawPauseAt, abandonedAt] = await Promise.all([
         watch(async () => {
           const q = await within(quorumQueue(ctx.mgmt, x.queue), 3000, 'the queue');
-          if (q?.leader && q.leader !== before.leader) leaderDuringPause = q.leader;
+          if (q?.leader && q.leader !== leader.name) leaderDuringPause = q.leader;
           return leaderDuringPause !== null;
         }),
         watch(async () => {
@@ -148,29 +122,18 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
         await ctx.sleep(500);
       }
       await ctx.sleep(o.streamMs);
-      await Promise.all([a.stop(o.confirmTimeoutMs), b.stop(o.confirmTimeoutMs)]);
+      await stream.stop(o.confirmTimeoutMs);
       const replicas = resumedSeenAt
         ? await caughtUp(cluster, x.queue, ctx.config.vhost, victim.name, o.catchUpTimeoutMs, (l) => ctx.progress(l))
         : null;
       await ctx.checkpoint('resumed', { node: victim.name });
 
-      const confirmed = [...analyse(history.entries).confirmed].sort((p, q) => p - q);
-      const resent = steps.resend
-        ? await resendUnconfirmed(history, node1.amqpUrl, node1.name, x.queue, 60_000, steps.alsoResend(confirmed))
-        : 0;
-      const byUrl = (url: string) => cluster.nodes.find((n) => n.amqpUrl === url)?.name ?? url;
-      await drainRecorded(
-        history,
-        majority.map((n) => n.amqpUrl),
-        byUrl,
-        x.queue,
-        () => ctx.broker.depth(x.queue),
-        { quietMs: 1500, timeoutMs: 120_000, ackUnrecorded: steps.ackUnrecorded },
-      );
+      const resent = steps.resend ? await stream.resendUnconfirmed(steps.alsoResend(stream.confirmed())) : 0;
+      await stream.drain(majority, () => ctx.broker.depth(x.queue), steps.ackUnrecorded);
 
       const observed: Observed = {
         history: history.entries,
-        leaderBefore: before.leader,
+        leaderBefore: leader.name,
         frozen: victim.name,
         majorityNode: node3.name,
         pauseAt,
@@ -187,7 +150,7 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       const facts = {
         frozen: victim.name,
         frozenPid,
-        leaderBefore: before.leader,
+        leaderBefore: leader.name,
         leaderDuringPause,
         netTicktimeS: NET_TICKTIME_S,
         electionMs: ms(electedAt),
@@ -206,7 +169,7 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
         lines: [
           summaryLine('node-pause', {
             frozen: victim.name,
-            leader: `${before.leader}->${leaderDuringPause ?? 'none'}`,
+            leader: `${leader.name}->${leaderDuringPause ?? 'none'}`,
             electionMs: facts.electionMs,
             majoritySawPauseMs: facts.majoritySawPauseMs,
             majorityResumedMs: facts.majorityResumedMs,
@@ -226,7 +189,7 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       };
     } finally {
       victim.resume();
-      await Promise.all([a.close(), b.close()]);
+      await stream.close();
     }
   },
 };

@@ -7,13 +7,13 @@
 import type { Lab } from '../../src/lab.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { EnvError, LabError } from '../../src/errors.js';
+import { EnvError } from '../../src/errors.js';
 import { summaryLine } from '../../src/report/checks.js';
 import { withVariants } from '../../src/variant.js';
-import { analyse, firstConfirmAfter, History, historyEvent, outcomes } from '../../src/history.js';
-import { PacedProducer, drainRecorded, resendUnconfirmed } from '../../src/broker/recorded-clients.js';
-import { ownCluster, quorumQueue, waitForMembers, type ClusterNode } from '../../src/services/cluster.js';
-import { caughtUp, declareThrough, replicasOnline, viewOf } from '../../src/services/cluster-watch.js';
+import { analyse, firstConfirmAfter, outcomes } from '../../src/history.js';
+import { firstSeen, openLeaderStream } from '../../src/broker/leader-stream.js';
+import { ownCluster, quorumQueue } from '../../src/services/cluster.js';
+import { caughtUp, viewOf } from '../../src/services/cluster-watch.js';
 import { cutLinks, linkCutRefusal, type LinkCut } from '../../src/services/link-cut.js';
 import { NET_TICKTIME_S } from '../../src/defaults.js';
 import { within } from '../../src/time.js';
@@ -46,43 +46,21 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
     const steps = withVariants(ctx, correct, variants);
     const o = ctx.options;
     const x = names(ctx.names);
-    const [node1, node2, node3] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
-    for (const node of cluster.nodes) node.resume(); // a node an interrupted node-pause run left stopped runs again
-    for (const node of cluster.nodes.filter((n) => n.pid() === null)) {
-      ctx.progress(`${node.name} does not run (left down by an earlier run?): starting it`);
-      await node.start();
-    }
-    await waitForMembers(ctx.config, CLUSTER_NODES, 120_000);
-
-    // the queue leads on node 2 (declared there, client-local); node 1 serves the engine and stays on the majority side
-    await declareThrough(node2.amqpUrl, x.queue, { ...queueArguments });
-    const before = await replicasOnline(ctx.mgmt, x.queue, CLUSTER_NODES);
-    if (before.leader !== node2.name)
-      throw new LabError(
-        `the leader of ${x.queue} is ${before.leader}, not ${node2.name} through which it was declared`,
-      );
-    const leader = node2;
-    const victim = steps.cutOff(leader, [node1, node3]);
-    const majority = cluster.nodes.filter((n) => n !== victim);
-    ctx.progress(
-      `${x.queue}: leader ${leader.name}; producer A publishes through it, producer B through ${node3.name}`,
-    );
-
-    const history = new History(Date.now, (e) => ctx.log.emit('history', historyEvent(e)));
-    let next = 1;
-    const nextId = () => next++;
-    const popts = {
+    const stream = await openLeaderStream(ctx, cluster, x.queue, queueArguments, {
       window: o.window,
       paceMs: Math.max(1, Math.round(1000 / o.rate)),
       confirmTimeoutMs: o.confirmTimeoutMs,
       timeoutIsConfirm: steps.timeoutIsConfirm,
-    };
-    const a = await PacedProducer.open(leader.amqpUrl, leader.name, history, popts);
-    const b = await PacedProducer.open(node3.amqpUrl, node3.name, history, popts);
+    });
+    const { nodes, leader, majorityNode: node3, history, a, b } = stream;
+    const victim = steps.cutOff(leader, [nodes[0], node3]);
+    const majority = nodes.filter((n) => n !== victim);
+    ctx.progress(
+      `${x.queue}: leader ${leader.name}; producer A publishes through it, producer B through ${node3.name}`,
+    );
     let cut: LinkCut | null = null;
     try {
-      a.start(x.queue, nextId);
-      b.start(x.queue, nextId);
+      stream.start();
       await ctx.sleep(o.streamMs);
       await ctx.checkpoint('before-cut', { node: victim.name, confirmed: a.counts.confirmed + b.counts.confirmed });
 
@@ -98,18 +76,12 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
       const cutFor = steps.cutFor(o.cutForMs);
       const until = cutAt + cutFor;
       // each observation on its own: one that hangs (a call that waits on the cut-off node) delays no other
-      const watch = async (seen: () => Promise<boolean>): Promise<number | null> => {
-        while (Date.now() < until) {
-          if (await seen().catch(() => false)) return Math.round(Date.now());
-          await ctx.sleep(250);
-        }
-        return null;
-      };
+      const watch = (seen: () => Promise<boolean>) => firstSeen(seen, until, (ms) => ctx.sleep(ms));
       let leaderDuringCut: string | null = null;
       const [electedAt, majoritySawCutAt, cutSawMajorityAt, abandonedAt] = await Promise.all([
         watch(async () => {
           const q = await within(quorumQueue(ctx.mgmt, x.queue), 3000, 'the queue');
-          if (q?.leader && q.leader !== before.leader) leaderDuringCut = q.leader;
+          if (q?.leader && q.leader !== leader.name) leaderDuringCut = q.leader;
           return leaderDuringCut !== null;
         }),
         watch(async () => {
@@ -146,7 +118,7 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
       let restartedAt: number | null = null;
       const healEnd = healAt + o.catchUpTimeoutMs;
       while (Date.now() < healEnd) {
-        const views = await Promise.all(cluster.nodes.map((n) => viewOf(n, ctx.config.vhost)));
+        const views = await Promise.all(nodes.map((n) => viewOf(n, ctx.config.vhost)));
         const listed = [...new Set(views.flatMap((v) => v?.partitions ?? []))];
         if (listed.length) partitionsAfterHeal = listed;
         if (views.every((v) => v && v.running.length === CLUSTER_NODES)) {
@@ -166,30 +138,19 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
         await ctx.sleep(500);
       }
       await ctx.sleep(o.streamMs);
-      await Promise.all([a.stop(o.confirmTimeoutMs), b.stop(o.confirmTimeoutMs)]);
+      await stream.stop(o.confirmTimeoutMs);
       const replicas = healedSeenAt
         ? await caughtUp(cluster, x.queue, ctx.config.vhost, victim.name, o.catchUpTimeoutMs, (l) => ctx.progress(l))
         : null;
       await ctx.checkpoint('healed', { node: victim.name });
 
       // the producer sends again what has no confirm, through a majority node; the consumer drains there
-      const confirmed = [...analyse(history.entries).confirmed].sort((p, q) => p - q);
-      const resent = steps.resend
-        ? await resendUnconfirmed(history, node1.amqpUrl, node1.name, x.queue, 60_000, steps.alsoResend(confirmed))
-        : 0;
-      const byUrl = (url: string) => cluster.nodes.find((n) => n.amqpUrl === url)?.name ?? url;
-      await drainRecorded(
-        history,
-        majority.map((n) => n.amqpUrl),
-        byUrl,
-        x.queue,
-        () => ctx.broker.depth(x.queue),
-        { quietMs: 1500, timeoutMs: 120_000 },
-      );
+      const resent = steps.resend ? await stream.resendUnconfirmed(steps.alsoResend(stream.confirmed())) : 0;
+      await stream.drain(majority, () => ctx.broker.depth(x.queue));
 
       const observed: Observed = {
         history: history.entries,
-        leaderBefore: before.leader,
+        leaderBefore: leader.name,
         cutOff: victim.name,
         majorityNode: node3.name,
         cutAt,
@@ -206,7 +167,7 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
       const ms = (t: number | null) => (t === null ? null : Math.round(t - cutAt));
       const facts = {
         cutOff: victim.name,
-        leaderBefore: before.leader,
+        leaderBefore: leader.name,
         leaderDuringCut,
         netTicktimeS: NET_TICKTIME_S,
         electionMs: ms(electedAt),
@@ -228,7 +189,7 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
         lines: [
           summaryLine('partition', {
             cutOff: victim.name,
-            leader: `${before.leader}->${leaderDuringCut ?? 'none'}`,
+            leader: `${leader.name}->${leaderDuringCut ?? 'none'}`,
             electionMs: facts.electionMs,
             majoritySawCutMs: facts.majoritySawCutMs,
             cutSawMajorityMs: facts.cutSawMajorityMs,
@@ -248,7 +209,7 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
         facts,
       };
     } finally {
-      await Promise.all([a.close(), b.close()]);
+      await stream.close();
       await cut?.heal();
     }
   },

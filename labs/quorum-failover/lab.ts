@@ -12,10 +12,11 @@ import { LabError } from '../../src/errors.js';
 import { within } from '../../src/time.js';
 import { maskUrl } from '../../src/urls.js';
 import { summaryLine } from '../../src/report/checks.js';
+import { clusterRunning } from '../../src/broker/leader-stream.js';
+import { replicasOnline } from '../../src/services/cluster-watch.js';
 import {
   ownCluster,
   quorumQueue,
-  waitForMembers,
   type ClusterNode,
   type OwnCluster,
   type ReplicaStatus,
@@ -49,18 +50,14 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     };
     const steps = withVariants(ctx, correct, variants(ctx));
     const [node1, node2] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
-    // a node an interrupted run left down comes back first (the lab starts only nodes mqlab started)
-    for (const node of cluster.nodes.filter((x) => x.pid() === null)) {
-      ctx.progress(`${node.name} does not run (left down by an earlier run?): starting it`);
-      await node.start();
-    }
-    await waitForMembers(ctx.config, CLUSTER_NODES, 120_000);
+    // a node an interrupted run left down (or frozen) runs again first (the lab starts only nodes mqlab started)
+    await clusterRunning(ctx.config, cluster, (line) => ctx.progress(line));
 
     // a fresh queue, its leader on node 2 (declared there, client-local): never node 1, which the engine uses
     // 3.10: declared twice, so the second delete clears a registration an earlier failed restart left (registrationOnDisk)
     await declareThrough(node2.amqpUrl, x.queue, ctx.caps.quorumRegistrationDelayMs ? 2 : 1);
     const declaredAt = Date.now();
-    const before = await replicasOnline(ctx, x.queue, CLUSTER_NODES);
+    const before = await replicasOnline(ctx.mgmt, x.queue, CLUSTER_NODES);
     await steps.registrationWait(x.queue, declaredAt);
     if (!before.leader || before.leader === node1.name)
       throw new LabError(
@@ -204,18 +201,6 @@ async function registrationOnDisk(ctx: Ctx, queue: string, declaredAt: number): 
     `RabbitMQ ${ctx.caps.version} writes a new quorum replica's registration to disk up to ${delay / 1000} s late (a node killed sooner restarts without its replica of ${queue}): waiting ${(wait / 1000).toFixed(1)} s before the stream`,
   );
   await ctx.sleep(wait);
-}
-
-/** the management API's view once `n` replicas are online */
-async function replicasOnline(ctx: Ctx, queue: string, n: number) {
-  const end = Date.now() + 30_000;
-  for (;;) {
-    const q = await quorumQueue(ctx.mgmt, queue);
-    if (q && q.online.length >= n && q.leader) return q;
-    if (Date.now() > end)
-      throw new LabError(`${queue} has ${q?.online.length ?? 0} of ${n} replicas online after 30 s`);
-    await ctx.sleep(300);
-  }
 }
 
 /** the leader the management API names after the kill: another node, or null within the bound */
