@@ -1,0 +1,169 @@
+/** node-pause's verdicts on scripted histories and views (pure: no cluster): each check PASSes on a good run and FAILs on its own flaw. */
+import { describe, expect, it } from 'vitest';
+import { History } from '../../src/history.js';
+import { evaluate } from '../../src/report/checks.js';
+import { verdicts, type Observed } from './verdicts.js';
+import { meta } from './meta.js';
+
+const PAUSE_AT = 1000;
+const RESUME_AT = 20_000;
+/** producer A gives the frozen node up at its first confirm timeout */
+const ABANDONED_AT = 6300;
+const BOUND = 30_000;
+
+/** a history on a scripted clock: each step at its own time (ms) */
+function scripted(steps: [number, (h: History) => void][]): History {
+  let now = 0;
+  const h = new History(() => now);
+  for (const [t, step] of [...steps].sort((p, q) => p[0] - q[0])) {
+    now = t;
+    step(h);
+  }
+  return h;
+}
+
+type Step = [number, (h: History) => void];
+const at = (t: number, step: (h: History) => void): Step => [t, step];
+
+/**
+ * a good run: before the pause A (through n2, the leader) and B (through n3) publish 1–4 and 5–8, all
+ * confirmed; during the pause A's 9, 10 time out (A gives n2 up) and B's 11, 12 are confirmed from 4.0 s;
+ * after the resume 9 and 10 are resent through n1 and confirmed; every id consumed once, 9 twice (unconfirmed: allowed)
+ */
+function goodSteps(): Step[] {
+  const s: Step[] = [];
+  for (const id of [1, 2, 3, 4])
+    s.push(
+      at(100 + id, (h) => h.publish(id, 'n2')),
+      at(200 + id, (h) => h.confirm(id, 'n2')),
+    );
+  for (const id of [5, 6, 7, 8])
+    s.push(
+      at(100 + id, (h) => h.publish(id, 'n3')),
+      at(200 + id, (h) => h.confirm(id, 'n3')),
+    );
+  s.push(at(PAUSE_AT, (h) => void h.injected('pause', 'n2')));
+  for (const id of [9, 10])
+    s.push(
+      at(1100 + id, (h) => h.publish(id, 'n2')),
+      at(6100 + id, (h) => h.timeout(id, 'n2')),
+    );
+  s.push(
+    at(1500, (h) => h.publish(11, 'n3')),
+    at(4000, (h) => h.confirm(11, 'n3')),
+  );
+  s.push(
+    at(1600, (h) => h.publish(12, 'n3')),
+    at(4100, (h) => h.confirm(12, 'n3')),
+  );
+  s.push(at(RESUME_AT, (h) => void h.injected('resume', 'n2')));
+  for (const id of [9, 10])
+    s.push(
+      at(21_000 + id, (h) => h.publish(id, 'n1')),
+      at(21_100 + id, (h) => h.confirm(id, 'n1')),
+    );
+  for (let id = 1; id <= 12; id++) s.push(at(30_000 + id, (h) => h.consume(id, 'n1', false)));
+  s.push(at(30_100, (h) => h.consume(9, 'n3', false)));
+  return s;
+}
+
+const replica = (node: string, raftState: string, commitIndex: number) => ({
+  node,
+  raftState,
+  commitIndex,
+  lastApplied: commitIndex,
+  term: 3,
+});
+
+function observed(o: Partial<Observed> = {}, steps: Step[] = goodSteps()): Observed {
+  return {
+    history: scripted(steps).entries,
+    leaderBefore: 'n2',
+    frozen: 'n2',
+    majorityNode: 'n3',
+    pauseAt: PAUSE_AT,
+    resumeAt: RESUME_AT,
+    abandonedAt: ABANDONED_AT,
+    leaderDuringPause: 'n3',
+    majoritySawPauseAt: 11_000,
+    resumedSeenAt: 25_000,
+    replicas: [replica('n3', 'leader', 90), replica('n2', 'follower', 90), replica('n1', 'follower', 90)],
+    ...o,
+  };
+}
+
+/** the names of the checks that fail */
+const failed = (o: Observed, bound = BOUND) =>
+  verdicts(o, bound)
+    .map(evaluate)
+    .filter((c) => !c.pass)
+    .map((c) => c.name);
+
+describe('node-pause verdicts', () => {
+  it('a good run passes every check the lab declares, in its order', () => {
+    const checks = verdicts(observed(), BOUND).map(evaluate);
+    expect(checks.map((c) => c.name)).toEqual([...meta.checks]);
+    expect(checks.filter((c) => !c.pass)).toEqual([]);
+    expect(checks.find((c) => c.name === 'majorityResumedMs')?.actual).toBe(3000);
+  });
+
+  it('frozenLeaderAnsweredNothing: a nack, a loss or a confirm through the frozen node before A gave it up', () => {
+    const without9 = goodSteps().filter(([t]) => t !== 6109 && t !== 30_100);
+    expect(failed(observed({}, [...without9, at(1500, (h) => h.nack(9, 'n2'))]))).toEqual([
+      'frozenLeaderAnsweredNothing',
+    ]);
+    expect(failed(observed({}, [...without9, at(1500, (h) => h.lost(9, 'n2'))]))).toEqual([
+      'frozenLeaderAnsweredNothing',
+    ]);
+    expect(failed(observed({}, [...without9, at(1500, (h) => h.confirm(9, 'n2'))]))).toEqual([
+      'frozenLeaderAnsweredNothing',
+    ]);
+  });
+
+  it('frozenLeaderAnsweredNothing: a confirm after the timeout (the resumed node answering late) is not an answer while frozen', () => {
+    expect(failed(observed({}, [...goodSteps(), at(RESUME_AT + 100, (h) => h.confirm(9, 'n2'))]))).toEqual([]);
+  });
+
+  it('leaderChanged: no leader seen during the pause, or the frozen one', () => {
+    expect(failed(observed({ leaderDuringPause: null }))).toEqual(['leaderChanged']);
+    expect(failed(observed({ leaderDuringPause: 'n2' }))).toEqual(['leaderChanged']);
+  });
+
+  it('majorityResumedMs: the majority confirmed later than the bound, or only after the resume', () => {
+    expect(failed(observed(), 2999)).toEqual(['majorityResumedMs']);
+    const late = goodSteps()
+      .filter(([t]) => t !== 4000 && t !== 4100)
+      .concat([at(RESUME_AT + 10, (h) => h.confirm(11, 'n3')), at(RESUME_AT + 20, (h) => h.confirm(12, 'n3'))]);
+    expect(failed(observed({}, late))).toEqual(['majorityResumedMs', 'majorityConfirmsDuringPause']);
+  });
+
+  it('pauseObserved and resumedSeen: the majority never saw the node go, or come back', () => {
+    expect(failed(observed({ majoritySawPauseAt: null }))).toEqual(['pauseObserved']);
+    expect(failed(observed({ resumedSeenAt: null }))).toEqual(['resumedSeen']);
+  });
+
+  it('frozenReplicaCaughtUp: behind the leader, still leading, or not in quorum_status', () => {
+    const behind = [replica('n3', 'leader', 90), replica('n2', 'follower', 80), replica('n1', 'follower', 90)];
+    expect(failed(observed({ replicas: behind }))).toEqual(['frozenReplicaCaughtUp']);
+    const twoLeaders = [replica('n3', 'leader', 90), replica('n2', 'leader', 90)];
+    expect(failed(observed({ replicas: twoLeaders }))).toEqual(['frozenReplicaCaughtUp']);
+    expect(failed(observed({ replicas: null }))).toEqual(['frozenReplicaCaughtUp']);
+  });
+
+  it('confirmedLost and everyIdConsumed: a confirmed id acked by a consumer that never recorded it', () => {
+    const steps = goodSteps().filter(([t]) => t !== 30_003);
+    expect(failed(observed({}, steps))).toEqual(['confirmedLost', 'everyIdConsumed']);
+  });
+
+  it('everyIdConsumed alone: an id that timed out and was never sent again', () => {
+    const steps = [...goodSteps(), at(1200, (h) => h.publish(13, 'n2')), at(6200, (h) => h.timeout(13, 'n2'))];
+    expect(failed(observed({}, steps))).toEqual(['everyIdConsumed']);
+  });
+
+  it('duplicatesNotUnconfirmed: a confirmed id consumed twice as a fresh copy (a redelivery is not a duplicate)', () => {
+    expect(failed(observed({}, [...goodSteps(), at(30_200, (h) => h.consume(2, 'n3', false))]))).toEqual([
+      'duplicatesNotUnconfirmed',
+    ]);
+    expect(failed(observed({}, [...goodSteps(), at(30_200, (h) => h.consume(2, 'n3', true))]))).toEqual([]);
+  });
+});

@@ -1,0 +1,165 @@
+/** partition's verdicts on scripted histories and views (pure: no cluster): each check PASSes on a good run and FAILs on its own flaw. */
+import { describe, expect, it } from 'vitest';
+import { History } from '../../src/history.js';
+import { evaluate } from '../../src/report/checks.js';
+import { verdicts, type Observed } from './verdicts.js';
+import { meta } from './meta.js';
+
+const CUT_AT = 1000;
+const HEAL_AT = 20_000;
+const BOUND = 30_000;
+
+/** a history on a scripted clock: each step at its own time (ms) */
+function scripted(steps: [number, (h: History) => void][]): History {
+  let now = 0;
+  const h = new History(() => now);
+  for (const [t, step] of [...steps].sort((p, q) => p[0] - q[0])) {
+    now = t;
+    step(h);
+  }
+  return h;
+}
+
+type Step = [number, (h: History) => void];
+const at = (t: number, step: (h: History) => void): Step => [t, step];
+
+/**
+ * a good run: before the cut A (through n2, the leader) and B (through n3) publish 1–4 and 5–8, all
+ * confirmed; during the cut A's 9, 10 time out and B's 11, 12 are confirmed from 4.0 s; after the heal
+ * 9 and 10 are resent through n1 and confirmed; every id consumed once, 9 twice (unconfirmed: allowed)
+ */
+function goodSteps(): Step[] {
+  const s: Step[] = [];
+  for (const id of [1, 2, 3, 4])
+    s.push(
+      at(100 + id, (h) => h.publish(id, 'n2')),
+      at(200 + id, (h) => h.confirm(id, 'n2')),
+    );
+  for (const id of [5, 6, 7, 8])
+    s.push(
+      at(100 + id, (h) => h.publish(id, 'n3')),
+      at(200 + id, (h) => h.confirm(id, 'n3')),
+    );
+  s.push(at(CUT_AT, (h) => void h.injected('cut', 'n2')));
+  for (const id of [9, 10])
+    s.push(
+      at(1100 + id, (h) => h.publish(id, 'n2')),
+      at(6100 + id, (h) => h.timeout(id, 'n2')),
+    );
+  s.push(
+    at(1500, (h) => h.publish(11, 'n3')),
+    at(4000, (h) => h.confirm(11, 'n3')),
+  );
+  s.push(
+    at(1600, (h) => h.publish(12, 'n3')),
+    at(4100, (h) => h.confirm(12, 'n3')),
+  );
+  s.push(at(HEAL_AT, (h) => void h.injected('heal', 'n2')));
+  for (const id of [9, 10])
+    s.push(
+      at(21_000 + id, (h) => h.publish(id, 'n1')),
+      at(21_100 + id, (h) => h.confirm(id, 'n1')),
+    );
+  for (let id = 1; id <= 12; id++) s.push(at(30_000 + id, (h) => h.consume(id, 'n1', false)));
+  s.push(at(30_100, (h) => h.consume(9, 'n3', false)));
+  return s;
+}
+
+const replica = (node: string, raftState: string, commitIndex: number) => ({
+  node,
+  raftState,
+  commitIndex,
+  lastApplied: commitIndex,
+  term: 3,
+});
+
+function observed(o: Partial<Observed> = {}, steps: Step[] = goodSteps()): Observed {
+  return {
+    history: scripted(steps).entries,
+    leaderBefore: 'n2',
+    cutOff: 'n2',
+    majorityNode: 'n3',
+    cutAt: CUT_AT,
+    healAt: HEAL_AT,
+    leaderDuringCut: 'n3',
+    electedAt: 3500,
+    majoritySawCutAt: 11_000,
+    cutSawMajorityAt: 11_500,
+    healedSeenAt: 25_000,
+    replicas: [replica('n3', 'leader', 90), replica('n2', 'follower', 90), replica('n1', 'follower', 90)],
+    ...o,
+  };
+}
+
+/** the names of the checks that fail */
+const failed = (o: Observed, bound = BOUND) =>
+  verdicts(o, bound)
+    .map(evaluate)
+    .filter((c) => !c.pass)
+    .map((c) => c.name);
+
+describe('partition verdicts', () => {
+  it('a good run passes every check the lab declares, in its order', () => {
+    const checks = verdicts(observed(), BOUND).map(evaluate);
+    expect(checks.map((c) => c.name)).toEqual([...meta.checks]);
+    expect(checks.filter((c) => !c.pass)).toEqual([]);
+    expect(checks.find((c) => c.name === 'majorityResumedMs')?.actual).toBe(3000);
+  });
+
+  it('cutOffLeaderConfirmsNothing: a confirm through the cut-off leader of an id sent during the cut', () => {
+    // 9 confirmed by the minority instead of timing out (and so consumed once: its second copy would be a stray duplicate)
+    const steps = goodSteps().filter(([t]) => t !== 6109 && t !== 30_100);
+    expect(failed(observed({}, [...steps, at(2000, (h) => h.confirm(9, 'n2'))]))).toEqual([
+      'cutOffLeaderConfirmsNothing',
+    ]);
+    // a confirm of an id sent before the cut, or one that comes after the heal, is not the minority's confirm
+    expect(failed(observed({}, [...goodSteps(), at(HEAL_AT + 500, (h) => h.confirm(10, 'n2'))]))).toEqual([]);
+  });
+
+  it('leaderChanged: no leader seen during the cut, or the old one', () => {
+    expect(failed(observed({ leaderDuringCut: null }))).toEqual(['leaderChanged']);
+    expect(failed(observed({ leaderDuringCut: 'n2' }))).toEqual(['leaderChanged']);
+  });
+
+  it('majorityResumedMs: the majority confirmed later than the bound, or only after the heal', () => {
+    expect(failed(observed(), 2999)).toEqual(['majorityResumedMs']);
+    const late = goodSteps()
+      .filter(([t]) => t !== 4000 && t !== 4100)
+      .concat([at(HEAL_AT + 10, (h) => h.confirm(11, 'n3')), at(HEAL_AT + 20, (h) => h.confirm(12, 'n3'))]);
+    expect(failed(observed({}, late))).toEqual(['majorityResumedMs', 'majorityConfirmsDuringCut']);
+  });
+
+  it('partitionObserved: one side never saw the other go', () => {
+    expect(failed(observed({ cutSawMajorityAt: null }))).toEqual(['partitionObserved']);
+    expect(failed(observed({ majoritySawCutAt: null }))).toEqual(['partitionObserved']);
+  });
+
+  it('partitionHealed: the views never showed every member running again', () => {
+    expect(failed(observed({ healedSeenAt: null }))).toEqual(['partitionHealed']);
+  });
+
+  it('cutOffReplicaCaughtUp: behind the leader, still leading, or not in quorum_status', () => {
+    const behind = [replica('n3', 'leader', 90), replica('n2', 'follower', 80), replica('n1', 'follower', 90)];
+    expect(failed(observed({ replicas: behind }))).toEqual(['cutOffReplicaCaughtUp']);
+    const twoLeaders = [replica('n3', 'leader', 90), replica('n2', 'leader', 90)];
+    expect(failed(observed({ replicas: twoLeaders }))).toEqual(['cutOffReplicaCaughtUp']);
+    expect(failed(observed({ replicas: null }))).toEqual(['cutOffReplicaCaughtUp']);
+  });
+
+  it('confirmedLost and everyIdConsumed: a confirmed id never consumed', () => {
+    const steps = goodSteps().filter(([t]) => t !== 30_003);
+    expect(failed(observed({}, steps))).toEqual(['confirmedLost', 'everyIdConsumed']);
+  });
+
+  it('everyIdConsumed alone: an id that timed out and was never sent again', () => {
+    const steps = [...goodSteps(), at(1200, (h) => h.publish(13, 'n2')), at(6200, (h) => h.timeout(13, 'n2'))];
+    expect(failed(observed({}, steps))).toEqual(['everyIdConsumed']);
+  });
+
+  it('duplicatesNotUnconfirmed: a confirmed id consumed twice as a fresh copy (a redelivery is not a duplicate)', () => {
+    expect(failed(observed({}, [...goodSteps(), at(30_200, (h) => h.consume(2, 'n3', false))]))).toEqual([
+      'duplicatesNotUnconfirmed',
+    ]);
+    expect(failed(observed({}, [...goodSteps(), at(30_200, (h) => h.consume(2, 'n3', true))]))).toEqual([]);
+  });
+});
