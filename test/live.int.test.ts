@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
 import { openBrowser, SCREENSHOTS, type OpenBrowser } from './browser.js';
+import { registry } from '../labs/registry.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-live-'));
@@ -77,6 +78,18 @@ async function smallestText(page: Page) {
     return { html, graph, overflow: document.documentElement.scrollWidth - innerWidth };
   });
 }
+
+/** the graph's boxes whose name is drawn wider than the box (their ids): none */
+const namesOutside = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('svg.graph .g-node')]
+      .filter((g) => {
+        const box = g.querySelector('rect')!.getBBox();
+        const name = (g.querySelector('.g-name') as SVGGraphicsElement).getBBox();
+        return name.x + name.width > box.x + box.width;
+      })
+      .map((g) => g.getAttribute('data-node')),
+  );
 
 async function shoot(page: Page, name: string, size: { width: number; height: number }) {
   await page.setViewportSize(size);
@@ -225,6 +238,63 @@ describe('the bench: --live and the player in headless Chromium', () => {
     const width = await page.locator('section.bench').evaluate((el) => el.getBoundingClientRect().width);
     expect(width).toBeGreaterThan(1700);
   }, 120_000);
+
+  it('mqlab all --live --jobs 4: a button per lab as it starts, each with its verdict when it ends; the server closes', async () => {
+    // the workshop's labs (docs/workshop.md) four at once; the others are SKIP with --skip (each lab's own test runs it)
+    const kept = ['retry', 'consumer-crash', 'outbox', 'retry-dlq'];
+    const skip = registry.map((l) => l.name).filter((n) => !kept.includes(n));
+    const run = await startLive([
+      'all',
+      '--jobs',
+      '4',
+      '--skip',
+      skip.join(','),
+      '--namespace',
+      NS,
+      '--json',
+      '--live',
+      '--port',
+      '0',
+    ]);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(run.url);
+    // mid-run: a button per lab started so far, at least one of them still running
+    await expect
+      .poll(async () => (await page.locator('#labs-nav button').allInnerTexts()).some((t) => / RUNNING$/.test(t)), {
+        timeout: 60_000,
+      })
+      .toBe(true);
+    const mid = await shoot(page, 'live-all-1280.png', { width: 1280, height: 720 });
+    expect(mid.overflow).toBeLessThanOrEqual(0);
+    const r = await run.exited(300_000);
+    const doc = JSON.parse(r.stdout) as { labs: { lab: string; status: string; error?: unknown; checks?: unknown }[] };
+    const failed = doc.labs.filter((l) => l.status !== 'passed' && l.status !== 'skipped');
+    expect(r.exitCode, failed.map((l) => `${l.lab}: ${JSON.stringify(l.error ?? l.checks)}`).join('\n')).toBe(0);
+    await expect.poll(() => page.locator('#live-state').innerText(), { timeout: 10_000 }).toMatch(/run ended/);
+    // a button per lab that ran (in the order they started), each with its verdict in the run's own --json document
+    const verdicts = new Map(
+      doc.labs.map((l) => [l.lab, l.status === 'passed' ? 'PASS' : l.status === 'skipped' ? 'SKIP' : 'FAIL']),
+    );
+    const buttons = (await page.locator('#labs-nav button').allInnerTexts()).map((t) => t.split(' '));
+    expect(buttons.map(([lab]) => lab).sort()).toEqual([...kept].sort());
+    for (const [lab, verdict] of buttons) expect(verdict, lab).toBe(verdicts.get(lab!));
+    expect(
+      doc.labs
+        .filter((l) => l.status === 'passed')
+        .map((l) => l.lab)
+        .sort(),
+    ).toEqual([...kept].sort());
+    // each lab's graph: every name inside its box
+    for (const lab of kept) {
+      await page.locator('#labs-nav button', { hasText: new RegExp(`^${lab} `) }).click();
+      expect(await namesOutside(page), lab).toEqual([]);
+    }
+    // a lab's button opens that lab's bench: its verdict and its own namespaced queues
+    await page.locator('#labs-nav button', { hasText: /^outbox / }).click();
+    await expect.poll(() => page.locator('#verdict').getAttribute('data-verdict'), { timeout: 5_000 }).toBe('PASS');
+    expect(await page.locator('svg.graph').innerHTML()).toContain(`${NS}_j`);
+    expect(await listening(run.port)).toBe(false);
+  }, 360_000);
 
   it('bad input: a port in use or a bad --port is one line and exit 2', async () => {
     const busy = net.createServer().listen(0, '127.0.0.1');

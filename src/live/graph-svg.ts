@@ -29,7 +29,8 @@ function nodeSvg(n: GraphNode): string {
 
 /** a long queue name keeps its end (the part that differs), with an ellipsis in front */
 function short(label: string, w: number): string {
-  const max = Math.floor((w - 20) / 14);
+  // 25 px bold (page-style.ts .g-name): about 16 px a character in DejaVu Sans Bold, Debian's default
+  const max = Math.floor((w - 24) / 17);
   return label.length <= max ? label : `…${label.slice(label.length - max + 1)}`;
 }
 
