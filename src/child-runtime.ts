@@ -37,7 +37,6 @@ export async function childRuntime<N, F extends string = string>(): Promise<Chil
   const config = loadConfig();
   const lab = process.env.MQLAB_LAB ?? 'unknown';
   let ending = false;
-  // eslint-disable-next-line prefer-const -- assigned once below, after the loss probe that reads it is made
   let db: Db | undefined;
   const urlOf = (s: ServiceName) =>
     s === 'PostgreSQL' ? config.pgUrl : s === 'RabbitMQ' ? config.amqpUrl : config.mgmtUrl;

@@ -4,12 +4,13 @@
  * which `parseOptions` turns into the typed options.
  */
 import { Option, type Command } from 'commander';
-import { flagName, type OptionSpecs } from './options.js';
+import { flagName, type AnyOptions, type OptionSpecs } from './options.js';
+import { text } from './text.js';
 
 /** commander's key for a flag: '--max-delay <duration>' → 'maxDelay' */
 const attribute = (flag: string) => new Option(flag).attributeName();
 
-export function addSpecOptions(cmd: Command, specs: OptionSpecs<any>): void {
+export function addSpecOptions(cmd: Command, specs: OptionSpecs<AnyOptions>): void {
   for (const spec of Object.values(specs)) {
     const help = spec.default === undefined ? spec.description : `${spec.description} (default: ${spec.default})`;
     const o = new Option(spec.flag, help);
@@ -29,7 +30,7 @@ export function givenOptions<O>(
   for (const key of Object.keys(specs) as (keyof O)[]) {
     const spec = specs[key];
     const raw = [spec.flag, ...(spec.aliases ?? [])].map((f) => values[attribute(f)]).find((v) => v !== undefined);
-    if (raw !== undefined) given[key] = String(raw);
+    if (raw !== undefined) given[key] = text(raw);
   }
   return given;
 }

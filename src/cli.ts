@@ -8,6 +8,8 @@ import { labOptions, type Catalogue, type LabMeta, type LabTool, type Registry }
 import { loadConfig, type ConfigInput } from './config.js';
 import { VERSION } from './version.js';
 import type { JunitFile } from './report/junit-file.js';
+import type { RunFlags } from './commands/run-labs.js';
+import type { AuditFlags } from './commands/audit.js';
 import { addSpecOptions, givenOptions } from './cli-options.js';
 import { integer, parseOptions } from './options.js';
 import { UsageError } from './errors.js';
@@ -114,7 +116,7 @@ export function buildProgram(state: CliState, catalogue: Catalogue, registry: Re
       '--nodes <n>',
       'RabbitMQ nodes: 1, or 3 for a cluster (node i on the AMQP, management and distribution ports + 10 × (i-1); chroot and system backends); default: the running count, else 1',
     )
-    .action(async (o) => {
+    .action(async (o: { backend: string; nodes?: string }) => {
       const { upCommand } = await import('./commands/services.js');
       state.code = await upCommand(loadConfig(), o.backend, o.nodes);
     });
@@ -127,7 +129,7 @@ export function buildProgram(state: CliState, catalogue: Catalogue, registry: Re
         .choices(BACKEND_NAMES)
         .default('auto'),
     )
-    .action(async (o) => {
+    .action(async (o: { backend: string; volumes?: boolean }) => {
       const { downCommand } = await import('./commands/services.js');
       state.code = await downCommand(loadConfig(), o.backend, Boolean(o.volumes));
     });
@@ -142,7 +144,7 @@ export function buildProgram(state: CliState, catalogue: Catalogue, registry: Re
       '--watch [seconds]',
       'the queues again every 1–60 s (default 2), in place on a terminal; not a terminal or NO_COLOR: printed again, one block per interval, no escape codes; Ctrl-C stops (exit 0)',
     )
-    .action(async (o) => {
+    .action(async (o: ConfigInput & { json?: boolean; lab?: string; watch?: string | true }) => {
       const { statusCommand, watchCommand } = await import('./commands/services.js');
       const labs = onlyLabs(registry, o.lab, '--lab');
       if (o.watch !== undefined) {
@@ -168,7 +170,7 @@ export function buildProgram(state: CliState, catalogue: Catalogue, registry: Re
       'after',
       '\nEach finding names the lab that shows the pitfall (see: mqlab <lab>) and the fix. Docs: docs/audit.md',
     )
-    .action(async (file: string | undefined, o) => {
+    .action(async (file: string | undefined, o: AuditFlags) => {
       const { auditCommand } = await import('./commands/audit.js');
       state.code = await auditCommand(file, o);
     });
@@ -189,7 +191,7 @@ export function buildProgram(state: CliState, catalogue: Catalogue, registry: Re
       '1',
     )
     .option('--skip <labs>', 'leave these labs out (comma-separated, e.g. db-outage,broker-restart): each prints SKIP')
-    .action(async (o) => {
+    .action(async (o: ConfigInput & Omit<RunFlags, 'jobs'> & { jobs: string; skip?: string }) => {
       const { runCommand } = await import('./commands/run-labs.js');
       refuseUnknownLabs(labNames);
       const jobs = integer(1, 32)(o.jobs, '--jobs');
@@ -235,7 +237,9 @@ function leaveOut(registry: Registry, skip: string | undefined): readonly LabMet
       `--skip takes lab names, got '${unknown.join(',') || skip}'`,
       'see `mqlab list` for the names, e.g. --skip db-outage,broker-restart',
     );
-  return registry.map((l) => (names.includes(l.name) ? { ...l, requires: async () => 'left out with --skip' } : l));
+  return registry.map((l) =>
+    names.includes(l.name) ? { ...l, requires: () => Promise.resolve('left out with --skip') } : l,
+  );
 }
 
 function labCommand(program: Command, entry: LabMeta, state: CliState, labNames: readonly string[]) {
@@ -249,9 +253,9 @@ function labCommand(program: Command, entry: LabMeta, state: CliState, labNames:
     '--names',
     "print the run's own queue, exchange, policy and table names (with --namespace) and exit without running",
   );
-  cmd.action(async (o) => {
+  cmd.action(async (o: ConfigInput & RunFlags & { names?: boolean } & Record<string, unknown>) => {
     refuseUnknownLabs(labNames);
-    const options = labOptions(entry, givenOptions(entry.options, o));
+    const options: unknown = labOptions(entry, givenOptions(entry.options, o));
     if (o.names) {
       const { runNames, renderNames } = await import('./commands/names.js');
       const n = await runNames(entry, configFrom(o), options);

@@ -13,7 +13,7 @@ import type { Check } from './report/checks.js';
 import type { Topology } from './broker/topology.js';
 import type { Config } from './config.js';
 import type { MessageAtCheckpoint } from './checkpoint-view.js';
-import { parseOptions, type OptionSpecs } from './options.js';
+import { parseOptions, type AnyOptions, type OptionSpecs } from './options.js';
 
 /**
  * One broken variant of a lab (TEST ONLY, MQLAB_FAULT=<lab>:<name>, src/fault.ts): what it breaks and
@@ -36,7 +36,12 @@ export type FaultCatalogue<F extends string = string, C extends string = string>
 export const defineFaults = <const T extends Record<string, FaultSpec>>(faults: T): T => faults;
 
 /** What the CLI knows about a lab without loading its code (keeps `mqlab --help` fast). */
-export interface LabMeta<O = any, C extends string = string, F extends string = string, K extends string = string> {
+export interface LabMeta<
+  O = AnyOptions,
+  C extends string = string,
+  F extends string = string,
+  K extends string = string,
+> {
   name: string;
   /** one line for `mqlab list` and `mqlab --help` */
   title: string;
@@ -74,7 +79,7 @@ export interface LabMeta<O = any, C extends string = string, F extends string = 
    */
   measuresCapabilities?: boolean;
   /** subcommands of `mqlab <lab>`; `mqlab <lab>` alone still runs the lab */
-  tools?: LabTool<any>[];
+  tools?: LabTool<AnyOptions>[];
   load: () => Promise<{ lab: Lab<O, F, K> }>;
 }
 
@@ -100,7 +105,7 @@ export function labOptions<O>(meta: LabMeta<O>, given: Partial<Record<keyof O, s
  * A lab's own subcommand, `mqlab <lab> <tool>` (e.g. inspect or maintain the lab's tables).
  * Data only: the handler loads when the subcommand runs.
  */
-export interface LabTool<O = any> {
+export interface LabTool<O = AnyOptions> {
   name: string;
   /** one line for `mqlab <lab> --help` */
   description: string;
@@ -109,7 +114,7 @@ export interface LabTool<O = any> {
 }
 
 /** What a tool gets: the database (with the lab's schema applied), the run's names and config. */
-export interface ToolContext<O = any> {
+export interface ToolContext<O = AnyOptions> {
   lab: string;
   db: Sql;
   names: Names;
@@ -123,9 +128,9 @@ export interface ToolResult {
   code: number;
 }
 
-export type ToolHandler<O = any> = (ctx: ToolContext<O>) => Promise<ToolResult>;
+export type ToolHandler<O = AnyOptions> = (ctx: ToolContext<O>) => Promise<ToolResult>;
 
-export interface Lab<O = any, F extends string = string, K extends string = string> {
+export interface Lab<O = AnyOptions, F extends string = string, K extends string = string> {
   /**
    * exchanges, queues, bindings, policies as data; the engine declares them and purges the queues.
    * `options` matter to labs whose queues depend on them (one delay queue per configured tier).
@@ -147,7 +152,7 @@ export interface LabResult {
   skipped?: string;
 }
 
-export interface LabContext<O = any, F extends string = string, K extends string = string> {
+export interface LabContext<O = AnyOptions, F extends string = string, K extends string = string> {
   lab: string;
   names: Names;
   broker: Broker;

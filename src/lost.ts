@@ -4,6 +4,7 @@
  * loss ends the run at once (exit 2, one line naming the service and its masked URL), and the
  * reports say "error" with the service instead of blaming the experiment.
  */
+import { text } from './text.js';
 import { EnvError } from './errors.js';
 import { maskUrl } from './urls.js';
 
@@ -80,7 +81,7 @@ const NETWORK_CODES = new Set([
 const SERVER_GONE = new Set(['57P01', '57P02', '57P03']);
 
 /** does PostgreSQL say it is shutting down, crashed or still starting (the service, not the lab)? */
-export const isServerGone = (err: unknown) => SERVER_GONE.has(String((err as { code?: unknown })?.code ?? ''));
+export const isServerGone = (err: unknown) => SERVER_GONE.has(text((err as { code?: unknown })?.code));
 
 /** does this error say a connection went away (rather than the lab doing something wrong)? */
 export function isConnectionLoss(err: unknown): boolean {
@@ -88,7 +89,7 @@ export function isConnectionLoss(err: unknown): boolean {
   if (typeof e?.code === 'string' && NETWORK_CODES.has(e.code)) return true;
   if (typeof e?.cause?.code === 'string' && NETWORK_CODES.has(e.cause.code)) return true;
   if (isServerGone(err)) return true;
-  const msg = String(e?.message ?? '');
+  const msg = text(e?.message);
   return /Connection closed|Socket closed|Unexpected close|Channel (closed|ended)|CONNECTION_FORCED|connection lost|ECONNRESET|ECONNREFUSED/i.test(
     msg,
   );
@@ -97,7 +98,7 @@ export function isConnectionLoss(err: unknown): boolean {
 /** a short cause from a close/error event, without a stack */
 export function lossCause(err: unknown, fallback: string): string {
   const e = err as { code?: unknown; message?: unknown } | undefined;
-  const msg = (String(e?.message ?? '').split('\n')[0] ?? '').trim();
+  const msg = (text(e?.message).split('\n')[0] ?? '').trim();
   const code = typeof e?.code === 'string' || typeof e?.code === 'number' ? String(e.code) : '';
   const detail = msg || code;
   return detail ? `${fallback} (${detail})` : fallback;

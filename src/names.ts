@@ -17,7 +17,7 @@ export interface Names {
   /** policy: 'me12-hold' → 'ns-me12-hold' */
   p(name: string): string;
   /** anchored regex for exactly this queue name, as the seeds write it: ^me12[.]retry[.]hold$ */
-  exact(queue: string): string;
+  exact: (queue: string) => string;
 }
 
 export function names(namespace: string): Names {

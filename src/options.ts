@@ -20,6 +20,13 @@ export interface OptionSpec<T> {
   parse(raw: string, flag: string): T;
 }
 
+/**
+ * The options of some lab, whichever: a registry holds labs whose options differ, and a lab's options
+ * go both into its functions and out of its parser, so no narrower type takes them all.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the existential "some lab's options" (above)
+export type AnyOptions = any;
+
 /** one spec per key of the options object */
 export type OptionSpecs<O> = { [K in keyof O]-?: OptionSpec<O[K]> };
 

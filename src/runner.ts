@@ -50,7 +50,7 @@ export interface RunOptions {
 
 export interface Hooks {
   /** a line for stderr: progress, checkpoints, verbose events */
-  stderr(line: string): void;
+  stderr: (line: string) => void;
   /** --step: resolve when the user pressed Enter */
   waitForEnter(prompt: string): Promise<void>;
   /** the width of the terminal --step prints in (default 100) */

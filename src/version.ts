@@ -8,8 +8,8 @@ export function ownPackageJson(dir: string): { name: string; version: string } |
   for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
     const file = path.join(d, 'package.json');
     if (!fs.existsSync(file)) continue;
-    const pkg = JSON.parse(fs.readFileSync(file, 'utf8'));
-    if (pkg.name === 'mqlab') return pkg;
+    const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: unknown; version: string };
+    if (pkg.name === 'mqlab') return { name: 'mqlab', version: pkg.version };
   }
   return null;
 }

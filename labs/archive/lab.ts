@@ -18,7 +18,7 @@ import { deferred } from '../../src/time.js';
 import { formatDuration } from '../../src/duration.js';
 import { must } from '../../src/must.js';
 import { names, reset, ROUTE, schema, topology, type ArchiveNames } from './names.js';
-import { purgeArchive, setStatus } from './store.js';
+import { purgeArchive, setStatus, type ArchiveRow } from './store.js';
 import { withVariants } from '../../src/variant.js';
 import { labVariants, type ArchiveSteps } from './variants.js';
 
@@ -59,8 +59,9 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       allDead,
     ]);
     const killed = eventsOf(run1, 'killed_before_ack')[0]?.fields ?? {};
-    const committed =
-      await db`SELECT count(*)::int AS n FROM ${db(x.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
+    const committed = await db<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM ${db(x.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
     const committedBeforeKill = must(committed[0], 'the count of rows committed before the kill').n;
     ctx.progress(`archiver-run1 exited ${run1.exitCode} after committing ${killed.businessId ?? 'nothing'}`);
     const acked1 = eventsOf(run1, 'acked').length;
@@ -83,7 +84,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const again = eventsOf(run2, 'received').find((e) => e.fields.messageId === killed.messageId);
     const duplicateSkipped = eventsOf(run2, 'duplicate_skipped').length;
 
-    const rows = await db`SELECT * FROM ${db(x.archive)} ORDER BY business_id`;
+    const rows = await db<ArchiveRow[]>`SELECT * FROM ${db(x.archive)} ORDER BY business_id`;
     const failures = await db`SELECT message_id, sql_state FROM ${db(x.failure)} ORDER BY id`;
     const a1002 = rows.find((r) => r.business_id === 'A1002');
     const rowsForRedelivered = rows.filter((r) => r.business_id === killed.businessId).length;

@@ -45,7 +45,7 @@ export async function archiveLetter(
     const error = String(e.message);
     await db`
       INSERT INTO ${db(x.failure)} (message_id, payload, death_history, sql_state, error)
-      VALUES (${r.messageId}, ${r.payload}, ${db.json(JSON.parse(JSON.stringify(deadLetterHistory(letter.headers))))}, ${e.code}, ${error})
+      VALUES (${r.messageId}, ${r.payload}, ${db.json(JSON.parse(JSON.stringify(deadLetterHistory(letter.headers))) as Parameters<typeof db.json>[0])}, ${e.code}, ${error})
       ON CONFLICT (message_id) DO NOTHING`;
     return { outcome: 'failed', sqlState: e.code, error };
   }
@@ -118,8 +118,8 @@ export async function listArchive(
   const where = status ? db`WHERE status = ${status}` : db``;
   const [rows, totals, failureCounts] = await Promise.all([
     db<ArchiveRow[]>`SELECT * FROM ${db(x.archive)} ${where} ORDER BY archived_at DESC, id DESC LIMIT ${limit}`,
-    db`SELECT count(*)::int AS total FROM ${db(x.archive)} ${where}`,
-    db`SELECT count(*)::int AS failures FROM ${db(x.failure)}`,
+    db<{ total: number }[]>`SELECT count(*)::int AS total FROM ${db(x.archive)} ${where}`,
+    db<{ failures: number }[]>`SELECT count(*)::int AS failures FROM ${db(x.failure)}`,
   ]);
   const total = must(totals[0], 'the archive count row').total;
   const failures = must(failureCounts[0], 'the failure count row').failures;

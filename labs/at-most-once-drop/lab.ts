@@ -32,6 +32,7 @@ import { POLICY_MAX_LENGTH } from '../../src/broker/dead-letter.js';
 import { ownBrokerLog } from '../../src/services/broker-log.js';
 import { withVariants } from '../../src/variant.js';
 import { variants, type DropPhases } from './variants.js';
+import { text } from '../../src/text.js';
 
 /**
  * The three phases: the default strategy drops the letter (the target is unbound for each phase);
@@ -229,7 +230,7 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
 
 /** what the fallback phase's policy asks for, as the statistics show it: the overflow it leaves at drop-head included */
 function fallbackPolicyLine(def: Record<string, unknown> | null): string {
-  return `dead-letter-strategy=${strategyInEffect(def)} overflow=${String(def?.overflow ?? 'drop-head')}`;
+  return `dead-letter-strategy=${strategyInEffect(def)} overflow=${text(def?.overflow, 'drop-head')}`;
 }
 
 /** a policy left by an interrupted run goes first: switching at-least-once off deletes the letters it still holds */

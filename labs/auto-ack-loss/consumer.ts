@@ -63,7 +63,7 @@ await ch.consume(
     if (!msg) return done.reject(new Error('consumer cancelled by the broker'));
     received += 1;
     lastDeliveryAt = Date.now();
-    const messageId = msg.properties.messageId;
+    const messageId = msg.properties.messageId as string | undefined;
     rt.emit('consumer', { ...fields, messageId, redelivered: msg.fields.redelivered, received, status: 'received' });
     chain = chain.then(async () => {
       if (phase === 'forget') {

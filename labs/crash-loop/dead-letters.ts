@@ -5,6 +5,7 @@
 import type { LabContext } from '../../src/lab.js';
 import { closeChannel } from '../../src/broker/broker.js';
 import { deferred } from '../../src/time.js';
+import { text } from '../../src/text.js';
 
 export interface DeadLetter {
   reason: string;
@@ -42,7 +43,7 @@ export async function watchDeadLetters(ctx: LabContext, queue: string): Promise<
         queue,
         messageId: id,
         reason: letter.reason,
-        deliveryCount: String(letter.deliveryCount ?? 'absent'),
+        deliveryCount: text(letter.deliveryCount, 'absent'),
         redelivered: d.redelivered,
         status: 'received',
       });

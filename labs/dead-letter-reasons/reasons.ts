@@ -10,6 +10,7 @@
  */
 import { capabilities } from '../../src/broker/capabilities.js';
 import { deadLetterHistory, firstDeath } from '../../src/broker/xdeath.js';
+import { text } from '../../src/text.js';
 
 export const QUEUE_TTL_MS = 100;
 export const MESSAGE_TTL_MS = 150;
@@ -66,8 +67,8 @@ export function classifyDeadLetter(
         ? null
         : { reason: last('reason')!, queue: last('queue') ?? '', exchange: last('exchange') ?? '' },
     expiration:
-      properties.expiration === undefined || properties.expiration === null ? null : String(properties.expiration),
-    originalExpiration: raw?.['original-expiration'] === undefined ? null : String(raw['original-expiration']),
+      properties.expiration === undefined || properties.expiration === null ? null : text(properties.expiration),
+    originalExpiration: raw?.['original-expiration'] === undefined ? null : text(raw['original-expiration']),
     history: entries.map((e) => `${e.reason}/${e.queue}×${e.count}`),
   };
 }

@@ -28,6 +28,7 @@ import {
 import type { HoldOptions } from './options.js';
 import { withVariants } from '../../src/variant.js';
 import { variants, type HoldSteps } from './variants.js';
+import { text } from '../../src/text.js';
 
 /** the seed's window in which the unbound target must stay empty */
 const WINDOW_MS = 2000;
@@ -128,7 +129,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
           at: ctx.now(),
           messageId: d.messageId,
           body: d.body,
-          run: String(d.headers[RUN_HEADER] ?? ''),
+          run: text(d.headers[RUN_HEADER]),
           headers: d.headers,
         };
         received.push(r);

@@ -15,7 +15,7 @@ export interface Guards {
 /** the order and its pending task, in one transaction; the deadline is `delayMs` from the database's now */
 export async function createOrder(db: Sql, x: OrderNames, id: string, delayMs: number): Promise<void> {
   await db.begin(async (tx) => {
-    const [created] = await tx`
+    const [created] = await tx<{ deadline: Date }[]>`
       INSERT INTO ${tx(x.orders)}(id, status, deadline, changed_by)
       VALUES (${id}, 'CREATED', clock_timestamp() + ${delayMs} * interval '1 millisecond', 'create') RETURNING deadline`;
     const { deadline } = must(created, `the deadline of the new order ${id}`);

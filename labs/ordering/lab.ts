@@ -52,10 +52,18 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
     const { db } = ctx;
     const [[state], [naive], stale, applied, depths] = await Promise.all([
-      db`SELECT version, event_id, status FROM ${db(x.state)} WHERE aggregate_id = ${AGGREGATE}`,
-      db`SELECT version, status FROM ${db(x.naive)} WHERE aggregate_id = ${AGGREGATE}`,
-      db`SELECT event_id, incoming_version, stored_version FROM ${db(x.stale)} WHERE aggregate_id = ${AGGREGATE} ORDER BY recorded_at`,
-      db`SELECT event_id FROM ${db(x.applied)} WHERE aggregate_id = ${AGGREGATE} ORDER BY applied_at`,
+      db<
+        { version: number; event_id: string; status: string }[]
+      >`SELECT version, event_id, status FROM ${db(x.state)} WHERE aggregate_id = ${AGGREGATE}`,
+      db<
+        { version: number; status: string }[]
+      >`SELECT version, status FROM ${db(x.naive)} WHERE aggregate_id = ${AGGREGATE}`,
+      db<
+        { event_id: string; incoming_version: number; stored_version: number }[]
+      >`SELECT event_id, incoming_version, stored_version FROM ${db(x.stale)} WHERE aggregate_id = ${AGGREGATE} ORDER BY recorded_at`,
+      db<
+        { event_id: string }[]
+      >`SELECT event_id FROM ${db(x.applied)} WHERE aggregate_id = ${AGGREGATE} ORDER BY applied_at`,
       Promise.all([ctx.broker.depth(x.work), ctx.broker.depth(x.delay)]),
     ]);
 

@@ -9,6 +9,7 @@ import type { OutboxNames } from './names.js';
 import { deferred } from '../../src/time.js';
 import type { Fault } from './faults.js';
 import type { OutboxSteps } from './variants.js';
+import { text } from '../../src/text.js';
 
 export interface Consumed {
   eventId: string;
@@ -28,8 +29,8 @@ export async function consumeAll(
   const consumer = await ctx.broker.consume(
     x.queue,
     async (d) => {
-      const eventId = String(d.headers.eventId ?? d.messageId);
-      const orderId = String(d.headers.orderId ?? '');
+      const eventId = text(d.headers.eventId ?? d.messageId);
+      const orderId = text(d.headers.orderId);
       ctx.log.emit('consumer', { eventId, orderId, redelivered: d.redelivered, status: 'received' });
       const outcome = await ctx.db.begin(async (sql) => {
         if (dedupe) {

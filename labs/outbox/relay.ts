@@ -24,8 +24,9 @@ const correct: RelaySteps = {
   },
 };
 const steps = withVariants(rt, correct, relayVariants);
-const unsent =
-  await rt.db`SELECT id, event_id, order_id, payload FROM ${rt.db(x.outbox)} WHERE sent_at IS NULL ORDER BY id`;
+const unsent = await rt.db<
+  { id: string; event_id: string; order_id: string; payload: string }[]
+>`SELECT id, event_id, order_id, payload FROM ${rt.db(x.outbox)} WHERE sent_at IS NULL ORDER BY id`;
 rt.emit('relay', { unsent: unsent.length, status: 'started' });
 let confirms = 0;
 

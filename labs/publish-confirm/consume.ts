@@ -9,6 +9,7 @@ import { deferred } from '../../src/time.js';
 import type { ConfirmNames } from './names.js';
 import type { Fault } from './faults.js';
 import type { ConfirmSteps } from './variants.js';
+import { text } from '../../src/text.js';
 
 export interface Delivered {
   eventId: string;
@@ -32,7 +33,7 @@ export async function consumeEvents(
   const consumer = await ctx.broker.consume(
     x.events,
     async (d) => {
-      const eventId = String(d.headers.eventId ?? d.messageId);
+      const eventId = text(d.headers.eventId ?? d.messageId);
       const publishAttempt = Number(d.headers.publishAttempt ?? 0);
       const copy = `${eventId}/${publishAttempt}`;
       const deliveryAttempt = (counts.get(copy) ?? 0) + 1;

@@ -70,8 +70,9 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       x.dead,
       async (m: Delivery) => {
         original = { id: m.messageId, body: m.body };
-        const approvals =
-          await db`SELECT reason FROM ${db(x.audit)} WHERE event_id = ${m.messageId ?? ''} AND state = 'APPROVED'`;
+        const approvals = await db<
+          { reason: string }[]
+        >`SELECT reason FROM ${db(x.audit)} WHERE event_id = ${m.messageId ?? ''} AND state = 'APPROVED'`;
         approved = approvals.length;
         step('approval-read', { messageId: m.messageId, approved, body: m.body });
         const [approval, ...otherApprovals] = approvals;
@@ -135,7 +136,9 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     }
     const workLeft = await finish(receiverCh, receiver, x.work);
 
-    const [row] = await db`SELECT reason, state FROM ${db(x.audit)} WHERE event_id = ${EVENT_ID}`;
+    const [row] = await db<
+      { reason: string; state: string }[]
+    >`SELECT reason, state FROM ${db(x.audit)} WHERE event_id = ${EVENT_ID}`;
     const o = original as Seen | null;
     const r = received as Seen | null;
     const stableEventId = o?.id === EVENT_ID && r?.id === o.id;

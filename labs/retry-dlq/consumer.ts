@@ -24,6 +24,7 @@ import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
 import type { Fault } from './faults.js';
 import { withVariants } from '../../src/variant.js';
 import { consumerVariants, type ConsumerSteps } from './variants.js';
+import { text } from '../../src/text.js';
 
 const CONSUMER = 'consumer-1';
 const { values } = parseArgs({
@@ -89,7 +90,7 @@ async function commitOrder(
 /** a failure retrying cannot fix is the message's fault (bad data); anything else is not */
 function businessFailure(err: unknown): string | null {
   if (err instanceof SyntaxError) return 'unparseable_body';
-  const code = String((err as { code?: unknown })?.code ?? '');
+  const code = text((err as { code?: unknown })?.code);
   if (code === '23514') return 'check_violation';
   return /^2[23]/.test(code) ? `sqlstate_${code}` : null;
 }

@@ -5,6 +5,7 @@
 import type { Options } from 'amqplib';
 import type { Delivery } from '../../src/broker/broker.js';
 import { must } from '../../src/must.js';
+import { text } from '../../src/text.js';
 
 export const EVENT_TYPE = 'order.created';
 export const SCHEMA_VERSION = 1;
@@ -89,9 +90,9 @@ export function fieldsOfDelivery(d: Pick<Delivery, 'messageId' | 'headers' | 'ra
   return {
     messageId: d.messageId ?? '',
     eventType: String(h.eventType ?? d.raw.properties.type ?? ''),
-    schemaVersion: String(h.schemaVersion ?? ''),
-    aggregateId: String(h.aggregateId ?? ''),
-    traceId: String(h.traceId ?? ''),
+    schemaVersion: text(h.schemaVersion),
+    aggregateId: text(h.aggregateId),
+    traceId: text(h.traceId),
     correlationId: String(d.raw.properties.correlationId ?? ''),
   };
 }

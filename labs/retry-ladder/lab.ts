@@ -23,6 +23,7 @@ import { must } from '../../src/must.js';
 import { EVENTS, callSucceeds, deadlineInMs, isEvent, type EventId, type Trail } from './scenario.js';
 import { withVariants } from '../../src/variant.js';
 import { variants, type LadderSteps } from './variants.js';
+import { text } from '../../src/text.js';
 
 export const lab: Lab<Backoff, Fault, Checkpoint> = {
   topology,
@@ -266,7 +267,7 @@ async function observe(
     dlqReady: depthIn(x.dlq),
     parkingReady: depthIn(x.parking),
     inFlight: inFlightQueues.reduce((sum, q) => sum + depthIn(q), 0),
-    parkedReason: parkedMsg ? String(parkedMsg.headers['parked-reason'] ?? 'none') : 'none',
+    parkedReason: parkedMsg ? text(parkedMsg.headers['parked-reason'], 'none') : 'none',
     parked: parkedMsg
       ? {
           attempt: Number(parkedMsg.headers.attempt),

@@ -9,6 +9,7 @@ import type { Check } from './finding.js';
 import { graphs } from './graph.js';
 import { SEE } from './labs.js';
 import { setting, versionOf } from './snapshot.js';
+import { text } from '../text.js';
 
 const queue = (name: string) => ({ kind: 'queue' as const, name });
 const keyText = (k: string | null) => (k === null ? "the messages' own routing keys" : `routing key '${k}'`);
@@ -101,7 +102,7 @@ export const atLeastOnceUnsafe: Check = {
           : dlx === undefined || dlx === null
             ? 'it has no dead-letter exchange'
             : overflow !== 'reject-publish'
-              ? `its overflow is ${String(overflow)}, not reject-publish`
+              ? `its overflow is ${text(overflow)}, not reject-publish`
               : null;
       if (!why) return [];
       return [
@@ -132,7 +133,7 @@ export const retryLoopUnbounded: Check = {
         const limit = setting(q, 'delivery-limit');
         const worn =
           carried && allQuorum && q.type === 'quorum'
-            ? `; on RabbitMQ 4.x a pass dead-lettered by reject(requeue=false) also adds to the delivery count the letter carries (on 4.0–4.2 a nack(requeue=false) too; an expiry adds nothing), so after ${limit ?? 20} passes like that one requeue or consumer crash dead-letters it as delivery_limit (mqlab retry-loop-limit)`
+            ? `; on RabbitMQ 4.x a pass dead-lettered by reject(requeue=false) also adds to the delivery count the letter carries (on 4.0–4.2 a nack(requeue=false) too; an expiry adds nothing), so after ${text(limit, '20')} passes like that one requeue or consumer crash dead-letters it as delivery_limit (mqlab retry-loop-limit)`
             : '';
         return [
           {

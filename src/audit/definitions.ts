@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { AuditQueue, Snapshot } from './snapshot.js';
+import { text } from '../text.js';
 
 type Row = Record<string, unknown>;
 const obj = (v: unknown): Row => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : {});
@@ -72,7 +73,7 @@ export function fromDefinitions(doc: unknown, file: string, only?: string): Snap
         ];
   return {
     source: { kind: 'definitions', file },
-    broker: { product: String(d.product_name ?? 'RabbitMQ'), version },
+    broker: { product: text(d.product_name, 'RabbitMQ'), version },
     vhosts,
     queues,
     exchanges: list(d.exchanges)
@@ -80,17 +81,17 @@ export function fromDefinitions(doc: unknown, file: string, only?: string): Snap
       .map((x) => ({
         vhost: vh(x),
         name: String(x.name),
-        type: String(x.type ?? 'direct'),
+        type: text(x.type, 'direct'),
         arguments: obj(x.arguments),
       })),
     bindings: list(d.bindings)
       .filter(keep)
       .map((b) => ({
         vhost: vh(b),
-        source: String(b.source ?? ''),
-        destination: String(b.destination ?? ''),
+        source: text(b.source),
+        destination: text(b.destination),
         destination_type: b.destination_type === 'exchange' ? 'exchange' : 'queue',
-        routing_key: String(b.routing_key ?? ''),
+        routing_key: text(b.routing_key),
       })),
     consumers: null,
     channels: null,
@@ -100,7 +101,7 @@ export function fromDefinitions(doc: unknown, file: string, only?: string): Snap
 
 function toQueue(q: Row, vhost: string, policies: Row[]): AuditQueue {
   const args = obj(q.arguments);
-  const type = String(q.type ?? args['x-queue-type'] ?? 'classic');
+  const type = text(q.type ?? args['x-queue-type'], 'classic');
   const name = String(q.name);
   return {
     vhost,
@@ -128,7 +129,7 @@ const APPLIES: Record<string, (type: string) => boolean> = {
 export function effectivePolicy(queue: string, type: string, policies: Row[]): Row | null {
   let best: Row | null = null;
   for (const p of policies) {
-    const applies = APPLIES[String(p['apply-to'] ?? 'all')];
+    const applies = APPLIES[text(p['apply-to'], 'all')];
     if (!applies?.(type)) continue;
     let re: RegExp;
     try {

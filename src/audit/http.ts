@@ -103,7 +103,7 @@ const vhostIn = (route: string) => decodeURIComponent(route.split('/')[3] ?? '')
 
 /** run `jobs` with at most `limit` at a time, results in order */
 export async function bounded<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const out: T[] = new Array(jobs.length);
+  const out = new Array<T>(jobs.length);
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {

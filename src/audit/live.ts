@@ -6,6 +6,7 @@ import { EnvError } from '../errors.js';
 import { maskUrl } from '../urls.js';
 import { bounded, type Reader } from './http.js';
 import type { AuditChannel, AuditConsumer, AuditQueue, Snapshot } from './snapshot.js';
+import { text } from '../text.js';
 
 const PAGE_SIZE = 500;
 /** requests in flight at once: enough to hide the latency, few enough not to load a busy broker */
@@ -70,7 +71,7 @@ export async function readLive(http: Reader, o: LiveOptions): Promise<Snapshot> 
   const channelPrefetch = new Map(channels.map((c) => [String(c.name), num(c.global_prefetch_count)]));
   return {
     source: { kind: 'management', url: maskUrl(o.url) },
-    broker: { product: String(overview.product_name ?? 'RabbitMQ'), version: overview.rabbitmq_version },
+    broker: { product: text(overview.product_name, 'RabbitMQ'), version: overview.rabbitmq_version },
     vhosts,
     queues: queues.map(toQueue),
     exchanges: exchanges.map((x) => ({
@@ -127,7 +128,7 @@ function toQueue(q: Row): AuditQueue {
   return {
     vhost: String(q.vhost),
     name: String(q.name),
-    type: String(q.type ?? args['x-queue-type'] ?? 'classic'),
+    type: text(q.type ?? args['x-queue-type'], 'classic'),
     durable: q.durable !== false,
     autoDelete: q.auto_delete === true,
     exclusive: q.exclusive === true,
@@ -153,11 +154,11 @@ function toQueue(q: Row): AuditQueue {
 }
 
 function toConsumer(c: Row, channelPrefetch: Map<string, number>): AuditConsumer {
-  const channel = String(obj(c.channel_details).name ?? '');
+  const channel = text(obj(c.channel_details).name);
   return {
-    vhost: String(obj(c.queue).vhost ?? ''),
-    queue: String(obj(c.queue).name ?? ''),
-    tag: String(c.consumer_tag ?? ''),
+    vhost: text(obj(c.queue).vhost),
+    queue: text(obj(c.queue).name),
+    tag: text(c.consumer_tag),
     channel,
     ackRequired: c.ack_required !== false,
     prefetch: num(c.prefetch_count),
@@ -169,7 +170,7 @@ function toChannel(c: Row): AuditChannel {
   return {
     vhost: String(c.vhost),
     name: String(c.name),
-    user: String(c.user ?? ''),
+    user: text(c.user),
     confirm: c.confirm === true,
     published: num(obj(c.message_stats).publish),
   };

@@ -7,6 +7,7 @@ import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Message, Op
 import { connectError } from './errors.js';
 import { LabError } from '../errors.js';
 import { lossCause } from '../lost.js';
+import { text } from '../text.js';
 
 export interface Delivery {
   readonly body: string;
@@ -56,7 +57,7 @@ export class Broker {
     const channel = await connection.createConfirmChannel();
     channel.on('error', () => {});
     const props = connection.connection.serverProperties as unknown as Record<string, unknown>;
-    return new Broker(connection, channel, String(props.product ?? 'RabbitMQ'), String(props.version ?? '0'), url);
+    return new Broker(connection, channel, text(props.product, 'RabbitMQ'), text(props.version, '0'), url);
   }
 
   /**
@@ -216,7 +217,7 @@ export const closeConnection = (connection: ChannelModel): Promise<void> => clos
 export function delivery(ch: ConfirmChannel, queue: string, msg: ConsumeMessage): Delivery {
   return {
     body: msg.content.toString('utf8'),
-    messageId: msg.properties.messageId,
+    messageId: msg.properties.messageId as string | undefined,
     headers: msg.properties.headers ?? {},
     redelivered: msg.fields.redelivered,
     queue,

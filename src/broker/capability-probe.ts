@@ -113,7 +113,7 @@ async function getOne(ch: Channel, queue: string, waitMs = 5000): Promise<Got> {
 }
 
 const count = (msg: GetMessage): number | null => {
-  const v = msg.properties.headers?.['x-delivery-count'];
+  const v: unknown = msg.properties.headers?.['x-delivery-count'];
   return v === undefined || v === null ? null : Number(v);
 };
 

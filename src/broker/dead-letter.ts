@@ -5,6 +5,7 @@
 import type { Capabilities } from './capabilities.js';
 import type { QueueStats } from './management.js';
 import type { PolicySpec } from './topology.js';
+import { text } from '../text.js';
 
 /** the seed's max-length on a dead-letter policy's source queue */
 export const POLICY_MAX_LENGTH = 100;
@@ -53,7 +54,7 @@ export function deadLetterPolicy(
 
 /** the strategy a queue's effective policy gives it: at-most-once unless the policy says otherwise */
 export function strategyInEffect(definition: Record<string, unknown> | null): string {
-  return String(definition?.['dead-letter-strategy'] ?? 'at-most-once');
+  return text(definition?.['dead-letter-strategy'], 'at-most-once');
 }
 
 /** a policy as one comparable value: pattern, apply-to, then the definition sorted by key */

@@ -6,6 +6,7 @@
  * bindings).
  */
 import type { Management, QueueStats } from './management.js';
+import { text } from '../text.js';
 
 export interface QueueNode {
   name: string;
@@ -44,7 +45,7 @@ export function deadLetterTarget(q: QueueNode): Target | null {
   const exchange = arg('dead-letter-exchange');
   if (exchange === undefined || exchange === null) return null;
   const key = arg('dead-letter-routing-key');
-  return { exchange: String(exchange), key: key === undefined || key === null ? null : String(key) };
+  return { exchange: text(exchange), key: key === undefined || key === null ? null : text(key) };
 }
 
 export function hasMessageTtl(q: QueueNode): boolean {

@@ -7,6 +7,7 @@ import { maskUrl } from '../urls.js';
 import { networkCause } from './errors.js';
 import { ServiceLost } from '../lost.js';
 import type { PolicySpec } from './topology.js';
+import { text } from '../text.js';
 
 export interface QueueStats {
   name: string;
@@ -200,7 +201,7 @@ function toStats(q: Record<string, unknown>): QueueStats {
   const n = (k: string) => (typeof q[k] === 'number' ? q[k] : 0);
   return {
     name: String(q.name),
-    type: String(q.type ?? 'classic'),
+    type: text(q.type, 'classic'),
     messages: n('messages'),
     ready: n('messages_ready'),
     unacked: n('messages_unacknowledged'),

@@ -3,6 +3,7 @@
  * (queue, reason), newest first: x-death[0] may be a delay queue's `expired` entry, so
  * always look an entry up by queue and reason.
  */
+import { text } from '../text.js';
 export interface DeathEntry {
   queue: string;
   reason: string;
@@ -17,10 +18,10 @@ export function deadLetterHistory(headers: Record<string, unknown> | undefined):
   const raw = headers?.['x-death'];
   if (!Array.isArray(raw)) return [];
   return raw.map((e: Record<string, unknown>) => ({
-    queue: String(e.queue ?? ''),
-    reason: String(e.reason ?? ''),
+    queue: text(e.queue),
+    reason: text(e.reason),
     count: Number(e.count ?? 0),
-    exchange: String(e.exchange ?? ''),
+    exchange: text(e.exchange),
     routingKeys: Array.isArray(e['routing-keys']) ? (e['routing-keys'] as unknown[]).map(String) : [],
     time: timeOf(e.time),
   }));
@@ -38,7 +39,7 @@ export interface FirstDeath {
 }
 
 export function firstDeath(headers: Record<string, unknown> | undefined): FirstDeath {
-  const s = (k: string) => (headers?.[k] === undefined ? null : String(headers[k]));
+  const s = (k: string) => (headers?.[k] === undefined ? null : text(headers[k]));
   return { reason: s('x-first-death-reason'), queue: s('x-first-death-queue'), exchange: s('x-first-death-exchange') };
 }
 

@@ -5,6 +5,7 @@
  * they send (producer, relay, publisher) on the left, the others on the right. Pure geometry.
  */
 import type { Topology, QueueSpec } from '../broker/topology.js';
+import { text } from '../text.js';
 
 export interface GraphNode {
   id: string;
@@ -47,14 +48,14 @@ export const sends = (lane: string) => /produc|publish|relay|sender|outbox|busin
 export function queueNotes(q: QueueSpec): string[] {
   const a = q.args ?? {};
   const notes = [`${q.type ?? 'quorum'} queue`];
-  const ms = (v: unknown) => (Number(v) >= 1000 && Number(v) % 1000 === 0 ? `${Number(v) / 1000} s` : `${v} ms`);
+  const ms = (v: unknown) => (Number(v) >= 1000 && Number(v) % 1000 === 0 ? `${Number(v) / 1000} s` : `${text(v)} ms`);
   if (a['x-message-ttl'] !== undefined) notes.push(`TTL ${ms(a['x-message-ttl'])}`);
-  if (a['x-max-length'] !== undefined) notes.push(`max-length ${a['x-max-length']}`);
-  if (a['x-overflow'] !== undefined) notes.push(`overflow ${a['x-overflow']}`);
-  if (a['x-delivery-limit'] !== undefined) notes.push(`delivery-limit ${a['x-delivery-limit']}`);
-  if (a['x-dead-letter-strategy'] !== undefined) notes.push(`dead letters ${a['x-dead-letter-strategy']}`);
+  if (a['x-max-length'] !== undefined) notes.push(`max-length ${text(a['x-max-length'])}`);
+  if (a['x-overflow'] !== undefined) notes.push(`overflow ${text(a['x-overflow'])}`);
+  if (a['x-delivery-limit'] !== undefined) notes.push(`delivery-limit ${text(a['x-delivery-limit'])}`);
+  if (a['x-dead-letter-strategy'] !== undefined) notes.push(`dead letters ${text(a['x-dead-letter-strategy'])}`);
   if (a['x-delayed-retry-type'] !== undefined)
-    notes.push(`delayed retry ${a['x-delayed-retry-type']} ${ms(a['x-delayed-retry-min'])}`);
+    notes.push(`delayed retry ${text(a['x-delayed-retry-type'])} ${ms(a['x-delayed-retry-min'])}`);
   return notes;
 }
 
@@ -85,9 +86,9 @@ export function deadLetterEdges(t: Topology): GraphEdge[] {
     else if (dlx !== '')
       out.push({
         from: queueId(q.name),
-        to: exchangeId(String(dlx)),
+        to: exchangeId(text(dlx)),
         kind: 'dead-letter',
-        label: `dead letter${key ? ` key ${key}` : ''}${strategy}`,
+        label: `dead letter${key ? ` key ${text(key)}` : ''}${strategy}`,
       });
   }
   return out;
@@ -98,7 +99,7 @@ function deadLetterNote(q: QueueSpec, tail: (n: string) => string): string[] {
   const dlx = q.args?.['x-dead-letter-exchange'];
   if (dlx === undefined || dlx === '') return [];
   const key = q.args?.['x-dead-letter-routing-key'];
-  return [`dead letters → ${tail(String(dlx))}`, ...(key ? [`  key ${key}`] : [])];
+  return [`dead letters → ${tail(text(dlx))}`, ...(key ? [`  key ${text(key)}`] : [])];
 }
 
 export function buildGraph(t: Topology | null, lanes: readonly string[]): Graph {

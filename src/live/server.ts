@@ -9,6 +9,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../errors.js';
+import { text } from '../text.js';
 
 export interface LiveHandlers {
   /** the page's HTML */
@@ -89,7 +90,7 @@ export async function startLiveServer(port: number, handlers: LiveHandlers): Pro
       req.on('end', () => {
         let token: string;
         try {
-          token = String(JSON.parse(body).token ?? '');
+          token = text((JSON.parse(body) as { token?: unknown }).token);
         } catch {
           return refuse(res, 400, 'expected {"token": …}');
         }

@@ -4,6 +4,7 @@
  * Recorded for --json; written to stderr as they happen with --verbose.
  */
 import type { CheckpointView } from '../checkpoint-view.js';
+import { text } from '../text.js';
 
 export interface LabEvent {
   source: string;
@@ -47,7 +48,8 @@ export function eventFields(base: Record<string, string>, fields: Record<string,
 
 function stringify(fields: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(',') : String(v);
+  for (const [k, v] of Object.entries(fields))
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(',') : text(v, 'null');
   return out;
 }
 
@@ -65,7 +67,8 @@ export function parseEvent(line: string): LabEvent | null {
   const re = /([\w.-]+)=("(?:[^"\\]|\\.)*"|\S*)/g;
   for (let kv; (kv = re.exec(rest));) {
     const [, key, value] = kv;
-    if (key !== undefined && value !== undefined) fields[key] = value.startsWith('"') ? JSON.parse(value) : value;
+    if (key !== undefined && value !== undefined)
+      fields[key] = value.startsWith('"') ? (JSON.parse(value) as string) : value;
   }
   if (Object.keys(fields).length === 0) return null;
   return { source, fields };

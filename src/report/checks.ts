@@ -2,6 +2,7 @@
  * A check is { name, expected, actual }; the engine decides pass/fail and prints.
  * `compare` covers the few claims that are bounds rather than equalities.
  */
+import { text } from '../text.js';
 export interface Check {
   name: string;
   expected: unknown;
@@ -61,7 +62,7 @@ export function formatValue(v: unknown): string {
   if (Array.isArray(v)) return v.map(formatValue).join(',');
   if (v === null || v === undefined) return String(v);
   if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
+  return text(v);
 }
 
 export function formatExpected(c: Check): string {

@@ -19,6 +19,7 @@ import type { Topology } from '../broker/topology.js';
 import { benchHtml, benchLab, type BenchLab } from '../live/page.js';
 import { BENCH_CSS } from '../live/page-style.js';
 import { BENCH_SCRIPT } from '../live/page-script.js';
+import { text } from '../text.js';
 
 type Verdict = 'PASS' | 'FAIL' | 'SKIP';
 
@@ -115,7 +116,7 @@ export function labPage(doc: JsonDocument, lab: JsonLab, extras: PageExtras = {}
   const why = 'skipped' in lab && lab.skipped ? `<p><strong>Skipped:</strong> ${esc(lab.skipped)}</p>` : '';
   const error =
     'error' in lab && lab.error
-      ? `<p><strong>The experiment did not complete:</strong> ${esc(String(lab.error).split('\n')[0])}</p>`
+      ? `<p><strong>The experiment did not complete:</strong> ${esc(text(lab.error).split('\n')[0])}</p>`
       : '';
   const meta = `${runMeta(doc)} · run ${(lab.timings.runMs / 1000).toFixed(2)} s (setup ${lab.timings.setupMs} ms) · ${lab.events.length} events · ${lab.checks.length} checks, ${failed} failed`;
   const body = `${labHeader(lab.lab, lab.title, v, meta, lab.lines, false)}

@@ -4,6 +4,7 @@
  * gets a file: the labs that finished, an <error> testcase saying why it ended, and the labs it
  * never reached as skipped.
  */
+import { text } from '../text.js';
 import os from 'node:os';
 import type { LabReport } from './lab-report.js';
 import { formatExpected, formatValue, type CheckResult } from './checks.js';
@@ -37,7 +38,7 @@ export function labError(r: LabReport): { type: string; message: string } | null
   const x = r as LabReport & { outcome?: string; error?: unknown };
   if (x.error && typeof x.error === 'object') {
     const e = x.error as { kind?: unknown; service?: unknown; message?: unknown };
-    return { type: String(e.kind ?? 'error'), message: [e.service, e.message].filter(Boolean).map(String).join(': ') };
+    return { type: text(e.kind, 'error'), message: [e.service, e.message].filter(Boolean).map(String).join(': ') };
   }
   if (x.status === 'error' || x.outcome === 'error')
     return { type: 'error', message: typeof x.error === 'string' ? x.error : 'the lab did not complete' };

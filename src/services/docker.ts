@@ -92,7 +92,7 @@ export async function dockerDown(volumes: boolean, log: (line: string) => void):
 export function ownProjectRunning(lsJson: string, composeFile = COMPOSE_FILE): boolean {
   let projects: { Name?: string; Status?: string; ConfigFiles?: string }[];
   try {
-    projects = JSON.parse(lsJson);
+    projects = JSON.parse(lsJson) as typeof projects;
   } catch {
     return false;
   }

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { sleep } from '../time.js';
 import { EnvError } from '../errors.js';
 import { LOGS_HINT } from './docker.js';
+import { text } from '../text.js';
 
 export interface Probe {
   amqp: { ok: boolean; error?: string; product?: string; version?: string; platform?: string };
@@ -23,9 +24,7 @@ const oneLine = (err: unknown) => (err instanceof EnvError ? err.message : Strin
 async function probeAmqp(config: Config): Promise<Probe['amqp']> {
   try {
     const b = await Broker.connect(config.amqpUrl);
-    const platform = String(
-      (b.connection.connection.serverProperties as unknown as Record<string, unknown>).platform ?? '',
-    );
+    const platform = text((b.connection.connection.serverProperties as unknown as Record<string, unknown>).platform);
     await b.close();
     return { ok: true, product: b.product, version: b.version, platform };
   } catch (err) {
