@@ -48,7 +48,7 @@ describe('the registry', () => {
   );
 
   it.each(registry.map((m) => [m.name, m] as const))('%s parses its own defaults', (_name, meta) => {
-    expect(() => labOptions(meta)).not.toThrow();
+    expect(() => labOptions<unknown>(meta)).not.toThrow();
     expect(meta.floorMs).toBeGreaterThanOrEqual(0);
   });
 });

@@ -9,13 +9,13 @@ import type { Config } from './config.js';
 export interface Names {
   readonly namespace: string;
   /** queue: 'me12.retry.work' → 'ns.me12.retry.work' */
-  q(name: string): string;
+  q: (name: string) => string;
   /** exchange: same rule as a queue */
-  x(name: string): string;
+  x: (name: string) => string;
   /** table: 'retry_effect' → 'ns_retry_effect' */
-  t(name: string): string;
+  t: (name: string) => string;
   /** policy: 'me12-hold' → 'ns-me12-hold' */
-  p(name: string): string;
+  p: (name: string) => string;
   /** anchored regex for exactly this queue name, as the seeds write it: ^me12[.]retry[.]hold$ */
   exact: (queue: string) => string;
 }

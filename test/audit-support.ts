@@ -27,7 +27,7 @@ export interface AuditDoc {
 export async function auditDoc(args: string[] = [], env: Record<string, string> = {}): Promise<AuditDoc> {
   const r = await mqlab(['audit', '--vhost', CONFIG.vhost, '--json', '--fail-on', 'never', ...args], env, 120_000);
   expect(r.code, r.stderr).toBe(0);
-  const doc = JSON.parse(r.stdout);
+  const doc = JSON.parse(r.stdout) as AuditDoc;
   expect(auditErrors(doc)).toBe('');
   return doc;
 }

@@ -9,6 +9,9 @@ import { openDb, type Db } from '../src/db/client.js';
 import { loadConfig } from '../src/config.js';
 import { names, type Names } from '../src/names.js';
 import { namespaceOfFile } from './namespace.js';
+import { parseRun } from './report.js';
+import { must } from '../src/must.js';
+import { text } from '../src/text.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = path.join(ROOT, 'bin', 'mqlab.js');
@@ -78,18 +81,21 @@ export async function mqlab(
 }
 
 /** run a lab with --json and return the lab's part of the document (`env`: e.g. MQLAB_FAULT) */
-export async function runLabJson(lab: string, extra: string[] = [], env: Record<string, string> = {}) {
+export async function runLabJson<F = Record<string, unknown>>(
+  lab: string,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+) {
   const r = await mqlab([lab, '--json', ...extra], env);
   if (!r.stdout.trim().startsWith('{'))
     throw new Error(`mqlab ${lab} printed no JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
-  const doc = JSON.parse(r.stdout);
-  const report = doc.labs[0];
+  const doc = parseRun<F>(r.stdout);
+  const report = must(doc.labs[0], `the lab in mqlab ${lab}'s --json document`);
   if (r.code !== 0) {
     // say why in the test log: the failed checks, or why the experiment did not complete
-    const failed = report.checks.filter((c: { pass: boolean }) => !c.pass);
-    console.error(
-      `mqlab ${[lab, ...extra].join(' ')} exited ${r.code}: ${report.error ?? JSON.stringify(failed)}\n${r.stderr}`,
-    );
+    const failed = report.checks.filter((c) => !c.pass);
+    const why = 'error' in report ? text(report.error) : JSON.stringify(failed);
+    console.error(`mqlab ${[lab, ...extra].join(' ')} exited ${r.code}: ${why}\n${r.stderr}`);
   }
   return { code: r.code, doc, report, stderr: r.stderr };
 }

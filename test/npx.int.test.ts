@@ -10,13 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { CONFIG, ROOT, expectPassed, useNamespace } from './helpers.js';
 import { probe, allUp } from '../src/services/probe.js';
+import { versionIn } from './report.js';
 
 const NS = useNamespace(import.meta.url).namespace; // npm exec below names it with --namespace
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-npx-'));
 const empty = path.join(tmp, 'empty');
 const home = path.join(tmp, 'home');
-const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+const VERSION = versionIn(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 let tgz = '';
 
 /** `npm exec --package=<tgz> -- <command…>` in the empty folder; npm's own cache (deps are there) */

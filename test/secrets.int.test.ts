@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mqlab, PORT, useNamespace } from './helpers.js';
 import { ACCOUNTS } from '../src/defaults.js';
+import { parseRun } from './report.js';
 
 useNamespace(import.meta.url);
 
@@ -34,7 +35,7 @@ describe('passwords never printed', () => {
       MQLAB_PG_URL: PG_QUERY_URL,
     });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).urls.pg).toBe(PG_QUERY_URL.replace(ACCOUNTS.app.password, '***'));
+    expect(parseRun(r.stdout).urls.pg).toBe(PG_QUERY_URL.replace(ACCOUNTS.app.password, '***'));
     expect(r.stderr).toMatch(/^\[consumer\] /m); // -v events really were printed
     expectNoSecret('stdout', r.stdout);
     expectNoSecret('stderr', r.stderr);

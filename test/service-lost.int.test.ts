@@ -16,6 +16,7 @@ import { tcpProxy, viaPort, type TcpProxy } from './tcp-proxy.js';
 import { ACCOUNTS } from '../src/defaults.js';
 import { namesFor } from '../src/names.js';
 import { names as crashNames } from '../labs/consumer-crash/names.js';
+import { parseRun } from './report.js';
 
 const SECRETS = [ACCOUNTS.app.password, ACCOUNTS.admin.password];
 let proxy: TcpProxy | undefined;
@@ -78,7 +79,7 @@ describe('a service lost during a run', () => {
       const args = [CLI, c.lab, '-v', '--json', '--junit', junit, '--out', path.join(dir, 'out'), ...(c.extra ?? [])];
       const child = execa('node', args, { reject: false, env });
       let stderr = '';
-      child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
       const end = Date.now() + 60_000;
       let mark = -1;
       while (Date.now() < end && child.exitCode === null) {
@@ -99,7 +100,7 @@ describe('a service lost during a run', () => {
       expect(own[0]).toMatch(c.says);
       expect(r.stderr).toMatch(/^ {2}→ run `mqlab up`.*re-run/m);
       expect(r.stderr).not.toMatch(/^\s+at /m);
-      const doc = JSON.parse(r.stdout);
+      const doc = parseRun(r.stdout);
       expect(doc.result).toBe('error');
       expect(doc.labs[0]).toMatchObject({
         lab: c.lab,

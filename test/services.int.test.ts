@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AT, AT_RE, mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
+import { parseStatus } from './report.js';
 
 const n = useNamespace(import.meta.url);
 
@@ -21,11 +22,11 @@ describe('mqlab up / status against the running services', () => {
     await mqlab(['retry']);
     const r = await mqlab(['status', '--json']);
     expect(r.code).toBe(0);
-    const st = JSON.parse(r.stdout);
+    const st = parseStatus(r.stdout);
     expect(st.urls.amqp).toBe(`amqp://app:***@${AT.amqp}/lab`);
     expect(r.stdout).not.toContain('app-lab-only');
     expect(st.probe.amqp).toMatchObject({ ok: true, product: 'RabbitMQ' });
-    expect(st.capabilities.version).toBe(st.probe.amqp.version);
+    expect(st.capabilities?.version).toBe(st.probe.amqp.version);
     const work = st.queues.find((q: { queue: string }) => q.queue === n.q('me12.retry.work'));
     expect(work).toMatchObject({ lab: 'retry', stats: { messages: 0, type: 'quorum' } });
     const text = await mqlab(['status']);
@@ -48,12 +49,10 @@ describe('mqlab up / status against the running services', () => {
       // the labs not run in this namespace: one line, not one row per queue
       expect(text.stdout).not.toContain('(not declared yet');
       expect(text.stdout).toMatch(/^ {2}\d+ queue\(s\) of \d+ lab\(s\) not declared yet: run the lab$/m);
-      const st = JSON.parse((await mqlab(['status', '--namespace', n.namespace, '--json'])).stdout);
+      const st = parseStatus((await mqlab(['status', '--namespace', n.namespace, '--json'])).stdout);
       expect(st.namespace).toBe(n.namespace);
-      expect(st.cluster.quorumQueues.length).toBeGreaterThan(0);
-      expect(st.cluster.quorumQueues.filter((q: { queue: string }) => !q.queue.startsWith(`${n.namespace}.`))).toEqual(
-        [],
-      );
+      expect(st.cluster?.quorumQueues.length).toBeGreaterThan(0);
+      expect(st.cluster?.quorumQueues.filter((q) => !q.queue.startsWith(`${n.namespace}.`))).toEqual([]);
       // --lab narrows to one lab's queues; a wrong name is one line and exit 2
       const one = await mqlab(['status', '--namespace', n.namespace, '--lab', 'retry']);
       expect(
@@ -78,7 +77,7 @@ describe('mqlab up / status against the running services', () => {
   it('status --watch, not on a terminal: the queues once per interval, no escape codes; Ctrl-C exits 0', async () => {
     const { child } = startMqlab(['status', '--namespace', n.namespace, '--lab', 'retry', '--watch', '1']);
     let out = '';
-    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     const t = Date.now();
     while ((out.match(/^mqlab status --watch /gm) ?? []).length < 2 && Date.now() - t < 30_000)
       await new Promise((r) => setTimeout(r, 200));
@@ -116,8 +115,8 @@ describe('mqlab up / status against the running services', () => {
       await ch.bindQueue('i_services.loop', 'i_services.loop.dlx', 'again');
       const r = await mqlab(['status']);
       expect(r.stdout).toContain('LOOP i_services.loop → i_services.loop.dlx → i_services.loop  (no TTL hop');
-      const st = JSON.parse((await mqlab(['status', '--json'])).stdout);
-      const flagged = st.loops.map((l: { queue: string }) => l.queue);
+      const st = parseStatus((await mqlab(['status', '--json'])).stdout);
+      const flagged = (st.loops ?? []).map((l) => l.queue);
       expect(flagged).toContain('i_services.loop');
       expect(flagged.filter((q: string) => q.startsWith('me12.retry'))).toEqual([]);
     } finally {
@@ -125,7 +124,7 @@ describe('mqlab up / status against the running services', () => {
       await ch.deleteExchange('i_services.loop.dlx');
       await ch.close();
     }
-    const after = JSON.parse((await mqlab(['status', '--json'])).stdout);
-    expect(after.loops.map((l: { queue: string }) => l.queue)).not.toContain('i_services.loop');
+    const after = parseStatus((await mqlab(['status', '--json'])).stdout);
+    expect((after.loops ?? []).map((l) => l.queue)).not.toContain('i_services.loop');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
+import type { ArchiveRow } from './store.js';
 
 const n = useNamespace(import.meta.url);
 /** a name as it appears inside a regular expression */
@@ -24,7 +25,9 @@ describe('archive lab against the real broker and database', () => {
     VALUES (${id}, ${JSON.stringify({ orderId: id })}, ${n.q('archive.exchange.business')}, 'order.created', 'rejected',
       ${Q.work}, 'rejected', ${Q.work}, 1, ${status}, now() - make_interval(days => ${days}))`;
   const ids = async (table = n.t('dead_letter_archive')) =>
-    (await s.db`SELECT business_id FROM ${s.db(table)} ORDER BY business_id`).map((r) => r.business_id);
+    (await s.db<{ business_id: string }[]>`SELECT business_id FROM ${s.db(table)} ORDER BY business_id`).map(
+      (r) => r.business_id,
+    );
 
   it('passes twice in a row and prints its summary line and checks', async () => {
     await expectLabPasses(['archive'], {
@@ -53,7 +56,7 @@ describe('archive lab against the real broker and database', () => {
 
     const { code, report } = await runLabJson('archive');
     expect(code, JSON.stringify(report.checks)).toBe(0);
-    const rows = await s.db`SELECT * FROM ${s.db(n.t('dead_letter_archive'))} ORDER BY business_id`;
+    const rows = await s.db<ArchiveRow[]>`SELECT * FROM ${s.db(n.t('dead_letter_archive'))} ORDER BY business_id`;
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({
       business_id: 'A1001',
@@ -66,7 +69,7 @@ describe('archive lab against the real broker and database', () => {
       attempts: 1,
       status: 'FIXED',
     });
-    expect(JSON.parse(rows[0]?.payload)).toEqual({ orderId: 'A1001', sku: 'SKU-7', quantity: 2 });
+    expect(JSON.parse(rows[0]?.payload ?? '')).toEqual({ orderId: 'A1001', sku: 'SKU-7', quantity: 2 });
     expect(rows[1]).toMatchObject({
       business_id: 'A1002',
       original_routing_key: 'order.pay.pending',
@@ -78,14 +81,16 @@ describe('archive lab against the real broker and database', () => {
       status: 'ARCHIVED',
     });
     // the broker stamps x-death times in whole seconds: the expiry comes no later than the rejection
-    expect(rows[1]?.first_death_at.getTime()).toBeLessThanOrEqual(rows[1]?.last_death_at.getTime());
-    expect(Date.now() - rows[1]?.archived_at.getTime()).toBeLessThan(60_000);
+    expect(rows[1]?.first_death_at?.getTime()).toBeLessThanOrEqual(rows[1]?.last_death_at?.getTime() ?? NaN);
+    expect(Date.now() - (rows[1]?.archived_at.getTime() ?? NaN)).toBeLessThan(60_000);
 
-    const failures = await s.db`SELECT * FROM ${s.db(n.t('dead_letter_archive_failure'))}`;
+    const failures = await s.db<
+      { payload: string; error: string; death_history: unknown }[]
+    >`SELECT * FROM ${s.db(n.t('dead_letter_archive_failure'))}`;
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ message_id: 'order-without-id', sql_state: '23502' });
     expect(failures[0]?.error).toMatch(/business_id/);
-    expect(JSON.parse(failures[0]?.payload)).toEqual({ sku: 'SKU-9', quantity: 1 });
+    expect(JSON.parse(failures[0]?.payload ?? '')).toEqual({ sku: 'SKU-9', quantity: 1 });
     expect(failures[0]?.death_history).toEqual([
       expect.objectContaining({ queue: Q.work, reason: 'rejected', count: 1 }),
     ]);
@@ -127,7 +132,7 @@ describe('archive lab against the real broker and database', () => {
     expect((await mqlab(['archive'])).code).toBe(0);
     const all = await mqlab(['archive', 'list']);
     expect(all.code, all.stderr).toBe(0);
-    expect(all.stdout).not.toMatch(/\x1b\[/);
+    expect(all.stdout).not.toContain('\x1b['); // no colour escapes
     expect(all.lines[0]).toMatch(
       /^BUSINESS ID +STATUS +ATTEMPTS +FIRST DEATH +LAST DEATH +ORIGINAL ROUTE +ARCHIVED AT \(UTC\) +PAYLOAD$/,
     );

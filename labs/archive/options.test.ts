@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../src/options.js';
 import { UsageError } from '../../src/errors.js';
 import { meta } from './meta.js';
+import type { LabTool } from '../../src/lab.js';
 
-const tool = (name: string) => meta.tools!.find((t) => t.name === name)!;
+const tool = (name: string): LabTool<unknown> => meta.tools!.find((t) => t.name === name)!;
 
 describe('archive tool options', () => {
   it('purge --older-than takes a duration with a unit and is required', () => {

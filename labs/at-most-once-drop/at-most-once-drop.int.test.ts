@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
+/** the facts these tests read */
+interface DropFacts {
+  [fact: string]: unknown;
+  dropWatchMs: number;
+  fallbackWatchMs: number;
+  recoveryAfterRebindMs: number;
+  fallbackWarning: string;
+  arrivals: { phase: string }[];
+}
+
 const LINE =
   'at-most-once-drop: dropStrategy=at-most-once targetUnbound=true heldAfterReject=0 droppedArrivals=0 ' +
   'fallbackHeld=0 fallbackArrivals=0 holdStrategy=at-least-once heldWhileUnbound=1 heldAfterMarkers=1 heldLetterDelivered=true';
@@ -34,7 +44,7 @@ describe('at-most-once-drop against the real broker', () => {
   });
 
   it('watches the target for phases 1 and 2 longer than the worker needed to deliver phase 3; quotes the fallback warning', async () => {
-    const { code, report } = await runLabJson('at-most-once-drop', ns);
+    const { code, report } = await runLabJson<DropFacts>('at-most-once-drop', ns);
     expect(code).toBe(0);
     // four markers ready, the held letter counted apart: the seed's list_queues view of the held letter
     expect(report.facts.sourceWhileHeld).toBe('messages=5 ready=4 unacked=0');
@@ -53,16 +63,9 @@ describe('at-most-once-drop against the real broker', () => {
     expect(report.facts.deathRecord).toMatchObject({ queue: SOURCE, reason: 'rejected', count: 1 });
     expect(report.facts.dropWatchMs).toBeGreaterThan(report.facts.recoveryAfterRebindMs);
     expect(report.facts.fallbackWatchMs).toBeGreaterThan(report.facts.recoveryAfterRebindMs);
-    expect(report.facts.arrivals.map((a: { phase: string }) => a.phase)).toEqual(['at-least-once']);
-    const waiting = report.events.filter(
-      (e: Record<string, string>) => e.source === 'checkpoint' && e.status === 'waiting',
-    );
-    expect(waiting.map((e: Record<string, string>) => e.checkpoint)).toEqual([
-      'dropped',
-      'fell-back',
-      'letter-held',
-      'recovered',
-    ]);
+    expect(report.facts.arrivals.map((a) => a.phase)).toEqual(['at-least-once']);
+    const waiting = report.events.filter((e) => e.source === 'checkpoint' && e.status === 'waiting');
+    expect(waiting.map((e) => e.checkpoint)).toEqual(['dropped', 'fell-back', 'letter-held', 'recovered']);
   });
 
   it('refuses a bad --recover-timeout with a one-line usage error', async () => {

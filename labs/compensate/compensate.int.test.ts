@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
+/** the facts these tests read */
+interface Outcome {
+  pid: number;
+  blockedPid?: number;
+  changed: number;
+  stockAdded: number;
+}
+interface CompensateFacts {
+  [fact: string]: unknown;
+  race: { outcomes: Outcome[] };
+  checkThenAct: { outcomes: Outcome[]; after: unknown };
+}
+
 const n = useNamespace(import.meta.url);
 
 const SEED_LINE = 'compensation: attempts=2 applied=1 reservation=RELEASED available=10';
@@ -29,7 +42,7 @@ describe('compensate lab against the real database', () => {
     // leftovers of an interrupted run: stock already changed, reservation already released
     await s.db`UPDATE ${s.db(n.t('retry_stock'))} SET available = 3 WHERE sku = 'book'`;
     await s.db`UPDATE ${s.db(n.t('retry_reservation'))} SET state = 'RELEASED' WHERE order_id = 'order-42'`;
-    const { code, report } = await runLabJson('compensate');
+    const { code, report } = await runLabJson<CompensateFacts>('compensate');
     expect(code).toBe(0);
     expect(report.facts.start).toEqual({ reservation: 'RESERVED', available: 9 });
     const reservation =
@@ -40,18 +53,18 @@ describe('compensate lab against the real database', () => {
   });
 
   it('the racing attempts ran on two connections and the loser waited on the winner’s row lock', async () => {
-    const { code, report } = await runLabJson('compensate');
+    const { code, report } = await runLabJson<CompensateFacts>('compensate');
     expect(code).toBe(0);
     for (const phase of ['checkThenAct', 'race'] as const) {
       const { outcomes } = report.facts[phase];
-      const holder = outcomes.find((o: { blockedPid?: number }) => o.blockedPid !== undefined);
-      const other = outcomes.find((o: unknown) => o !== holder);
-      expect(holder.pid).not.toBe(other.pid);
-      expect(holder.blockedPid).toBe(other.pid);
+      const holder = outcomes.find((o) => o.blockedPid !== undefined);
+      const other = outcomes.find((o) => o !== holder);
+      expect(holder?.pid).not.toBe(other?.pid);
+      expect(holder?.blockedPid).toBe(other?.pid);
     }
     // conditional: one release won, the other found nothing to release; check-then-act: both released
-    expect(report.facts.race.outcomes.map((o: { changed: number }) => o.changed).sort()).toEqual([0, 1]);
-    expect(report.facts.checkThenAct.outcomes.map((o: { stockAdded: number }) => o.stockAdded)).toEqual([1, 1]);
+    expect(report.facts.race.outcomes.map((o) => o.changed).sort()).toEqual([0, 1]);
+    expect(report.facts.checkThenAct.outcomes.map((o) => o.stockAdded)).toEqual([1, 1]);
     expect(report.facts.checkThenAct.after).toEqual({ reservation: 'RELEASED', available: 11 });
   });
 

@@ -42,10 +42,12 @@ describe('consumer-crash lab against the real broker and database', () => {
   }
 
   async function rows(prefix = `${n.namespace}_`) {
-    const orders =
-      await s.db`SELECT order_id, message_id FROM ${s.db(`${prefix}orders`)} WHERE lab = 'consumer-crash' ORDER BY id`;
-    const processed =
-      await s.db`SELECT message_id FROM ${s.db(`${prefix}processed_messages`)} WHERE lab = 'consumer-crash' ORDER BY message_id`;
+    const orders = await s.db<
+      { order_id: string; message_id: string }[]
+    >`SELECT order_id, message_id FROM ${s.db(`${prefix}orders`)} WHERE lab = 'consumer-crash' ORDER BY id`;
+    const processed = await s.db<
+      { message_id: string }[]
+    >`SELECT message_id FROM ${s.db(`${prefix}processed_messages`)} WHERE lab = 'consumer-crash' ORDER BY message_id`;
     return {
       orders: orders.map((r) => `${r.order_id}/${r.message_id}`),
       processed: processed.map((r) => r.message_id),
@@ -157,14 +159,12 @@ describe('consumer-crash lab against the real broker and database', () => {
         { process: 'consumer-run2', messageId: ID(3), redelivered: false },
       ]);
       // the parent's checkpoints: each replay gate of the consumer processes (src/replay-gate.ts), and after-crash
-      const waits = report.events.filter(
-        (e: { source: string; status: string }) => e.source === 'checkpoint' && e.status === 'waiting',
-      );
-      expect(waits.map((e: { checkpoint: string }) => e.checkpoint)).toEqual([
+      const waits = report.events.filter((e) => e.source === 'checkpoint' && e.status === 'waiting');
+      expect(waits.map((e) => e.checkpoint)).toEqual([
         'after-delivery',
         'before-ack',
         'after-crash',
-        ...Array(3).fill(['after-delivery', 'before-ack']).flat(),
+        ...Array.from({ length: 3 }, () => ['after-delivery', 'before-ack']).flat(),
       ]);
     } finally {
       await s.db`DELETE FROM ${s.db(n.t('processed_messages'))} WHERE lab = 'i_crash-other-lab'`;

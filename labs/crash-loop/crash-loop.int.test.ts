@@ -6,6 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { atLeast } from '../../src/broker/capabilities.js';
 import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
+import { must } from '../../src/must.js';
+/** the facts these tests read */
+interface CrashLoopFacts {
+  processes: { delivered: boolean }[];
+  deadLetter: unknown;
+  delayed: unknown;
+}
 
 const n = useNamespace(import.meta.url);
 
@@ -38,12 +45,15 @@ describe('crash-loop lab against the real broker', () => {
 
   it('the processes really died (SIGKILL), the delayed redelivery waited (4.3) or SKIP (3.10), and every queue ends empty', async () => {
     expect.hasAssertions();
-    const { code, report } = await runLabJson('crash-loop');
+    const { code, report } = await runLabJson<CrashLoopFacts>('crash-loop');
     expect(code).toBe(0);
-    for (const p of report.facts.processes.filter((p: { delivered: boolean }) => p.delivered))
+    for (const p of report.facts.processes.filter((p) => p.delivered))
       expect(p).toMatchObject({ exitCode: 137, signal: 'SIGKILL' });
     expect(report.facts.deadLetter).toMatchObject({ reason: 'delivery_limit', redelivered: is43() });
-    const delayed = report.checks.find((c: { name: string }) => c.name === 'crashRedeliveryDelayedMs');
+    const delayed = must(
+      report.checks.find((c) => c.name === 'crashRedeliveryDelayedMs'),
+      'the check crashRedeliveryDelayedMs',
+    );
     if (is43()) {
       expect(delayed.actual).toBeGreaterThanOrEqual(1000);
       expect(report.facts.delayed).toMatchObject({ exitCode: 137, redeliveryDeliveryCount: 1 });

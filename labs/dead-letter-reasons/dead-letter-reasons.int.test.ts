@@ -3,6 +3,11 @@ import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../te
 import { atLeast, capabilities } from '../../src/broker/capabilities.js';
 import type { Delivery } from '../../src/broker/broker.js';
 
+/** the facts these tests read */
+interface ReasonsFacts {
+  dlqDepths: Record<string, number>;
+}
+
 const n = useNamespace(import.meta.url);
 
 const LINE =
@@ -69,7 +74,7 @@ describe('dead-letter-reasons lab against the real broker', () => {
   });
 
   it('each DLQ holds a letter with the reason, queue, count and first-death headers of its path', async () => {
-    const { code } = await runLabJson('dead-letter-reasons');
+    const { code } = await runLabJson<ReasonsFacts>('dead-letter-reasons');
     expect(code).toBe(0);
     expectDeath(await take(n.q('dlr.queue-ttl.dlq')), 'expired', n.q('dlr.queue-ttl'), 'queue-ttl');
 
@@ -109,7 +114,7 @@ describe('dead-letter-reasons lab against the real broker', () => {
   it('starts from known data when an interrupted run left messages behind', async () => {
     for (const q of [...DLQS.map(n.q), n.q('dlr.max-length'), n.q('dlr.dead.watch')])
       await s.broker.sendConfirmed(q, 'stale', { messageId: 'stale' });
-    const { code, report } = await runLabJson('dead-letter-reasons');
+    const { code, report } = await runLabJson<ReasonsFacts>('dead-letter-reasons');
     expect(code).toBe(0);
     expect(Object.values(report.facts.dlqDepths)).toEqual([1, 1, 1, 1, 1, 1]);
     for (const q of DLQS.map(n.q)) expect((await take(q)).messageId).not.toBe('stale');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
+import { parseStatus } from '../../test/report.js';
+
+/** the facts these tests read */
+interface DlxLoopFacts {
+  [fact: string]: unknown;
+  fixedGapsMs: number[];
+}
 
 const n = useNamespace(import.meta.url);
 
@@ -15,7 +22,7 @@ describe('dlx-loop lab against the real broker', () => {
 
   it('the broker really holds the looped route, and every lab queue ends empty', async () => {
     expect.hasAssertions(); // some assertions sit in loops over what the run observed
-    const { code, report } = await runLabJson('dlx-loop');
+    const { code, report } = await runLabJson<DlxLoopFacts>('dlx-loop');
     expect(code).toBe(0);
     expect(report.facts.loopPath).toBe(
       `${n.q('dlxloop.business')} → ${n.q('dlxloop.dead')} → ${n.q('dlxloop.business')}`,
@@ -45,9 +52,9 @@ describe('dlx-loop lab against the real broker', () => {
   });
 
   it('mqlab status flags the broken route and not the fixed one', async () => {
-    const st = JSON.parse((await mqlab(['status', '--json'])).stdout);
-    const flagged = st.loops.map((l: { path: string[] }) => l.path.join(' → '));
+    const st = parseStatus((await mqlab(['status', '--json'])).stdout);
+    const flagged = (st.loops ?? []).map((l) => l.path.join(' → '));
     expect(flagged).toContain(`${n.q('dlxloop.business')} → ${n.q('dlxloop.dead')} → ${n.q('dlxloop.business')}`);
-    expect(flagged.filter((p: string) => p.includes('fixed'))).toEqual([]);
+    expect(flagged.filter((p) => p.includes('fixed'))).toEqual([]);
   });
 });

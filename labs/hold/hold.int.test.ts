@@ -69,7 +69,7 @@ describe('hold lab against the real broker', () => {
     expect(report.facts.targetDeliveries).toBe(1);
     // the letter stayed held at least the 2 s window
     expect(report.facts.holdMs).toBeGreaterThanOrEqual(2000);
-    const published = report.events.filter((e: { source: string }) => e.source === 'producer');
+    const published = report.events.filter((e) => e.source === 'producer');
     expect(published).toHaveLength(1);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, passLines, useNamespace, useServices } from '../../test/helpers.js';
+import { firstLab } from '../../test/report.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 const LINE =
@@ -33,7 +34,9 @@ describe('order-timeout lab against the real broker and database', () => {
           FROM ${t('checks')} c JOIN ${t('orders')} o ON o.id = c.order_id WHERE c.order_id = 'paid-during-check'`;
         expect(c).toMatchObject({ read_status: 'CREATED', updated_rows: 0, between: true });
         // the early check of the extended order changed nothing; its task stayed pending for the sweeper
-        const ext = await s.db`SELECT updated_rows FROM ${t('checks')} WHERE order_id = 'extended'`;
+        const ext = await s.db<
+          { updated_rows: number }[]
+        >`SELECT updated_rows FROM ${t('checks')} WHERE order_id = 'extended'`;
         expect(ext.map((r) => r.updated_rows)).toEqual([0]);
         // the lost check never reached the consumer
         const lost = await s.db`SELECT count(*)::int AS n FROM ${t('checks')} WHERE order_id = 'lost-check'`;
@@ -55,8 +58,8 @@ describe('order-timeout lab against the real broker and database', () => {
   it('--delay sets the TTL and the deadline; the margin follows it', async () => {
     const r = await mqlab(['order-timeout', '--namespace', NS, '--delay', '1500ms', '--json']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const lab = JSON.parse(r.stdout).labs[0];
-    const late = lab.checks.find((c: { name: string }) => c.name === 'latestCheckCloseAfterDeadlineMs');
+    const lab = firstLab<{ observed: { latestCheckClose: { busyMs: number } } }>(r.stdout);
+    const late = lab.checks.find((c) => c.name === 'latestCheckCloseAfterDeadlineMs');
     // one delay beyond the time the consumer was busy with other checks (observe.ts)
     expect(late).toMatchObject({ expected: 1500 + lab.facts.observed.latestCheckClose.busyMs, pass: true });
     expect((await s.mgmt.queue(`${NS}.me12.order.delay`))?.arguments['x-message-ttl']).toBe(1500);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
 
+/** the facts these tests read */
+interface OrderingFacts {
+  [fact: string]: unknown;
+  appliedEvents: string[];
+  staleEvents: { eventId: string }[];
+}
+
 const n = useNamespace(import.meta.url);
 
 const LINE =
@@ -15,16 +22,18 @@ describe('ordering lab against the real broker and database', () => {
     const [state] =
       await s.db`SELECT version, event_id, status FROM ${s.db(prefix + 'ordering_state')} WHERE aggregate_id = 'order-42'`;
     expect(state).toMatchObject({ version: 2, event_id: 'order-42-v2', status: 'paid' });
-    const stale =
-      await s.db`SELECT event_id, incoming_version, stored_version, recorded_at FROM ${s.db(prefix + 'ordering_stale')} WHERE aggregate_id = 'order-42'`;
-    expect(stale.map(({ recorded_at, ...r }) => r)).toEqual([
-      { event_id: 'order-42-v1', incoming_version: 1, stored_version: 2 },
-    ]);
-    const applied =
-      await s.db`SELECT event_id, version, applied_at FROM ${s.db(prefix + 'ordering_applied')} WHERE aggregate_id = 'order-42'`;
+    const stale = await s.db<
+      { event_id: string; incoming_version: number; stored_version: number; recorded_at: Date }[]
+    >`SELECT event_id, incoming_version, stored_version, recorded_at FROM ${s.db(prefix + 'ordering_stale')} WHERE aggregate_id = 'order-42'`;
+    expect(
+      stale.map(({ event_id, incoming_version, stored_version }) => ({ event_id, incoming_version, stored_version })),
+    ).toEqual([{ event_id: 'order-42-v1', incoming_version: 1, stored_version: 2 }]);
+    const applied = await s.db<
+      { event_id: string; version: number; applied_at: Date }[]
+    >`SELECT event_id, version, applied_at FROM ${s.db(prefix + 'ordering_applied')} WHERE aggregate_id = 'order-42'`;
     expect(applied.map((r) => [r.event_id, r.version])).toEqual([['order-42-v2', 2]]);
     // the database's own clock agrees with the consumer: v2 committed before v1 was recorded stale
-    expect(applied[0]?.applied_at.getTime()).toBeLessThan(stale[0]?.recorded_at.getTime());
+    expect(applied[0]?.applied_at.getTime()).toBeLessThan(stale[0]?.recorded_at.getTime() ?? NaN);
     // the naive table saw the same deliveries and let the late v1 overwrite v2
     const [naive] =
       await s.db`SELECT version, status FROM ${s.db(prefix + 'ordering_naive_state')} WHERE aggregate_id = 'order-42'`;
@@ -50,7 +59,7 @@ describe('ordering lab against the real broker and database', () => {
   });
 
   it('the retry of v1 waited the TTL, and every published event is accounted for', async () => {
-    const { code, report } = await runLabJson('ordering');
+    const { code, report } = await runLabJson<OrderingFacts>('ordering');
     expect(code, JSON.stringify(report.checks)).toBe(0);
     expect(report.facts.commitOrder).toEqual([
       { eventId: 'order-42-v2', version: 2, outcome: 'applied' },
@@ -58,9 +67,10 @@ describe('ordering lab against the real broker and database', () => {
     ]);
     expect(report.facts.retryGapMs).toBeGreaterThanOrEqual(300);
     expect(report.facts.naiveFinalVersionFromOrder).toBe(1);
-    expect(
-      [...report.facts.appliedEvents, ...report.facts.staleEvents.map((e: { eventId: string }) => e.eventId)].sort(),
-    ).toEqual(['order-42-v1', 'order-42-v2']);
+    expect([...report.facts.appliedEvents, ...report.facts.staleEvents.map((e) => e.eventId)].sort()).toEqual([
+      'order-42-v1',
+      'order-42-v2',
+    ]);
   });
 
   it('starts from known data whatever an earlier run left behind', async () => {

@@ -15,12 +15,17 @@ describe('outbox against the real broker and database', () => {
     await expectLabPasses([lab, ...ns], {
       line: LINE,
       check: async () => {
-        const orders = await s.db`SELECT order_id FROM ${s.db(`${NS}_outbox_orders`)} ORDER BY order_id`;
+        const orders = await s.db<
+          { order_id: string }[]
+        >`SELECT order_id FROM ${s.db(`${NS}_outbox_orders`)} ORDER BY order_id`;
         expect(orders.map((r) => r.order_id)).toEqual(['order-1', 'order-2']);
-        const outbox =
-          await s.db`SELECT event_id, sent_at IS NOT NULL AS sent FROM ${s.db(`${NS}_outbox_events`)} ORDER BY event_id`;
+        const outbox = await s.db<
+          { event_id: string; sent: boolean }[]
+        >`SELECT event_id, sent_at IS NOT NULL AS sent FROM ${s.db(`${NS}_outbox_events`)} ORDER BY event_id`;
         expect(outbox.map((r) => `${r.event_id}:${r.sent}`)).toEqual(['evt-order-1:true', 'evt-order-2:true']);
-        const effects = await s.db`SELECT event_id FROM ${s.db(`${NS}_outbox_effect`)} ORDER BY event_id`;
+        const effects = await s.db<
+          { event_id: string }[]
+        >`SELECT event_id FROM ${s.db(`${NS}_outbox_effect`)} ORDER BY event_id`;
         expect(effects.map((r) => r.event_id)).toEqual(['evt-order-1', 'evt-order-2']);
         expect(await s.broker.depth(`${NS}.me12.outbox.orders`)).toBe(0);
       },

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 import { messagesLeft } from './queue-left.js';
 
+/** the facts these tests read */
+interface ReplayFacts {
+  [fact: string]: unknown;
+  timeline: string[];
+}
+
 const n = useNamespace(import.meta.url);
 
 const SEED_LINE =
@@ -32,7 +38,7 @@ describe('replay lab against the real broker and database', () => {
     for (const q of [DEAD, WORK].map(n.q)) await s.broker.sendConfirmed(q, 'amount=stale', { messageId: 'stale' });
     await s.db`INSERT INTO ${s.db(n.t('retry_replay_audit'))} VALUES ('repair-42', 'stale', 'REJECTED')
                ON CONFLICT (event_id) DO UPDATE SET reason = 'stale', state = 'REJECTED'`;
-    const { code, report } = await runLabJson('replay');
+    const { code, report } = await runLabJson<ReplayFacts>('replay');
     expect(code).toBe(0);
     const rows =
       await s.db`SELECT event_id, reason, state FROM ${s.db(n.t('retry_replay_audit'))} WHERE event_id = 'repair-42'`;
@@ -46,7 +52,7 @@ describe('replay lab against the real broker and database', () => {
     // what each side saw: the broken original on the dead queue, the repaired copy under the same id
     expect(report.facts.original).toEqual({ id: 'repair-42', body: 'amount=invalid' });
     expect(report.facts.received).toEqual({ id: 'repair-42', body: 'amount=10' });
-    const timeline: string[] = report.facts.timeline;
+    const timeline = report.facts.timeline;
     expect(timeline.indexOf('repair-confirmed')).toBeGreaterThan(timeline.indexOf('approval-read'));
     expect(timeline.indexOf('source-acked')).toBeGreaterThan(timeline.indexOf('repair-confirmed'));
     expect(timeline.indexOf('audit-verified')).toBeGreaterThan(timeline.indexOf('receiver-got'));
@@ -60,7 +66,9 @@ describe('replay lab against the real broker and database', () => {
   it('--namespace keeps two runs apart: its own queues and its own table', async () => {
     await expectLabPasses(['replay', '--namespace', 'i_replay'], { line: SEED_LINE, runs: 1 });
     for (const q of [DEAD, WORK]) expect(await s.mgmt.queue(`i_replay.${q}`)).toMatchObject({ type: 'quorum' });
-    const rows = await s.db`SELECT state FROM i_replay_retry_replay_audit WHERE event_id = 'repair-42'`;
+    const rows = await s.db<
+      { state: string }[]
+    >`SELECT state FROM i_replay_retry_replay_audit WHERE event_id = 'repair-42'`;
     expect(rows.map((r) => r.state)).toEqual(['VERIFIED']);
   });
 });

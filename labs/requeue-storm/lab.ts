@@ -61,6 +61,9 @@ export const lab: Lab<StormOptions, Fault, Checkpoint> = {
   },
 };
 
+/** one mode's facts in the report (its tests read them) */
+export type ModeFacts = ReturnType<typeof modeFacts>;
+
 function modeFacts(m: ModeRun, removal: Removal) {
   const redeliveries = Math.max(0, m.failingDeliveries - 1);
   // the in-window deliveries and the one that took the failing message off after the window

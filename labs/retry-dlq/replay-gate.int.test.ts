@@ -78,7 +78,7 @@ describe('retry-dlq replay gate', () => {
     await new Promise((r) => setTimeout(r, 1500));
     const [row] = await s.db`SELECT count(*)::int AS n FROM ${s.db(`${NS}_retry_dlq_orders`)}`;
     expect(row?.n).toBe(0); // the consumer has the first order and waits at its gate
-    child.stdin!.end('\n'.repeat(40));
+    child.stdin.end('\n'.repeat(40));
     const r = await child;
     expect(r.exitCode, String(r.stdout) + r.stderr).toBe(0);
     const pauses = String(r.stderr).split('\n── checkpoint ').slice(1);
@@ -129,7 +129,7 @@ describe('retry-dlq replay gate', () => {
     const { child } = startMqlab(['retry-dlq', '--namespace', NS, '-v', '--gate', '200ms']);
     const arrived: { at: number; line: string }[] = [];
     let rest = '';
-    child.stderr!.on('data', (b: Buffer) => {
+    child.stderr.on('data', (b: Buffer) => {
       const parts = (rest + b.toString()).split('\n');
       rest = parts.pop() ?? '';
       for (const line of parts) arrived.push({ at: performance.now(), line });

@@ -4,6 +4,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
+/** the facts these tests read */
+interface RetryDlqFacts {
+  poisonDeathsByAttempt: unknown[][];
+  poisonRetryGapsMs: number[];
+}
+
 const n = useNamespace(import.meta.url);
 
 const SUMMARY =
@@ -39,14 +45,16 @@ describe('retry-dlq lab against the real broker and database', () => {
     expect(await s.broker.depth(n.q('orders.work'))).toBe(0);
     expect(await s.broker.depth(n.q('orders.retry'))).toBe(0);
     expect(await s.broker.depth(n.q('orders.dlq'))).toBe(1);
-    const orders =
-      await s.db`SELECT order_id, message_id, quantity FROM ${s.db(n.t('retry_dlq_orders'))} ORDER BY order_id`;
+    const orders = await s.db<
+      { order_id: string; message_id: string; quantity: number }[]
+    >`SELECT order_id, message_id, quantity FROM ${s.db(n.t('retry_dlq_orders'))} ORDER BY order_id`;
     expect(orders.map((r) => [r.order_id, r.message_id, r.quantity])).toEqual([
       ['order-1001', '01JMQ000000000000000000001', 2],
       ['order-1002', '01JMQ000000000000000000002', 1],
     ]);
-    const processed =
-      await s.db`SELECT message_id FROM ${s.db(n.t('retry_dlq_processed_messages'))} ORDER BY message_id`;
+    const processed = await s.db<
+      { message_id: string }[]
+    >`SELECT message_id FROM ${s.db(n.t('retry_dlq_processed_messages'))} ORDER BY message_id`;
     expect(processed.map((r) => r.message_id)).toEqual(['01JMQ000000000000000000001', '01JMQ000000000000000000002']);
     // the one message in the DLQ is the poison order, published there by the consumer at attempt 3
     const dead = await s.broker.get(n.q('orders.dlq'));
@@ -83,7 +91,7 @@ describe('retry-dlq lab against the real broker and database', () => {
     await s.db`INSERT INTO ${s.db(n.t('retry_dlq_processed_messages'))} (message_id) VALUES ('01JMQ000000000000000000001') ON CONFLICT DO NOTHING`;
     await s.db`INSERT INTO ${s.db(n.t('retry_dlq_orders'))} (order_id, message_id, quantity) VALUES ('order-poison', ${P}, 5) ON CONFLICT DO NOTHING`;
 
-    const { code, report } = await runLabJson('retry-dlq');
+    const { code, report } = await runLabJson<RetryDlqFacts>('retry-dlq');
     expect(code, JSON.stringify(report.checks)).toBe(0);
     expect(report.lines[0]).toBe(SUMMARY);
     await assertEndState();
@@ -91,7 +99,7 @@ describe('retry-dlq lab against the real broker and database', () => {
     const deaths = report.facts.poisonDeathsByAttempt;
     expect(deaths[0]).toEqual([]);
     for (const attempt of [2, 3]) {
-      const history = deaths[attempt - 1];
+      const history = deaths[attempt - 1] ?? [];
       expect(history[0]).toEqual({ queue: n.q('orders.retry'), reason: 'expired', count: attempt - 1 });
       expect(history).toContainEqual({ queue: n.q('orders.work'), reason: 'rejected', count: attempt - 1 });
     }
@@ -99,11 +107,9 @@ describe('retry-dlq lab against the real broker and database', () => {
     expect(report.facts.poisonRetryGapsMs).toHaveLength(2);
     for (const gap of report.facts.poisonRetryGapsMs) expect(gap).toBeGreaterThanOrEqual(1000);
     // the consumer reported each outcome; the producer had every publish confirmed
-    const statuses = report.events
-      .filter((e: { source: string }) => e.source === 'consumer')
-      .map((e: { status: string }) => e.status);
-    expect(statuses.filter((st: string) => st === 'business_committed')).toHaveLength(2);
-    expect(statuses.filter((st: string) => st === 'retry')).toHaveLength(2);
+    const statuses = report.events.filter((e) => e.source === 'consumer').map((e) => e.status);
+    expect(statuses.filter((st) => st === 'business_committed')).toHaveLength(2);
+    expect(statuses.filter((st) => st === 'retry')).toHaveLength(2);
     expect(statuses.at(-1)).toBe('done');
   });
 

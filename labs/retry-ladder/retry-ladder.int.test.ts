@@ -2,6 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
 
+/** the facts these tests read */
+interface LadderMessage {
+  tiersMs: number[];
+  gapsMs: number[];
+  decisions: string[];
+}
+interface LadderFacts {
+  messages: Record<'exhausted' | 'recovers' | 'parked', LadderMessage>;
+  floorMs: number;
+}
+
 const DEFAULT_LINE =
   'retry-ladder: tiersMs=[200, 400, 800] recoveredAttempts=[1, 2, 3] exhaustedAttempts=[1, 2, 3, 4] parkedAttempts=[1, 2] ' +
   'parkedReason=deadline businessRows=1 dlq=1 parking=1 lost=0';
@@ -66,12 +77,12 @@ describe('retry-ladder lab against the real broker and database', () => {
       await s.broker.sendConfirmed(name, 'stale', { messageId: 'exhausted', headers: { attempt: 9 } });
     await s.db`INSERT INTO ${s.db(`${NS}_retry_ladder_effect`)} (event_id, attempt) VALUES ('exhausted', 9), ('stale', 1) ON CONFLICT DO NOTHING`;
 
-    const { code, report } = await runLabJson('retry-ladder');
+    const { code, report } = await runLabJson<LadderFacts>('retry-ladder');
     expect(code, JSON.stringify(report.checks)).toBe(0);
     const m = report.facts.messages;
     expect(m.exhausted.tiersMs).toEqual([200, 400, 800]);
     expect(m.exhausted.gapsMs).toHaveLength(3); // four attempts, three waits
-    m.exhausted.gapsMs.forEach((gap: number, i: number) => expect(gap).toBeGreaterThanOrEqual(m.exhausted.tiersMs[i]));
+    m.exhausted.gapsMs.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(m.exhausted.tiersMs[i] ?? Infinity));
     expect(m.recovers.gapsMs[0]).toBeGreaterThanOrEqual(200);
     expect(m.recovers.gapsMs[1]).toBeGreaterThanOrEqual(400);
     expect(m.parked.decisions).toEqual(['retry', expect.stringMatching(/^park/)]);

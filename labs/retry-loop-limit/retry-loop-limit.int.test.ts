@@ -7,6 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { atLeast } from '../../src/broker/capabilities.js';
 import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 
+/** the facts these tests read */
+interface LoopFacts {
+  looped: { trail: string[]; leftWait: string[] };
+  fresh: { trail: string[]; leftWait: string[] };
+}
+
 const n = useNamespace(import.meta.url);
 
 describe('retry-loop-limit lab against the real broker', () => {
@@ -23,7 +29,7 @@ describe('retry-loop-limit lab against the real broker', () => {
   });
 
   it('the trails show each copy the broker dead-lettered, and every queue ends empty', async () => {
-    const { code, report } = await runLabJson('retry-loop-limit');
+    const { code, report } = await runLabJson<LoopFacts>('retry-loop-limit');
     expect(code).toBe(0);
     // 4 rejected laps, then the delivery_limit copy; through the wait queue: 4 laps (4.x: the limit copy is dropped on its way in)
     expect(report.facts.looped.trail).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'delivery_limit']);

@@ -9,6 +9,12 @@ import {
   useServices,
 } from '../../test/helpers.js';
 
+/** the facts these tests read */
+interface RetryFacts {
+  poisonDeath: unknown;
+  retryGapsMs: number[];
+}
+
 const n = useNamespace(import.meta.url);
 
 const SEED_LINE = 'retry: healthyAttempts=1 transientAttempts=[1, 2, 3] businessRows=2 poisonDeadLettered=true';
@@ -35,9 +41,11 @@ describe('retry lab against the real broker and database', () => {
     for (const q of [n.q('me12.retry.work'), n.q('me12.retry.delay'), n.q('me12.retry.dlq')])
       await s.broker.sendConfirmed(q, 'stale', { messageId: 'stale', headers: { attempt: 9 } });
     await s.db`INSERT INTO ${s.db(n.t('retry_effect'))} VALUES ('poison') ON CONFLICT DO NOTHING`;
-    const { code, report } = await runLabJson('retry');
+    const { code, report } = await runLabJson<RetryFacts>('retry');
     expect(code, JSON.stringify(report.checks)).toBe(0);
-    const rows = await s.db`SELECT event_id FROM ${s.db(n.t('retry_effect'))} ORDER BY event_id`;
+    const rows = await s.db<
+      { event_id: string }[]
+    >`SELECT event_id FROM ${s.db(n.t('retry_effect'))} ORDER BY event_id`;
     expect(rows.map((r) => r.event_id)).toEqual(['healthy', 'transient']);
     for (const q of [n.q('me12.retry.work'), n.q('me12.retry.delay'), n.q('me12.retry.dlq')])
       expect(await s.broker.depth(q)).toBe(0);
