@@ -13,6 +13,8 @@ export interface PartitionSteps {
   cutOff(leader: ClusterNode, others: ClusterNode[]): ClusterNode;
   /** how long the links stay cut (the option) */
   cutFor(optionMs: number): number;
+  /** hold the cut past cutFor until both sides saw it (at most 2 × net_ticktime more) */
+  holdUntilSeen: boolean;
   /** heal the links before the checks (else only when the lab ends) */
   heal: boolean;
   /** send every id without a confirm again, through a majority node */
@@ -30,5 +32,5 @@ export const variants: Variants<PartitionSteps, Fault> = {
   'resend-confirmed': { alsoResend: (confirmed) => confirmed.slice(-50) },
   'timeout-is-confirm': { timeoutIsConfirm: true, resend: false },
   // healed after 2 s: below the failure detector's 10–12.5 s (defaults.ts NET_TICKTIME_S)
-  'short-cut': { cutFor: () => 2000 },
+  'short-cut': { cutFor: () => 2000, holdUntilSeen: false },
 };
