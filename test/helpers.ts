@@ -255,3 +255,21 @@ export function startMqlab(args: string[]) {
   };
   return { child, stderrShows, exited };
 }
+
+/** the checks a `--json` run failed, one line each (for an assertion's message); '' when stdout is no document */
+export function failedChecks(stdout: string): string {
+  try {
+    const doc = JSON.parse(stdout) as {
+      labs: { lab: string; checks?: { name: string; pass: boolean; actual: unknown; expected: unknown }[] }[];
+    };
+    return doc.labs
+      .flatMap((l) =>
+        (l.checks ?? [])
+          .filter((c) => !c.pass)
+          .map((c) => `FAIL ${l.lab} ${c.name}: ${JSON.stringify(c.actual)}, expected ${JSON.stringify(c.expected)}`),
+      )
+      .join('\n');
+  } catch {
+    return '';
+  }
+}

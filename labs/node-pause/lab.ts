@@ -23,6 +23,7 @@ import type { NodePauseOptions } from './options.js';
 const correct: PauseSteps = {
   frozen: (leader) => leader,
   pauseFor: (ms) => ms,
+  holdUntilSeen: true,
   resume: true,
   resend: true,
   alsoResend: () => [],
@@ -66,22 +67,26 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       ctx.progress(`SIGSTOP ${victim.name} (pid ${frozenPid}): frozen, its sockets open`);
       const until = pauseAt + steps.pauseFor(o.pauseForMs);
       // each observation on its own: one that hangs (a call that waits on the frozen node) delays no other
-      const watch = (seen: () => Promise<boolean>) => firstSeen(seen, until, (ms) => ctx.sleep(ms));
+      const watch = (seen: () => Promise<boolean>, end = until) => firstSeen(seen, end, (ms) => ctx.sleep(ms));
+      const majoritySees = async () => {
+        const v = await viewOf(majority[0]!, ctx.config.vhost);
+        return v !== null && !v.running.includes(victim.name);
+      };
       let leaderDuringPause: string | null = null;
-      const [electedAt, majoritySawPauseAt, abandonedAt] = await Promise.all([
+      const [electedAt, majorityFirst, abandonedAt] = await Promise.all([
         watch(async () => {
           const q = await within(quorumQueue(ctx.mgmt, x.queue), 3000, 'the queue');
           if (q?.leader && q.leader !== leader.name) leaderDuringPause = q.leader;
           return leaderDuringPause !== null;
         }),
-        watch(async () => {
-          const v = await viewOf(majority[0]!, ctx.config.vhost);
-          return v !== null && !v.running.includes(victim.name);
-        }),
+        watch(majoritySees),
         // producer A gives the node up at its first confirm timeout; its ids are resent elsewhere
         watch(async () => a.counts.timedOut > 0 && (await a.abandon(), true)),
       ]);
       await ctx.sleep(Math.max(0, until - Date.now()));
+      // frozen on until the majority saw it, for at most two more failure-detector periods: a busy machine sees late
+      const majoritySawPauseAt =
+        majorityFirst ?? (await watch(majoritySees, steps.holdUntilSeen ? until + 2 * NET_TICKTIME_S * 1000 : until));
       const after = (t: number | null) => (t === null ? 'not within the pause' : `after ${Math.round(t - pauseAt)} ms`);
       ctx.progress(`the majority's new leader: ${leaderDuringPause ?? 'none'} ${after(electedAt)}`);
       ctx.progress(`${majority[0]!.name} saw ${victim.name} down ${after(majoritySawPauseAt)}`);

@@ -10,7 +10,7 @@ export interface NodePauseOptions {
   confirmTimeoutMs: number;
   /** the producers run this long before the pause, and this long after the resume */
   streamMs: number;
-  /** how long the node stays frozen */
+  /** how long the node stays frozen at least (then on until the majority saw it, at most 2 × net_ticktime more) */
   pauseForMs: number;
   /** the longest accepted time from the pause to the majority producer's first confirm of a publish sent after it */
   electionBoundMs: number;
@@ -45,7 +45,8 @@ export const options: OptionSpecs<NodePauseOptions> = {
   },
   pauseForMs: {
     flag: '--pause-for <duration>',
-    description: 'how long the node stays frozen (longer than the failure detector: 1.25 × net_ticktime)',
+    description:
+      'how long the node stays frozen at least (longer than the failure detector: 1.25 × net_ticktime); then on until the majority saw it, at most 2 × net_ticktime more',
     default: '20s',
     parse: duration({ min: 500, max: 600_000, bare: 's' }),
   },

@@ -13,6 +13,8 @@ export interface PauseSteps {
   frozen(leader: ClusterNode, others: ClusterNode[]): ClusterNode;
   /** how long it stays frozen (the option) */
   pauseFor(optionMs: number): number;
+  /** keep it frozen past pauseFor until the majority saw it (at most 2 × net_ticktime more) */
+  holdUntilSeen: boolean;
   /** SIGCONT before the checks (else only when the lab ends) */
   resume: boolean;
   /** send every id without a confirm again, through a majority node */
@@ -33,5 +35,5 @@ export const variants: Variants<PauseSteps, Fault> = {
   'timeout-is-confirm': { timeoutIsConfirm: true, resend: false },
   'ack-before-record': { ackUnrecorded: 20 },
   // resumed after 2 s: below the failure detector's 10–12.5 s (defaults.ts NET_TICKTIME_S)
-  'short-pause': { pauseFor: () => 2000 },
+  'short-pause': { pauseFor: () => 2000, holdUntilSeen: false },
 };

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { CONFIG, mqlab, useNamespace } from '../../test/helpers.js';
+import { CONFIG, failedChecks, mqlab, useNamespace } from '../../test/helpers.js';
 import { Management } from '../../src/broker/management.js';
 import { members, ownCluster } from '../../src/services/cluster.js';
 import { processStopped } from '../../src/services/process.js';
@@ -30,7 +30,7 @@ describe('partition on a 3-node cluster', () => {
     if ('missing' in cluster) throw new Error(`the cluster suite needs the cluster: ${cluster.missing}`);
     for (const round of [1, 2, 3]) {
       const r = await mqlab(['partition', '--json', '--stream', '2s', '--cut-for', '14s']);
-      expect(r.code, `round ${round}: ${r.stderr}`).toBe(0);
+      expect(r.code, `round ${round}: ${r.stderr}\n${failedChecks(r.stdout)}`).toBe(0);
       const lab = (JSON.parse(r.stdout) as { labs: LabRun[] }).labs[0]!;
       expect(lab.status).toBe('passed');
       expect(lab.facts.cutOff).toBe(lab.facts.leaderBefore);

@@ -3,7 +3,7 @@
  * row pass, and what they claim is looked up again in the management API and the process table.
  */
 import { describe, expect, it } from 'vitest';
-import { CONFIG, mqlab, useNamespace } from '../../test/helpers.js';
+import { CONFIG, failedChecks, mqlab, useNamespace } from '../../test/helpers.js';
 import { Management } from '../../src/broker/management.js';
 import { members, ownCluster, quorumQueue } from '../../src/services/cluster.js';
 import { names } from './names.js';
@@ -19,7 +19,7 @@ describe('quorum-failover on a 3-node cluster', () => {
     for (const round of [1, 2]) {
       const pids = new Map(cluster.nodes.map((x) => [x.name, x.pid()]));
       const r = await mqlab(['quorum-failover', '--json']);
-      expect(r.code, `round ${round}: ${r.stderr}`).toBe(0);
+      expect(r.code, `round ${round}: ${r.stderr}\n${failedChecks(r.stdout)}`).toBe(0);
       const lab = JSON.parse(r.stdout).labs[0];
       expect(lab.status).toBe('passed');
       const killed: string = lab.facts.killedNode;
