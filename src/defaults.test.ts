@@ -27,10 +27,13 @@ describe('defaults stay in step with compose.yaml and config/', () => {
   });
 
   it('provisions app without admin tags and an administrator for the management API', () => {
-    const defs = JSON.parse(read('config', 'rabbitmq', 'definitions.json'));
-    const user = (n: string) => defs.users.find((u: { name: string }) => u.name === n);
-    expect(user(ACCOUNTS.app.user).tags).toEqual([]);
-    expect(user(ACCOUNTS.admin.user).tags).toEqual(['administrator']);
+    const defs = JSON.parse(read('config', 'rabbitmq', 'definitions.json')) as {
+      users: { name: string; tags: string[] }[];
+      vhosts: { name: string }[];
+    };
+    const user = (n: string) => defs.users.find((u) => u.name === n);
+    expect(user(ACCOUNTS.app.user)?.tags).toEqual([]);
+    expect(user(ACCOUNTS.admin.user)?.tags).toEqual(['administrator']);
     expect(defs.vhosts).toEqual([{ name: ACCOUNTS.vhost }]);
     expect(compose).toContain(`POSTGRES_PASSWORD: ${ACCOUNTS.pgSuperuser.password}`);
     expect(read('config', 'postgres', 'init.sql')).toContain(`PASSWORD '${ACCOUNTS.app.password}'`);

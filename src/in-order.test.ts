@@ -111,7 +111,7 @@ describe('runInOrder', () => {
 
   it('refuses a startOrder that is not a permutation of the items', async () => {
     await expect(
-      runInOrder(['a', 'b'], async (x) => x, { jobs: 1, startOrder: [0, 0], onResult: () => {} }),
+      runInOrder(['a', 'b'], (x) => Promise.resolve(x), { jobs: 1, startOrder: [0, 0], onResult: () => {} }),
     ).rejects.toThrow('each of the 2');
   });
 });

@@ -17,7 +17,7 @@ export interface OptionSpec<T> {
   /** the option must be given */
   required?: boolean;
   /** raw string → value; throws UsageError naming the flag */
-  parse(raw: string, flag: string): T;
+  parse: (raw: string, flag: string) => T;
 }
 
 /**

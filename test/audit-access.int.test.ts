@@ -15,7 +15,7 @@ import { recordedBackend } from '../src/services/data-folder.js';
 import { existingServiceDir, hostOf, outer, run } from '../src/services/host.js';
 import { rabbitAccount, rabbitEnv } from '../src/services/rabbitmq-node.js';
 import { auditErrors } from './audit-validate.js';
-import { fakeServer, recordingProxy } from './audit-support.js';
+import { fakeServer, recordingProxy, type AuditDoc } from './audit-support.js';
 
 const n = useNamespace(import.meta.url);
 const NS = n.namespace;
@@ -74,7 +74,7 @@ describe('read-only', () => {
       const hiddenRequests = proxy.requests.length;
       const r = await mqlab(['audit', '--mgmt-url', url, '--vhost', CONFIG.vhost, '--json']);
       expect([0, 1], r.stderr).toContain(r.code);
-      const doc = JSON.parse(r.stdout);
+      const doc = JSON.parse(r.stdout) as AuditDoc;
       expect(auditErrors(doc)).toBe('');
       expect(loopFinding(doc)).toHaveLength(1);
       expect(doc.source.url).toBe(`http://${USER}:***@127.0.0.1:${proxy.port}`);
@@ -121,7 +121,7 @@ describe('offline', () => {
 
     const r = await mqlab(['audit', file, '--vhost', CONFIG.vhost, '--json', '--fail-on', 'never']);
     expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout);
+    const doc = JSON.parse(r.stdout) as AuditDoc;
     expect(auditErrors(doc)).toBe('');
     expect(doc).toMatchObject({
       source: { kind: 'definitions', file },
@@ -130,11 +130,9 @@ describe('offline', () => {
     });
     expect(doc.broker.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(loopFinding(doc)).toHaveLength(1);
-    const skipped = doc.checks.filter((c: { status: string }) => c.status === 'skipped');
-    expect(skipped.map((c: { id: string }) => c.id)).toContain('consumer-auto-ack');
-    expect(skipped.every((c: { skipped: string }) => /^needs (live statistics|the cluster)/.test(c.skipped))).toBe(
-      true,
-    );
+    const skipped = doc.checks.filter((c) => c.status === 'skipped');
+    expect(skipped.map((c) => c.id)).toContain('consumer-auto-ack');
+    expect(skipped.every((c) => /^needs (live statistics|the cluster)/.test(c.skipped ?? ''))).toBe(true);
     const text = await mqlab(['audit', file, '--vhost', CONFIG.vhost]);
     expect(text.code).toBe(1); // the loop is an error
     expect(text.lines[0]).toMatch(/^audit: RabbitMQ \d+\.\d+\.\d+ from the definitions file .* \(offline\); vhost /);

@@ -18,7 +18,9 @@ export interface AuditFinding {
 
 export interface AuditDoc {
   result: string;
-  source: { kind: string };
+  source: { kind: string; url?: string; file?: string };
+  broker: { product: string; version: string };
+  timings: { requests: number };
   checks: { id: string; status: string; skipped?: string }[];
   findings: AuditFinding[];
 }

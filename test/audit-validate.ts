@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { ROOT } from './helpers.js';
 
-const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'audit.schema.json'), 'utf8'));
+const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'audit.schema.json'), 'utf8')) as object;
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, strictRequired: false });
 const validate = ajv.compile(schema);
 

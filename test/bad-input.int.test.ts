@@ -37,7 +37,7 @@ fs.writeFileSync(path.join(tmp, 'a-file'), '');
 
 const cases: { what: string; args: string[]; env?: Record<string, string> }[] = [
   ...parsedOptions.map(({ command, flag, option }, i) => {
-    const value = refusedValue(option.parse!, 16 + i);
+    const value = refusedValue(option.parse, 16 + i);
     return { what: `${command.join(' ')} ${flag} ${JSON.stringify(value)}`, args: [...command, flag, value] };
   }),
   { what: 'unknown flag', args: ['retry', '--bogus'] },
@@ -79,7 +79,10 @@ async function snapshot(s: Services) {
     queues,
     tables,
     sentinelDepth: await s.broker.depth(SENTINEL_Q),
-    sentinelRows: must((await s.db`SELECT count(*)::int AS n FROM ${s.db(SENTINEL_T)}`)[0], 'the sentinel row count').n,
+    sentinelRows: must(
+      (await s.db<{ n: number }[]>`SELECT count(*)::int AS n FROM ${s.db(SENTINEL_T)}`)[0],
+      'the sentinel row count',
+    ).n,
   };
 }
 

@@ -22,7 +22,7 @@ describe('the browser test’s Chromium', () => {
     const p = chromiumPlan({ ...missing, root: false });
     expect(p).toEqual({
       kind: 'cannot',
-      line: expect.stringContaining('installing it needs root: run `sudo apt-get install -y chromium` once'),
+      line: expect.stringContaining('installing it needs root: run `sudo apt-get install -y chromium` once') as unknown,
     });
     expect(p.kind === 'cannot' && p.line.split('\n')).toHaveLength(1);
   });

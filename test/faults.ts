@@ -14,9 +14,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FaultName, LabMeta } from '../src/lab.js';
+import type { AnyOptions } from '../src/options.js';
 import { mqlab, type CliRun } from './helpers.js';
 
-type AnyMeta = LabMeta<any, string, string, string>;
+type AnyMeta = LabMeta<AnyOptions, string, string, string>;
 
 export interface FaultRun<M extends AnyMeta> {
   meta: M;

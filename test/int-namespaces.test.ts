@@ -37,7 +37,7 @@ describe('integration test files', () => {
   });
 
   it('each calls useNamespace once, with import.meta.url or a literal (the six older lab files: a literal namespace)', () => {
-    const wrong = byFile.filter(({ file, calls, namespaces }) => calls.length !== 1 || calls[0] === undefined);
+    const wrong = byFile.filter(({ calls }) => calls.length !== 1 || calls[0] === undefined);
     expect(wrong.map(({ file, calls }) => `${file}: useNamespace ${calls.length}×`)).toEqual([]);
   });
 

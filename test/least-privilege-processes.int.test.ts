@@ -59,7 +59,7 @@ describe.skipIf(!ownServices || process.getuid?.() !== 0)(
       }
     });
 
-    it('the Erlang cookie is private to the broker’s user and not the package default', async () => {
+    it('the Erlang cookie is private to the broker’s user and not the package default', () => {
       const cookies = ['rabbitmq', 'root/mqlab/rabbitmq']
         .map((d) => path.join(CONFIG.home, d, '.erlang.cookie'))
         .filter((f) => fs.existsSync(f));

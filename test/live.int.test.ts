@@ -70,7 +70,7 @@ async function smallestText(page: Page) {
       if (own) html = Math.min(html, parseFloat(getComputedStyle(el).fontSize));
     }
     for (const t of document.querySelectorAll('svg.graph text')) {
-      if (!t.textContent!.trim() || !visible(t)) continue;
+      if (!t.textContent.trim() || !visible(t)) continue;
       const m = (t as SVGGraphicsElement).getScreenCTM();
       const scale = m ? Math.hypot(m.a, m.b) : 1; // rotated labels too
       graph = Math.min(graph, parseFloat(getComputedStyle(t).fontSize) * scale);

@@ -29,7 +29,7 @@ export function parseXml(xml: string): XmlNode {
     throw e;
   });
   parser.on('opentag', (t) => {
-    const node: XmlNode = { name: t.name, attrs: t.attributes as Record<string, string>, text: '', children: [] };
+    const node: XmlNode = { name: t.name, attrs: t.attributes, text: '', children: [] };
     const parent = stack.at(-1);
     if (parent) parent.children.push(node);
     else root = node;
@@ -75,7 +75,7 @@ export function junitXsdErrors(xml: string): string {
   return r.status === 0 ? '' : r.stderr.trim() || `xmllint exited ${r.status}`;
 }
 
-const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'report.schema.json'), 'utf8'));
+const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'report.schema.json'), 'utf8')) as { $id: string };
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, strictRequired: false });
 const validateDoc = ajv.compile(schema);
 const validateLab = ajv.compile({ $ref: `${schema.$id}#/definitions/lab` });

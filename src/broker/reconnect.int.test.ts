@@ -62,7 +62,10 @@ describe('ReconnectingPublisher', () => {
     await pub.close();
     // the broker holds every id at least once (a lost publish may have arrived before the cut)
     const seen = new Set<string>();
-    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) (seen.add(d.body), d.ack());
+    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) {
+      seen.add(d.body);
+      d.ack();
+    }
     expect(seen.size).toBe(400);
   });
 
@@ -81,7 +84,10 @@ describe('ReconnectingPublisher', () => {
     await pub.close();
     expect(await pub.renewChannel()).toBe(false); // no live connection
     const seen: string[] = [];
-    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) (seen.push(d.body), d.ack());
+    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) {
+      seen.push(d.body);
+      d.ack();
+    }
     expect(seen).toContain('a');
     expect(seen).toContain('c');
   });

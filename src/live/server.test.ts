@@ -44,7 +44,7 @@ function events(
         res.on('data', (c: Buffer) => {
           frames.push(c.toString());
           const m = /event: hello\ndata: (.*)\n/.exec(frames.join(''));
-          if (m) resolve({ key: JSON.parse(m[1]!).key, req, frames, ended });
+          if (m) resolve({ key: (JSON.parse(m[1]!) as { key: string }).key, req, frames, ended });
         });
       },
     );

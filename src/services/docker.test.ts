@@ -9,7 +9,7 @@ describe('docker or not (auto)', () => {
   it('needs the compose plugin', () => {
     expect(dockerDecision({ engine: '27.3.1', compose: null })).toMatchObject({
       use: false,
-      why: expect.stringContaining('compose plugin is missing'),
+      why: expect.stringContaining('compose plugin is missing') as unknown,
     });
   });
 
