@@ -7,6 +7,8 @@ import { registry } from '../labs/registry.js';
 import { atLeast } from '../src/broker/capabilities.js';
 import { labOptions } from '../src/lab.js';
 import { names } from '../src/names.js';
+import { parseRun } from './report.js';
+import { text } from '../src/text.js';
 
 // `mqlab all` as a user types it: the one file that runs the seeds' own names (no namespace);
 // the --jobs runs use t_all_j1, t_all_j2, …
@@ -42,32 +44,27 @@ describe('mqlab all', () => {
       env: { NO_COLOR: '1' },
     });
     expect(r.stdout.trimStart().startsWith('{'), `no JSON document (exit ${r.exitCode}):\n${r.stderr}`).toBe(true);
-    const doc = JSON.parse(r.stdout);
+    const doc = parseRun(r.stdout);
     // a lab that needs a newer broker or a cluster is skipped, never passed
-    const skipped = doc.labs
-      .filter((l: { status: string }) => l.status === 'skipped')
-      .map((l: { lab: string }) => l.lab);
+    const skipped = doc.labs.filter((l) => l.status === 'skipped').map((l) => l.lab);
     expect(skipped).toEqual(expectedSkips(doc.broker.version));
     for (const name of CLUSTER_LABS)
-      expect(doc.labs.find((l: { lab: string }) => l.lab === name).skipped, name).toMatch(
+      expect(doc.labs.find((l) => l.lab === name)?.skipped, name).toMatch(
         /^needs a cluster of 3 RabbitMQ nodes: run `mqlab up --nodes 3` \(/,
       );
     const failed = doc.labs
-      .filter((l: { status: string }) => l.status !== 'passed' && l.status !== 'skipped')
-      .map((l: { lab: string; error?: string }) => `${l.lab}: ${l.error ?? 'failed checks'}`);
+      .filter((l) => l.status !== 'passed' && l.status !== 'skipped')
+      .map((l) => `${l.lab}: ${'error' in l ? text(l.error) : 'failed checks'}`);
     expect(r.exitCode, failed.join('\n') + r.stderr).toBe(0);
     expect(doc.result).toBe('passed');
     expect(reportErrors(doc)).toBe(''); // the run without --jobs matches docs/report.schema.json too
-    expect(doc.labs.map((l: { lab: string }) => l.lab)).toEqual(registry.map((l) => l.name));
+    expect(doc.labs.map((l) => l.lab)).toEqual(registry.map((l) => l.name));
     expect(doc.broker.version).toMatch(/^\d+\.\d+\.\d+/);
-    const checks = doc.labs.reduce((n: number, l: { checks: unknown[] }) => n + l.checks.length, 0);
+    const checks = doc.labs.reduce((n, l) => n + l.checks.length, 0);
     const xml = fs.readFileSync(junit, 'utf8');
     expect(xml.match(/<testcase /g)?.length).toBe(checks + skipped.length);
     // a check the run could not observe (SKIP name: reason, e.g. hold's statistics on a busy machine) is a skipped testcase too
-    const skippedChecks = doc.labs.reduce(
-      (n: number, l: { checks: { skipped?: string }[] }) => n + l.checks.filter((c) => c.skipped !== undefined).length,
-      0,
-    );
+    const skippedChecks = doc.labs.reduce((n, l) => n + l.checks.filter((c) => c.skipped !== undefined).length, 0);
     expect(xml.match(/<skipped /g)?.length ?? 0).toBe(skipped.length + skippedChecks);
     expect(xml.match(/<testsuite /g)?.length).toBe(registry.length);
     expect(xml).not.toContain('<failure');

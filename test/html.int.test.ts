@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { mqlab, useNamespace, useServices } from './helpers.js';
 import { openBrowser, screenshot, type OpenBrowser } from './browser.js';
+import { firstLab, type EventDoc } from './report.js';
+import { must } from '../src/must.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-html-'));
@@ -21,7 +23,7 @@ async function runWithHtml(lab: string) {
   const file = path.join(dir, `${lab}.html`);
   const r = await mqlab([lab, '--namespace', NS, '--json', '--html', file]);
   expect(r.stdout.trim().startsWith('{'), r.stdout + r.stderr).toBe(true);
-  return { code: r.code, json: JSON.parse(r.stdout).labs[0], file };
+  return { code: r.code, json: firstLab(r.stdout), file };
 }
 
 async function open(page: Page, file: string) {
@@ -69,10 +71,11 @@ describe('--html timeline in headless Chromium', () => {
     expect(await page.locator('#tip').isVisible()).toBe(true);
     expect(await page.locator('#tip').textContent()).toMatch(/exitCode=137\nsignal=SIGKILL/);
     // the queue-depth chart draws the lab's queue, sampled during the run (3 ready after the crash)
-    expect(json.depths.samples.length).toBeGreaterThan(3);
-    expect(Math.max(...json.depths.samples.map((x: { ready: number[] }) => x.ready[0]))).toBe(3);
-    expect(await page.locator('path.depth[data-kind="ready"]').count()).toBe(json.depths.queues.length);
-    expect(await page.locator('path.depth[data-kind="messages"]').count()).toBe(json.depths.queues.length);
+    const depths = must(json.depths, 'the sampled depths');
+    expect(depths.samples.length).toBeGreaterThan(3);
+    expect(Math.max(...depths.samples.map((x) => x.ready[0] ?? NaN))).toBe(3);
+    expect(await page.locator('path.depth[data-kind="ready"]').count()).toBe(depths.queues.length);
+    expect(await page.locator('path.depth[data-kind="messages"]').count()).toBe(depths.queues.length);
     await page.mouse.move(0, 0);
     await screenshot(page, 'consumer-crash.png');
   });
@@ -93,18 +96,14 @@ describe('--html timeline in headless Chromium', () => {
       .filter(Boolean)
       .map(Number);
     expect(waits, JSON.stringify(labels)).toHaveLength(2);
-    expect(Math.min(...waits)).toBe(json.checks.find((c: { name: string }) => c.name === 'shortestRetryGapMs').actual);
+    expect(Math.min(...waits)).toBe(json.checks.find((c) => c.name === 'shortestRetryGapMs')?.actual);
     // poison ends in the dlq lane: received there when it arrived, acked at the end
     expect(await page.locator('g.ev[data-lane="dlq"][data-message="poison"]').count()).toBe(2);
     // no delivery before its publish: each message's first receipt comes after its publish
-    const at = (e: { timestamp: string }) => Date.parse(e.timestamp);
+    const at = (e: EventDoc | undefined) => Date.parse(e?.timestamp ?? '');
     for (const id of ['healthy', 'transient', 'poison']) {
-      const published = json.events.find(
-        (e: { messageId?: string; status?: string }) => e.messageId === id && e.status === 'published',
-      );
-      const received = json.events.find(
-        (e: { messageId?: string; status?: string }) => e.messageId === id && e.status === 'received',
-      );
+      const published = json.events.find((e) => e.messageId === id && e.status === 'published');
+      const received = json.events.find((e) => e.messageId === id && e.status === 'received');
       expect(at(published)).toBeLessThanOrEqual(at(received));
     }
     await screenshot(page, 'retry.png');
@@ -124,9 +123,7 @@ describe('--html timeline in headless Chromium', () => {
       expect(code).toBe(1);
       const seen = await open(page, file);
       expect(seen.verdict).toBe('FAIL');
-      expect(seen.failedChecks).toEqual(
-        json.checks.filter((c: { pass: boolean }) => !c.pass).map((c: { name: string }) => c.name),
-      );
+      expect(seen.failedChecks).toEqual(json.checks.filter((c) => !c.pass).map((c) => c.name));
       expect(seen.failedChecks).toContain('shortestRetryGapMs');
       expect(await page.locator('tr.fail[data-check="shortestRetryGapMs"]').isVisible()).toBe(true);
       expect(await page.locator('tr.fail[data-check="shortestRetryGapMs"]').innerText()).toMatch(
@@ -145,11 +142,10 @@ describe('--html timeline in headless Chromium', () => {
     expect(seen.verdict).toBe('PASS');
     expect(seen.marks).toBe(json.events.length);
     // the outage itself: PostgreSQL stopped, then ready again, as two marks on the services' lane
-    const outage = json.events.filter((e: { source: string }) => e.source === 'services');
-    expect(outage.map((e: { status: string }) => e.status)).toEqual(['stopped', 'ready']);
+    const outage = json.events.filter((e) => e.source === 'services');
+    expect(outage.map((e) => e.status)).toEqual(['stopped', 'ready']);
     for (const [i, e] of json.events.entries())
-      if ((e as { source: string }).source === 'services')
-        expect(await page.locator(`g.ev[data-i="${i}"]`).count()).toBe(1);
+      if (e.source === 'services') expect(await page.locator(`g.ev[data-i="${i}"]`).count()).toBe(1);
     expect(seen.passedChecks).toBe(json.checks.length);
   }, 240_000);
 });

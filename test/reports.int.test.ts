@@ -17,12 +17,15 @@ import { openBrowser, screenshot } from './browser.js';
 import { MONITOR_ENV, ensureMonitorAccount } from './monitor-account.js';
 import { ensureXmllint, find, junitXsdErrors, labErrors, parseXml, reportErrors } from './report-validate.js';
 import { registry } from '../labs/registry.js';
+import { parseRun, versionIn, type RunDoc } from './report.js';
+import { must } from '../src/must.js';
+import { text } from '../src/text.js';
 
 const NS = useNamespace(import.meta.url).namespace; // the runs below also name it with --namespace, as a user would
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-reports-'));
 const junitAt = (name: string) => path.join(tmp, `${name}.junit.xml`);
-const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+const VERSION = versionIn(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 /** the file a run left: well-formed (saxes), valid (XSD), parsed */
 function junitOf(file: string) {
@@ -38,7 +41,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('reports a CI job reads', () => {
   useServices({ setup: (s) => ensureMonitorAccount(s.mgmt) });
   /** the `mqlab all` run's document and its --html folder, for the page test after it */
-  let all: { doc: { labs: { lab: string; status: string; events: unknown[] }[] }; out: string } | undefined;
+  let all: { doc: RunDoc; out: string } | undefined;
 
   it('an environment error (exit 2) still writes the JUnit file: one <error>, the password masked', async () => {
     const file = junitAt('env');
@@ -64,15 +67,15 @@ describe('reports a CI job reads', () => {
     const fault = { MQLAB_FAULT: 'retry-dlq:late-publish' };
     const json = await mqlab(['retry-dlq', '--namespace', NS, '--json'], fault);
     expect(json.code, json.stderr).toBe(1);
-    const doc = JSON.parse(json.stdout);
+    const doc = parseRun(json.stdout);
     expect(reportErrors(doc)).toBe('');
-    expect(doc.labs[0].faults).toEqual(['late-publish']);
+    expect(doc.labs[0]?.faults).toEqual(['late-publish']);
     const text = await mqlab(['retry-dlq', '--namespace', NS], fault);
     expect(text.stdout.split('\n')[1]).toBe(
       'BROKEN VARIANT retry-dlq: late-publish (MQLAB_FAULT, test only): not the correct experiment',
     );
     // the correct experiment carries no such field
-    const correct = JSON.parse((await mqlab(['retry-dlq', '--namespace', NS, '--json'])).stdout);
+    const correct = parseRun((await mqlab(['retry-dlq', '--namespace', NS, '--json'])).stdout);
     expect(correct.labs[0]).not.toHaveProperty('faults');
   });
 
@@ -115,17 +118,18 @@ describe('reports a CI job reads', () => {
     );
     // every lab with that account: nothing refused (and a lab this broker cannot run is a SKIP, never a pass)
     expect(r.stderr).not.toMatch(/HTTP 401|HTTP 403|not_authorised|access_refused/i);
-    const doc = JSON.parse(r.stdout);
+    const doc = parseRun(r.stdout);
     const failed = doc.labs
-      .filter((l: { status: string }) => l.status === 'failed' || l.status === 'error')
+      .filter((l) => l.status === 'failed' || l.status === 'error')
       .map(
-        (l: { lab: string; error?: string; checks: { name: string; pass: boolean }[] }) =>
+        (l) =>
           `${l.lab}: ${
-            l.error ??
-            l.checks
-              .filter((c) => !c.pass)
-              .map((c) => c.name)
-              .join(',')
+            'error' in l
+              ? text(l.error)
+              : l.checks
+                  .filter((c) => !c.pass)
+                  .map((c) => c.name)
+                  .join(',')
           }`,
       );
     expect(r.code, failed.join('\n')).toBe(0);
@@ -134,18 +138,16 @@ describe('reports a CI job reads', () => {
     for (const lab of doc.labs) expect(labErrors(lab), lab.lab).toBe('');
     expect(doc).toMatchObject({ schemaVersion: 1, mqlabVersion: VERSION, namespace: NS });
     // --jobs: each lab's entry says the namespace it ran in
-    expect(doc.labs.map((l: { lab: string; namespace: string }) => [l.lab, l.namespace])).toEqual(
-      registry.map((l, i) => [l.name, `${NS}_j${i + 1}`]),
-    );
-    expect(doc.labs.map((l: { lab: string }) => l.lab)).toEqual(registry.map((e) => e.name));
+    expect(doc.labs.map((l) => [l.lab, l.namespace])).toEqual(registry.map((l, i) => [l.name, `${NS}_j${i + 1}`]));
+    expect(doc.labs.map((l) => l.lab)).toEqual(registry.map((e) => e.name));
     // the schema can fail: a document without its version does not match
     expect(reportErrors({ ...doc, schemaVersion: undefined })).toMatch(/schemaVersion/);
 
     const xml = junitOf(file);
     const suites = find(xml, 'testsuite');
-    expect(suites.map((s) => s.attrs.name)).toEqual(doc.labs.map((l: { lab: string }) => l.lab));
+    expect(suites.map((s) => s.attrs.name)).toEqual(doc.labs.map((l) => l.lab));
     for (const [i, s] of suites.entries()) {
-      const lab = doc.labs[i];
+      const lab = must(doc.labs[i], `the lab of testsuite ${i}`);
       const cases = find(s, 'testcase');
       expect(cases.length).toBe(lab.checks.length + (lab.status === 'skipped' ? 1 : 0));
       expect(Number(s.attrs.time) * 1000).toBeCloseTo(lab.timings.totalMs, -1);
