@@ -10,6 +10,7 @@ import type { Db } from '../../src/db/client.js';
 import { backoffMs } from '../../src/broker/reconnect-plan.js';
 import { BACKOFF, type DbOutageNames } from './names.js';
 import type { OutageSteps } from './variants.js';
+import { text } from '../../src/text.js';
 
 export interface Attempt {
   id: string;
@@ -51,7 +52,7 @@ export interface RunningConsumer {
   stop(): Promise<void>;
 }
 
-const codeOf = (err: unknown) => String((err as { code?: unknown })?.code ?? (err as Error)?.message ?? err);
+const codeOf = (err: unknown) => text((err as { code?: unknown })?.code ?? (err as Error)?.message ?? err);
 
 export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> {
   const broker = await Broker.connect(s.amqpUrl);

@@ -8,6 +8,15 @@ import { Management } from '../../src/broker/management.js';
 import { members, ownCluster, quorumQueue } from '../../src/services/cluster.js';
 import { names } from './names.js';
 import { sleep } from '../../src/time.js';
+import { firstLab } from '../../test/report.js';
+
+/** the facts this test reads */
+interface FailoverFacts {
+  killedNode: string;
+  killedPid: number;
+  leaderAfter: string;
+  failoverMs: number;
+}
 
 const n = useNamespace('t_qfc');
 const mgmt = new Management(CONFIG.mgmtUrl, CONFIG.vhost);
@@ -20,9 +29,9 @@ describe('quorum-failover on a 3-node cluster', () => {
       const pids = new Map(cluster.nodes.map((x) => [x.name, x.pid()]));
       const r = await mqlab(['quorum-failover', '--json']);
       expect(r.code, `round ${round}: ${r.stderr}\n${failedChecks(r.stdout)}`).toBe(0);
-      const lab = JSON.parse(r.stdout).labs[0];
+      const lab = firstLab<FailoverFacts>(r.stdout);
       expect(lab.status).toBe('passed');
-      const killed: string = lab.facts.killedNode;
+      const killed = lab.facts.killedNode;
       // the pid it killed is the one the node had — unless the node was down before the run (a fault
       // test's `no-restart` leaves it so; the lab starts it first, under a pid read only then)
       const before = pids.get(killed);
