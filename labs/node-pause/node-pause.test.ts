@@ -1,71 +1,17 @@
 /** node-pause's verdicts on scripted histories and views (pure: no cluster): each check PASSes on a good run and FAILs on its own flaw. */
 import { describe, expect, it } from 'vitest';
-import { History } from '../../src/history.js';
+import { at, goodSteps as shared, scripted, FAULT_AT, UNDONE_AT, type Step } from '../../test/leader-stream-runs.js';
 import { evaluate } from '../../src/report/checks.js';
 import { verdicts, type Observed } from './verdicts.js';
 import { meta } from './meta.js';
 
-const PAUSE_AT = 1000;
-const RESUME_AT = 20_000;
+const goodSteps = () => shared({ injected: 'pause', undone: 'resume' });
+
+const PAUSE_AT = FAULT_AT;
+const RESUME_AT = UNDONE_AT;
 /** producer A gives the frozen node up at its first confirm timeout */
 const ABANDONED_AT = 6300;
 const BOUND = 30_000;
-
-/** a history on a scripted clock: each step at its own time (ms) */
-function scripted(steps: [number, (h: History) => void][]): History {
-  let now = 0;
-  const h = new History(() => now);
-  for (const [t, step] of [...steps].sort((p, q) => p[0] - q[0])) {
-    now = t;
-    step(h);
-  }
-  return h;
-}
-
-type Step = [number, (h: History) => void];
-const at = (t: number, step: (h: History) => void): Step => [t, step];
-
-/**
- * a good run: before the pause A (through n2, the leader) and B (through n3) publish 1–4 and 5–8, all
- * confirmed; during the pause A's 9, 10 time out (A gives n2 up) and B's 11, 12 are confirmed from 4.0 s;
- * after the resume 9 and 10 are resent through n1 and confirmed; every id consumed once, 9 twice (unconfirmed: allowed)
- */
-function goodSteps(): Step[] {
-  const s: Step[] = [];
-  for (const id of [1, 2, 3, 4])
-    s.push(
-      at(100 + id, (h) => h.publish(id, 'n2')),
-      at(200 + id, (h) => h.confirm(id, 'n2')),
-    );
-  for (const id of [5, 6, 7, 8])
-    s.push(
-      at(100 + id, (h) => h.publish(id, 'n3')),
-      at(200 + id, (h) => h.confirm(id, 'n3')),
-    );
-  s.push(at(PAUSE_AT, (h) => void h.injected('pause', 'n2')));
-  for (const id of [9, 10])
-    s.push(
-      at(1100 + id, (h) => h.publish(id, 'n2')),
-      at(6100 + id, (h) => h.timeout(id, 'n2')),
-    );
-  s.push(
-    at(1500, (h) => h.publish(11, 'n3')),
-    at(4000, (h) => h.confirm(11, 'n3')),
-  );
-  s.push(
-    at(1600, (h) => h.publish(12, 'n3')),
-    at(4100, (h) => h.confirm(12, 'n3')),
-  );
-  s.push(at(RESUME_AT, (h) => void h.injected('resume', 'n2')));
-  for (const id of [9, 10])
-    s.push(
-      at(21_000 + id, (h) => h.publish(id, 'n1')),
-      at(21_100 + id, (h) => h.confirm(id, 'n1')),
-    );
-  for (let id = 1; id <= 12; id++) s.push(at(30_000 + id, (h) => h.consume(id, 'n1', false)));
-  s.push(at(30_100, (h) => h.consume(9, 'n3', false)));
-  return s;
-}
 
 const replica = (node: string, raftState: string, commitIndex: number) => ({
   node,
