@@ -1,13 +1,8 @@
 /** The node-pause lab's options: the typed object its code gets, and the flags it is parsed from. */
-import { duration, integer, type OptionSpecs } from '../../src/options.js';
+import { duration, type OptionSpecs } from '../../src/options.js';
+import { streamProducerOptions, type StreamProducerOptions } from '../../src/broker/stream-options.js';
 
-export interface NodePauseOptions {
-  /** publishes per second of each producer */
-  rate: number;
-  /** publishes awaiting their confirm at once, per producer */
-  window: number;
-  /** a publish with no confirm after this long is recorded as timed out */
-  confirmTimeoutMs: number;
+export interface NodePauseOptions extends StreamProducerOptions {
   /** the producers run this long before the pause, and this long after the resume */
   streamMs: number;
   /** how long the node stays frozen at least (then on until the majority saw it, at most 2 × net_ticktime more) */
@@ -19,24 +14,7 @@ export interface NodePauseOptions {
 }
 
 export const options: OptionSpecs<NodePauseOptions> = {
-  rate: {
-    flag: '--rate <n>',
-    description: 'publishes per second of each of the two producers',
-    default: '50',
-    parse: integer(1, 1000),
-  },
-  window: {
-    flag: '--window <n>',
-    description: 'publishes awaiting their confirm at once, per producer',
-    default: '50',
-    parse: integer(1, 5000),
-  },
-  confirmTimeoutMs: {
-    flag: '--confirm-timeout <duration>',
-    description: 'a publish with no confirm after this long is recorded as timed out (its confirm may still come)',
-    default: '3s',
-    parse: duration({ min: 100, max: 120_000, bare: 's' }),
-  },
+  ...streamProducerOptions,
   streamMs: {
     flag: '--stream <duration>',
     description: 'the producers run this long before the pause and this long after the resume',
