@@ -71,6 +71,10 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'labs/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', 'node_modules/**', 'dist/**', '.mqlab*/**'],
+          // one module graph per worker, not per file: pure logic with no module state, no vi.mock and
+          // no process.env writes, so nothing carries from one file to the next (it passes shuffled).
+          // Importing the graph again for each of ~80 files was most of the project's time: 58 s -> 13 s
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
