@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyse, between, History, historyChecks, historyEvent } from './history.js';
+import { analyse, between, History, historyChecks, historyEvent, resentElsewhere } from './history.js';
 
 const failed = (checks: ReturnType<typeof historyChecks>) =>
   checks.filter((c) => c.actual !== c.expected).map((c) => c.name);
@@ -47,6 +47,23 @@ describe('the history of a run', () => {
     const a = analyse(h.entries);
     expect([a.duplicates, a.lostConfirmed, a.unconfirmedThenDelivered]).toEqual([[], [2], [3]]);
     expect(failed(historyChecks(a, 3))).toEqual(['confirmedLost', 'everyIdConsumed']);
+  });
+  it('resentElsewhere: an id its node left unconfirmed is owed a confirm from another node; a late confirm settles it', () => {
+    const h = new History(() => 0);
+    h.publish(1, 'n2'); // timed out, resent through n1, confirmed there
+    h.timeout(1, 'n2');
+    h.publish(1, 'n1');
+    h.confirm(1, 'n1');
+    h.publish(2, 'n2'); // timed out, never resent: owed
+    h.timeout(2, 'n2');
+    h.publish(3, 'n3'); // timed out, then confirmed late by its own node
+    h.timeout(3, 'n3');
+    h.confirm(3, 'n3');
+    h.publish(4, 'n2'); // lost with the connection, resent and nacked: still owed
+    h.lost(4, 'n2');
+    h.publish(4, 'n1');
+    h.nack(4, 'n1');
+    expect(resentElsewhere(h.entries)).toEqual({ unconfirmed: 3, confirmedElsewhere: 1 });
   });
   it('between() picks by kind, time and node; faults and failures are noted for the timeline', () => {
     let t = 100;

@@ -201,6 +201,36 @@ export function historyChecks(a: HistoryAnalysis, messages: number): Check[] {
   ];
 }
 
+/**
+ * The ids whose first publish got no confirm from the node it went through (a timeout, a nack, a loss
+ * with the connection; a late confirm from that node counts as a confirm), and how many of them a
+ * later publish through another node had confirmed: what a producer that gives a node up owes.
+ */
+export function resentElsewhere(h: readonly HistoryEntry[]): { unconfirmed: number; confirmedElsewhere: number } {
+  const firstNode = new Map<number, string>();
+  for (const e of h)
+    if (e.kind === 'publish' && e.id !== undefined && !firstNode.has(e.id)) firstNode.set(e.id, e.node);
+  const confirmedBy = new Map<number, Set<string>>();
+  for (const e of h)
+    if (e.kind === 'confirm' && e.id !== undefined)
+      (confirmedBy.get(e.id) ?? confirmedBy.set(e.id, new Set()).get(e.id)!).add(e.node);
+  let unconfirmed = 0;
+  let confirmedElsewhere = 0;
+  for (const [id, node] of firstNode) {
+    const by = confirmedBy.get(id);
+    if (by?.has(node)) continue;
+    unconfirmed++;
+    if (by && by.size > 0) confirmedElsewhere++;
+  }
+  return { unconfirmed, confirmedElsewhere };
+}
+
+/** every id its first node left unconfirmed was confirmed through another node (the resend's confirms) */
+export function unconfirmedResentCheck(h: readonly HistoryEntry[]): Check {
+  const r = resentElsewhere(h);
+  return check('unconfirmedResent', r.unconfirmed, r.confirmedElsewhere);
+}
+
 /** an entry as an event's fields (ctx.log.emit('history', …)): on the timeline with its node */
 export const historyEvent = (e: HistoryEntry): Record<string, string> => ({
   status: e.kind === 'fault' ? `fault_${e.what}` : e.kind,

@@ -41,6 +41,7 @@ export const meta = defineLab({
     'confirmedLost',
     'everyIdConsumed',
     'duplicatesNotUnconfirmed',
+    'unconfirmedResent',
   ],
   faults,
   checkpoints,

@@ -101,9 +101,15 @@ describe('node-pause verdicts', () => {
     expect(failed(observed({}, steps))).toEqual(['confirmedLost', 'everyIdConsumed']);
   });
 
-  it('everyIdConsumed alone: an id that timed out and was never sent again', () => {
+  it('everyIdConsumed and unconfirmedResent: an id that timed out and was never sent again', () => {
     const steps = [...goodSteps(), at(1200, (h) => h.publish(13, 'n2')), at(6200, (h) => h.timeout(13, 'n2'))];
-    expect(failed(observed({}, steps))).toEqual(['everyIdConsumed']);
+    expect(failed(observed({}, steps))).toEqual(['everyIdConsumed', 'unconfirmedResent']);
+  });
+
+  it('unconfirmedResent alone: a timed-out id never sent again, though its node enqueued it after all', () => {
+    const timedOut = [at(1200, (h) => h.publish(13, 'n2')), at(6200, (h) => h.timeout(13, 'n2'))];
+    const steps = [...goodSteps(), ...timedOut, at(30_100, (h) => h.consume(13, 'n3', false))];
+    expect(failed(observed({}, steps))).toEqual(['unconfirmedResent']);
   });
 
   it('duplicatesNotUnconfirmed: a confirmed id consumed twice as a fresh copy (a redelivery is not a duplicate)', () => {

@@ -5,6 +5,7 @@ import {
   confirmedAfter,
   firstConfirmAfter,
   historyChecks,
+  unconfirmedResentCheck,
   outcomes,
   type HistoryEntry,
 } from '../../src/history.js';
@@ -56,5 +57,6 @@ export function verdicts(o: Observed, electionBoundMs: number): Check[] {
     check('resumedSeen', true, o.resumedSeenAt !== null),
     check('frozenReplicaCaughtUp', true, idx !== null && idx.node === idx.leader && idx.state === 'follower'),
     ...historyChecks(a, a.published),
+    unconfirmedResentCheck(o.history),
   ];
 }

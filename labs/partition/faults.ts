@@ -17,7 +17,7 @@ export const faults = defineFaults({
   },
   'no-resend': {
     breaks: 'the producer does not send again the ids it has no confirm for',
-    fails: ['everyIdConsumed'],
+    fails: ['everyIdConsumed', 'unconfirmedResent'],
   },
   'resend-confirmed': {
     breaks: 'the producer sends a window of confirmed ids again too',

@@ -43,6 +43,7 @@ export const meta = defineLab({
     'confirmedLost',
     'everyIdConsumed',
     'duplicatesNotUnconfirmed',
+    'unconfirmedResent',
   ],
   faults,
   checkpoints,

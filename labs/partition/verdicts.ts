@@ -1,6 +1,13 @@
 /** The partition checks, from the run's history and what the nodes showed (pure: unit-tested). */
 import { check, checkAtLeast, checkAtMost, type Check } from '../../src/report/checks.js';
-import { analyse, confirmedAfter, firstConfirmAfter, historyChecks, type HistoryEntry } from '../../src/history.js';
+import {
+  analyse,
+  confirmedAfter,
+  firstConfirmAfter,
+  historyChecks,
+  unconfirmedResentCheck,
+  type HistoryEntry,
+} from '../../src/history.js';
 import type { ReplicaStatus } from '../../src/services/cluster.js';
 import { replicaIndex } from '../../src/services/cluster-watch.js';
 
@@ -45,5 +52,6 @@ export function verdicts(o: Observed, electionBoundMs: number): Check[] {
     check('partitionHealed', true, o.healedSeenAt !== null),
     check('cutOffReplicaCaughtUp', true, idx !== null && idx.node === idx.leader && idx.state === 'follower'),
     ...historyChecks(a, a.published),
+    unconfirmedResentCheck(o.history),
   ];
 }
