@@ -1,6 +1,10 @@
 /** The node-pause lab's options: the typed object its code gets, and the flags it is parsed from. */
 import { duration, type OptionSpecs } from '../../src/options.js';
-import { streamProducerOptions, type StreamProducerOptions } from '../../src/broker/stream-options.js';
+import {
+  electionBoundOption,
+  streamProducerOptions,
+  type StreamProducerOptions,
+} from '../../src/broker/stream-options.js';
 
 export interface NodePauseOptions extends StreamProducerOptions {
   /** the producers run this long before the pause, and this long after the resume */
@@ -28,13 +32,7 @@ export const options: OptionSpecs<NodePauseOptions> = {
     default: '20s',
     parse: duration({ min: 500, max: 600_000, bare: 's' }),
   },
-  electionBoundMs: {
-    flag: '--election-bound <duration>',
-    description:
-      "the check on the time from the pause to the majority producer's first confirm after it (Ra's failure detector, an election): at most this",
-    default: '15s',
-    parse: duration({ min: 100, max: 600_000, bare: 's' }),
-  },
+  electionBoundMs: electionBoundOption('pause'),
   catchUpTimeoutMs: {
     flag: '--catch-up-timeout <duration>',
     description: "how long the resumed node may take to be seen again and to reach the leader's commit index",

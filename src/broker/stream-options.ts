@@ -1,5 +1,6 @@
 /** The options of the two producers a leader-stream lab runs (leader-stream.ts): their pace, window and confirm deadline. */
-import { duration, integer, type OptionSpecs } from '../options.js';
+import { duration, integer, type OptionSpec, type OptionSpecs } from '../options.js';
+import { NET_TICKTIME_S } from '../defaults.js';
 
 export interface StreamProducerOptions {
   /** publishes per second of each producer */
@@ -30,3 +31,17 @@ export const streamProducerOptions: OptionSpecs<StreamProducerOptions> = {
     parse: duration({ min: 100, max: 120_000, bare: 's' }),
   },
 };
+
+/**
+ * `--election-bound`: the check on the time from the fault (`what`: "cut", "pause") to the majority
+ * producer's first confirm of a publish sent after it. Its default is 2 × net_ticktime: the slowest
+ * detector, the distribution's, gives a silent peer up by 1.25 × net_ticktime (12.5 s); then an
+ * election and the first confirm. Measured by node-pause on this machine: 5.5–9.2 s on 4.3.6 (Ra's own detector is
+ * sooner), 11.8 s on 3.10.8 at load average 15 (it waits for the distribution's).
+ */
+export const electionBoundOption = (what: string): OptionSpec<number> => ({
+  flag: '--election-bound <duration>',
+  description: `the check on the time from the ${what} to the majority producer's first confirm after it (a failure detector, an election): at most this (default 2 × net_ticktime)`,
+  default: `${2 * NET_TICKTIME_S}s`,
+  parse: duration({ min: 100, max: 600_000, bare: 's' }),
+});
