@@ -23,10 +23,10 @@ export interface Config {
 }
 
 export interface ConfigInput {
-  amqpUrl?: string;
-  pgUrl?: string;
-  mgmtUrl?: string;
-  namespace?: string;
+  amqpUrl?: string | undefined;
+  pgUrl?: string | undefined;
+  mgmtUrl?: string | undefined;
+  namespace?: string | undefined;
 }
 
 /** the package root (holds compose.yaml, config/, scripts/), from src/ or from dist/src/ */

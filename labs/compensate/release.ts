@@ -21,7 +21,7 @@ export interface ReleaseOutcome {
   /** the backend (connection) that ran the transaction */
   pid: number;
   /** what whileHolding returned: in the race, the backend that waited on this attempt's row lock */
-  blockedPid?: number;
+  blockedPid?: number | undefined;
 }
 
 /** how a release writes: as taught, only a RESERVED row becomes RELEASED (a broken variant changes one, variants.ts) */

@@ -2,7 +2,8 @@
  * Publish on a channel of its own and record the frames the client receives for it, in order:
  * basic.return (with its reply code) and then basic.ack or basic.nack.
  */
-import { closeChannel, type Broker, type PublishProps } from '../../src/broker/broker.js';
+import type { Options } from 'amqplib';
+import { closeChannel, type Broker } from '../../src/broker/broker.js';
 
 export type Frame = 'return' | 'ack' | 'nack';
 
@@ -30,7 +31,7 @@ export class FrameRecorder {
   }
 
   /** publish and resolve once the confirm (ack or nack) arrived, with every frame seen for it */
-  publish(exchange: string, key: string, body: string, props: PublishProps): Promise<Observed> {
+  publish(exchange: string, key: string, body: string, props: Options.Publish): Promise<Observed> {
     const seen: Observed = { frames: [] };
     this.current = seen;
     return new Promise((resolve) => {

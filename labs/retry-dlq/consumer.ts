@@ -112,7 +112,7 @@ async function handle(m: Delivery): Promise<void> {
   // what --step shows of the message at each of its checkpoints
   const count = m.headers['x-delivery-count'];
   const shown = {
-    label: id.aggregateId || undefined,
+    ...(id.aggregateId ? { label: id.aggregateId } : {}),
     attempt,
     redelivered: m.redelivered,
     ...(typeof count === 'number' ? { deliveryCount: count } : {}),

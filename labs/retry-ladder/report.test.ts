@@ -5,7 +5,12 @@ import type { Trail } from './scenario.js';
 
 const b = { baseMs: 200, maxDelayMs: 800, maxAttempts: 4, callBudgetMs: 100 };
 const q = (ttl: number) => `me12.ladder.delay.${ttl}ms`;
-const trail = (attempts: number[], at: number[], expiredFrom: (string | null)[], outcome: Trail['outcome']): Trail => ({
+const trail = (
+  attempts: number[],
+  at: number[],
+  expiredFrom: (string | null)[],
+  outcome: NonNullable<Trail['outcome']>,
+): Trail => ({
   attempts,
   at,
   expiredFrom,

@@ -34,7 +34,7 @@ const rate = (stats: Row, key: string) => num(obj(stats[`${key}_details`]).rate)
 
 export interface LiveOptions {
   url: string;
-  vhost?: string;
+  vhost?: string | undefined;
   progress: (line: string) => void;
 }
 

@@ -26,7 +26,11 @@ export interface Consumer {
   cancel(): Promise<void>;
 }
 
-export type PublishProps = Options.Publish;
+/**
+ * amqplib's publish options, except that the message id may be undefined: a delivery that carried
+ * none (Delivery.messageId) is copied on without one
+ */
+export type PublishProps = Omit<Options.Publish, 'messageId'> & { messageId?: string | undefined };
 
 export class Broker {
   private returned = new Map<string, string>();
@@ -71,8 +75,14 @@ export class Broker {
     body: string | Buffer,
     props: PublishProps = {},
   ): Promise<void> {
-    const options: PublishProps = { persistent: true, mandatory: true, ...props };
-    const id = String(options.messageId ?? '');
+    const { messageId, ...rest } = props;
+    const options: Options.Publish = {
+      persistent: true,
+      mandatory: true,
+      ...rest,
+      ...(messageId === undefined ? {} : { messageId }),
+    };
+    const id = messageId ?? '';
     const where = `${exchange || '(default exchange)'}/${routingKey}`;
     this.returned.delete(id);
     await new Promise<void>((resolve, reject) => {

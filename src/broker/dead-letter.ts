@@ -25,7 +25,7 @@ export interface DeadLetterPolicyInput {
    * broker falls back from at-least-once to at-most-once (rabbit_quorum_queue dlh/5, 3.10.0 on; it
    * logs a warning, clients see nothing). Default true
    */
-  rejectPublish?: boolean;
+  rejectPublish?: boolean | undefined;
 }
 
 /**

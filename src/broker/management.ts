@@ -71,7 +71,7 @@ export class Management {
       res = await fetch(this.base + path, {
         method,
         headers: { authorization: this.auth, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? null : JSON.stringify(body),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (err) {

@@ -6,11 +6,11 @@
  * subscribes again by itself after a loss.
  */
 import amqp from 'amqplib';
-import type { ChannelModel, ConfirmChannel } from 'amqplib';
+import type { ChannelModel, ConfirmChannel, Options } from 'amqplib';
 import { EnvError, LabError } from '../errors.js';
 import { maskUrl } from '../urls.js';
 import { sleep } from '../time.js';
-import { closeChannel, closeConnection, delivery, type Delivery, type PublishProps } from './broker.js';
+import { closeChannel, closeConnection, delivery, type Delivery } from './broker.js';
 import { connectError } from './errors.js';
 import { attemptPlan, ConfirmLedger, DEFAULT_BACKOFF, type Backoff } from './reconnect-plan.js';
 
@@ -74,7 +74,7 @@ export interface OutgoingMessage {
   exchange: string;
   routingKey: string;
   body: Buffer;
-  props: PublishProps;
+  props: Options.Publish;
 }
 
 /** a publish whose connection died before the broker confirmed it: resend after reconnect() */
@@ -137,7 +137,7 @@ export class ReconnectingPublisher {
     exchange: string,
     routingKey: string,
     body: string | Buffer,
-    props: PublishProps & { messageId: string },
+    props: Options.Publish & { messageId: string },
   ): Promise<void> {
     const message: OutgoingMessage = {
       exchange,

@@ -13,5 +13,5 @@ export function pgCredentials(url: string): { url: string; password?: string } {
   const password = u.searchParams.get('password') ?? undefined;
   if (password === undefined) return { url };
   u.searchParams.delete('password');
-  return { url: u.toString(), password: u.password ? undefined : password };
+  return u.password ? { url: u.toString() } : { url: u.toString(), password };
 }

@@ -17,7 +17,7 @@ interface LabState {
   events: TimelineEvent[];
   depths: DepthSeries;
   report?: LabReport;
-  timer?: NodeJS.Timeout;
+  timer?: NodeJS.Timeout | undefined;
 }
 
 /** the --json form of an event (src/report/json.ts), which the page's drawing reads */

@@ -33,7 +33,7 @@ export interface BenchSource {
   faults?: string[];
   lines?: string[];
   events: TimelineEvent[];
-  depths?: DepthSeries;
+  depths?: DepthSeries | undefined;
   topology: Topology | null;
   descriptions: Record<string, string>;
 }

@@ -56,7 +56,7 @@ export interface Step {
 
 export interface StepInput {
   events: TimelineEvent[];
-  depths?: DepthSeries;
+  depths?: DepthSeries | undefined;
   topology: Topology | null;
   descriptions: Record<string, string>;
 }

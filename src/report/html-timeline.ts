@@ -25,8 +25,8 @@ export const GEOMETRY = { width: 1200, left: 170, right: 40, axis: 34, lane: 50,
 
 export interface TimelineInput {
   events: TimelineEvent[];
-  window?: { start: string; end: string };
-  depths?: DepthSeries;
+  window?: { start: string; end: string } | undefined;
+  depths?: DepthSeries | undefined;
 }
 
 /** [t0, t1] in epoch ms: the run window widened to every event and sample */

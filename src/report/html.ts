@@ -7,10 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { JsonDocument, JsonLab } from './json.js';
 import { formatExpected, formatValue, type Check } from './checks.js';
-import { timelineSvg } from './html-timeline.js';
+import { domain, timelineSvg, type TimelineInput } from './html-timeline.js';
 import { depthKeys } from './html-depths.js';
 import { eventTime, formatMs, laneKey, type TimelineEvent } from './html-layout.js';
-import { domain } from './html-timeline.js';
 import { esc, legend } from './html-marks.js';
 import { CSS, SCRIPT } from './html-style.js';
 import { UsageError } from '../errors.js';
@@ -82,11 +81,7 @@ export function labHeader(
 }
 
 /** below the bench: the timeline with its lanes and depth charts, the checks, every event as a row */
-export function labTail(
-  input: { events: TimelineEvent[]; window?: { start: string; end: string }; depths?: JsonLab['depths'] },
-  checks: JsonLab['checks'],
-  note = '',
-): string {
+export function labTail(input: TimelineInput, checks: JsonLab['checks'], note = ''): string {
   const { svg, kinds } = timelineSvg(input);
   const rows = checks.map((c) => {
     const r = c.pass ? 'PASS' : 'FAIL';

@@ -21,7 +21,7 @@ export interface RunEnd {
   kind: 'usage' | 'environment' | 'interrupted' | 'internal';
   message: string;
   /** the lab that was running, or undefined before any lab started */
-  lab?: string;
+  lab?: string | undefined;
   /** labs that never ran */
   notRun?: string[];
   at: Date;

@@ -39,7 +39,7 @@ export function writeOutput(file: string, text: string): void {
  * --out DIR and --junit FILE are checked before any service is touched: a path mqlab cannot
  * write is a usage error (one line, exit 2), not a stack trace after the whole run.
  */
-export function checkOutputPaths(flags: { out?: string; junit?: string }): void {
+export function checkOutputPaths(flags: { out?: string | undefined; junit?: string | undefined }): void {
   if (flags.out !== undefined) {
     try {
       makeDirs(path.resolve(flags.out));

@@ -13,12 +13,11 @@ import { EnvError } from '../errors.js';
 import type { Config } from '../config.js';
 import { rootDir } from './debian-root.js';
 
-export interface Account {
-  name: string;
-  /** undefined: the caller itself (mqlab does not run as root) */
-  uid?: number;
-  gid?: number;
-}
+/** a service's account: its uid and gid, or neither for the caller itself (mqlab does not run as root) */
+export type Account = { name: string; uid: number; gid: number } | { name: string; uid?: undefined; gid?: undefined };
+
+/** the spawn options that run a process as `who`: none for the caller itself */
+const runAs = (who: Account) => (who.uid === undefined ? {} : { uid: who.uid, gid: who.gid });
 
 export interface Host {
   kind: 'system' | 'chroot';
@@ -56,7 +55,7 @@ export function account(host: Host, names: string[]): Account {
 }
 
 export function chownTo(p: string, who: Account): void {
-  if (who.uid !== undefined) fs.chownSync(p, who.uid, who.gid!);
+  if (who.uid !== undefined) fs.chownSync(p, who.uid, who.gid);
 }
 
 export interface Spawnable {
@@ -75,7 +74,7 @@ export function command(
   cwd: string,
 ): Spawnable {
   const full = { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', LC_ALL: 'C', ...env };
-  if (!host.root) return { file: cmd, args, options: { uid: who.uid, gid: who.gid, env: full, cwd } };
+  if (!host.root) return { file: cmd, args, options: { ...runAs(who), env: full, cwd } };
   const spec = who.uid === undefined ? [] : [`--userspec=${who.uid}:${who.gid}`];
   const vars = Object.entries(full).map(([k, v]) => `${k}=${v}`);
   return {

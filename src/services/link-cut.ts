@@ -34,7 +34,8 @@ export function cutScript(table: string, side: readonly string[], rest: readonly
   ].join('\n');
 }
 
-const nft = (args: string[], input?: string) => execa('nft', args, { input, reject: false });
+const nft = (args: string[], input?: string) =>
+  execa('nft', args, { ...(input === undefined ? {} : { input }), reject: false });
 
 /** why links cannot be cut here (null: they can): not root, no nft, or nft refusing a table */
 export async function linkCutRefusal(ports: Ports): Promise<string | null> {
