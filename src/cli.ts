@@ -4,11 +4,10 @@
  * the engine load only when a command runs. Lab and tool options are parsed here, once.
  */
 import { Command, Option } from 'commander';
-import { labOptions, type Catalogue, type LabMeta, type LabTool, type Registry } from './lab.js';
+import { planLab, type Catalogue, type LabMeta, type LabTool, type Registry } from './lab.js';
 import { loadConfig, type ConfigInput } from './config.js';
 import { VERSION } from './version.js';
-import type { JunitFile } from './report/junit-file.js';
-import type { RunFlags } from './commands/run-labs.js';
+import type { RunFlags, RunOutcome, RunSignals } from './commands/run-labs.js';
 import type { AuditFlags } from './commands/audit.js';
 import { addSpecOptions, givenOptions } from './cli-options.js';
 import { integer, parseOptions } from './options.js';
@@ -34,11 +33,19 @@ export async function labsFor(catalogue: Catalogue, args: readonly string[]): Pr
 /** the names `--backend` accepts (src/services/index.ts parses them; kept here so --help stays cheap) */
 const BACKEND_NAMES = ['auto', 'docker', 'chroot', 'system', 'local'];
 
-export interface CliState {
-  code: number;
-  signal: AbortSignal;
-  /** the run's --junit file, once a run command started (main completes it on an early exit) */
-  junit?: JunitFile;
+/** how a command ended: its exit code or the error that ended it, and a run's --junit file (RunOutcome) */
+export type Outcome = RunOutcome;
+
+/**
+ * Parse the command line and run its command; resolves with how the command ended. Commander
+ * ignores what an action returns, so each action hands its outcome to this call's own variable.
+ * A usage error commander finds (an unknown flag, a missing value) rejects.
+ */
+export async function runCli(catalogue: Catalogue, argv: string[], signals: RunSignals): Promise<Outcome> {
+  const registry = await labsFor(catalogue, argv.slice(2));
+  let outcome: Outcome = { code: 0 };
+  await buildProgram(catalogue, registry, signals, (o) => (outcome = o)).parseAsync(argv);
+  return outcome;
 }
 
 function connectionOptions(cmd: Command): Command {
@@ -85,7 +92,12 @@ const configFrom = (o: ConfigInput) =>
   loadConfig({ amqpUrl: o.amqpUrl, pgUrl: o.pgUrl, mgmtUrl: o.mgmtUrl, namespace: o.namespace });
 
 /** `registry`: the metas labsFor loaded; every other lab of the catalogue is a command with its title only */
-export function buildProgram(state: CliState, catalogue: Catalogue, registry: Registry): Command {
+function buildProgram(
+  catalogue: Catalogue,
+  registry: Registry,
+  signals: RunSignals,
+  ended: (outcome: Outcome) => void,
+): Command {
   const labNames = catalogue.map((entry) => entry.name);
   const program = new Command('mqlab')
     .description(
@@ -118,7 +130,7 @@ export function buildProgram(state: CliState, catalogue: Catalogue, registry: Re
     )
     .action(async (o: { backend: string; nodes?: string }) => {
       const { upCommand } = await import('./commands/services.js');
-      state.code = await upCommand(loadConfig(), o.backend, o.nodes);
+      ended({ code: await upCommand(loadConfig(), o.backend, o.nodes) });
     });
   program
     .command('down')
@@ -131,7 +143,7 @@ export function buildProgram(state: CliState, catalogue: Catalogue, registry: Re
     )
     .action(async (o: { backend: string; volumes?: boolean }) => {
       const { downCommand } = await import('./commands/services.js');
-      state.code = await downCommand(loadConfig(), o.backend, Boolean(o.volumes));
+      ended({ code: await downCommand(loadConfig(), o.backend, Boolean(o.volumes)) });
     });
   namespaceOption(
     connectionOptions(program.command('status')),
@@ -151,8 +163,8 @@ export function buildProgram(state: CliState, catalogue: Catalogue, registry: Re
         if (o.json)
           throw new UsageError('--watch draws the status for people, --json prints it once', 'leave out one of them');
         const seconds = o.watch === true ? 2 : integer(1, 60)(String(o.watch), '--watch');
-        state.code = await watchCommand(labs, configFrom(o), seconds, state.signal);
-      } else state.code = await statusCommand(labs, configFrom(o), Boolean(o.json));
+        ended({ code: await watchCommand(labs, configFrom(o), seconds, signals.signal) });
+      } else ended({ code: await statusCommand(labs, configFrom(o), Boolean(o.json)) });
     });
 
   program
@@ -172,7 +184,7 @@ export function buildProgram(state: CliState, catalogue: Catalogue, registry: Re
     )
     .action(async (file: string | undefined, o: AuditFlags) => {
       const { auditCommand } = await import('./commands/audit.js');
-      state.code = await auditCommand(file, o);
+      ended({ code: await auditCommand(file, o) });
     });
 
   program.commandsGroup('Labs:');
@@ -195,14 +207,13 @@ export function buildProgram(state: CliState, catalogue: Catalogue, registry: Re
       const { runCommand } = await import('./commands/run-labs.js');
       refuseUnknownLabs(labNames);
       const jobs = integer(1, 32)(o.jobs, '--jobs');
-      const labs = leaveOut(registry, o.skip);
       // every lab with its defaults, as if run alone without options
-      const defaults = Object.fromEntries(labs.map((entry) => [entry.name, labOptions(entry)]));
-      state.code = await runCommand(labs, configFrom(o), { ...o, jobs }, defaults, state, true);
+      const plan = leaveOut(registry, o.skip).map((entry) => planLab(entry));
+      ended(await runCommand(plan, configFrom(o), { ...o, jobs }, signals, true));
     });
   for (const { name, title } of catalogue) {
     const meta = registry.find((entry) => entry.name === name);
-    if (meta) labCommand(program, meta, state, labNames);
+    if (meta) labCommand(program, meta, signals, ended, labNames);
     else program.command(name).description(title); // shown in --help; never run (its meta was not loaded)
   }
   return program;
@@ -242,7 +253,13 @@ function leaveOut(registry: Registry, skip: string | undefined): readonly LabMet
   );
 }
 
-function labCommand(program: Command, entry: LabMeta, state: CliState, labNames: readonly string[]) {
+function labCommand(
+  program: Command,
+  entry: LabMeta,
+  signals: RunSignals,
+  ended: (outcome: Outcome) => void,
+  labNames: readonly string[],
+) {
   const cmd = runOptions(program.command(entry.name)).description(entry.title);
   addSpecOptions(cmd, entry.options);
   cmd.addHelpText(
@@ -255,24 +272,24 @@ function labCommand(program: Command, entry: LabMeta, state: CliState, labNames:
   );
   cmd.action(async (o: ConfigInput & RunFlags & { names?: boolean } & Record<string, unknown>) => {
     refuseUnknownLabs(labNames);
-    const options: unknown = labOptions(entry, givenOptions(entry.options, o));
+    const planned = planLab(entry, givenOptions(entry.options, o));
     if (o.names) {
       const { runNames, renderNames } = await import('./commands/names.js');
-      const n = await runNames(entry, configFrom(o), options);
+      const n = await runNames(entry, configFrom(o), planned.options);
       process.stdout.write(
         (o.json ? JSON.stringify({ lab: entry.name, ...n }, null, 2) : renderNames(entry.name, n).join('\n')) + '\n',
       );
-      state.code = 0;
+      ended({ code: 0 });
       return;
     }
     const { runCommand } = await import('./commands/run-labs.js');
-    state.code = await runCommand([entry], configFrom(o), o, { [entry.name]: options }, state, false);
+    ended(await runCommand([planned], configFrom(o), o, signals, false));
   });
-  for (const tool of entry.tools ?? []) labToolCommand(cmd, entry, tool, state);
+  for (const tool of entry.tools ?? []) labToolCommand(cmd, entry, tool, ended);
 }
 
 /** `mqlab <lab> <tool>`: a subcommand of the lab's command (which still runs the lab on its own) */
-function labToolCommand(labCmd: Command, entry: LabMeta, tool: LabTool, state: CliState) {
+function labToolCommand(labCmd: Command, entry: LabMeta, tool: LabTool, ended: (outcome: Outcome) => void) {
   const cmd = namespaceOption(
     connectionOptions(labCmd.command(tool.name)),
     'the namespace whose tables to use',
@@ -283,12 +300,9 @@ function labToolCommand(labCmd: Command, entry: LabMeta, tool: LabTool, state: C
     // written, they reach the tool through optsWithGlobals
     const o = self.optsWithGlobals();
     const { toolCommand } = await import('./commands/tool.js');
-    state.code = await toolCommand(
-      entry,
-      tool,
-      configFrom(o),
-      parseOptions(tool.options, givenOptions(tool.options, o)),
-    );
+    ended({
+      code: await toolCommand(entry, tool, configFrom(o), parseOptions(tool.options, givenOptions(tool.options, o))),
+    });
   });
 }
 

@@ -102,6 +102,20 @@ export function labOptions<O>(meta: LabMeta<O>, given: Partial<Record<keyof O, s
 }
 
 /**
+ * One lab of a run: its meta and its options, parsed and defaulted by the CLI. The pair keeps the
+ * options typed by the meta that parsed them; the runner hands them to the lab without a lookup.
+ */
+export interface PlannedLab<O = AnyOptions> {
+  readonly entry: LabMeta<O>;
+  readonly options: O;
+}
+
+/** a lab to run with its options from raw flag strings (none: every option's default) */
+export function planLab<O>(entry: LabMeta<O>, given: Partial<Record<keyof O, string>> = {}): PlannedLab<O> {
+  return { entry, options: labOptions(entry, given) };
+}
+
+/**
  * A lab's own subcommand, `mqlab <lab> <tool>` (e.g. inspect or maintain the lab's tables).
  * Data only: the handler loads when the subcommand runs.
  */

@@ -2,7 +2,7 @@
  * The program's run: the only place that calls process.exit; maps errors to exit codes 1/2/130.
  * The catalogue of labs comes from the entry point (bin/mqlab.js): the engine imports no lab.
  */
-import { buildProgram, labsFor, type CliState } from './cli.js';
+import { runCli, type Outcome } from './cli.js';
 import type { Catalogue } from './lab.js';
 import { EnvError, Interrupted, UsageError } from './errors.js';
 import { maskText } from './urls.js';
@@ -17,13 +17,15 @@ redactStreams(process.stdout, process.stderr);
 
 export async function main(catalogue: Catalogue, argv: string[] = process.argv): Promise<never> {
   const controller = new AbortController();
-  const state: CliState = { code: 0, signal: controller.signal };
+  // the second Ctrl-C asks the run under way for its --junit file (src/commands/run-labs.ts RunSignals)
+  const quit = new EventTarget();
+  let code = 0;
   // the --junit writer (with the text renderer and chalk) loads only when the arguments ask for a file
   const junitCode = argv.some((a) => a === '--junit' || a.startsWith('--junit='))
     ? await import('./report/junit-file.js')
     : null;
   // `mqlab list | head -1`: a closed pipe ends the program quietly, not with a stack trace
-  endQuietlyWhenClosed(process.stdout, () => process.exit(state.code));
+  endQuietlyWhenClosed(process.stdout, () => process.exit(code));
   // the services' tools (chroot, debootstrap, runuser) live in /usr/sbin, which a non-login PATH
   // (`env -i`, some CI runners) lacks: every chroot service command failed with no output
   process.env.PATH = withSbin(process.env.PATH);
@@ -33,7 +35,12 @@ export async function main(catalogue: Catalogue, argv: string[] = process.argv):
     process.on(sig, () => {
       interrupts += 1;
       if (interrupts > 1) {
-        finishJunit(junitCode, state, argv, 130, { kind: 'interrupted', message: `interrupted by ${sig} (twice)` });
+        const running = junitCode && new junitCode.QuitNow();
+        if (running) quit.dispatchEvent(running);
+        finishJunit(junitCode, running?.junit, argv, 130, {
+          kind: 'interrupted',
+          message: `interrupted by ${sig} (twice)`,
+        });
         process.exit(130);
       }
       process.stderr.write(`\nmqlab: ${sig} — stopping (press Ctrl-C again to quit at once)\n`);
@@ -51,33 +58,31 @@ export async function main(catalogue: Catalogue, argv: string[] = process.argv):
   });
   process.on('rejectionHandled', () => {}); // one of those awaited late after all: no warning
 
-  let code: number;
+  const outcome: Outcome = await runCli(catalogue, argv, { signal: controller.signal, quit }).catch(
+    (error: unknown) => ({ error }),
+  );
   let end: Pick<RunEnd, 'kind' | 'message'> | undefined;
-  try {
-    const registry = await labsFor(catalogue, argv.slice(2));
-    await buildProgram(state, catalogue, registry).parseAsync(argv);
-    code = state.code;
-  } catch (err) {
-    code = exitCodeFor(err, controller.signal);
-    end = runEnd(err, code);
-  }
-  finishJunit(junitCode, state, argv, code, end);
+  if ('error' in outcome) {
+    code = exitCodeFor(outcome.error, controller.signal);
+    end = runEnd(outcome.error, code);
+  } else code = outcome.code;
+  finishJunit(junitCode, outcome.junit, argv, code, end);
   // a pipe takes 64 KiB at once: let a large --json document (or any output) drain before exiting
   await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
   process.exit(code);
 }
 
-/** an early exit still leaves a --junit file, with an <error> testcase saying why */
+/** an early exit still leaves a --junit file, with an <error> testcase saying why: the run's, else the argv's */
 function finishJunit(
   junitCode: typeof JunitModule | null,
-  state: CliState,
+  runJunit: JunitModule.JunitFile | undefined,
   argv: string[],
   code: number,
   why: Pick<RunEnd, 'kind' | 'message'> | undefined,
 ): void {
   if (code === 0 || !why) return;
   const argvFile = junitCode?.junitFromArgv(argv.slice(2));
-  const junit = state.junit ?? (argvFile && junitCode ? new junitCode.JunitFile(argvFile) : undefined);
+  const junit = runJunit ?? (argvFile && junitCode ? new junitCode.JunitFile(argvFile) : undefined);
   if (!junit || junit.written) return;
   try {
     junit.write(why);

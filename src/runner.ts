@@ -2,7 +2,7 @@
  * The engine: for each lab, connect, declare its topology and schema, reset its own state,
  * run it, evaluate its checks. Knows no lab's queue names.
  */
-import type { Lab, LabContext, LabMeta, LabResult } from './lab.js';
+import type { Lab, LabContext, LabMeta, LabResult, PlannedLab } from './lab.js';
 import type { Config } from './config.js';
 import { Broker } from './broker/broker.js';
 import { Management } from './broker/management.js';
@@ -35,8 +35,6 @@ export interface RunOptions {
   verbose: boolean;
   step: boolean;
   out?: string;
-  /** each lab's options, parsed and defaulted by the CLI, keyed by lab name */
-  labOptions: Record<string, unknown>;
   /** labs run at once (default 1); above 1 each lab runs in its own namespace (src/jobs.ts) */
   jobs?: number;
   /** each checkpoint's waiting event carries its CheckpointView (always with --step) */
@@ -61,14 +59,16 @@ export interface Hooks {
   observer?: RunObserver;
 }
 
+/** each lab runs with the options it was planned with (src/lab.ts planLab), in the plan's order */
 export async function runLabs(
-  entries: readonly LabMeta[],
+  plan: readonly PlannedLab[],
   config: Config,
   opts: RunOptions,
   hooks: Hooks,
   signal: AbortSignal,
 ): Promise<{ session: SessionInfo; reports: LabReport[]; lost?: EnvError }> {
   const jobs = opts.jobs ?? 1;
+  const entries = plan.map((p) => p.entry);
   // a broken variant the lab does not declare is refused before anything runs (exit 2)
   for (const entry of entries) faultsFor(entry);
   if (jobs > 1 && opts.step)
@@ -120,38 +120,39 @@ export async function runLabs(
   let lost: EnvError | undefined;
   try {
     const results = await runInOrder(
-      entries,
-      async (entry, i): Promise<LabReport | null> => {
+      plan,
+      async (planned, i): Promise<LabReport | null> => {
+        const { entry } = planned;
         if (stop.signal.aborted) throw new Interrupted();
         // a service is gone: the labs not started yet would only fail the same way
         if (lost) return null;
         const out = labOutDir(opts.out, entry.name, entries.length > 1);
         const labHooks = { ...hooks, stderr: output.stderrOf(i) };
-        let report: LabReport;
+        let outcome: LabOutcome;
         const missing = await entry.requires?.(configs[i]!);
         if (missing) return skippedReport(entry, missing, jobs > 1 ? configs[i]!.namespace : undefined);
         try {
           const broker = spare ?? (await Broker.connect(config.amqpUrl));
           spare = null;
-          report = await runOne(
-            entry,
-            configs[i]!,
-            { ...opts, out },
-            labHooks,
-            stop.signal,
+          outcome = await runOne({
+            ...planned,
+            config: configs[i]!,
+            opts: { ...opts, out },
+            hooks: labHooks,
+            signal: stop.signal,
             db,
-            session.capabilities,
+            capabilities: session.capabilities,
             broker,
             watch,
-          );
+          });
         } catch (err) {
           if (!(err instanceof EnvError) || err instanceof Interrupted || err instanceof UsageError) throw err;
-          report = environmentReport(entry, err); // the broker refused the lab's connection
+          outcome = { report: environmentReport(entry, err), cause: err }; // the broker refused the lab's connection
         }
+        const { report, cause } = outcome;
         if (jobs > 1) report.namespace = configs[i]!.namespace;
         if (out) writeAssertOut(out, report);
-        if (report.environment)
-          lost ??= watch.first ?? causes.get(report) ?? new EnvError(report.environment.message, LOST_HINT);
+        if (cause) lost ??= watch.first ?? cause;
         return report;
       },
       {
@@ -188,7 +189,23 @@ export async function runLabs(
   }
 }
 
-const causes = new WeakMap<LabReport, EnvError>();
+/** what running one lab gave: its report and, when a service was lost or refused, that error */
+interface LabOutcome {
+  report: LabReport;
+  cause?: EnvError;
+}
+
+/** one lab's run: the lab with its options, and what the run shares with it */
+interface LabRun<O> extends PlannedLab<O> {
+  config: Config;
+  opts: RunOptions;
+  hooks: Hooks;
+  signal: AbortSignal;
+  db: Db;
+  capabilities: Capabilities;
+  broker: Broker;
+  watch: LossWatch;
+}
 
 /** how long a disruptive lab stopped by a lost service gets to start what it stopped (an outage waits up to 120 s for it) */
 const DISRUPTIVE_SETTLE_MS = 150_000;
@@ -230,21 +247,11 @@ function environmentReport(entry: LabMeta, e: EnvError, base?: LabReport): LabRe
     error: e.message,
     environment: { service, url, message: e.message },
   };
-  causes.set(report, e);
   return report;
 }
 
-async function runOne(
-  entry: LabMeta,
-  config: Config,
-  opts: RunOptions,
-  hooks: Hooks,
-  signal: AbortSignal,
-  db: Db,
-  caps: Capabilities,
-  broker: Broker,
-  watch: LossWatch,
-): Promise<LabReport> {
+async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
+  const { entry, options, config, opts, hooks, signal, db, broker, watch } = run;
   const started = performance.now();
   const names = namesFor(config);
   const observer = hooks.observer;
@@ -279,14 +286,14 @@ async function runOne(
   const samplerConn = opts.depths ? samplerConnection(config.amqpUrl) : null; // connects while the lab is set up
   try {
     const queues = await orLost(
-      prepare(lab, broker, db, names, opts.labOptions[entry.name] ?? {}, (q) =>
+      prepare(lab, broker, db, names, options, (q) =>
         hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`),
       ),
     );
     report.timings.setupMs = performance.now() - started;
     const pause = { sample: async () => {} };
-    const ctx = context(entry, lab, config, opts, hooks, labSignal, broker, db, caps, log, names, watch, pause);
-    const topology = lab.topology?.(names, opts.labOptions[entry.name] ?? {});
+    const ctx = context({ ...run, signal: labSignal }, lab, log, names, pause);
+    const topology = lab.topology?.(names, options);
     if (topology) report.topology = topology;
     observer?.labStarted({
       lab: entry.name,
@@ -333,7 +340,7 @@ async function runOne(
       // a lab that stopped a service puts it back in its own `finally` (src/outage.ts): the loss ended the
       // wait for the lab, not the lab; without this the program exited before the service was started again
       if (entry.disruptive && running) await Promise.race([running.catch(() => {}), sleep(DISRUPTIVE_SETTLE_MS)]);
-      return environmentReport(entry, env, report);
+      return { report: environmentReport(entry, env, report), cause: env };
     }
     if (err instanceof Interrupted) throw err;
     report.status = 'error';
@@ -345,7 +352,7 @@ async function runOne(
     await broker.close();
     report.timings.totalMs = performance.now() - started;
   }
-  return report;
+  return { report };
 }
 
 /**
@@ -377,12 +384,12 @@ function refuseUndeclared(entry: LabMeta, result: LabResult): void {
 }
 
 /** declare the topology and schema, then reset the lab's own state; returns the lab's queue names */
-async function prepare(
-  lab: Lab,
+async function prepare<O>(
+  lab: Lab<O>,
   broker: Broker,
   db: Db,
   names: Names,
-  options: unknown,
+  options: O,
   onRecreate: (q: string) => void,
 ): Promise<string[]> {
   const topology = lab.topology?.(names, options);
@@ -395,24 +402,18 @@ async function prepare(
   return topology?.queues.map((q) => q.name) ?? [];
 }
 
-function context(
-  entry: LabMeta,
-  lab: Lab,
-  config: Config,
-  opts: RunOptions,
-  hooks: Hooks,
-  signal: AbortSignal,
-  broker: Broker,
-  db: Db,
-  caps: Capabilities,
+/** the lab's ctx; `run.signal` is the lab's own (it also ends when a service is lost) */
+function context<O>(
+  run: LabRun<O>,
+  lab: Lab<O>,
   log: EventLog,
   names: Names,
-  watch: LossWatch,
   pause: { sample(): Promise<void> },
-): LabContext {
+): LabContext<O> {
+  const { entry, options, config, opts, hooks, signal, broker, db, watch } = run;
   let seq = 0;
   const mgmt = new Management(config.mgmtUrl, config.vhost);
-  const queuesOf = () => lab.topology?.(names, opts.labOptions[entry.name]).queues.map((q) => q.name) ?? [];
+  const queuesOf = () => lab.topology?.(names, options).queues.map((q) => q.name) ?? [];
   const faults = faultsFor(entry);
   if (faults.size)
     hooks.stderr(`${entry.name}: ${FAULT_ENV} asks for the broken variant(s) ${[...faults].join(', ')} (test only)`);
@@ -422,9 +423,9 @@ function context(
     broker,
     db,
     mgmt,
-    caps,
+    caps: run.capabilities,
     log,
-    options: opts.labOptions[entry.name],
+    options,
     outDir: opts.out,
     config,
     async checkpoint(name, detail = {}, message) {

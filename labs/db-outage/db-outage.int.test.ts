@@ -12,6 +12,7 @@ import {
   useServices,
 } from '../../test/helpers.js';
 import { runLabs } from '../../src/runner.js';
+import { planLab } from '../../src/lab.js';
 import { meta } from './meta.js';
 import { openDb } from '../../src/db/client.js';
 
@@ -141,9 +142,9 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
       );
       const hooks = { stderr: () => {}, waitForEnter: async () => {} };
       const { reports } = await runLabs(
-        [meta, meta],
+        [planLab(meta), planLab(meta)],
         { ...CONFIG, home },
-        { verbose: false, step: false, labOptions: {} },
+        { verbose: false, step: false },
         hooks,
         new AbortController().signal,
       );

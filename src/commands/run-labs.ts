@@ -1,15 +1,15 @@
 /**
- * `mqlab <lab>` and `mqlab all`: run, print (text, --json, --junit), return the exit code.
+ * `mqlab <lab>` and `mqlab all`: run, print (text, --json, --junit), return how the run ended.
  * The --html writer and the --live page load only when asked for.
  */
 import readline from 'node:readline';
-import type { LabMeta } from '../lab.js';
+import type { LabMeta, PlannedLab } from '../lab.js';
 import type { Config } from '../config.js';
 import { runLabs } from '../runner.js';
 import type { LabReport } from '../report/lab-report.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from '../report/text.js';
 import { jsonDocument } from '../report/json.js';
-import { JunitFile } from '../report/junit-file.js';
+import { JunitFile, type QuitNow } from '../report/junit-file.js';
 import { checkOutputPaths } from '../report/out-files.js';
 import { EnvError, Interrupted } from '../errors.js';
 import { holdHome } from '../services/set-lock.js';
@@ -33,28 +33,53 @@ export interface RunFlags {
   port?: string;
 }
 
-/** what a run shares with main: the interrupt signal, and the --junit file main completes on an early exit */
-export interface RunState {
+/**
+ * What main hands a run: `signal` aborts on the first Ctrl-C (the labs stop, the run ends with
+ * exit 130); `quit` carries a QuitNow on the second, just before main exits at once, and the run
+ * answers it with its --junit file (which has the labs that finished) for main to complete.
+ */
+export interface RunSignals {
   signal: AbortSignal;
-  junit?: JunitFile;
+  quit: EventTarget;
 }
 
+/**
+ * How a run ended: its exit code, or the error that ended it early (main prints it and exits with
+ * its code); `junit`: the run's --junit file, which main completes with why the run ended early.
+ */
+export type RunOutcome = { junit?: JunitFile | undefined } & ({ code: number } | { error: unknown });
+
 export async function runCommand(
-  entries: readonly LabMeta[],
+  plan: readonly PlannedLab[],
   config: Config,
   flags: RunFlags,
-  labOptions: Record<string, unknown>,
-  state: RunState,
+  { signal, quit }: RunSignals,
   summary: boolean,
-): Promise<number> {
-  const { signal } = state;
+): Promise<RunOutcome> {
   const junit = flags.junit
     ? new JunitFile(
         flags.junit,
-        entries.map((e) => e.name),
+        plan.map((p) => p.entry.name),
       )
     : undefined;
-  state.junit = junit;
+  // not removed when the run ends: a second Ctrl-C while stdout drains finds the file already written
+  if (junit) quit.addEventListener('quit', (e) => ((e as QuitNow).junit = junit));
+  try {
+    return { code: await runAndPrint(plan, config, flags, signal, summary, junit), junit };
+  } catch (error) {
+    return { error, junit };
+  }
+}
+
+async function runAndPrint(
+  plan: readonly PlannedLab[],
+  config: Config,
+  flags: RunFlags,
+  signal: AbortSignal,
+  summary: boolean,
+  junit: JunitFile | undefined,
+): Promise<number> {
+  const entries = plan.map((p) => p.entry);
   checkOutputPaths(flags);
   // a lab run alone that cannot run here (e.g. it needs a cluster) is an environment error: one line, exit 2
   if (!summary)
@@ -74,7 +99,7 @@ export async function runCommand(
       process.stderr.write(`mqlab: live page at ${live.url} (127.0.0.1 only); the run starts when a page connects\n`);
       await live.firstPage(() => waitForEnter('  (or press Enter to start without one) ', signal));
     }
-    return await runAndReport(entries, config, flags, labOptions, state, summary, junit, live, html?.writeHtml);
+    return await runAndReport(plan, config, flags, signal, summary, junit, live, html?.writeHtml);
   } finally {
     await live?.close();
     lock?.release();
@@ -106,30 +131,27 @@ async function holdServices(
 }
 
 async function runAndReport(
-  entries: readonly LabMeta[],
+  plan: readonly PlannedLab[],
   config: Config,
   flags: RunFlags,
-  labOptions: Record<string, unknown>,
-  state: RunState,
+  signal: AbortSignal,
   summary: boolean,
   junit: JunitFile | undefined,
   live: LiveSession | null,
   writeHtml: typeof import('../report/html.js').writeHtml | undefined,
 ): Promise<number> {
-  const { signal } = state;
   const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   let first = true;
   const started = performance.now();
   const { session, reports, lost } = await runLabs(
-    entries,
+    plan,
     config,
     // views: each checkpoint's counts and message taken at the pause, for the bench (live or recorded)
     {
       verbose: Boolean(flags.verbose),
       step: Boolean(flags.step),
       out: flags.out,
-      labOptions,
       jobs: flags.jobs,
       views: Boolean(live || flags.html),
       depths: Boolean(flags.json || live || flags.html),
@@ -156,7 +178,9 @@ async function runAndReport(
   else if (summary) print(['', ...renderSummary(reports, colour, performance.now() - started)]);
   junit?.write();
   if (flags.html && doc && writeHtml) {
-    const descriptions = new Map(entries.map((e) => [e.name, { ...(e.checkpoints as Record<string, string>) }]));
+    const descriptions = new Map(
+      plan.map(({ entry: e }) => [e.name, { ...(e.checkpoints as Record<string, string>) }]),
+    );
     const files = writeHtml(flags.html, doc, summary, (lab) => ({ descriptions: descriptions.get(lab) ?? {} }));
     process.stderr.write(`timeline: ${files[0]}${files.length > 1 ? ` (and ${files.length - 1} lab pages)` : ''}\n`);
   }

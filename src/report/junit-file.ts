@@ -30,6 +30,14 @@ export class JunitFile {
   }
 }
 
+/** main's second Ctrl-C, just before it exits at once: a run under way answers with its --junit file */
+export class QuitNow extends Event {
+  junit?: JunitFile;
+  constructor() {
+    super('quit');
+  }
+}
+
 /** `--junit FILE` / `--junit=FILE` from raw arguments, for a run that ended before its action ran */
 export function junitFromArgv(argv: string[]): string | undefined {
   for (const [i, arg] of argv.entries()) {
