@@ -1,5 +1,14 @@
+/**
+ * An error mqlab expects, carrying the exit code the program ends with (README "Exit codes": 2 a
+ * usage or environment error, 130 interrupted, 1 anything else). main reads `exitCode`.
+ */
+export abstract class MqlabError extends Error {
+  abstract readonly exitCode: 1 | 2 | 130;
+}
+
 /** An error the user can act on: printed as one line plus what to do, exit code 2. */
-export class EnvError extends Error {
+export class EnvError extends MqlabError {
+  readonly exitCode = 2;
   constructor(
     message: string,
     readonly hint?: string,
@@ -18,15 +27,20 @@ export class UsageError extends EnvError {
 }
 
 /** The run was interrupted (Ctrl-C, SIGTERM): exit code 130. */
-export class Interrupted extends Error {
+export class Interrupted extends MqlabError {
+  readonly exitCode = 130;
   constructor(readonly signal = 'SIGINT') {
     super(`interrupted by ${signal}`);
     this.name = 'Interrupted';
   }
 }
 
-/** A lab could not carry out its experiment (not an assertion: the setup itself broke). */
-export class LabError extends Error {
+/**
+ * A lab could not carry out its experiment (not an assertion: the setup itself broke). The runner
+ * reports it as the lab's error (exit 1 with the other labs' results); one that reaches main is exit 1.
+ */
+export class LabError extends MqlabError {
+  readonly exitCode = 1;
   constructor(message: string) {
     super(message);
     this.name = 'LabError';

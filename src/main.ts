@@ -1,10 +1,11 @@
 /**
- * The program's run: the only place that calls process.exit; maps errors to exit codes 1/2/130.
+ * The program's run: the only place that calls process.exit, with the exit code the command
+ * returned or the one its error carries (src/errors.ts: 2 usage/environment, 130 interrupted, else 1).
  * The catalogue of labs comes from the entry point (bin/mqlab.js): the engine imports no lab.
  */
 import { runCli, type Outcome } from './cli.js';
 import type { Catalogue } from './lab.js';
-import { EnvError, Interrupted, UsageError } from './errors.js';
+import { EnvError, MqlabError, UsageError } from './errors.js';
 import { maskText } from './urls.js';
 import type * as JunitModule from './report/junit-file.js';
 import type { RunEnd } from './report/junit.js';
@@ -114,14 +115,16 @@ function exitCodeFor(err: unknown, signal: AbortSignal): number {
     // commander already printed help, version or the usage error
     return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0 ? 0 : 2;
   }
-  if (err instanceof Interrupted || signal.aborted) {
+  // after Ctrl-C, whatever the labs threw while stopping is the interrupt
+  const code = signal.aborted ? 130 : err instanceof MqlabError ? err.exitCode : 1;
+  if (code === 130) {
     process.stderr.write('mqlab: interrupted; the next run resets the lab state\n');
-    return 130;
+    return code;
   }
   if (err instanceof EnvError) {
     process.stderr.write(`mqlab: ${maskText(err.message)}\n`);
     if (err.hint) process.stderr.write(`  → ${err.hint}\n`);
-    return 2;
+    return code;
   }
   process.stderr.write(`mqlab: internal error: ${maskText(String(e?.message ?? err))}\n`);
   if (process.env.MQLAB_DEBUG) process.stderr.write(`${(err as Error)?.stack}\n`);
