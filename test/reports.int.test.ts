@@ -91,6 +91,24 @@ describe('reports a CI job reads', () => {
     expect(find(doc, 'testsuite')[0]?.attrs.name).toBe('dead-letter-reasons');
   });
 
+  it("a second interrupt quits at once (exit 130): the run's own file, <error> saying twice", async () => {
+    const file = junitAt('quit');
+    const { child, stderrShows } = startMqlab(['dead-letter-reasons', '--step', '--namespace', NS, '--junit', file]);
+    await stderrShows('── checkpoint 1: ', 60_000);
+    // two different signals: two SIGINTs sent at once may reach the process as one
+    child.kill('SIGINT');
+    child.kill('SIGTERM');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    const doc = junitOf(file);
+    expect(find(doc, 'error')[0]?.attrs).toMatchObject({
+      type: 'interrupted',
+      message: 'interrupted by SIGTERM (twice)',
+    });
+    // the run's file (it knows the lab that was running), not main's fallback from the arguments
+    expect(find(doc, 'testsuite')[0]?.attrs.name).toBe('dead-letter-reasons');
+  });
+
   it('mqlab all --json: the document and every lab match docs/report.schema.json; the JUnit matches the XSD', async () => {
     expect.hasAssertions(); // some assertions sit in loops over what the run observed
     const file = junitAt('all');
