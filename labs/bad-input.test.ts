@@ -1,5 +1,5 @@
 /**
- * Issue 16: bad input to every option of every lab and tool, generated (fast-check). The option
+ * Bad input to every option of every lab and tool, generated (fast-check). The option
  * list comes from the registry, so a renamed or new option is covered without editing this file.
  * A value is either accepted or refused with a UsageError: one line, what to do, no secret.
  */

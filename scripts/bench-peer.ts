@@ -1,10 +1,10 @@
 /**
- * npm run bench -- --peer [--runs N] [--peer-dir DIR]: mqlab next to the seed's own RetryLab program
- * (Java, seed 000), mode by mode (retry, hold, replay, compensate), on the same services: the ones
- * the seed hard-codes, this machine's RabbitMQ and PostgreSQL packages on 5672 and 5432. Two scripts
+ * npm run bench -- --peer [--runs N] [--peer-dir DIR]: mqlab next to the RetryLab program the retry labs
+ * follow (Java), mode by mode (retry, hold, replay, compensate), on the same services: the ones
+ * the program hard-codes, this machine's RabbitMQ and PostgreSQL packages on 5672 and 5432. Two scripts
  * outside the project do the work (DIR, default ../shared/peer beside the repository): peer-env.sh
- * sets the services up, seed-retrylab.sh builds the seed's program unchanged and runs one mode. The
- * seed's code never enters the project. Services the bench started are stopped at its end.
+ * sets the services up, seed-retrylab.sh builds that program unchanged and runs one mode. Its
+ * code never enters the project. Services the bench started are stopped at its end.
  * Anything missing (the scripts, root, a port taken by something else) is a skip with its reason.
  */
 import fs from 'node:fs';

@@ -249,7 +249,8 @@ async function peerModes() {
     failed ||= !ok;
     const [s, m] = [median(seed.map((r) => r.ms)), median(mqlab.map((r) => r.ms))];
     const q = m / s;
-    // the same summary line, character for character (DESIGN.md): else the two did not run the same thing
+    // the same summary line, character for character (a lab prints the line its source program
+    // prints): else the two did not run the same thing
     const same = (runs: PeerRun[]) => runs.every((r) => r.summary === seed[0]?.summary);
     const verdict = !ok ? 'FAILED' : !same(mqlab) ? 'summary lines differ' : q <= 0.5 ? 'ok (<= 0.5)' : 'over 0.5';
     add([

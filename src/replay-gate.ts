@@ -1,10 +1,10 @@
 /**
- * The seed's replay gate (seed 004, `[replay-gate]` lines), shared by every lab whose consumer runs
- * in its own process. A gate is a named checkpoint in the consumer: it prints `status=waiting`,
+ * The source demos' replay gate (`[replay-gate]` lines, docs/labs/consumer-crash.md), shared by every
+ * lab whose consumer runs in its own process. A gate is a named checkpoint in the consumer: it prints `status=waiting`,
  * hands the checkpoint to the parent over IPC — where it is the same ctx.checkpoint that --step
  * pauses on — then holds --gate-ms, and prints `status=released`.
  *
- * The line has the seed's exact shape (no level/service/lab fields); the token is
+ * The line has the source demos' exact shape (no level/service/lab fields); the token is
  * <run id>-<consumer index>-<checkpoint>-<messageId>-<sequence within the process>.
  */
 import { randomBytes } from 'node:crypto';

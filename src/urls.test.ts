@@ -10,7 +10,7 @@ describe('maskUrl / maskText', () => {
     expect(maskUrl('http://h:15672')).toBe('http://h:15672');
   });
 
-  it('masks every password a client reads from the query string (issue 16)', () => {
+  it('masks every password a client reads from the query string', () => {
     expect(maskUrl('postgresql://app@127.0.0.1:5532/lab?password=s3cret')).toBe(
       'postgresql://app@127.0.0.1:5532/lab?password=***',
     );

@@ -1,5 +1,5 @@
 /**
- * Issue 16: bad input through the real CLI — a bounded number of spawns (the bulk of the
+ * Bad input through the real CLI — a bounded number of spawns (the bulk of the
  * generated inputs runs in process: labs/bad-input.test.ts). Each: one line (and what to do),
  * exit 2, no stack trace, no secret, nothing printed on stdout, and nothing changed on the
  * services: a sentinel queue keeps its message, a sentinel table its row, no queue or table of this

@@ -6,7 +6,7 @@ import { mqlab, useNamespace } from './helpers.js';
 
 useNamespace(import.meta.url);
 
-// issue 16: `mqlab down --volumes` deleted a whole MQLAB_HOME, with files mqlab never made.
+// a regression test: `mqlab down --volumes` once deleted a whole MQLAB_HOME, with files mqlab never made.
 // A scratch folder and a port offset nothing listens on: nothing here touches the running services.
 const scratch: string[] = [];
 const home = (files: Record<string, string>) => {

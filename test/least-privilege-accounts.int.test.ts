@@ -1,5 +1,5 @@
 /**
- * Issue 16: `mqlab status` and every lab need no more than the app account on AMQP and, on the
+ * `mqlab status` and every lab need no more than the app account on AMQP and, on the
  * management API, an account that may only set policies and read statistics
  * (tags policymaker,monitoring — no administrator), with permissions on vhost lab only.
  * Every lab with it: reports.int.test.ts runs its `mqlab all --jobs 4` with this account.

@@ -7,7 +7,7 @@ import { CONFIG, useNamespace } from './helpers.js';
 useNamespace(import.meta.url); // no lab runs here; the rule is one namespace per file
 import { recordedBackend } from '../src/services/data-folder.js';
 
-// issue 16: every process mqlab started listens on the loopback interface only (the Erlang
+// every process mqlab started listens on the loopback interface only (the Erlang
 // distribution port included), and the broker does not run as root.
 interface Listener {
   addr: string;

@@ -1,5 +1,5 @@
 /**
- * Issue 16's account: on the management API mqlab needs no more than an account that may set
+ * The least-privilege account: on the management API mqlab needs no more than an account that may set
  * policies and read statistics (tags policymaker,monitoring — no administrator), with permissions
  * on vhost lab only. The tests that run labs with it create it (idempotent: PUT creates or updates).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 16: passwords never printed. Every output channel of real runs — stdout (text and
+ * Passwords are never printed. Every output channel of real runs — stdout (text and
  * --json), stderr (-v events, progress, errors), --junit, every --out file, status — is searched
  * for the passwords, in every form a client accepts them.
  */
@@ -52,7 +52,7 @@ describe('passwords never printed', () => {
     }
   });
 
-  it("issue 16's reproduction: a wrong password in the query string is not printed by the lab nor by status", async () => {
+  it('a wrong password in the query string is not printed by the lab nor by status', async () => {
     const url = `postgresql://app@127.0.0.1:${PORT.postgres}/lab?password=s3cret-wrong`;
     for (const args of [['retry'], ['retry', '--json'], ['status']]) {
       const r = await mqlab(args, { MQLAB_PG_URL: url });

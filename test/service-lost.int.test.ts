@@ -1,5 +1,5 @@
 /**
- * Issue 16: a service lost during a run is an environment error, not a failed experiment.
+ * A service lost during a run is an environment error, not a failed experiment.
  * A TCP proxy sits between the CLI and the real service (the shared services keep running);
  * cutting it mid-run (every connection reset, new ones refused) is, from the client's side,
  * the service dying. The cut is triggered by what the run printed, not by a fixed sleep.

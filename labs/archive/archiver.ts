@@ -1,5 +1,5 @@
 /**
- * The archiver: a process of its own (seed 003 §6) that consumes the DLQ and writes each dead letter
+ * The archiver: a process of its own (docs/labs/archive.md, step 2) that consumes the DLQ and writes each dead letter
  * into the archive table, acking only after the row is committed. It stops once the DLQ is drained.
  *
  *   node archiver.js                       archive until the DLQ is empty, then exit 0

@@ -1,5 +1,6 @@
 /**
- * archive — seed 003 §4 and §5.3: dead letters archived into a history table by a separate archiver.
+ * archive — dead letters archived into a history table by a separate archiver (the source material
+ * it follows is quoted, section by section, in docs/labs/archive.md).
  *
  * Three orders die at the broker: A1001 is rejected on the business queue; A1002 first expires in the
  * pay-timeout queue (TTL) and is then rejected; a third has no order id. An archiver process is

@@ -1,6 +1,6 @@
 /**
- * The archive lab's names, topology, schema and reset (seed 003 §4, with an `archive.` prefix so the
- * lab never shares a queue with the other seed-003 labs).
+ * The archive lab's names, topology, schema and reset (docs/labs/archive.md: the source's names, with
+ * an `archive.` prefix so the lab never shares a queue with the other labs that use them).
  *
  * producer ─ archive.exchange.business ─ order.created ─────→ archive.order.business.queue
  *                                     └─ order.pay.pending ─→ archive.order.pay.timeout.queue

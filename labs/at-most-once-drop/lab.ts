@@ -1,6 +1,7 @@
 /**
- * at-most-once-drop — seed 000, "默认死信路径与至少一次转交": the default dead-letter strategy keeps
- * nothing when the target is missing; at-least-once holds the same letter and delivers it later.
+ * at-most-once-drop — the default dead-letter path and at-least-once handover (the source is quoted
+ * in docs/labs/at-most-once-drop.md): the default dead-letter strategy keeps nothing when the target
+ * is missing; at-least-once holds the same letter and delivers it later.
  *
  *   policy me12-drop on ^me12[.]retry[.]drop$: dead-letter-exchange, routing key failed,
  *   max-length 100 — phase 1 without dead-letter-strategy (at-most-once), overflow reject-publish;

@@ -1,6 +1,7 @@
 /**
- * auto-ack-loss — seed 004 (自动 ACK: deliver 即视为完成，处理中崩溃 = 丢消息; 「自动 ACK 配 durable 队列也安全」is a
- * misconception; 忘记 ACK 会造成 Unacked 堆积).
+ * auto-ack-loss — with auto ack a delivery counts as done, so a crash while processing loses the
+ * message; "auto ack with a durable queue is safe too" is a misconception; a forgotten ack piles up
+ * unacked messages (the source is quoted in docs/labs/auto-ack-loss.md).
  *
  *   producer (confirms) ──20──▶ me12.autoack.orders   ──▶ consumer-auto (noAck)        ✗ SIGKILL after 5 rows
  *   producer (confirms) ──20──▶ me12.manualack.orders ──▶ consumer-manual-run1 (ack)   ✗ SIGKILL after 5 rows

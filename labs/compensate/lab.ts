@@ -1,5 +1,6 @@
 /**
- * compensate — seed 000, RetryLab `compensate` mode: idempotent conditional compensation.
+ * compensate — idempotent conditional compensation, as the RetryLab program's `compensate` mode
+ * does it (docs/labs/compensate.md).
  *
  * retry_stock: book available=9        retry_reservation: order-42 RESERVED (names.ts)
  * one release attempt = one transaction:

@@ -10,7 +10,7 @@ const CRASH_Q = n.q('orders.crash').replace(/[.]/g, '\\.');
 
 const SUMMARY =
   'consumer-crash: crashExitCode=137 committedNotAcked=1 readyAfterCrash=3 deliveries=4 redelivered=1 duplicateSkipped=1 businessRows=3 processedRows=3';
-// seed 004, assert.out.txt
+// the PASS lines and RESULT of the source demo's assert.out.txt (docs/labs/consumer-crash.md)
 const SEED_ASSERT = [
   'PASS crashExitCode: 137',
   'PASS crashAfterBusinessCommit: 1',

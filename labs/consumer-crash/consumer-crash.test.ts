@@ -10,7 +10,8 @@ import { meta } from './meta.js';
 import { must } from '../../src/must.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';
 
-// seed 004: consumer-run1.out.txt and consumer-run2.out.txt without the SLF4J lines, verbatim
+// the source demo's consumer-run1.out.txt and consumer-run2.out.txt (docs/labs/consumer-crash.md),
+// without the SLF4J lines, verbatim
 const SEED_RUN1 = `
 [consumer] timestamp=2026-10-07T10:27:14.314008641Z level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=01JMQ000000000000000000001 eventType=order.created schemaVersion=1 aggregateId=order-1001 traceId=00000000000000000000000000000001 correlationId=order-1001 destination=orders.crash consumer=consumer-1 attempt=1 redelivered=false status=received
 [replay-gate] timestamp=2026-10-07T10:27:14.322479817Z checkpoint=after-delivery messageId=01JMQ000000000000000000001 token=4fac7be9f8ad-1-after-delivery-01JMQ000000000000000000001-1 status=waiting

@@ -1,5 +1,5 @@
 /**
- * consumer-crash — seed 004: a consumer dies between its business commit and its ack.
+ * consumer-crash — a consumer dies between its business commit and its ack (docs/labs/consumer-crash.md).
  *
  * producer (in-process, confirms) ──3× order.created──▶ orders.crash (quorum)
  *   consumer-run1 (own process, prefetch 1): tx{processed_messages + orders} commit ─✗ SIGKILL before ack

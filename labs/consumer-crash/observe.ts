@@ -53,7 +53,7 @@ export interface Summary extends Deliveries {
   processedRows: number;
 }
 
-/** the lab's one summary line (seed 004 prints none for this demo; same style as the other labs) */
+/** the lab's one summary line (the source prints none for this demo; same style as the other labs) */
 export function summaryLine(s: Summary): string {
   return (
     `consumer-crash: crashExitCode=${s.crashExitCode} committedNotAcked=${s.committedNotAcked} ` +

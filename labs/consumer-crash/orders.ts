@@ -1,6 +1,6 @@
 /**
  * What the producer, both consumer processes and the lab share: the order.created envelope
- * (seed 004's ids and field order) and the idempotent consume step (§5.4):
+ * (the ids and field order of docs/labs/consumer-crash.md) and the idempotent consume step:
  * one transaction inserts the message id into processed_messages, then the business row.
  */
 import type { Sql } from 'postgres';

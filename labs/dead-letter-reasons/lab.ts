@@ -1,8 +1,8 @@
 /**
- * dead-letter-reasons — seed 003 §2: the three ways a message dies (TTL, queue length, reject), the
- * quorum delivery limit as a fourth, what dead-lettering changes on the message, and x-death `count`
- * growing when the same message dies again on the same (queue, reason). Topology: ./topology.ts.
- * All paths run at once, so the run waits only for the longest TTL (150 ms).
+ * dead-letter-reasons (docs/labs/dead-letter-reasons.md): the three ways a message dies (TTL, queue
+ * length, reject), the quorum delivery limit as a fourth, what dead-lettering changes on the
+ * message, and x-death `count` growing when the same message dies again on the same (queue, reason).
+ * Topology: ./topology.ts. All paths run at once, so the run waits only for the longest TTL (150 ms).
  */
 import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';

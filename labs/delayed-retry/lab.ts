@@ -1,5 +1,5 @@
 /**
- * delayed-retry — seed 000: RabbitMQ 4.3's native delayed retry for quorum queues, measured, next
+ * delayed-retry (docs/labs/delayed-retry.md): RabbitMQ 4.3's native delayed retry for quorum queues, measured, next
  * to the TTL ladder that does the same schedule by hand. Older brokers: SKIP (capability
  * nativeDelayedRetry, derived from the broker version in src/broker/capabilities.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * dlx-loop — seed 003 §5.1: a dead-letter route that leads back into its own queue.
+ * dlx-loop — a dead-letter route that leads back into its own queue (docs/labs/dlx-loop.md).
  *
  * The queues and routes are drawn in names.ts.
  */

@@ -1,6 +1,6 @@
 /**
- * hold — seed 000, RetryLab `hold` mode: at-least-once dead lettering keeps a rejected message
- * while its target is unbound, and the broker's own worker delivers it once the target is back
+ * hold — the RetryLab program's `hold` mode (docs/labs/hold.md): at-least-once dead lettering keeps a
+ * rejected message while its target is unbound, and the broker's own worker delivers it once the target is back
  * (the queues, the route and the policy are in names.ts).
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,6 @@
 /**
- * order-timeout — seed 000 (scheduled triggers and compensation): a delayed check closes an unpaid order, and only that.
+ * order-timeout — scheduled triggers and compensation (docs/labs/order-timeout.md): a delayed check
+ * closes an unpaid order, and only that.
  *
  * Each order is created with its deadline (the database's now + delay) and a pending task, and
  * its check message goes to a TTL delay queue that dead-letters into the check queue. The consumer

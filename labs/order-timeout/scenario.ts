@@ -1,4 +1,4 @@
-/** The orders of one order-timeout run and what happens to each (seed 000, 定时触发与补偿). */
+/** The orders of one order-timeout run and what happens to each (scheduled triggers and compensation, docs/labs/order-timeout.md). */
 export const ORDERS = {
   /** never paid; its check message is taken out of the delay queue: only the sweeper can close it (first: alone in the queue) */
   lostCheck: 'lost-check',

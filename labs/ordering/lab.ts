@@ -1,6 +1,7 @@
 /**
- * ordering — seed 003 §5.2 (ordering drift under delayed retry) and seed 000's failure class
- * "状态先后冲突" (version=2 arrives while the local state is older): version checks beat ordering.
+ * ordering — ordering drift under delayed retry, and the failure class "state order conflict"
+ * (version=2 arrives while the local state is older): version checks beat ordering (the sources
+ * are quoted in docs/labs/ordering.md).
  *
  * The queues and routes are drawn in names.ts.
  */

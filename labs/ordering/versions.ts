@@ -1,5 +1,5 @@
 /**
- * The version rule of the ordering lab, as pure functions (seed 003 §5.2: a message whose version is
+ * The version rule of the ordering lab, as pure functions (docs/labs/ordering.md: a message whose version is
  * older than the stored one is marked stale, not applied).
  */
 export type Outcome = 'applied' | 'stale' | 'duplicate';

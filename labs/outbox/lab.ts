@@ -1,6 +1,8 @@
 /**
- * outbox — seed 004's three layers (Business: 效果恰好一次 = 幂等表 + 本地事务; Outbox 保证「业务成功必发出」) and
- * "Broker 返回 nack（或超时）时必须处理：重发或转入本地补偿（Outbox）。重发可能造成重复".
+ * outbox — the business effect exactly once (an idempotency table and a local transaction), the
+ * outbox making sure a business success is published, and a nack or timeout from the broker handled
+ * by resending or by local compensation, where resending may duplicate (the source is quoted in
+ * docs/labs/outbox.md).
  *
  *   business tx { orders row + outbox row } ×3 — order-3's transaction fails: neither row
  *   relay-run1 (process): SELECT unsent → publish (confirm) → UPDATE sent_at; ✗ SIGKILL after the 2nd confirm

@@ -1,6 +1,7 @@
 /**
- * publish-confirm — seed 004 (两段确认各管一段: a confirm only says "the broker took it") and seed 000
- * (发送重试与消费重试: publish retry and consume retry happen in different places).
+ * publish-confirm — each of the two confirmations covers one leg (a confirm only says "the broker
+ * took it"), and publish retry and consume retry happen in different places (the sources are
+ * quoted in docs/labs/publish-confirm.md).
  *
  *  (a,b) producer ── key nowhere ──▶ me12.confirm.x (direct) ── orders ──▶ me12.confirm.orders
  *        mandatory: basic.return, then basic.ack        not mandatory: basic.ack only; in no queue either way

@@ -1,6 +1,7 @@
 /**
- * quorum-failover — seed 004's first layer proven by a fault: a quorum queue on 3 nodes keeps
- * every confirmed message when its leader's node is SIGKILLed mid-stream; the producer resends
+ * quorum-failover — the broker layer of the three-layer guarantee (docs/labs/quorum-failover.md),
+ * proven by a fault: a quorum queue on 3 nodes keeps every confirmed message when its leader's node
+ * is SIGKILLed mid-stream; the producer resends
  * what was unconfirmed; the consumer's unique key absorbs the duplicates (names.ts: the topology).
  */
 import type { Lab, LabContext } from '../../src/lab.js';

@@ -1,5 +1,6 @@
 /**
- * replay — seed 000, RetryLab `replay` mode: controlled replay of a dead message with an audit trail.
+ * replay — controlled replay of a dead message with an audit trail, as the RetryLab program's
+ * `replay` mode does it (docs/labs/replay.md)
  * (the queues, the audit table and the route are drawn in names.ts).
  */
 import type { ConfirmChannel } from 'amqplib';

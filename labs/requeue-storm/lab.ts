@@ -1,5 +1,5 @@
 /**
- * requeue-storm — seed 003 §1.2 and §3.1: nack(requeue=true) is an immediate redelivery, not a retry.
+ * requeue-storm (docs/labs/requeue-storm.md): nack(requeue=true) is an immediate redelivery, not a retry.
  *
  * The queues and routes are drawn in names.ts.
  * Same window, same failing message, same healthy stream (50/s), consumer in this process.

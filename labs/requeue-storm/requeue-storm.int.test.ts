@@ -66,7 +66,8 @@ function expectConsistentFacts(report: LabDoc<StormFacts>, caps: Capabilities) {
   expect(a.redeliveredFlags).toBe(a.redeliveries);
   expect(a.removal.redelivered).toBe(true);
   expect(a.removal.xDeathRejected).toBe(0);
-  // 3.10–4.2 count each nack(requeue=true) as a return in x-delivery-count; 4.3 no longer does (#15387; measured by the run's probe)
+  // 3.10–4.2 count each nack(requeue=true) as a return in x-delivery-count; 4.3 no longer does
+  // (rabbitmq-server #15387; measured by the run's probe)
   if (caps.nackRequeueCountsTowardLimit) expect(a.removal.brokerDeliveryCount).toBe(a.failingDeliveries);
 
   // delayed: each pass is a dead-lettering (rejected on work, expired on delay), never a broker redelivery

@@ -1,5 +1,5 @@
 /**
- * The retry-dlq consumer, run as its own process by the lab (runChild). It prints seed-004 events
+ * The retry-dlq consumer, run as its own process by the lab (runChild). It prints key=value events
  * on stdout and exits 0 once it has settled --expect distinct messages for good (committed,
  * duplicate_skipped or moved to the DLQ) — no fixed sleep; 1 on a failure or after --timeout-ms.
  *
@@ -7,9 +7,9 @@
  *   business tx commits → ack | business failure, attempt < 3 → reject(requeue=false) → orders.retry
  *   business failure, attempt 3 → confirmed copy to orders.dlq → ack
  *
- * Replay gates (seed 004): after-delivery, then before-ack | before-retry | before-dlq; each is a
- * checkpoint of the parent (--step) and holds --gate-ms (src/replay-gate.ts). After a retry's reject,
- * the lab's own checkpoint in-retry (no seed line) pauses once the message is seen in the retry queue.
+ * Replay gates (src/replay-gate.ts): after-delivery, then before-ack | before-retry | before-dlq; each is a
+ * checkpoint of the parent (--step) and holds --gate-ms. After a retry's reject,
+ * the lab's own checkpoint in-retry (no `[replay-gate]` line) pauses once the message is seen in the retry queue.
  */
 import { parseArgs } from 'node:util';
 import type { Sql } from 'postgres';

@@ -1,5 +1,5 @@
 /**
- * retry-dlq — seed 004 (Hello MQ): retry counted by the broker's x-death, poison message to a DLQ.
+ * retry-dlq — retry counted by the broker's x-death, poison message to a DLQ.
  * The consumer runs as a separate process, the producer in the lab's; see names.ts for the routing and
  * docs/labs/retry-dlq.md for each output line.
  */

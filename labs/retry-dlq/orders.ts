@@ -1,6 +1,6 @@
 /**
- * The three order.created events of seed 004's retry-dlq demo, how the producer puts them on the
- * wire, and how both processes describe them in key=value events (the seed's field order).
+ * The three order.created events of the retry-dlq demo (docs/labs/retry-dlq.md), how the producer
+ * puts them on the wire, and how both processes describe them in key=value events (the demo's field order).
  */
 import type { Options } from 'amqplib';
 import type { Delivery } from '../../src/broker/broker.js';

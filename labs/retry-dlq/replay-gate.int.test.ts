@@ -1,7 +1,7 @@
 /**
- * retry-dlq's replay gate (seed 004, `[replay-gate]` lines): the consumer process pauses at
+ * retry-dlq's replay gate (src/replay-gate.ts, `[replay-gate]` lines): the consumer process pauses at
  * after-delivery, before-ack, before-retry, before-dlq — each a checkpoint of the parent, so --step
- * really holds the consumer — and the lines have the seed's form in consumer.out.txt and with -v.
+ * really holds the consumer — and the lines have the source demo's form in consumer.out.txt and with -v.
  */
 import fs from 'node:fs';
 import os from 'node:os';

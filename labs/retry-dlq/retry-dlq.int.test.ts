@@ -14,7 +14,7 @@ const n = useNamespace(import.meta.url);
 
 const SUMMARY =
   'retry-dlq: confirmed=3 received=5 businessRows=2 processedRows=2 poisonAttempts=[1, 2, 3] poisonMovedToDlq=1 dlqMessages=1';
-// seed 004, retry-dlq assert.out.txt, character for character
+// the source demo's assert.out.txt (docs/labs/retry-dlq.md), character for character
 const SEED_ASSERT = [
   'PASS confirmed: 3',
   'PASS business_rows: 2',

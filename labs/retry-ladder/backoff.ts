@@ -1,10 +1,11 @@
 /**
  * The retry ladder's arithmetic and its one decision, pure (no broker, no clock of its own).
  *
- * Seed 000: wait min(maxDelay, d × 2^(attempt-1)) after a failed attempt; the number of attempts
- * and the business deadline limit retries together, and the deadline wins: when the time left
- * cannot cover the next wait plus one call, another try is pointless, so the message is parked.
- * Seed 003 §3.3: one delay queue per tier, each with one fixed TTL (expiry is head-only).
+ * The backoff (docs/labs/retry-ladder.md): wait min(maxDelay, d × 2^(attempt-1)) after a failed
+ * attempt; the number of attempts and the business deadline limit retries together, and the
+ * deadline wins: when the time left cannot cover the next wait plus one call, another try is
+ * pointless, so the message is parked.
+ * The ladder: one delay queue per tier, each with one fixed TTL (expiry is head-only).
  */
 
 export interface Backoff {

@@ -1,7 +1,7 @@
 /**
- * retry-ladder — seed 003 §3.3–3.4 (a TTL retry ladder with tiers, the attempt in the
- * application's own header) and seed 000 (backoff min(maxDelay, d × 2^(attempt-1)); the deadline
- * and the count limit retries together, and the deadline wins).
+ * retry-ladder — a TTL retry ladder with tiers, the attempt in the application's own header, and
+ * backoff min(maxDelay, d × 2^(attempt-1)); the deadline and the count limit retries together, and
+ * the deadline wins (the sources are quoted in docs/labs/retry-ladder.md).
  *
  * Three messages: `recovers` fails twice and succeeds on attempt 3 (a business row); `exhausted`
  * always fails, climbs every tier and is rejected into the DLQ on the last attempt; `parked`

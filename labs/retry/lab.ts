@@ -1,6 +1,6 @@
 /**
- * retry — seed 000, RetryLab `retry` mode: limited delayed retry and poison-message isolation
- * (the queues and their routes are drawn in names.ts).
+ * retry — limited delayed retry and poison-message isolation, as the RetryLab program's `retry`
+ * mode does it (docs/labs/retry.md; the queues and their routes are drawn in names.ts).
  */
 import type { Lab, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';

@@ -20,12 +20,12 @@ export interface Capabilities {
    * which counter x-delivery-limit is compared with (rabbit_fifo.erl return_one):
    * 'every-return' (3.10–3.13: delivery_count, raised by every return: nack and reject with requeue,
    * recover, the unacked messages of a channel or connection that closed or died);
-   * 'acquired-count' (4.0–4.2: acquired_count, raised by the same returns, #10637 in 4.0.0);
+   * 'acquired-count' (4.0–4.2: acquired_count, raised by the same returns, rabbitmq-server #10637 in 4.0.0);
    * 'delivery-count' (4.3.0+: delivery_count, raised by reject(requeue=true) and by a consumer whose
-   * channel or connection ends with unacked messages, not by nack(requeue=true): #15387)
+   * channel or connection ends with unacked messages, not by nack(requeue=true): rabbitmq-server #15387)
    */
   deliveryLimitCounter: DeliveryLimitCounter;
-  /** nack(requeue=true) raises the count x-delivery-limit is compared with (below 4.3.0; #15387) */
+  /** nack(requeue=true) raises the count x-delivery-limit is compared with (below 4.3.0; rabbitmq-server #15387) */
   nackRequeueCountsTowardLimit: boolean;
   /**
    * a consumer whose channel or connection ends (closed or died) with unacked messages raises that
@@ -37,7 +37,7 @@ export interface Capabilities {
   readsClientXDeath: boolean;
   /** x-last-death-reason|queue|exchange headers on a dead letter (3.13.0: mc.erl) */
   lastDeathHeaders: boolean;
-  /** native delayed retry on quorum queues: x-delayed-retry-type|min|max (4.3.0: #13885) */
+  /** native delayed retry on quorum queues: x-delayed-retry-type|min|max (4.3.0: rabbitmq-server #13885) */
   nativeDelayedRetry: boolean;
   /**
    * a quorum queue's redelivery carries x-acquired-count (every return) beside x-delivery-count
@@ -56,12 +56,15 @@ export interface Capabilities {
   /**
    * a copy dead-lettered from a quorum queue carries the message's delivery count, so it arrives
    * redelivered=true with x-delivery-count when that count is above 0, and the count travels on
-   * to further quorum queues (4.0.0: rabbit_fifo_dlx annotate_msg, #10637). On 4.3 a
+   * to further quorum queues (4.0.0: rabbit_fifo_dlx annotate_msg, rabbitmq-server #10637). On 4.3 a
    * nack(requeue=false) copy of a message never rejected carries none; a delivery_limit copy carries
    * limit + 1
    */
   deadLetteredCopyCarriesDeliveryCount: boolean;
-  /** queue.purge on a quorum queue also removes its held at-least-once letters (4.3.0: dlx_purge, #13885) */
+  /**
+   * queue.purge on a quorum queue also removes its held at-least-once letters (4.3.0: dlx_purge,
+   * rabbitmq-server #13885)
+   */
   purgeRemovesHeldLetters: boolean;
   /**
    * a channel whose first publish to a quorum queue finds the node its record names as leader down

@@ -1,5 +1,5 @@
 /**
- * Structured events as key=value lines, in the seed-004 form:
+ * Structured events as key=value lines, in the form the source demos print (docs/labs/retry-dlq.md):
  * [consumer] timestamp=2026-10-07T10:27:14.314Z level=INFO lab=retry messageId=… status=received
  * Recorded for --json; written to stderr as they happen with --verbose.
  */
