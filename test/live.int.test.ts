@@ -17,7 +17,8 @@ import { mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
 import { openBrowser, SCREENSHOTS, type OpenBrowser } from './browser.js';
 import { registry } from '../labs/registry.js';
 
-const NS = useNamespace(import.meta.url).namespace;
+const n = useNamespace(import.meta.url);
+const NS = n.namespace;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-live-'));
 
 /** start `mqlab …` and read the live page's address from its stderr */
@@ -91,6 +92,52 @@ const namesOutside = (page: Page) =>
       .map((g) => g.getAttribute('data-node')),
   );
 
+/** the queues whose policy lines are drawn wider than their box (their ids): none */
+const policyOutside = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('svg.graph .g-queue')]
+      .filter((g) => {
+        const box = g.querySelector('rect')!.getBBox();
+        return [...g.querySelectorAll('[data-policy-line]')].some((t) => {
+          const b = (t as SVGGraphicsElement).getBBox();
+          return b.width > 0 && b.x + b.width > box.x + box.width;
+        });
+      })
+      .map((g) => g.getAttribute('data-node')),
+  );
+
+/**
+ * in the page: a token's centre each frame while it moves along an edge (for 4 s), with how far it
+ * is from that edge's path (the nearest of points 0.5 px apart along it)
+ */
+function trackToken(id: string): Promise<{ edge: string; off: number }[]> {
+  return new Promise((resolve) => {
+    const out: { edge: string; off: number }[] = [];
+    const t0 = performance.now();
+    const frame = () => {
+      const g = document.querySelector<SVGGElement>(`svg.graph .token[data-token="${id}"]`);
+      if (g?.dataset.moving === 'path' && g.dataset.edge) {
+        const m = /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(g.getAttribute('transform') ?? '');
+        const w = Number(g.querySelector('rect')?.getAttribute('width'));
+        const [from, to] = g.dataset.edge.split('>');
+        const path = document.querySelector<SVGPathElement>(
+          `path.g-edge[data-from="${CSS.escape(from!)}"][data-to="${CSS.escape(to!)}"]`,
+        )!;
+        const [cx, cy] = [Number(m?.[1]) + w / 2, Number(m?.[2]) + 14];
+        let off = Infinity;
+        for (let d = 0; d <= path.getTotalLength(); d += 0.5) {
+          const p = path.getPointAtLength(d);
+          off = Math.min(off, Math.hypot(p.x - cx, p.y - cy));
+        }
+        out.push({ edge: g.dataset.edge, off });
+      }
+      if (performance.now() - t0 < 4000) requestAnimationFrame(frame);
+      else resolve(out);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
 async function shoot(page: Page, name: string, size: { width: number; height: number }) {
   await page.setViewportSize(size);
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -101,7 +148,7 @@ async function shoot(page: Page, name: string, size: { width: number; height: nu
 }
 
 describe('the bench: --live and the player in headless Chromium', () => {
-  useServices();
+  const services = useServices();
   let browser: OpenBrowser;
   let page: Page;
   beforeAll(async () => {
@@ -175,6 +222,96 @@ describe('the bench: --live and the player in headless Chromium', () => {
     expect(await listening(run.port)).toBe(false);
     await viewer.close();
   }, 240_000);
+
+  it("hold --live --step: the source queue's node shows the lab's run-time policy after it is set, not before; the letter's token moves along the edges", async () => {
+    const source = `q:${n.q('me12.retry.hold')}`;
+    const dlx = `x:${n.x('me12.retry.hold.dlx')}`;
+    const target = `q:${n.q('me12.retry.hold.target')}`;
+    // known before: no policy of an earlier (interrupted) run, and statistics that show none
+    await services.mgmt.deletePolicy(n.p('me12-hold'));
+    await services.mgmt.queueWhen(source.slice(2), (q) => q.policy === null, 20_000);
+    const run = await startLive(['hold', '--namespace', NS, '--live', '--port', '0', '--step']);
+    // what the page showed as the run went, every 50 ms: the step's title and the policy on the source's node
+    await page.addInitScript(() => {
+      const w = window as unknown as { seen: { title: string; policy: string }[] };
+      w.seen = [];
+      setInterval(() => {
+        const title = document.getElementById('step-title')?.textContent ?? '';
+        const node = document.querySelector('svg.graph [data-node^="q:"][data-node$=".me12.retry.hold"]');
+        const policy = (node as HTMLElement | SVGElement | null)?.dataset.policy ?? '';
+        const last = w.seen.at(-1);
+        if (!last || last.title !== title || last.policy !== policy) w.seen.push({ title, policy });
+      }, 50);
+    });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(run.url);
+    const node = page.locator(`svg.graph [data-node="${source}"]`);
+    let shot = false;
+    for (let i = 0; i < 4 && run.child.exitCode === null; i++) {
+      const paused = await page
+        .locator('#continue')
+        .waitFor({ state: 'visible', timeout: 60_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!paused) break;
+      if (!shot && /letter-held/.test(await page.locator('#step-title').innerText())) {
+        // paused after the policy was set: the sampler goes on, the node shows it once the API does (about 2 s)
+        await expect
+          .poll(() => node.getAttribute('data-policy'), { timeout: 15_000 })
+          .toBe(`policy ${n.p('me12-hold')}`);
+        const lines = await node.locator('[data-policy-line]').allTextContents();
+        expect(lines).toEqual(
+          expect.arrayContaining(['dead-letter-strategy at-least-once', 'overflow reject-publish', 'max-length 100']),
+        );
+        expect(await policyOutside(page), 'policy lines outside their box').toEqual([]);
+        const seen = await shoot(page, 'live-hold-policy-1280.png', { width: 1280, height: 720 });
+        expect(seen.overflow).toBeLessThanOrEqual(0);
+        expect(seen.graph, JSON.stringify(seen)).toBeGreaterThanOrEqual(14);
+        shot = true;
+      }
+      await page.locator('#continue').click();
+      await page.waitForTimeout(300);
+    }
+    const r = await run.exited(120_000);
+    expect(r.exitCode, run.stderr()).toBe(0);
+    expect(shot).toBe(true);
+    // live, in the order the page showed it: no policy on the node until the lab had set it
+    const seen = await page.evaluate(() => (window as unknown as { seen: { title: string; policy: string }[] }).seen);
+    const applied = seen.findIndex((x) => x.title === 'policy: applied');
+    const first = seen.findIndex((x) => x.policy !== '');
+    expect(applied, JSON.stringify(seen)).toBeGreaterThanOrEqual(0);
+    expect(first, JSON.stringify(seen)).toBeGreaterThan(applied);
+    // replayed: the steps up to the lab's `policy applied` show the node without one (the API's answers
+    // up to then), a later step with it
+    const total = Number(/\/ (\d+)/.exec(await page.locator('#step-no').innerText())?.[1]);
+    await page.keyboard.press('Home');
+    const replay: { title: string; policy: string | null }[] = [];
+    for (let i = 0; i < total; i++) {
+      replay.push({
+        title: await page.locator('#step-title').innerText(),
+        policy: await node.getAttribute('data-policy'),
+      });
+      await page.keyboard.press('ArrowRight');
+    }
+    const at = replay.findIndex((x) => x.title === 'policy: applied');
+    expect(at, JSON.stringify(replay)).toBeGreaterThanOrEqual(0);
+    for (const x of replay.slice(0, at + 1)) expect(x.policy, JSON.stringify(replay)).toBe('');
+    expect(replay.findIndex((x) => x.policy === `policy ${n.p('me12-hold')}`)).toBeGreaterThan(at);
+    // the letter's way to the target: along the policy's dead-letter route and the binding, its centre on each path
+    await page.keyboard.press('Home');
+    for (let i = 0; i < total && !/^target: received/.test(await page.locator('#step-title').innerText()); i++)
+      await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    const track = page.evaluate(trackToken, 'held-event');
+    await page.keyboard.press('ArrowRight');
+    const frames = await track;
+    expect(frames.length, JSON.stringify(frames)).toBeGreaterThan(5);
+    expect([...new Set(frames.map((f) => f.edge))]).toEqual([`${source}>${dlx}`, `${dlx}>${target}`]);
+    for (const f of frames) expect(f.off, JSON.stringify(f)).toBeLessThan(1.5);
+    expect(await page.locator('svg.graph .token[data-token="held-event"]').getAttribute('data-at')).toBe('p:target');
+  }, 180_000);
 
   it('the player: ← → and space step through a recorded run, #step=N reopens the same state', async () => {
     const file = path.join(dir, 'retry.html');

@@ -1,18 +1,26 @@
 /**
  * The topology graph as inline SVG: a box per exchange, queue and process, the queues' live
  * counts as text the page fills in (data-count), bindings as arrows, dead-letter routes as dashed
- * arcs labelled with what sends a letter down them. Tokens (messages) are drawn by the page's
- * script into the `tokens` group, at each node's anchor (data-cx, data-cy).
+ * arcs labelled with what sends a letter down them. A queue's node keeps empty lines
+ * (data-policy-line) the page fills with the policy in effect at the step; a route a policy added
+ * says whose (data-policy-of). Every edge names its ends (data-from, data-to, in the direction its
+ * path runs), so the page moves a token along the paths of the route it took. Tokens (messages)
+ * are drawn by the page's script into the `tokens` group, at each node's anchor (data-x, data-right, data-cy).
  */
 import { esc } from '../report/html-marks.js';
-import type { Graph, GraphEdge, GraphNode } from './graph.js';
+import { LINE_H, type Graph, type GraphEdge, type GraphNode } from './graph.js';
 
 const find = (g: Graph, id: string) => g.nodes.find((n) => n.id === id);
 
 function nodeSvg(n: GraphNode): string {
   const notes = n.notes
-    .map((t, i) => `<text class="g-note" x="${n.x + 12}" y="${n.y + 58 + i * 24}">${esc(t)}</text>`)
+    .map((t, i) => `<text class="g-note" x="${n.x + 12}" y="${n.y + 58 + i * LINE_H}">${esc(t)}</text>`)
     .join('');
+  const policy = Array.from(
+    { length: n.policyLines ?? 0 },
+    (_, i) =>
+      `<text class="g-policy${i === 0 ? ' g-policy-name' : ''}" x="${n.x + 12}" y="${n.y + 58 + (n.notes.length + i) * LINE_H}" data-policy-line="${i}"></text>`,
+  ).join('');
   const counts =
     n.kind === 'queue'
       ? `<text class="g-count" x="${n.x + 12}" y="${n.y + n.h - 14}"><tspan data-count="ready">ready –</tspan><tspan dx="8" data-count="unacked">unacked –</tspan><tspan dx="8" data-count="held">held –</tspan></text>`
@@ -23,7 +31,7 @@ function nodeSvg(n: GraphNode): string {
   return (
     `<g class="g-node g-${n.kind}" data-node="${esc(n.id)}" data-x="${n.x + 8}" data-right="${n.x + n.w - 8}" data-cy="${n.y + n.h - 66}">` +
     `<rect x="${n.x}" y="${n.y}" width="${n.w}" height="${n.h}" rx="10"/>` +
-    `<text class="g-name" x="${n.x + 12}" y="${n.y + 28}">${esc(short(n.label, n.w))}<title>${esc(n.label)}</title></text>${notes}${counts}</g>`
+    `<text class="g-name" x="${n.x + 12}" y="${n.y + 28}">${esc(short(n.label, n.w))}<title>${esc(n.label)}</title></text>${notes}${policy}${counts}</g>`
   );
 }
 
@@ -38,7 +46,8 @@ function edgeSvg(g: Graph, e: GraphEdge, arcIndex: number): string {
   const a = find(g, e.from);
   const b = find(g, e.to);
   if (!a || !b) return '';
-  const cls = `g-edge g-${e.kind}`;
+  const cls = `g-edge g-${e.kind}${e.policyOf ? ' g-policy-route' : ''}`;
+  const ends = `data-from="${esc(e.from)}" data-to="${esc(e.to)}"${e.policyOf ? ` data-policy-of="${esc(e.policyOf)}"` : ''}`;
   if (a.x === b.x) {
     // two queues of one column: an arc on their right, each arc a little further out
     const x0 = a.x + a.w;
@@ -46,7 +55,7 @@ function edgeSvg(g: Graph, e: GraphEdge, arcIndex: number): string {
     const [ya, yb] = [a.y + a.h * 0.62, b.y + b.h * 0.38];
     const mid = (ya + yb) / 2;
     return (
-      `<path class="${cls}" d="M${x0},${ya} C${out},${ya} ${out},${yb} ${x0 + 8},${yb}" marker-end="url(#arrow)"/>` +
+      `<path class="${cls}" ${ends} d="M${x0},${ya} C${out},${ya} ${out},${yb} ${x0 + 8},${yb}" marker-end="url(#arrow)"/>` +
       `<text class="g-edge-label" x="${out - 6}" y="${mid}" transform="rotate(90 ${out - 6} ${mid})" text-anchor="middle">${esc(e.label)}</text>`
     );
   }
@@ -60,7 +69,7 @@ function edgeSvg(g: Graph, e: GraphEdge, arcIndex: number): string {
     a.x < b.x
       ? `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2 - 8},${y2}`
       : `M${x2},${y2} C${mx},${y2} ${mx},${y1} ${x1 + 8},${y1}`;
-  return `<path class="${cls}" d="${d}" marker-end="url(#arrow)"><title>${esc(e.label)}</title></path>`;
+  return `<path class="${cls}" ${ends} d="${d}" marker-end="url(#arrow)"><title>${esc(e.label)}</title></path>`;
 }
 
 export function graphSvg(g: Graph): string {

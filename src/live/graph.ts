@@ -2,7 +2,9 @@
  * The lab's topology as a graph for the bench page, from its topology data only: exchanges and
  * queues (type, TTL, limits, dead-letter strategy on the node), bindings and dead-letter routes
  * (with the reason they carry) as edges, and the run's processes beside them: those whose name says
- * they send (producer, relay, publisher) on the left, the others on the right. Pure geometry.
+ * they send (producer, relay, publisher) on the left, the others on the right; and what the run
+ * showed beyond the data: room in a queue's node for the policy the run gave it, and the dead-letter
+ * routes such a policy added (src/live/policy.ts). Pure geometry.
  */
 import type { Topology, QueueSpec } from '../broker/topology.js';
 import { text } from '../text.js';
@@ -13,6 +15,8 @@ export interface GraphNode {
   label: string;
   /** the lines under the name: type, TTL, limits, strategy */
   notes: string[];
+  /** queues: the lines kept under the notes for the policy in effect (the page fills them per step) */
+  policyLines?: number;
   x: number;
   y: number;
   w: number;
@@ -24,6 +28,15 @@ export interface GraphEdge {
   to: string;
   kind: 'binding' | 'dead-letter';
   label: string;
+  /** a route a run-time policy added: the queue (node id) whose policy it is */
+  policyOf?: string;
+}
+
+/** what the run showed beyond the topology data (src/live/policy.ts) */
+export interface GraphExtras {
+  /** per queue name: the policy lines its node keeps room for, and the longest, in characters */
+  policyRoom?: Record<string, { lines: number; chars: number }>;
+  policyEdges?: GraphEdge[];
 }
 
 export interface Graph {
@@ -37,9 +50,19 @@ export const queueId = (name: string) => `q:${name}`;
 export const exchangeId = (name: string) => `x:${name}`;
 export const processId = (lane: string) => `p:${lane}`;
 
-const ROW = 200;
+const ROW_GAP = 16;
 const NODE_H = 184;
+/** a process says its name, `process` and its state, and holds the deliveries it has: less room */
+const PROCESS_H = 130;
 const COL = { process: 150, exchange: 200, queue: 310, gap: 24, arcs: 100 };
+/** a note's line (page-style.ts .g-note, 20 px) and about one character of it in DejaVu Sans */
+export const LINE_H = 24;
+const CHAR_W = 11.2;
+const QUEUE_MAX_W = 420;
+
+/** a node tall enough for its name, `lines` lines of notes, a row of tokens and the counts */
+export const nodeHeight = (kind: GraphNode['kind'], lines: number) =>
+  kind === 'process' ? PROCESS_H : Math.max(NODE_H, 58 + (lines - 1) * LINE_H + 78);
 
 /** processes whose name says they send go left of the queues */
 export const sends = (lane: string) => /produc|publish|relay|sender|outbox|business/.test(lane);
@@ -102,16 +125,25 @@ function deadLetterNote(q: QueueSpec, tail: (n: string) => string): string[] {
   return [`dead letters → ${tail(text(dlx))}`, ...(key ? [`  key ${text(key)}`] : [])];
 }
 
-export function buildGraph(t: Topology | null, lanes: readonly string[]): Graph {
+export function buildGraph(t: Topology | null, lanes: readonly string[], extras: GraphExtras = {}): Graph {
   const exchanges = t?.exchanges ?? [];
   const queues = t?.queues ?? [];
   const left = lanes.filter(sends);
   const right = lanes.filter((l) => !sends(l));
+  const room = extras.policyRoom ?? {};
   let x = 20;
+  let bottom = 20 + ROW_GAP + NODE_H;
   const nodes: GraphNode[] = [];
-  const column = (items: { id: string; kind: GraphNode['kind']; label: string; notes: string[] }[], w: number) => {
+  type Item = { id: string; kind: GraphNode['kind']; label: string; notes: string[]; policyLines?: number };
+  const column = (items: Item[], w: number) => {
     if (items.length === 0) return;
-    items.forEach((it, i) => nodes.push({ ...it, x, y: 20 + i * ROW, w, h: NODE_H }));
+    let y = 20;
+    for (const it of items) {
+      const h = nodeHeight(it.kind, it.notes.length + (it.policyLines ?? 0));
+      nodes.push({ ...it, x, y, w, h });
+      y += h + ROW_GAP;
+    }
+    bottom = Math.max(bottom, y);
     x += w + COL.gap;
   };
   column(
@@ -132,26 +164,38 @@ export function buildGraph(t: Topology | null, lanes: readonly string[]): Graph 
     })),
     COL.exchange,
   );
+  // a policy's lines may be longer than the notes: the column widens for them, up to a limit
+  const policyChars = Math.max(0, ...queues.map((q) => room[q.name]?.chars ?? 0));
   column(
     queues.map((q) => ({
       id: queueId(q.name),
       kind: 'queue' as const,
       label: q.name,
       notes: [...queueNotes(q), ...deadLetterNote(q, tail)],
+      ...(room[q.name] ? { policyLines: room[q.name]!.lines } : {}),
     })),
-    COL.queue,
+    Math.min(QUEUE_MAX_W, Math.max(COL.queue, Math.ceil(24 + policyChars * CHAR_W))),
   );
-  if (queues.length) x += COL.arcs - COL.gap; // room for the dead-letter arcs between queues
+  const edges: GraphEdge[] = [
+    ...(t?.bindings ?? []).map((b) => ({
+      from: exchangeId(b.exchange),
+      to: queueId(b.queue),
+      kind: 'binding' as const,
+      label: b.key ? `key ${b.key}` : 'bound',
+    })),
+    ...(t ? deadLetterEdges(t) : []),
+    ...(extras.policyEdges ?? []),
+  ];
+  // room for the dead-letter arcs between queues, when there are any
+  if (edges.some((e) => e.from.startsWith('q:') && e.to.startsWith('q:'))) x += COL.arcs - COL.gap;
   column(
     right.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })),
     COL.process,
   );
-  const bindings: GraphEdge[] = (t?.bindings ?? []).map((b) => ({
-    from: exchangeId(b.exchange),
-    to: queueId(b.queue),
-    kind: 'binding',
-    label: b.key ? `key ${b.key}` : 'bound',
-  }));
-  const rows = Math.max(1, left.length, exchanges.length, queues.length, right.length);
-  return { width: x, height: 20 + rows * ROW, nodes, edges: [...bindings, ...(t ? deadLetterEdges(t) : [])] };
+  return {
+    width: x,
+    height: bottom - ROW_GAP + 16,
+    nodes,
+    edges,
+  };
 }

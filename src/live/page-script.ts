@@ -3,7 +3,9 @@
  * counts, tokens and process states, the step panel, the timeline's cursor — and moves between
  * steps (← → space, the player's buttons, #step=N in the URL). On a live page it reads the run
  * from /events (server-sent events), follows the newest step, and sends Continue for a paused
- * checkpoint (button or Enter) when this page holds the run's control.
+ * checkpoint (button or Enter) when this page holds the run's control. Stepping forward, the
+ * step's message moves along the edge paths of the route it took (step.route), frame by frame,
+ * then into its place; a queue's node shows the policy its management sample had at the step.
  */
 export const BENCH_SCRIPT = String.raw`
 (() => {
@@ -14,6 +16,8 @@ export const BENCH_SCRIPT = String.raw`
   const fmt = (ms) => { if (ms === null || ms === undefined) return '–'; if (Math.abs(ms) < 999.5) return Math.round(ms) + ' ms'; const s = ms / 1000; return Number(s.toFixed(Math.abs(s) < 10 ? 2 : 1)) + ' s'; };
   const num = (v) => (v === null || v === undefined ? '–' : String(v));
   const lab = () => st.labs[st.lab];
+  const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const anims = new Map();
   const kv = (el, fields) => { el.innerHTML = Object.entries(fields || {}).map(([k, v]) => '<dt>' + esc(k) + '</dt><dd>' + esc(v) + '</dd>').join(''); };
 
   function readHash() {
@@ -29,10 +33,44 @@ export const BENCH_SCRIPT = String.raw`
   let shownGraph = null;
   function drawGraph(l) {
     if (shownGraph === l.graph) return;
+    for (const a of [...anims.values()]) a.cancel();
     $('stage').innerHTML = l.graph; shownGraph = l.graph;
   }
-  function drawTokens(s, l) {
+  // the token's centre follows the route's edge paths (each runs from its data-from to its data-to)
+  function moveAlong(svg, g, id, route, from, to, w) {
+    const paths = [];
+    for (let k = 0; k + 1 < route.length; k++) {
+      const p = svg.querySelector('path.g-edge[data-from="' + CSS.escape(route[k]) + '"][data-to="' + CSS.escape(route[k + 1]) + '"]');
+      if (!p) return false; paths.push(p);
+    }
+    const lens = paths.map((p) => p.getTotalLength()); const total = lens.reduce((a, b) => a + b, 0);
+    if (!paths.length || !total) return false;
+    const speed = Number($('speed').value) || 1;
+    const lead = from ? 250 / speed : 0, dur = Math.min(2200, Math.max(800, total * 2.5)) / speed;
+    const start = paths[0].getPointAtLength(0); const t0 = performance.now();
+    const a = { key: st.lab + ':' + st.step, final: to, raf: 0 };
+    const place = (x, y) => g.setAttribute('transform', 'translate(' + x + ',' + y + ')');
+    const finish = () => { anims.delete(id); g.style.transition = ''; delete g.dataset.moving; delete g.dataset.edge; g.classList.remove('moving'); place(a.final[0], a.final[1]); };
+    a.cancel = () => { cancelAnimationFrame(a.raf); finish(); };
+    g.style.transition = 'none'; g.classList.add('moving'); anims.set(id, a);
+    const frame = (now) => {
+      const el = now - t0;
+      if (el < lead) { const f = el / lead; g.dataset.moving = 'to-path'; place(from[0] + (start.x - w / 2 - from[0]) * f, from[1] + (start.y - 14 - from[1]) * f); }
+      else if (el < lead + dur) {
+        let d = ((el - lead) / dur) * total, k = 0;
+        while (k < lens.length - 1 && d > lens[k]) { d -= lens[k]; k++; }
+        const pt = paths[k].getPointAtLength(Math.min(d, lens[k]));
+        g.dataset.moving = 'path'; g.dataset.edge = route[k] + '>' + route[k + 1]; place(pt.x - w / 2, pt.y - 14);
+      } else return finish();
+      a.raf = requestAnimationFrame(frame);
+    };
+    a.raf = requestAnimationFrame(frame);
+    return true;
+  }
+  function drawTokens(s, l, forward) {
     const svg = $('stage').querySelector('svg.graph'); if (!svg) return;
+    const key = st.lab + ':' + st.step;
+    for (const [id, a] of anims) if (a.key !== key) a.cancel();
     const layer = svg.querySelector('.tokens'); const seen = new Set(); const perNode = {};
     for (const [id, tok] of Object.entries(s ? s.tokens : {})) {
       const node = svg.querySelector('[data-node="' + CSS.escape(tok.at) + '"]'); if (!node) continue;
@@ -46,7 +84,12 @@ export const BENCH_SCRIPT = String.raw`
         g.innerHTML = '<rect height="28" rx="14"></rect><text x="8" y="21"></text><title></title>'; layer.appendChild(g); }
       g.querySelector('rect').setAttribute('width', w);
       g.querySelector('text').textContent = tok.label; g.querySelector('title').textContent = id + ' at ' + tok.at.slice(2);
-      g.setAttribute('transform', 'translate(' + x + ',' + y + ')'); g.dataset.at = tok.at;
+      const was = g.getAttribute('transform'); const m = was && /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(was);
+      const moving = anims.get(id);
+      if (moving) moving.final = [x, y];
+      else if (!(forward && !reduced && id === s.messageId && s.route && moveAlong(svg, g, id, s.route, m ? [Number(m[1]), Number(m[2])] : null, [x, y], w)))
+        g.setAttribute('transform', 'translate(' + x + ',' + y + ')');
+      g.dataset.at = tok.at;
       g.classList.toggle('done', tok.done); g.classList.toggle('current', id === s.messageId); seen.add(id);
     }
     layer.querySelectorAll('.token').forEach((g) => { if (!seen.has(g.dataset.token)) g.remove(); });
@@ -63,6 +106,17 @@ export const BENCH_SCRIPT = String.raw`
       n.querySelector('[data-count=ready]').textContent = 'ready ' + num(c.ready && c.ready[i]);
       n.querySelector('[data-count=unacked]').textContent = 'unacked ' + num(c.unacked && c.unacked[i]);
       n.querySelector('[data-count=held]').textContent = 'held ' + num(c.held && c.held[i]);
+      // the policy lines the graph keeps for this queue: the policy of the step's sample
+      const lines = n.querySelectorAll('[data-policy-line]'); if (!lines.length) return;
+      const p = c.policy ? c.policy[i] : null;
+      const shown = p === null || p === undefined ? ['policy –'] : p.length ? p : ['no policy'];
+      lines.forEach((t, k) => { t.textContent = shown[k] || ''; t.classList.toggle('none', !(p && p.length)); });
+      n.dataset.policy = p && p.length ? p[0] : ''; n.classList.toggle('has-policy', !!(p && p.length));
+    });
+    // a route a policy added is dimmed while the queue's sample shows it without one
+    svg.querySelectorAll('[data-policy-of]').forEach((e) => {
+      const p = s && s.counts.policy ? s.counts.policy[l.queues.indexOf(e.dataset.policyOf.slice(2))] : null;
+      e.classList.toggle('off', !(p && p.some((x) => /^dead-letter-exchange /.test(x))));
     });
   }
   function drawPanel(s, l) {
@@ -74,7 +128,7 @@ export const BENCH_SCRIPT = String.raw`
     $('counts').innerHTML = '<tr><th>queue</th><th>ready</th><th>unacked</th><th>held</th></tr>' + l.queues.map((q, i) =>
       '<tr data-queue="' + esc(q) + '"><td>' + esc(q).replace(/\./g, '.<wbr>') + '</td><td>' + num(c && c.ready && c.ready[i]) + '</td><td>' + num(c && c.unacked && c.unacked[i]) + '</td><td>' + num(c && c.held && c.held[i]) + '</td></tr>').join('');
     const at = (ms) => (ms === null ? 'no sample yet' : ms < 0 ? fmt(-ms) + ' before the first event' : '+' + fmt(ms));
-    $('counts-basis').textContent = c && c.basis ? 'at the pause (' + at(c.readyAt) + '): ' + c.basis : c ? 'ready: queue.declare passive, sampled at ' + at(c.readyAt) + '; unacked, held: management API at ' + at(c.mgmtAt) + ' (refreshed by the broker, 1–3 s late)' : '';
+    $('counts-basis').textContent = (c && c.basis ? 'at the pause (' + at(c.readyAt) + '): ' + c.basis : c ? 'ready: queue.declare passive, sampled at ' + at(c.readyAt) + '; unacked, held: management API at ' + at(c.mgmtAt) + ' (refreshed by the broker, 1–3 s late)' : '') + (c && c.policy && c.policy.some((p) => p && p.length) ? '; policies: management API at ' + at(c.mgmtAt) + ' (about 2 s after a change)' : '');
     $('message-head').textContent = s && s.messageId ? 'Message ' + (s.tokens[s.messageId] ? s.tokens[s.messageId].label : s.messageId) + ' (as its events said so far)' : 'Message';
     kv($('message'), s && s.message ? s.message : {});
     kv($('event'), s ? s.fields : {});
@@ -103,11 +157,15 @@ export const BENCH_SCRIPT = String.raw`
     if (!line) { line = document.createElementNS('http://www.w3.org/2000/svg', 'line'); line.setAttribute('class', 'cursor'); svg.appendChild(line); }
     line.setAttribute('x1', x); line.setAttribute('x2', x); line.setAttribute('y1', 0); line.setAttribute('y2', svg.viewBox.baseVal.height);
   }
+  let shown = null;
   function render() {
     const l = lab(); if (!l) return;
     if (st.follow) st.step = Math.max(0, l.steps.length - 1);
     const s = l.steps[st.step];
-    drawHeader(l); drawGraph(l); drawTokens(s, l); drawPanel(s, l); drawCursor(s);
+    // a step or a few forward (→, play, a live run's next steps): the step's message moves along its route
+    const forward = !!shown && shown.lab === st.lab && st.step > shown.step && st.step - shown.step <= 3;
+    shown = { lab: st.lab, step: st.step };
+    drawHeader(l); drawGraph(l); drawTokens(s, l, forward); drawPanel(s, l); drawCursor(s);
     if (s) writeHash();
   }
   function go(i) {

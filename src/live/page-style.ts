@@ -17,11 +17,14 @@ svg.graph { width: 100%; height: auto; display: block; max-height: 72vh; }
 .g-name { font-size: 25px; font-weight: 800; } .g-note { font-size: 20px; fill: #222; }
 .g-count, .g-state { font-size: 20px; font-weight: 700; fill: #000; }
 .g-edge { fill: none; stroke: #000; stroke-width: 2.5; } .g-dead-letter { stroke: #a32700; stroke-dasharray: 8 5; }
+.g-policy { font-size: 20px; fill: #4b1d7a; font-weight: 600; } .g-policy-name { font-weight: 800; } .g-policy.none { fill: #555; font-weight: 400; font-style: italic; }
+.g-queue.has-policy rect { stroke: #4b1d7a; stroke-width: 4; }
+.g-policy-route { stroke: #4b1d7a; } .g-policy-route.off { stroke-opacity: .3; }
 .g-edge-label { font-size: 20px; fill: #7a1d00; font-weight: 600; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
 marker path { fill: #000; }
 .token rect { fill: #0057b8; stroke: #000; stroke-width: 1.5; } .token.done rect { fill: #6b6b6b; } .token.current rect { fill: #b34000; stroke-width: 3; }
 .token text { font: 800 21px ui-monospace, monospace; fill: #fff; }
-.token { transition: transform .45s ease-in-out; }
+.token { transition: transform .45s ease-in-out; } .token.moving rect { stroke: #fff; stroke-width: 3; }
 @media (prefers-reduced-motion: reduce) { .token { transition: none; } }
 .step-panel { border: 2px solid #000; border-radius: 8px; padding: 10px 14px; min-width: 0; overflow-wrap: anywhere; }
 .step-no { font-size: 22px; font-weight: 700; } .step-title { font-size: 28px; margin: 4px 0 6px; line-height: 1.2; }

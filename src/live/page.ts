@@ -12,6 +12,7 @@ import { laneKey, lanes, type TimelineEvent } from '../report/html-layout.js';
 import { buildGraph } from './graph.js';
 import { graphSvg } from './graph-svg.js';
 import { buildSteps, type Step } from './steps.js';
+import { policyEdges, policyRoom } from './policy.js';
 
 export type BenchVerdict = 'PASS' | 'FAIL' | 'SKIP' | 'RUNNING';
 
@@ -53,7 +54,12 @@ export function benchLab(src: BenchSource): BenchLab {
     faults: src.faults ?? [],
     lines: src.lines ?? [],
     queues: src.topology?.queues.map((q) => q.name) ?? [],
-    graph: graphSvg(buildGraph(src.topology, processLanes(src.events))),
+    graph: graphSvg(
+      buildGraph(src.topology, processLanes(src.events), {
+        policyRoom: policyRoom(src.depths),
+        policyEdges: policyEdges(src.depths, src.topology),
+      }),
+    ),
     steps: buildSteps({
       events: src.events,
       depths: src.depths,

@@ -120,6 +120,56 @@ describe('the bench steps', () => {
     expect(steps[0]?.tokens.m1?.label).toBe('order-1');
   });
 
+  it('a move has the route along the graph: the dead-letter route rejected, the expiry route back; none without an edge', () => {
+    expect(steps.map((s) => s.route ?? null)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      ['q:work', 'q:retry'], // rejected: work's dead-letter route
+      ['q:retry', 'q:work'], // expired in retry, received from work again
+      null, // to the DLQ by the consumer's own publish: no broker route
+      null,
+      null,
+    ]);
+  });
+
+  it("a policy's dead-letter route counts once a sample showed it; each step has the policy of its sample", () => {
+    const t: Topology = {
+      exchanges: [{ name: 'dlx', type: 'direct' }],
+      queues: [{ name: 'source' }, { name: 'target' }],
+      bindings: [{ exchange: 'dlx', queue: 'target', key: 'failed' }],
+    };
+    const policy = { name: 'p1', definition: { 'dead-letter-exchange': 'dlx', 'message-ttl': 5000 } };
+    const none = { name: null, definition: {} };
+    const held = buildSteps({
+      events: [
+        ev('producer', 0, { messageId: 'm1', destination: 'source', status: 'confirmed' }),
+        ev('consumer', 10, { messageId: 'm1', destination: 'source', status: 'rejected_to_dlx' }),
+        ev('target', 3000, { messageId: 'm1', destination: 'target', status: 'received' }),
+      ],
+      depths: {
+        intervalMs: 250,
+        method: { ready: '', messages: '' },
+        queues: ['source', 'target'],
+        missed: 0,
+        samples: [
+          { timestamp: new Date(T0 - 5).toISOString(), ready: [0, 0], messages: [0, 0], policy: [none, none] },
+          { timestamp: new Date(T0 + 2000).toISOString(), ready: [0, 0], messages: [1, 0], policy: [policy, null] },
+        ],
+      },
+      topology: t,
+      descriptions: {},
+    });
+    expect(held.map((s) => s.tokens.m1?.at)).toEqual(['q:source', 'x:dlx', 'p:target']);
+    expect(held.map((s) => s.route ?? null)).toEqual([null, ['q:source', 'x:dlx'], ['x:dlx', 'q:target']]);
+    expect(held.map((s) => s.counts.policy)).toEqual([
+      [[], []],
+      [[], []],
+      [['policy p1', 'dead-letter-exchange dlx', 'message-ttl 5 s'], null],
+    ]);
+  });
+
   it('counts from the samples up to the step; a pause shows those taken while it lasted; the message as its events said so far', () => {
     expect(steps[2]?.counts).toMatchObject({ ready: [1, 0, 0], readyAt: 10, unacked: [0, 0, 0], mgmtAt: 10 });
     expect(steps[3]?.counts.ready).toEqual([0, 1, 0]); // sampled at +500 ms, during the pause

@@ -2,13 +2,16 @@
  * The bench's steps: the run's events in the time they happened (each its own timestamp, not the
  * order they reached the log), one step each, with the state at that moment: the queues' counts
  * from the samples taken up to then, where each message was last seen, the processes' states and
- * the business rows a checkpoint or snapshot reported. A child's [replay-gate] lines and the
+ * the business rows a checkpoint or snapshot reported, the queues' policies as the management API
+ * last showed them, and the route along the graph's edges a message took to where it is now
+ * (exchange → queue → dead-letter route …) when the graph has one. A child's [replay-gate] lines and the
  * `released` half of a checkpoint are folded into the checkpoint's step. Pure: the live feed and
  * the player use the same function.
  */
 import type { DepthSeries } from '../broker/depth-sampler.js';
 import { eventTime, formatMs, laneKey, markKind, type MarkKind, type TimelineEvent } from '../report/html-layout.js';
-import { deadLetterEdges, processId, queueId, sends } from './graph.js';
+import { deadLetterEdges, exchangeId, processId, queueId, sends, type GraphEdge } from './graph.js';
+import { policyEdges, policyLines } from './policy.js';
 import type { Topology } from '../broker/topology.js';
 import { COUNTS_BASIS, type CheckpointView } from '../checkpoint-view.js';
 
@@ -20,6 +23,11 @@ export interface StepCounts {
   unacked: (number | null)[] | null;
   held: (number | null)[] | null;
   mgmtAt: number | null;
+  /**
+   * per queue, from the same management sample: the policy in effect as its node draws it
+   * (policy-lines: name, then key value), [] for none, null where the API did not answer
+   */
+  policy: (string[] | null)[] | null;
   /** set when the counts are the checkpoint's own (taken at the pause): how they were taken */
   basis?: string;
 }
@@ -44,6 +52,11 @@ export interface Step {
   /** a checkpoint's token while the run is paused on it (not released yet) */
   waiting?: string;
   messageId?: string;
+  /**
+   * the nodes the step's message passed through along the graph's edges to get where it is now
+   * (first: where it was, last: the queue or exchange it reached), when the graph has that route
+   */
+  route?: string[];
   /** the event's own fields, without the boilerplate */
   fields: Record<string, string>;
   /** the step's message as its events so far described it (attempt, redelivered, xDeath …; the latest value of each) */
@@ -99,7 +112,24 @@ function titleOf(e: TimelineEvent, kind: MarkKind, label: string | undefined): s
 export function buildSteps(input: StepInput): Step[] {
   const queues = input.topology?.queues.map((q) => q.name) ?? [];
   const known = new Set(queues);
-  const deadRoute = new Map(deadLetterEdges(input.topology ?? { queues: [] }).map((e) => [e.from, e.to]));
+  // the routes a run-time policy added count as the queue's own from its first sample on: the
+  // management API shows a policy 2 s late, the broker applies it at once (depth-sampler.ts)
+  const deadEdges = [
+    ...deadLetterEdges(input.topology ?? { queues: [] }),
+    ...policyEdges(input.depths, input.topology),
+  ];
+  const deadRoute = new Map(deadEdges.map((e) => [e.from, e.to]));
+  const edges: GraphEdge[] = [
+    ...(input.topology?.bindings ?? []).map((b) => ({
+      from: exchangeId(b.exchange),
+      to: queueId(b.queue),
+      kind: 'binding' as const,
+      label: '',
+    })),
+    ...deadEdges,
+  ];
+  /** the last queue or exchange each message was at (or received from) */
+  const lastNode = new Map<string, string>();
   const released = new Set(
     input.events.filter((e) => e.source === 'checkpoint' && e.status === 'released').map((e) => e.token),
   );
@@ -154,6 +184,7 @@ export function buildSteps(input: StepInput): Step[] {
         }
     }
     const q = queueIn(e, kind === 'receive');
+    let route: string[] | undefined;
     // a pause names the message it holds but moves nothing (a gate's event reaches the log a moment late)
     if (id && label && kind === 'checkpoint') tokens[id] ??= { at: processId(e.process ?? lane), label, done: false };
     else if (id && label) {
@@ -173,6 +204,15 @@ export function buildSteps(input: StepInput): Step[] {
         if (to) at = to;
       }
       if (at.startsWith('q:')) lastQueue.set(id, at.slice(2));
+      // the way it went: from the queue a dead letter left (else where it was last) to the queue or
+      // exchange it reached (a receipt: the queue it was received from), along the graph's edges
+      const start =
+        (kind === 'retry' || kind === 'dead') && from && at !== processId(e.process ?? lane)
+          ? queueId(from)
+          : lastNode.get(id);
+      const end = at.startsWith('p:') ? (kind === 'receive' && q ? queueId(q) : undefined) : at;
+      if (start && end && start !== end) route = routeAlong(edges, start, end);
+      if (end) lastNode.set(id, end);
       tokens[id] = { at, label, done: kind === 'settle' || (prev?.done ?? false) };
     } else if (!id && q && sends(lane) && kind !== 'receive') {
       // a sender's summary (destination=… confirmed=N): what it holds is now in that queue
@@ -209,11 +249,13 @@ export function buildSteps(input: StepInput): Step[] {
         unacked: mgmt?.unacked ?? null,
         held: mgmt?.held ?? null,
         mgmtAt: mgmt ? mgmt.t - t0 : null,
+        policy: mgmt?.policy?.map(policyLines) ?? null,
       },
       tokens: structuredClone(tokens),
       processes: { ...processes },
       business,
     };
+    if (route) step.route = route;
     if (id) {
       step.messageId = id;
       step.message = { ...(messages.get(id) ?? {}) };
@@ -242,6 +284,8 @@ function applyView(step: Step, view: CheckpointView, queues: string[], t0: numbe
     unacked: queues.map((q) => of(q)?.unacked ?? null),
     held: queues.map((q) => of(q)?.held ?? null),
     mgmtAt: at,
+    // the view has no policy: the step's management sample's
+    policy: step.counts.policy,
     basis: COUNTS_BASIS,
   };
   const m = view.message;
@@ -258,6 +302,22 @@ function applyView(step: Step, view: CheckpointView, queues: string[], t0: numbe
   // where the view says it is: a queue it names, else the process that holds the delivery at its gate
   if (m.queue && queues.includes(m.queue)) step.tokens[step.messageId] = { ...token, at: queueId(m.queue) };
   else if (view.process) step.tokens[step.messageId] = { ...token, at: processId(view.process) };
+}
+
+/** the shortest way from one node to another along the edges (at most 4 of them), or undefined */
+export function routeAlong(edges: readonly GraphEdge[], from: string, to: string): string[] | undefined {
+  let paths: string[][] = [[from]];
+  for (let hop = 0; hop < 4 && paths.length; hop++) {
+    const next: string[][] = [];
+    for (const path of paths)
+      for (const e of edges)
+        if (e.from === path.at(-1) && !path.includes(e.to)) {
+          if (e.to === to) return [...path, to];
+          next.push([...path, e.to]);
+        }
+    paths = next;
+  }
+  return undefined;
 }
 
 /** the queue a status sends its message to: poison_to_dlq → the queue whose name ends in .dlq */
