@@ -37,6 +37,12 @@ export class LiveFeed implements RunObserver {
   private waiter: { token: string; release: () => void } | null = null;
   /** the token of the checkpoint the run waits on now, if it logged one */
   private pendingToken: string | null = null;
+  /**
+   * a Continue for the pending checkpoint that came before the run waited on it: a page shows the
+   * pause when its event is logged, the runner waits once it has taken the pause's counts (the
+   * management API: a few hundred ms on a busy machine), and a click in between was refused
+   */
+  private releasedEarly: string | null = null;
 
   constructor(private readonly push: (lab: BenchLab, tail: string) => void) {}
 
@@ -55,6 +61,8 @@ export class LiveFeed implements RunObserver {
     if (!s) return;
     s.events.push(timelineEvent(e));
     if (e.source === 'checkpoint' && e.fields.status === 'waiting') this.pendingToken = e.fields.token ?? null;
+    if (e.source === 'checkpoint' && e.fields.status === 'released' && e.fields.token === this.pendingToken)
+      this.pendingToken = null;
     this.schedule(lab, e.source === 'checkpoint' ? 20 : PUSH_MS);
   }
 
@@ -83,6 +91,10 @@ export class LiveFeed implements RunObserver {
     let release = () => {};
     const released = new Promise<void>((r) => (release = r));
     const token = this.pendingToken ?? '';
+    if (token && this.releasedEarly === token) {
+      this.releasedEarly = null;
+      return { released: Promise.resolve(), cancel: () => {} };
+    }
     this.waiter = { token, release };
     return {
       released,
@@ -94,8 +106,13 @@ export class LiveFeed implements RunObserver {
 
   /** a page's Continue: true when it released the checkpoint the run waits on */
   release(token: string): boolean {
+    if (!this.waiter && token !== '' && token === this.pendingToken) {
+      this.releasedEarly = token;
+      return true;
+    }
     if (!this.waiter || this.waiter.token !== token) return false;
     this.waiter.release();
+    this.pendingToken = null;
     this.waiter = null;
     return true;
   }

@@ -54,7 +54,7 @@ const ROW_GAP = 16;
 const NODE_H = 184;
 /** a process says its name, `process` and its state, and holds the deliveries it has: less room */
 const PROCESS_H = 130;
-const COL = { process: 150, exchange: 200, queue: 310, gap: 24, arcs: 100 };
+const COL = { process: 150, exchange: 200, queue: 310, gap: 24, arcs: 100, bends: 36 };
 /** a note's line (page-style.ts .g-note, 20 px) and about one character of it in DejaVu Sans */
 export const LINE_H = 24;
 const CHAR_W = 11.2;
@@ -155,6 +155,16 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
     (t?.bindings ?? [])
       .filter((b) => b.exchange === x)
       .flatMap((b) => [`→ ${tail(b.queue)}`, ...(b.key ? [`  key ${b.key}`] : [])]);
+  const edges: GraphEdge[] = [
+    ...(t?.bindings ?? []).map((b) => ({
+      from: exchangeId(b.exchange),
+      to: queueId(b.queue),
+      kind: 'binding' as const,
+      label: b.key ? `key ${b.key}` : 'bound',
+    })),
+    ...(t ? deadLetterEdges(t) : []),
+    ...(extras.policyEdges ?? []),
+  ];
   column(
     exchanges.map((e) => ({
       id: exchangeId(e.name),
@@ -164,6 +174,8 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
     })),
     COL.exchange,
   );
+  // room for the edges between exchanges and queues to show (and a token on them), when there are any
+  if (exchanges.length && edges.some((e) => e.from.startsWith('x:') || e.to.startsWith('x:'))) x += COL.bends - COL.gap;
   // a policy's lines may be longer than the notes: the column widens for them, up to a limit
   const policyChars = Math.max(0, ...queues.map((q) => room[q.name]?.chars ?? 0));
   column(
@@ -176,16 +188,6 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
     })),
     Math.min(QUEUE_MAX_W, Math.max(COL.queue, Math.ceil(24 + policyChars * CHAR_W))),
   );
-  const edges: GraphEdge[] = [
-    ...(t?.bindings ?? []).map((b) => ({
-      from: exchangeId(b.exchange),
-      to: queueId(b.queue),
-      kind: 'binding' as const,
-      label: b.key ? `key ${b.key}` : 'bound',
-    })),
-    ...(t ? deadLetterEdges(t) : []),
-    ...(extras.policyEdges ?? []),
-  ];
   // room for the dead-letter arcs between queues, when there are any
   if (edges.some((e) => e.from.startsWith('q:') && e.to.startsWith('q:'))) x += COL.arcs - COL.gap;
   column(
