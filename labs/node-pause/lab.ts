@@ -12,7 +12,7 @@ import { withVariants } from '../../src/variant.js';
 import { analyse, firstConfirmAfter, outcomes } from '../../src/history.js';
 import { firstSeen, openLeaderStream } from '../../src/broker/leader-stream.js';
 import { ownCluster, quorumQueue } from '../../src/services/cluster.js';
-import { caughtUp, viewOf } from '../../src/services/cluster-watch.js';
+import { viewOf } from '../../src/services/cluster-watch.js';
 import { NET_TICKTIME_S } from '../../src/defaults.js';
 import { within } from '../../src/time.js';
 import { CLUSTER_NODES, names, queueArguments } from './names.js';
@@ -100,37 +100,21 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       const resumeAt = history.injected('resume', victim.name);
       ctx.progress(`SIGCONT ${victim.name} after ${Math.round(resumeAt - pauseAt)} ms`);
 
-      let resumedSeenAt: number | null = null;
-      let restartedAt: number | null = null;
-      const end = resumeAt + o.catchUpTimeoutMs;
-      while (Date.now() < end) {
-        const v = await viewOf(node1, ctx.config.vhost);
-        if (v && v.running.length === CLUSTER_NODES) {
-          resumedSeenAt = Date.now();
-          break;
-        }
+      // node 1 sees every member again (3.10: after the restart of the resumed node); the producers run on, then stop
+      const settled = await stream.settle({
+        failed: victim,
+        since: resumeAt,
+        viewers: [node1],
+        restart: steps.resume,
+        timeoutMs: o.catchUpTimeoutMs,
+        streamMs: o.streamMs,
+        graceMs: o.confirmTimeoutMs,
         // 3.10 (cluster_partition_handling ignore): the others declared the frozen node down, Mnesia calls
         // the meeting after the resume a partition and keeps it until the minority node restarts
-        if (
-          steps.resume &&
-          restartedAt === null &&
-          v?.partitions.length &&
-          Date.now() > resumeAt + 2 * NET_TICKTIME_S * 1000
-        ) {
-          ctx.progress(
-            `the nodes stay partitioned after the resume (${v.partitions.join(', ')}; RabbitMQ ${ctx.caps.version}, cluster_partition_handling ignore): restarting ${victim.name}, as an operator must`,
-          );
-          await victim.kill(30_000);
-          await victim.start();
-          restartedAt = history.injected('restart', victim.name);
-        }
-        await ctx.sleep(500);
-      }
-      await ctx.sleep(o.streamMs);
-      await stream.stop(o.confirmTimeoutMs);
-      const replicas = resumedSeenAt
-        ? await caughtUp(cluster, x.queue, ctx.config.vhost, victim.name, o.catchUpTimeoutMs, (l) => ctx.progress(l))
-        : null;
+        restarting: (listed) =>
+          `the nodes stay partitioned after the resume (${listed.join(', ')}; RabbitMQ ${ctx.caps.version}, cluster_partition_handling ignore): restarting ${victim.name}, as an operator must`,
+      });
+      const { seenAt: resumedSeenAt, restartedAt, replicas } = settled;
       await ctx.checkpoint('resumed', { node: victim.name });
 
       const resent = steps.resend ? await stream.resendUnconfirmed(steps.alsoResend(stream.confirmed())) : 0;

@@ -13,7 +13,7 @@ import { withVariants } from '../../src/variant.js';
 import { analyse, firstConfirmAfter, outcomes } from '../../src/history.js';
 import { firstSeen, openLeaderStream } from '../../src/broker/leader-stream.js';
 import { ownCluster, quorumQueue } from '../../src/services/cluster.js';
-import { caughtUp, viewOf } from '../../src/services/cluster-watch.js';
+import { viewOf } from '../../src/services/cluster-watch.js';
 import { cutLinks, linkCutRefusal, type LinkCut } from '../../src/services/link-cut.js';
 import { NET_TICKTIME_S } from '../../src/defaults.js';
 import { within } from '../../src/time.js';
@@ -123,35 +123,18 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
       ctx.progress(`healed after ${Math.round(healAt - cutAt)} ms (${dropped} packets dropped)`);
 
       // both sides see every member again (3.10: after the restart of the minority node); the producers run on, then stop
-      let healedSeenAt: number | null = null;
-      let partitionsAfterHeal: string[] = [];
-      let restartedAt: number | null = null;
-      const healEnd = healAt + o.catchUpTimeoutMs;
-      while (Date.now() < healEnd) {
-        const views = await Promise.all(nodes.map((n) => viewOf(n, ctx.config.vhost)));
-        const listed = [...new Set(views.flatMap((v) => v?.partitions ?? []))];
-        if (listed.length) partitionsAfterHeal = listed;
-        if (views.every((v) => v && v.running.length === CLUSTER_NODES)) {
-          healedSeenAt = Date.now();
-          break;
-        }
-        // Mnesia's partition, kept under cluster_partition_handling=ignore (3.10's default): the nodes list it
-        // once they meet again and stay apart until the minority node restarts (4.3 lists none: Khepri)
-        if (steps.heal && restartedAt === null && listed.length && Date.now() > healAt + 2 * NET_TICKTIME_S * 1000) {
-          ctx.progress(
-            `the nodes stay partitioned with the links back (they list ${listed.join(', ')}; RabbitMQ ${ctx.caps.version}, cluster_partition_handling ignore): restarting ${victim.name}, the minority, as an operator must`,
-          );
-          await victim.kill(30_000);
-          await victim.start();
-          restartedAt = history.injected('restart', victim.name);
-        }
-        await ctx.sleep(500);
-      }
-      await ctx.sleep(o.streamMs);
-      await stream.stop(o.confirmTimeoutMs);
-      const replicas = healedSeenAt
-        ? await caughtUp(cluster, x.queue, ctx.config.vhost, victim.name, o.catchUpTimeoutMs, (l) => ctx.progress(l))
-        : null;
+      const settled = await stream.settle({
+        failed: victim,
+        since: healAt,
+        viewers: nodes,
+        restart: steps.heal,
+        timeoutMs: o.catchUpTimeoutMs,
+        streamMs: o.streamMs,
+        graceMs: o.confirmTimeoutMs,
+        restarting: (listed) =>
+          `the nodes stay partitioned with the links back (they list ${listed.join(', ')}; RabbitMQ ${ctx.caps.version}, cluster_partition_handling ignore): restarting ${victim.name}, the minority, as an operator must`,
+      });
+      const { seenAt: healedSeenAt, partitions: partitionsAfterHeal, restartedAt, replicas } = settled;
       await ctx.checkpoint('healed', { node: victim.name });
 
       // the producer sends again what has no confirm, through a majority node; the consumer drains there
