@@ -65,11 +65,14 @@ const childEnv = (env: Record<string, string | undefined> = {}) => ({
   ...env,
 });
 
+/** the longest a test's `mqlab` run may take (then it is stopped and its output shown); a test of N runs is given N × this */
+export const RUN_CAP_MS = 300_000;
+
 /** run `mqlab …` as a user would (the built CLI), without colours, in this file's namespace */
 export async function mqlab(
   args: string[],
   env: Record<string, string | undefined> = {},
-  timeoutMs = 300_000,
+  timeoutMs = RUN_CAP_MS,
 ): Promise<CliRun> {
   const r = await execa('node', [CLI, ...args], {
     reject: false,
