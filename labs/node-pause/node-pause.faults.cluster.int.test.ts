@@ -20,7 +20,7 @@ describeFaults(meta, namespace, [
     faults: ['no-resume'],
     args: [...short, '--catch-up-timeout', '15s'],
   },
-  { title: 'no resend of the ids without a confirm: some are never consumed', faults: ['no-resend'], args: short },
+  { title: 'no resend of the ids without a confirm: no other node confirms them', faults: ['no-resend'], args: short },
   {
     title: 'a window of confirmed ids sent again: duplicates of confirmed ids',
     faults: ['resend-confirmed'],
@@ -32,6 +32,10 @@ describeFaults(meta, namespace, [
     faults: ['timeout-is-confirm'],
     args: short,
   },
-  { title: 'a consumer that acks before it records: confirmed ids lost', faults: ['ack-before-record'], args: short },
+  {
+    title: 'a consumer that acks before it records: confirmed ids lost, not every id consumed',
+    faults: ['ack-before-record'],
+    args: short,
+  },
   { title: 'resumed before the failure detector: the pause is never seen', faults: ['short-pause'], args: short },
 ]);

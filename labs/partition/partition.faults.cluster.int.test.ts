@@ -20,7 +20,11 @@ describeFaults(meta, namespace, [
     faults: ['no-heal'],
     args: [...short, '--catch-up-timeout', '15s'],
   },
-  { title: 'no resend of the ids without a confirm: some are never consumed', faults: ['no-resend'], args: short },
+  {
+    title: 'no resend of the ids without a confirm: some are never consumed, none confirmed elsewhere',
+    faults: ['no-resend'],
+    args: short,
+  },
   {
     title: 'a window of confirmed ids sent again: duplicates of confirmed ids',
     faults: ['resend-confirmed'],
