@@ -15,7 +15,7 @@ import type { Checkpoint } from './checkpoints.js';
 import { runChild } from '../../src/child.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
-import { consumeAll } from './consume.js';
+import { consumeAll } from './consumer.js';
 import { placeOrders } from './business.js';
 import { withVariants } from '../../src/variant.js';
 import { variants, type OutboxSteps } from './variants.js';

@@ -1,6 +1,6 @@
 /**
  * TEST ONLY: where outbox's broken variants (declared in faults.ts; MQLAB_FAULT=outbox:<name>,
- * src/fault.ts) replace a step: of the lab (`OutboxSteps`: lab.ts, business.ts, consume.ts) or of
+ * src/fault.ts) replace a step: of the lab (`OutboxSteps`: lab.ts, business.ts, consumer.ts) or of
  * the relay process (`RelaySteps`: relay.ts). Those files read as the correct outbox.
  */
 import type { Variants } from '../../src/variant.js';

@@ -16,7 +16,7 @@ import type { Checkpoint } from './checkpoints.js';
 import { runChild } from '../../src/child.js';
 import { check, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
-import { consumeEvents, type Delivered } from './consume.js';
+import { consumeEvents, type Delivered } from './consumer.js';
 import { FrameRecorder } from './frames.js';
 import { withVariants } from '../../src/variant.js';
 import { variants, type ConfirmSteps } from './variants.js';

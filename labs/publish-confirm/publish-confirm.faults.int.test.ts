@@ -1,6 +1,6 @@
 /**
  * publish-confirm, broken on purpose (MQLAB_FAULT=publish-confirm:<fault>; ctx.fault in lab.ts and
- * consume.ts, rt.fault in producer.ts): each check is shown failing when the experiment it observes
+ * consumer.ts, rt.fault in producer.ts): each check is shown failing when the experiment it observes
  * goes wrong, and the lab exits 1.
  */
 import { describeFaults } from '../../test/faults.js';

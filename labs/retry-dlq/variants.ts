@@ -1,6 +1,6 @@
 /**
  * TEST ONLY: where retry-dlq's broken variants (declared in faults.ts; MQLAB_FAULT=retry-dlq:<name>,
- * src/fault.ts) replace a step: of the lab (`LabSteps`: lab.ts, produce.ts) or of the consumer
+ * src/fault.ts) replace a step: of the lab (`LabSteps`: lab.ts, producer.ts) or of the consumer
  * process (`ConsumerSteps`: consumer.ts). Those files read as the correct experiment.
  */
 import type { Variants } from '../../src/variant.js';
