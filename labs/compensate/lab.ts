@@ -30,7 +30,7 @@ import {
 } from './release.js';
 import { withVariants } from '../../src/variant.js';
 import { variants, type CompensateSteps } from './variants.js';
-import { appliedOf, overlapped } from './outcomes.js';
+import { appliedOf, overlapped } from './verdicts.js';
 import { ORDER, START_AVAILABLE, names, reset, schema } from './names.js';
 
 const ATTEMPTS = 2;

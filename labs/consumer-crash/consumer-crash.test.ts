@@ -8,7 +8,7 @@ import { gateLine, gateToken } from '../../src/replay-gate.js';
 import { labOptions } from '../../src/lab.js';
 import { meta } from './meta.js';
 import { must } from '../../src/must.js';
-import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';
+import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './verdicts.js';
 
 // the source demo's consumer-run1.out.txt and consumer-run2.out.txt (docs/labs/consumer-crash.md),
 // without the SLF4J lines, verbatim

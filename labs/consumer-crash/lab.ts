@@ -16,7 +16,7 @@ import { keepEvents } from '../../src/report/out-files.js';
 import type { LabEvent } from '../../src/log/events.js';
 import { SERVICE, envelopeFields, orderEvents, publishProps } from './orders.js';
 import { LAB, names, reset, schema, topology } from './names.js';
-import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './observe.js';
+import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './verdicts.js';
 
 import type { CrashOptions } from './options.js';
 const MESSAGES = 3;

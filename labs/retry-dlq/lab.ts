@@ -10,7 +10,7 @@ import { runChild } from '../../src/child.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import { check, javaList } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
-import { countStatus, trailOf } from './observations.js';
+import { countStatus, trailOf } from './verdicts.js';
 import { produceOrders } from './producer.js';
 import { HEALTHY, ORDERS, POISON, SEED_FIELDS, orderBody, publishProps } from './orders.js';
 import { MAX_ATTEMPTS, TTL_MS, reset, names, schema, topology } from './names.js';

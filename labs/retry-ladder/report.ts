@@ -7,7 +7,7 @@ import type { Check } from '../../src/report/checks.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
 import type { DeathEntry } from '../../src/broker/xdeath.js';
 import type { Backoff } from './backoff.js';
-import { gapsCoverTiers, placement } from './accounting.js';
+import { gapsCoverTiers, placement } from './verdicts.js';
 import { delayAfter } from './backoff.js';
 import { gapsMs } from '../../src/time.js';
 import { EVENTS, RECOVERS_ON, type EventId, type Trail } from './scenario.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appliedOf, overlapped } from './outcomes.js';
+import { appliedOf, overlapped } from './verdicts.js';
 import type { ReleaseOutcome } from './release.js';
 
 const o = (attempt: number, pid: number, stockAdded: number, blockedPid?: number): ReleaseOutcome => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gapsCoverTiers, placement } from './accounting.js';
+import { gapsCoverTiers, placement } from './verdicts.js';
 import { gapsMs as gapsOf } from '../../src/time.js';
 
 describe('gaps between deliveries', () => {

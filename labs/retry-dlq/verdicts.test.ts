@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LabEvent } from '../../src/log/events.js';
-import { countStatus, trailOf } from './observations.js';
+import { countStatus, trailOf } from './verdicts.js';
 
 const ev = (source: string, fields: Record<string, string>): LabEvent => ({ source, fields });
 const P = '01JMQ00000000000000000000P';
