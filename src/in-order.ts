@@ -7,7 +7,7 @@
 export interface InOrderOptions<R> {
   jobs: number;
   /** indexes of the items, in the order to start them (default: 0, 1, 2, …) */
-  startOrder?: readonly number[];
+  startOrder?: readonly number[] | undefined;
   /** called with each result in item order */
   onResult(result: R, index: number): void;
   /** called once, as soon as an item failed (e.g. to abort the others) */

@@ -178,7 +178,7 @@ export interface LabContext<O = AnyOptions, F extends string = string, K extends
   /** the lab's options, parsed and defaulted by the CLI */
   options: O;
   /** --out DIR, when given: where a lab keeps its processes' output */
-  outDir?: string;
+  outDir?: string | undefined;
   config: Config;
   /**
    * a teaching pause (declared in meta.checkpoints): in --step mode shows the checkpoint (its

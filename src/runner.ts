@@ -34,9 +34,9 @@ import type { RunObserver } from './live/observer.js';
 export interface RunOptions {
   verbose: boolean;
   step: boolean;
-  out?: string;
+  out?: string | undefined;
   /** labs run at once (default 1); above 1 each lab runs in its own namespace (src/jobs.ts) */
-  jobs?: number;
+  jobs?: number | undefined;
   /** each checkpoint's waiting event carries its CheckpointView (always with --step) */
   views?: boolean;
   /**
@@ -52,7 +52,7 @@ export interface Hooks {
   /** --step: resolve when the user pressed Enter */
   waitForEnter(prompt: string): Promise<void>;
   /** the width of the terminal --step prints in (default 100) */
-  width?: number;
+  width?: number | undefined;
   /** called with each lab's report, in the entries' order, as soon as it and every earlier lab finished */
   onReport?(report: LabReport): void;
   /** --live: each lab's start (its topology as data), every event as it is logged, every queue-depth sample */
