@@ -14,7 +14,6 @@ import { esc, legend } from './html-marks.js';
 import { CSS, SCRIPT } from './html-style.js';
 import { UsageError } from '../errors.js';
 import { must } from '../must.js';
-import type { Topology } from '../broker/topology.js';
 import { benchHtml, benchLab, type BenchLab } from '../live/page.js';
 import { BENCH_CSS } from '../live/page-style.js';
 import { BENCH_SCRIPT } from '../live/page-script.js';
@@ -56,7 +55,7 @@ export function benchOf(lab: JsonLab, extras: PageExtras = {}): BenchLab {
     lines: lab.lines,
     events: lab.events as unknown as TimelineEvent[],
     depths: lab.depths,
-    topology: ('topology' in lab ? (lab.topology as Topology) : null) ?? null,
+    topology: ('topology' in lab ? lab.topology : null) ?? null,
     descriptions: extras.descriptions ?? {},
   });
 }
