@@ -34,6 +34,14 @@ async function expectWhole(when: string) {
   expect(running, `${when}: members running`).toBe(3);
 }
 
+/** the nodes the kernel shows stopped, once SIGSTOP reached every thread of the VM (asynchronous: bounded wait) */
+async function stoppedNodes(): Promise<ClusterNode[]> {
+  const stopped = () => nodes().filter((n) => processStopped(n.pid()!));
+  const end = Date.now() + 10_000;
+  while (stopped().length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  return stopped();
+}
+
 const cut = ['partition', '--namespace', `${namespace}_p`, '--stream', '1s', '--cut-for', '14s'];
 const pause = ['node-pause', '--namespace', `${namespace}_n`, '--stream', '1s', '--pause-for', '14s'];
 
@@ -50,8 +58,7 @@ describe('a cut or a freeze interrupted', () => {
   it('Ctrl-C during the freeze: exit 130, the node resumed', async () => {
     const run = startMqlab(pause);
     await run.stderrShows('frozen, its sockets open', 120_000);
-    const frozen = nodes().filter((n) => processStopped(n.pid()!));
-    expect(frozen, 'one node is stopped').toHaveLength(1);
+    expect(await stoppedNodes(), 'one node is stopped').toHaveLength(1);
     run.child.kill('SIGINT');
     expect((await run.exited(60_000)).exitCode).toBe(130);
     await expectWhole('after Ctrl-C');
@@ -59,14 +66,14 @@ describe('a cut or a freeze interrupted', () => {
 
   it('mqlab killed during the freeze, then during the cut: `mqlab up --nodes 3` undoes each', async () => {
     for (const [args, shows, left] of [
-      [pause, 'frozen, its sockets open', () => nodes().filter((n) => processStopped(n.pid()!)).length === 1],
-      [cut, 'nft table ', hasTable],
+      [pause, 'frozen, its sockets open', async () => (await stoppedNodes()).length === 1],
+      [cut, 'nft table ', () => Promise.resolve(hasTable())],
     ] as const) {
       const run = startMqlab([...args]);
       await run.stderrShows(shows, 120_000);
       run.child.kill('SIGKILL');
       await run.exited(30_000);
-      expect(left(), `${args[0]} killed: its fault is left behind (no exit handler ran)`).toBe(true);
+      expect(await left(), `${args[0]} killed: its fault is left behind (no exit handler ran)`).toBe(true);
       const up = await mqlab(['up', '--nodes', '3']);
       expect(up.code, up.stdout + up.stderr).toBe(0);
       await expectWhole(`${args[0]} killed, then mqlab up`);
