@@ -41,7 +41,7 @@ export const streamProducerOptions: OptionSpecs<StreamProducerOptions> = {
  */
 export const electionBoundOption = (what: string): OptionSpec<number> => ({
   flag: '--election-bound <duration>',
-  description: `the check on the time from the ${what} to the majority producer's first confirm after it (a failure detector, an election): at most this (default 2 × net_ticktime)`,
+  description: `the check on the time from the ${what} to the majority producer's first confirm after it (a failure detector, an election): at most this (${2 * NET_TICKTIME_S} s is 2 × net_ticktime: the distribution's detector gives a silent peer up by ${1.25 * NET_TICKTIME_S} s, then an election)`,
   default: `${2 * NET_TICKTIME_S}s`,
   parse: duration({ min: 100, max: 600_000, bare: 's' }),
 });
