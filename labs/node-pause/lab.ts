@@ -10,11 +10,10 @@ import type { Checkpoint } from './checkpoints.js';
 import { summaryLine } from '../../src/report/checks.js';
 import { withVariants } from '../../src/variant.js';
 import { analyse, firstConfirmAfter, outcomes } from '../../src/history.js';
-import { firstSeen, openLeaderStream } from '../../src/broker/leader-stream.js';
-import { ownCluster, quorumQueue } from '../../src/services/cluster.js';
+import { firstSeen, openLeaderStream, watchNewLeader } from '../../src/broker/leader-stream.js';
+import { ownCluster } from '../../src/services/cluster.js';
 import { viewOf } from '../../src/services/cluster-watch.js';
 import { NET_TICKTIME_S } from '../../src/defaults.js';
-import { within } from '../../src/time.js';
 import { CLUSTER_NODES, names, queueArguments } from './names.js';
 import { variants, type PauseSteps } from './variants.js';
 import { verdicts, type Observed } from './verdicts.js';
@@ -66,35 +65,42 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       const pauseAt = history.injected('pause', victim.name);
       ctx.progress(`SIGSTOP ${victim.name} (pid ${frozenPid}): frozen, its sockets open`);
       const until = pauseAt + steps.pauseFor(o.pauseForMs);
+      // frozen for --pause-for, then on until the majority saw it and node 1 named the leader after it, for at
+      // most two more failure-detector periods: a busy machine sees late
+      const latest = steps.holdUntilSeen ? until + 2 * NET_TICKTIME_S * 1000 : until;
       // each observation on its own: one that hangs (a call that waits on the frozen node) delays no other
-      const watch = (seen: () => Promise<boolean>, end = until) => firstSeen(seen, end, (ms) => ctx.sleep(ms));
+      const watch = (seen: () => Promise<boolean>, end: number) => firstSeen(seen, end, (ms) => ctx.sleep(ms));
+      let majoritySaw: number | null = null; // for the leader's watch: a probe sent after it answers as node 1 sees
       const majoritySees = async () => {
         const v = await viewOf(majority[0]!, ctx.config.vhost);
         return v !== null && !v.running.includes(victim.name);
       };
-      let leaderDuringPause: string | null = null;
-      const [electedAt, majorityFirst, abandonedAt] = await Promise.all([
-        watch(async () => {
-          const q = await within(quorumQueue(ctx.mgmt, x.queue), 3000, 'the queue');
-          if (q?.leader && q.leader !== leader.name) leaderDuringPause = q.leader;
-          return leaderDuringPause !== null;
-        }),
-        watch(majoritySees),
+      const elected = watchNewLeader(
+        ctx.mgmt,
+        x.queue,
+        leader.name,
+        latest,
+        () => majoritySaw,
+        (ms) => ctx.sleep(ms),
+      );
+      const [electedAt, majoritySawPauseAt, abandonedAt] = await Promise.all([
+        elected.at,
+        watch(majoritySees, latest).then((t) => (majoritySaw = t)),
         // producer A gives the node up at its first confirm timeout; its ids are resent elsewhere
-        watch(async () => a.counts.timedOut > 0 && (await a.abandon(), true)),
+        watch(async () => a.counts.timedOut > 0 && (await a.abandon(), true), until),
       ]);
       await ctx.sleep(Math.max(0, until - Date.now()));
-      // frozen on until the majority saw it, for at most two more failure-detector periods: a busy machine sees late
-      const majoritySawPauseAt =
-        majorityFirst ?? (await watch(majoritySees, steps.holdUntilSeen ? until + 2 * NET_TICKTIME_S * 1000 : until));
       const after = (t: number | null) => (t === null ? 'not within the pause' : `after ${Math.round(t - pauseAt)} ms`);
-      ctx.progress(`the majority's new leader: ${leaderDuringPause ?? 'none'} ${after(electedAt)}`);
+      const leaderDuringPause = elected.leader();
+      ctx.progress(
+        electedAt === null
+          ? `${majority[0]!.name}'s management API named no new leader within the pause${leaderDuringPause ? ` (it names ${leaderDuringPause})` : ''}`
+          : `${majority[0]!.name}'s management API named a new leader: ${leaderDuringPause} ${after(electedAt)}`,
+      );
       ctx.progress(`${majority[0]!.name} saw ${victim.name} down ${after(majoritySawPauseAt)}`);
       ctx.progress(
         `producer A: ${a.counts.timedOut} publish(es) timed out, ${a.counts.nacked} nacked, ${a.counts.lost} lost with the connection (its TCP connection stayed open); it gave ${leader.name} up ${after(abandonedAt)}`,
       );
-      if (leaderDuringPause === null)
-        leaderDuringPause = (await quorumQueue(ctx.mgmt, x.queue).catch(() => null))?.leader ?? null;
       await ctx.checkpoint('frozen', { node: victim.name, leader: leaderDuringPause });
       if (steps.resume) victim.resume();
       const resumeAt = history.injected('resume', victim.name);

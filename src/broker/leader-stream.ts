@@ -9,11 +9,11 @@ import type { Config } from '../config.js';
 import type { Management } from './management.js';
 import { LabError } from '../errors.js';
 import { analyse, History, historyEvent, type HistoryEntry } from '../history.js';
-import { waitForMembers, type ClusterNode, type OwnCluster } from '../services/cluster.js';
+import { quorumQueue, waitForMembers, type ClusterNode, type OwnCluster } from '../services/cluster.js';
 import { caughtUp, declareThrough, replicasOnline, viewOf } from '../services/cluster-watch.js';
 import { NET_TICKTIME_S } from '../defaults.js';
 import type { ReplicaStatus } from '../services/cluster.js';
-import { sleep } from '../time.js';
+import { sleep, within } from '../time.js';
 import { PacedProducer, drainRecorded, resendUnconfirmed, type ProducerOptions } from './recorded-clients.js';
 
 /** the nodes of a cluster that stop or freeze: started again when down, resumed when stopped, then all members running (bounded) */
@@ -202,17 +202,56 @@ async function settle(
 }
 
 /**
- * the first time (Date.now) `seen` holds, polled every 250 ms until `until`; null: not by then (a failed
- * poll is a no). Run one per observation: one that hangs (a call waiting on a cut-off node) delays no other
+ * the first time (Date.now) `seen` holds, polled every 250 ms until `until` (re-read after each poll when a
+ * function); null: not by then (a failed poll is a no, and so is an answer after `until`: a call waiting on a
+ * cut-off node returns no later than `until`). Run one per observation: one that hangs delays no other
  */
 export async function firstSeen(
   seen: () => Promise<boolean>,
-  until: number,
+  until: number | (() => number),
   wait: (ms: number) => Promise<void> = sleep,
 ): Promise<number | null> {
-  while (Date.now() < until) {
-    if (await seen().catch(() => false)) return Date.now();
-    await wait(250);
+  const end = typeof until === 'number' ? () => until : until;
+  for (let left = end() - Date.now(); left > 0; left = end() - Date.now()) {
+    if (await within(seen(), left, 'an observation').catch(() => false)) return Date.now();
+    await wait(Math.min(250, Math.max(0, end() - Date.now())));
   }
   return null;
+}
+
+/** one probe of the management API's queue view: an answer after this long counts as none */
+const LEADER_PROBE_MS = 3000;
+
+/**
+ * When node 1's management API first names a leader of `queue` other than `before`, and the last leader it named. Its queue
+ * view asks rabbit:is_running of every member, with a 10 s timeout (rabbit_nodes:list_running, called by
+ * rabbit_quorum_queue:format; v4.3.5 deps/rabbit/src/rabbit_nodes.erl FILTER_RPC_TIMEOUT): while a node is
+ * silent a probe answers 10 s after it was sent or once node 1 gave that node up, whichever is first
+ * (measured on 4.3.6: the new leader named at node 1's nodedown, 10–12 s into a cut, 1.8–5.2 s after the
+ * majority's first confirm). Watched until `until`; stops sooner at an answer to a probe sent after
+ * `sawSilentAt()` that still names `before`: node 1 sees that node lead on (the fault hit a follower).
+ */
+export function watchNewLeader(
+  mgmt: Management,
+  queue: string,
+  before: string,
+  until: number,
+  sawSilentAt: () => number | null,
+  wait: (ms: number) => Promise<void>,
+): { at: Promise<number | null>; leader: () => string | null } {
+  let leader: string | null = null; // the last one an answer named
+  let leadsOn = false;
+  const at = firstSeen(
+    async () => {
+      const sentAt = Date.now();
+      const named = (await within(quorumQueue(mgmt, queue), LEADER_PROBE_MS, 'the queue'))?.leader ?? null;
+      if (named) leader = named;
+      const silentAt = sawSilentAt();
+      if (named === before && silentAt !== null && sentAt > silentAt) leadsOn = true;
+      return named !== null && named !== before;
+    },
+    () => (leadsOn ? 0 : until),
+    wait,
+  );
+  return { at, leader: () => leader };
 }
