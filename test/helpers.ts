@@ -263,14 +263,25 @@ export function startMqlab(args: string[]) {
 export function failedChecks(stdout: string): string {
   try {
     const doc = JSON.parse(stdout) as {
-      labs: { lab: string; checks?: { name: string; pass: boolean; actual: unknown; expected: unknown }[] }[];
+      labs: {
+        lab: string;
+        status: string;
+        error?: string | { message: string };
+        skipped?: string;
+        checks?: { name: string; pass: boolean; actual: unknown; expected: unknown }[];
+      }[];
     };
     return doc.labs
-      .flatMap((l) =>
-        (l.checks ?? [])
+      .flatMap((l) => [
+        ...(l.status === 'passed' || l.status === 'failed'
+          ? []
+          : [
+              `${l.status.toUpperCase()} ${l.lab}: ${typeof l.error === 'object' ? l.error.message : (l.error ?? l.skipped)}`,
+            ]),
+        ...(l.checks ?? [])
           .filter((c) => !c.pass)
           .map((c) => `FAIL ${l.lab} ${c.name}: ${JSON.stringify(c.actual)}, expected ${JSON.stringify(c.expected)}`),
-      )
+      ])
       .join('\n');
   } catch {
     return '';

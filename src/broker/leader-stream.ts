@@ -10,13 +10,13 @@ import type { Management } from './management.js';
 import { LabError } from '../errors.js';
 import { analyse, History, historyEvent, type HistoryEntry } from '../history.js';
 import { quorumQueue, waitForMembers, type ClusterNode, type OwnCluster } from '../services/cluster.js';
-import { caughtUp, declareThrough, replicasOnline, viewOf } from '../services/cluster-watch.js';
+import { caughtUp, declareThrough, endKeptPartition, replicasOnline, viewOf } from '../services/cluster-watch.js';
 import { NET_TICKTIME_S } from '../defaults.js';
 import type { ReplicaStatus } from '../services/cluster.js';
 import { sleep, within } from '../time.js';
 import { PacedProducer, drainRecorded, resendUnconfirmed, type ProducerOptions } from './recorded-clients.js';
 
-/** the nodes of a cluster that stop or freeze: started again when down, resumed when stopped, then all members running (bounded) */
+/** the nodes of a cluster that stop or freeze: started again when down, resumed when stopped, restarted when kept apart (3.10), then all members running (bounded) */
 export async function clusterRunning(
   config: Config,
   cluster: OwnCluster,
@@ -27,6 +27,7 @@ export async function clusterRunning(
     progress(`${node.name} does not run (left down by an earlier run?): starting it`);
     await node.start();
   }
+  await endKeptPartition(cluster, config.vhost, progress, cluster.nodes.slice(0, 1)); // node 1 serves the run
   await waitForMembers(config, cluster.nodes.length, 120_000);
 }
 

@@ -7,7 +7,7 @@
 import { closeConnection } from '../broker/broker.js';
 import { connectAny } from '../broker/reconnect.js';
 import { Management } from '../broker/management.js';
-import { LabError } from '../errors.js';
+import { EnvError, LabError } from '../errors.js';
 import { sleep, within } from '../time.js';
 import { maskUrl } from '../urls.js';
 import { members, quorumQueue, type ClusterNode, type OwnCluster, type ReplicaStatus } from './cluster.js';
@@ -15,7 +15,17 @@ import { members, quorumQueue, type ClusterNode, type OwnCluster, type ReplicaSt
 /** delete and declare `queue` through `url` (its leader there with x-queue-leader-locator client-local) */
 export async function declareThrough(url: string, queue: string, args: Record<string, unknown>): Promise<void> {
   const { connection, channel } = await connectAny({ urls: [url], maxWaitMs: 60_000 });
-  const answered = <T>(p: Promise<T>, what: string) => within(p, 60_000, `${what} ${queue} through ${maskUrl(url)}`);
+  // a channel the broker closes answers a pending call with only "Channel ended": the broker's reason comes as an event
+  let closedBy: Error | null = null;
+  channel.on('error', (err: Error) => (closedBy = err));
+  const answered = async <T>(p: Promise<T>, what: string) => {
+    const where = `${what} ${queue} through ${maskUrl(url)}`;
+    try {
+      return await within(p, 60_000, where);
+    } catch (err) {
+      throw closedBy ? new LabError(`${where}: ${closedBy.message}`) : err;
+    }
+  };
   try {
     await answered(channel.deleteQueue(queue), 'the delete of');
     await answered(channel.assertQueue(queue, { durable: true, arguments: args }), 'the declare of');
@@ -36,11 +46,46 @@ export async function replicasOnline(mgmt: Management, queue: string, n: number,
   }
 }
 
+/**
+ * A partition Mnesia keeps once the links are back (3.10.8 under cluster_partition_handling ignore, its
+ * default; docs/labs/partition.md): the nodes stay apart until the node the others list restarts, as an
+ * operator must. Each node that every other node lists as apart from itself is restarted (4.3
+ * lists none, Khepri: nothing is done there); one of `keep` (node 1, serving a run) is an EnvError instead.
+ */
+export async function endKeptPartition(
+  cluster: OwnCluster,
+  vhost: string,
+  progress: (line: string) => void,
+  keep: readonly ClusterNode[] = [],
+): Promise<void> {
+  const views = await Promise.all(cluster.nodes.map((n) => viewOf(n, vhost)));
+  const apart = apartNodes(views);
+  for (const node of cluster.nodes.filter((n) => apart.includes(n.name))) {
+    const why = `${node.name} is apart from the other nodes (they list it in their partitions: the partition Mnesia keeps, left by an earlier run)`;
+    if (keep.includes(node)) throw new EnvError(why, 'run `mqlab up --nodes 3`: it restarts that node');
+    progress(`${why}: restarting it`);
+    await node.kill(30_000);
+    await node.start();
+  }
+}
+
+/** the nodes every other node's own view lists as apart from itself (`views`: one per node; none when one did not answer) */
+export function apartNodes(views: readonly (NodeView | null)[]): string[] {
+  const answered = views.filter((v): v is NodeView => v !== null);
+  if (answered.length < 2 || answered.length < views.length) return [];
+  return answered
+    .map((v) => v.node)
+    .filter((node) => answered.every((v) => v.node === node || v.ownPartitions.includes(node)));
+}
+
 /** one node's own view of the cluster: the members it reports running, and the partitions it reports (null: it did not answer) */
 export interface NodeView {
   node: string;
   running: string[];
+  /** every partition any member's entry lists */
   partitions: string[];
+  /** the nodes its own entry lists as apart from it */
+  ownPartitions: string[];
 }
 
 export async function viewOf(node: ClusterNode, vhost: string, timeoutMs = 3000): Promise<NodeView | null> {
@@ -51,6 +96,7 @@ export async function viewOf(node: ClusterNode, vhost: string, timeoutMs = 3000)
       node: node.name,
       running: m.filter((x) => x.running).map((x) => x.name),
       partitions: [...new Set(m.flatMap((x) => x.partitions))].sort(),
+      ownPartitions: m.find((x) => x.name === node.name)?.partitions ?? [],
     };
   } catch {
     return null;

@@ -17,7 +17,8 @@ import {
   recordedNodes,
   recordNodes,
 } from './data-folder.js';
-import { sweepInjectedFaults, waitForMembers } from './cluster.js';
+import { ownCluster, sweepInjectedFaults, waitForMembers } from './cluster.js';
+import { endKeptPartition } from './cluster-watch.js';
 import { MAX_NODES } from '../defaults.js';
 
 /** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
@@ -161,6 +162,8 @@ export async function up(
     }
   });
   if (nodes > 1) {
+    const cluster = ownCluster(config, nodes);
+    if (!('missing' in cluster)) await endKeptPartition(cluster, config.vhost, log);
     log(`waiting for ${nodes} cluster members to run…`);
     const m = await waitForMembers(config, nodes, 180_000);
     log(`cluster: ${m.map((x) => x.name).join(', ')} running`);
