@@ -197,7 +197,15 @@ async function settle(
   await run.sleep(o.streamMs);
   await stopProducers();
   const replicas = seenAt
-    ? await caughtUp(cluster, queue, run.config.vhost, o.failed.name, o.timeoutMs, (l) => run.progress(l))
+    ? await caughtUp(
+        cluster,
+        queue,
+        run.config.vhost,
+        o.failed.name,
+        o.timeoutMs,
+        (l) => run.progress(l),
+        (ms) => run.sleep(ms),
+      )
     : null;
   return { seenAt, partitions, restartedAt, replicas };
 }

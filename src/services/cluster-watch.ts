@@ -111,6 +111,8 @@ export async function caughtUp(
   node: string,
   timeoutMs: number,
   progress: (line: string) => void,
+  /** the run's sleep: Ctrl-C ends the wait */
+  wait: (ms: number) => Promise<void>,
 ): Promise<ReplicaStatus[] | null> {
   const end = Date.now() + timeoutMs;
   let last: ReplicaStatus[] | null = null;
@@ -123,7 +125,7 @@ export async function caughtUp(
     progress(
       `waiting for ${node} to catch up: ${idx ? `${idx.state}, commit index ${idx.node} of the leader's ${idx.leader}` : 'not in the quorum yet'}`,
     );
-    await sleep(1000);
+    await wait(1000);
   } while (Date.now() < end);
   return last;
 }
