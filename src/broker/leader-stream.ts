@@ -16,7 +16,10 @@ import type { ReplicaStatus } from '../services/cluster.js';
 import { sleep, within } from '../time.js';
 import { PacedProducer, drainRecorded, resendUnconfirmed, type ProducerOptions } from './recorded-clients.js';
 
-/** the nodes of a cluster that stop or freeze: started again when down, resumed when stopped, restarted when kept apart (3.10), then all members running (bounded) */
+/**
+ * the nodes of a cluster that stop or freeze: started again when down, resumed when stopped, restarted when
+ * a kept partition leaves them apart (3.10), then all members running (bounded)
+ */
 export async function clusterRunning(
   config: Config,
   cluster: OwnCluster,
@@ -232,13 +235,14 @@ export async function firstSeen(
 const LEADER_PROBE_MS = 3000;
 
 /**
- * When node 1's management API first names a leader of `queue` other than `before`, and the last leader it named. Its queue
- * view asks rabbit:is_running of every member, with a 10 s timeout (rabbit_nodes:list_running, called by
- * rabbit_quorum_queue:format; v4.3.5 deps/rabbit/src/rabbit_nodes.erl FILTER_RPC_TIMEOUT): while a node is
- * silent a probe answers 10 s after it was sent or once node 1 gave that node up, whichever is first
- * (measured on 4.3.6: the new leader named at node 1's nodedown, 10–12 s into a cut, 1.8–5.2 s after the
- * majority's first confirm). Watched until `until`; stops sooner at an answer to a probe sent after
- * `sawSilentAt()` that still names `before`: node 1 sees that node lead on (the fault hit a follower).
+ * When node 1's management API first names a leader of `queue` other than `before`, and the last leader
+ * it named. Its queue view asks rabbit:is_running of every member, with a 10 s timeout
+ * (rabbit_nodes:list_running, called by rabbit_quorum_queue:format; v4.3.5 deps/rabbit/src/rabbit_nodes.erl
+ * FILTER_RPC_TIMEOUT): while a node is silent a probe answers 10 s after it was sent or once node 1 gave
+ * that node up, whichever is first (measured on 4.3.6: the new leader named at node 1's nodedown, 10–12 s
+ * into a cut, 1.8–5.2 s after the majority's first confirm). Watched until `until`; stops sooner at an
+ * answer to a probe sent after `sawSilentAt()` that still names `before`: node 1 sees that node lead on
+ * (the fault hit a follower).
  */
 export function watchNewLeader(
   mgmt: Management,
