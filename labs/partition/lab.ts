@@ -81,7 +81,6 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
       const latest = steps.holdUntilSeen ? until + 2 * NET_TICKTIME_S * 1000 : until;
       // each observation on its own: one that hangs (a call that waits on the cut-off node) delays no other
       const watch = (seen: () => Promise<boolean>, end: number) => firstSeen(seen, end, (ms) => ctx.sleep(ms));
-      let majoritySaw: number | null = null; // for the leader's watch: a probe sent after it answers as node 1 sees
       const majoritySees = async () => {
         const v = await viewOf(majority[0]!, ctx.config.vhost);
         return v !== null && !v.running.includes(victim.name);
@@ -90,17 +89,13 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
         const v = await viewOf(victim, ctx.config.vhost);
         return v !== null && majority.every((n) => !v.running.includes(n.name));
       };
-      const elected = watchNewLeader(
-        ctx.mgmt,
-        x.queue,
-        leader.name,
-        latest,
-        () => majoritySaw,
-        (ms) => ctx.sleep(ms),
-      );
-      const [electedAt, majoritySawCutAt, cutSawMajorityAt, abandonedAt] = await Promise.all([
+      // the fault hit the leader: held on until the majority has a new one and B a confirm after the fault
+      const failover = victim === leader ? latest : until;
+      const elected = watchNewLeader(ctx.mgmt, x.queue, leader.name, failover, (ms) => ctx.sleep(ms));
+      const [electedAt, , majoritySawCutAt, cutSawMajorityAt, abandonedAt] = await Promise.all([
         elected.at,
-        watch(majoritySees, latest).then((t) => (majoritySaw = t)),
+        watch(() => Promise.resolve(firstConfirmAfter(history.entries, node3.name, cutAt) !== null), failover),
+        watch(majoritySees, latest),
         watch(cutOffSees, latest),
         // producer A gives the node up at its first confirm timeout, as a client should; its ids are resent elsewhere
         watch(async () => a.counts.timedOut > 0 && (await a.abandon(), true), until),

@@ -235,35 +235,28 @@ export async function firstSeen(
 const LEADER_PROBE_MS = 3000;
 
 /**
- * When node 1's management API first names a leader of `queue` other than `before`, and the last leader
- * it named. Its queue view asks rabbit:is_running of every member, with a 10 s timeout
+ * When node 1's management API first names a leader of `queue` other than `before` (watched until `until`),
+ * and the last leader it named. Its queue view asks rabbit:is_running of every member, with a 10 s timeout
  * (rabbit_nodes:list_running, called by rabbit_quorum_queue:format; v4.3.5 deps/rabbit/src/rabbit_nodes.erl
  * FILTER_RPC_TIMEOUT): while a node is silent a probe answers 10 s after it was sent or once node 1 gave
  * that node up, whichever is first (measured on 4.3.6: the new leader named at node 1's nodedown, 10–12 s
- * into a cut, 1.8–5.2 s after the majority's first confirm). Watched until `until`; stops sooner at an
- * answer to a probe sent after `sawSilentAt()` that still names `before`: node 1 sees that node lead on
- * (the fault hit a follower).
+ * into a cut, 1.8–5.2 s after the majority's first confirm; once, under load, no new leader within 14 s).
  */
 export function watchNewLeader(
   mgmt: Management,
   queue: string,
   before: string,
   until: number,
-  sawSilentAt: () => number | null,
   wait: (ms: number) => Promise<void>,
 ): { at: Promise<number | null>; leader: () => string | null } {
   let leader: string | null = null; // the last one an answer named
-  let leadsOn = false;
   const at = firstSeen(
     async () => {
-      const sentAt = Date.now();
       const named = (await within(quorumQueue(mgmt, queue), LEADER_PROBE_MS, 'the queue'))?.leader ?? null;
       if (named) leader = named;
-      const silentAt = sawSilentAt();
-      if (named === before && silentAt !== null && sentAt > silentAt) leadsOn = true;
       return named !== null && named !== before;
     },
-    () => (leadsOn ? 0 : until),
+    until,
     wait,
   );
   return { at, leader: () => leader };
