@@ -65,7 +65,7 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       const pauseAt = history.injected('pause', victim.name);
       ctx.progress(`SIGSTOP ${victim.name} (pid ${frozenPid}): frozen, its sockets open`);
       const until = pauseAt + steps.pauseFor(o.pauseForMs);
-      // frozen for --pause-for, then on until the majority saw it and node 1 named the leader after it, for at
+      // frozen for --pause-for, then on until the majority saw it (and the failover below), for at
       // most two more failure-detector periods: a busy machine sees late
       const latest = steps.holdUntilSeen ? until + 2 * NET_TICKTIME_S * 1000 : until;
       // each observation on its own: one that hangs (a call that waits on the frozen node) delays no other

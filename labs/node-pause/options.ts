@@ -9,7 +9,7 @@ import {
 export interface NodePauseOptions extends StreamProducerOptions {
   /** the producers run this long before the pause, and this long after the resume */
   streamMs: number;
-  /** how long the node stays frozen at least (then on until the majority saw it and node 1 named the leader after it, at most 2 × net_ticktime more) */
+  /** how long the node stays frozen at least (then on until the majority saw it and, when the leader's node is frozen, node 1 named a new leader and the majority producer confirmed again, at most 2 × net_ticktime more) */
   pauseForMs: number;
   /** the longest accepted time from the pause to the majority producer's first confirm of a publish sent after it */
   electionBoundMs: number;
@@ -28,7 +28,7 @@ export const options: OptionSpecs<NodePauseOptions> = {
   pauseForMs: {
     flag: '--pause-for <duration>',
     description:
-      'how long the node stays frozen at least (longer than the failure detector: 1.25 × net_ticktime); then on until the majority saw it and node 1 named the leader after it, at most 2 × net_ticktime more',
+      "how long the node stays frozen at least (longer than the failure detector: 1.25 × net_ticktime); then on until the majority saw it and, when the leader's node is frozen, node 1 named a new leader and the majority producer confirmed again, at most 2 × net_ticktime more",
     default: '20s',
     parse: duration({ min: 500, max: 600_000, bare: 's' }),
   },

@@ -13,7 +13,7 @@ export interface PauseSteps {
   frozen(leader: ClusterNode, others: ClusterNode[]): ClusterNode;
   /** how long it stays frozen (the option) */
   pauseFor(optionMs: number): number;
-  /** keep it frozen past pauseFor until the majority saw it and node 1 named the leader after it (at most 2 × net_ticktime more) */
+  /** keep it frozen past pauseFor until the majority saw it and, when the leader's node is frozen, a new leader is named and B confirms (at most 2 × net_ticktime more) */
   holdUntilSeen: boolean;
   /** SIGCONT before the checks (else only when the lab ends) */
   resume: boolean;

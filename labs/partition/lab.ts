@@ -75,7 +75,7 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
       );
       const cutFor = steps.cutFor(o.cutForMs);
       const until = cutAt + cutFor;
-      // held for --cut-for, then on until both sides saw the cut and node 1 named the leader after it, for at most
+      // held for --cut-for, then on until both sides saw the cut (and the failover below), for at most
       // two more failure-detector periods: a busy machine sees late (RabbitMQ 3.10.8 at load 10–18: the cut-off
       // node's own view had not shown the cut 16.5 s into a 14 s cut)
       const latest = steps.holdUntilSeen ? until + 2 * NET_TICKTIME_S * 1000 : until;

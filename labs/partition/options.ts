@@ -9,7 +9,7 @@ import {
 export interface PartitionOptions extends StreamProducerOptions {
   /** the producers run this long before the cut, and this long after the heal */
   streamMs: number;
-  /** how long the links stay cut at least (then on until both sides saw the cut and node 1 named the leader after it, at most 2 × net_ticktime more) */
+  /** how long the links stay cut at least (then on until both sides saw the cut and, when the leader's node is cut, node 1 named a new leader and the majority producer confirmed again, at most 2 × net_ticktime more) */
   cutForMs: number;
   /** the longest accepted time from the cut to the majority producer's first confirm of a publish sent after it */
   electionBoundMs: number;
@@ -28,7 +28,7 @@ export const options: OptionSpecs<PartitionOptions> = {
   cutForMs: {
     flag: '--cut-for <duration>',
     description:
-      "how long the links stay cut at least (longer than the nodes' failure detector: 1.25 × net_ticktime); then on until both sides saw the cut and node 1 named the leader after it, at most 2 × net_ticktime more",
+      "how long the links stay cut at least (longer than the nodes' failure detector: 1.25 × net_ticktime); then on until both sides saw the cut and, when the leader's node is cut, node 1 named a new leader and the majority producer confirmed again, at most 2 × net_ticktime more",
     default: '20s',
     parse: duration({ min: 500, max: 600_000, bare: 's' }),
   },

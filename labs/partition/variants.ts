@@ -13,7 +13,7 @@ export interface PartitionSteps {
   cutOff(leader: ClusterNode, others: ClusterNode[]): ClusterNode;
   /** how long the links stay cut (the option) */
   cutFor(optionMs: number): number;
-  /** hold the cut past cutFor until both sides saw it and node 1 named the leader after it (at most 2 × net_ticktime more) */
+  /** hold the cut past cutFor until both sides saw it and, when the leader's node is cut, a new leader is named and B confirms (at most 2 × net_ticktime more) */
   holdUntilSeen: boolean;
   /** heal the links before the checks (else only when the lab ends) */
   heal: boolean;

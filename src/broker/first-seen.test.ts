@@ -21,17 +21,13 @@ describe('firstSeen', () => {
     expect(at! - start).toBeGreaterThanOrEqual(490);
   });
 
-  it('counts a failed probe as a no, and stops when a deadline function moves the end to now', async () => {
-    let end = Date.now() + 10_000;
+  it('counts a failed probe as a no', async () => {
     let probes = 0;
-    const at = await firstSeen(
-      () => {
-        if (++probes === 2) end = 0;
-        return Promise.reject(new Error('no answer'));
-      },
-      () => end,
-    );
+    const at = await firstSeen(() => {
+      probes++;
+      return Promise.reject(new Error('no answer'));
+    }, Date.now() + 600);
     expect(at).toBeNull();
-    expect(probes).toBe(2);
+    expect(probes).toBeGreaterThanOrEqual(2);
   });
 });

@@ -214,19 +214,18 @@ async function settle(
 }
 
 /**
- * the first time (Date.now) `seen` holds, polled every 250 ms until `until` (re-read after each poll when a
- * function); null: not by then (a failed poll is a no, and so is an answer after `until`: a call waiting on a
- * cut-off node returns no later than `until`). Run one per observation: one that hangs delays no other
+ * the first time (Date.now) `seen` holds, polled every 250 ms until `until`; null: not by then (a failed poll
+ * is a no, and so is an answer after `until`: a call waiting on a cut-off node returns no later than `until`).
+ * Run one per observation: one that hangs delays no other
  */
 export async function firstSeen(
   seen: () => Promise<boolean>,
-  until: number | (() => number),
+  until: number,
   wait: (ms: number) => Promise<void> = sleep,
 ): Promise<number | null> {
-  const end = typeof until === 'number' ? () => until : until;
-  for (let left = end() - Date.now(); left > 0; left = end() - Date.now()) {
+  for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
     if (await within(seen(), left, 'an observation').catch(() => false)) return Date.now();
-    await wait(Math.min(250, Math.max(0, end() - Date.now())));
+    await wait(Math.min(250, Math.max(0, until - Date.now())));
   }
   return null;
 }
