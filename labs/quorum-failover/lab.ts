@@ -7,14 +7,11 @@
 import type { Lab, LabContext } from '../../src/lab.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { closeConnection } from '../../src/broker/broker.js';
-import { connectAny, ReconnectingConsumer } from '../../src/broker/reconnect.js';
+import { ReconnectingConsumer } from '../../src/broker/reconnect.js';
 import { LabError } from '../../src/errors.js';
-import { within } from '../../src/time.js';
-import { maskUrl } from '../../src/urls.js';
 import { summaryLine } from '../../src/report/checks.js';
 import { clusterRunning } from '../../src/broker/leader-stream.js';
-import { replicasOnline } from '../../src/services/cluster-watch.js';
+import { declareThrough, replicasOnline } from '../../src/services/cluster-watch.js';
 import {
   ownCluster,
   quorumQueue,
@@ -56,7 +53,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
 
     // a fresh queue, its leader on node 2 (declared there, client-local): never node 1, which the engine uses
     // 3.10: declared twice, so the second delete clears a registration an earlier failed restart left (registrationOnDisk)
-    await declareThrough(node2.amqpUrl, x.queue, ctx.caps.quorumRegistrationDelayMs ? 2 : 1);
+    await declareThrough(node2.amqpUrl, x.queue, { ...queueArguments }, ctx.caps.quorumRegistrationDelayMs ? 2 : 1);
     let declaredAt = Date.now();
     // a node refuses a replica while the one it replaces, of the same name, is still terminating (3.10.8
     // logged ra's {already_started, Pid}, 51 ms after the delete): fewer replicas online. Declared once more
@@ -65,7 +62,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
       ctx.progress(
         `${x.queue}: fewer than ${CLUSTER_NODES} replicas online 10 s after the declare: declared once more`,
       );
-      await declareThrough(node2.amqpUrl, x.queue, 1);
+      await declareThrough(node2.amqpUrl, x.queue, { ...queueArguments });
       declaredAt = Date.now();
       before = await replicasOnline(ctx.mgmt, x.queue, CLUSTER_NODES);
     }
@@ -179,21 +176,6 @@ const byName = (c: OwnCluster, name: string) =>
     throw new LabError(`${name} is not a node mqlab started`);
   })();
 const byUrl = (c: OwnCluster, url: string) => c.nodes.find((n) => n.amqpUrl === url)?.name ?? null;
-
-/** deleted and declared `rounds` times through that node (waiting up to 60 s for its AMQP listener: it may have just been started) */
-async function declareThrough(url: string, queue: string, rounds: number): Promise<void> {
-  const { connection, channel } = await connectAny({ urls: [url], maxWaitMs: 60_000 });
-  // bounded: a delete or declare the node never answers is a lab error naming it, not a wait without end
-  const answered = <T>(p: Promise<T>, what: string) => within(p, 60_000, `${what} ${queue} through ${maskUrl(url)}`);
-  try {
-    for (let k = 0; k < rounds; k++) {
-      await answered(channel.deleteQueue(queue), 'the delete of');
-      await answered(channel.assertQueue(queue, { durable: true, arguments: { ...queueArguments } }), 'the declare of');
-    }
-  } finally {
-    await closeConnection(connection);
-  }
-}
 
 /**
  * RabbitMQ 3.10 writes a new replica's registration to disk up to 3 s late (capabilities.ts

@@ -12,8 +12,13 @@ import { sleep, within } from '../time.js';
 import { maskUrl } from '../urls.js';
 import { members, quorumQueue, type ClusterNode, type OwnCluster, type ReplicaStatus } from './cluster.js';
 
-/** delete and declare `queue` through `url` (its leader there with x-queue-leader-locator client-local) */
-export async function declareThrough(url: string, queue: string, args: Record<string, unknown>): Promise<void> {
+/** delete and declare `queue` through `url`, `rounds` times (its leader there with x-queue-leader-locator client-local) */
+export async function declareThrough(
+  url: string,
+  queue: string,
+  args: Record<string, unknown>,
+  rounds = 1,
+): Promise<void> {
   const { connection, channel } = await connectAny({ urls: [url], maxWaitMs: 60_000 });
   // a channel the broker closes answers a pending call with only "Channel ended": the broker's reason comes as an event
   let closedBy: Error | null = null;
@@ -27,8 +32,10 @@ export async function declareThrough(url: string, queue: string, args: Record<st
     }
   };
   try {
-    await answered(channel.deleteQueue(queue), 'the delete of');
-    await answered(channel.assertQueue(queue, { durable: true, arguments: args }), 'the declare of');
+    for (let k = 0; k < rounds; k++) {
+      await answered(channel.deleteQueue(queue), 'the delete of');
+      await answered(channel.assertQueue(queue, { durable: true, arguments: args }), 'the declare of');
+    }
   } finally {
     await closeConnection(connection);
   }
