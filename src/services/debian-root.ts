@@ -10,6 +10,7 @@ import { execa } from 'execa';
 import { CHROOT } from '../defaults.js';
 import { EnvError } from '../errors.js';
 import { withProgress } from './progress.js';
+import { ensureProgram } from './apt.js';
 
 const READY = '.mqlab-root';
 const noExpiry = ['-o', 'Acquire::Check-Valid-Until=false'];
@@ -141,25 +142,8 @@ export async function removeTree(dir: string): Promise<void> {
   await execa('rm', ['-rf', '--one-file-system', dir]);
 }
 
-async function ensureDebootstrap(log: (line: string) => void): Promise<void> {
-  const have = await execa('debootstrap', ['--version'], { reject: false }).catch(() => null);
-  if (have?.exitCode === 0) return;
-  if (process.getuid?.() !== 0)
-    throw new EnvError(
-      'debootstrap is not installed',
-      'install it (sudo apt-get install debootstrap), or use --backend system',
-    );
-  const apt = await execa('apt-get', ['--version'], { reject: false }).catch(() => null);
-  if (apt?.exitCode !== 0)
-    throw new EnvError(
-      'debootstrap is not installed and there is no apt-get here',
-      'install debootstrap, or use --backend system or docker',
-    );
-  await withProgress('installing debootstrap with apt-get', log, () =>
-    execa(
-      'apt-get',
-      ['-o', 'DPkg::Lock::Timeout=120', 'install', '-y', '-q', '--no-install-recommends', 'debootstrap'],
-      { all: true, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
-    ),
+const ensureDebootstrap = (log: (line: string) => void) =>
+  ensureProgram(
+    { command: 'debootstrap', versionArgs: ['--version'], pkg: 'debootstrap', orElse: ', or use --backend system' },
+    log,
   );
-}

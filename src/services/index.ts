@@ -7,6 +7,7 @@ import { dockerAvailability, dockerDown, dockerRunning, dockerUp } from './docke
 import { ensureSystemPackages, ownRunning, ownStart, ownStop, removeOutsideDirs } from './own-services.js';
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
 import { hostOf } from './host.js';
+import { ensureProgram } from './apt.js';
 import { chrootRefusal, ensureRoot, removeTree, rootDir, rootVersions } from './debian-root.js';
 import {
   claimHome,
@@ -101,6 +102,11 @@ export async function up(
   const before = await probe(config);
   const ownNodes = fs.existsSync(config.home) ? recordedNodes(config.home) : 1;
   const nodes = asked ?? (allUp(before) ? ownNodes : 1);
+  // the partition and node-pause labs cut the links between the nodes with nft (as root only)
+  if (nodes > 1 && process.getuid?.() === 0)
+    await ensureProgram({ command: 'nft', versionArgs: ['--version'], pkg: 'nftables' }, log).catch((err: Error) =>
+      log(`${err.message}: the labs that cut links between nodes (partition, node-pause) will say so`),
+    );
   // a cluster answers on node 1 with a member down: not up, start what is missing (running nodes are kept)
   if (allUp(before) && ownNodes === nodes) {
     const membersUp =

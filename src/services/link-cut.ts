@@ -43,8 +43,9 @@ export async function linkCutRefusal(ports: Ports): Promise<string | null> {
   const probe = await nft(['--check', '-f', '-'], cutScript(linkTable(ports), ['127.0.0.1'], ['127.0.0.1'])).catch(
     (err: Error) => ({ exitCode: -1, stderr: err.message }),
   );
-  if (probe.exitCode === -1 || /ENOENT/.test(String(probe.stderr)))
-    return 'cutting links between nodes needs nft: apt-get install nftables (as root)';
+  // execa without reject: a program that is not there fails with no exit code (ENOENT)
+  if (probe.exitCode === -1 || probe.exitCode === undefined || /ENOENT/.test(String(probe.stderr)))
+    return 'cutting links between nodes needs nft: apt-get install -y nftables (as root; `mqlab up --nodes 3` does it)';
   if (probe.exitCode !== 0)
     return `nft refused a filter table: ${String(probe.stderr).trim().split('\n')[0]} (the kernel needs nf_tables)`;
   return null;
