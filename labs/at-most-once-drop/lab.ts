@@ -198,7 +198,7 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
         check('holdStrategy', 'at-least-once', summary.holdStrategy),
         check('heldWhileUnbound', 1, hold.held),
         check('heldAfterMarkers', 1, hold.heldAfterMarkers),
-        // reject-publish counts ready + held: 99 fill max-length 100 beside the held letter, the 100th crosses it
+        // reject-publish counts ready + held: beside the held letter, the 101st publish is refused (max-length.ts)
         check('acceptedWhileHeld', POLICY_MAX_LENGTH, refusal.accepted),
         check('heldLetterDelivered', true, heldLetterDelivered),
       ],
