@@ -10,9 +10,8 @@ import type { Checkpoint } from './checkpoints.js';
 import { summaryLine } from '../../src/report/checks.js';
 import { withVariants } from '../../src/variant.js';
 import { analyse, firstConfirmAfter, outcomes } from '../../src/history.js';
-import { firstSeen, openLeaderStream, watchNewLeader } from '../../src/broker/leader-stream.js';
+import { openLeaderStream } from '../../src/broker/leader-stream.js';
 import { ownCluster } from '../../src/services/cluster.js';
-import { viewOf } from '../../src/services/cluster-watch.js';
 import { NET_TICKTIME_S } from '../../src/defaults.js';
 import { CLUSTER_NODES, names, queueArguments } from './names.js';
 import { variants, type PauseSteps } from './variants.js';
@@ -64,34 +63,16 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       const frozenPid = victim.pause();
       const pauseAt = history.injected('pause', victim.name);
       ctx.progress(`SIGSTOP ${victim.name} (pid ${frozenPid}): frozen, its sockets open`);
-      const until = pauseAt + steps.pauseFor(o.pauseForMs);
-      // frozen for --pause-for, then on until the majority saw it (and the failover below), for at
-      // most two more failure-detector periods: a busy machine sees late
-      const latest = steps.holdUntilSeen ? until + 2 * NET_TICKTIME_S * 1000 : until;
-      // each observation on its own: one that hangs (a call that waits on the frozen node) delays no other
-      const watch = (seen: () => Promise<boolean>, end: number) => firstSeen(seen, end, (ms) => ctx.sleep(ms));
-      const majoritySees = async () => {
-        const v = await viewOf(majority[0]!, ctx.config.vhost);
-        return v !== null && !v.running.includes(victim.name);
-      };
-      // the fault hit the leader: held on until the majority has a new one and B a confirm after the fault
-      const failover = victim === leader ? latest : until;
-      const elected = watchNewLeader(ctx.mgmt, x.queue, leader.name, failover, (ms) => ctx.sleep(ms));
-      const [electedAt, , majoritySawPauseAt, abandonedAt] = await Promise.all([
-        elected.at,
-        watch(() => Promise.resolve(firstConfirmAfter(history.entries, node3.name, pauseAt) !== null), failover),
-        watch(majoritySees, latest),
-        // producer A gives the node up at its first confirm timeout; its ids are resent elsewhere
-        watch(async () => a.counts.timedOut > 0 && (await a.abandon(), true), until),
-      ]);
-      await ctx.sleep(Math.max(0, until - Date.now()));
+      const held = await stream.hold({
+        failed: victim,
+        at: pauseAt,
+        forMs: steps.pauseFor(o.pauseForMs),
+        untilSeen: steps.holdUntilSeen,
+        viewer: majority[0]!,
+        word: 'pause',
+      });
+      const { electedAt, leader: leaderDuringPause, viewerSawAt: majoritySawPauseAt, abandonedAt } = held;
       const after = (t: number | null) => (t === null ? 'not within the pause' : `after ${Math.round(t - pauseAt)} ms`);
-      const leaderDuringPause = elected.leader();
-      ctx.progress(
-        electedAt === null
-          ? `${majority[0]!.name}'s management API named no new leader within the pause${leaderDuringPause ? ` (it names ${leaderDuringPause})` : ''}`
-          : `${majority[0]!.name}'s management API named a new leader: ${leaderDuringPause} ${after(electedAt)}`,
-      );
       ctx.progress(`${majority[0]!.name} saw ${victim.name} down ${after(majoritySawPauseAt)}`);
       ctx.progress(
         `producer A: ${a.counts.timedOut} publish(es) timed out, ${a.counts.nacked} nacked, ${a.counts.lost} lost with the connection (its TCP connection stayed open); it gave ${leader.name} up ${after(abandonedAt)}`,

@@ -11,7 +11,7 @@ import { ReconnectingConsumer } from '../../src/broker/reconnect.js';
 import { LabError } from '../../src/errors.js';
 import { summaryLine } from '../../src/report/checks.js';
 import { clusterRunning } from '../../src/broker/leader-stream.js';
-import { declareThrough, replicasOnline } from '../../src/services/cluster-watch.js';
+import { declareReplicated } from '../../src/services/cluster-watch.js';
 import {
   ownCluster,
   quorumQueue,
@@ -53,20 +53,17 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
 
     // a fresh queue, its leader on node 2 (declared there, client-local): never node 1, which the engine uses
     // 3.10: declared twice, so the second delete clears a registration an earlier failed restart left (registrationOnDisk)
-    await declareThrough(node2.amqpUrl, x.queue, { ...queueArguments }, ctx.caps.quorumRegistrationDelayMs ? 2 : 1);
-    let declaredAt = Date.now();
-    // a node refuses a replica while the one it replaces, of the same name, is still terminating (3.10.8
-    // logged ra's {already_started, Pid}, 51 ms after the delete): fewer replicas online. Declared once more
-    let before = await replicasOnline(ctx.mgmt, x.queue, CLUSTER_NODES, 10_000).catch(() => null);
-    if (!before) {
-      ctx.progress(
-        `${x.queue}: fewer than ${CLUSTER_NODES} replicas online 10 s after the declare: declared once more`,
-      );
-      await declareThrough(node2.amqpUrl, x.queue, { ...queueArguments });
-      declaredAt = Date.now();
-      before = await replicasOnline(ctx.mgmt, x.queue, CLUSTER_NODES);
-    }
-    await steps.registrationWait(x.queue, declaredAt);
+    const declared = await declareReplicated(
+      ctx.mgmt,
+      node2.amqpUrl,
+      x.queue,
+      { ...queueArguments },
+      CLUSTER_NODES,
+      (line) => ctx.progress(line),
+      ctx.caps.quorumRegistrationDelayMs ? 2 : 1,
+    );
+    const before = declared.replicas;
+    await steps.registrationWait(x.queue, declared.declaredAt);
     if (!before.leader || before.leader === node1.name)
       throw new LabError(
         `the leader of ${x.queue} is ${before.leader ?? 'unknown'}, not a node the lab may kill (node 1 serves the run itself)`,

@@ -8,9 +8,9 @@
 import type { Config } from '../config.js';
 import type { Management } from './management.js';
 import { LabError } from '../errors.js';
-import { analyse, History, historyEvent, type HistoryEntry } from '../history.js';
+import { analyse, firstConfirmAfter, History, historyEvent, type HistoryEntry } from '../history.js';
 import { quorumQueue, waitForMembers, type ClusterNode, type OwnCluster } from '../services/cluster.js';
-import { caughtUp, declareThrough, endKeptPartition, replicasOnline, viewOf } from '../services/cluster-watch.js';
+import { caughtUp, declareReplicated, endKeptPartition, viewOf } from '../services/cluster-watch.js';
 import { NET_TICKTIME_S } from '../defaults.js';
 import type { ReplicaStatus } from '../services/cluster.js';
 import { sleep, within } from '../time.js';
@@ -75,6 +75,37 @@ export interface SettleOptions {
   restarting(partitions: readonly string[]): string;
 }
 
+export interface HoldOptions {
+  /** the node the fault hit (the leader's node or another) */
+  failed: ClusterNode;
+  /** when the fault began (Date.now, as the history has it) */
+  at: number;
+  /** the least time the fault is held (--cut-for, --pause-for) */
+  forMs: number;
+  /** held on past `forMs` until seen, for at most 2 × net_ticktime more (false: a broken variant that ends it at `forMs`) */
+  untilSeen: boolean;
+  /** the majority node whose own view must show `failed` down */
+  viewer: ClusterNode;
+  /** one more observation held the same way (partition: the cut-off node's own view of the others) */
+  also?: () => Promise<boolean>;
+  /** the fault in the progress line: "named no new leader within the cut" */
+  word: string;
+}
+
+/** what was seen while the fault was held (Date.now; null: not while it was held) */
+export interface Held {
+  /** when node 1's management API first named a leader other than node 2 */
+  electedAt: number | null;
+  /** the last leader node 1's management API named meanwhile */
+  leader: string | null;
+  /** when `viewer`'s own view showed `failed` down */
+  viewerSawAt: number | null;
+  /** when `also` first held */
+  alsoSeenAt: number | null;
+  /** when producer A gave the leader's node up, at its first confirm timeout */
+  abandonedAt: number | null;
+}
+
 export interface LeaderStream {
   nodes: readonly [ClusterNode, ClusterNode, ClusterNode];
   /** node 2, the queue's leader when the stream starts */
@@ -97,6 +128,15 @@ export interface LeaderStream {
    * and the failed node's replica caught up
    */
   settle(o: SettleOptions): Promise<Settled>;
+  /**
+   * the fault held for `forMs`, then on until the views saw it and — when it hit the leader — until node 1's
+   * management API named a new leader and producer B had a confirm sent after the fault, for at most
+   * 2 × net_ticktime more: a busy machine sees late (3.10.8 at load 10–18: the cut-off node's own view had not
+   * shown the cut 16.5 s into a 14 s cut). Producer A gives the leader's node up at its first confirm timeout,
+   * as a client should; its ids are resent elsewhere. Each observation runs on its own: one that hangs (a
+   * call that waits on the failed node) delays no other
+   */
+  hold(o: HoldOptions): Promise<Held>;
   /** the ids the history holds a confirm for, ascending */
   confirmed(): number[];
   /** every id without a confirm sent again through node 1 until confirmed; `also`: ids sent once more besides. The count sent */
@@ -122,8 +162,14 @@ export async function openLeaderStream(
   const nodes = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
   const [node1, node2, node3] = nodes;
   await clusterRunning(run.config, cluster, (line) => run.progress(line));
-  await declareThrough(node2.amqpUrl, queue, { ...queueArguments });
-  const before = await replicasOnline(run.mgmt, queue, nodes.length);
+  const { replicas: before } = await declareReplicated(
+    run.mgmt,
+    node2.amqpUrl,
+    queue,
+    { ...queueArguments },
+    nodes.length,
+    (line) => run.progress(line),
+  );
   if (before.leader !== node2.name)
     throw new LabError(`the leader of ${queue} is ${before.leader}, not ${node2.name} through which it was declared`);
   const history = new History(Date.now, (e: HistoryEntry) => run.log.emit('history', historyEvent(e)));
@@ -149,6 +195,7 @@ export async function openLeaderStream(
     stop: async (graceMs) => {
       await Promise.all([a.stop(graceMs), b.stop(graceMs)]);
     },
+    hold: (o) => hold(run, queue, { nodes, leader: node2, majorityNode: node3, history, a }, o),
     settle: (o) => settle(run, cluster, queue, history, o, () => Promise.all([a.stop(o.graceMs), b.stop(o.graceMs)])),
     confirmed: () => [...analyse(history.entries).confirmed].sort((p, q) => p - q),
     resendUnconfirmed: (also = []) => resendUnconfirmed(history, node1.amqpUrl, node1.name, queue, 60_000, also),
@@ -165,6 +212,39 @@ export async function openLeaderStream(
       await Promise.all([a.close(), b.close()]);
     },
   };
+}
+
+async function hold(
+  run: StreamRun,
+  queue: string,
+  s: Pick<LeaderStream, 'nodes' | 'leader' | 'majorityNode' | 'history' | 'a'>,
+  o: HoldOptions,
+): Promise<Held> {
+  const until = o.at + o.forMs;
+  const latest = o.untilSeen ? until + 2 * NET_TICKTIME_S * 1000 : until;
+  const failover = o.failed === s.leader ? latest : until;
+  const watch = (seen: () => Promise<boolean>, end: number) => firstSeen(seen, end, (ms) => run.sleep(ms));
+  const viewerSees = async () => {
+    const v = await viewOf(o.viewer, run.config.vhost);
+    return v !== null && !v.running.includes(o.failed.name);
+  };
+  const elected = watchNewLeader(run.mgmt, queue, s.leader.name, failover, (ms) => run.sleep(ms));
+  const [electedAt, , viewerSawAt, alsoSeenAt, abandonedAt] = await Promise.all([
+    elected.at,
+    watch(() => Promise.resolve(firstConfirmAfter(s.history.entries, s.majorityNode.name, o.at) !== null), failover),
+    watch(viewerSees, latest),
+    o.also ? watch(o.also, latest) : Promise.resolve(null),
+    watch(async () => s.a.counts.timedOut > 0 && (await s.a.abandon(), true), until),
+  ]);
+  await run.sleep(Math.max(0, until - Date.now())); // held for forMs, whatever was seen
+  const leader = elected.leader();
+  const after = electedAt === null ? '' : ` after ${Math.round(electedAt - o.at)} ms`;
+  run.progress(
+    electedAt === null
+      ? `${s.nodes[0].name}'s management API named no new leader within the ${o.word}${leader ? ` (it names ${leader})` : ''}`
+      : `${s.nodes[0].name}'s management API named a new leader: ${leader}${after}`,
+  );
+  return { electedAt, leader, viewerSawAt, alsoSeenAt, abandonedAt };
 }
 
 async function settle(
