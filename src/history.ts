@@ -157,12 +157,12 @@ export function firstConfirmAfter(h: readonly HistoryEntry[], node: string, from
   return h.find((e) => e.kind === 'confirm' && e.node === node && sent.has(e.id!))?.t ?? null;
 }
 
-/** what the publishes through `node` sent during [from, to) came to: confirmed, timed out, nacked, lost (each id once, by its first outcome) */
-export function outcomes(h: readonly HistoryEntry[], node: string, from: number, to: number) {
-  const sent = new Set(
-    h.filter((e) => e.kind === 'publish' && e.node === node && e.t >= from && e.t < to).map((e) => e.id!),
+/** each publish through `node` sent during [from, to), with its first outcome (confirm, timeout, nack, lost) when it had one */
+export function firstOutcomes(h: readonly HistoryEntry[], node: string, from: number, to: number) {
+  const sent = new Map(
+    h.filter((e) => e.kind === 'publish' && e.node === node && e.t >= from && e.t < to).map((e) => [e.id!, e.t]),
   );
-  const first = new Map<number, string>();
+  const first = new Map<number, HistoryEntry>();
   for (const e of h)
     if (
       e.node === node &&
@@ -172,13 +172,18 @@ export function outcomes(h: readonly HistoryEntry[], node: string, from: number,
       e.kind !== 'consume' &&
       !first.has(e.id)
     )
-      first.set(e.id, e.kind);
+      first.set(e.id, e);
+  return [...sent].map(([id, sentAt]) => ({ id, sentAt, first: first.get(id) ?? null }));
+}
+
+/** what the publishes through `node` sent during [from, to) came to: confirmed, timed out, nacked, lost (each id once, by its first outcome) */
+export function outcomes(h: readonly HistoryEntry[], node: string, from: number, to: number) {
+  const sent = firstOutcomes(h, node, from, to);
+  const first = new Map(sent.filter((o) => o.first).map((o) => [o.id, o.first!.kind]));
   const count = (k: string) => [...first.values()].filter((v) => v === k).length;
-  const lateConfirms = h.filter(
-    (e) => e.kind === 'confirm' && e.node === node && sent.has(e.id!) && first.get(e.id!) === 'timeout',
-  );
+  const lateConfirms = h.filter((e) => e.kind === 'confirm' && e.node === node && first.get(e.id!) === 'timeout');
   return {
-    sent: sent.size,
+    sent: sent.length,
     confirm: count('confirm'),
     timeout: count('timeout'),
     nack: count('nack'),

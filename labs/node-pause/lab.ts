@@ -9,7 +9,7 @@ import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
 import { summaryLine } from '../../src/report/checks.js';
 import { withVariants } from '../../src/variant.js';
-import { analyse, firstConfirmAfter, outcomes } from '../../src/history.js';
+import { analyse, firstConfirmAfter, firstOutcomes, outcomes } from '../../src/history.js';
 import { openLeaderStream } from '../../src/broker/leader-stream.js';
 import { ownCluster } from '../../src/services/cluster.js';
 import { NET_TICKTIME_S } from '../../src/defaults.js';
@@ -117,6 +117,17 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       };
       const an = analyse(history.entries);
       const frozenOut = outcomes(history.entries, leader.name, pauseAt, resumeAt);
+      // what frozenLeaderAnsweredNothing counts, named when it is not nothing: each publish and its first answer
+      const answered = firstOutcomes(history.entries, leader.name, pauseAt, abandonedAt ?? resumeAt).filter(
+        (p) => p.first && p.first.kind !== 'timeout',
+      );
+      if (answered.length)
+        ctx.progress(
+          `${leader.name} answered ${answered.length} publish(es) A sent while it was frozen: ${answered
+            .slice(0, 5)
+            .map((p) => `id ${p.id} sent +${p.sentAt - pauseAt} ms: ${p.first!.kind} +${p.first!.t - pauseAt} ms`)
+            .join('; ')}${answered.length > 5 ? '; …' : ''}`,
+        );
       const ms = (t: number | null) => (t === null ? null : Math.round(t - pauseAt));
       const facts = {
         frozen: victim.name,
