@@ -209,7 +209,7 @@ function buildProgram(
       const jobs = integer(1, 32)(o.jobs, '--jobs');
       // every lab with its defaults, as if run alone without options
       const plan = leaveOut(registry, o.skip).map((entry) => planLab(entry));
-      ended(await runCommand(plan, configFrom(o), { ...o, jobs }, signals, true));
+      ended(await runCommand({ plan, config: configFrom(o), flags: { ...o, jobs }, summary: true }, signals));
     });
   for (const { name, title } of catalogue) {
     const meta = registry.find((entry) => entry.name === name);
@@ -283,7 +283,7 @@ function labCommand(
       return;
     }
     const { runCommand } = await import('./commands/run-labs.js');
-    ended(await runCommand([planned], configFrom(o), o, signals, false));
+    ended(await runCommand({ plan: [planned], config: configFrom(o), flags: o, summary: false }, signals));
   });
   for (const tool of entry.tools ?? []) labToolCommand(cmd, entry, tool, ended);
 }

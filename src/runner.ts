@@ -8,7 +8,7 @@ import { Broker } from './broker/broker.js';
 import { Management } from './broker/management.js';
 import { capabilities, type Capabilities } from './broker/capabilities.js';
 import { measureCapabilities } from './broker/capability-probe.js';
-import { declareTopology, purgeTopology } from './broker/topology.js';
+import { declareTopology, purgeTopology, type Topology } from './broker/topology.js';
 import { openDb, type Db } from './db/client.js';
 import { EventLog } from './log/events.js';
 import { namesFor, type Names } from './names.js';
@@ -59,14 +59,27 @@ export interface Hooks {
   observer?: RunObserver;
 }
 
-/** each lab runs with the options it was planned with (src/lab.ts planLab), in the plan's order */
-export async function runLabs(
-  plan: readonly PlannedLab[],
-  config: Config,
-  opts: RunOptions,
-  hooks: Hooks,
-  signal: AbortSignal,
-): Promise<{ session: SessionInfo; reports: LabReport[]; lost?: EnvError }> {
+/** what runLabs is asked to do: which labs, against which services, how, told to whom, until when */
+export interface RunRequest {
+  /** the labs, each with the options it was planned with (src/lab.ts planLab), in the order they report */
+  plan: readonly PlannedLab[];
+  config: Config;
+  options: RunOptions;
+  hooks: Hooks;
+  /** aborts the run (Ctrl-C): the labs stop and runLabs rejects with Interrupted */
+  signal: AbortSignal;
+}
+
+/** what a run gave: the services it ran on, one report per lab, and the first service it lost (the run ends with exit 2) */
+export interface RunResult {
+  session: SessionInfo;
+  reports: LabReport[];
+  lost?: EnvError;
+}
+
+/** run the plan's labs; each lab's report reaches hooks.onReport as soon as it and every earlier lab finished */
+export async function runLabs(request: RunRequest): Promise<RunResult> {
+  const { plan, config, options: opts, hooks, signal } = request;
   const jobs = opts.jobs ?? 1;
   const entries = plan.map((p) => p.entry);
   // a broken variant the lab does not declare is refused before anything runs (exit 2)
@@ -137,7 +150,7 @@ export async function runLabs(
           outcome = await runOne({
             ...planned,
             config: configs[i]!,
-            opts: { ...opts, out },
+            runOptions: { ...opts, out },
             hooks: labHooks,
             signal: stop.signal,
             db,
@@ -198,7 +211,8 @@ interface LabOutcome {
 /** one lab's run: the lab with its options, and what the run shares with it */
 interface LabRun<O> extends PlannedLab<O> {
   config: Config;
-  opts: RunOptions;
+  /** how this run goes (--step, --verbose, …); `out` is this lab's own folder */
+  runOptions: RunOptions;
   hooks: Hooks;
   signal: AbortSignal;
   db: Db;
@@ -210,66 +224,45 @@ interface LabRun<O> extends PlannedLab<O> {
 /** how long a disruptive lab stopped by a lost service gets to start what it stopped (an outage waits up to 120 s for it) */
 const DISRUPTIVE_SETTLE_MS = 150_000;
 
-/** a lab whose `requires` says it cannot run here: SKIP with the reason (run alone, the CLI refused it first) */
-function skippedReport(entry: LabMeta, reason: string, namespace?: string): LabReport {
-  const none = { setupMs: 0, runMs: 0, totalMs: 0 };
+/** a lab's report before anything ran: no lines, checks, facts or events yet, no time spent */
+function emptyReport(entry: LabMeta, status: LabReport['status']): LabReport {
   return {
     lab: entry.name,
     title: entry.title,
-    status: 'skipped',
-    skipped: reason,
+    status,
     lines: [],
     checks: [],
     facts: {},
-    timings: none,
+    timings: { setupMs: 0, runMs: 0, totalMs: 0 },
     events: [],
-    ...(namespace ? { namespace } : {}),
   };
 }
 
-/** the report of a lab that stopped because a service was lost or refused */
-function environmentReport(entry: LabMeta, e: EnvError, base?: LabReport): LabReport {
+/** a lab whose `requires` says it cannot run here: SKIP with the reason (run alone, the CLI refused it first) */
+function skippedReport(entry: LabMeta, reason: string, namespace?: string): LabReport {
+  return { ...emptyReport(entry, 'skipped'), skipped: reason, ...(namespace ? { namespace } : {}) };
+}
+
+/** the report of a lab that stopped because a service was lost or refused: `base`, what the lab got to */
+function environmentReport(entry: LabMeta, e: EnvError, base = emptyReport(entry, 'error')): LabReport {
   // "RabbitMQ at amqp://app:***@…: unreachable" names its service and URL in front
   const named = /^(RabbitMQ management API|RabbitMQ|PostgreSQL) at (\S+?):? /.exec(e.message);
   const service = e instanceof ServiceLost ? e.service : (named?.[1] ?? 'environment');
   const url = e instanceof ServiceLost ? maskUrl(e.url) : (named?.[2] ?? '');
-  const report: LabReport = {
-    ...(base ?? {
-      lab: entry.name,
-      title: entry.title,
-      lines: [],
-      checks: [],
-      facts: {},
-      timings: { setupMs: 0, runMs: 0, totalMs: 0 },
-      events: [],
-    }),
-    status: 'error',
-    error: e.message,
-    environment: { service, url, message: e.message },
-  };
-  return report;
+  return { ...base, status: 'error', error: e.message, environment: { service, url, message: e.message } };
 }
 
 async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
-  const { entry, options, config, opts, hooks, signal, db, broker, watch } = run;
+  const { entry, options, config, runOptions, hooks, signal, db, broker, watch } = run;
   const started = performance.now();
   const names = namesFor(config);
   const observer = hooks.observer;
   const log = new EventLog(
     { lab: entry.name },
-    opts.verbose ? hooks.stderr : undefined,
+    runOptions.verbose ? hooks.stderr : undefined,
     observer && ((e) => observer.event(entry.name, e)),
   );
-  const report: LabReport = {
-    lab: entry.name,
-    title: entry.title,
-    status: 'error',
-    lines: [],
-    checks: [],
-    facts: {},
-    timings: { setupMs: 0, runMs: 0, totalMs: 0 },
-    events: log.events,
-  };
+  const report: LabReport = { ...emptyReport(entry, 'error'), events: log.events };
   const faults = [...faultsFor(entry)];
   if (faults.length) report.faults = faults;
   const { lab } = await entry.load();
@@ -283,17 +276,19 @@ async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
   const orLost = <T>(p: Promise<T>) => Promise.race([p, watch.lost]);
   let sampler: ReturnType<typeof sampleDepths> | undefined;
   let running: Promise<LabResult> | undefined;
-  const samplerConn = opts.depths ? samplerConnection(config.amqpUrl) : null; // connects while the lab is set up
+  const samplerConn = runOptions.depths ? samplerConnection(config.amqpUrl) : null; // connects while the lab is set up
   try {
-    const queues = await orLost(
-      prepare(lab, broker, db, names, options, (q) =>
+    // the topology as data, built once: declared, purged, reported, and counted at each checkpoint
+    const topology = lab.topology?.(names, options);
+    const queues = topology?.queues.map((q) => q.name) ?? [];
+    await orLost(
+      prepare(lab, topology, broker, db, names, (q) =>
         hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`),
       ),
     );
     report.timings.setupMs = performance.now() - started;
     const pause = { sample: async () => {} };
-    const ctx = context({ ...run, signal: labSignal }, lab, log, names, pause);
-    const topology = lab.topology?.(names, options);
+    const ctx = context({ ...run, signal: labSignal }, { log, names, queues, pause });
     if (topology) report.topology = topology;
     observer?.labStarted({
       lab: entry.name,
@@ -383,37 +378,38 @@ function refuseUndeclared(entry: LabMeta, result: LabResult): void {
   }
 }
 
-/** declare the topology and schema, then reset the lab's own state; returns the lab's queue names */
+/** declare the topology and schema, then reset the lab's own state */
 async function prepare<O>(
   lab: Lab<O>,
+  topology: Topology | undefined,
   broker: Broker,
   db: Db,
   names: Names,
-  options: O,
   onRecreate: (q: string) => void,
-): Promise<string[]> {
-  const topology = lab.topology?.(names, options);
+): Promise<void> {
   if (topology) {
     await declareTopology(broker, topology, onRecreate);
     await purgeTopology(broker, topology);
   }
   if (lab.schema) await db.unsafe(lab.schema(names));
   if (lab.reset) await db.unsafe(lab.reset(names));
-  return topology?.queues.map((q) => q.name) ?? [];
+}
+
+/** what runOne set up for the lab before its ctx is built */
+interface LabSetup {
+  log: EventLog;
+  names: Names;
+  /** the topology's queues: the counts a checkpoint shows */
+  queues: readonly string[];
+  /** the --live page's depth sample at a --step pause (a no-op until the sampler runs) */
+  pause: { sample(): Promise<void> };
 }
 
 /** the lab's ctx; `run.signal` is the lab's own (it also ends when a service is lost) */
-function context<O>(
-  run: LabRun<O>,
-  lab: Lab<O>,
-  log: EventLog,
-  names: Names,
-  pause: { sample(): Promise<void> },
-): LabContext<O> {
-  const { entry, options, config, opts, hooks, signal, broker, db, watch } = run;
+function context<O>(run: LabRun<O>, { log, names, queues, pause }: LabSetup): LabContext<O> {
+  const { entry, options, config, runOptions, hooks, signal, broker, db, watch } = run;
   let seq = 0;
   const mgmt = new Management(config.mgmtUrl, config.vhost);
-  const queuesOf = () => lab.topology?.(names, options).queues.map((q) => q.name) ?? [];
   const faults = faultsFor(entry);
   if (faults.size)
     hooks.stderr(`${entry.name}: ${FAULT_ENV} asks for the broken variant(s) ${[...faults].join(', ')} (test only)`);
@@ -426,7 +422,7 @@ function context<O>(
     caps: run.capabilities,
     log,
     options,
-    outDir: opts.out,
+    outDir: runOptions.out,
     config,
     async checkpoint(name, detail = {}, message) {
       if (!Object.hasOwn(entry.checkpoints, name)) {
@@ -438,8 +434,12 @@ function context<O>(
       const token = `${entry.name}-${name}-${++seq}`;
       // the view (description, message, counts) costs a few requests: only when someone looks at it
       const view =
-        opts.step || opts.views
-          ? await checkpointView(entry, name, seq, detail, message, queuesOf(), broker, mgmt, opts.step)
+        runOptions.step || runOptions.views
+          ? await checkpointView(
+              entry,
+              { name, seq, detail, message },
+              { queues, broker, mgmt, fresh: runOptions.step },
+            )
           : undefined;
       log.emit(
         'checkpoint',
@@ -447,7 +447,7 @@ function context<O>(
         undefined,
         view ? { view } : undefined,
       );
-      if (opts.step && view) {
+      if (runOptions.step && view) {
         hooks.stderr('\n' + checkpointLines(view, hooks.width).join('\n'));
         if (hooks.observer) await pause.sample(); // the live page shows the counts of this moment
         await hooks.waitForEnter('  press Enter to continue (Ctrl-C stops the lab) ');
@@ -459,7 +459,7 @@ function context<O>(
     // races later) must not crash the process as an unhandled rejection; awaiting it still throws
     sleep: (ms) => handled(sleep(ms, signal)),
     // a paused (--step) run waits for the user, not for a clock
-    within: (p, ms, what) => handled(within(p, opts.step ? 24 * 3600_000 : ms, what, signal)),
+    within: (p, ms, what) => handled(within(p, runOptions.step ? 24 * 3600_000 : ms, what, signal)),
     signal,
     now: () => performance.now(),
     fault: (name) => faults.has(name),
@@ -469,17 +469,27 @@ function context<O>(
   };
 }
 
+/** one call of ctx.checkpoint: its name, its number in the lab's run, what the lab passed with it */
+interface CheckpointCall {
+  name: string;
+  seq: number;
+  detail: Record<string, unknown>;
+  message: MessageAtCheckpoint | undefined;
+}
+
+/** where a checkpoint's counts come from; `fresh`: wait for statistics newer than the pause (--step) */
+interface CountsSource {
+  queues: readonly string[];
+  broker: Broker;
+  mgmt: Management;
+  fresh: boolean;
+}
+
 /** what a checkpoint shows: the lab's description of it, the message, every queue's counts now */
 async function checkpointView(
   entry: LabMeta,
-  name: string,
-  seq: number,
-  detail: Record<string, unknown>,
-  message: MessageAtCheckpoint | undefined,
-  queues: string[],
-  broker: Broker,
-  mgmt: Management,
-  fresh: boolean,
+  { name, seq, detail, message }: CheckpointCall,
+  { queues, broker, mgmt, fresh }: CountsSource,
 ): Promise<CheckpointView> {
   const at = new Date().toISOString();
   // a message on a TTL hop (message.queue) leaves before a fresh sample could show it: ready only, then

@@ -141,13 +141,13 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
         /^mqlab: db-outage needs the services `mqlab up` started: MQLAB_AMQP_URL is amqp:\/\/app:\*\*\*@127\.0\.0\.2:/,
       );
       const hooks = { stderr: () => {}, waitForEnter: async () => {} };
-      const { reports } = await runLabs(
-        [planLab(meta), planLab(meta)],
-        { ...CONFIG, home },
-        { verbose: false, step: false },
+      const { reports } = await runLabs({
+        plan: [planLab(meta), planLab(meta)],
+        config: { ...CONFIG, home },
+        options: { verbose: false, step: false },
         hooks,
-        new AbortController().signal,
-      );
+        signal: new AbortController().signal,
+      });
       expect(reports.map((x) => [x.status, x.skipped])).toEqual([
         [
           'skipped',

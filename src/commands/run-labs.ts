@@ -3,7 +3,7 @@
  * The --html writer and the --live page load only when asked for.
  */
 import readline from 'node:readline';
-import type { LabMeta, PlannedLab } from '../lab.js';
+import type { PlannedLab } from '../lab.js';
 import type { Config } from '../config.js';
 import { runLabs } from '../runner.js';
 import type { LabReport } from '../report/lab-report.js';
@@ -49,36 +49,45 @@ export interface RunSignals {
  */
 export type RunOutcome = { junit?: JunitFile | undefined } & ({ code: number } | { error: unknown });
 
-export async function runCommand(
-  plan: readonly PlannedLab[],
-  config: Config,
-  flags: RunFlags,
-  { signal, quit }: RunSignals,
-  summary: boolean,
-): Promise<RunOutcome> {
-  const junit = flags.junit
+/** one `mqlab <lab>` or `mqlab all`, as its action hands it over */
+export interface CommandRun {
+  plan: readonly PlannedLab[];
+  config: Config;
+  flags: RunFlags;
+  /** `mqlab all`: a heading per lab and the summary table; a lab that cannot run here is SKIP, not exit 2 */
+  summary: boolean;
+}
+
+/** a CommandRun under way: the first Ctrl-C's signal, and the --junit file each lab is added to as it ends */
+interface ActiveRun extends CommandRun {
+  signal: AbortSignal;
+  junit: JunitFile | undefined;
+}
+
+/** an ActiveRun once its pages are ready: the --live page (if asked for) and the --html writer (loaded if asked for) */
+interface ReportedRun extends ActiveRun {
+  live: LiveSession | null;
+  writeHtml: typeof import('../report/html.js').writeHtml | undefined;
+}
+
+export async function runCommand(run: CommandRun, { signal, quit }: RunSignals): Promise<RunOutcome> {
+  const junit = run.flags.junit
     ? new JunitFile(
-        flags.junit,
-        plan.map((p) => p.entry.name),
+        run.flags.junit,
+        run.plan.map((p) => p.entry.name),
       )
     : undefined;
   // not removed when the run ends: a second Ctrl-C while stdout drains finds the file already written
   if (junit) quit.addEventListener('quit', (e) => ((e as QuitNow).junit = junit));
   try {
-    return { code: await runAndPrint(plan, config, flags, signal, summary, junit), junit };
+    return { code: await runAndPrint({ ...run, signal, junit }), junit };
   } catch (error) {
     return { error, junit };
   }
 }
 
-async function runAndPrint(
-  plan: readonly PlannedLab[],
-  config: Config,
-  flags: RunFlags,
-  signal: AbortSignal,
-  summary: boolean,
-  junit: JunitFile | undefined,
-): Promise<number> {
+async function runAndPrint(run: ActiveRun): Promise<number> {
+  const { plan, config, flags, signal, summary } = run;
   const entries = plan.map((p) => p.entry);
   checkOutputPaths(flags);
   // a lab run alone that cannot run here (e.g. it needs a cluster) is an environment error: one line, exit 2
@@ -91,7 +100,7 @@ async function runAndPrint(
   if (flags.html) html?.checkHtmlTarget(flags.html, summary);
   const liveCode = flags.live || flags.port !== undefined ? await import('../live/session.js') : null;
   const port = liveCode ? liveCode.livePort(flags) : null;
-  const lock = await holdServices(entries, config, flags, summary, signal);
+  const lock = await holdServices(run);
   let live: LiveSession | null = null;
   try {
     live = port === null || !liveCode ? null : await liveCode.startLive(port);
@@ -99,7 +108,7 @@ async function runAndPrint(
       process.stderr.write(`mqlab: live page at ${live.url} (127.0.0.1 only); the run starts when a page connects\n`);
       await live.firstPage(() => waitForEnter('  (or press Enter to start without one) ', signal));
     }
-    return await runAndReport(plan, config, flags, signal, summary, junit, live, html?.writeHtml);
+    return await runAndReport({ ...run, live, writeHtml: html?.writeHtml });
   } finally {
     await live?.close();
     lock?.release();
@@ -110,13 +119,8 @@ async function runAndPrint(
  * The set lock of mqlab's services (src/services/set-lock.ts): shared, or exclusive when a lab that
  * stops, restarts or kills a service will run (`mqlab all` then holds it for the whole run).
  */
-async function holdServices(
-  entries: readonly LabMeta[],
-  config: Config,
-  flags: RunFlags,
-  summary: boolean,
-  signal: AbortSignal,
-) {
+async function holdServices({ plan, config, flags, summary, signal }: ActiveRun) {
+  const entries = plan.map((p) => p.entry);
   let disruptive = false;
   for (const e of entries) if (e.disruptive && !(await e.requires?.(config))) disruptive = true;
   const what = summary ? 'mqlab all' : (entries[0]?.name ?? 'mqlab');
@@ -130,25 +134,17 @@ async function holdServices(
   });
 }
 
-async function runAndReport(
-  plan: readonly PlannedLab[],
-  config: Config,
-  flags: RunFlags,
-  signal: AbortSignal,
-  summary: boolean,
-  junit: JunitFile | undefined,
-  live: LiveSession | null,
-  writeHtml: typeof import('../report/html.js').writeHtml | undefined,
-): Promise<number> {
+async function runAndReport(run: ReportedRun): Promise<number> {
+  const { plan, config, flags, signal, summary, junit, live, writeHtml } = run;
   const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   let first = true;
   const started = performance.now();
-  const { session, reports, lost } = await runLabs(
+  const { session, reports, lost } = await runLabs({
     plan,
     config,
     // views: each checkpoint's counts and message taken at the pause, for the bench (live or recorded)
-    {
+    options: {
       verbose: Boolean(flags.verbose),
       step: Boolean(flags.step),
       out: flags.out,
@@ -156,7 +152,7 @@ async function runAndReport(
       views: Boolean(live || flags.html),
       depths: Boolean(flags.json || live || flags.html),
     },
-    {
+    hooks: {
       stderr: (line) => process.stderr.write(line + '\n'),
       waitForEnter: (prompt) => (live ? live.pause(() => waitForEnter(prompt, signal)) : waitForEnter(prompt, signal)),
       ...(live ? { observer: live.feed } : {}),
@@ -171,7 +167,7 @@ async function runAndReport(
       },
     },
     signal,
-  );
+  });
   // --json and --html: one document, printed and drawn
   const doc = flags.json || flags.html ? jsonDocument(session, reports, config) : null;
   if (flags.json) process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
