@@ -14,4 +14,16 @@ describe('each error class carries the exit code main ends with (README: 2 usage
     expect(err).toBeInstanceOf(MqlabError);
     expect(err.exitCode).toBe(code);
   });
+
+  // the kind names the --junit <error type> of a run that ended early (main.ts runEnd)
+  it.each([
+    [new EnvError('RabbitMQ at amqp://x: unreachable'), 'environment'],
+    [new UsageError('--jobs takes 1 to 32'), 'usage'],
+    [new ServiceLost('RabbitMQ', 'amqp://h', 'connection closed'), 'environment'],
+    [new Interrupted(), 'interrupted'],
+    [new LabError('the consumer never started'), 'internal'],
+    [new TimedOut(1500, 'the redelivery'), 'internal'],
+  ] as const)('%s: kind %s', (err, kind) => {
+    expect(err.kind).toBe(kind);
+  });
 });

@@ -1,14 +1,19 @@
+/** what kind of end an error is, as the --junit file's <error type> names it */
+export type ErrorKind = 'usage' | 'environment' | 'interrupted' | 'internal';
+
 /**
  * An error mqlab expects, carrying the exit code the program ends with (README "Exit codes": 2 a
- * usage or environment error, 130 interrupted, 1 anything else). main reads `exitCode`.
+ * usage or environment error, 130 interrupted, 1 anything else) and its kind. main reads both.
  */
 export abstract class MqlabError extends Error {
   abstract readonly exitCode: 1 | 2 | 130;
+  abstract readonly kind: ErrorKind;
 }
 
 /** An error the user can act on: printed as one line plus what to do, exit code 2. */
 export class EnvError extends MqlabError {
   readonly exitCode = 2;
+  readonly kind: 'environment' | 'usage' = 'environment';
   constructor(
     message: string,
     readonly hint?: string,
@@ -20,6 +25,7 @@ export class EnvError extends MqlabError {
 
 /** Wrong flags or arguments: exit code 2. */
 export class UsageError extends EnvError {
+  override readonly kind = 'usage';
   constructor(message: string, hint?: string) {
     super(message, hint);
     this.name = 'UsageError';
@@ -29,6 +35,7 @@ export class UsageError extends EnvError {
 /** The run was interrupted (Ctrl-C, SIGTERM): exit code 130. */
 export class Interrupted extends MqlabError {
   readonly exitCode = 130;
+  readonly kind = 'interrupted';
   constructor(readonly signal = 'SIGINT') {
     super(`interrupted by ${signal}`);
     this.name = 'Interrupted';
@@ -41,6 +48,7 @@ export class Interrupted extends MqlabError {
  */
 export class LabError extends MqlabError {
   readonly exitCode = 1;
+  readonly kind = 'internal';
   constructor(message: string) {
     super(message);
     this.name = 'LabError';

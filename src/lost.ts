@@ -16,7 +16,6 @@ export const LOST_HINT = 'run `mqlab up` (or bring the service back), then re-ru
 export const CHILD_LOST_EXIT = 75;
 
 export class ServiceLost extends EnvError {
-  readonly kind = 'environment';
   constructor(
     readonly service: ServiceName,
     readonly url: string,

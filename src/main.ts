@@ -5,7 +5,7 @@
  */
 import { runCli, type Outcome } from './cli.js';
 import type { Catalogue } from './lab.js';
-import { EnvError, MqlabError, UsageError } from './errors.js';
+import { EnvError, MqlabError } from './errors.js';
 import { maskText } from './urls.js';
 import type * as JunitModule from './report/junit-file.js';
 import type { RunEnd } from './report/junit.js';
@@ -103,7 +103,8 @@ function runEnd(err: unknown, code: number): Pick<RunEnd, 'kind' | 'message'> {
     return { kind: 'interrupted', message: 'interrupted (SIGINT/SIGTERM); the next run resets the lab state' };
   if (code === 2)
     return {
-      kind: err instanceof EnvError && !(err instanceof UsageError) ? 'environment' : 'usage',
+      // commander's own usage errors (an unknown flag) are no MqlabError
+      kind: err instanceof MqlabError ? err.kind : 'usage',
       message: e?.hint ? `${message} (${e.hint})` : message,
     };
   return { kind: 'internal', message };

@@ -10,6 +10,7 @@ import type { LabReport } from './lab-report.js';
 import { formatExpected, formatValue, type CheckResult } from './checks.js';
 import { renderLab } from './text.js';
 import { element, XML_DECLARATION } from './xml.js';
+import type { ErrorKind } from '../errors.js';
 
 export interface JunitLab {
   report: LabReport;
@@ -18,7 +19,7 @@ export interface JunitLab {
 
 /** why a run ended before every lab reported: exit 2 (usage, environment), 130 (interrupted) or 1 (internal) */
 export interface RunEnd {
-  kind: 'usage' | 'environment' | 'interrupted' | 'internal';
+  kind: ErrorKind;
   message: string;
   /** the lab that was running, or undefined before any lab started */
   lab?: string | undefined;
