@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { names } from './names.js';
+import { namespaced } from './names.js';
 
 describe('names', () => {
   it('keeps the seed names without a namespace', () => {
-    const n = names('');
+    const n = namespaced('');
     expect([n.q('me12.retry.work'), n.t('retry_effect'), n.p('me12-hold')]).toEqual([
       'me12.retry.work',
       'retry_effect',
@@ -12,7 +12,7 @@ describe('names', () => {
   });
 
   it('prefixes queues, tables and policies with the namespace', () => {
-    const n = names('ws1');
+    const n = namespaced('ws1');
     expect([n.q('me12.retry.work'), n.t('retry_effect'), n.p('me12-hold')]).toEqual([
       'ws1.me12.retry.work',
       'ws1_retry_effect',
@@ -21,8 +21,8 @@ describe('names', () => {
   });
 
   it('builds the exact, anchored pattern the seed uses for a policy', () => {
-    expect(names('').exact('me12.retry.hold')).toBe('^me12[.]retry[.]hold$');
-    const re = new RegExp(names('ws1').exact(names('ws1').q('me12.retry.hold')));
+    expect(namespaced('').exact('me12.retry.hold')).toBe('^me12[.]retry[.]hold$');
+    const re = new RegExp(namespaced('ws1').exact(namespaced('ws1').q('me12.retry.hold')));
     expect(re.test('ws1.me12.retry.hold')).toBe(true);
     expect(re.test('ws1.me12.retry.hold.target')).toBe(false);
     expect(re.test('ws1Xme12.retry.hold')).toBe(false);

@@ -20,7 +20,8 @@ export interface Names {
   exact: (queue: string) => string;
 }
 
-export function names(namespace: string): Names {
+/** the names of a namespace ('' for none) */
+export function namespaced(namespace: string): Names {
   const pre = (sep: string) => (name: string) => (namespace ? `${namespace}${sep}${name}` : name);
   return {
     namespace,
@@ -33,4 +34,4 @@ export function names(namespace: string): Names {
 }
 
 /** the run's names from its config (--namespace / MQLAB_NAMESPACE) */
-export const namesFor = (config: Pick<Config, 'namespace'>): Names => names(config.namespace);
+export const namesFor = (config: Pick<Config, 'namespace'>): Names => namespaced(config.namespace);

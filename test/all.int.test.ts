@@ -6,7 +6,7 @@ import { reportErrors } from './report-validate.js';
 import { registry } from '../labs/registry.js';
 import { atLeast } from '../src/broker/capabilities.js';
 import { labOptions } from '../src/lab.js';
-import { names } from '../src/names.js';
+import { namespaced } from '../src/names.js';
 import { parseRun } from './report.js';
 import { text } from '../src/text.js';
 
@@ -94,7 +94,7 @@ describe('mqlab all', () => {
     for (const [i, entry] of registry.entries()) {
       if (entry.disruptive) continue; // left out with --skip
       const { lab } = await entry.load();
-      for (const q of lab.topology?.(names(labNs(i)), labOptions(entry)).queues ?? [])
+      for (const q of lab.topology?.(namespaced(labNs(i)), labOptions(entry)).queues ?? [])
         expect(await s.mgmt.queue(q.name), q.name).not.toBeNull();
     }
   }, 300_000);

@@ -9,7 +9,7 @@ import { labOptions } from '../src/lab.js';
 import { declareTopology, type Topology } from '../src/broker/topology.js';
 import { CONFIG, useServices, useNamespace } from './helpers.js';
 import { auditDoc } from './audit-support.js';
-import { names } from '../src/names.js';
+import { namespaced } from '../src/names.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 const s = useServices();
@@ -44,7 +44,7 @@ describe("the labs' topologies", () => {
     for (const [i, entry] of registry.entries()) {
       const { lab } = await entry.load();
       const ns = `${NS}_${i}`;
-      const topology = lab.topology?.(names(ns), labOptions(entry));
+      const topology = lab.topology?.(namespaced(ns), labOptions(entry));
       if (!topology) continue;
       await declareTopology(s.broker, topology);
       topologies.push({ lab: entry.name, ns, topology });

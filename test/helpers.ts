@@ -7,7 +7,7 @@ import { Broker } from '../src/broker/broker.js';
 import { Management } from '../src/broker/management.js';
 import { openDb, type Db } from '../src/db/client.js';
 import { loadConfig } from '../src/config.js';
-import { names, type Names } from '../src/names.js';
+import { namespaced, type Names } from '../src/names.js';
 import { namespaceOfFile } from './namespace.js';
 import { parseRun } from './report.js';
 import { must } from '../src/must.js';
@@ -54,7 +54,7 @@ let fileNamespace = '';
  */
 export function useNamespace(fileUrlOrNamespace: string): Names {
   fileNamespace = fileUrlOrNamespace.startsWith('file:') ? namespaceOfFile(fileUrlOrNamespace) : fileUrlOrNamespace;
-  return names(fileNamespace);
+  return namespaced(fileNamespace);
 }
 
 /** the environment of a CLI child: no colours, this file's namespace, then `env` */

@@ -18,12 +18,12 @@ import { archiverVariants, type ArchiverSteps } from './variants.js';
 
 const killAfterCommit = process.argv.includes('--kill-after-commit');
 const rt = await childRuntime<ArchiveNames, Fault>();
-const x = rt.names;
+const name = rt.names;
 const drained = deferred();
 let stopping = false;
 let active = false;
 
-const emit = (fields: Record<string, unknown>) => rt.emit(rt.process, { destination: x.dlq, ...fields });
+const emit = (fields: Record<string, unknown>) => rt.emit(rt.process, { destination: name.dlq, ...fields });
 
 /** the event lines are out before the process dies */
 const flushed = () => new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
@@ -60,7 +60,7 @@ const handleLetter = steps.wrapHandler((m) =>
 );
 
 const consumer = await rt.broker.consume(
-  x.dlq,
+  name.dlq,
   async (m) => {
     active = true;
     emit({ messageId: m.messageId, redelivered: m.redelivered, status: 'received' });
@@ -68,14 +68,14 @@ const consumer = await rt.broker.consume(
     await handleLetter(m);
     active = false;
     if (stopping) drained.resolve();
-    else if ((await rt.broker.depth(x.dlq)) === 0) await stop();
+    else if ((await rt.broker.depth(name.dlq)) === 0) await stop();
   },
   { prefetch: 1 },
 );
 
 /** archive the letter (commit); with --kill-after-commit die once its first row is committed, before the ack */
 async function archive(m: Delivery): Promise<void> {
-  const r = await archiveLetter(rt.db, x, steps.readLetter(m), { dedupe: steps.dedupe });
+  const r = await archiveLetter(rt.db, name, steps.readLetter(m), { dedupe: steps.dedupe });
   if (r.outcome === 'failed')
     emit({ messageId: m.messageId, sqlState: r.sqlState, error: r.error, status: 'failure_recorded' });
   else
@@ -103,7 +103,7 @@ async function stop() {
   }, 0);
 }
 
-if ((await rt.broker.depth(x.dlq)) === 0) await stop();
+if ((await rt.broker.depth(name.dlq)) === 0) await stop();
 try {
   await Promise.race([drained.promise, consumer.failure]);
   emit({ status: 'drained' });

@@ -39,7 +39,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   async run(ctx) {
     if (!ctx.caps.quorumMessageTtl)
       return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no quorum-queue TTL (3.10+)` };
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { db, log } = ctx;
     // the lab's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: ArchiveSteps = {
@@ -48,21 +48,21 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       oldRowDays: 31,
       afterArchive: async () => {},
     };
-    const lateOrder = () => ctx.broker.sendConfirmed(x.work, '{"orderId":"A1003"}', { messageId: 'order-A1003' });
+    const lateOrder = () => ctx.broker.sendConfirmed(name.work, '{"orderId":"A1003"}', { messageId: 'order-A1003' });
     const steps = withVariants(ctx, correct, labVariants(lateOrder));
 
-    const { allDead } = await killOrders(ctx, x, steps);
+    const { allDead } = await killOrders(ctx, name, steps);
 
     // archiver 1 (started while A1002 waits out its TTL) commits its first row and is SIGKILLed
     // before the ack: the broker takes that letter back
     const [run1] = await Promise.all([
-      runChild(ctx, 'archiver-run1', ARCHIVER, { args: ['--kill-after-commit'], names: x }),
+      runChild(ctx, 'archiver-run1', ARCHIVER, { args: ['--kill-after-commit'], names: name }),
       allDead,
     ]);
     const killed = eventsOf(run1, 'killed_before_ack')[0]?.fields ?? {};
     const committed = await db<
       { n: number }[]
-    >`SELECT count(*)::int AS n FROM ${db(x.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
+    >`SELECT count(*)::int AS n FROM ${db(name.archive)} WHERE business_id = ${killed.businessId ?? ''}`;
     const committedBeforeKill = must(committed[0], 'the count of rows committed before the kill').n;
     ctx.progress(`archiver-run1 exited ${run1.exitCode} after committing ${killed.businessId ?? 'nothing'}`);
     const acked1 = eventsOf(run1, 'acked').length;
@@ -70,7 +70,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       acked1 +
       (await depthReaches(
         ctx,
-        x.dlq,
+        name.dlq,
         LETTERS.length - acked1,
         'every dead letter, the killed archiver’s one back, in the DLQ',
       ));
@@ -81,28 +81,28 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     });
 
     // archiver 2 drains the DLQ: the redelivered letter hits the unique business id
-    const run2 = await runChild(ctx, 'archiver-run2', ARCHIVER, { names: x });
+    const run2 = await runChild(ctx, 'archiver-run2', ARCHIVER, { names: name });
     const again = eventsOf(run2, 'received').find((e) => e.fields.messageId === killed.messageId);
     const duplicateSkipped = eventsOf(run2, 'duplicate_skipped').length;
 
-    const rows = await db<ArchiveRow[]>`SELECT * FROM ${db(x.archive)} ORDER BY business_id`;
-    const failures = await db`SELECT message_id, sql_state FROM ${db(x.failure)} ORDER BY id`;
+    const rows = await db<ArchiveRow[]>`SELECT * FROM ${db(name.archive)} ORDER BY business_id`;
+    const failures = await db`SELECT message_id, sql_state FROM ${db(name.failure)} ORDER BY id`;
     const a1002 = rows.find((r) => r.business_id === 'A1002');
     const rowsForRedelivered = rows.filter((r) => r.business_id === killed.businessId).length;
 
     // an operator takes A1001: ARCHIVED → IN_PROGRESS → FIXED; the table refuses to go back
     const statuses = [String(rows.find((r) => r.business_id === 'A1001')?.status)];
     for (const s of steps.statusMoves)
-      statuses.push(await setStatus(db, x, 'A1001', s).then(String, (e: { code?: string }) => `refused ${e.code}`));
-    const backwards = await setStatus(db, x, 'A1001', 'ARCHIVED').then(
+      statuses.push(await setStatus(db, name, 'A1001', s).then(String, (e: { code?: string }) => `refused ${e.code}`));
+    const backwards = await setStatus(db, name, 'A1001', 'ARCHIVED').then(
       () => 'accepted',
       (e: { code?: string }) => String(e.code),
     );
     log.emit('operator', { businessId: 'A1001', statuses, backwardsToArchived: backwards });
 
     // retention: an order archived 31 days ago goes, the fresh rows stay
-    await insertOldRow(ctx, x, 'A0999', steps.oldRowDays);
-    const purge = await purgeArchive(db, x, RETENTION_MS);
+    await insertOldRow(ctx, name, 'A0999', steps.oldRowDays);
+    const purge = await purgeArchive(db, name, RETENTION_MS);
     log.emit('retention', {
       olderThan: formatDuration(RETENTION_MS),
       purged: purge.purged,
@@ -111,7 +111,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     });
 
     await steps.afterArchive();
-    const depths = await Promise.all([x.work, x.payTimeout, x.dlq].map((q) => ctx.broker.depth(q)));
+    const depths = await Promise.all([name.work, name.payTimeout, name.dlq].map((q) => ctx.broker.depth(q)));
     const summary = {
       deadLetters,
       archived: rows.length,
@@ -146,11 +146,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
           [1, 2],
           rows.map((r) => r.attempts),
         ),
-        check('firstDeath', `expired@${x.payTimeout}`, `${a1002?.first_death_reason}@${a1002?.first_death_queue}`),
-        check('lastDeath', `rejected@${x.work}`, `${a1002?.last_death_reason}@${a1002?.last_death_queue}`),
+        check('firstDeath', `expired@${name.payTimeout}`, `${a1002?.first_death_reason}@${a1002?.first_death_queue}`),
+        check('lastDeath', `rejected@${name.work}`, `${a1002?.last_death_reason}@${a1002?.last_death_queue}`),
         check(
           'originalRoute',
-          `${x.business}/${ROUTE.payPending}`,
+          `${name.business}/${ROUTE.payPending}`,
           `${a1002?.original_exchange}/${a1002?.original_routing_key}`,
         ),
         check(
@@ -174,7 +174,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         archivedRows: rows,
         failureRows: failures,
         purgeCutoff: purge.cutoff,
-        queueDepthAfter: { [x.work]: depths[0], [x.payTimeout]: depths[1], [x.dlq]: depths[2] },
+        queueDepthAfter: { [name.work]: depths[0], [name.payTimeout]: depths[1], [name.dlq]: depths[2] },
       },
     };
   },
@@ -186,17 +186,21 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
  * only after it expired in the pay-timeout queue. Returns once the first letter is in the DLQ, with
  * a promise that settles when all three were rejected.
  */
-async function killOrders(ctx: LabContext, x: ArchiveNames, steps: ArchiveSteps): Promise<{ allDead: Promise<void> }> {
+async function killOrders(
+  ctx: LabContext,
+  name: ArchiveNames,
+  steps: ArchiveSteps,
+): Promise<{ allDead: Promise<void> }> {
   const { broker, log } = ctx;
   const rejected = deferred();
   let seen = 0;
   const business = await broker.consume(
-    x.work,
+    name.work,
     (m) => {
       steps.settleOrder(m);
       log.emit('business', {
         messageId: m.messageId,
-        destination: x.work,
+        destination: name.work,
         reason: 'inventory service unavailable',
         status: 'rejected_to_dlx',
       });
@@ -205,13 +209,13 @@ async function killOrders(ctx: LabContext, x: ArchiveNames, steps: ArchiveSteps)
     { prefetch: LETTERS.length },
   );
   for (const l of LETTERS) {
-    await broker.publishConfirmed(x.business, l.route, JSON.stringify(l.payload), {
+    await broker.publishConfirmed(name.business, l.route, JSON.stringify(l.payload), {
       messageId: l.messageId,
       contentType: 'application/json',
     });
-    log.emit('producer', { messageId: l.messageId, destination: `${x.business}/${l.route}`, status: 'confirmed' });
+    log.emit('producer', { messageId: l.messageId, destination: `${name.business}/${l.route}`, status: 'confirmed' });
   }
-  await depthReaches(ctx, x.dlq, 1, 'the first dead letter in the DLQ');
+  await depthReaches(ctx, name.dlq, 1, 'the first dead letter in the DLQ');
   const all = ctx.within(
     Promise.race([rejected.promise, business.failure]),
     10_000,
@@ -236,12 +240,12 @@ async function depthReaches(ctx: LabContext, queue: string, n: number, what: str
 const eventsOf = (run: ChildRun, status: string) => run.events.filter((e) => e.fields.status === status);
 
 /** a row as the archiver would have written it `days` ago */
-async function insertOldRow(ctx: LabContext, x: ArchiveNames, businessId: string, days: number) {
+async function insertOldRow(ctx: LabContext, name: ArchiveNames, businessId: string, days: number) {
   const { db } = ctx;
   await db`
-    INSERT INTO ${db(x.archive)} (business_id, message_id, payload, original_exchange, original_routing_key, first_death_reason,
+    INSERT INTO ${db(name.archive)} (business_id, message_id, payload, original_exchange, original_routing_key, first_death_reason,
       first_death_queue, first_death_at, last_death_reason, last_death_queue, last_death_at, attempts, archived_at)
-    SELECT ${businessId}, ${`order-${businessId}`}, ${JSON.stringify({ orderId: businessId })}, ${x.business}, ${ROUTE.created}, 'rejected',
-      ${x.work}, t, 'rejected', ${x.work}, t, 1, t
+    SELECT ${businessId}, ${`order-${businessId}`}, ${JSON.stringify({ orderId: businessId })}, ${name.business}, ${ROUTE.created}, 'rejected',
+      ${name.work}, t, 'rejected', ${name.work}, t, 1, t
     FROM (SELECT now() - make_interval(days => ${days}) AS t) old`;
 }

@@ -35,28 +35,28 @@ export function names(n: Names) {
 export type ArchiveNames = ReturnType<typeof names>;
 
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
     exchanges: [
-      { name: x.business, type: 'direct' },
-      { name: x.dead, type: 'direct' },
+      { name: name.business, type: 'direct' },
+      { name: name.dead, type: 'direct' },
     ],
     queues: [
-      { name: x.dlq },
-      { name: x.work, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': ROUTE.dead } },
+      { name: name.dlq },
+      { name: name.work, args: { 'x-dead-letter-exchange': name.dead, 'x-dead-letter-routing-key': ROUTE.dead } },
       {
-        name: x.payTimeout,
+        name: name.payTimeout,
         args: {
           'x-message-ttl': PAY_TIMEOUT_MS,
-          'x-dead-letter-exchange': x.business,
+          'x-dead-letter-exchange': name.business,
           'x-dead-letter-routing-key': ROUTE.created,
         },
       },
     ],
     bindings: [
-      { queue: x.work, exchange: x.business, key: ROUTE.created },
-      { queue: x.payTimeout, exchange: x.business, key: ROUTE.payPending },
-      { queue: x.dlq, exchange: x.dead, key: ROUTE.dead },
+      { queue: name.work, exchange: name.business, key: ROUTE.created },
+      { queue: name.payTimeout, exchange: name.business, key: ROUTE.payPending },
+      { queue: name.dlq, exchange: name.dead, key: ROUTE.dead },
     ],
   };
 }
@@ -66,10 +66,10 @@ export function topology(n: Names): Topology {
  * which a trigger enforces) and the failure table for letters the archive table refuses.
  */
 export function schema(n: Names): string {
-  const x = names(n);
+  const name = names(n);
   const statuses = STATUSES.map((s) => `'${s}'`).join(', ');
   return `
-CREATE TABLE IF NOT EXISTS ${x.archive} (
+CREATE TABLE IF NOT EXISTS ${name.archive} (
   id                   bigserial PRIMARY KEY,
   business_id          text NOT NULL UNIQUE CHECK (business_id <> ''),
   message_id           text,
@@ -87,8 +87,8 @@ CREATE TABLE IF NOT EXISTS ${x.archive} (
   status_changed_at    timestamptz NOT NULL DEFAULT now(),
   archived_at          timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX IF NOT EXISTS ${x.archivedAtIndex} ON ${x.archive} (archived_at);
-CREATE TABLE IF NOT EXISTS ${x.failure} (
+CREATE INDEX IF NOT EXISTS ${name.archivedAtIndex} ON ${name.archive} (archived_at);
+CREATE TABLE IF NOT EXISTS ${name.failure} (
   id            bigserial PRIMARY KEY,
   message_id    text UNIQUE,
   payload       text NOT NULL,
@@ -97,7 +97,7 @@ CREATE TABLE IF NOT EXISTS ${x.failure} (
   error         text NOT NULL,
   failed_at     timestamptz NOT NULL DEFAULT now()
 );
-CREATE OR REPLACE FUNCTION ${x.statusGuard}() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION ${name.statusGuard}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.status IS DISTINCT FROM OLD.status THEN
     IF NOT ((OLD.status = 'ARCHIVED' AND NEW.status = 'IN_PROGRESS') OR (OLD.status = 'IN_PROGRESS' AND NEW.status = 'FIXED')) THEN
@@ -108,8 +108,8 @@ BEGIN
   END IF;
   RETURN NEW;
 END $$;
-CREATE OR REPLACE TRIGGER ${x.statusGuard} BEFORE UPDATE OF status ON ${x.archive}
-  FOR EACH ROW EXECUTE FUNCTION ${x.statusGuard}();
+CREATE OR REPLACE TRIGGER ${name.statusGuard} BEFORE UPDATE OF status ON ${name.archive}
+  FOR EACH ROW EXECUTE FUNCTION ${name.statusGuard}();
 `;
 }
 

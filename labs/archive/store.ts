@@ -24,7 +24,7 @@ const refused = (code: unknown): code is string => typeof code === 'string' && /
  */
 export async function archiveLetter(
   db: Db,
-  x: ArchiveNames,
+  name: ArchiveNames,
   letter: Letter,
   { dedupe = true } = {},
 ): Promise<ArchiveOutcome> {
@@ -32,7 +32,7 @@ export async function archiveLetter(
   const onConflict = dedupe ? db`ON CONFLICT (business_id) DO NOTHING` : db``; // without: the test-only fault no-dedupe
   try {
     const rows = await db`
-      INSERT INTO ${db(x.archive)} (business_id, message_id, payload, original_exchange, original_routing_key,
+      INSERT INTO ${db(name.archive)} (business_id, message_id, payload, original_exchange, original_routing_key,
         first_death_reason, first_death_queue, first_death_at, last_death_reason, last_death_queue, last_death_at, attempts)
       VALUES (${r.businessId}, ${r.messageId}, ${r.payload}, ${r.originalExchange}, ${r.originalRoutingKey},
         ${r.firstDeathReason}, ${r.firstDeathQueue}, ${r.firstDeathAt}, ${r.lastDeathReason}, ${r.lastDeathQueue}, ${r.lastDeathAt}, ${r.attempts})
@@ -44,7 +44,7 @@ export async function archiveLetter(
     if (!refused(e.code)) throw err;
     const error = String(e.message);
     await db`
-      INSERT INTO ${db(x.failure)} (message_id, payload, death_history, sql_state, error)
+      INSERT INTO ${db(name.failure)} (message_id, payload, death_history, sql_state, error)
       VALUES (${r.messageId}, ${r.payload}, ${db.json(JSON.parse(JSON.stringify(deadLetterHistory(letter.headers))) as Parameters<typeof db.json>[0])}, ${e.code}, ${error})
       ON CONFLICT (message_id) DO NOTHING`;
     return { outcome: 'failed', sqlState: e.code, error };
@@ -54,12 +54,12 @@ export async function archiveLetter(
 /** move one row to `status`; the table's trigger refuses anything but ARCHIVED → IN_PROGRESS → FIXED */
 export async function setStatus(
   db: Db,
-  x: ArchiveNames,
+  name: ArchiveNames,
   businessId: string,
   status: ArchiveStatus,
 ): Promise<string | null> {
   const rows =
-    await db`UPDATE ${db(x.archive)} SET status = ${status} WHERE business_id = ${businessId} RETURNING status`;
+    await db`UPDATE ${db(name.archive)} SET status = ${status} WHERE business_id = ${businessId} RETURNING status`;
   const [row] = rows;
   return row ? String(row.status) : null;
 }
@@ -72,13 +72,13 @@ export interface PurgeResult {
 }
 
 /** retention: delete the rows archived more than `olderThanMs` ago, by the database's clock */
-export async function purgeArchive(db: Db, x: ArchiveNames, olderThanMs: number): Promise<PurgeResult> {
+export async function purgeArchive(db: Db, name: ArchiveNames, olderThanMs: number): Promise<PurgeResult> {
   const rows = await db`
     WITH c AS (SELECT now() - make_interval(secs => ${olderThanMs / 1000}::float8) AS cutoff),
-    gone AS (DELETE FROM ${db(x.archive)} a USING c WHERE a.archived_at < c.cutoff RETURNING a.business_id)
+    gone AS (DELETE FROM ${db(name.archive)} a USING c WHERE a.archived_at < c.cutoff RETURNING a.business_id)
     SELECT (SELECT cutoff FROM c) AS cutoff,
            (SELECT coalesce(array_agg(business_id ORDER BY business_id), '{}') FROM gone) AS purged,
-           (SELECT count(*)::int FROM ${db(x.archive)}) AS total`;
+           (SELECT count(*)::int FROM ${db(name.archive)}) AS total`;
   const row = must(rows[0], 'the purge summary row');
   const purged = row.purged as string[];
   return { cutoff: row.cutoff as Date, purged, kept: Number(row.total) - purged.length };
@@ -111,15 +111,15 @@ export interface Listing {
 
 export async function listArchive(
   db: Db,
-  x: ArchiveNames,
+  name: ArchiveNames,
   status: ArchiveStatus | undefined,
   limit: number,
 ): Promise<Listing> {
   const where = status ? db`WHERE status = ${status}` : db``;
   const [rows, totals, failureCounts] = await Promise.all([
-    db<ArchiveRow[]>`SELECT * FROM ${db(x.archive)} ${where} ORDER BY archived_at DESC, id DESC LIMIT ${limit}`,
-    db<{ total: number }[]>`SELECT count(*)::int AS total FROM ${db(x.archive)} ${where}`,
-    db<{ failures: number }[]>`SELECT count(*)::int AS failures FROM ${db(x.failure)}`,
+    db<ArchiveRow[]>`SELECT * FROM ${db(name.archive)} ${where} ORDER BY archived_at DESC, id DESC LIMIT ${limit}`,
+    db<{ total: number }[]>`SELECT count(*)::int AS total FROM ${db(name.archive)} ${where}`,
+    db<{ failures: number }[]>`SELECT count(*)::int AS failures FROM ${db(name.failure)}`,
   ]);
   const total = must(totals[0], 'the archive count row').total;
   const failures = must(failureCounts[0], 'the failure count row').failures;

@@ -10,12 +10,12 @@ import { listArchive, purgeArchive, type ArchiveRow } from './store.js';
 import { renderTable, utc, type Column } from './table.js';
 
 export const purge: ToolHandler<PurgeOptions> = async ({ db, names: n, options }) => {
-  const x = names(n);
+  const name = names(n);
   const { olderThanMs } = options;
-  const r = await purgeArchive(db, x, olderThanMs);
+  const r = await purgeArchive(db, name, olderThanMs);
   return {
     lines: [
-      `purged ${r.purged.length} row(s) of ${x.archive} archived before ${utc(r.cutoff)} UTC (older than ${formatDuration(olderThanMs)}); ${r.kept} row(s) kept`,
+      `purged ${r.purged.length} row(s) of ${name.archive} archived before ${utc(r.cutoff)} UTC (older than ${formatDuration(olderThanMs)}); ${r.kept} row(s) kept`,
     ],
     code: 0,
   };
@@ -33,12 +33,14 @@ const COLUMNS: Column<ArchiveRow>[] = [
 ];
 
 export const list: ToolHandler<ListOptions> = async ({ db, names: n, options }) => {
-  const x = names(n);
+  const name = names(n);
   const { status, limit } = options;
-  const { rows, total, failures } = await listArchive(db, x, status, limit);
+  const { rows, total, failures } = await listArchive(db, name, status, limit);
   const filter = status ? ` with status ${status}` : '';
   const lines = rows.length ? renderTable(COLUMNS, rows) : [];
   const shown = rows.length < total ? `showing ${rows.length} of ${total}` : `${total}`;
-  lines.push(`${shown} row(s) in ${x.archive}${filter}; ${failures} letter(s) the table refused are in ${x.failure}`);
+  lines.push(
+    `${shown} row(s) in ${name.archive}${filter}; ${failures} letter(s) the table refused are in ${name.failure}`,
+  );
   return { lines, code: 0 };
 };

@@ -65,20 +65,20 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
         checks: [],
         skipped: `RabbitMQ ${ctx.caps.version} has no at-least-once dead lettering (3.10+)`,
       };
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { broker, log } = ctx;
     const recoverMs = ctx.options.recoverTimeoutMs;
     const runId = randomUUID();
     // the phases, as taught; a broken variant (variants.ts, TEST ONLY) changes one of them
     const phases = withVariants(ctx, PHASES, variants);
-    await clearEarlierPolicy(ctx, x);
+    await clearEarlierPolicy(ctx, name);
 
     // The target is watched for the whole run: every letter of this run that arrives is recorded with its phase.
-    await broker.channel.purgeQueue(x.target);
+    await broker.channel.purgeQueue(name.target);
     const arrivals: Arrival[] = [];
     const held = deferred<Arrival>();
     const target = await broker.consume(
-      x.target,
+      name.target,
       (d) => {
         d.ack();
         if (d.headers[RUN_HEADER] !== runId) return;
@@ -90,60 +90,60 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
           headers: d.headers,
         };
         arrivals.push(a);
-        log.emit('target', { phase: a.phase, messageId: a.messageId, destination: x.target, status: 'received' });
+        log.emit('target', { phase: a.phase, messageId: a.messageId, destination: name.target, status: 'received' });
         if (a.phase === 'at-least-once') held.resolve(a);
       },
       { prefetch: 10 },
     );
 
     // Phase 1: the default strategy. The broker dead-letters into an exchange with no binding: gone.
-    const drop = await rejectWhileUnbound(ctx, x, {
+    const drop = await rejectWhileUnbound(ctx, name, {
       ...phases.drop,
       runId,
       windowMs: ctx.options.windowMs,
     });
-    await ctx.checkpoint('dropped', phaseDetail(x, drop));
-    const dropRebound = await rebind(ctx, x, 'at-most-once');
+    await ctx.checkpoint('dropped', phaseDetail(name, drop));
+    const dropRebound = await rebind(ctx, name, 'at-most-once');
 
     // Phase 2: at-least-once asked for, overflow left at drop-head: the broker falls back to
     // at-most-once. The client sees nothing; the broker's log (on mqlab's own services) says so.
     const brokerLog = ownBrokerLog(ctx.config);
-    const fallback = await rejectWhileUnbound(ctx, x, {
+    const fallback = await rejectWhileUnbound(ctx, name, {
       ...phases.fallback,
       runId,
       windowMs: ctx.options.windowMs,
     });
-    await ctx.checkpoint('fell-back', phaseDetail(x, fallback));
-    const fallbackRebound = await rebind(ctx, x, 'fallback');
-    const warning = typeof brokerLog === 'string' ? null : fallbackWarning(brokerLog.since(), x.source);
+    await ctx.checkpoint('fell-back', phaseDetail(name, fallback));
+    const fallbackRebound = await rebind(ctx, name, 'fallback');
+    const warning = typeof brokerLog === 'string' ? null : fallbackWarning(brokerLog.since(), name.source);
     if (typeof brokerLog === 'string') ctx.progress(`fallback: the broker's warning is not read here: ${brokerLog}`);
     else
       ctx.progress(
-        `fallback: ${warning ? `the broker logged: ${warning}` : `no fallback warning for ${x.source} in ${brokerLog.file}`}`,
+        `fallback: ${warning ? `the broker logged: ${warning}` : `no fallback warning for ${name.source} in ${brokerLog.file}`}`,
       );
 
     // Phase 3: the same letter under at-least-once with reject-publish. Held in the source, delivered after the rebind.
-    const hold = await rejectWhileUnbound(ctx, x, {
+    const hold = await rejectWhileUnbound(ctx, name, {
       ...phases.hold,
       runId,
       windowMs: ctx.options.windowMs,
     });
     // The held letter counts toward max-length: the source refuses publishes one sooner.
-    const refusal = await publishUntilRefused(ctx, x, runId);
+    const refusal = await publishUntilRefused(ctx, name, runId);
     ctx.progress(
-      `at-least-once: ${x.source} confirmed ${refusal.accepted ?? `more than ${POLICY_MAX_LENGTH}`} publishes and then refused one (max-length ${POLICY_MAX_LENGTH}, ${hold.heldAfterMarkers ?? '?'} letter held); took them off again`,
+      `at-least-once: ${name.source} confirmed ${refusal.accepted ?? `more than ${POLICY_MAX_LENGTH}`} publishes and then refused one (max-length ${POLICY_MAX_LENGTH}, ${hold.heldAfterMarkers ?? '?'} letter held); took them off again`,
     );
-    await ctx.checkpoint('letter-held', phaseDetail(x, hold));
-    const holdRebound = await rebind(ctx, x, 'at-least-once');
+    await ctx.checkpoint('letter-held', phaseDetail(name, hold));
+    const holdRebound = await rebind(ctx, name, 'at-least-once');
     ctx.progress(
-      `bound ${x.target} again; waiting up to ${recoverMs / 1000} s for the broker's dead-letter worker (its timer: 180 s on an untuned broker, 1 s on mqlab's services)`,
+      `bound ${name.target} again; waiting up to ${recoverMs / 1000} s for the broker's dead-letter worker (its timer: 180 s on an untuned broker, 1 s on mqlab's services)`,
     );
     const recovered = await ticking(
       ctx,
       (s) => `still waiting for the dead-letter worker: ${s} s since the rebind; the application publishes nothing`,
       () =>
         ctx
-          .within(Promise.race([held.promise, target.failure]), recoverMs, `the held letter in ${x.target}`)
+          .within(Promise.race([held.promise, target.failure]), recoverMs, `the held letter in ${name.target}`)
           .catch((e) => {
             if (e instanceof LabError) return null; // reported by heldLetterDelivered
             throw e;
@@ -154,7 +154,7 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
       afterRebindMs: recovered ? Math.round(recovered.at - holdRebound.reboundAt) : 'none',
     });
     const death = recovered
-      ? deadLetterHistory(recovered.headers).find((e) => e.queue === x.source && e.reason === 'rejected')
+      ? deadLetterHistory(recovered.headers).find((e) => e.queue === name.source && e.reason === 'rejected')
       : undefined;
     const heldLetterDelivered =
       !!recovered && recovered.messageId === EVENT_ID && recovered.body === BODY && death?.count === 1;
@@ -164,7 +164,7 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
     const fallbackArrivals = arrivals.filter((a) => a.phase === 'fallback').length;
     const dropWatchMs = Math.round(ctx.now() - dropRebound.reboundAt);
     const fallbackWatchMs = Math.round(ctx.now() - fallbackRebound.reboundAt);
-    const policyCleared = await clearPolicyWhenEmpty(ctx, x);
+    const policyCleared = await clearPolicyWhenEmpty(ctx, name);
     await target.cancel();
 
     const summary = {
@@ -203,7 +203,7 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
         check('heldLetterDelivered', true, heldLetterDelivered),
       ],
       facts: {
-        policy: x.policy,
+        policy: name.policy,
         sourceAfterReject: statsLine(drop.source),
         sourceFallback: statsLine(fallback.source),
         fallbackWarning: warning ?? (typeof brokerLog === 'string' ? `not read: ${brokerLog}` : null),
@@ -235,29 +235,29 @@ function fallbackPolicyLine(def: Record<string, unknown> | null): string {
 }
 
 /** a policy left by an interrupted run goes first: switching at-least-once off deletes the letters it still holds */
-async function clearEarlierPolicy(ctx: LabContext, x: DropNames) {
-  if ((await ctx.mgmt.policy(x.policy)) === null) return;
+async function clearEarlierPolicy(ctx: LabContext, name: DropNames) {
+  if ((await ctx.mgmt.policy(name.policy)) === null) return;
   ctx.progress(
-    `policy ${x.policy} was left by an earlier run: clearing it first drops the letters that run still held`,
+    `policy ${name.policy} was left by an earlier run: clearing it first drops the letters that run still held`,
   );
-  await ctx.mgmt.deletePolicy(x.policy);
+  await ctx.mgmt.deletePolicy(name.policy);
 }
 
 /** clear the policy only once the statistics show no letter held in the source */
-async function clearPolicyWhenEmpty(ctx: LabContext, x: DropNames): Promise<boolean> {
+async function clearPolicyWhenEmpty(ctx: LabContext, name: DropNames): Promise<boolean> {
   const after = await statsWait(
     ctx,
-    x,
-    `the statistics of ${x.source} to show no held letter before the policy is cleared`,
+    name,
+    `the statistics of ${name.source} to show no held letter before the policy is cleared`,
     (q) => q.messages === 0,
   );
   if (!after || after.messages !== 0) {
     ctx.progress(
-      `kept policy ${x.policy}: ${x.source} shows ${statsLine(after)}; clearing it now would delete held letters`,
+      `kept policy ${name.policy}: ${name.source} shows ${statsLine(after)}; clearing it now would delete held letters`,
     );
     return false;
   }
-  await ctx.mgmt.deletePolicy(x.policy);
-  ctx.log.emit('policy', { policy: x.policy, status: 'cleared' });
+  await ctx.mgmt.deletePolicy(name.policy);
+  ctx.log.emit('policy', { policy: name.policy, status: 'cleared' });
   return true;
 }

@@ -32,12 +32,12 @@ export interface Refusal {
 /** publishes to fill on one channel: the source stays this far below max-length, so none is refused there */
 const FILL_BELOW = 5;
 
-export async function publishUntilRefused(ctx: LabContext, x: DropNames, runId: string): Promise<Refusal> {
+export async function publishUntilRefused(ctx: LabContext, name: DropNames, runId: string): Promise<Refusal> {
   const publish = (ch: ConfirmChannel, n: number) =>
     new Promise<boolean>((resolve) =>
       ch.publish(
         '',
-        x.source,
+        name.source,
         Buffer.from('filler'),
         {
           persistent: true,
@@ -69,14 +69,14 @@ export async function publishUntilRefused(ctx: LabContext, x: DropNames, runId: 
   }
   ctx.log.emit('producer', {
     phase: 'max-length',
-    queue: x.source,
+    queue: name.source,
     accepted,
     nacked,
     status: nacked ? 'refused' : 'never_refused',
   });
   let removed = 0;
   for (let i = 0; i < accepted; i++) {
-    const d = await ctx.broker.get(x.source);
+    const d = await ctx.broker.get(name.source);
     if (!d) break;
     d.ack();
     removed++;

@@ -31,10 +31,10 @@ export type DropNames = ReturnType<typeof names>;
  * bound too, and a variant that keeps the binding keeps one)
  */
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
-    exchanges: [{ name: x.dlx, type: 'direct' }],
-    queues: [{ name: x.source }, { name: x.target }],
-    bindings: [{ queue: x.target, exchange: x.dlx, key: ROUTING_KEY }],
+    exchanges: [{ name: name.dlx, type: 'direct' }],
+    queues: [{ name: name.source }, { name: name.target }],
+    bindings: [{ queue: name.target, exchange: name.dlx, key: ROUTING_KEY }],
   };
 }

@@ -61,13 +61,13 @@ export interface Rebound {
   reboundAt: number;
 }
 
-export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: PhaseInput): Promise<PhaseResult> {
+export async function rejectWhileUnbound(ctx: LabContext, name: DropNames, p: PhaseInput): Promise<PhaseResult> {
   const { broker, mgmt, log } = ctx;
   const policy = deadLetterPolicy(
     {
-      name: x.policy,
-      pattern: x.pattern,
-      dlx: x.dlx,
+      name: name.policy,
+      pattern: name.pattern,
+      dlx: name.dlx,
       routingKey: ROUTING_KEY,
       strategy: p.strategy,
       rejectPublish: p.rejectPublish,
@@ -78,33 +78,38 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
   log.emit('policy', {
     phase: p.phase,
     policy: policy.name,
-    queue: x.source,
+    queue: name.source,
     strategy: policy.definition['dead-letter-strategy'] ?? 'default',
     overflow: policy.definition.overflow ?? 'default',
     status: 'applied',
   });
 
-  if (!p.keepBinding) await broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY);
-  const targetUnbound = !(await mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY));
+  if (!p.keepBinding) await broker.channel.unbindQueue(name.target, name.dlx, ROUTING_KEY);
+  const targetUnbound = !(await mgmt.hasBinding(name.dlx, name.target, ROUTING_KEY));
   // the policy's definition reaches the queue's statistics like the counts do: wait for it first
   const applied = (q: QueueStats) => q.policy === policy.name && sameDefinition(q.policyDefinition, policy.definition);
-  await statsWait(ctx, x, `the statistics of ${x.source} to show policy ${policy.name} as just applied`, applied);
+  await statsWait(ctx, name, `the statistics of ${name.source} to show policy ${policy.name} as just applied`, applied);
 
   const rejected = deferred<number>();
-  const consumer = await broker.consume(x.source, (d) => {
+  const consumer = await broker.consume(name.source, (d) => {
     d.reject(false);
-    log.emit('consumer', { phase: p.phase, messageId: d.messageId, destination: x.source, status: 'rejected_to_dlx' });
+    log.emit('consumer', {
+      phase: p.phase,
+      messageId: d.messageId,
+      destination: name.source,
+      status: 'rejected_to_dlx',
+    });
     if (d.headers[RUN_HEADER] === p.runId && d.headers[PHASE_HEADER] === p.phase) rejected.resolve(ctx.now());
   });
-  await broker.sendConfirmed(x.source, BODY, {
+  await broker.sendConfirmed(name.source, BODY, {
     messageId: EVENT_ID,
     headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase },
   });
-  log.emit('producer', { phase: p.phase, messageId: EVENT_ID, destination: x.source, status: 'confirmed' });
+  log.emit('producer', { phase: p.phase, messageId: EVENT_ID, destination: name.source, status: 'confirmed' });
   const rejectedAt = await ctx.within(
     Promise.race([rejected.promise, consumer.failure]),
     5000,
-    `${EVENT_ID} on ${x.source}`,
+    `${EVENT_ID} on ${name.source}`,
   );
   await consumer.cancel();
 
@@ -113,17 +118,17 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
   // messages - ready - unacked are the letters held (0: dropped). The queue's counts are sampled on the quorum
   // tick; a counter from another source (the channel's deliver_get) can run ahead of them.
   for (let n = 1; n <= p.markers; n++)
-    await broker.sendConfirmed(x.source, 'marker', {
+    await broker.sendConfirmed(name.source, 'marker', {
       messageId: `${MARKER_ID}-${n}`,
       headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase },
     });
   ctx.progress(
-    `${p.phase}: rejected ${EVENT_ID}; ${x.target} stays unbound for ${p.windowMs / 1000} s and until the statistics show the ${p.markers} markers published after it`,
+    `${p.phase}: rejected ${EVENT_ID}; ${name.target} stays unbound for ${p.windowMs / 1000} s and until the statistics show the ${p.markers} markers published after it`,
   );
   const sample = statsWait(
     ctx,
-    x,
-    `the statistics of ${x.source} to show the markers`,
+    name,
+    `the statistics of ${name.source} to show the markers`,
     (q) => applied(q) && q.ready === p.markers && q.unacked === 0,
   );
   sample.catch(() => {}); // awaited below; an interrupted sleep must not leave it unhandled
@@ -132,19 +137,19 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
   const held = source && source.ready === p.markers ? heldLetters(source) : null;
   log.emit('mgmt', {
     phase: p.phase,
-    queue: x.source,
+    queue: name.source,
     messages: source?.messages,
     ready: source?.ready,
     unacked: source?.unacked,
     held,
     status: 'sampled',
   });
-  const markersRemoved = await removeMarkers(ctx, x, p);
+  const markersRemoved = await removeMarkers(ctx, name, p);
   const afterMarkers = p.sampleAfterMarkers
     ? await statsWait(
         ctx,
-        x,
-        `the statistics of ${x.source} to show the markers gone`,
+        name,
+        `the statistics of ${name.source} to show the markers gone`,
         (q) => applied(q) && q.ready === 0 && q.unacked === 0,
       )
     : null;
@@ -152,14 +157,14 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
   if (afterMarkers)
     log.emit('mgmt', {
       phase: p.phase,
-      queue: x.source,
+      queue: name.source,
       messages: afterMarkers.messages,
       ready: afterMarkers.ready,
       unacked: afterMarkers.unacked,
       held: heldAfterMarkers,
       status: 'sampled_after_markers',
     });
-  const targetDepthUnbound = await broker.depth(x.target);
+  const targetDepthUnbound = await broker.depth(name.target);
   return {
     targetUnbound,
     source,
@@ -178,10 +183,10 @@ export async function rejectWhileUnbound(ctx: LabContext, x: DropNames, p: Phase
  * would not: from 4.3.0 it removes held at-least-once letters too (rabbit_fifo dlx_purge; release
  * notes 4.3.0), and the check heldAfterMarkers would see the letter gone.
  */
-async function removeMarkers(ctx: LabContext, x: DropNames, p: PhaseInput): Promise<string> {
-  if (p.purgeMarkers) return `purge: ${(await ctx.broker.channel.purgeQueue(x.source)).messageCount}`;
+async function removeMarkers(ctx: LabContext, name: DropNames, p: PhaseInput): Promise<string> {
+  if (p.purgeMarkers) return `purge: ${(await ctx.broker.channel.purgeQueue(name.source)).messageCount}`;
   for (let n = 0; n < p.markers; n++) {
-    const d = await ctx.broker.get(x.source);
+    const d = await ctx.broker.get(name.source);
     if (!d) break;
     d.ack();
   }
@@ -189,23 +194,23 @@ async function removeMarkers(ctx: LabContext, x: DropNames, p: PhaseInput): Prom
 }
 
 /** what a phase's checkpoint shows: the source's statistics and the unbound target */
-export const phaseDetail = (x: DropNames, r: PhaseResult) => ({
-  queue: x.source,
+export const phaseDetail = (name: DropNames, r: PhaseResult) => ({
+  queue: name.source,
   stats: statsLine(r.source),
   held: r.held ?? '?',
-  target: x.target,
+  target: name.target,
   targetDepth: r.targetDepthUnbound,
 });
 
 /** bind the target again (after the phase's checkpoint) and say whether the broker lists the binding */
-export async function rebind(ctx: LabContext, x: DropNames, phase: Phase): Promise<Rebound> {
-  await ctx.broker.channel.bindQueue(x.target, x.dlx, ROUTING_KEY);
+export async function rebind(ctx: LabContext, name: DropNames, phase: Phase): Promise<Rebound> {
+  await ctx.broker.channel.bindQueue(name.target, name.dlx, ROUTING_KEY);
   const reboundAt = ctx.now();
-  const bindingRestored = await ctx.mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY);
+  const bindingRestored = await ctx.mgmt.hasBinding(name.dlx, name.target, ROUTING_KEY);
   ctx.log.emit('binding', {
     phase,
-    exchange: x.dlx,
-    queue: x.target,
+    exchange: name.dlx,
+    queue: name.target,
     status: bindingRestored ? 'restored' : 'missing',
   });
   return { bindingRestored, reboundAt };
@@ -214,14 +219,14 @@ export async function rebind(ctx: LabContext, x: DropNames, phase: Phase): Promi
 /** wait for a sampled statistic of the source queue, saying so every few seconds; the last sample when time is up */
 export function statsWait(
   ctx: LabContext,
-  x: DropNames,
+  name: DropNames,
   what: string,
   ok: (q: QueueStats) => boolean,
 ): Promise<QueueStats | null> {
   return ticking(
     ctx,
     (s) => `waiting for ${what} (sampled every few seconds): ${s} s`,
-    () => ctx.within(ctx.mgmt.queueWhen(x.source, ok, STATS_TIMEOUT_MS), STATS_TIMEOUT_MS + 5000, what),
+    () => ctx.within(ctx.mgmt.queueWhen(name.source, ok, STATS_TIMEOUT_MS), STATS_TIMEOUT_MS + 5000, what),
   );
 }
 

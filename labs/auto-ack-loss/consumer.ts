@@ -36,8 +36,8 @@ const phase = values.phase as Phase;
 /** no delivery for this long: the broker has sent what the prefetch allows */
 const IDLE_MS = 300;
 const rt = await childRuntime<AckNames, Fault>();
-const x = rt.names;
-const queue = queueOf(x, phase);
+const name = rt.names;
+const queue = queueOf(name, phase);
 const expect = Number(values.expect);
 // how this phase consumes, as taught; a broken variant (variants.ts, TEST ONLY) changes it
 const correct: ConsumerSettings = {
@@ -72,7 +72,7 @@ await ch.consume(
         return;
       }
       await sleep(Number(values['work-ms']));
-      await rt.db`INSERT INTO ${rt.db(x.rows)} (phase, message_id, process) VALUES (${phase}, ${messageId ?? ''}, ${rt.process}) ON CONFLICT DO NOTHING`;
+      await rt.db`INSERT INTO ${rt.db(name.rows)} (phase, message_id, process) VALUES (${phase}, ${messageId ?? ''}, ${rt.process}) ON CONFLICT DO NOTHING`;
       commits += 1;
       if (!noAck) ch.ack(msg);
       settled += 1;

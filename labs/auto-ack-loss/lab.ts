@@ -44,54 +44,54 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
 
     // 1. auto-ack: what was delivered is gone from the broker, whether or not it was processed
-    const autoConfirmed = await publish(ctx, x, 'auto', MESSAGES);
+    const autoConfirmed = await publish(ctx, name, 'auto', MESSAGES);
     const auto = await consumer(ctx, 'consumer-auto', 'auto', [
       '--crash-after',
       String(CRASH_AFTER),
       '--expect',
       String(autoConfirmed),
     ]);
-    const autoQueueAfterCrash = await readyOnceGone(ctx, x.autoQueue);
-    const autoRows = await rows(ctx, x, 'auto');
+    const autoQueueAfterCrash = await readyOnceGone(ctx, name.autoQueue);
+    const autoRows = await rows(ctx, name, 'auto');
     const autoLost = autoConfirmed - autoQueueAfterCrash - autoRows;
     await ctx.checkpoint('auto-ack-crashed', {
       exitCode: auto.exitCode,
       delivered: received(auto),
       rows: autoRows,
-      [x.autoQueue]: autoQueueAfterCrash,
+      [name.autoQueue]: autoQueueAfterCrash,
       lost: autoLost,
     });
 
     // 2. manual ack: the same crash, nothing lost
-    const manualConfirmed = await publish(ctx, x, 'manual', MESSAGES);
+    const manualConfirmed = await publish(ctx, name, 'manual', MESSAGES);
     const run1 = await consumer(ctx, 'consumer-manual-run1', 'manual', [
       '--crash-after',
       String(CRASH_AFTER),
       '--expect',
       String(manualConfirmed),
     ]);
-    const readyAfterManualCrash = await readyOnceGone(ctx, x.manualQueue);
+    const readyAfterManualCrash = await readyOnceGone(ctx, name.manualQueue);
     await ctx.checkpoint('manual-crashed', {
       exitCode: run1.exitCode,
-      rows: await rows(ctx, x, 'manual'),
-      [x.manualQueue]: readyAfterManualCrash,
+      rows: await rows(ctx, name, 'manual'),
+      [name.manualQueue]: readyAfterManualCrash,
     });
     const run2 =
       readyAfterManualCrash > 0
         ? await consumer(ctx, 'consumer-manual-run2', 'manual', ['--expect', String(readyAfterManualCrash)])
         : null;
-    const manualRows = await rows(ctx, x, 'manual');
-    const manualQueueAfter = await ctx.broker.depth(x.manualQueue);
+    const manualRows = await rows(ctx, name, 'manual');
+    const manualQueueAfter = await ctx.broker.depth(name.manualQueue);
     const manualLost = manualConfirmed - manualQueueAfter - manualRows;
     const manualRedelivered = run2
       ? run2.events.filter((e) => e.fields.status === 'received' && e.fields.redelivered === 'true').length
       : 0;
 
     // 3. a consumer that never acks: unacked while its channel lives, ready again when it closes
-    const forgetConfirmed = await publish(ctx, x, 'forget', FORGET_MESSAGES);
+    const forgetConfirmed = await publish(ctx, name, 'forget', FORGET_MESSAGES);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-autoack-'));
     const [idleFile, release] = [path.join(dir, 'idle'), path.join(dir, 'release')];
     const forgetting = consumer(
@@ -111,25 +111,29 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     // messages. A marker published now, after the consumer went idle, stays ready beside a consumer at its prefetch;
     // only a sample that counts it (10 + 1 in the queue) is recent enough. A consumer that acks takes the marker too
     // and never gets there: the check sees the last sample (unacked=0).
-    await ctx.broker.sendConfirmed(x.forgetQueue, 'marker', { messageId: FORGET_MARKER });
+    await ctx.broker.sendConfirmed(name.forgetQueue, 'marker', { messageId: FORGET_MARKER });
     const inQueue = forgetConfirmed + 1;
     const held = await ctx.mgmt.queueWhen(
-      x.forgetQueue,
+      name.forgetQueue,
       (q) => q.consumers >= 1 && q.unacked >= 1 && q.unacked + q.ready === inQueue,
       STATS_MS,
     );
-    const readyWhileOpen = await ctx.broker.depth(x.forgetQueue);
+    const readyWhileOpen = await ctx.broker.depth(name.forgetQueue);
     await ctx.checkpoint('unacked-held', {
-      queue: x.forgetQueue,
+      queue: name.forgetQueue,
       unacked: held?.unacked ?? '?',
       ready: readyWhileOpen,
     });
     fs.writeFileSync(release, '');
     const forget = await forgetting;
     fs.rmSync(dir, { recursive: true, force: true });
-    const readyAfterClose = await readyOnceGone(ctx, x.forgetQueue);
-    const after = await ctx.mgmt.queueWhen(x.forgetQueue, (q) => q.consumers === 0 && q.unacked === 0, STATS_MS);
-    await ctx.checkpoint('returned', { queue: x.forgetQueue, ready: readyAfterClose, unacked: after?.unacked ?? '?' });
+    const readyAfterClose = await readyOnceGone(ctx, name.forgetQueue);
+    const after = await ctx.mgmt.queueWhen(name.forgetQueue, (q) => q.consumers === 0 && q.unacked === 0, STATS_MS);
+    await ctx.checkpoint('returned', {
+      queue: name.forgetQueue,
+      ready: readyAfterClose,
+      unacked: after?.unacked ?? '?',
+    });
 
     const summary = {
       confirmed: autoConfirmed,
@@ -175,8 +179,8 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 };
 
 /** publish `count` messages with confirms; returns how many the broker acked */
-async function publish(ctx: LabContext, x: AckNames, phase: Phase, count: number): Promise<number> {
-  const queue = queueOf(x, phase);
+async function publish(ctx: LabContext, name: AckNames, phase: Phase, count: number): Promise<number> {
+  const queue = queueOf(name, phase);
   const results = await Promise.allSettled(
     Array.from({ length: count }, (_, i) =>
       ctx.broker.sendConfirmed(queue, `order ${i + 1}`, { messageId: `${phase}-${String(i + 1).padStart(3, '0')}` }),
@@ -226,7 +230,7 @@ async function fileText(ctx: LabContext, file: string): Promise<string> {
 
 const received = (r: ChildRun) => r.events.filter((e) => e.fields.status === 'received').length;
 
-async function rows(ctx: LabContext, x: AckNames, phase: Phase): Promise<number> {
-  const [r] = await ctx.db`SELECT count(*)::int AS n FROM ${ctx.db(x.rows)} WHERE phase = ${phase}`;
+async function rows(ctx: LabContext, name: AckNames, phase: Phase): Promise<number> {
+  const [r] = await ctx.db`SELECT count(*)::int AS n FROM ${ctx.db(name.rows)} WHERE phase = ${phase}`;
   return must(r, `the ${phase} row count`).n as number;
 }

@@ -23,8 +23,8 @@ export function names(n: Names) {
 export type AckNames = ReturnType<typeof names>;
 
 export const topology = (n: Names): Topology => {
-  const x = names(n);
-  return { queues: [{ name: x.autoQueue }, { name: x.manualQueue }, { name: x.forgetQueue }] };
+  const name = names(n);
+  return { queues: [{ name: name.autoQueue }, { name: name.manualQueue }, { name: name.forgetQueue }] };
 };
 
 /** one row per processed message and phase; the key makes a redelivered message a no-op */
@@ -37,5 +37,5 @@ export const reset = (n: Names) => `DELETE FROM ${names(n).rows};`;
 
 export type Phase = 'auto' | 'manual' | 'forget';
 
-export const queueOf = (x: AckNames, phase: Phase) =>
-  ({ auto: x.autoQueue, manual: x.manualQueue, forget: x.forgetQueue })[phase];
+export const queueOf = (name: AckNames, phase: Phase) =>
+  ({ auto: name.autoQueue, manual: name.manualQueue, forget: name.forgetQueue })[phase];

@@ -35,12 +35,12 @@ export interface Hooks {
 /** publish ids FIRST_BATCH+1, … until `stop()` says so (at most MAX_IDS in all); reconnect and resend after a loss */
 export async function produce(
   p: ReconnectingPublisher,
-  x: BrokerRestartNames,
+  name: BrokerRestartNames,
   h: Hooks,
   stop: (published: number) => boolean,
   record: ProducerRecord,
 ): Promise<void> {
-  const { queue, persistent } = h.steps.target(x);
+  const { queue, persistent } = h.steps.target(name);
   let afterReconnect = -1;
   for (let i = FIRST_BATCH + 1; i <= MAX_IDS && !stop(record.ids.length); i++) {
     if (record.reconnects > 0 && ++afterReconnect >= AFTER_RECONNECT) break;
@@ -79,23 +79,23 @@ export interface ConsumerRecord {
 export async function consume(
   opts: ReconnectOptions,
   db: Db,
-  x: BrokerRestartNames,
+  name: BrokerRestartNames,
   h: Hooks,
   holdAcks: () => boolean,
   record: ConsumerRecord,
 ) {
   return ReconnectingConsumer.start({
     ...opts,
-    queue: h.steps.target(x).queue,
+    queue: h.steps.target(name).queue,
     prefetch: PREFETCH,
     handler: async (d) => {
       const id = d.messageId ?? '';
       record.deliveries.push({ id, redelivered: d.redelivered, at: Date.now() });
       const fresh = await db.begin(async (tx) => {
         const key = await h.steps.writeKey(
-          () => tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING 1`,
+          () => tx`INSERT INTO ${tx(name.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING 1`,
         );
-        if (key.length) await tx`INSERT INTO ${tx(x.effects)} (message_id) VALUES (${id})`;
+        if (key.length) await tx`INSERT INTO ${tx(name.effects)} (message_id) VALUES (${id})`;
         return key.length > 0;
       });
       h.emit('consumer', {

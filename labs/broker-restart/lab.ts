@@ -33,7 +33,7 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const timeout = ctx.options.reconnectTimeoutMs;
     // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: RestartSteps = {
@@ -59,7 +59,7 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
     };
 
     const publisher = await ReconnectingPublisher.open(opts);
-    const { queue, persistent } = steps.target(x);
+    const { queue, persistent } = steps.target(name);
     const produced: ProducerRecord = { ids: [], lostAtRestart: [], reconnects: 0 };
     for (let i = 1; i <= FIRST_BATCH; i++) {
       produced.ids.push(messageId(i));
@@ -68,14 +68,14 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
     const { db } = await openDb(ctx.config.pgUrl, 2);
     const consumed: ConsumerRecord = { deliveries: [], held: [], acked: new Set() };
     let holdAcks = true;
-    const consumer = await consume(opts, db, x, h, () => holdAcks, consumed);
+    const consumer = await consume(opts, db, name, h, () => holdAcks, consumed);
     let outage: Outage<string[]> | null;
     let producing: Promise<void> = Promise.resolve();
     try {
       await until(() => consumed.held.length >= PREFETCH, 15_000);
       await ctx.checkpoint('holding', { held: consumed.held.join(',') });
       let doneAt: number | null = null;
-      producing = produce(publisher, x, h, (n) => doneAt !== null && n >= doneAt + AFTER_RECONNECT, produced);
+      producing = produce(publisher, name, h, (n) => doneAt !== null && n >= doneAt + AFTER_RECONNECT, produced);
       producing.catch(() => {});
       await until(() => publisher.ledger.confirmed().length >= FIRST_BATCH + 5, 15_000);
       holdAcks = false; // after the restart every delivery is acked; the held ones are not (they come back)
@@ -103,7 +103,7 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
     }
 
     const rows = (
-      await ctx.db`SELECT message_id, count(*)::int AS n FROM ${ctx.db(x.effects)} GROUP BY message_id`
+      await ctx.db`SELECT message_id, count(*)::int AS n FROM ${ctx.db(name.effects)} GROUP BY message_id`
     ).map((r) => ({ message_id: String(r.message_id), n: Number(r.n) }));
     const after = await Broker.connect(ctx.config.amqpUrl); // the run's own connection did not survive the restart
     const readyAfter = await after.depth(queue).finally(() => after.close());

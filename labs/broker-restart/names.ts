@@ -31,13 +31,13 @@ export const topology = (n: Names): Topology => ({
 });
 
 export const schema = (n: Names) => {
-  const t = names(n);
+  const name = names(n);
   return `
-CREATE TABLE IF NOT EXISTS ${t.processed}(message_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT clock_timestamp());
-CREATE TABLE IF NOT EXISTS ${t.effects}(id bigserial PRIMARY KEY, message_id text NOT NULL, created_at timestamptz NOT NULL DEFAULT clock_timestamp());`;
+CREATE TABLE IF NOT EXISTS ${name.processed}(message_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT clock_timestamp());
+CREATE TABLE IF NOT EXISTS ${name.effects}(id bigserial PRIMARY KEY, message_id text NOT NULL, created_at timestamptz NOT NULL DEFAULT clock_timestamp());`;
 };
 
 export const reset = (n: Names) => {
-  const t = names(n);
-  return `TRUNCATE ${t.processed}; TRUNCATE ${t.effects};`;
+  const name = names(n);
+  return `TRUNCATE ${name.processed}; TRUNCATE ${name.effects};`;
 };

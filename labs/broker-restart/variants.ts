@@ -11,7 +11,7 @@ import type { BrokerRestartNames } from './names.js';
 /** the steps of the experiment a broken variant may replace */
 export interface RestartSteps {
   /** the queue the lab publishes to and whether its messages are persistent: the quorum queue, persistent */
-  target(x: BrokerRestartNames): { queue: string; persistent: boolean };
+  target(name: BrokerRestartNames): { queue: string; persistent: boolean };
   /** after a lost connection: `send` sends every id the broker had not confirmed again */
   resend(send: () => Promise<void>): Promise<void>;
   /** in the effect's transaction: `write` inserts the idempotency key (no row back: a redelivery, skipped) */
@@ -24,7 +24,7 @@ export const variants = (run: {
   progress(line: string): void;
   sleep(ms: number): Promise<void>;
 }): Variants<RestartSteps, Fault> => ({
-  'transient-classic': { target: (x) => ({ queue: x.classic, persistent: false }) },
+  'transient-classic': { target: (name) => ({ queue: name.classic, persistent: false }) },
   'no-resend': { resend: () => Promise.resolve() },
   // no key written: every delivery, redeliveries too, counts as fresh
   'no-dedupe': { writeKey: () => Promise.resolve([{}]) },

@@ -36,10 +36,10 @@ import { ORDER, START_AVAILABLE, names, reset, schema } from './names.js';
 const ATTEMPTS = 2;
 const RACE_WAIT_MS = 3_000;
 
-async function rows(db: Db, t: Tables) {
+async function rows(db: Db, name: Tables) {
   const [row] =
-    await db`SELECT (SELECT state FROM ${db(t.reservation)} WHERE order_id = ${ORDER.orderId}) AS reservation,
-                              (SELECT available FROM ${db(t.stock)} WHERE sku = ${ORDER.sku}) AS available`;
+    await db`SELECT (SELECT state FROM ${db(name.reservation)} WHERE order_id = ${ORDER.orderId}) AS reservation,
+                              (SELECT available FROM ${db(name.stock)} WHERE sku = ${ORDER.sku}) AS available`;
   const r = must(row, 'the reservation/stock row');
   return {
     reservation: String(r.reservation ?? 'missing'),
@@ -52,7 +52,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    const t = names(ctx.names);
+    const name = names(ctx.names);
     const { db, log } = ctx;
     const record = (phase: string) => (o: ReleaseOutcome) => {
       log.emit('compensation', {
@@ -83,24 +83,24 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
           return blockedBehind(tx, deadline, (ms) => ctx.sleep(ms));
         };
         return Promise.all(
-          Array.from({ length: ATTEMPTS }, (_, i) => attempt(db, t, ORDER, i + 1, holdFirst).then(record(phase))),
+          Array.from({ length: ATTEMPTS }, (_, i) => attempt(db, name, ORDER, i + 1, holdFirst).then(record(phase))),
         );
       };
       const oneByOne = async () => {
         const outcomes: ReleaseOutcome[] = [];
-        for (let i = 1; i <= ATTEMPTS; i++) outcomes.push(record(phase)(await attempt(db, t, ORDER, i)));
+        for (let i = 1; i <= ATTEMPTS; i++) outcomes.push(record(phase)(await attempt(db, name, ORDER, i)));
         return outcomes;
       };
       const outcomes = await steps.raceAttempts(together, oneByOne);
-      return { outcomes, after: await rows(db, t) };
+      return { outcomes, after: await rows(db, name) };
     };
 
     // The seed: two release attempts, one after the other.
-    const start = await rows(db, t);
+    const start = await rows(db, name);
     const sequential: ReleaseOutcome[] = [];
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++)
-      sequential.push(record('sequential')(await release(db, t, ORDER, attempt)));
-    const after = await rows(db, t);
+      sequential.push(record('sequential')(await release(db, name, ORDER, attempt)));
+    const after = await rows(db, name);
     const applied = appliedOf(sequential);
 
     const naive = await race('check-then-act', checkThenRelease);

@@ -41,7 +41,7 @@ export const RELEASE_RULES: ReleaseRules = { onlyFromReserved: true, releasedSta
  */
 export function releaseReservation(
   db: Sql,
-  t: Tables,
+  name: Tables,
   order: { orderId: string; sku: string },
   attempt: number,
   whileHolding?: (tx: TransactionSql) => Promise<number | undefined>,
@@ -50,13 +50,13 @@ export function releaseReservation(
   const state = rules.releasedState;
   return db.begin(async (tx) => {
     const released = rules.onlyFromReserved
-      ? await tx`UPDATE ${tx(t.reservation)} SET state = ${state} WHERE order_id = ${order.orderId} AND state = 'RESERVED'`
-      : await tx`UPDATE ${tx(t.reservation)} SET state = ${state} WHERE order_id = ${order.orderId}`;
+      ? await tx`UPDATE ${tx(name.reservation)} SET state = ${state} WHERE order_id = ${order.orderId} AND state = 'RESERVED'`
+      : await tx`UPDATE ${tx(name.reservation)} SET state = ${state} WHERE order_id = ${order.orderId}`;
     const pid = await backendPid(tx);
     const outcome: ReleaseOutcome = { attempt, changed: released.count, stockAdded: 0, pid };
     if (released.count !== 1) return outcome;
     if (whileHolding) outcome.blockedPid = await whileHolding(tx);
-    const stock = await tx`UPDATE ${tx(t.stock)} SET available = available + 1 WHERE sku = ${order.sku}`;
+    const stock = await tx`UPDATE ${tx(name.stock)} SET available = available + 1 WHERE sku = ${order.sku}`;
     if (stock.count !== 1)
       throw new LabError(`stock row ${order.sku} missing: release of ${order.orderId} rolled back`);
     outcome.stockAdded = stock.count;
@@ -70,21 +70,23 @@ export function releaseReservation(
  */
 export function checkThenRelease(
   db: Sql,
-  t: Tables,
+  name: Tables,
   order: { orderId: string; sku: string },
   attempt: number,
   whileHolding?: (tx: TransactionSql) => Promise<number | undefined>,
 ): Promise<ReleaseOutcome> {
   return db.begin(async (tx) => {
-    const [row] = await tx`SELECT state FROM ${tx(t.reservation)} WHERE order_id = ${order.orderId}`;
+    const [row] = await tx`SELECT state FROM ${tx(name.reservation)} WHERE order_id = ${order.orderId}`;
     const pid = await backendPid(tx);
     const outcome: ReleaseOutcome = { attempt, changed: 0, stockAdded: 0, pid };
     if (row?.state !== 'RESERVED') return outcome;
     outcome.changed = (
-      await tx`UPDATE ${tx(t.reservation)} SET state = 'RELEASED' WHERE order_id = ${order.orderId}`
+      await tx`UPDATE ${tx(name.reservation)} SET state = 'RELEASED' WHERE order_id = ${order.orderId}`
     ).count;
     if (whileHolding) outcome.blockedPid = await whileHolding(tx);
-    outcome.stockAdded = (await tx`UPDATE ${tx(t.stock)} SET available = available + 1 WHERE sku = ${order.sku}`).count;
+    outcome.stockAdded = (
+      await tx`UPDATE ${tx(name.stock)} SET available = available + 1 WHERE sku = ${order.sku}`
+    ).count;
     return outcome;
   });
 }

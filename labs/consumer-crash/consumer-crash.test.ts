@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eventFields, formatEvent, parseEvent, type LabEvent } from '../../src/log/events.js';
-import { names } from '../../src/names.js';
+import { namespaced } from '../../src/names.js';
 import { CONSUMER, SERVICE, envelopeFields, orderEvents, parseEnvelope, publishProps } from './orders.js';
-import { LAB, names as crashNames } from './names.js';
+import { LAB, names } from './names.js';
 import { UsageError } from '../../src/errors.js';
 import { gateLine, gateToken } from '../../src/replay-gate.js';
 import { labOptions } from '../../src/lab.js';
@@ -89,7 +89,7 @@ describe('order.created envelopes', () => {
     const seed1 = events(SEED_RUN1);
     const lines = SEED_RUN1.trim().split('\n');
     const run1 = (i: number) => must(lines[i], `seed line ${i} of run 1`);
-    const destination = crashNames(names('')).queue;
+    const destination = names(namespaced('')).queue;
     const meta = { ...SERVICE, ...envelopeFields(first), destination };
     expect(
       line('consumer', run1(0), { ...meta, consumer: CONSUMER, attempt: 1, redelivered: false, status: 'received' }),

@@ -33,7 +33,7 @@ const gateMs = Number(values['gate-ms']);
 if (!Number.isSafeInteger(gateMs)) throw new Error(`--gate-ms: a whole number of ms, got ${values['gate-ms']}`);
 
 const rt = await childRuntime<CrashNames, Fault>();
-const x = rt.names;
+const name = rt.names;
 /** a replay-gate checkpoint: logged waiting/released, a checkpoint of the parent (--step), held only with --gate-ms */
 const gate = replayGate({ holdMs: gateMs });
 
@@ -56,18 +56,18 @@ const correct: ConsumerSteps = {
 const steps = withVariants(rt, correct, variants(crashAfter));
 
 const consumer = await rt.broker.consume(
-  x.queue,
+  name.queue,
   async (d) => {
     if (stopping) return; // pushed after the last expected ack: left unacked, the broker takes it back
     const e = parseEnvelope(d.body);
     const attempt = Number(d.headers.attempt ?? 1);
-    const meta = { ...SERVICE, ...envelopeFields(e), destination: x.queue };
+    const meta = { ...SERVICE, ...envelopeFields(e), destination: name.queue };
     received += 1;
     rt.emit('consumer', { ...meta, consumer: CONSUMER, attempt, redelivered: d.redelivered, status: 'received' });
     const shown = { label: e.payload.orderId, attempt, redelivered: d.redelivered };
     await gate('after-delivery', e.messageId, shown);
     const commit = async () => {
-      const outcome = await processOnce(rt.db, x, e, !steps.dedupe);
+      const outcome = await processOnce(rt.db, name, e, !steps.dedupe);
       rt.emit('consumer', { ...meta, attempt, status: outcome });
       if (outcome === 'business_committed') commits += 1;
       await gate('before-ack', e.messageId, shown);
@@ -100,7 +100,7 @@ clearTimeout(timer);
 await consumer.cancel();
 rt.emit('consumer', {
   ...SERVICE,
-  queue: x.queue,
+  queue: name.queue,
   received,
   status: outcome === 'done' ? 'done' : outcome.split(':')[0],
 });

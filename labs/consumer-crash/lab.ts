@@ -29,28 +29,28 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { broker, db, log } = ctx;
     const gateMs = String(ctx.options.gateMs);
 
     const produced: LabEvent[] = [];
     for (const e of orderEvents(MESSAGES)) {
       const t0 = ctx.now();
-      await broker.sendConfirmed(x.queue, JSON.stringify(e), publishProps(e));
+      await broker.sendConfirmed(name.queue, JSON.stringify(e), publishProps(e));
       const durationMs = Math.round(ctx.now() - t0);
       produced.push(
         log.emit('producer', {
           ...SERVICE,
           ...envelopeFields(e),
-          destination: x.queue,
-          routingKey: x.queue,
+          destination: name.queue,
+          routingKey: name.queue,
           durationMs,
           status: 'confirmed',
         }),
       );
     }
     const confirmed = produced.length;
-    produced.push(log.emit('producer', { ...SERVICE, destination: x.queue, confirmed, status: 'done' }));
+    produced.push(log.emit('producer', { ...SERVICE, destination: name.queue, confirmed, status: 'done' }));
     keepEvents(ctx.outDir, 'producer', produced);
 
     ctx.progress(
@@ -58,18 +58,18 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
     );
     const run1 = await runChild(ctx, 'consumer-run1', CONSUMER_SCRIPT, {
       args: ['--crash-after-commits', String(CRASH_AFTER_COMMITS), '--gate-ms', gateMs],
-      names: x,
+      names: name,
       timeoutMs: 30_000,
       gates: true,
     });
-    const rowsAtCrash = (await db`SELECT message_id FROM ${db(x.orders)} WHERE lab = ${LAB} ORDER BY id`).map((r) =>
+    const rowsAtCrash = (await db`SELECT message_id FROM ${db(name.orders)} WHERE lab = ${LAB} ORDER BY id`).map((r) =>
       String(r.message_id),
     );
     const crashWindow = committedNotAcked(run1.events, rowsAtCrash);
 
     // Everything run 1 did not ack must be ready again once the broker has seen its connection die.
     const outstanding = confirmed - ackedMessageIds(run1.events).length;
-    const readyAfterCrash = await readyWhen(ctx, () => broker.depth(x.queue), outstanding, 2_000);
+    const readyAfterCrash = await readyWhen(ctx, () => broker.depth(name.queue), outstanding, 2_000);
     await ctx.checkpoint('after-crash', {
       exitCode: run1.exitCode,
       businessRows: rowsAtCrash.length,
@@ -79,16 +79,16 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
     ctx.progress(`consumer-run2: consumes the ${outstanding} messages run 1 did not ack`);
     const run2 = await runChild(ctx, 'consumer-run2', CONSUMER_SCRIPT, {
       args: ['--expect', String(outstanding), '--gate-ms', gateMs],
-      names: x,
+      names: name,
       timeoutMs: 30_000,
       gates: true,
     });
 
     const [counts] = await db`
-      SELECT (SELECT count(*)::int FROM ${db(x.orders)} WHERE lab = ${LAB}) AS business,
-             (SELECT count(*)::int FROM ${db(x.processed)} WHERE lab = ${LAB}) AS processed`;
+      SELECT (SELECT count(*)::int FROM ${db(name.orders)} WHERE lab = ${LAB}) AS business,
+             (SELECT count(*)::int FROM ${db(name.processed)} WHERE lab = ${LAB}) AS processed`;
     const rows = must(counts, 'the business/processed row counts');
-    const queueDepthAfter = await broker.depth(x.queue);
+    const queueDepthAfter = await broker.depth(name.queue);
     const inspect = log.emit('inspect', {
       ...SERVICE,
       business_rows: rows.business,

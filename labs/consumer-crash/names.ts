@@ -19,17 +19,17 @@ export const topology = (n: Names): Topology => ({ queues: [{ name: names(n).que
  * message from writing a second business row is the processed_messages key.
  */
 export const schema = (n: Names) => {
-  const t = names(n);
+  const name = names(n);
   return `
-CREATE TABLE IF NOT EXISTS ${t.processed}(
+CREATE TABLE IF NOT EXISTS ${name.processed}(
   lab text NOT NULL, message_id text NOT NULL, consumer text NOT NULL,
   processed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (lab, message_id));
-CREATE TABLE IF NOT EXISTS ${t.orders}(
+CREATE TABLE IF NOT EXISTS ${name.orders}(
   id bigserial PRIMARY KEY, lab text NOT NULL, order_id text NOT NULL, message_id text NOT NULL,
   trace_id text NOT NULL, amount numeric NOT NULL, created_at timestamptz NOT NULL DEFAULT now());`;
 };
 
 export const reset = (n: Names) => {
-  const t = names(n);
-  return `DELETE FROM ${t.processed} WHERE lab = '${LAB}'; DELETE FROM ${t.orders} WHERE lab = '${LAB}';`;
+  const name = names(n);
+  return `DELETE FROM ${name.processed} WHERE lab = '${LAB}'; DELETE FROM ${name.orders} WHERE lab = '${LAB}';`;
 };

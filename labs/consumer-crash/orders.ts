@@ -71,16 +71,16 @@ export type Outcome = 'business_committed' | 'duplicate_skipped';
  * one transaction: claim the message id (a conflict means duplicate), then write the order, commit.
  * `noDedupe` (TEST ONLY, MQLAB_FAULT) skips the claim: a redelivery writes the order again.
  */
-export async function processOnce(db: Sql, t: CrashNames, e: OrderCreated, noDedupe = false): Promise<Outcome> {
+export async function processOnce(db: Sql, name: CrashNames, e: OrderCreated, noDedupe = false): Promise<Outcome> {
   return db.begin(async (sql) => {
     const claimed = noDedupe
       ? [e]
       : await sql`
-      INSERT INTO ${sql(t.processed)} (lab, message_id, consumer) VALUES (${LAB}, ${e.messageId}, ${CONSUMER})
+      INSERT INTO ${sql(name.processed)} (lab, message_id, consumer) VALUES (${LAB}, ${e.messageId}, ${CONSUMER})
       ON CONFLICT (lab, message_id) DO NOTHING RETURNING message_id`;
     if (claimed.length === 0) return 'duplicate_skipped' as const;
     await sql`
-      INSERT INTO ${sql(t.orders)} (lab, order_id, message_id, trace_id, amount)
+      INSERT INTO ${sql(name.orders)} (lab, order_id, message_id, trace_id, amount)
       VALUES (${LAB}, ${e.payload.orderId}, ${e.messageId}, ${e.traceId}, ${e.payload.amount})`;
     return 'business_committed' as const;
   });

@@ -29,15 +29,15 @@ const MAX_CONSUMERS = LIMIT + 3;
 export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
   async run(ctx) {
-    const x = names(ctx.names);
-    await declareBroken(ctx, topology(ctx.names), x);
-    const dead = await watchDeadLetters(ctx, x.dead);
+    const name = names(ctx.names);
+    await declareBroken(ctx, topology(ctx.names), name);
+    const dead = await watchDeadLetters(ctx, name.dead);
     try {
       const delayedRetry = ctx.caps.nativeDelayedRetry;
       const [loop, nack, delayed] = await Promise.all([
-        crashLoop(ctx, x, dead),
-        nackLoop(ctx, x, dead),
-        delayedRetry ? delayedCrash(ctx, x) : null,
+        crashLoop(ctx, name, dead),
+        nackLoop(ctx, name, dead),
+        delayedRetry ? delayedCrash(ctx, name) : null,
       ]);
       const read = countReader(ctx);
       const deliveries = loop.deliveries;
@@ -112,17 +112,22 @@ const isDelivery = (e: ChildRun['events'][number]) => e.source === 'consumer' &&
  * publish the poison pill and start one consumer process after another until the broker
  * dead-letters it (the process still waiting then is stopped) or MAX_CONSUMERS got it
  */
-async function crashLoop(ctx: LabContext<unknown, Fault>, x: CrashLoopNames, dead: DeadLetters) {
+async function crashLoop(ctx: LabContext<unknown, Fault>, name: CrashLoopNames, dead: DeadLetters) {
   const deadLettered = dead.of('poison');
   let isDead = false;
   void deadLettered.then(() => (isDead = true));
-  await ctx.broker.sendConfirmed(x.work, 'poison', { messageId: 'poison' });
+  await ctx.broker.sendConfirmed(name.work, 'poison', { messageId: 'poison' });
   const runs: ChildRun[] = [];
   while (!isDead && runs.filter((r) => r.events.some(isDelivery)).length < MAX_CONSUMERS) {
-    const name = `consumer-${runs.length + 1}`;
-    ctx.progress(`${name}: consumes ${x.work}; the poison pill kills it`);
+    const consumer = `consumer-${runs.length + 1}`;
+    ctx.progress(`${consumer}: consumes ${name.work}; the poison pill kills it`);
     runs.push(
-      await runChild(ctx, name, SCRIPT, { args: ['--queue', x.work], names: x, stop: deadLettered, timeoutMs: 30_000 }),
+      await runChild(ctx, consumer, SCRIPT, {
+        args: ['--queue', name.work],
+        names: name,
+        stop: deadLettered,
+        timeoutMs: 30_000,
+      }),
     );
   }
   // the dead-lettering follows the last death within milliseconds; bounded, for a run that never gets there
@@ -136,14 +141,14 @@ async function crashLoop(ctx: LabContext<unknown, Fault>, x: CrashLoopNames, dea
 }
 
 /** nack(requeue=true) the message LIMIT + 1 times, then ack it: does the broker dead-letter it first? */
-async function nackLoop(ctx: LabContext<unknown, Fault>, x: CrashLoopNames, dead: DeadLetters) {
+async function nackLoop(ctx: LabContext<unknown, Fault>, name: CrashLoopNames, dead: DeadLetters) {
   const how = nackLoopReturn(ctx);
   const acked = deferred<number>();
   let n = 0;
   const counts: Count[] = [];
   const channel = await ctx.broker.newChannel();
   const consumer = await ctx.broker.consume(
-    x.nack,
+    name.nack,
     (d) => {
       n += 1;
       counts.push(countReader(ctx)(d.headers['x-delivery-count']));
@@ -153,7 +158,7 @@ async function nackLoop(ctx: LabContext<unknown, Fault>, x: CrashLoopNames, dead
     },
     { prefetch: 1, channel },
   );
-  await ctx.broker.sendConfirmed(x.nack, 'nacked', { messageId: 'nacked' });
+  await ctx.broker.sendConfirmed(name.nack, 'nacked', { messageId: 'nacked' });
   const end = await ctx.within(
     Promise.race([
       acked.promise.then((k) => `acked after ${k} deliveries`),
@@ -161,7 +166,7 @@ async function nackLoop(ctx: LabContext<unknown, Fault>, x: CrashLoopNames, dead
       consumer.failure,
     ]),
     20_000,
-    `the nacked message acked or dead-lettered on ${x.nack}`,
+    `the nacked message acked or dead-lettered on ${name.nack}`,
   );
   await consumer.cancel();
   await closeChannel(channel);
@@ -174,29 +179,29 @@ async function nackLoop(ctx: LabContext<unknown, Fault>, x: CrashLoopNames, dead
  * consumer left is this one, subscribed before the crash: the redelivery's time is the broker's
  * delay, timed from the dead process's delivery (both Date.now(), one machine's clock).
  */
-async function delayedCrash(ctx: LabContext<unknown, Fault>, x: CrashLoopNames) {
+async function delayedCrash(ctx: LabContext<unknown, Fault>, name: CrashLoopNames) {
   const again = deferred<{ at: number; deliveryCount: unknown }>();
   const channel = await ctx.broker.newChannel();
   await channel.prefetch(1);
   const { consumerTag } = await channel.consume(
-    x.delayed,
+    name.delayed,
     (m) => {
-      if (!m) return again.reject(new Error(`the broker cancelled the consumer on ${x.delayed}`));
+      if (!m) return again.reject(new Error(`the broker cancelled the consumer on ${name.delayed}`));
       again.resolve({ at: Date.now(), deliveryCount: m.properties.headers?.['x-delivery-count'] });
       channel.ack(m);
     },
     { noAck: false, priority: -1 },
   );
   const crashed = await runChild(ctx, 'consumer-delayed', SCRIPT, {
-    args: ['--queue', x.delayed, '--publish', 'delayed', '--timeout-ms', '10000'],
-    names: x,
+    args: ['--queue', name.delayed, '--publish', 'delayed', '--timeout-ms', '10000'],
+    names: name,
     timeoutMs: 30_000,
   });
   const first = crashed.events.find(isDelivery);
   const second = await ctx.within(
     again.promise,
     DELAY_MS + 20_000,
-    `the redelivery of the crashed message on ${x.delayed}`,
+    `the redelivery of the crashed message on ${name.delayed}`,
   );
   await channel.cancel(consumerTag);
   await closeChannel(channel);

@@ -26,13 +26,13 @@ const limited = (name: string, dead: string, extra: Record<string, unknown> = {}
 });
 
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
     queues: [
-      limited(x.work, x.dead),
-      limited(x.nack, x.dead),
-      limited(x.delayed, x.dead, { 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': DELAY_MS }),
-      { name: x.dead },
+      limited(name.work, name.dead),
+      limited(name.nack, name.dead),
+      limited(name.delayed, name.dead, { 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': DELAY_MS }),
+      { name: name.dead },
     ],
   };
 }

@@ -15,19 +15,19 @@ import type { Variants } from '../../src/variant.js';
 export async function declareBroken(
   ctx: LabContext<unknown, Fault>,
   t: Topology,
-  x: { work: string; nack: string; delayed: string },
+  name: { work: string; nack: string; delayed: string },
 ): Promise<void> {
   let broken = t;
   if (ctx.fault('no-delivery-limit'))
     broken = without(
       broken,
-      (q) => q === x.work || q === x.nack,
+      (q) => q === name.work || q === name.nack,
       (k) => k === 'x-delivery-limit',
     );
   if (ctx.fault('no-delayed-retry'))
     broken = without(
       broken,
-      (q) => q === x.delayed,
+      (q) => q === name.delayed,
       (k) => k.startsWith('x-delayed-retry'),
     );
   if (broken !== t) await declareTopology(ctx.broker, broken);

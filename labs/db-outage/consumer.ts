@@ -34,7 +34,7 @@ export interface ConsumerRecord {
 export interface ConsumerSetup {
   amqpUrl: string;
   db: Db;
-  x: DbOutageNames;
+  name: DbOutageNames;
   holdBudgetMs: number;
   /** a promise to wait on inside the open transaction (before COMMIT), or null */
   holdFor(id: string, delivery: number): Promise<void> | null;
@@ -61,10 +61,10 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
   const committed = new Set<string>();
   const seen = new Map<string, number>();
   let seq = 0;
-  const { db, x } = s;
+  const { db, name } = s;
 
   const consumer: Consumer & { failure: Promise<never> } = await broker.consume(
-    x.queue,
+    name.queue,
     async (d) => {
       const id = d.messageId ?? '';
       const n = (seen.get(id) ?? 0) + 1;
@@ -85,7 +85,7 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
       const start = Date.now();
       for (let attempt = 1; ; attempt++) {
         try {
-          await s.steps.transact(db, x, id, n, () => (attempt === 1 ? s.holdFor(id, n) : null));
+          await s.steps.transact(db, name, id, n, () => (attempt === 1 ? s.holdFor(id, n) : null));
           record.attempts.push({ id, delivery: n, at: Date.now(), seq: ++seq, ok: true });
           committed.add(id);
           s.emit({ messageId: id, delivery: n, attempt, status: 'committed' });
@@ -126,7 +126,7 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
  */
 export async function transact(
   db: Db,
-  x: DbOutageNames,
+  name: DbOutageNames,
   id: string,
   delivery: number,
   hold: () => Promise<void> | null,
@@ -134,7 +134,7 @@ export async function transact(
   await hold();
   await db.begin(async (tx) => {
     const fresh =
-      await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING message_id`;
-    if (fresh.length) await tx`INSERT INTO ${tx(x.effects)} (message_id, delivery) VALUES (${id}, ${delivery})`;
+      await tx`INSERT INTO ${tx(name.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING message_id`;
+    if (fresh.length) await tx`INSERT INTO ${tx(name.effects)} (message_id, delivery) VALUES (${id}, ${delivery})`;
   });
 }

@@ -27,7 +27,7 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { downMs, holdBudgetMs } = ctx.options;
     const ids = Array.from({ length: MESSAGES }, (_, i) => messageId(i + 1));
     const heldId = messageId(HELD);
@@ -45,7 +45,7 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
       transact,
     };
     const steps = withVariants(ctx, correct, variants(ctx));
-    for (const id of ids) await ctx.broker.sendConfirmed(x.queue, JSON.stringify({ id }), { messageId: id });
+    for (const id of ids) await ctx.broker.sendConfirmed(name.queue, JSON.stringify({ id }), { messageId: id });
     ctx.log.emit('producer', { confirmed: ids.length, status: 'done' });
 
     // the consumer's own pool, without the run's loss watch: the outage reaches it as it reaches a service;
@@ -57,7 +57,7 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
     const consumer = await startConsumer({
       amqpUrl: ctx.config.amqpUrl,
       db,
-      x,
+      name,
       holdBudgetMs,
       holdFor: (id, n) => (id === heldId && n === 1 ? (holding.resolve(), release.promise) : null),
       steps,
@@ -75,7 +75,7 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
       );
       await ctx.checkpoint('holding', { messageId: heldId });
       const whileDown = async (stopped: Stopped) => {
-        readyWhileHeld = await ctx.broker.depth(x.queue);
+        readyWhileHeld = await ctx.broker.depth(name.queue);
         await ctx.checkpoint('postgres-down', {
           pid: stopped.pid ?? 'docker',
           probe: stopped.refused ?? 'connected',
@@ -97,7 +97,7 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
     }
 
     const rows = (
-      await ctx.db`SELECT message_id, count(*)::int AS n FROM ${ctx.db(x.effects)} GROUP BY message_id`
+      await ctx.db`SELECT message_id, count(*)::int AS n FROM ${ctx.db(name.effects)} GROUP BY message_id`
     ).map((r) => ({ message_id: String(r.message_id), n: Number(r.n) }));
     const tally = account(ids, rows);
     const { record } = consumer;
@@ -106,7 +106,7 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
     const expected = expectedOutcome(firstFailure, outage?.started.readyAt ?? null, holdBudgetMs, BACKOFF.maxMs);
     const outcome = heldOutcome(record, heldId);
     const early = ackedBeforeCommit(record);
-    const readyAfter = await ctx.broker.depth(x.queue);
+    const readyAfter = await ctx.broker.depth(name.queue);
     const downFor = outage ? outage.started.readyAt - outage.stopped.goneAt : 0;
     const redeliveries = record.deliveries.filter((d) => d.redelivered).length;
 

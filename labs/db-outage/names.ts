@@ -23,14 +23,14 @@ export type DbOutageNames = ReturnType<typeof names>;
 export const topology = (n: Names): Topology => ({ queues: [{ name: names(n).queue }] });
 
 export const schema = (n: Names) => {
-  const t = names(n);
+  const name = names(n);
   return `
-CREATE TABLE IF NOT EXISTS ${t.processed}(message_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT clock_timestamp());
-CREATE TABLE IF NOT EXISTS ${t.effects}(id bigserial PRIMARY KEY, message_id text NOT NULL, delivery int NOT NULL,
+CREATE TABLE IF NOT EXISTS ${name.processed}(message_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT clock_timestamp());
+CREATE TABLE IF NOT EXISTS ${name.effects}(id bigserial PRIMARY KEY, message_id text NOT NULL, delivery int NOT NULL,
   created_at timestamptz NOT NULL DEFAULT clock_timestamp());`;
 };
 
 export const reset = (n: Names) => {
-  const t = names(n);
-  return `TRUNCATE ${t.processed}; TRUNCATE ${t.effects};`;
+  const name = names(n);
+  return `TRUNCATE ${name.processed}; TRUNCATE ${name.effects};`;
 };

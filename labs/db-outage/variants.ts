@@ -22,7 +22,7 @@ export interface OutageSteps {
   /** a delivery's settles as the consumer is handed them at its receipt: as they are */
   onReceipt(settle: Settle): Settle;
   /** the delivery's processed key and effect, committed in one transaction after `hold` */
-  transact(db: Db, x: DbOutageNames, id: string, delivery: number, hold: () => Promise<void> | null): Promise<void>;
+  transact(db: Db, name: DbOutageNames, id: string, delivery: number, hold: () => Promise<void> | null): Promise<void>;
 }
 
 export const variants = (run: { progress(line: string): void }): Variants<OutageSteps, Fault> => ({
@@ -35,11 +35,11 @@ export const variants = (run: { progress(line: string): void }): Variants<Outage
   },
   autocommit: {
     // each statement commits on its own, the effect before the key
-    transact: async (db, x, id, n, hold) => {
-      const [done] = await db`SELECT 1 FROM ${db(x.processed)} WHERE message_id = ${id}`;
-      if (!done) await db`INSERT INTO ${db(x.effects)} (message_id, delivery) VALUES (${id}, ${n})`;
+    transact: async (db, name, id, n, hold) => {
+      const [done] = await db`SELECT 1 FROM ${db(name.processed)} WHERE message_id = ${id}`;
+      if (!done) await db`INSERT INTO ${db(name.effects)} (message_id, delivery) VALUES (${id}, ${n})`;
       await hold();
-      await db`INSERT INTO ${db(x.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING`;
+      await db`INSERT INTO ${db(name.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING`;
     },
   },
   'no-outage': {

@@ -51,31 +51,31 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { broker, log } = ctx;
-    const expected = expectedDeadLetters(ctx.caps.version, x);
+    const expected = expectedDeadLetters(ctx.caps.version, name);
     // the producer's and consumers' steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one
     const correct: ReasonSteps = {
-      publish: (path, id, props) => broker.publishConfirmed(x.business, path, id, { messageId: id, ...props }),
+      publish: (path, id, props) => broker.publishConfirmed(name.business, path, id, { messageId: id, ...props }),
       maxLengthOrder: ['oldest', 'newest'],
       beforeSend: async () => {},
       settleAtLimit: (d, settle) => settle(d, 'requeued', () => d.reject(true)),
       settleTwice: (d, _n, settle) => settle(d, 'rejected', () => d.reject(false)),
       afterDead: async () => {},
     };
-    const steps = withVariants(ctx, correct, variants(correct, broker, x));
+    const steps = withVariants(ctx, correct, variants(correct, broker, name));
     const settle: Settle = (d, status, act) => {
       act();
       log.emit('consumer', { messageId: d.messageId, destination: d.queue, redelivered: d.redelivered, status });
     };
     const arrivals: Arrival[] = [];
     const allDead = deferred();
-    const watcher = await broker.consume(x.watch, (d: Delivery) => {
+    const watcher = await broker.consume(name.watch, (d: Delivery) => {
       const a = {
         key: d.raw.fields.routingKey,
         messageId: d.messageId ?? '',
         view: classifyDeadLetter(d.headers, d.raw.properties),
-        twiceCount: deathCount(d.headers, x.work.twice, 'rejected'),
+        twiceCount: deathCount(d.headers, name.work.twice, 'rejected'),
         at: ctx.now(),
       };
       arrivals.push(a);
@@ -95,11 +95,11 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const limitDeliveries: (number | null)[] = [];
     let twiceDeliveries = 0;
     const consumers = [
-      await broker.consume(x.work.reject, (d) => settle(d, 'rejected', () => d.reject(false)), { channel: work }),
+      await broker.consume(name.work.reject, (d) => settle(d, 'rejected', () => d.reject(false)), { channel: work }),
       // reject(requeue=true) counts toward x-delivery-limit on every version; nack(requeue=true)
       // stops counting on 4.3 (ctx.caps.nackRequeueCountsTowardLimit), so the lab never uses it here
       await broker.consume(
-        x.work['delivery-limit'],
+        name.work['delivery-limit'],
         (d) => {
           limitDeliveries.push(
             d.headers['x-delivery-count'] === undefined ? null : Number(d.headers['x-delivery-count']),
@@ -108,7 +108,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         },
         { channel: work },
       ),
-      await broker.consume(x.work.twice, (d) => steps.settleTwice(d, ++twiceDeliveries, settle), { channel: work }),
+      await broker.consume(name.work.twice, (d) => steps.settleTwice(d, ++twiceDeliveries, settle), { channel: work }),
     ];
 
     const sentAt: Record<string, number> = {};
@@ -116,7 +116,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const send = async (key: PathName, id: string, props: { expiration?: string } = {}) => {
       sentAt[id] = ctx.now();
       await steps.publish(key, id, props);
-      log.emit('producer', { messageId: id, destination: `${x.business}/${key}`, ...props, status: 'confirmed' });
+      log.emit('producer', { messageId: id, destination: `${name.business}/${key}`, ...props, status: 'confirmed' });
     };
     const [older, newer] = steps.maxLengthOrder;
     await steps.beforeSend();
@@ -132,19 +132,19 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const failures = [watcher, ...consumers].map((c) => c.failure);
     const missing = () => WATCHED.filter((k) => !arrivals.some((e) => e.key === k)).join(', ');
     await ctx
-      .within(Promise.race([allDead.promise, ...failures]), 5_000, `a dead letter for every path on ${x.watch}`)
+      .within(Promise.race([allDead.promise, ...failures]), 5_000, `a dead letter for every path on ${name.watch}`)
       .catch((err) => {
         throw err instanceof LabError ? new LabError(`${err.message} (none arrived for: ${missing()})`) : err;
       });
     await Promise.all([watcher, ...consumers].map((c) => c.cancel()));
     await closeChannel(work);
     await steps.afterDead();
-    await ctx.checkpoint('dead-lettered', { dlqs: Object.keys(x.dlq).length });
+    await ctx.checkpoint('dead-lettered', { dlqs: Object.keys(name.dlq).length });
 
     const byKey = (k: string) => arrivals.find((a) => a.key === k);
-    const dlqs = Object.values(x.dlq);
-    const works = [...Object.values(x.work), x.retry, x.watch];
-    const wantWork = works.map((q) => (q === x.work['max-length'] ? 1 : 0));
+    const dlqs = Object.values(name.dlq);
+    const works = [...Object.values(name.work), name.retry, name.watch];
+    const wantWork = works.map((q) => (q === name.work['max-length'] ? 1 : 0));
     const [dlqDepths, workDepths] = await depthsWhenSettled(ctx, [dlqs, works], [dlqs.map(() => 1), wantWork], 1_000);
 
     const checks = [];

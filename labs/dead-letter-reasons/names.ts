@@ -53,37 +53,37 @@ const WORK_ARGS: Record<PathName, Record<string, unknown>> = {
 };
 
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   const single = SINGLE_PATHS.map((p) => ({
-    name: x.work[p],
-    args: { ...WORK_ARGS[p], 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': p },
+    name: name.work[p],
+    args: { ...WORK_ARGS[p], 'x-dead-letter-exchange': name.dead, 'x-dead-letter-routing-key': p },
   }));
   return {
     exchanges: [
-      { name: x.business, type: 'direct' },
-      { name: x.dead, type: 'topic' },
+      { name: name.business, type: 'direct' },
+      { name: name.dead, type: 'topic' },
     ],
     queues: [
       ...single,
-      { name: x.work.twice, args: { 'x-dead-letter-exchange': x.dead } },
+      { name: name.work.twice, args: { 'x-dead-letter-exchange': name.dead } },
       {
-        name: x.retry,
+        name: name.retry,
         args: {
           'x-message-ttl': RETRY_TTL_MS,
-          'x-dead-letter-exchange': x.business,
+          'x-dead-letter-exchange': name.business,
           'x-dead-letter-routing-key': TWICE_AGAIN,
         },
       },
-      ...Object.values(x.dlq).map((name) => ({ name })),
-      { name: x.watch },
+      ...Object.values(name.dlq).map((name) => ({ name })),
+      { name: name.watch },
     ],
     bindings: [
-      ...[...SINGLE_PATHS, 'twice' as const].map((p) => ({ queue: x.work[p], exchange: x.business, key: p })),
-      { queue: x.work.twice, exchange: x.business, key: TWICE_AGAIN },
-      ...SINGLE_PATHS.map((p) => ({ queue: x.dlq[p], exchange: x.dead, key: p })),
-      { queue: x.retry, exchange: x.dead, key: 'twice' },
-      { queue: x.dlq.twice, exchange: x.dead, key: TWICE_AGAIN },
-      { queue: x.watch, exchange: x.dead, key: '#' },
+      ...[...SINGLE_PATHS, 'twice' as const].map((p) => ({ queue: name.work[p], exchange: name.business, key: p })),
+      { queue: name.work.twice, exchange: name.business, key: TWICE_AGAIN },
+      ...SINGLE_PATHS.map((p) => ({ queue: name.dlq[p], exchange: name.dead, key: p })),
+      { queue: name.retry, exchange: name.dead, key: 'twice' },
+      { queue: name.dlq.twice, exchange: name.dead, key: TWICE_AGAIN },
+      { queue: name.watch, exchange: name.dead, key: '#' },
     ],
   };
 }

@@ -32,22 +32,22 @@ export interface ReasonSteps {
 export const variants = (
   correct: ReasonSteps,
   broker: Broker,
-  x: ReturnType<typeof names>,
+  name: ReturnType<typeof names>,
 ): Variants<ReasonSteps, Fault> => ({
   // straight into the work queues, not through the business exchange (twice still goes that way)
   'default-exchange': {
     publish: (path, id, props) =>
       path === 'twice'
         ? correct.publish(path, id, props)
-        : broker.sendConfirmed(x.work[path], id, { messageId: id, ...props }),
+        : broker.sendConfirmed(name.work[path], id, { messageId: id, ...props }),
   },
   'publish-newest-first': { maxLengthOrder: ['newest', 'oldest'] },
   // the application puts copies of the two TTL paths' messages into the dead-letter exchange itself,
   // before the real ones are sent: no x-death, expiration kept
   'app-dead-letter': {
     beforeSend: async () => {
-      await broker.publishConfirmed(x.dead, 'queue-ttl', 'queue-ttl', { messageId: 'queue-ttl' });
-      await broker.publishConfirmed(x.dead, 'message-ttl', 'message-ttl', {
+      await broker.publishConfirmed(name.dead, 'queue-ttl', 'queue-ttl', { messageId: 'queue-ttl' });
+      await broker.publishConfirmed(name.dead, 'message-ttl', 'message-ttl', {
         messageId: 'message-ttl',
         expiration: '60000',
       });
@@ -59,10 +59,10 @@ export const variants = (
   'twice-app-copy': {
     settleTwice: async (d, n, settle) => {
       if (n !== 2) return correct.settleTwice(d, n, settle);
-      await broker.publishConfirmed(x.dead, TWICE_AGAIN, d.body, { messageId: d.messageId, headers: d.headers });
+      await broker.publishConfirmed(name.dead, TWICE_AGAIN, d.body, { messageId: d.messageId, headers: d.headers });
       settle(d, 'copied_by_app', () => d.ack());
     },
   },
   // a producer that was not stopped puts one more message on a work queue
-  'late-publish': { afterDead: () => broker.sendConfirmed(x.work.reject, 'late', { messageId: 'late' }) },
+  'late-publish': { afterDead: () => broker.sendConfirmed(name.work.reject, 'late', { messageId: 'late' }) },
 });

@@ -31,15 +31,15 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   async run(ctx) {
     if (!ctx.caps.nativeDelayedRetry)
       return { lines: [], checks: [], skipped: `needs RabbitMQ 4.3 (this broker: ${ctx.caps.version})` };
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     // the native queues and their consumers, as taught; a broken variant (variants.ts, TEST ONLY) changes one
     const correct: NativeSteps = {
-      native: nativeTopology(x, SPEC, HOLD_MS),
+      native: nativeTopology(name, SPEC, HOLD_MS),
       kind: { reject: 'reject', nack: 'nack' },
       slowMs: 0,
     };
-    const { native, kind, slowMs } = withVariants(ctx, correct, nativeVariants(x.held, 3 * SPEC.maxMs));
-    const ladder = ladderTopology(x, SPEC);
+    const { native, kind, slowMs } = withVariants(ctx, correct, nativeVariants(name.held, 3 * SPEC.maxMs));
+    const ladder = ladderTopology(name, SPEC);
     for (const t of [native, ladder]) {
       await declareTopology(ctx.broker, t, (q) =>
         ctx.progress(`queue ${q} had other arguments; deleted and declared again`),
@@ -48,7 +48,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     }
 
     // the management client's first request loads its HTTP stack: not inside a timed gap
-    await ctx.mgmt.queue(x.held);
+    await ctx.mgmt.queue(name.held);
     const declareRules = async (queues: QueueSpec[]) => {
       await declareTopology(ctx.broker, { queues }, (q) =>
         ctx.progress(`queue ${q} had other arguments; deleted and declared again`),
@@ -56,21 +56,21 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       await purgeTopology(ctx.broker, { queues });
     };
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-    const { reject, nack, viaLadder, held, size, depth, rules } = await withFaultRoutes(ctx, x, async () => {
+    const { reject, nack, viaLadder, held, size, depth, rules } = await withFaultRoutes(ctx, name, async () => {
       // the event loop's own delays while the returns are timed: the machine's share of their lateness
       loopDelay.enable();
       const [reject, nack, viaLadder, held] = await Promise.all([
-        nativeReturns(ctx, x.reject, kind.reject, SPEC.returns, slowMs),
-        nativeReturns(ctx, x.nack, kind.nack, SPEC.returns, slowMs),
-        ladderReturns(ctx, x.ladderWork, x.ladderRetry, ladderTiers(SPEC).length, SPEC.returns),
-        holdOne(ctx, x.held, HOLD_MS),
+        nativeReturns(ctx, name.reject, kind.reject, SPEC.returns, slowMs),
+        nativeReturns(ctx, name.nack, kind.nack, SPEC.returns, slowMs),
+        ladderReturns(ctx, name.ladderWork, name.ladderRetry, ladderTiers(SPEC).length, SPEC.returns),
+        holdOne(ctx, name.held, HOLD_MS),
       ]).finally(() => loopDelay.disable());
       // after the hold, not beside it: its statistics sample needs a management API that is not busy with the rules' policies
-      const rules = await runRules(ctx, x, declareRules, (queues, policies, refusals) =>
-        breakRules(ctx, x, queues, policies, refusals),
+      const rules = await runRules(ctx, name, declareRules, (queues, policies, refusals) =>
+        breakRules(ctx, name, queues, policies, refusals),
       );
       const size = {
-        native: await topologySize(ctx, { queues: [{ name: x.reject }] }),
+        native: await topologySize(ctx, { queues: [{ name: name.reject }] }),
         ladder: await topologySize(ctx, ladder),
       };
       const depth = (

@@ -45,28 +45,28 @@ const native = (
 });
 
 /** the native side: a reject queue, a nack queue, and a max-length-1 queue whose one message is held */
-export function nativeTopology(x: RetryNames, s: RetrySpec, holdMs: number): Topology {
+export function nativeTopology(name: RetryNames, s: RetrySpec, holdMs: number): Topology {
   return {
     queues: [
-      native(x.reject, s),
-      native(x.nack, s),
-      native(x.held, { minMs: holdMs, maxMs: holdMs }, { 'x-max-length': 1, 'x-overflow': 'reject-publish' }),
+      native(name.reject, s),
+      native(name.nack, s),
+      native(name.held, { minMs: holdMs, maxMs: holdMs }, { 'x-max-length': 1, 'x-overflow': 'reject-publish' }),
     ],
   };
 }
 
 /** the same schedule with TTL delay queues: tier i has the i-th distinct delay and dead-letters back to work */
-export function ladderTopology(x: RetryNames, s: RetrySpec): Topology {
+export function ladderTopology(name: RetryNames, s: RetrySpec): Topology {
   const tiers = ladderTiers(s);
   return {
-    exchanges: [{ name: x.ladderRetry, type: 'direct' }],
+    exchanges: [{ name: name.ladderRetry, type: 'direct' }],
     queues: [
-      { name: x.ladderWork },
+      { name: name.ladderWork },
       ...tiers.map((ttl, i) => ({
-        name: x.tier(i),
-        args: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.ladderWork },
+        name: name.tier(i),
+        args: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': name.ladderWork },
       })),
     ],
-    bindings: tiers.map((_, i) => ({ queue: x.tier(i), exchange: x.ladderRetry, key: `tier-${i + 1}` })),
+    bindings: tiers.map((_, i) => ({ queue: name.tier(i), exchange: name.ladderRetry, key: `tier-${i + 1}` })),
   };
 }

@@ -47,20 +47,20 @@ const retry = (
 });
 
 /** the queues, as declared (broken variants change them at faults.ts) */
-export function rulesQueues(x: RetryNames): QueueSpec[] {
+export function rulesQueues(name: RetryNames): QueueSpec[] {
   return [
-    ...TYPES.map((t) => ({ name: x.type(t), args: retry(t, RULE_MIN_MS) })),
-    { name: x.noMin, args: retry('all') },
-    { name: x.maxDefault, args: retry('all', MAX_DEFAULT_MIN_MS) },
+    ...TYPES.map((t) => ({ name: name.type(t), args: retry(t, RULE_MIN_MS) })),
+    { name: name.noMin, args: retry('all') },
+    { name: name.maxDefault, args: retry('all', MAX_DEFAULT_MIN_MS) },
     // the policy's type (returned) wins over failed; the argument's lower min and max win over the policy's
-    { name: x.policyType, args: retry('failed', RULE_MIN_MS, RULE_MIN_MS) },
+    { name: name.policyType, args: retry('failed', RULE_MIN_MS, RULE_MIN_MS) },
     // the policy's lower min and max win over the argument's
-    { name: x.policyMin, args: retry('all', RULE_HIGH_MS, RULE_HIGH_MS) },
-    { name: x.unlimited, args: retry('all', RULE_MIN_MS, RULE_MIN_MS, { 'x-delivery-limit': -1 }) },
+    { name: name.policyMin, args: retry('all', RULE_HIGH_MS, RULE_HIGH_MS) },
+    { name: name.unlimited, args: retry('all', RULE_MIN_MS, RULE_MIN_MS, { 'x-delivery-limit': -1 }) },
   ];
 }
 
-export function rulesPolicies(ctx: LabContext, x: RetryNames): PolicySpec[] {
+export function rulesPolicies(ctx: LabContext, name: RetryNames): PolicySpec[] {
   const p = (name: string, queue: string, definition: Record<string, unknown>): PolicySpec => ({
     name: ctx.names.p(name),
     pattern: ctx.names.exact(queue),
@@ -69,12 +69,12 @@ export function rulesPolicies(ctx: LabContext, x: RetryNames): PolicySpec[] {
     priority: 10,
   });
   return [
-    p('me12-native-policy-type', x.policyType, {
+    p('me12-native-policy-type', name.policyType, {
       'delayed-retry-type': 'returned',
       'delayed-retry-min': RULE_HIGH_MS,
       'delayed-retry-max': RULE_HIGH_MS,
     }),
-    p('me12-native-policy-min', x.policyMin, {
+    p('me12-native-policy-min', name.policyMin, {
       'delayed-retry-type': 'all',
       'delayed-retry-min': RULE_MIN_MS,
       'delayed-retry-max': RULE_MIN_MS,
@@ -148,7 +148,7 @@ export interface RuleVerdicts {
  */
 export async function runRules(
   ctx: LabContext,
-  x: RetryNames,
+  name: RetryNames,
   declare: (queues: QueueSpec[]) => Promise<void>,
   breakRules: (
     queues: QueueSpec[],
@@ -156,10 +156,10 @@ export async function runRules(
     refusals: { withoutMin: PolicySpec; maxBelowMin: PolicySpec },
   ) => PolicySpec[],
 ): Promise<RuleVerdicts> {
-  const queues = rulesQueues(x);
-  const refuse = (name: string, definition: Record<string, unknown>): PolicySpec => ({
-    name: ctx.names.p(name),
-    pattern: ctx.names.exact(x.never),
+  const queues = rulesQueues(name);
+  const refuse = (policy: string, definition: Record<string, unknown>): PolicySpec => ({
+    name: ctx.names.p(policy),
+    pattern: ctx.names.exact(name.never),
     definition,
     applyTo: 'quorum_queues',
   });
@@ -171,23 +171,23 @@ export async function runRules(
       'delayed-retry-max': RULE_MIN_MS / 5,
     }),
   };
-  const policies = breakRules(queues, rulesPolicies(ctx, x), refusals);
+  const policies = breakRules(queues, rulesPolicies(ctx, name), refusals);
   await declare(queues);
-  const all = rulesPolicies(ctx, x);
+  const all = rulesPolicies(ctx, name);
   try {
     for (const p of policies) await ctx.mgmt.putPolicy(p);
     for (const p of policies) {
-      const queue = p.name === all[0]!.name ? x.policyType : x.policyMin;
+      const queue = p.name === all[0]!.name ? name.policyType : name.policyMin;
       if (!(await ctx.mgmt.queueWhen(queue, (q) => q.policy === p.name, 10_000)))
         ctx.progress(`policy ${p.name} not shown on ${queue} after 10 s`);
     }
     const [types, noMin, maxDefault, policyType, policyMin, unlimited] = await Promise.all([
-      Promise.all(TYPES.map((t) => returnGaps(ctx, x.type(t), ['reject', 'nack']))),
-      returnGaps(ctx, x.noMin, ['reject']),
-      returnGaps(ctx, x.maxDefault, ['reject', 'reject', 'reject']),
-      returnGaps(ctx, x.policyType, ['reject', 'nack']),
-      returnGaps(ctx, x.policyMin, ['reject']),
-      returnGaps(ctx, x.unlimited, ['nack', 'reject']),
+      Promise.all(TYPES.map((t) => returnGaps(ctx, name.type(t), ['reject', 'nack']))),
+      returnGaps(ctx, name.noMin, ['reject']),
+      returnGaps(ctx, name.maxDefault, ['reject', 'reject', 'reject']),
+      returnGaps(ctx, name.policyType, ['reject', 'nack']),
+      returnGaps(ctx, name.policyMin, ['reject']),
+      returnGaps(ctx, name.unlimited, ['nack', 'reject']),
     ]);
     const [withoutMin, maxBelowMin] = [
       await policyVerdict(ctx, refusals.withoutMin),

@@ -58,12 +58,14 @@ export const nativeVariants = (held: string, slowMs: number): Variants<NativeSte
 
 export async function withFaultRoutes<T>(
   ctx: LabContext<unknown, Fault>,
-  x: RetryNames,
+  name: RetryNames,
   run: () => Promise<T>,
 ): Promise<T> {
   const routes = [
-    ...(ctx.fault('native-bound') ? [{ queue: x.reject, exchange: 'amq.direct', key: x.reject }] : []),
-    ...(ctx.fault('work-bound-to-retry') ? [{ queue: x.ladderWork, exchange: x.ladderRetry, key: 'tier-1' }] : []),
+    ...(ctx.fault('native-bound') ? [{ queue: name.reject, exchange: 'amq.direct', key: name.reject }] : []),
+    ...(ctx.fault('work-bound-to-retry')
+      ? [{ queue: name.ladderWork, exchange: name.ladderRetry, key: 'tier-1' }]
+      : []),
   ];
   if (!routes.length) return run();
   const ch = await ctx.broker.newChannel();
@@ -87,20 +89,20 @@ export async function withFaultRoutes<T>(
  */
 export function breakRules(
   ctx: LabContext<unknown, Fault>,
-  x: RetryNames,
+  name: RetryNames,
   queues: QueueSpec[],
   policies: PolicySpec[],
   refusals: { withoutMin: PolicySpec; maxBelowMin: PolicySpec },
 ) {
   const args = (name: string) => queues.find((q) => q.name === name)!.args!;
-  if (ctx.fault('failed-as-all')) args(x.type('failed'))['x-delayed-retry-type'] = 'all';
+  if (ctx.fault('failed-as-all')) args(name.type('failed'))['x-delayed-retry-type'] = 'all';
   if (ctx.fault('min-given')) {
-    args(x.noMin)['x-delayed-retry-min'] = RULE_MIN_MS;
+    args(name.noMin)['x-delayed-retry-min'] = RULE_MIN_MS;
     refusals.withoutMin.definition['delayed-retry-min'] = RULE_MIN_MS;
   }
   if (ctx.fault('max-not-below-min'))
     refusals.maxBelowMin.definition['delayed-retry-max'] = refusals.maxBelowMin.definition['delayed-retry-min'];
-  if (ctx.fault('max-given')) args(x.maxDefault)['x-delayed-retry-max'] = 3 * MAX_DEFAULT_MIN_MS;
-  if (ctx.fault('unlimited-as-failed')) args(x.unlimited)['x-delayed-retry-type'] = 'failed';
+  if (ctx.fault('max-given')) args(name.maxDefault)['x-delayed-retry-max'] = 3 * MAX_DEFAULT_MIN_MS;
+  if (ctx.fault('unlimited-as-failed')) args(name.unlimited)['x-delayed-retry-type'] = 'failed';
   return ctx.fault('no-policies') ? [] : policies;
 }

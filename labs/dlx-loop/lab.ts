@@ -25,7 +25,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     // the consumers' steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: LoopSteps = {
       returnToLoop: (m) => m.reject(false),
@@ -33,19 +33,19 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       archivedId: (m) => m.messageId,
       settleArchived: (letter) => letter.ack(),
     };
-    const steps = withVariants(ctx, correct, variants(ctx, x));
-    return withFaultRoutes(ctx, x, async () => {
-      const topologyCheck = loopsOf(ctx, [x.business, x.fixedBusiness, x.fixedRetry, x.fixedArchive]);
-      const broken = await runBroken(ctx, x.business, steps);
-      const fixed = await runFixed(ctx, x, steps);
+    const steps = withVariants(ctx, correct, variants(ctx, name));
+    return withFaultRoutes(ctx, name, async () => {
+      const topologyCheck = loopsOf(ctx, [name.business, name.fixedBusiness, name.fixedRetry, name.fixedArchive]);
+      const broken = await runBroken(ctx, name.business, steps);
+      const fixed = await runFixed(ctx, name, steps);
       const loops = await topologyCheck;
       const depths = await Promise.all(
-        Object.values(x)
-          .filter((name) => ![x.dead, x.fixedDead].includes(name))
-          .map((name) => ctx.broker.depth(name)),
+        Object.values(name)
+          .filter((queue) => ![name.dead, name.fixedDead].includes(queue))
+          .map((queue) => ctx.broker.depth(queue)),
       );
-      const brokenLoop = loops.find((l) => l.queue === x.business);
-      const fixedLoops = loops.filter((l) => l.queue !== x.business);
+      const brokenLoop = loops.find((l) => l.queue === name.business);
+      const fixedLoops = loops.filter((l) => l.queue !== name.business);
       const loopGapMaxMs = broken.gaps.length ? Math.max(...broken.gaps) : null;
       return {
         lines: [
@@ -60,7 +60,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
             broken.counts,
           ),
           // "no delay": the broker's own history of the looping message names no queue it waited in, only the rejection
-          check('loopHistory', [`rejected/${x.business}×${RETURNS}`], broken.history),
+          check('loopHistory', [`rejected/${name.business}×${RETURNS}`], broken.history),
           check('fixedLoopDetected', false, fixedLoops.length > 0),
           check('leftLoopAfterAttempts', MAX_ATTEMPTS, fixed.attempts),
           checkAtLeast('fixedShortestRetryGapMs', RETRY_TTL_MS, fixed.gaps.length ? Math.min(...fixed.gaps) : NaN),
@@ -134,34 +134,34 @@ async function runBroken(ctx: LabContext, queue: string, steps: LoopSteps) {
 }
 
 /** the split route: retries wait in a TTL queue, the last attempt goes to the archive */
-async function runFixed(ctx: LabContext, x: ReturnType<typeof names>, steps: LoopSteps) {
+async function runFixed(ctx: LabContext, name: ReturnType<typeof names>, steps: LoopSteps) {
   const at: number[] = [];
   const archived = deferred<Delivery>();
   let history: string[] = [];
-  const work = await ctx.broker.consume(x.fixedBusiness, async (m: Delivery) => {
+  const work = await ctx.broker.consume(name.fixedBusiness, async (m: Delivery) => {
     at.push(ctx.now());
-    const attempt = deathCount(m.headers, x.fixedBusiness, 'rejected') + 1;
+    const attempt = deathCount(m.headers, name.fixedBusiness, 'rejected') + 1;
     history = deadLetterHistory(m.headers).map((e) => `${e.reason}/${e.queue}×${e.count}`);
     if (attempt < steps.lastAttempt) {
       ctx.log.emit('consumer', {
         messageId: m.messageId,
-        destination: x.fixedBusiness,
+        destination: name.fixedBusiness,
         attempt,
         status: 'rejected_to_retry',
       });
       return m.reject(false);
     }
-    await ctx.broker.publishConfirmed(x.fixedDead, 'rk.archive', m.body, { messageId: steps.archivedId(m) });
+    await ctx.broker.publishConfirmed(name.fixedDead, 'rk.archive', m.body, { messageId: steps.archivedId(m) });
     m.ack();
-    ctx.log.emit('consumer', { messageId: m.messageId, destination: x.fixedArchive, attempt, status: 'archived' });
+    ctx.log.emit('consumer', { messageId: m.messageId, destination: name.fixedArchive, attempt, status: 'archived' });
   });
-  const archive = await ctx.broker.consume(x.fixedArchive, (m) => archived.resolve(m));
+  const archive = await ctx.broker.consume(name.fixedArchive, (m) => archived.resolve(m));
   const sent = ctx.now();
-  await ctx.broker.sendConfirmed(x.fixedBusiness, 'loop', { messageId: 'loop-2' });
+  await ctx.broker.sendConfirmed(name.fixedBusiness, 'loop', { messageId: 'loop-2' });
   await untilDoneOrIdle(ctx, archived.promise, Promise.race([work.failure, archive.failure]), () => at.at(-1) ?? sent);
   const letter = await Promise.race([archived.promise, ctx.sleep(0).then(() => null)]);
   await Promise.all([work.cancel(), archive.cancel()]);
   if (letter) await steps.settleArchived(letter);
-  if (!letter && at.length === 0) throw new LabError(`the message never reached ${x.fixedBusiness}`);
+  if (!letter && at.length === 0) throw new LabError(`the message never reached ${name.fixedBusiness}`);
   return { attempts: at.length, gaps: gapsMs(at), history, archived: letter?.messageId === 'loop-2' ? 1 : 0 };
 }

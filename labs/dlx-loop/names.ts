@@ -21,32 +21,32 @@ export const names = (n: Names) => ({
 });
 
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
     exchanges: [
-      { name: x.dead, type: 'direct' },
-      { name: x.fixedDead, type: 'direct' },
+      { name: name.dead, type: 'direct' },
+      { name: name.fixedDead, type: 'direct' },
     ],
     queues: [
-      { name: x.business, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': 'rk.dead' } },
+      { name: name.business, args: { 'x-dead-letter-exchange': name.dead, 'x-dead-letter-routing-key': 'rk.dead' } },
       {
-        name: x.fixedBusiness,
-        args: { 'x-dead-letter-exchange': x.fixedDead, 'x-dead-letter-routing-key': 'rk.retry' },
+        name: name.fixedBusiness,
+        args: { 'x-dead-letter-exchange': name.fixedDead, 'x-dead-letter-routing-key': 'rk.retry' },
       },
       {
-        name: x.fixedRetry,
+        name: name.fixedRetry,
         args: {
           'x-message-ttl': RETRY_TTL_MS,
           'x-dead-letter-exchange': '',
-          'x-dead-letter-routing-key': x.fixedBusiness,
+          'x-dead-letter-routing-key': name.fixedBusiness,
         },
       },
-      { name: x.fixedArchive },
+      { name: name.fixedArchive },
     ],
     bindings: [
-      { queue: x.business, exchange: x.dead, key: 'rk.dead' }, // the mistake: the DLX routes back home
-      { queue: x.fixedRetry, exchange: x.fixedDead, key: 'rk.retry' },
-      { queue: x.fixedArchive, exchange: x.fixedDead, key: 'rk.archive' },
+      { queue: name.business, exchange: name.dead, key: 'rk.dead' }, // the mistake: the DLX routes back home
+      { queue: name.fixedRetry, exchange: name.fixedDead, key: 'rk.retry' },
+      { queue: name.fixedArchive, exchange: name.fixedDead, key: 'rk.archive' },
     ],
   };
 }

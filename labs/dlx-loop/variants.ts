@@ -24,7 +24,7 @@ export interface LoopSteps {
   settleArchived(letter: Delivery): void | Promise<void>;
 }
 
-export const variants = (ctx: LabContext, x: ReturnType<typeof names>): Variants<LoopSteps, Fault> => ({
+export const variants = (ctx: LabContext, name: ReturnType<typeof names>): Variants<LoopSteps, Fault> => ({
   'requeue-loop': { returnToLoop: (m) => m.nack(true) },
   'off-by-one': (s) => ({ lastAttempt: s.lastAttempt + 1 }),
   'archive-without-id': { archivedId: () => undefined },
@@ -32,14 +32,14 @@ export const variants = (ctx: LabContext, x: ReturnType<typeof names>): Variants
     // the letter goes back to the archive queue (wait until the broker shows it there)
     settleArchived: async (letter) => {
       letter.nack(true);
-      for (let i = 0; i < 100 && (await ctx.broker.depth(x.fixedArchive)) === 0; i++) await ctx.sleep(20);
+      for (let i = 0; i < 100 && (await ctx.broker.depth(name.fixedArchive)) === 0; i++) await ctx.sleep(20);
     },
   },
 });
 
 export async function withFaultRoutes<T>(
   ctx: LabContext<unknown, Fault>,
-  x: ReturnType<typeof names>,
+  name: ReturnType<typeof names>,
   run: () => Promise<T>,
 ): Promise<T> {
   const unbindLoop = ctx.fault('no-loop-binding');
@@ -47,12 +47,12 @@ export async function withFaultRoutes<T>(
   if (!unbindLoop && !extraLoop) return run();
   const ch = await ctx.broker.newChannel();
   try {
-    if (unbindLoop) await ch.unbindQueue(x.business, x.dead, 'rk.dead');
-    if (extraLoop) await ch.bindQueue(x.fixedBusiness, x.fixedDead, 'rk.retry');
+    if (unbindLoop) await ch.unbindQueue(name.business, name.dead, 'rk.dead');
+    if (extraLoop) await ch.bindQueue(name.fixedBusiness, name.fixedDead, 'rk.retry');
     return await run();
   } finally {
-    if (unbindLoop) await ch.bindQueue(x.business, x.dead, 'rk.dead');
-    if (extraLoop) await ch.unbindQueue(x.fixedBusiness, x.fixedDead, 'rk.retry');
+    if (unbindLoop) await ch.bindQueue(name.business, name.dead, 'rk.dead');
+    if (extraLoop) await ch.unbindQueue(name.fixedBusiness, name.fixedDead, 'rk.retry');
     await closeChannel(ch);
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { names } from '../../src/names.js';
+import { namespaced } from '../../src/names.js';
 import { UsageError } from '../../src/errors.js';
 import { heldLetters, policyLine, republishEvidence, statsLine } from './evidence.js';
-import { holdPolicy, names as holdNames } from './names.js';
+import { holdPolicy, names } from './names.js';
 import { labOptions } from '../../src/lab.js';
 import { meta } from './meta.js';
 
@@ -18,7 +18,7 @@ const brokerHeaders = (queue: string, { reason = 'rejected', count = 1 } = {}) =
 
 describe('the hold policy', () => {
   it('is the seed set_policy, on exactly the source queue, apply-to as the broker knows it', () => {
-    const p = holdPolicy(names(''), { policyApplyToQuorumQueues: true });
+    const p = holdPolicy(namespaced(''), { policyApplyToQuorumQueues: true });
     expect(p).toEqual({
       name: 'me12-hold',
       pattern: '^me12[.]retry[.]hold$',
@@ -31,20 +31,20 @@ describe('the hold policy', () => {
         'max-length': 100,
       },
     });
-    expect(holdPolicy(names(''), { policyApplyToQuorumQueues: false }).applyTo).toBe('queues');
+    expect(holdPolicy(namespaced(''), { policyApplyToQuorumQueues: false }).applyTo).toBe('queues');
   });
 
   it('follows --namespace: its own policy, pattern and dead-letter exchange', () => {
-    const p = holdPolicy(names('ns1'), { policyApplyToQuorumQueues: false });
+    const p = holdPolicy(namespaced('ns1'), { policyApplyToQuorumQueues: false });
     expect(p.name).toBe('ns1-me12-hold');
     expect(p.pattern).toBe('^ns1[.]me12[.]retry[.]hold$');
     expect(p.definition['dead-letter-exchange']).toBe('ns1.me12.retry.hold.dlx');
-    expect(new RegExp(p.pattern).test(holdNames(names('ns1')).source)).toBe(true);
-    expect(new RegExp(p.pattern).test(holdNames(names('ns1')).target)).toBe(false);
+    expect(new RegExp(p.pattern).test(names(namespaced('ns1')).source)).toBe(true);
+    expect(new RegExp(p.pattern).test(names(namespaced('ns1')).target)).toBe(false);
   });
 
   it('compares with what the broker stores whatever the key order', () => {
-    const ours = holdPolicy(names(''), { policyApplyToQuorumQueues: false });
+    const ours = holdPolicy(namespaced(''), { policyApplyToQuorumQueues: false });
     const stored = {
       pattern: ours.pattern,
       applyTo: 'queues',

@@ -53,22 +53,22 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
         checks: [],
         skipped: `RabbitMQ ${ctx.caps.version} has no at-least-once dead lettering (3.10+)`,
       };
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { broker, mgmt, log } = ctx;
     const { recoverTimeoutMs } = ctx.options;
     const runId = randomUUID();
     const policy = holdPolicy(ctx.names, ctx.caps);
     const republishEvent = () =>
-      broker.publishConfirmed(x.dlx, ROUTING_KEY, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
+      broker.publishConfirmed(name.dlx, ROUTING_KEY, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
     // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: HoldSteps = {
       policy,
-      unbindTarget: () => broker.channel.unbindQueue(x.target, x.dlx, ROUTING_KEY),
+      unbindTarget: () => broker.channel.unbindQueue(name.target, name.dlx, ROUTING_KEY),
       publish: async () => {
-        await broker.sendConfirmed(x.source, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
-        log.emit('producer', { messageId: EVENT_ID, destination: x.source, status: 'confirmed' });
+        await broker.sendConfirmed(name.source, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
+        log.emit('producer', { messageId: EVENT_ID, destination: name.source, status: 'confirmed' });
       },
-      rebindTarget: () => broker.channel.bindQueue(x.target, x.dlx, ROUTING_KEY),
+      rebindTarget: () => broker.channel.bindQueue(name.target, name.dlx, ROUTING_KEY),
       afterRebind: async () => {},
       afterConsumed: async () => {},
     };
@@ -89,16 +89,16 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     // policy, wait for a sample showing neither, so a sample of this run's held letter or policy is
     // not the earlier one's. Should that not come in time, a held or policy sample counts only after
     // one has shown none (verdicts.ts).
-    const atStart = await mgmt.queue(x.source);
+    const atStart = await mgmt.queue(name.source);
     let staleAtStart = atStart !== null && heldLetters(atStart) > 0;
     let policyStaleAtStart = atStart !== null && atStart.policy === policy.name;
     if (staleAtStart || policyStaleAtStart) {
-      const what = `the statistics of ${x.source} to drop ${staleAtStart ? `the ${heldLetters(atStart!)} letter(s) an earlier run left held` : `the policy of an earlier run`}`;
+      const what = `the statistics of ${name.source} to drop ${staleAtStart ? `the ${heldLetters(atStart!)} letter(s) an earlier run left held` : `the policy of an earlier run`}`;
       const fresh = (q: QueueStats) => heldLetters(q) === 0 && q.policy !== policy.name;
       const cleared = await ticking(
         ctx,
         (s) => `waiting for ${what} (sampled every few seconds): ${s} s`,
-        () => mgmt.queueWhen(x.source, fresh, STALE_WAIT_MS),
+        () => mgmt.queueWhen(name.source, fresh, STALE_WAIT_MS),
       );
       staleAtStart &&= !cleared || heldLetters(cleared) > 0;
       policyStaleAtStart &&= !cleared || cleared.policy === policy.name;
@@ -112,18 +112,18 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       policy: policy.name,
       pattern: policy.pattern,
       applyTo: policy.applyTo,
-      queue: x.source,
+      queue: name.source,
       status: 'applied',
     });
 
     // The target loses its binding (and anything an earlier run left in it), then a push consumer watches it.
     await steps.unbindTarget();
-    const leftInTarget = (await broker.channel.purgeQueue(x.target)).messageCount;
-    const targetUnbound = !(await targetBound(ctx, x));
+    const leftInTarget = (await broker.channel.purgeQueue(name.target)).messageCount;
+    const targetUnbound = !(await targetBound(ctx, name));
     const received: Received[] = [];
     const ours = deferred<Received>();
     const target = await broker.consume(
-      x.target,
+      name.target,
       (d: Delivery) => {
         const r = {
           at: ctx.now(),
@@ -136,7 +136,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
         d.ack(); // take every letter, so the target ends empty
         log.emit('target', {
           messageId: r.messageId,
-          destination: x.target,
+          destination: name.target,
           run: r.run === runId ? 'this' : 'other',
           status: 'received',
         });
@@ -145,43 +145,43 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       { prefetch: 10 },
     );
     const mine = () => received.filter((r) => r.run === runId);
-    const brokerDelivery = () => mine().find((r) => republishEvidence(r.headers, x.source).death !== null);
+    const brokerDelivery = () => mine().find((r) => republishEvidence(r.headers, name.source).death !== null);
 
     // Publish, then reject the delivery without requeue: the policy dead-letters it. From here on
     // the source's statistics are sampled in the background; nothing waits for them on the way.
     const rejected = deferred<number>();
-    const source = await broker.consume(x.source, (d) => {
+    const source = await broker.consume(name.source, (d) => {
       d.reject(false);
-      log.emit('consumer', { messageId: d.messageId, destination: x.source, status: 'rejected_to_dlx' });
+      log.emit('consumer', { messageId: d.messageId, destination: name.source, status: 'rejected_to_dlx' });
       if (d.headers[RUN_HEADER] === runId) rejected.resolve(ctx.now());
     });
-    const watch = new StatsWatch(mgmt, x.source, () => ctx.now());
+    const watch = new StatsWatch(mgmt, name.source, () => ctx.now());
     try {
       await steps.publish();
       const rejectedAt = await ctx.within(
         Promise.race([rejected.promise, source.failure]),
         5000,
-        `${EVENT_ID} on ${x.source}`,
+        `${EVENT_ID} on ${name.source}`,
       );
       await source.cancel();
 
       // The window: the seed's 2 s, in which nothing may reach the unbound target.
-      ctx.progress(`rejected ${EVENT_ID}; ${x.target} stays unbound for ${WINDOW_MS / 1000} s`);
+      ctx.progress(`rejected ${EVENT_ID}; ${name.target} stays unbound for ${WINDOW_MS / 1000} s`);
       await ctx.sleep(WINDOW_MS);
-      const targetDepthUnbound = await broker.depth(x.target);
+      const targetDepthUnbound = await broker.depth(name.target);
       const targetEmpty = mine().length === 0 && targetDepthUnbound === 0;
       const sampled = watch.last()?.stats ?? null;
       log.emit('mgmt', {
-        queue: x.source,
+        queue: name.source,
         messages: sampled?.messages,
         ready: sampled?.ready,
         unacked: sampled?.unacked,
         status: 'sampled',
       });
       await ctx.checkpoint('letter-held', {
-        queue: x.source,
+        queue: name.source,
         stats: statsLine(sampled),
-        target: x.target,
+        target: name.target,
         targetDepth: targetDepthUnbound,
       });
 
@@ -189,9 +189,9 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       await steps.rebindTarget();
       await steps.afterRebind();
       const reboundAt = ctx.now();
-      const bindingRestored = await targetBound(ctx, x);
+      const bindingRestored = await targetBound(ctx, name);
       ctx.progress(
-        `bound ${x.target} again; waiting up to ${recoverTimeoutMs / 1000} s for the broker's dead-letter worker: it re-routes held letters when ` +
+        `bound ${name.target} again; waiting up to ${recoverTimeoutMs / 1000} s for the broker's dead-letter worker: it re-routes held letters when ` +
           `its confirm-timeout timer fires (dead_letter_worker_publisher_confirm_timeout: 180 s on an untuned broker, 1 s on mqlab's services), not on a rebind`,
       );
       const since = (t: number) => Math.round((ctx.now() - t) / 1000);
@@ -204,7 +204,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
             .within(
               Promise.race([ours.promise, target.failure]),
               recoverTimeoutMs,
-              `the broker's dead-letter worker to deliver ${EVENT_ID} to ${x.target}`,
+              `the broker's dead-letter worker to deliver ${EVENT_ID} to ${name.target}`,
             )
             .catch((err) => {
               if (err instanceof TimedOut) return null; // judged below: recoveredOriginalEvent says FAIL
@@ -213,9 +213,9 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       );
       if (!recovered)
         ctx.progress(
-          `nothing reached ${x.target} within ${recoverTimeoutMs / 1000} s of the rebind (raise --recover-timeout on a broker with a slower dead-letter worker)`,
+          `nothing reached ${name.target} within ${recoverTimeoutMs / 1000} s of the rebind (raise --recover-timeout on a broker with a slower dead-letter worker)`,
         );
-      const evidence = republishEvidence(recovered?.headers ?? {}, x.source);
+      const evidence = republishEvidence(recovered?.headers ?? {}, name.source);
       const recoveredOriginalEvent = recovered?.messageId === EVENT_ID && recovered.body === BODY;
       await ctx.checkpoint('recovered', {
         messageId: recovered?.messageId ?? 'none',
@@ -225,7 +225,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       // The statistics: wait for them to show the source empty only as long as they took to show
       // the held letter (never on a broker whose statistics are slower than the hold).
       const seen = () => ({
-        source: x.source,
+        source: name.source,
         policy: policy.name,
         samples: watch.samples,
         rejectedAt,
@@ -245,20 +245,20 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       if (mayClearPolicy(stats)) {
         await mgmt.deletePolicy(policy.name);
         policyCleared = (await mgmt.policy(policy.name)) === null;
-        ctx.progress(`no letter of this run is held in ${x.source}: cleared policy ${policy.name}`);
+        ctx.progress(`no letter of this run is held in ${name.source}: cleared policy ${policy.name}`);
       } else {
         ctx.progress(
-          `kept policy ${policy.name}: ${x.source} shows ${statsLine(watch.last()?.stats ?? null)}; clearing it now would delete held letters`,
+          `kept policy ${policy.name}: ${name.source} shows ${statsLine(watch.last()?.stats ?? null)}; clearing it now would delete held letters`,
         );
       }
       log.emit('policy', { policy: policy.name, status: policyCleared ? 'cleared' : 'kept' });
       await target.cancel();
       await steps.afterConsumed();
-      const targetDepthAfter = await broker.depth(x.target);
+      const targetDepthAfter = await broker.depth(name.target);
       const deliveries = mine();
       // every copy of this run's event that reached the target was dead-lettered by the broker (x-death of the source)
       const noApplicationRepublish =
-        deliveries.length > 0 && deliveries.every((r) => republishEvidence(r.headers, x.source).death !== null);
+        deliveries.length > 0 && deliveries.every((r) => republishEvidence(r.headers, name.source).death !== null);
 
       return {
         lines: [
@@ -315,8 +315,8 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
   },
 };
 
-function targetBound(ctx: LabContext, x: ReturnType<typeof names>): Promise<boolean> {
-  return ctx.mgmt.hasBinding(x.dlx, x.target, ROUTING_KEY);
+function targetBound(ctx: LabContext, name: ReturnType<typeof names>): Promise<boolean> {
+  return ctx.mgmt.hasBinding(name.dlx, name.target, ROUTING_KEY);
 }
 
 const pick = (s: QueueStats) => ({ messages: s.messages, ready: s.ready, unacked: s.unacked });

@@ -27,9 +27,15 @@ export function names(n: Names) {
 
 /** the seed's `rabbitmqctl set_policy me12-hold …`, with apply-to as the broker knows it */
 export function holdPolicy(n: Names, caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>): PolicySpec {
-  const x = names(n);
+  const name = names(n);
   return deadLetterPolicy(
-    { name: x.policy, pattern: n.exact(x.source), dlx: x.dlx, routingKey: ROUTING_KEY, strategy: 'at-least-once' },
+    {
+      name: name.policy,
+      pattern: n.exact(name.source),
+      dlx: name.dlx,
+      routingKey: ROUTING_KEY,
+      strategy: 'at-least-once',
+    },
     caps,
   );
 }
@@ -40,10 +46,10 @@ export function holdPolicy(n: Names, caps: Pick<Capabilities, 'policyApplyToQuor
  * too, and a variant that keeps the binding keeps one)
  */
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
-    exchanges: [{ name: x.dlx, type: 'direct' }],
-    queues: [{ name: x.source }, { name: x.target }],
-    bindings: [{ queue: x.target, exchange: x.dlx, key: ROUTING_KEY }],
+    exchanges: [{ name: name.dlx, type: 'direct' }],
+    queues: [{ name: name.source }, { name: name.target }],
+    bindings: [{ queue: name.target, exchange: name.dlx, key: ROUTING_KEY }],
   };
 }

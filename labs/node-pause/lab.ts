@@ -41,8 +41,8 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
     if ('missing' in cluster) return { lines: [], checks: [], skipped: cluster.missing };
     const steps = withVariants(ctx, correct, variants);
     const o = ctx.options;
-    const x = names(ctx.names);
-    const stream = await openLeaderStream(ctx, cluster, x.queue, queueArguments, {
+    const name = names(ctx.names);
+    const stream = await openLeaderStream(ctx, cluster, name.queue, queueArguments, {
       window: o.window,
       paceMs: Math.max(1, Math.round(1000 / o.rate)),
       confirmTimeoutMs: o.confirmTimeoutMs,
@@ -53,7 +53,7 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
     const victim = steps.frozen(leader, [node1, node3]);
     const majority = nodes.filter((n) => n !== victim);
     ctx.progress(
-      `${x.queue}: leader ${leader.name}; producer A publishes through it, producer B through ${node3.name}`,
+      `${name.queue}: leader ${leader.name}; producer A publishes through it, producer B through ${node3.name}`,
     );
     try {
       stream.start();
@@ -100,7 +100,7 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       await ctx.checkpoint('resumed', { node: victim.name });
 
       const resent = steps.resend ? await stream.resendUnconfirmed(steps.alsoResend(stream.confirmed())) : 0;
-      await stream.drain(majority, () => ctx.broker.depth(x.queue), steps.ackUnrecorded);
+      await stream.drain(majority, () => ctx.broker.depth(name.queue), steps.ackUnrecorded);
 
       const observed: Observed = {
         history: history.entries,

@@ -39,7 +39,7 @@ export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
   reset: (n) => reset(names(n)),
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { delayMs } = ctx.options;
     // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: TimeoutSteps = {
@@ -56,29 +56,29 @@ export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
     const steps = withVariants(
       ctx,
       correct,
-      variants(slowDown, () => publishCheck(ctx, x, ORDERS.unpaid)),
+      variants(slowDown, () => publishCheck(ctx, name, ORDERS.unpaid)),
     );
     const { guards } = steps;
-    const consumed = await consumeChecks(ctx, x, steps);
+    const consumed = await consumeChecks(ctx, name, steps);
 
     // each order's twist right after its check is scheduled, well inside the check's TTL
     let lost: string | undefined;
     for (const id of Object.values(ORDERS)) {
-      await createOrder(ctx.db, x, id, delayMs);
-      await publishCheck(ctx, x, id);
-      if (id === ORDERS.duplicateCheck) await publishCheck(ctx, x, id);
-      if (id === ORDERS.lostCheck) lost = await takeLostCheck(ctx, x);
-      if (id === ORDERS.paidEarly) await pay(ctx.db, x, id);
-      if (id === ORDERS.extended) await extendDeadline(ctx.db, x, id, delayMs);
+      await createOrder(ctx.db, name, id, delayMs);
+      await publishCheck(ctx, name, id);
+      if (id === ORDERS.duplicateCheck) await publishCheck(ctx, name, id);
+      if (id === ORDERS.lostCheck) lost = await takeLostCheck(ctx, name);
+      if (id === ORDERS.paidEarly) await pay(ctx.db, name, id);
+      if (id === ORDERS.extended) await extendDeadline(ctx.db, name, id, delayMs);
     }
 
-    await ctx.within(consumed.done, 3 * delayMs + 10_000, `${CHECK_DELIVERIES} check deliveries on ${x.check}`);
+    await ctx.within(consumed.done, 3 * delayMs + 10_000, `${CHECK_DELIVERIES} check deliveries on ${name.check}`);
     await consumed.cancel();
     await steps.afterConsumed();
 
-    const swept = await steps.sweep(() => sweep(ctx, x, guards));
-    const o = await observe(ctx.db, x);
-    const depth = (await ctx.broker.depth(x.delay)) + (await ctx.broker.depth(x.check));
+    const swept = await steps.sweep(() => sweep(ctx, name, guards));
+    const o = await observe(ctx.db, name);
+    const depth = (await ctx.broker.depth(name.delay)) + (await ctx.broker.depth(name.check));
     const dup = `deliveries=${o.checkDeliveries[ORDERS.duplicateCheck] ?? 0} closeWrites=${o.closeWrites[ORDERS.duplicateCheck] ?? 0}`;
     const closedTwice = Object.values(o.closeWrites).filter((n) => n > 1).length;
 
@@ -106,30 +106,30 @@ export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
 };
 
 /** the lost check: taken out of the delay queue (basic.get + ack) before it expires; it is the only message there */
-async function takeLostCheck(ctx: LabContext, x: OrderNames): Promise<string> {
-  const taken = await ctx.broker.get(x.delay);
+async function takeLostCheck(ctx: LabContext, name: OrderNames): Promise<string> {
+  const taken = await ctx.broker.get(name.delay);
   if (taken?.messageId !== checkId(ORDERS.lostCheck))
-    throw new LabError(`expected ${checkId(ORDERS.lostCheck)} in ${x.delay}, got ${taken?.messageId ?? 'nothing'}`);
+    throw new LabError(`expected ${checkId(ORDERS.lostCheck)} in ${name.delay}, got ${taken?.messageId ?? 'nothing'}`);
   taken.ack();
-  ctx.log.emit('lost', { messageId: taken.messageId, queue: x.delay, status: 'taken_and_acked' });
+  ctx.log.emit('lost', { messageId: taken.messageId, queue: name.delay, status: 'taken_and_acked' });
   return taken.messageId;
 }
 
-async function publishCheck(ctx: LabContext, x: OrderNames, id: string) {
-  await ctx.broker.sendConfirmed(x.delay, id, { messageId: checkId(id) });
-  ctx.log.emit('producer', { messageId: checkId(id), destination: x.delay, status: 'confirmed' });
+async function publishCheck(ctx: LabContext, name: OrderNames, id: string) {
+  await ctx.broker.sendConfirmed(name.delay, id, { messageId: checkId(id) });
+  ctx.log.emit('producer', { messageId: checkId(id), destination: name.delay, status: 'confirmed' });
 }
 
 /** the check consumer: read, (the late payment lands here), conditional UPDATE, settle the task, ack */
-async function consumeChecks(ctx: LabContext, x: OrderNames, steps: TimeoutSteps) {
+async function consumeChecks(ctx: LabContext, name: OrderNames, steps: TimeoutSteps) {
   const done = deferred();
   let received = 0;
   const consumer = await ctx.broker.consume(
-    x.check,
+    name.check,
     async (d: Delivery) => {
       const id = d.body;
       await steps.beforeRead();
-      const read = await readOrder(ctx.db, x, id);
+      const read = await readOrder(ctx.db, name, id);
       if (!read) throw new LabError(`check for unknown order ${id}`);
       ctx.log.emit('consumer', {
         messageId: d.messageId,
@@ -145,10 +145,10 @@ async function consumeChecks(ctx: LabContext, x: OrderNames, steps: TimeoutSteps
           read: read.status,
           note: 'the payment lands now, before the conditional UPDATE',
         });
-      const close = () => closeIfDue(ctx.db, x, id, 'check', steps.guards);
-      const closed = duringCheck ? await steps.payAroundClose(() => payNow(ctx, x, id), close) : await close();
-      await recordCheck(ctx.db, x, id, d.redelivered, read, closed);
-      await settleTask(ctx.db, x, id, 'check');
+      const close = () => closeIfDue(ctx.db, name, id, 'check', steps.guards);
+      const closed = duringCheck ? await steps.payAroundClose(() => payNow(ctx, name, id), close) : await close();
+      await recordCheck(ctx.db, name, id, d.redelivered, read, closed);
+      await settleTask(ctx.db, name, id, 'check');
       d.ack();
       ctx.log.emit('consumer', { messageId: d.messageId, order: id, updatedRows: closed.rows, status: 'acked' });
       if (++received === CHECK_DELIVERIES) done.resolve();
@@ -158,20 +158,20 @@ async function consumeChecks(ctx: LabContext, x: OrderNames, steps: TimeoutSteps
   return { done: Promise.race([done.promise, consumer.failure]), cancel: () => consumer.cancel() };
 }
 
-async function payNow(ctx: LabContext, x: OrderNames, id: string) {
-  const rows = await pay(ctx.db, x, id);
+async function payNow(ctx: LabContext, name: OrderNames, id: string) {
+  const rows = await pay(ctx.db, name, id);
   ctx.log.emit('payment', { order: id, updatedRows: rows, status: rows ? 'paid' : 'refused' });
 }
 
 /** the sweeper: wait until every pending task is due, then close what the task table shows as due */
-async function sweep(ctx: LabContext, x: OrderNames, guards: Guards): Promise<string[]> {
-  const wait = await msUntilLastDue(ctx.db, x);
+async function sweep(ctx: LabContext, name: OrderNames, guards: Guards): Promise<string[]> {
+  const wait = await msUntilLastDue(ctx.db, name);
   if (wait > 0) ctx.progress(`sweeper waits ${wait} ms for the last pending task to fall due`);
   await ctx.sleep(wait + 20);
-  const due = await dueTasks(ctx.db, x);
+  const due = await dueTasks(ctx.db, name);
   for (const id of due) {
-    const closed = await closeIfDue(ctx.db, x, id, 'sweeper', guards);
-    await settleTask(ctx.db, x, id, 'sweeper');
+    const closed = await closeIfDue(ctx.db, name, id, 'sweeper', guards);
+    await settleTask(ctx.db, name, id, 'sweeper');
     ctx.log.emit('sweeper', { order: id, updatedRows: closed.rows, status: 'swept' });
   }
   return due;

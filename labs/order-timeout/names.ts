@@ -26,39 +26,39 @@ export function names(n: Names) {
 
 export type OrderNames = ReturnType<typeof names>;
 
-export function topology(x: OrderNames, delayMs: number): Topology {
+export function topology(name: OrderNames, delayMs: number): Topology {
   return {
     queues: [
-      { name: x.check },
+      { name: name.check },
       {
-        name: x.delay,
-        args: { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.check },
+        name: name.delay,
+        args: { 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': name.check },
       },
     ],
   };
 }
 
-export const schema = (x: OrderNames) => `
-CREATE TABLE IF NOT EXISTS ${x.orders}(
+export const schema = (name: OrderNames) => `
+CREATE TABLE IF NOT EXISTS ${name.orders}(
   id text PRIMARY KEY, status text NOT NULL, deadline timestamptz NOT NULL,
   created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   paid_at timestamptz, closed_at timestamptz, closed_by text, changed_by text NOT NULL);
-CREATE TABLE IF NOT EXISTS ${x.tasks}(order_id text PRIMARY KEY, due_at timestamptz NOT NULL, done_at timestamptz, done_by text);
-CREATE TABLE IF NOT EXISTS ${x.history}(
+CREATE TABLE IF NOT EXISTS ${name.tasks}(order_id text PRIMARY KEY, due_at timestamptz NOT NULL, done_at timestamptz, done_by text);
+CREATE TABLE IF NOT EXISTS ${name.history}(
   seq bigserial PRIMARY KEY, order_id text NOT NULL, old_status text NOT NULL, new_status text NOT NULL,
   actor text NOT NULL, deadline timestamptz NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp());
-CREATE TABLE IF NOT EXISTS ${x.checks}(
+CREATE TABLE IF NOT EXISTS ${name.checks}(
   seq bigserial PRIMARY KEY, order_id text NOT NULL, redelivered boolean NOT NULL, read_status text NOT NULL,
   read_at timestamptz NOT NULL, updated_rows int NOT NULL, update_at timestamptz NOT NULL,
   recorded_at timestamptz NOT NULL DEFAULT clock_timestamp());
-ALTER TABLE ${x.checks} ADD COLUMN IF NOT EXISTS recorded_at timestamptz NOT NULL DEFAULT clock_timestamp();
-CREATE OR REPLACE FUNCTION ${x.logFn}() RETURNS trigger LANGUAGE plpgsql AS $$
+ALTER TABLE ${name.checks} ADD COLUMN IF NOT EXISTS recorded_at timestamptz NOT NULL DEFAULT clock_timestamp();
+CREATE OR REPLACE FUNCTION ${name.logFn}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO ${x.history}(order_id, old_status, new_status, actor, deadline)
+  INSERT INTO ${name.history}(order_id, old_status, new_status, actor, deadline)
   VALUES (NEW.id, OLD.status, NEW.status, NEW.changed_by, NEW.deadline);
   RETURN NEW;
 END $$;
-CREATE OR REPLACE TRIGGER ${x.logFn} AFTER UPDATE ON ${x.orders} FOR EACH ROW EXECUTE FUNCTION ${x.logFn}();
+CREATE OR REPLACE TRIGGER ${name.logFn} AFTER UPDATE ON ${name.orders} FOR EACH ROW EXECUTE FUNCTION ${name.logFn}();
 `;
 
-export const reset = (x: OrderNames) => `TRUNCATE ${x.orders}, ${x.tasks}, ${x.history}, ${x.checks}`;
+export const reset = (name: OrderNames) => `TRUNCATE ${name.orders}, ${name.tasks}, ${name.history}, ${name.checks}`;

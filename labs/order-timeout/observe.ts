@@ -69,25 +69,25 @@ export function latestCheckClose(
   return worst ?? { ms: 0, busyMs: 0 };
 }
 
-export async function observe(db: Sql, x: OrderNames): Promise<Observed> {
-  const orders = await db<{ id: string; status: string }[]>`SELECT id, status FROM ${db(x.orders)}`;
+export async function observe(db: Sql, name: OrderNames): Promise<Observed> {
+  const orders = await db<{ id: string; status: string }[]>`SELECT id, status FROM ${db(name.orders)}`;
   const closes = await db<{ order_id: string; actor: string; after_ms: number | string }[]>`
     SELECT order_id, actor, extract(epoch FROM at - deadline) * 1000 AS after_ms
-    FROM ${db(x.history)} WHERE actor IN ('check', 'sweeper') AND new_status = 'CLOSED'`;
+    FROM ${db(name.history)} WHERE actor IN ('check', 'sweeper') AND new_status = 'CLOSED'`;
   const deliveries = await db<
     { order_id: string; n: number }[]
-  >`SELECT order_id, count(*)::int AS n FROM ${db(x.checks)} GROUP BY order_id`;
+  >`SELECT order_id, count(*)::int AS n FROM ${db(name.checks)} GROUP BY order_id`;
   const handled = await db<{ order_id: string; read_ms: number; done_ms: number }[]>`
-    SELECT order_id, extract(epoch FROM read_at)::float8 * 1000 AS read_ms, extract(epoch FROM recorded_at)::float8 * 1000 AS done_ms FROM ${db(x.checks)}`;
+    SELECT order_id, extract(epoch FROM read_at)::float8 * 1000 AS read_ms, extract(epoch FROM recorded_at)::float8 * 1000 AS done_ms FROM ${db(name.checks)}`;
   const checkCloses = await db<{ order_id: string; at_ms: number; deadline_ms: number }[]>`
     SELECT order_id, extract(epoch FROM at)::float8 * 1000 AS at_ms, extract(epoch FROM deadline)::float8 * 1000 AS deadline_ms
-    FROM ${db(x.history)} WHERE actor = 'check' AND new_status = 'CLOSED'`;
+    FROM ${db(name.history)} WHERE actor = 'check' AND new_status = 'CLOSED'`;
   const [between] = await db<{ ok: boolean | null }[]>`
     SELECT bool_or(c.read_at < o.paid_at AND o.paid_at < c.update_at AND c.read_status = 'CREATED') AS ok
-    FROM ${db(x.checks)} c JOIN ${db(x.orders)} o ON o.id = c.order_id WHERE c.order_id = ${ORDERS.paidDuringCheck}`;
+    FROM ${db(name.checks)} c JOIN ${db(name.orders)} o ON o.id = c.order_id WHERE c.order_id = ${ORDERS.paidDuringCheck}`;
   const [counted] = await db<
     { pending: number }[]
-  >`SELECT count(*)::int AS pending FROM ${db(x.tasks)} WHERE done_at IS NULL`;
+  >`SELECT count(*)::int AS pending FROM ${db(name.tasks)} WHERE done_at IS NULL`;
   const { pending } = must(counted, 'the pending task count');
 
   const closeWrites: Record<string, number> = {};

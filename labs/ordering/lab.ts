@@ -29,21 +29,21 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     // the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: OrderingSteps = {
       downstreamFails: (e, attempt) => e.eventId === FAILS_ONCE && attempt === 1,
       write: { versionCheck: true, recordStale: true },
       afterFinished: async () => {},
     };
-    const steps = withVariants(ctx, correct, variants(ctx, x, V2));
-    const { finished } = await consumeEvents(ctx, x, steps);
+    const steps = withVariants(ctx, correct, variants(ctx, name, V2));
+    const { finished } = await consumeEvents(ctx, name, steps);
     for (const e of EVENTS) {
-      await ctx.broker.sendConfirmed(x.work, JSON.stringify(e), { messageId: e.eventId, headers: { attempt: 1 } });
+      await ctx.broker.sendConfirmed(name.work, JSON.stringify(e), { messageId: e.eventId, headers: { attempt: 1 } });
       ctx.log.emit('producer', {
         messageId: e.eventId,
         version: e.version,
-        destination: x.work,
+        destination: name.work,
         attempt: 1,
         status: 'confirmed',
       });
@@ -55,17 +55,17 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const [[state], [naive], stale, applied, depths] = await Promise.all([
       db<
         { version: number; event_id: string; status: string }[]
-      >`SELECT version, event_id, status FROM ${db(x.state)} WHERE aggregate_id = ${AGGREGATE}`,
+      >`SELECT version, event_id, status FROM ${db(name.state)} WHERE aggregate_id = ${AGGREGATE}`,
       db<
         { version: number; status: string }[]
-      >`SELECT version, status FROM ${db(x.naive)} WHERE aggregate_id = ${AGGREGATE}`,
+      >`SELECT version, status FROM ${db(name.naive)} WHERE aggregate_id = ${AGGREGATE}`,
       db<
         { event_id: string; incoming_version: number; stored_version: number }[]
-      >`SELECT event_id, incoming_version, stored_version FROM ${db(x.stale)} WHERE aggregate_id = ${AGGREGATE} ORDER BY recorded_at`,
+      >`SELECT event_id, incoming_version, stored_version FROM ${db(name.stale)} WHERE aggregate_id = ${AGGREGATE} ORDER BY recorded_at`,
       db<
         { event_id: string }[]
-      >`SELECT event_id FROM ${db(x.applied)} WHERE aggregate_id = ${AGGREGATE} ORDER BY applied_at`,
-      Promise.all([ctx.broker.depth(x.work), ctx.broker.depth(x.delay)]),
+      >`SELECT event_id FROM ${db(name.applied)} WHERE aggregate_id = ${AGGREGATE} ORDER BY applied_at`,
+      Promise.all([ctx.broker.depth(name.work), ctx.broker.depth(name.delay)]),
     ]);
 
     const processingOrder = commitOrder.map((c) => c.version);
@@ -114,7 +114,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         })),
         lostEventIds: lost,
         retryGapMs,
-        queueDepthAfter: { [x.work]: depths[0], [x.delay]: depths[1] },
+        queueDepthAfter: { [name.work]: depths[0], [name.delay]: depths[1] },
       },
     };
   },
@@ -130,15 +130,14 @@ interface Consumed {
 /** start the consumer; `finished` settles once every event has committed an outcome (applied or stale) */
 async function consumeEvents(
   ctx: LabContext,
-  x: ReturnType<typeof names>,
+  name: ReturnType<typeof names>,
   steps: OrderingSteps,
 ): Promise<{ finished: Promise<Consumed> }> {
   const { broker, db, log } = ctx;
-  const t = names(ctx.names);
   const out: Consumed = { commitOrder: [], attemptsAt: new Map() };
   const done = deferred();
   const consumer = await broker.consume(
-    x.work,
+    name.work,
     async (m: Delivery) => {
       const e = JSON.parse(m.body) as OrderEvent;
       const attempt = Number(m.headers.attempt);
@@ -147,20 +146,20 @@ async function consumeEvents(
       log.emit('consumer', { messageId: e.eventId, version: e.version, attempt, status: 'received' });
       if (steps.downstreamFails(e, attempt)) {
         // transient failure: the copy is safe in the delay queue before the original is acked
-        await broker.sendConfirmed(x.delay, m.body, { messageId: e.eventId, headers: { attempt: attempt + 1 } });
+        await broker.sendConfirmed(name.delay, m.body, { messageId: e.eventId, headers: { attempt: attempt + 1 } });
         m.ack();
         log.emit('consumer', {
           messageId: e.eventId,
           version: e.version,
           attempt,
-          destination: x.delay,
+          destination: name.delay,
           status: 'transient_failure_retry_confirmed',
         });
         return;
       }
       const r = await db.begin(async (sql) => {
-        const versioned = await applyVersioned(sql, t, e, steps.write);
-        await applyLastWriteWins(sql, t, e);
+        const versioned = await applyVersioned(sql, name, e, steps.write);
+        await applyLastWriteWins(sql, name, e);
         return versioned;
       });
       out.commitOrder.push({ eventId: e.eventId, version: e.version, outcome: r.outcome });

@@ -31,18 +31,18 @@ const tables = (n: Names) => ({
 export type Tables = ReturnType<typeof tables>;
 
 export function schema(n: Names): string {
-  const t = tables(n);
+  const table = tables(n);
   return `
-    CREATE TABLE IF NOT EXISTS ${t.state}(
+    CREATE TABLE IF NOT EXISTS ${table.state}(
       aggregate_id text PRIMARY KEY, version int NOT NULL, event_id text NOT NULL, status text NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT clock_timestamp());
-    CREATE TABLE IF NOT EXISTS ${t.applied}(
+    CREATE TABLE IF NOT EXISTS ${table.applied}(
       event_id text PRIMARY KEY, aggregate_id text NOT NULL, version int NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT clock_timestamp());
-    CREATE TABLE IF NOT EXISTS ${t.stale}(
+    CREATE TABLE IF NOT EXISTS ${table.stale}(
       event_id text PRIMARY KEY, aggregate_id text NOT NULL, incoming_version int NOT NULL, stored_version int NOT NULL,
       recorded_at timestamptz NOT NULL DEFAULT clock_timestamp());
-    CREATE TABLE IF NOT EXISTS ${t.naive}(
+    CREATE TABLE IF NOT EXISTS ${table.naive}(
       aggregate_id text PRIMARY KEY, version int NOT NULL, event_id text NOT NULL, status text NOT NULL);`;
 }
 
@@ -53,13 +53,13 @@ export function reset(n: Names): string {
 }
 
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
     queues: [
-      { name: x.work },
+      { name: name.work },
       {
-        name: x.delay,
-        args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work },
+        name: name.delay,
+        args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': name.work },
       },
     ],
   };

@@ -28,39 +28,41 @@ export interface WriteRules {
  */
 export async function applyVersioned(
   sql: TransactionSql,
-  t: Tables,
+  table: Tables,
   e: OrderEvent,
   rules: WriteRules = { versionCheck: true, recordStale: true },
 ): Promise<{ outcome: Outcome; storedVersion: number }> {
   const newer = rules.versionCheck ? sql`s.version < EXCLUDED.version` : sql`true`;
   const updated = await sql`
-    INSERT INTO ${sql(t.state)} AS s (aggregate_id, version, event_id, status)
+    INSERT INTO ${sql(table.state)} AS s (aggregate_id, version, event_id, status)
     VALUES (${e.aggregateId}, ${e.version}, ${e.eventId}, ${e.status})
     ON CONFLICT (aggregate_id) DO UPDATE
       SET version = EXCLUDED.version, event_id = EXCLUDED.event_id, status = EXCLUDED.status, updated_at = clock_timestamp()
       WHERE ${newer}
     RETURNING version`;
   if (updated.length === 1) {
-    await sql`INSERT INTO ${sql(t.applied)} (event_id, aggregate_id, version) VALUES (${e.eventId}, ${e.aggregateId}, ${e.version})`;
+    await sql`INSERT INTO ${sql(table.applied)} (event_id, aggregate_id, version) VALUES (${e.eventId}, ${e.aggregateId}, ${e.version})`;
     return { outcome: 'applied', storedVersion: e.version };
   }
-  const [row] = await sql`SELECT version FROM ${sql(t.state)} WHERE aggregate_id = ${e.aggregateId}`;
+  const [row] = await sql`SELECT version FROM ${sql(table.state)} WHERE aggregate_id = ${e.aggregateId}`;
   if (!row)
-    throw new LabError(`the upsert skipped ${e.eventId} v${e.version}, yet ${t.state} has no row for ${e.aggregateId}`);
+    throw new LabError(
+      `the upsert skipped ${e.eventId} v${e.version}, yet ${table.state} has no row for ${e.aggregateId}`,
+    );
   const storedVersion = Number(row.version);
   const outcome = outcomeOf(e.version, storedVersion);
   if (outcome === 'applied')
     throw new LabError(`the upsert skipped ${e.eventId} v${e.version} although v${storedVersion} is older`);
   if (outcome === 'stale' && rules.recordStale) {
-    await sql`INSERT INTO ${sql(t.stale)} (event_id, aggregate_id, incoming_version, stored_version)
+    await sql`INSERT INTO ${sql(table.stale)} (event_id, aggregate_id, incoming_version, stored_version)
               VALUES (${e.eventId}, ${e.aggregateId}, ${e.version}, ${storedVersion}) ON CONFLICT (event_id) DO NOTHING`;
   }
   return { outcome, storedVersion };
 }
 
 /** the contrast: the same delivery written without a version condition */
-export async function applyLastWriteWins(sql: TransactionSql, t: Tables, e: OrderEvent): Promise<void> {
+export async function applyLastWriteWins(sql: TransactionSql, table: Tables, e: OrderEvent): Promise<void> {
   await sql`
-    INSERT INTO ${sql(t.naive)} (aggregate_id, version, event_id, status) VALUES (${e.aggregateId}, ${e.version}, ${e.eventId}, ${e.status})
+    INSERT INTO ${sql(table.naive)} (aggregate_id, version, event_id, status) VALUES (${e.aggregateId}, ${e.version}, ${e.eventId}, ${e.status})
     ON CONFLICT (aggregate_id) DO UPDATE SET version = EXCLUDED.version, event_id = EXCLUDED.event_id, status = EXCLUDED.status`;
 }

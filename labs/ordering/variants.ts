@@ -21,7 +21,7 @@ export interface OrderingSteps {
 
 export const variants = (
   ctx: LabContext,
-  x: ReturnType<typeof names>,
+  name: ReturnType<typeof names>,
   last: OrderEvent,
 ): Variants<OrderingSteps, Fault> => ({
   // the downstream never fails, so nothing is retried
@@ -32,7 +32,7 @@ export const variants = (
   'late-publish': {
     afterFinished: async () => {
       const v3 = { ...last, eventId: `${last.aggregateId}-v3`, version: last.version + 1 };
-      await ctx.broker.sendConfirmed(x.work, JSON.stringify(v3), { messageId: v3.eventId });
+      await ctx.broker.sendConfirmed(name.work, JSON.stringify(v3), { messageId: v3.eventId });
     },
   },
 });

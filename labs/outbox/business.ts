@@ -18,7 +18,7 @@ class Declined extends Error {}
 
 export async function placeOrders(
   ctx: LabContext<unknown, Fault>,
-  x: OutboxNames,
+  name: OutboxNames,
   steps: Pick<OutboxSteps, 'inTransaction'>,
 ): Promise<Placed[]> {
   const placed: Placed[] = [];
@@ -27,10 +27,13 @@ export async function placeOrders(
     const payload = JSON.stringify({ eventId, orderId: o.orderId, amount: o.amount });
     try {
       await ctx.db.begin(async (sql) => {
-        await sql`INSERT INTO ${sql(x.orders)} (order_id, amount) VALUES (${o.orderId}, ${o.amount})`;
-        await sql`INSERT INTO ${sql(x.outbox)} (event_id, order_id, payload) VALUES (${eventId}, ${o.orderId}, ${payload})`;
+        await sql`INSERT INTO ${sql(name.orders)} (order_id, amount) VALUES (${o.orderId}, ${o.amount})`;
+        await sql`INSERT INTO ${sql(name.outbox)} (event_id, order_id, payload) VALUES (${eventId}, ${o.orderId}, ${payload})`;
         await steps.inTransaction(() =>
-          ctx.broker.sendConfirmed(x.queue, payload, { messageId: eventId, headers: { eventId, orderId: o.orderId } }),
+          ctx.broker.sendConfirmed(name.queue, payload, {
+            messageId: eventId,
+            headers: { eventId, orderId: o.orderId },
+          }),
         );
         // the business rule fails after both rows were written: the transaction rolls back as a whole
         if (!o.commits) throw new Declined(`payment declined for ${o.orderId}`);

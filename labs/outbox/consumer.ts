@@ -20,14 +20,14 @@ export interface Consumed {
 
 export async function consumeAll(
   ctx: LabContext<unknown, Fault>,
-  x: OutboxNames,
+  name: OutboxNames,
   count: number,
   { dedupe }: Pick<OutboxSteps, 'dedupe'>,
 ): Promise<Consumed[]> {
   const seen: Consumed[] = [];
   const all = deferred();
   const consumer = await ctx.broker.consume(
-    x.queue,
+    name.queue,
     async (d) => {
       const eventId = text(d.headers.eventId ?? d.messageId);
       const orderId = text(d.headers.orderId);
@@ -35,10 +35,10 @@ export async function consumeAll(
       const outcome = await ctx.db.begin(async (sql) => {
         if (dedupe) {
           const claimed =
-            await sql`INSERT INTO ${sql(x.processed)} (event_id) VALUES (${eventId}) ON CONFLICT DO NOTHING RETURNING event_id`;
+            await sql`INSERT INTO ${sql(name.processed)} (event_id) VALUES (${eventId}) ON CONFLICT DO NOTHING RETURNING event_id`;
           if (claimed.length === 0) return 'duplicate_skipped' as const;
         }
-        await sql`INSERT INTO ${sql(x.effects)} (event_id, order_id) VALUES (${eventId}, ${orderId})`;
+        await sql`INSERT INTO ${sql(name.effects)} (event_id, order_id) VALUES (${eventId}, ${orderId})`;
         return 'business_committed' as const;
       });
       d.ack();
@@ -48,7 +48,7 @@ export async function consumeAll(
     },
     { prefetch: 1, channel: await ctx.broker.newChannel() },
   );
-  await ctx.within(Promise.race([all.promise, consumer.failure]), 15_000, `${count} deliveries on ${x.queue}`);
+  await ctx.within(Promise.race([all.promise, consumer.failure]), 15_000, `${count} deliveries on ${name.queue}`);
   await consumer.cancel();
   return seen;
 }

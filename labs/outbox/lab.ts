@@ -31,7 +31,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { db, broker } = ctx;
     const rolledBack: string[] = ORDERS.filter((o) => !o.commits).map((o) => o.orderId);
 
@@ -42,12 +42,14 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       dedupe: true,
     };
     const steps = withVariants(ctx, correct, variants);
-    const placed = await placeOrders(ctx, x, steps);
-    const committed = (await db`SELECT order_id FROM ${db(x.orders)} ORDER BY order_id`).map((r) => String(r.order_id));
+    const placed = await placeOrders(ctx, name, steps);
+    const committed = (await db`SELECT order_id FROM ${db(name.orders)} ORDER BY order_id`).map((r) =>
+      String(r.order_id),
+    );
     await ctx.checkpoint('committed', {
       orders: committed.join(','),
-      outboxUnsent: await unsent(ctx, x),
-      [x.queue]: await broker.depth(x.queue),
+      outboxUnsent: await unsent(ctx, name),
+      [name.queue]: await broker.depth(name.queue),
     });
 
     ctx.progress(
@@ -55,13 +57,13 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     );
     const run1 = await runChild(ctx, 'relay-run1', RELAY, {
       args: ['--crash-after-confirm', String(CRASH_AFTER_CONFIRM)],
-      names: x,
+      names: name,
       timeoutMs: 20_000,
     });
     const confirmedByRun1 = new Set(
       run1.events.filter((e) => e.fields.status === 'confirmed').map((e) => e.fields.eventId),
     );
-    const unsentAfterCrash = (await db`SELECT event_id FROM ${db(x.outbox)} WHERE sent_at IS NULL`).map((r) =>
+    const unsentAfterCrash = (await db`SELECT event_id FROM ${db(name.outbox)} WHERE sent_at IS NULL`).map((r) =>
       String(r.event_id),
     );
     const confirmedNotMarked = unsentAfterCrash.filter((id) => confirmedByRun1.has(id)).length;
@@ -69,26 +71,26 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       exitCode: run1.exitCode,
       unsent: unsentAfterCrash.join(',') || 'none',
       confirmedNotMarked,
-      [x.queue]: await broker.depth(x.queue),
+      [name.queue]: await broker.depth(name.queue),
     });
 
     let run2Exit: number | null = null;
     await steps.secondRelay(async () => {
       ctx.progress('relay-run2: publishes what is still unsent');
-      run2Exit = (await runChild(ctx, 'relay-run2', RELAY, { names: x, timeoutMs: 20_000 })).exitCode;
+      run2Exit = (await runChild(ctx, 'relay-run2', RELAY, { names: name, timeoutMs: 20_000 })).exitCode;
     });
-    const unsentAfter = await unsent(ctx, x);
-    const copies = await broker.depth(x.queue);
-    await ctx.checkpoint('relayed', { unsent: unsentAfter, [x.queue]: copies });
+    const unsentAfter = await unsent(ctx, name);
+    const copies = await broker.depth(name.queue);
+    await ctx.checkpoint('relayed', { unsent: unsentAfter, [name.queue]: copies });
 
-    const consumed = copies > 0 ? await consumeAll(ctx, x, copies, steps) : [];
+    const consumed = copies > 0 ? await consumeAll(ctx, name, copies, steps) : [];
     const effects =
-      await db`SELECT order_id, count(*)::int AS n FROM ${db(x.effects)} GROUP BY order_id ORDER BY order_id`;
+      await db`SELECT order_id, count(*)::int AS n FROM ${db(name.effects)} GROUP BY order_id ORDER BY order_id`;
     const effectLine = effects.map((r) => `${r.order_id}:${r.n}`).join(',');
     const duplicatesSkipped = consumed.filter((c) => c.outcome === 'duplicate_skipped').length;
     const [counts] = await db`
-      SELECT (SELECT count(*)::int FROM ${db(x.orders)} WHERE order_id IN ${db(rolledBack)}) AS orders,
-             (SELECT count(*)::int FROM ${db(x.outbox)} WHERE order_id IN ${db(rolledBack)}) AS outbox`;
+      SELECT (SELECT count(*)::int FROM ${db(name.orders)} WHERE order_id IN ${db(rolledBack)}) AS orders,
+             (SELECT count(*)::int FROM ${db(name.outbox)} WHERE order_id IN ${db(rolledBack)}) AS outbox`;
     const rb = must(counts, 'the row counts of the rolled-back orders');
     const rolledBackDelivered = consumed.filter((c) => rolledBack.includes(c.orderId)).length;
     const rolledBackLine = `orders=${rb.orders} outbox=${rb.outbox} delivered=${rolledBackDelivered}`;
@@ -127,7 +129,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   },
 };
 
-async function unsent(ctx: LabContext, x: OutboxNames): Promise<number> {
-  const [r] = await ctx.db`SELECT count(*)::int AS n FROM ${ctx.db(x.outbox)} WHERE sent_at IS NULL`;
+async function unsent(ctx: LabContext, name: OutboxNames): Promise<number> {
+  const [r] = await ctx.db`SELECT count(*)::int AS n FROM ${ctx.db(name.outbox)} WHERE sent_at IS NULL`;
   return must(r, 'the unsent outbox count').n as number;
 }

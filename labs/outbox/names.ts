@@ -21,19 +21,19 @@ export const topology = (n: Names): Topology => ({ queues: [{ name: names(n).que
  * The consumer's effect table has no key on purpose: only the processed claim keeps a duplicate out.
  */
 export const schema = (n: Names) => {
-  const x = names(n);
+  const name = names(n);
   return `
-CREATE TABLE IF NOT EXISTS ${x.orders}(order_id text PRIMARY KEY, amount numeric NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS ${x.outbox}(
+CREATE TABLE IF NOT EXISTS ${name.orders}(order_id text PRIMARY KEY, amount numeric NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE IF NOT EXISTS ${name.outbox}(
   id bigserial PRIMARY KEY, event_id text NOT NULL UNIQUE, order_id text NOT NULL, payload text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(), sent_at timestamptz);
-CREATE TABLE IF NOT EXISTS ${x.processed}(event_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS ${x.effects}(id bigserial PRIMARY KEY, event_id text NOT NULL, order_id text NOT NULL);`;
+CREATE TABLE IF NOT EXISTS ${name.processed}(event_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE IF NOT EXISTS ${name.effects}(id bigserial PRIMARY KEY, event_id text NOT NULL, order_id text NOT NULL);`;
 };
 
 export const reset = (n: Names) => {
-  const x = names(n);
-  return `DELETE FROM ${x.orders}; DELETE FROM ${x.outbox}; DELETE FROM ${x.processed}; DELETE FROM ${x.effects};`;
+  const name = names(n);
+  return `DELETE FROM ${name.orders}; DELETE FROM ${name.outbox}; DELETE FROM ${name.processed}; DELETE FROM ${name.effects};`;
 };
 
 /** the orders of a run: two commit, the third's transaction fails and rolls back */

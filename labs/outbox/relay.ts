@@ -13,7 +13,7 @@ import { relayVariants, type RelaySteps } from './variants.js';
 
 const { values } = parseArgs({ options: { 'crash-after-confirm': { type: 'string', default: '0' } } });
 const rt = await childRuntime<OutboxNames, Fault>();
-const x = rt.names;
+const name = rt.names;
 // the relay's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
 const correct: RelaySteps = {
   crashAfter: Number(values['crash-after-confirm']),
@@ -26,7 +26,7 @@ const correct: RelaySteps = {
 const steps = withVariants(rt, correct, relayVariants);
 const unsent = await rt.db<
   { id: string; event_id: string; order_id: string; payload: string }[]
->`SELECT id, event_id, order_id, payload FROM ${rt.db(x.outbox)} WHERE sent_at IS NULL ORDER BY id`;
+>`SELECT id, event_id, order_id, payload FROM ${rt.db(name.outbox)} WHERE sent_at IS NULL ORDER BY id`;
 rt.emit('relay', { unsent: unsent.length, status: 'started' });
 let confirms = 0;
 
@@ -36,14 +36,14 @@ const crash = async (fields: Record<string, unknown>) => {
   process.kill(process.pid, 'SIGKILL');
 };
 const publish = async (row: (typeof unsent)[number]) => {
-  await rt.broker.sendConfirmed(x.queue, String(row.payload), {
+  await rt.broker.sendConfirmed(name.queue, String(row.payload), {
     messageId: String(row.event_id),
     headers: { eventId: row.event_id, orderId: row.order_id },
   });
-  rt.emit('relay', { eventId: row.event_id, orderId: row.order_id, destination: x.queue, status: 'confirmed' });
+  rt.emit('relay', { eventId: row.event_id, orderId: row.order_id, destination: name.queue, status: 'confirmed' });
 };
 const mark = async (row: (typeof unsent)[number]) => {
-  await rt.db`UPDATE ${rt.db(x.outbox)} SET sent_at = now() WHERE id = ${row.id}`;
+  await rt.db`UPDATE ${rt.db(name.outbox)} SET sent_at = now() WHERE id = ${row.id}`;
   rt.emit('relay', { eventId: row.event_id, orderId: row.order_id, status: 'marked_sent' });
 };
 

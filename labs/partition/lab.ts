@@ -45,8 +45,8 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
     if (refused) throw new EnvError(refused, 'nothing was changed');
     const steps = withVariants(ctx, correct, variants);
     const o = ctx.options;
-    const x = names(ctx.names);
-    const stream = await openLeaderStream(ctx, cluster, x.queue, queueArguments, {
+    const name = names(ctx.names);
+    const stream = await openLeaderStream(ctx, cluster, name.queue, queueArguments, {
       window: o.window,
       paceMs: Math.max(1, Math.round(1000 / o.rate)),
       confirmTimeoutMs: o.confirmTimeoutMs,
@@ -56,7 +56,7 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
     const victim = steps.cutOff(leader, [nodes[0], node3]);
     const majority = nodes.filter((n) => n !== victim);
     ctx.progress(
-      `${x.queue}: leader ${leader.name}; producer A publishes through it, producer B through ${node3.name}`,
+      `${name.queue}: leader ${leader.name}; producer A publishes through it, producer B through ${node3.name}`,
     );
     let cut: LinkCut | null = null;
     try {
@@ -124,7 +124,7 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
 
       // the producer sends again what has no confirm, through a majority node; the consumer drains there
       const resent = steps.resend ? await stream.resendUnconfirmed(steps.alsoResend(stream.confirmed())) : 0;
-      await stream.drain(majority, () => ctx.broker.depth(x.queue));
+      await stream.drain(majority, () => ctx.broker.depth(name.queue));
 
       const observed: Observed = {
         history: history.entries,

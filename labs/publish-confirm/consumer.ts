@@ -21,7 +21,7 @@ export interface Delivered {
 
 export async function consumeEvents(
   ctx: LabContext<unknown, Fault>,
-  x: ConfirmNames,
+  name: ConfirmNames,
   copies: number,
   { consumeRetry: retry, dedupe }: Pick<ConfirmSteps, 'consumeRetry' | 'dedupe'>,
 ): Promise<Delivered[]> {
@@ -31,7 +31,7 @@ export async function consumeEvents(
   const settled = deferred();
   let acked = 0;
   const consumer = await ctx.broker.consume(
-    x.events,
+    name.events,
     async (d) => {
       const eventId = text(d.headers.eventId ?? d.messageId);
       const publishAttempt = Number(d.headers.publishAttempt ?? 0);
@@ -54,10 +54,10 @@ export async function consumeEvents(
         outcome = await db.begin(async (sql) => {
           if (dedupe) {
             const claimed =
-              await sql`INSERT INTO ${sql(x.processed)} (event_id) VALUES (${eventId}) ON CONFLICT DO NOTHING RETURNING event_id`;
+              await sql`INSERT INTO ${sql(name.processed)} (event_id) VALUES (${eventId}) ON CONFLICT DO NOTHING RETURNING event_id`;
             if (claimed.length === 0) return 'duplicate_skipped' as const;
           }
-          await sql`INSERT INTO ${sql(x.effects)} (event_id, publish_attempt, delivery_attempt) VALUES (${eventId}, ${publishAttempt}, ${deliveryAttempt})`;
+          await sql`INSERT INTO ${sql(name.effects)} (event_id, publish_attempt, delivery_attempt) VALUES (${eventId}, ${publishAttempt}, ${deliveryAttempt})`;
           return 'business_committed' as const;
         });
         d.ack();
@@ -71,7 +71,7 @@ export async function consumeEvents(
   await ctx.within(
     Promise.race([settled.promise, consumer.failure]),
     15_000,
-    `${copies} cop${copies === 1 ? 'y' : 'ies'} of the event settled on ${x.events}`,
+    `${copies} cop${copies === 1 ? 'y' : 'ies'} of the event settled on ${name.events}`,
   );
   await consumer.cancel();
   return seen;

@@ -40,7 +40,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     // the publishers' and the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one
     const correct: ConfirmSteps = {
       unrouteKey: (_bind, unbind) => unbind(),
@@ -54,9 +54,9 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const steps = withVariants(ctx, correct, variants);
     const rec = await FrameRecorder.open(ctx.broker);
     try {
-      const unrouted = await unroutable(ctx, x, rec, steps);
-      const bounded = await boundedQueue(ctx, x, rec, steps);
-      const retry = await publishRetry(ctx, x, steps);
+      const unrouted = await unroutable(ctx, name, rec, steps);
+      const bounded = await boundedQueue(ctx, name, rec, steps);
+      const retry = await publishRetry(ctx, name, steps);
       const s = { ...unrouted, ...bounded, ...retry };
       const summary = {
         mandatoryFrames: s.mandatory.frames.join(','),
@@ -97,57 +97,60 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       };
     } finally {
       await rec.close();
-      await ctx.broker.channel.unbindQueue(x.orders, x.exchange, UNROUTED_KEY).catch(() => {});
+      await ctx.broker.channel.unbindQueue(name.orders, name.exchange, UNROUTED_KEY).catch(() => {});
     }
   },
 };
 
 /** (a) mandatory and (b) plain publishes that no binding matches */
-async function unroutable(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder, steps: ConfirmSteps) {
+async function unroutable(ctx: LabContext, name: ConfirmNames, rec: FrameRecorder, steps: ConfirmSteps) {
   const { broker, log } = ctx;
   await steps.unrouteKey(
-    () => broker.channel.bindQueue(x.orders, x.exchange, UNROUTED_KEY),
-    () => broker.channel.unbindQueue(x.orders, x.exchange, UNROUTED_KEY),
+    () => broker.channel.bindQueue(name.orders, name.exchange, UNROUTED_KEY),
+    () => broker.channel.unbindQueue(name.orders, name.exchange, UNROUTED_KEY),
   );
-  const mandatory = await rec.publish(x.exchange, UNROUTED_KEY, 'a', { messageId: 'evt-mandatory', mandatory: true });
+  const mandatory = await rec.publish(name.exchange, UNROUTED_KEY, 'a', {
+    messageId: 'evt-mandatory',
+    mandatory: true,
+  });
   log.emit('producer', {
     eventId: 'evt-mandatory',
-    exchange: x.exchange,
+    exchange: name.exchange,
     routingKey: UNROUTED_KEY,
     mandatory: true,
     frames: mandatory.frames,
     replyCode: mandatory.replyCode,
     status: 'settled',
   });
-  const plain = await rec.publish(x.exchange, UNROUTED_KEY, 'b', {
+  const plain = await rec.publish(name.exchange, UNROUTED_KEY, 'b', {
     messageId: 'evt-plain',
     mandatory: steps.plainMandatory,
   });
   log.emit('producer', {
     eventId: 'evt-plain',
-    exchange: x.exchange,
+    exchange: name.exchange,
     routingKey: UNROUTED_KEY,
     mandatory: false,
     frames: plain.frames,
     status: 'settled',
   });
   // the exchange's only queue (bound with key orders) holds neither
-  const unroutedInQueues = await broker.depth(x.orders);
+  const unroutedInQueues = await broker.depth(name.orders);
   await ctx.checkpoint('returned', {
     mandatoryFrames: mandatory.frames.join(','),
     plainFrames: plain.frames.join(','),
-    [x.orders]: unroutedInQueues,
+    [name.orders]: unroutedInQueues,
     binding: ROUTED_KEY,
   });
   return { mandatory, plain, unroutedInQueues };
 }
 
 /** (c) a full queue that refuses a publish, and the resend with the same event id after space frees */
-async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder, steps: ConfirmSteps) {
+async function boundedQueue(ctx: LabContext, name: ConfirmNames, rec: FrameRecorder, steps: ConfirmSteps) {
   const { broker, log } = ctx;
   const frames: string[] = [];
   const send = async (eventId: string, attempt: number) => {
-    const o = await rec.publish('', x.bounded, eventId, {
+    const o = await rec.publish('', name.bounded, eventId, {
       messageId: eventId,
       headers: { eventId, publishAttempt: attempt },
     });
@@ -155,22 +158,22 @@ async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder
     log.emit('producer', {
       eventId,
       publishAttempt: attempt,
-      destination: x.bounded,
+      destination: name.bounded,
       frames: o.frames,
       status: o.frames.includes('nack') ? 'nacked' : 'confirmed',
     });
     return o.frames.includes('nack');
   };
   const take = async () => {
-    const d = await broker.get(x.bounded);
+    const d = await broker.get(name.bounded);
     d?.ack();
     return d?.messageId ?? null;
   };
   await send('evt-c1', 1);
   await steps.beforeSecondPublish(take);
   const nacked = await send('evt-c2', 1);
-  const depthAfterNack = await broker.depth(x.bounded);
-  await ctx.checkpoint('nacked', { queue: x.bounded, maxLength: MAX_LENGTH, depth: depthAfterNack });
+  const depthAfterNack = await broker.depth(name.bounded);
+  await ctx.checkpoint('nacked', { queue: name.bounded, maxLength: MAX_LENGTH, depth: depthAfterNack });
   const drained: string[] = [];
   if (nacked) {
     const freed = await take();
@@ -187,33 +190,33 @@ async function boundedQueue(ctx: LabContext, x: ConfirmNames, rec: FrameRecorder
 }
 
 /** (d) a publish whose result is unknown, the second publish attempt, and consume retries behind both */
-async function publishRetry(ctx: LabContext, x: ConfirmNames, steps: ConfirmSteps) {
+async function publishRetry(ctx: LabContext, name: ConfirmNames, steps: ConfirmSteps) {
   const { broker, db } = ctx;
   ctx.progress('producer-run1: publishes the event and kills itself before the confirm can arrive');
   const run1 = await runChild(ctx, 'producer-run1', PRODUCER_SCRIPT, {
     args: ['--attempt', '1', '--die-before-confirm'],
-    names: x,
+    names: name,
     timeoutMs: 20_000,
   });
   const attempt1 = run1.events.some((e) => e.fields.status === 'confirmed' || e.fields.status === 'nacked')
     ? 'confirmed'
     : 'unknown';
-  const depthAfterCrash = await depthAtLeast(ctx, x.events, 1, 2000);
-  await ctx.checkpoint('result-unknown', { exitCode: run1.exitCode, attempt1, [x.events]: depthAfterCrash });
+  const depthAfterCrash = await depthAtLeast(ctx, name.events, 1, 2000);
+  await ctx.checkpoint('result-unknown', { exitCode: run1.exitCode, attempt1, [name.events]: depthAfterCrash });
   await steps.republish(async () => {
     ctx.progress('producer-run2: the result was unknown, so it publishes the same event id again (publishAttempt=2)');
     const run2 = await runChild(ctx, 'producer-run2', PRODUCER_SCRIPT, {
       args: ['--attempt', '2'],
-      names: x,
+      names: name,
       timeoutMs: 20_000,
     });
     if (run2.exitCode !== 0) ctx.progress(`producer-run2 exited ${run2.exitCode}`);
   });
-  const copies = await broker.depth(x.events);
-  const deliveries: Delivered[] = copies > 0 ? await consumeEvents(ctx, x, copies, steps) : [];
+  const copies = await broker.depth(name.events);
+  const deliveries: Delivered[] = copies > 0 ? await consumeEvents(ctx, name, copies, steps) : [];
   const [counts] = await db`
-    SELECT (SELECT count(*)::int FROM ${db(x.effects)} WHERE event_id = ${EVENT_ID}) AS effects,
-           (SELECT count(*)::int FROM ${db(x.processed)} WHERE event_id = ${EVENT_ID}) AS claimed`;
+    SELECT (SELECT count(*)::int FROM ${db(name.effects)} WHERE event_id = ${EVENT_ID}) AS effects,
+           (SELECT count(*)::int FROM ${db(name.processed)} WHERE event_id = ${EVENT_ID}) AS claimed`;
   const rows = must(counts, 'the effect and dedupe row counts');
   await ctx.checkpoint('consumed', {
     deliveries: deliveries.length,

@@ -24,31 +24,31 @@ export function names(n: Names) {
 export type ConfirmNames = ReturnType<typeof names>;
 
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
-    exchanges: [{ name: x.exchange, type: 'direct' }],
+    exchanges: [{ name: name.exchange, type: 'direct' }],
     queues: [
-      { name: x.orders },
+      { name: name.orders },
       // classic: it refuses the publish that would exceed the length. A quorum queue checks the limit after
       // the enqueue that crosses it (measured on 3.10.8 and 4.3.6: two confirmed messages in an x-max-length 1 queue, the third nacked).
-      { name: x.bounded, type: 'classic', args: { 'x-max-length': MAX_LENGTH, 'x-overflow': 'reject-publish' } },
-      { name: x.events },
+      { name: name.bounded, type: 'classic', args: { 'x-max-length': MAX_LENGTH, 'x-overflow': 'reject-publish' } },
+      { name: name.events },
     ],
-    bindings: [{ queue: x.orders, exchange: x.exchange, key: ROUTED_KEY }],
+    bindings: [{ queue: name.orders, exchange: name.exchange, key: ROUTED_KEY }],
   };
 }
 
 /** the dedupe table claims an event id once; the effect table has no key on purpose */
 export const schema = (n: Names) => {
-  const x = names(n);
+  const name = names(n);
   return `
-CREATE TABLE IF NOT EXISTS ${x.processed}(event_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS ${x.effects}(
+CREATE TABLE IF NOT EXISTS ${name.processed}(event_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE IF NOT EXISTS ${name.effects}(
   id bigserial PRIMARY KEY, event_id text NOT NULL, publish_attempt int NOT NULL, delivery_attempt int NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now());`;
 };
 
 export const reset = (n: Names) => {
-  const x = names(n);
-  return `DELETE FROM ${x.processed}; DELETE FROM ${x.effects};`;
+  const name = names(n);
+  return `DELETE FROM ${name.processed}; DELETE FROM ${name.effects};`;
 };

@@ -23,8 +23,8 @@ const { values } = parseArgs({
 });
 const attempt = Number(values.attempt);
 const rt = await childRuntime<ConfirmNames, Fault>();
-const x = rt.names;
-const fields = { eventId: EVENT_ID, publishAttempt: attempt, destination: x.events };
+const name = rt.names;
+const fields = { eventId: EVENT_ID, publishAttempt: attempt, destination: name.events };
 const props = { messageId: EVENT_ID, persistent: true, headers: { eventId: EVENT_ID, publishAttempt: attempt } };
 
 // how the producer ends, as taught; a broken variant (variants.ts, TEST ONLY) changes it
@@ -34,7 +34,7 @@ if (steps.diesBeforeConfirm) {
   // amqplib reads frames on 'readable': without its listener no confirm frame reaches the channel
   socket.removeAllListeners('readable');
   rt.emit('producer', { ...fields, status: 'publishing' });
-  rt.broker.channel.publish('', x.events, Buffer.from(EVENT_ID), props, (err) =>
+  rt.broker.channel.publish('', name.events, Buffer.from(EVENT_ID), props, (err) =>
     rt.emit('producer', { ...fields, status: err ? 'nacked' : 'confirmed' }),
   );
   await flushed(socket);
@@ -43,7 +43,7 @@ if (steps.diesBeforeConfirm) {
   process.kill(process.pid, 'SIGKILL');
 }
 
-await rt.broker.publishConfirmed('', x.events, EVENT_ID, props);
+await rt.broker.publishConfirmed('', name.events, EVENT_ID, props);
 rt.emit('producer', { ...fields, status: 'confirmed' });
 await rt.close();
 

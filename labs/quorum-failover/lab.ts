@@ -36,7 +36,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
   async run(ctx) {
     const cluster = ownCluster(ctx.config, CLUSTER_NODES);
     if ('missing' in cluster) return { lines: [], checks: [], skipped: cluster.missing };
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: FailoverSteps = {
       registrationWait: (queue, declaredAt) => registrationOnDisk(ctx, queue, declaredAt),
@@ -56,17 +56,17 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     const declared = await declareReplicated(
       ctx.mgmt,
       node2.amqpUrl,
-      x.queue,
+      name.queue,
       { ...queueArguments },
       CLUSTER_NODES,
       (line) => ctx.progress(line),
       ctx.caps.quorumRegistrationDelayMs ? 2 : 1,
     );
     const before = declared.replicas;
-    await steps.registrationWait(x.queue, declared.declaredAt);
+    await steps.registrationWait(name.queue, declared.declaredAt);
     if (!before.leader || before.leader === node1.name)
       throw new LabError(
-        `the leader of ${x.queue} is ${before.leader ?? 'unknown'}, not a node the lab may kill (node 1 serves the run itself)`,
+        `the leader of ${name.queue} is ${before.leader ?? 'unknown'}, not a node the lab may kill (node 1 serves the run itself)`,
       );
     const leader = byName(cluster, before.leader);
     const victim = steps.victim(
@@ -75,7 +75,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     );
     const survivors = cluster.nodes.filter((n) => n !== victim);
     ctx.progress(
-      `${x.queue}: leader ${before.leader}, replicas ${before.members.join(', ')}; the producer starts on the leader's node`,
+      `${name.queue}: leader ${before.leader}, replicas ${before.members.join(', ')}; the producer starts on the leader's node`,
     );
 
     let killedPid = 0;
@@ -85,7 +85,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
       ctx,
       steps,
       [leader.amqpUrl, ...cluster.nodes.filter((n) => n !== leader).map((n) => n.amqpUrl)],
-      x.queue,
+      name.queue,
       async () => {
         await ctx.checkpoint('before-kill', { node: victim.name });
         const at = Date.now();
@@ -99,7 +99,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
       nodeOf,
     );
     const failoverMs = s.killAt !== null && s.firstConfirmAfter !== null ? s.firstConfirmAfter - s.killAt : null;
-    const leaderAfter = await newLeader(ctx, x.queue, victim.name);
+    const leaderAfter = await newLeader(ctx, name.queue, victim.name);
     await ctx.checkpoint('failed-over', { leader: leaderAfter, failoverMs });
 
     // the restart, then the drain, then the replicas compared
@@ -107,11 +107,11 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     const rows = await drain(
       ctx,
       survivors.map((n) => n.amqpUrl),
-      x.queue,
-      x.received,
+      name.queue,
+      name.received,
       (id, url, redelivered) => history.consume(id, nodeOf(url), redelivered),
     );
-    const replicas = await caughtUpReplicas(ctx, cluster, x.queue, victim.name);
+    const replicas = await caughtUpReplicas(ctx, cluster, name.queue, victim.name);
     await ctx.checkpoint('rejoined', { node: victim.name });
 
     const idx = caughtUp(replicas, victim.name);

@@ -31,7 +31,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { broker, db, log } = ctx;
     // the replay tool's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: ReplaySteps = {
@@ -54,10 +54,10 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     // An operator records the approval: which event, what was verified, in state APPROVED. (It is
     // printed as approved=, what the tool read; the database shows it was APPROVED when the
     // receiver's UPDATE … WHERE state = 'APPROVED' changes it: verified and auditState.)
-    await db`INSERT INTO ${db(x.audit)} VALUES (${EVENT_ID}, ${APPROVAL}, 'APPROVED')`;
+    await db`INSERT INTO ${db(name.audit)} VALUES (${EVENT_ID}, ${APPROVAL}, 'APPROVED')`;
     // The quarantined message, as the seed prepares it: third attempt, payload that always fails.
-    await broker.sendConfirmed(x.dead, BROKEN, { messageId: EVENT_ID, headers: { attempt: 3 } });
-    log.emit('producer', { messageId: EVENT_ID, destination: x.dead, attempt: 3, status: 'confirmed' });
+    await broker.sendConfirmed(name.dead, BROKEN, { messageId: EVENT_ID, headers: { attempt: 3 } });
+    log.emit('producer', { messageId: EVENT_ID, destination: name.dead, attempt: 3, status: 'confirmed' });
 
     // The replay tool: approval first, confirmed repaired copy second, ack of the original last.
     // Just before it acks, it reads the work queue's depth from the broker: the confirmed copy must
@@ -68,12 +68,12 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     let workBeforeAck: number | null = null;
     const toolDone = deferred();
     const tool = await broker.consume(
-      x.dead,
+      name.dead,
       async (m: Delivery) => {
         original = { id: m.messageId, body: m.body };
         const approvals = await db<
           { reason: string }[]
-        >`SELECT reason FROM ${db(x.audit)} WHERE event_id = ${m.messageId ?? ''} AND state = 'APPROVED'`;
+        >`SELECT reason FROM ${db(name.audit)} WHERE event_id = ${m.messageId ?? ''} AND state = 'APPROVED'`;
         approved = approvals.length;
         step('approval-read', { messageId: m.messageId, approved, body: m.body });
         const [approval, ...otherApprovals] = approvals;
@@ -81,14 +81,14 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         if (repaired === null) return toolDone.resolve(); // not approved: the original stays held, then returns
         const copy = async () => {
           const props = { messageId: steps.copyId(m), headers: { attempt: 1 } };
-          await steps.publishCopy(() => broker.sendConfirmed(x.work, steps.copyBody(m, repaired), props));
-          step('repair-confirmed', { messageId: m.messageId, destination: x.work, body: repaired });
+          await steps.publishCopy(() => broker.sendConfirmed(name.work, steps.copyBody(m, repaired), props));
+          step('repair-confirmed', { messageId: m.messageId, destination: name.work, body: repaired });
           await ctx.checkpoint('repair-confirmed', { messageId: m.messageId, original: 'held-unacked' });
         };
         const ackOriginal = async () => {
-          workBeforeAck = await broker.depth(x.work);
+          workBeforeAck = await broker.depth(name.work);
           steps.ackOriginal(m);
-          step('source-acked', { messageId: m.messageId, queue: x.dead, workDepthBeforeAck: workBeforeAck });
+          step('source-acked', { messageId: m.messageId, queue: name.dead, workDepthBeforeAck: workBeforeAck });
         };
         await steps.copyThenAck(copy, ackOriginal);
         toolDone.resolve();
@@ -99,9 +99,9 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     await ctx.within(
       Promise.race([toolDone.promise, tool.failure]),
       5_000,
-      `the replay tool to handle ${EVENT_ID} from ${x.dead}`,
+      `the replay tool to handle ${EVENT_ID} from ${name.dead}`,
     );
-    const sourceLeft = await finish(toolCh, tool, x.dead);
+    const sourceLeft = await finish(toolCh, tool, name.dead);
 
     // The receiver takes one copy: checks id and payload, then moves the audit row APPROVED → VERIFIED.
     // It acks only after its consumer is cancelled: with prefetch 1 the broker cannot hand it a second
@@ -111,13 +111,13 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     let verified = 0;
     const receiverDone = deferred<Delivery>();
     const receiver = await broker.consume(
-      x.work,
+      name.work,
       async (m: Delivery) => {
         received = { id: m.messageId, body: m.body };
         step('receiver-got', { messageId: m.messageId, body: m.body });
         if (m.messageId === EVENT_ID && m.body === EXPECTED_REPAIR) {
           const r =
-            await db`UPDATE ${db(x.audit)} SET state = 'VERIFIED' WHERE event_id = ${m.messageId} AND state = 'APPROVED'`;
+            await db`UPDATE ${db(name.audit)} SET state = 'VERIFIED' WHERE event_id = ${m.messageId} AND state = 'APPROVED'`;
           verified = r.count;
           step('audit-verified', { messageId: m.messageId, rows: r.count });
         }
@@ -129,17 +129,17 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       const m = await ctx.within(
         Promise.race([receiverDone.promise, receiver.failure]),
         5_000,
-        `the repaired ${EVENT_ID} on ${x.work}`,
+        `the repaired ${EVENT_ID} on ${name.work}`,
       );
       await receiver.cancel();
       m.ack(); // a wrong copy is taken off too, unverified: the run ends and its checks say FAIL
       step('receiver-acked', { messageId: m.messageId });
     }
-    const workLeft = await finish(receiverCh, receiver, x.work);
+    const workLeft = await finish(receiverCh, receiver, name.work);
 
     const [row] = await db<
       { reason: string; state: string }[]
-    >`SELECT reason, state FROM ${db(x.audit)} WHERE event_id = ${EVENT_ID}`;
+    >`SELECT reason, state FROM ${db(name.audit)} WHERE event_id = ${EVENT_ID}`;
     const o = original as Seen | null;
     const r = received as Seen | null;
     const stableEventId = o?.id === EVENT_ID && r?.id === o.id;
@@ -164,7 +164,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         original,
         received,
         audit: row ? { eventId: EVENT_ID, reason: row.reason, state: row.state } : null,
-        left: { [x.dead]: sourceLeft.ids, [x.work]: workLeft.ids },
+        left: { [name.dead]: sourceLeft.ids, [name.work]: workLeft.ids },
       },
     };
   },

@@ -30,12 +30,12 @@ export const lab: Lab<StormOptions, Fault, Checkpoint> = {
   topology,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { windowMs, prefetch } = ctx.options;
     const common = { windowMs, prefetch, healthyPerSec: HEALTHY_PER_SEC, maxRedeliveries: MAX_REDELIVERIES };
 
-    ctx.progress(`mode delayed: reject → ${x.delay} (TTL ${DELAY_TTL_MS} ms) → back, for ${windowMs} ms`);
-    const delayed = await runMode(ctx, { ...common, mode: 'delayed', queue: x.work, delayQueue: x.delay });
+    ctx.progress(`mode delayed: reject → ${name.delay} (TTL ${DELAY_TTL_MS} ms) → back, for ${windowMs} ms`);
+    const delayed = await runMode(ctx, { ...common, mode: 'delayed', queue: name.work, delayQueue: name.delay });
     let requeue: ModeRun | undefined;
     let delayedRemoval: Removal, requeueRemoval: Removal;
     try {
@@ -43,21 +43,25 @@ export const lab: Lab<StormOptions, Fault, Checkpoint> = {
         failingDeliveries: delayed.failingDeliveries,
         cpuMs: Math.round(delayed.cpuMs),
       });
-      ctx.progress(`mode requeue: nack(requeue=true) on ${x.requeue}, for ${windowMs} ms`);
-      requeue = await runMode(ctx, { ...common, mode: 'requeue', queue: x.requeue });
-      requeueRemoval = await ctx.within(requeue.removed, 5000, `the failing message on ${x.requeue} after the window`);
+      ctx.progress(`mode requeue: nack(requeue=true) on ${name.requeue}, for ${windowMs} ms`);
+      requeue = await runMode(ctx, { ...common, mode: 'requeue', queue: name.requeue });
+      requeueRemoval = await ctx.within(
+        requeue.removed,
+        5000,
+        `the failing message on ${name.requeue} after the window`,
+      );
       delayedRemoval = await ctx.within(
         delayed.removed,
         DELAY_TTL_MS + 5000,
-        `the failing message back from ${x.delay}`,
+        `the failing message back from ${name.delay}`,
       );
     } finally {
       await requeue?.stop();
       await delayed.stop();
     }
 
-    const depths = await Promise.all([x.requeue, x.work, x.delay].map((name) => ctx.broker.depth(name)));
-    return result({ prefetch, requeue: requeue, delayed, rr: requeueRemoval, dr: delayedRemoval, depths, x });
+    const depths = await Promise.all([name.requeue, name.work, name.delay].map((name) => ctx.broker.depth(name)));
+    return result({ prefetch, requeue: requeue, delayed, rr: requeueRemoval, dr: delayedRemoval, depths, name });
   },
 };
 
@@ -101,10 +105,10 @@ interface Observed {
   rr: Removal;
   dr: Removal;
   depths: number[];
-  x: ReturnType<typeof names>;
+  name: ReturnType<typeof names>;
 }
 
-function result({ prefetch, requeue, delayed, rr, dr, depths, x }: Observed): LabResult {
+function result({ prefetch, requeue, delayed, rr, dr, depths, name }: Observed): LabResult {
   const a = modeFacts(requeue, rr);
   const b = modeFacts(delayed, dr);
   const r = ratio(a.redeliveriesPerSec, b.redeliveriesPerSec);
@@ -137,9 +141,9 @@ function result({ prefetch, requeue, delayed, rr, dr, depths, x }: Observed): La
       maxRedeliveries: MAX_REDELIVERIES,
       deliveryLimit: DELIVERY_LIMIT,
       ratio: r,
-      requeue: { queue: x.requeue, ...a },
-      delayed: { queue: x.work, delayQueue: x.delay, ...b },
-      queueDepthAfter: { [x.requeue]: depths[0], [x.work]: depths[1], [x.delay]: depths[2] },
+      requeue: { queue: name.requeue, ...a },
+      delayed: { queue: name.work, delayQueue: name.delay, ...b },
+      queueDepthAfter: { [name.requeue]: depths[0], [name.work]: depths[1], [name.delay]: depths[2] },
     },
   };
 }

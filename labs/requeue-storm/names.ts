@@ -26,14 +26,14 @@ export const names = (n: Names) => ({
 });
 
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
     queues: [
-      { name: x.requeue, args: { 'x-delivery-limit': DELIVERY_LIMIT } },
-      { name: x.work, args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.delay } },
+      { name: name.requeue, args: { 'x-delivery-limit': DELIVERY_LIMIT } },
+      { name: name.work, args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': name.delay } },
       {
-        name: x.delay,
-        args: { 'x-message-ttl': DELAY_TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work },
+        name: name.delay,
+        args: { 'x-message-ttl': DELAY_TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': name.work },
       },
     ],
   };

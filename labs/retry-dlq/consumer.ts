@@ -48,7 +48,7 @@ const gate = async (...args: Parameters<typeof replay>) => {
   lastDeliveryAt = performance.now();
 };
 const rt = await childRuntime<RetryDlqNames, Fault>();
-const x = rt.names;
+const name = rt.names;
 const settled = new Set<string>();
 const allSettled = deferred();
 let received = 0;
@@ -75,12 +75,12 @@ async function commitOrder(
   const order = JSON.parse(body) as { orderId: string; quantity: number };
   return db.begin(async (tx) => {
     const fresh =
-      await tx`INSERT INTO ${tx(x.processed)} (message_id) VALUES (${messageId}) ON CONFLICT DO NOTHING RETURNING message_id`;
+      await tx`INSERT INTO ${tx(name.processed)} (message_id) VALUES (${messageId}) ON CONFLICT DO NOTHING RETURNING message_id`;
     if (fresh.length === 0) return 'duplicate_skipped' as const;
     await steps.writeRow(
       order,
       () =>
-        tx`INSERT INTO ${tx(x.orders)} (order_id, message_id, quantity) VALUES (${order.orderId}, ${messageId}, ${order.quantity})`,
+        tx`INSERT INTO ${tx(name.orders)} (order_id, message_id, quantity) VALUES (${order.orderId}, ${messageId}, ${order.quantity})`,
     );
     steps.afterWrite();
     return 'business_committed' as const;
@@ -99,8 +99,8 @@ async function handle(m: Delivery): Promise<void> {
   received += 1;
   lastDeliveryAt = performance.now();
   const id = fieldsOfDelivery(m);
-  const attempt = steps.attempt(attemptOf(m.headers, x.work));
-  const at = { ...SEED_FIELDS, ...id, destination: x.work };
+  const attempt = steps.attempt(attemptOf(m.headers, name.work));
+  const at = { ...SEED_FIELDS, ...id, destination: name.work };
   rt.emit('consumer', {
     ...at,
     consumer: CONSUMER,
@@ -133,12 +133,12 @@ async function handle(m: Delivery): Promise<void> {
       await gate('before-retry', id.messageId, shown);
       m.reject(false); // the work queue dead-letters it to the retry queue; the broker counts it in x-death
       // the hop itself, for the class: a pause while the message waits out its TTL in the retry queue
-      if (await seenIn(x.retry)) await childCheckpoint('in-retry', id.messageId, { ...shown, queue: x.retry });
+      if (await seenIn(name.retry)) await childCheckpoint('in-retry', id.messageId, { ...shown, queue: name.retry });
     } else {
       await gate('before-dlq', id.messageId, shown);
-      const props = { ...m.raw.properties, headers: dlqHeaders(m.headers, attempt, x.work, error) };
+      const props = { ...m.raw.properties, headers: dlqHeaders(m.headers, attempt, name.work, error) };
       // safe in the DLQ before the original goes
-      const status = await steps.toDlq(() => rt.broker.sendConfirmed(x.dlq, m.raw.content, props));
+      const status = await steps.toDlq(() => rt.broker.sendConfirmed(name.dlq, m.raw.content, props));
       m.ack();
       rt.emit('consumer', { ...at, attempt, error, status });
       settled.add(id.messageId);
@@ -158,21 +158,23 @@ async function seenIn(queue: string): Promise<boolean> {
 }
 
 let code = 0;
-const consumer = await rt.broker.consume(x.work, handle, { prefetch: 10 });
+const consumer = await rt.broker.consume(name.work, handle, { prefetch: 10 });
 try {
   // a busy machine makes deliveries later, not absent: give up only when none came for idleMs
   // (a pause at a checkpoint, however long the class talks, is not idleness)
   const lastActivity = () => (pauses.active() ? performance.now() : Math.max(lastDeliveryAt, pauses.endedAt()));
   const idle = await settledOrIdle(Promise.race([allSettled.promise, consumer.failure]), lastActivity, idleMs, clock);
   if (idle)
-    throw new Error(`no delivery for ${idleMs} ms with ${settled.size} of ${expected} messages settled on ${x.work}`);
+    throw new Error(
+      `no delivery for ${idleMs} ms with ${settled.size} of ${expected} messages settled on ${name.work}`,
+    );
   await consumer.cancel();
-  rt.emit('consumer', { ...SEED_FIELDS, queue: x.work, received, status: 'done' });
+  rt.emit('consumer', { ...SEED_FIELDS, queue: name.work, received, status: 'done' });
 } catch (err) {
   code = 1;
   rt.emit('consumer', {
     ...SEED_FIELDS,
-    queue: x.work,
+    queue: name.work,
     received,
     settled: settled.size,
     error: String((err as Error)?.message ?? err),

@@ -39,17 +39,17 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
         skipped: `RabbitMQ ${ctx.caps.version} has no x-message-ttl on quorum queues (3.10+)`,
       };
     }
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { gateMs } = ctx.options; // 10 gates: 2 per healthy order, 6 for the poison one
     ctx.progress(
-      `order-poison takes ${MAX_ATTEMPTS - 1} hops through ${x.retry} (TTL ${TTL_MS} ms) before it moves to ${x.dlq}`,
+      `order-poison takes ${MAX_ATTEMPTS - 1} hops through ${name.retry} (TTL ${TTL_MS} ms) before it moves to ${name.dlq}`,
     );
 
     // the lab's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: LabSteps = { routingKey: (_order, queue) => queue, afterConsumer: () => Promise.resolve() };
     const latePublish = async () => {
       const late = must(ORDERS[0], 'the first order');
-      for (const q of [x.work, x.retry]) await ctx.broker.sendConfirmed(q, orderBody(late), publishProps(late));
+      for (const q of [name.work, name.retry]) await ctx.broker.sendConfirmed(q, orderBody(late), publishProps(late));
     };
     const steps = withVariants(ctx, correct, labVariants(ORDERS[1], latePublish));
 
@@ -64,11 +64,11 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
         String(gateMs),
       ],
       timeoutMs: CONSUMER_BOUND_MS + 10 * gateMs,
-      names: x,
+      names: name,
       gates: true,
     });
     // a failed publish still waits for the consumer (it ends by itself), so no process outlives the run
-    const produced = await produceOrders(ctx, x.work, steps).catch(async (err) => {
+    const produced = await produceOrders(ctx, name.work, steps).catch(async (err) => {
       await consuming.catch(() => {});
       throw err;
     });
@@ -76,10 +76,10 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
     await steps.afterConsumer();
     const events = [...produced, ...consumer.events];
 
-    const [work, retry, dlq] = await Promise.all([x.work, x.retry, x.dlq].map((q) => ctx.broker.depth(q)));
+    const [work, retry, dlq] = await Promise.all([name.work, name.retry, name.dlq].map((q) => ctx.broker.depth(q)));
     const { db } = ctx;
     const [counts] = await db`
-      SELECT (SELECT count(*)::int FROM ${db(x.orders)}) AS business, (SELECT count(*)::int FROM ${db(x.processed)}) AS processed`;
+      SELECT (SELECT count(*)::int FROM ${db(name.orders)}) AS business, (SELECT count(*)::int FROM ${db(name.processed)}) AS processed`;
     const { business, processed } = must(counts, 'the business/processed row counts');
     const inspect = ctx.log.emit('inspect', {
       ...SEED_FIELDS,
@@ -115,13 +115,13 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
       ],
       facts: {
         routing: {
-          [x.work]: `dead letters → default exchange → ${x.retry}`,
-          [x.retry]: `TTL ${TTL_MS} ms, dead letters → default exchange → ${x.work}`,
+          [name.work]: `dead letters → default exchange → ${name.retry}`,
+          [name.retry]: `TTL ${TTL_MS} ms, dead letters → default exchange → ${name.work}`,
         },
         poisonRetryGapsMs: poison.gapsMs,
         poisonDeathsByAttempt: poison.deaths,
-        queueDepthAfter: { [x.work]: work, [x.retry]: retry, [x.dlq]: dlq },
-        dlqSample: `left in ${x.dlq} for inspection; the next run purges it`,
+        queueDepthAfter: { [name.work]: work, [name.retry]: retry, [name.dlq]: dlq },
+        dlqSample: `left in ${name.dlq} for inspection; the next run purges it`,
         processedRows: processed,
         readsClientXDeath: ctx.caps.readsClientXDeath,
       },

@@ -30,28 +30,28 @@ export function names(n: Names) {
 export type RetryDlqNames = ReturnType<typeof names>;
 
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
     queues: [
-      { name: x.work, args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.retry } },
+      { name: name.work, args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': name.retry } },
       {
-        name: x.retry,
-        args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work },
+        name: name.retry,
+        args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': name.work },
       },
-      { name: x.dlq },
+      { name: name.dlq },
     ],
   };
 }
 
 /** the business table refuses a non-positive quantity: that is what makes order-poison fail, every time */
 export function schema(n: Names): string {
-  const x = names(n);
-  return `CREATE TABLE IF NOT EXISTS ${x.processed}(message_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE IF NOT EXISTS ${x.orders}(order_id text PRIMARY KEY, message_id text NOT NULL UNIQUE, quantity int NOT NULL CHECK (quantity > 0));`;
+  const name = names(n);
+  return `CREATE TABLE IF NOT EXISTS ${name.processed}(message_id text PRIMARY KEY, processed_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE IF NOT EXISTS ${name.orders}(order_id text PRIMARY KEY, message_id text NOT NULL UNIQUE, quantity int NOT NULL CHECK (quantity > 0));`;
 }
 
 /** both tables belong to this lab (and to its namespace): every run starts with none of its rows */
 export function reset(n: Names): string {
-  const x = names(n);
-  return `DELETE FROM ${x.orders}; DELETE FROM ${x.processed};`;
+  const name = names(n);
+  return `DELETE FROM ${name.orders}; DELETE FROM ${name.processed};`;
 }

@@ -32,7 +32,7 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
 
   async run(ctx) {
     const b = ctx.options;
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { broker, db, log } = ctx;
     const runId = randomUUID().slice(0, 8);
     const trails = Object.fromEntries(
@@ -68,16 +68,25 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
         'parked-decided-at': Number(m.headers['due-at']),
         'parked-detail': `remainingMs=${remainingMs} neededMs=${neededMs}`,
       };
-      await steps.publishParked(() => broker.publishConfirmed(x.dead, PARKED_KEY, m.body, { messageId: id, headers }));
+      await steps.publishParked(() =>
+        broker.publishConfirmed(name.dead, PARKED_KEY, m.body, { messageId: id, headers }),
+      );
       m.ack();
       trails[id].outcome = 'parking';
-      log.emit('consumer', { messageId: id, attempt, remainingMs, neededMs, destination: x.parking, status: 'parked' });
+      log.emit('consumer', {
+        messageId: id,
+        attempt,
+        remainingMs,
+        neededMs,
+        destination: name.parking,
+        status: 'parked',
+      });
     };
 
     const commit = (id: EventId, attempt: number) =>
-      db`INSERT INTO ${db(x.effect)} (event_id, attempt) VALUES (${id}, ${attempt}) ON CONFLICT DO NOTHING`;
+      db`INSERT INTO ${db(name.effect)} (event_id, attempt) VALUES (${id}, ${attempt}) ON CONFLICT DO NOTHING`;
     const lateRetry = () =>
-      broker.publishConfirmed(x.retry, tierKey(tiers(b).at(-1)!), '{"eventId":"exhausted"}', {
+      broker.publishConfirmed(name.retry, tierKey(tiers(b).at(-1)!), '{"eventId":"exhausted"}', {
         messageId: 'exhausted',
         headers: { run: runId, attempt: b.maxAttempts },
       });
@@ -87,12 +96,12 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
       beforeCall: async () => {},
       decide: (d) => d,
       nextAttempt: (d) => d.nextAttempt,
-      retryRoute: (key) => [x.retry, key],
+      retryRoute: (key) => [name.retry, key],
       exhaust: (m) => m.reject(false),
       publishParked: async (publish) => void (await publish()),
       afterShutdown: async () => {},
     };
-    const steps = withVariants(ctx, correct, variants(broker, x, lateRetry, commit));
+    const steps = withVariants(ctx, correct, variants(broker, name, lateRetry, commit));
 
     const handle = async (m: Delivery) => {
       const id = m.messageId;
@@ -145,12 +154,12 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
         const [exchange, key] = steps.retryRoute(tierKey(d.delayMs));
         await broker.publishConfirmed(exchange, key, m.body, { messageId: id, headers });
         m.ack();
-        t.route.push(x.delay(d.delayMs));
+        t.route.push(name.delay(d.delayMs));
         log.emit('consumer', {
           messageId: id,
           attempt,
           delayMs: d.delayMs,
-          destination: x.delay(d.delayMs),
+          destination: name.delay(d.delayMs),
           status: 'retry_confirmed',
         });
       } else if (d.action === 'exhausted') {
@@ -163,14 +172,14 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
       }
     };
 
-    const work = await broker.consume(x.work, async (m) => (await handle(m), maybeSettled()), { prefetch: 10 });
+    const work = await broker.consume(name.work, async (m) => (await handle(m), maybeSettled()), { prefetch: 10 });
     // the terminal queues are watched, and their messages held unacked until counted, then put back
     const term = await broker.newChannel();
     const hold = (into: Delivery[]) => (m: Delivery) => (into.push(m), maybeSettled());
     await term.prefetch(10);
     const [dlqWatch, parkingWatch] = await Promise.all([
-      broker.consume(x.dlq, hold(dlqHeld), { channel: term }),
-      broker.consume(x.parking, hold(parkingHeld), { channel: term }),
+      broker.consume(name.dlq, hold(dlqHeld), { channel: term }),
+      broker.consume(name.parking, hold(parkingHeld), { channel: term }),
     ]);
 
     ctx.progress(
@@ -185,13 +194,13 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
           'due-at': publishedAt,
           'deadline-at': publishedAt + deadlineInMs(id, b),
         };
-        await broker.publishConfirmed(x.business, WORK_KEY, JSON.stringify({ eventId: id }), {
+        await broker.publishConfirmed(name.business, WORK_KEY, JSON.stringify({ eventId: id }), {
           messageId: id,
           headers,
         });
         log.emit('producer', {
           messageId: id,
-          destination: x.work,
+          destination: name.work,
           attempt: 1,
           deadlineInMs: deadlineInMs(id, b),
           status: 'confirmed',
@@ -200,7 +209,7 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
     );
 
     // the delay queues' TTLs as the broker declared them, read while the ladder runs
-    const ttls = tierTtls(ctx, tiers(b).map(x.delay));
+    const ttls = tierTtls(ctx, tiers(b).map(name.delay));
     ttls.catch(() => {});
 
     // a message that never settles is a finding, not a crash: once nothing has moved for the longest
@@ -222,8 +231,8 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
     // leave the DLQ and parking messages where an operator would find them (the next run purges them)
     for (const m of [...dlqHeld, ...parkingHeld]) m.nack(true);
     [observed.dlqDepth, observed.parkingDepth] = await Promise.all([
-      readyDepthWhen(ctx, x.dlq, dlqHeld.length + observed.dlqReady),
-      readyDepthWhen(ctx, x.parking, parkingHeld.length + observed.parkingReady),
+      readyDepthWhen(ctx, name.dlq, dlqHeld.length + observed.dlqReady),
+      readyDepthWhen(ctx, name.parking, parkingHeld.length + observed.parkingReady),
     ]);
     await closeChannel(term);
     await ctx.checkpoint('settled', { dlq: observed.dlqDepth, parking: observed.parkingDepth });
@@ -247,13 +256,13 @@ async function observe(
   parking: Delivery[],
   run: { stale: number; timedOut: boolean },
 ): Promise<Observed> {
-  const x = names(ctx.names);
+  const name = names(ctx.names);
   const { broker, db } = ctx;
-  const inFlightQueues = [x.work, ...tiers(b).map(x.delay)];
+  const inFlightQueues = [name.work, ...tiers(b).map(name.delay)];
   const depthOf = async (q: string) => [q, await broker.depth(q)] as const;
-  const sampled = Object.fromEntries(await Promise.all([...inFlightQueues, x.dlq, x.parking].map(depthOf)));
+  const sampled = Object.fromEntries(await Promise.all([...inFlightQueues, name.dlq, name.parking].map(depthOf)));
   const depthIn = (q: string) => must(sampled[q], `the depth of ${q}`);
-  const rows = await db`SELECT event_id, attempt FROM ${db(x.effect)} ORDER BY event_id`;
+  const rows = await db`SELECT event_id, attempt FROM ${db(name.effect)} ORDER BY event_id`;
   const parkedMsg = parking.find((m) => m.messageId === 'parked');
   const dlqMsg = dlq.find((m) => m.messageId === 'exhausted');
   return {
@@ -264,8 +273,8 @@ async function observe(
     rows: rows.map((r) => ({ eventId: String(r.event_id), attempt: Number(r.attempt) })),
     dlqIds: dlq.map((m) => m.messageId ?? ''),
     parkingIds: parking.map((m) => m.messageId ?? ''),
-    dlqReady: depthIn(x.dlq),
-    parkingReady: depthIn(x.parking),
+    dlqReady: depthIn(name.dlq),
+    parkingReady: depthIn(name.parking),
     inFlight: inFlightQueues.reduce((sum, q) => sum + depthIn(q), 0),
     parkedReason: parkedMsg ? text(parkedMsg.headers['parked-reason'], 'none') : 'none',
     parked: parkedMsg
@@ -277,7 +286,7 @@ async function observe(
       : null,
     dlqDepth: NaN,
     parkingDepth: NaN,
-    dlqDeath: deadLetterHistory(dlqMsg?.headers).find((e) => e.queue === x.work && e.reason === 'rejected') ?? null,
+    dlqDeath: deadLetterHistory(dlqMsg?.headers).find((e) => e.queue === name.work && e.reason === 'rejected') ?? null,
     facts: {
       options: b,
       floorMs: ladderFloorMs(b),

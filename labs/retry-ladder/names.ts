@@ -35,27 +35,27 @@ export function names(n: Names) {
 }
 
 export function topology(n: Names, b: Backoff): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
     exchanges: [
-      { name: x.business, type: 'direct' },
-      { name: x.retry, type: 'direct' },
-      { name: x.dead, type: 'direct' },
+      { name: name.business, type: 'direct' },
+      { name: name.retry, type: 'direct' },
+      { name: name.dead, type: 'direct' },
     ],
     queues: [
-      { name: x.work, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': EXHAUSTED_KEY } },
+      { name: name.work, args: { 'x-dead-letter-exchange': name.dead, 'x-dead-letter-routing-key': EXHAUSTED_KEY } },
       ...tiers(b).map((ttl) => ({
-        name: x.delay(ttl),
-        args: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': x.business, 'x-dead-letter-routing-key': WORK_KEY },
+        name: name.delay(ttl),
+        args: { 'x-message-ttl': ttl, 'x-dead-letter-exchange': name.business, 'x-dead-letter-routing-key': WORK_KEY },
       })),
-      { name: x.dlq },
-      { name: x.parking },
+      { name: name.dlq },
+      { name: name.parking },
     ],
     bindings: [
-      { queue: x.work, exchange: x.business, key: WORK_KEY },
-      ...tiers(b).map((ttl) => ({ queue: x.delay(ttl), exchange: x.retry, key: tierKey(ttl) })),
-      { queue: x.dlq, exchange: x.dead, key: EXHAUSTED_KEY },
-      { queue: x.parking, exchange: x.dead, key: PARKED_KEY },
+      { queue: name.work, exchange: name.business, key: WORK_KEY },
+      ...tiers(b).map((ttl) => ({ queue: name.delay(ttl), exchange: name.retry, key: tierKey(ttl) })),
+      { queue: name.dlq, exchange: name.dead, key: EXHAUSTED_KEY },
+      { queue: name.parking, exchange: name.dead, key: PARKED_KEY },
     ],
   };
 }

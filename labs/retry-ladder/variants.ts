@@ -32,7 +32,7 @@ export interface LadderSteps {
 
 export const variants = (
   broker: Broker,
-  x: ReturnType<typeof names>,
+  name: ReturnType<typeof names>,
   lateRetry: () => Promise<unknown>,
   commit: (id: EventId, attempt: number) => Promise<unknown>,
 ): Variants<LadderSteps, Fault> => ({
@@ -48,11 +48,11 @@ export const variants = (
         : d,
   },
   'double-increment': { nextAttempt: (d) => d.nextAttempt + 1 },
-  'skip-delay': { retryRoute: () => [x.business, WORK_KEY] },
+  'skip-delay': { retryRoute: () => [name.business, WORK_KEY] },
   // the application copies it to the DLQ itself, so the broker writes no x-death
   'self-dead-letter': {
     exhaust: async (m, headers) => {
-      await broker.publishConfirmed(x.dead, EXHAUSTED_KEY, m.body, { messageId: m.messageId, headers });
+      await broker.publishConfirmed(name.dead, EXHAUSTED_KEY, m.body, { messageId: m.messageId, headers });
       m.ack();
     },
   },

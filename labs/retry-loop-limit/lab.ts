@@ -26,17 +26,17 @@ const BACK_WINDOW_MS = WAIT_TTL_MS + 1500;
 export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology: (n) => topology(n),
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     await declareBroken(ctx);
-    const trail = await watchTrail(ctx, x.trail, x.work);
-    const expired = await watchTrail(ctx, x.expiredTrail, x.work);
+    const trail = await watchTrail(ctx, name.trail, name.work);
+    const expired = await watchTrail(ctx, name.expiredTrail, name.work);
     const stopWorker = await waitWorker(ctx);
-    const work = new WorkConsumer(ctx, x);
+    const work = new WorkConsumer(ctx, name);
     try {
       await work.start();
       const [looped, fresh] = await Promise.all([
-        loopedRun(ctx, x, work, trail),
-        freshRun(ctx, x, work, trail, expired),
+        loopedRun(ctx, name, work, trail),
+        freshRun(ctx, name, work, trail, expired),
       ]);
       const counts = {
         looped: ctx.caps.deadLetteredCopyCarriesDeliveryCount
@@ -96,7 +96,7 @@ class WorkConsumer {
   private consumer?: { cancel(): Promise<void> };
   constructor(
     private ctx: LabContext<unknown, Fault>,
-    private x: LoopNames,
+    private name: LoopNames,
   ) {}
   on(id: string, handler: (d: Delivery) => void) {
     this.handlers.set(id, handler);
@@ -104,7 +104,7 @@ class WorkConsumer {
   async start() {
     this.channel = await this.ctx.broker.newChannel();
     this.consumer = await this.ctx.broker.consume(
-      this.x.work,
+      this.name.work,
       (d) => (this.handlers.get(String(d.messageId)) ?? ((o: Delivery) => o.ack()))(d),
       { prefetch: 10, channel: this.channel },
     );
@@ -120,7 +120,7 @@ const orAfter = <T>(ctx: LabContext<unknown, Fault>, p: Promise<T>, ms: number, 
   Promise.race([p, ctx.sleep(ms).then(() => fallback)]);
 
 /** LOOPS laps through the wait queue, then reject(requeue=true) until the broker dead-letters it */
-async function loopedRun(ctx: LabContext<unknown, Fault>, x: LoopNames, work: WorkConsumer, trail: Trail) {
+async function loopedRun(ctx: LabContext<unknown, Fault>, name: LoopNames, work: WorkConsumer, trail: Trail) {
   const read = countReader(ctx);
   const counts: Count[] = [];
   let arrivals = 0;
@@ -128,7 +128,7 @@ async function loopedRun(ctx: LabContext<unknown, Fault>, x: LoopNames, work: Wo
   const back = deferred<string>();
   work.on('looped', (d) => {
     arrivals += 1;
-    if (limitedIn(d.headers, x.work)) return (d.ack(), back.resolve('back in work')); // after its limit: it came round again
+    if (limitedIn(d.headers, name.work)) return (d.ack(), back.resolve('back in work')); // after its limit: it came round again
     if (arrivals <= LOOPS + 1) counts.push(read(d.headers['x-delivery-count']));
     ctx.log.emit('work', {
       messageId: 'looped',
@@ -141,14 +141,14 @@ async function loopedRun(ctx: LabContext<unknown, Fault>, x: LoopNames, work: Wo
     requeues += 1;
     d.reject(true);
   });
-  await ctx.broker.sendConfirmed(x.work, 'looped', { messageId: 'looped' });
+  await ctx.broker.sendConfirmed(name.work, 'looped', { messageId: 'looped' });
   const first = await ctx.within(
     Promise.race([
       trail.afterLimit('looped').then((r) => ({ reason: r })),
       back.promise.then((b) => ({ reason: 'none', b })),
     ]),
     30_000,
-    `the looped message dead-lettered or given up on ${x.work}`,
+    `the looped message dead-lettered or given up on ${name.work}`,
   );
   if (first.reason === 'none') return { counts, requeues, reason: 'none', outcome: 'no dead letter' };
   const outcome = await orAfter(ctx, back.promise, BACK_WINDOW_MS, 'dropped on its way into the wait queue');
@@ -158,7 +158,7 @@ async function loopedRun(ctx: LabContext<unknown, Fault>, x: LoopNames, work: Wo
 /** a message never rejected: reject(requeue=true) until delivery_limit, then through the wait queue and back? */
 async function freshRun(
   ctx: LabContext<unknown, Fault>,
-  x: LoopNames,
+  name: LoopNames,
   work: WorkConsumer,
   trail: Trail,
   expired: Trail,
@@ -166,16 +166,16 @@ async function freshRun(
   let requeues = 0;
   const back = deferred<string>();
   work.on('fresh', (d) => {
-    if (limitedIn(d.headers, x.work)) return (d.ack(), back.resolve('back in work'));
+    if (limitedIn(d.headers, name.work)) return (d.ack(), back.resolve('back in work'));
     if (requeues >= MAX_REQUEUES) return (d.ack(), back.resolve('never dead-lettered'));
     requeues += 1;
     d.reject(true);
   });
-  await ctx.broker.sendConfirmed(x.work, 'fresh', { messageId: 'fresh' });
+  await ctx.broker.sendConfirmed(name.work, 'fresh', { messageId: 'fresh' });
   const limited = await ctx.within(
     Promise.race([trail.afterLimit('fresh'), back.promise.then(() => 'none')]),
     30_000,
-    `the fresh message dead-lettered or given up on ${x.work}`,
+    `the fresh message dead-lettered or given up on ${name.work}`,
   );
   if (limited === 'none') return { requeues, outcome: 'no dead letter' };
   const left = await orAfter(

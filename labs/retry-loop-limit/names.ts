@@ -30,26 +30,26 @@ export const names = (n: Names) => ({
 export type LoopNames = ReturnType<typeof names>;
 
 export function topology(n: Names, waitTtl = true): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
     exchanges: [
-      { name: x.dlx, type: 'fanout' },
-      { name: x.back, type: 'fanout' },
+      { name: name.dlx, type: 'fanout' },
+      { name: name.back, type: 'fanout' },
     ],
     queues: [
-      { name: x.work, args: { 'x-delivery-limit': LIMIT, 'x-dead-letter-exchange': x.dlx } },
+      { name: name.work, args: { 'x-delivery-limit': LIMIT, 'x-dead-letter-exchange': name.dlx } },
       {
-        name: x.wait,
-        args: { ...(waitTtl ? { 'x-message-ttl': WAIT_TTL_MS } : {}), 'x-dead-letter-exchange': x.back },
+        name: name.wait,
+        args: { ...(waitTtl ? { 'x-message-ttl': WAIT_TTL_MS } : {}), 'x-dead-letter-exchange': name.back },
       },
-      { name: x.trail },
-      { name: x.expiredTrail },
+      { name: name.trail },
+      { name: name.expiredTrail },
     ],
     bindings: [
-      { queue: x.wait, exchange: x.dlx, key: '' },
-      { queue: x.trail, exchange: x.dlx, key: '' },
-      { queue: x.work, exchange: x.back, key: '' },
-      { queue: x.expiredTrail, exchange: x.back, key: '' },
+      { queue: name.wait, exchange: name.dlx, key: '' },
+      { queue: name.trail, exchange: name.dlx, key: '' },
+      { queue: name.work, exchange: name.back, key: '' },
+      { queue: name.expiredTrail, exchange: name.back, key: '' },
     ],
   };
 }

@@ -23,20 +23,20 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   reset,
 
   async run(ctx) {
-    const x = names(ctx.names);
+    const name = names(ctx.names);
     const { broker, db, log } = ctx;
     // the protocol's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: RetryPolicy = {
       // contract failure: no retry, straight to the dead-letter exchange
       settlePoison: (m) => m.reject(false),
       // a retry copy waits out the TTL in the delay queue, one attempt later
-      retryQueue: x.delay,
+      retryQueue: name.delay,
       nextAttempt: (attempt) => attempt + 1,
-      commit: (id) => db`INSERT INTO ${db(x.effect)} VALUES (${id}) ON CONFLICT DO NOTHING`,
+      commit: (id) => db`INSERT INTO ${db(name.effect)} VALUES (${id}) ON CONFLICT DO NOTHING`,
       afterCommit: async () => {},
       wrapHandler: unchanged,
     };
-    const policy = withVariants(ctx, correct, variants(correct, x, broker, MAX_ATTEMPTS));
+    const policy = withVariants(ctx, correct, variants(correct, name, broker, MAX_ATTEMPTS));
     const seen = { healthy: 0, poison: 0 };
     const transientAttempts: number[] = [];
     const transientAt: number[] = [];
@@ -48,7 +48,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       const attempt = Number(m.headers.attempt);
       log.emit('consumer', {
         messageId: id,
-        destination: x.work,
+        destination: name.work,
         attempt,
         redelivered: m.redelivered,
         status: 'received',
@@ -68,7 +68,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
               messageId: id,
               headers: { attempt: policy.nextAttempt(attempt) },
             });
-            log.emit('consumer', { messageId: id, attempt, destination: x.delay, status: 'retry_confirmed' });
+            log.emit('consumer', { messageId: id, attempt, destination: name.delay, status: 'retry_confirmed' });
             await ctx.checkpoint('before-ack', {
               messageId: id,
               attempt,
@@ -87,14 +87,14 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       }
       if (committed.has('healthy') && committed.has('transient') && seen.poison === 1) processed.resolve();
     };
-    const consumer = await broker.consume(x.work, policy.wrapHandler(handle), { prefetch: 10 });
+    const consumer = await broker.consume(name.work, policy.wrapHandler(handle), { prefetch: 10 });
 
     const dead = deferred<Delivery>();
     // logged when it arrives (the ack comes at the end): the page draws the receipt when it happened
     const dlqConsumer = await broker.consume(
-      x.dlq,
+      name.dlq,
       (m) => {
-        log.emit('dlq', { messageId: m.messageId ?? '', destination: x.dlq, status: 'received' });
+        log.emit('dlq', { messageId: m.messageId ?? '', destination: name.dlq, status: 'received' });
         dead.resolve(m);
       },
       { prefetch: 1 },
@@ -102,9 +102,9 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
 
     await Promise.all(
       EVENTS.map(async (id) => {
-        log.emit('producer', { messageId: id, destination: x.work, attempt: 1, status: 'published' });
-        await broker.sendConfirmed(x.work, id, { messageId: id, headers: { attempt: 1 } });
-        log.emit('producer', { messageId: id, destination: x.work, attempt: 1, status: 'confirmed' });
+        log.emit('producer', { messageId: id, destination: name.work, attempt: 1, status: 'published' });
+        await broker.sendConfirmed(name.work, id, { messageId: id, headers: { attempt: 1 } });
+        log.emit('producer', { messageId: id, destination: name.work, attempt: 1, status: 'confirmed' });
       }),
     );
 
@@ -122,7 +122,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         if (err instanceof TimedOut) return null;
         throw err;
       });
-    const rejected = deadLetterHistory(letter?.headers).find((e) => e.queue === x.work && e.reason === 'rejected');
+    const rejected = deadLetterHistory(letter?.headers).find((e) => e.queue === name.work && e.reason === 'rejected');
     await ctx.checkpoint('dead-letter-sampled', {
       messageId: letter?.messageId ?? 'none',
       reason: rejected?.reason,
@@ -137,10 +137,10 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       status: letter ? 'acked' : 'missing',
     });
 
-    const [counted] = await db`SELECT count(*)::int AS count FROM ${db(x.effect)}`;
+    const [counted] = await db`SELECT count(*)::int AS count FROM ${db(name.effect)}`;
     const { count } = must(counted, 'the effect row count');
     const gaps = gapsMs(transientAt);
-    const depths = await Promise.all([x.work, x.delay, x.dlq].map((name) => broker.depth(name)));
+    const depths = await Promise.all([name.work, name.delay, name.dlq].map((name) => broker.depth(name)));
     const poisonDeadLettered = letter?.messageId === 'poison' && rejected !== undefined;
 
     return {
@@ -163,7 +163,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         retryGapsMs: gaps,
         poisonDeath: rejected ?? null,
         deathHistory: deadLetterHistory(letter?.headers),
-        queueDepthAfter: { [x.work]: depths[0], [x.delay]: depths[1], [x.dlq]: depths[2] },
+        queueDepthAfter: { [name.work]: depths[0], [name.delay]: depths[1], [name.dlq]: depths[2] },
       },
     };
   },

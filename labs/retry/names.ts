@@ -21,18 +21,18 @@ export const names = (n: Names) => ({
 });
 
 export function topology(n: Names): Topology {
-  const x = names(n);
+  const name = names(n);
   return {
-    exchanges: [{ name: x.dead, type: 'direct' }],
+    exchanges: [{ name: name.dead, type: 'direct' }],
     queues: [
-      { name: x.dlq },
-      { name: x.work, args: { 'x-dead-letter-exchange': x.dead, 'x-dead-letter-routing-key': 'failed' } },
+      { name: name.dlq },
+      { name: name.work, args: { 'x-dead-letter-exchange': name.dead, 'x-dead-letter-routing-key': 'failed' } },
       {
-        name: x.delay,
-        args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': x.work },
+        name: name.delay,
+        args: { 'x-message-ttl': TTL_MS, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': name.work },
       },
     ],
-    bindings: [{ queue: x.dlq, exchange: x.dead, key: 'failed' }],
+    bindings: [{ queue: name.dlq, exchange: name.dead, key: 'failed' }],
   };
 }
 

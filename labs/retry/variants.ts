@@ -26,18 +26,18 @@ export interface RetryPolicy {
 
 export const variants = (
   correct: RetryPolicy,
-  x: ReturnType<typeof names>,
+  name: ReturnType<typeof names>,
   broker: Broker,
   lastAttempt: number,
 ): Variants<RetryPolicy, Fault> => ({
   'ack-poison': { settlePoison: (m) => m.ack() },
-  'skip-delay': { retryQueue: x.work },
+  'skip-delay': { retryQueue: name.work },
   'skip-attempt': { nextAttempt: (attempt) => attempt + 2 },
   'no-commit': { commit: async (id) => (id === 'transient' ? undefined : correct.commit(id)) },
   'extra-copy': {
     afterCommit: async (id, attempt) => {
       if (id === 'transient' && attempt === lastAttempt)
-        await broker.sendConfirmed(x.delay, id, { messageId: id, headers: { attempt: attempt + 1 } });
+        await broker.sendConfirmed(name.delay, id, { messageId: id, headers: { attempt: attempt + 1 } });
     },
   },
   'requeue-healthy': {
