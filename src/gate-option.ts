@@ -6,7 +6,7 @@ import { duration, type OptionSpec } from './options.js';
 
 export const gateOption = (processes: string): OptionSpec<number> => ({
   flag: '--gate <duration>',
-  description: `hold each replay-gate checkpoint in the ${processes} this long (the seed's demo holds about 1000ms); a bare number is ms`,
+  description: `hold each replay-gate checkpoint in the ${processes} this long (e.g. 1s, to read each gate as it is reached); a bare number is ms`,
   default: '0ms',
   aliases: ['--gate-ms'],
   parse: duration({ min: 0, max: 60_000, bare: 'ms' }),

@@ -158,7 +158,7 @@ export interface Lab<O = AnyOptions, F extends string = string, K extends string
 }
 
 export interface LabResult {
-  /** the seed's summary line(s), computed from observations */
+  /** the lab's summary line(s) (`retry: healthyAttempts=1 …`), printed first, computed from observations */
   lines: string[];
   checks: Check[];
   facts?: Record<string, unknown>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { namespaced } from './names.js';
 
 describe('names', () => {
-  it('keeps the seed names without a namespace', () => {
+  it("keeps the labs' own names without a namespace", () => {
     const n = namespaced('');
     expect([n.q('me12.retry.work'), n.t('retry_effect'), n.p('me12-hold')]).toEqual([
       'me12.retry.work',
@@ -20,7 +20,7 @@ describe('names', () => {
     ]);
   });
 
-  it('builds the exact, anchored pattern the seed uses for a policy', () => {
+  it('builds the exact, anchored pattern a policy uses', () => {
     expect(namespaced('').exact('me12.retry.hold')).toBe('^me12[.]retry[.]hold$');
     const re = new RegExp(namespaced('ws1').exact(namespaced('ws1').q('me12.retry.hold')));
     expect(re.test('ws1.me12.retry.hold')).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * --namespace NS prefixes every queue, exchange, policy and table a lab touches.
- * Without a namespace the names are the seeds' own (me12.retry.work, retry_effect, …).
+ * Without a namespace the names are the labs' own (me12.retry.work, retry_effect, …).
  * `namesFor(config)` is the one place a run's names are built; each lab's names.ts turns them
  * into the lab's own resource names.
  */
@@ -16,7 +16,7 @@ export interface Names {
   t: (name: string) => string;
   /** policy: 'me12-hold' → 'ns-me12-hold' */
   p: (name: string) => string;
-  /** anchored regex for exactly this queue name, as the seeds write it: ^me12[.]retry[.]hold$ */
+  /** anchored regex for exactly this queue name, for a policy's pattern: ^me12[.]retry[.]hold$ */
   exact: (queue: string) => string;
 }
 

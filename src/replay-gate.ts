@@ -50,7 +50,7 @@ export function replayGate(opts: { holdMs: number; write?: (line: string) => voi
 }
 
 /**
- * A checkpoint of the parent reached from a child that is not one of the seed's replay gates (no
+ * A checkpoint of the parent reached from a child that is not a replay gate (no
  * `[replay-gate]` line, no --gate hold): e.g. a pause while a message waits in a retry queue.
  */
 export async function childCheckpoint(

@@ -10,7 +10,7 @@ import { namespaced } from '../src/names.js';
 import { parseRun } from './report.js';
 import { text } from '../src/text.js';
 
-// `mqlab all` as a user types it: the one file that runs the seeds' own names (no namespace);
+// `mqlab all` as a user types it: the one file that runs the labs' own names (no namespace);
 // the --jobs runs use t_all_j1, t_all_j2, …
 useNamespace('');
 const NS = 't_all';

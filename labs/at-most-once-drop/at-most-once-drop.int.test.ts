@@ -46,7 +46,7 @@ describe('at-most-once-drop against the real broker', () => {
   it('watches the target for phases 1 and 2 longer than the worker needed to deliver phase 3; quotes the fallback warning', async () => {
     const { code, report } = await runLabJson<DropFacts>('at-most-once-drop', ns);
     expect(code).toBe(0);
-    // four markers ready, the held letter counted apart: the seed's list_queues view of the held letter
+    // four markers ready, the held letter counted apart: list_queues' view of the held letter
     expect(report.facts.sourceWhileHeld).toBe('messages=5 ready=4 unacked=0');
     // the markers taken off one by one: the letter still held (on 4.3 a purge would have taken it)
     expect(report.facts.sourceAfterMarkers).toBe('messages=1 ready=0 unacked=0');

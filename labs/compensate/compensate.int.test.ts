@@ -16,14 +16,14 @@ interface CompensateFacts {
 
 const n = useNamespace(import.meta.url);
 
-const SEED_LINE = 'compensation: attempts=2 applied=1 reservation=RELEASED available=10';
+const SUMMARY_LINE = 'compensation: attempts=2 applied=1 reservation=RELEASED available=10';
 
 describe('compensate lab against the real database', () => {
   const s = useServices();
 
-  it('passes twice in a row and prints the seed line and its checks', async () => {
+  it('passes twice in a row and prints the summary line and its checks', async () => {
     await expectLabPasses(['compensate'], {
-      line: SEED_LINE,
+      line: SUMMARY_LINE,
       pass: {
         applied: '1',
         changedRows: '1,0',
@@ -38,7 +38,7 @@ describe('compensate lab against the real database', () => {
     });
   });
 
-  it('starts from the seed rows whatever an earlier run left, and ends RELEASED with 10 in stock', async () => {
+  it('starts from the starting rows whatever an earlier run left, and ends RELEASED with 10 in stock', async () => {
     // leftovers of an interrupted run: stock already changed, reservation already released
     await s.db`UPDATE ${s.db(n.t('retry_stock'))} SET available = 3 WHERE sku = 'book'`;
     await s.db`UPDATE ${s.db(n.t('retry_reservation'))} SET state = 'RELEASED' WHERE order_id = 'order-42'`;
@@ -69,7 +69,7 @@ describe('compensate lab against the real database', () => {
   });
 
   it('--namespace uses its own tables', async () => {
-    await expectLabPasses(['compensate', '--namespace', 'i_compensate'], { line: SEED_LINE, runs: 1 });
+    await expectLabPasses(['compensate', '--namespace', 'i_compensate'], { line: SUMMARY_LINE, runs: 1 });
     const [row] = await s.db`SELECT available FROM i_compensate_retry_stock WHERE sku = 'book'`;
     expect(row?.available).toBe(10);
   });

@@ -7,8 +7,8 @@
  *   UPDATE retry_reservation SET state='RELEASED' WHERE order_id='order-42' AND state='RESERVED'
  *     ├─ 1 row  → UPDATE retry_stock SET available=available+1 WHERE sku='book' → COMMIT
  *     └─ 0 rows → nothing to give back → COMMIT
- * Phases, each from the seed's starting rows:
- *   sequential     the seed: two attempts one after the other (its output line)
+ * Phases, each from the starting rows (names.ts reset):
+ *   sequential     two attempts one after the other (the `compensation:` summary line)
  *   check-then-act contrast: SELECT state, then an unconditional UPDATE; two racing attempts
  *   race           two conditional attempts at once on two connections
  * In both races the first attempt to lock the reservation row holds its transaction open until
@@ -95,7 +95,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       return { outcomes, after: await rows(db, name) };
     };
 
-    // The seed: two release attempts, one after the other.
+    // Two release attempts, one after the other.
     const start = await rows(db, name);
     const sequential: ReleaseOutcome[] = [];
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++)

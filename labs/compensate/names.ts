@@ -1,4 +1,4 @@
-/** The compensate lab's names (two tables, no queue), schema and reset to the seed's starting rows. */
+/** The compensate lab's names (two tables, no queue), schema and reset to the starting rows. */
 import type { Names } from '../../src/names.js';
 import type { Tables } from './release.js';
 
@@ -15,7 +15,7 @@ export function schema(n: Names): string {
   );
 }
 
-/** the seed's starting rows: book 9, order-42 RESERVED */
+/** the starting rows, whatever an earlier run left: book 9, order-42 RESERVED */
 export function reset(n: Names): string {
   const name = names(n);
   return (

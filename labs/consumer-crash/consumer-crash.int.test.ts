@@ -11,7 +11,7 @@ const CRASH_Q = n.q('orders.crash').replace(/[.]/g, '\\.');
 const SUMMARY =
   'consumer-crash: crashExitCode=137 committedNotAcked=1 readyAfterCrash=3 deliveries=4 redelivered=1 duplicateSkipped=1 businessRows=3 processedRows=3';
 // the PASS lines and RESULT of the source demo's assert.out.txt (docs/labs/consumer-crash.md)
-const SEED_ASSERT = [
+const DEMO_ASSERT = [
   'PASS crashExitCode: 137',
   'PASS crashAfterBusinessCommit: 1',
   'PASS receivedTotal: 4',
@@ -56,11 +56,11 @@ describe('consumer-crash lab against the real broker and database', () => {
 
   const read = (name: string) => fs.readFileSync(path.join(out, name), 'utf8').trimEnd().split('\n');
 
-  it("passes twice in a row: the seed's PASS lines, three rows, an empty queue, every process's output kept", async () => {
+  it("passes twice in a row: the demo's PASS lines, three rows, an empty queue, every process's output kept", async () => {
     await expectLabPasses(['consumer-crash', '--out', out], {
       line: SUMMARY,
       check: async (r) => {
-        expect(r.stdout.trimEnd().split('\n')).toEqual([SUMMARY, ...SEED_ASSERT]);
+        expect(r.stdout.trimEnd().split('\n')).toEqual([SUMMARY, ...DEMO_ASSERT]);
 
         // the database: one order per message although message 1 was delivered twice
         expect(await rows()).toEqual({
@@ -70,7 +70,7 @@ describe('consumer-crash lab against the real broker and database', () => {
         // the broker: nothing left, and both consumer processes are gone
         expect(await queueState(n.q('orders.crash'))).toEqual({ ready: 0, consumers: 0 });
 
-        expect(read('assert.out.txt')).toEqual(SEED_ASSERT);
+        expect(read('assert.out.txt')).toEqual(DEMO_ASSERT);
         const producer = read('producer.out.txt');
         expect(
           producer.filter((l) =>

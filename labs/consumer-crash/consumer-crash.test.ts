@@ -12,7 +12,7 @@ import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } fr
 
 // the source demo's consumer-run1.out.txt and consumer-run2.out.txt (docs/labs/consumer-crash.md),
 // without the SLF4J lines, verbatim
-const SEED_RUN1 = `
+const DEMO_RUN1 = `
 [consumer] timestamp=2026-10-07T10:27:14.314008641Z level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=01JMQ000000000000000000001 eventType=order.created schemaVersion=1 aggregateId=order-1001 traceId=00000000000000000000000000000001 correlationId=order-1001 destination=orders.crash consumer=consumer-1 attempt=1 redelivered=false status=received
 [replay-gate] timestamp=2026-10-07T10:27:14.322479817Z checkpoint=after-delivery messageId=01JMQ000000000000000000001 token=4fac7be9f8ad-1-after-delivery-01JMQ000000000000000000001-1 status=waiting
 [replay-gate] timestamp=2026-10-07T10:27:15.327335311Z checkpoint=after-delivery messageId=01JMQ000000000000000000001 token=4fac7be9f8ad-1-after-delivery-01JMQ000000000000000000001-1 status=released
@@ -21,7 +21,7 @@ const SEED_RUN1 = `
 [replay-gate] timestamp=2026-10-07T10:27:16.340446936Z checkpoint=before-ack messageId=01JMQ000000000000000000001 token=4fac7be9f8ad-1-before-ack-01JMQ000000000000000000001-2 status=released
 [consumer] timestamp=2026-10-07T10:27:16.340660034Z level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=01JMQ000000000000000000001 eventType=order.created schemaVersion=1 aggregateId=order-1001 traceId=00000000000000000000000000000001 correlationId=order-1001 destination=orders.crash status=crash_injected
 `;
-const SEED_RUN2 = `
+const DEMO_RUN2 = `
 [consumer] timestamp=2026-10-07T10:27:18.331903782Z level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=01JMQ000000000000000000001 eventType=order.created schemaVersion=1 aggregateId=order-1001 traceId=00000000000000000000000000000001 correlationId=order-1001 destination=orders.crash consumer=consumer-1 attempt=1 redelivered=true status=received
 [replay-gate] timestamp=2026-10-07T10:27:18.340119726Z checkpoint=after-delivery messageId=01JMQ000000000000000000001 token=2cbfb1260f3d-1-after-delivery-01JMQ000000000000000000001-1 status=waiting
 [replay-gate] timestamp=2026-10-07T10:27:19.244860771Z checkpoint=after-delivery messageId=01JMQ000000000000000000001 token=2cbfb1260f3d-1-after-delivery-01JMQ000000000000000000001-1 status=released
@@ -42,7 +42,7 @@ const SEED_RUN2 = `
 [replay-gate] timestamp=2026-10-07T10:27:24.273522547Z checkpoint=before-ack messageId=01JMQ000000000000000000003 token=2cbfb1260f3d-1-before-ack-01JMQ000000000000000000003-6 status=released
 [consumer] timestamp=2026-10-07T10:27:24.274089233Z level=INFO service=order-service product=rabbitmq lab=consumer-crash queue=orders.crash received=3 status=done
 `;
-const SEED_PRODUCER_1 =
+const DEMO_PRODUCER_1 =
   '[producer] timestamp=2026-10-07T10:27:13.597266852Z level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=01JMQ000000000000000000001 eventType=order.created schemaVersion=1 aggregateId=order-1001 traceId=00000000000000000000000000000001 correlationId=order-1001 destination=orders.crash routingKey=orders.crash durationMs=2 status=confirmed';
 
 const events = (text: string): LabEvent[] =>
@@ -50,10 +50,10 @@ const events = (text: string): LabEvent[] =>
     .split('\n')
     .map(parseEvent)
     .filter((e): e is LabEvent => e !== null);
-/** format like the consumer process does, with the seed line's own timestamp */
-const line = (source: string, seedLine: string, fields: Record<string, unknown>) => {
+/** format like the consumer process does, with the demo line's own timestamp */
+const line = (source: string, demoLine: string, fields: Record<string, unknown>) => {
   const f = eventFields({ lab: LAB }, fields);
-  f.timestamp = must(parseEvent(seedLine)?.fields.timestamp, 'the seed line timestamp');
+  f.timestamp = must(parseEvent(demoLine)?.fields.timestamp, 'the demo line timestamp');
   return formatEvent({ source, fields: f });
 };
 
@@ -62,7 +62,7 @@ describe('order.created envelopes', () => {
   const first = must(orders[0], 'order 1');
   const third = must(orders[2], 'order 3');
 
-  it('carry the seed ids', () => {
+  it('carry the demo ids', () => {
     expect(first).toMatchObject({
       messageId: '01JMQ000000000000000000001',
       aggregateId: 'order-1001',
@@ -71,7 +71,7 @@ describe('order.created envelopes', () => {
       schemaVersion: 1,
     });
     expect(third.messageId).toBe('01JMQ000000000000000000003');
-    expect(third.messageId).toHaveLength(26); // a ULID's length, as in the seed
+    expect(third.messageId).toHaveLength(26); // a ULID's length, as in the demo
   });
 
   it('survive the trip through the broker body and properties', () => {
@@ -85,10 +85,10 @@ describe('order.created envelopes', () => {
     expect(() => parseEnvelope('{"eventType":"order.cancelled"}')).toThrow(/not an order.created/);
   });
 
-  it('log in the seed field order, character for character apart from the timestamp', () => {
-    const seed1 = events(SEED_RUN1);
-    const lines = SEED_RUN1.trim().split('\n');
-    const run1 = (i: number) => must(lines[i], `seed line ${i} of run 1`);
+  it("log in the demo's field order, character for character apart from the timestamp", () => {
+    const demo1 = events(DEMO_RUN1);
+    const lines = DEMO_RUN1.trim().split('\n');
+    const run1 = (i: number) => must(lines[i], `demo line ${i} of run 1`);
     const destination = names(namespaced('')).queue;
     const meta = { ...SERVICE, ...envelopeFields(first), destination };
     expect(
@@ -96,32 +96,32 @@ describe('order.created envelopes', () => {
     ).toBe(run1(0));
     expect(line('consumer', run1(3), { ...meta, attempt: 1, status: 'business_committed' })).toBe(run1(3));
     expect(line('consumer', run1(6), { ...meta, status: 'crash_injected' })).toBe(run1(6));
-    const last = must(SEED_RUN2.trim().split('\n').at(-1), 'the last seed line of run 2');
+    const last = must(DEMO_RUN2.trim().split('\n').at(-1), 'the last demo line of run 2');
     expect(line('consumer', last, { ...SERVICE, queue: destination, received: 3, status: 'done' })).toBe(last);
     expect(
-      line('producer', SEED_PRODUCER_1, { ...meta, routingKey: destination, durationMs: 2, status: 'confirmed' }),
-    ).toBe(SEED_PRODUCER_1);
-    const seedGate = must(parseEvent(run1(4))?.fields, 'the seed gate line');
-    const seedToken = must(seedGate.token, 'the seed gate token');
-    const token = gateToken(must(seedToken.split('-')[0], 'the seed token prefix'), 'before-ack', first.messageId, 2);
-    expect(token).toBe(seedToken);
+      line('producer', DEMO_PRODUCER_1, { ...meta, routingKey: destination, durationMs: 2, status: 'confirmed' }),
+    ).toBe(DEMO_PRODUCER_1);
+    const demoGate = must(parseEvent(run1(4))?.fields, 'the demo gate line');
+    const demoToken = must(demoGate.token, 'the demo gate token');
+    const token = gateToken(must(demoToken.split('-')[0], 'the demo token prefix'), 'before-ack', first.messageId, 2);
+    expect(token).toBe(demoToken);
     expect(
       gateLine('before-ack', first.messageId, token, 'waiting').replace(
         /timestamp=\S+/,
-        `timestamp=${seedGate.timestamp}`,
+        `timestamp=${demoGate.timestamp}`,
       ),
     ).toBe(run1(4));
     expect(
-      seed1.filter((e) => e.source === 'replay-gate').map((e) => `${e.fields.checkpoint}/${e.fields.status}`),
+      demo1.filter((e) => e.source === 'replay-gate').map((e) => `${e.fields.checkpoint}/${e.fields.status}`),
     ).toEqual(['after-delivery/waiting', 'after-delivery/released', 'before-ack/waiting', 'before-ack/released']);
   });
 });
 
 describe('observations from the consumer runs', () => {
-  const run1 = events(SEED_RUN1);
-  const run2 = events(SEED_RUN2);
+  const run1 = events(DEMO_RUN1);
+  const run2 = events(DEMO_RUN2);
 
-  it("give the seed's values for the seed's own logs", () => {
+  it("give the demo's values for the demo's own logs", () => {
     expect(observeDeliveries([run1, run2])).toEqual({
       receivedTotal: 4,
       redeliveredCount: 1,

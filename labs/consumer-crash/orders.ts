@@ -7,9 +7,9 @@ import type { Sql } from 'postgres';
 import type { PublishProps } from '../../src/broker/broker.js';
 import { LAB, type CrashNames } from './names.js';
 
-/** the consumer instance name the seed logs (consumer=consumer-1) in both runs */
+/** the consumer instance name every consumer line carries (consumer=consumer-1), in both runs */
 export const CONSUMER = 'consumer-1';
-/** the seed's service fields, first on every event line after the timestamp */
+/** the service fields, first on every event line after the timestamp */
 export const SERVICE = { level: 'INFO', service: 'order-service', product: 'rabbitmq' } as const;
 
 export interface OrderCreated {
@@ -22,7 +22,7 @@ export interface OrderCreated {
   payload: { orderId: string; amount: number };
 }
 
-/** the seed's events: 01JMQ000000000000000000001 / order-1001 / trace 000…001, then 2, 3 */
+/** the lab's fixed events: 01JMQ000000000000000000001 / order-1001 / trace 000…001, then 2, 3 */
 export function orderEvents(count: number): OrderCreated[] {
   return Array.from({ length: count }, (_, i) => {
     const orderId = `order-${1001 + i}`;
@@ -38,7 +38,7 @@ export function orderEvents(count: number): OrderCreated[] {
   });
 }
 
-/** the envelope's fields in the seed's log order */
+/** the envelope's fields, in the order the event lines print them */
 export const envelopeFields = (e: OrderCreated) => ({
   messageId: e.messageId,
   eventType: e.eventType,

@@ -4,7 +4,7 @@ import type { PolicyInfo, QueueStats } from '../../src/broker/management.js';
 
 const n = useNamespace(import.meta.url);
 
-const SEED_LINES = [
+const SUMMARY_LINES = [
   'hold: targetUnbound=true targetEmpty=true',
   'hold: bindingRestored=true recoveredOriginalEvent=true noApplicationRepublish=true',
 ];
@@ -35,7 +35,7 @@ describe('hold lab against the real broker', () => {
       expectPassed(
         { code: exitCode ?? -1, stdout, stderr },
         {
-          line: SEED_LINES,
+          line: SUMMARY_LINES,
           pass: { sourceWhileHeld: 'messages=1 ready=0 unacked=0', targetDeliveries: '1', policyCleared: 'true' },
         },
       );

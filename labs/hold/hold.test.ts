@@ -17,7 +17,7 @@ const brokerHeaders = (queue: string, { reason = 'rejected', count = 1 } = {}) =
 });
 
 describe('the hold policy', () => {
-  it('is the seed set_policy, on exactly the source queue, apply-to as the broker knows it', () => {
+  it('is the hold set_policy, on exactly the source queue, apply-to as the broker knows it', () => {
     const p = holdPolicy(namespaced(''), { policyApplyToQuorumQueues: true });
     expect(p).toEqual({
       name: 'me12-hold',
@@ -64,7 +64,7 @@ describe('held letters in the statistics', () => {
     expect(heldLetters({ messages: 0, ready: 0, unacked: 0 })).toBe(0);
   });
 
-  it('print as the seed names the columns', () => {
+  it('print as list_queues names the columns', () => {
     expect(statsLine({ messages: 1, ready: 0, unacked: 0 })).toBe('messages=1 ready=0 unacked=0');
     expect(statsLine(null)).toBe('no statistics');
   });

@@ -30,7 +30,7 @@ import { withVariants } from '../../src/variant.js';
 import { variants, type HoldSteps } from './variants.js';
 import { text } from '../../src/text.js';
 
-/** the seed's window in which the unbound target must stay empty */
+/** the window in which the unbound target must stay empty */
 const WINDOW_MS = 2000;
 /** statistics lag up to ~10 s on a broker with the default 5 s intervals, ~2 s on mqlab's services */
 const STALE_WAIT_MS = 12_000;
@@ -165,7 +165,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       );
       await source.cancel();
 
-      // The window: the seed's 2 s, in which nothing may reach the unbound target.
+      // The window: 2 s in which nothing may reach the unbound target.
       ctx.progress(`rejected ${EVENT_ID}; ${name.target} stays unbound for ${WINDOW_MS / 1000} s`);
       await ctx.sleep(WINDOW_MS);
       const targetDepthUnbound = await broker.depth(name.target);

@@ -25,7 +25,7 @@ export function names(n: Names) {
   };
 }
 
-/** the seed's `rabbitmqctl set_policy me12-hold …`, with apply-to as the broker knows it */
+/** the hold policy, as `rabbitmqctl set_policy me12-hold …` would set it, with apply-to as the broker knows it */
 export function holdPolicy(n: Names, caps: Pick<Capabilities, 'policyApplyToQuorumQueues'>): PolicySpec {
   const name = names(n);
   return deadLetterPolicy(

@@ -50,7 +50,7 @@ export const emptyAfter = (s: StatsSeen, held: Sample | undefined): Sample | und
 /**
  * How long to wait for the empty sample after the letter reached the target: as long as the
  * statistics needed to show the held letter, plus a margin; 0 when they never showed it or needed
- * more than `capMs` (the seed's window) for it (an untuned broker): then waiting would only add
+ * more than `capMs` (the lab's window) for it (an untuned broker): then waiting would only add
  * their refresh time to the lab's, and sourceAfter says SKIP.
  */
 export function emptyGraceMs(s: StatsSeen, capMs: number, marginMs = 1000): number {

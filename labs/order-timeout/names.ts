@@ -14,7 +14,7 @@ export function names(n: Names) {
     delay: n.q('me12.order.delay'),
     check: n.q('me12.order.check'),
     orders: n.t('order_timeout_orders'),
-    /** the seed's durable fallback: one pending task per order, until its check settled it */
+    /** the durable fallback: one pending task per order, until its check settled it */
     tasks: n.t('order_timeout_tasks'),
     /** every row write on orders, recorded by a trigger (the database's own account) */
     history: n.t('order_timeout_history'),

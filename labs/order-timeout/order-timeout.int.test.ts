@@ -11,7 +11,7 @@ describe('order-timeout lab against the real broker and database', () => {
   const s = useServices();
   const t = (name: string) => s.db(`${NS}_order_timeout_${name}`);
 
-  it('passes twice in a row; the database shows each order where the seed says it belongs', async () => {
+  it('passes twice in a row; the database shows each order where docs/labs/order-timeout.md says it belongs', async () => {
     await expectLabPasses(['order-timeout', '--namespace', NS], {
       line: LINE,
       check: async () => {

@@ -1,6 +1,6 @@
 /**
  * The order statements of order-timeout. Every timestamp is the database's (clock_timestamp()),
- * and the close is the seed's conditional UPDATE: only a CREATED order past its deadline closes.
+ * and the close is a conditional UPDATE: only a CREATED order past its deadline closes.
  * The faults drop one guard each (MQLAB_FAULT, for the broken-run tests).
  */
 import type { Sql } from 'postgres';

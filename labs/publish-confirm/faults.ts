@@ -10,7 +10,7 @@ export const faults = defineFaults({
     fails: ['mandatoryFrames', 'unroutedInQueues'],
   },
   'plain-mandatory': {
-    breaks: 'the plain publish is sent mandatory: a return where the seed shows a silent drop',
+    breaks: 'the plain publish is sent mandatory: a return where an unroutable plain publish is dropped silently',
     fails: ['plainFrames'],
   },
   'room-for-two': {

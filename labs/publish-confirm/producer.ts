@@ -4,7 +4,7 @@
  *   --attempt N              the publish attempt number, sent as the publishAttempt header
  *   --die-before-confirm     stop reading frames from the broker, hand the publish to the socket,
  *                            then SIGKILL itself: the broker's confirm may be on its way, but the
- *                            producer never reads it (the seed's "confirm lost on the way back"),
+ *                            producer never reads it (a confirm lost on the way back),
  *                            so the result is unknown to the producer
  *
  * Test only (MQLAB_FAULT): publish-confirm:wait-for-confirm makes --die-before-confirm wait for the

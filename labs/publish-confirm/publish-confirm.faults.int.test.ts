@@ -13,7 +13,7 @@ describeFaults(meta, useNamespace(import.meta.url).namespace, [
     faults: ['bind-catch-all'],
   },
   {
-    title: 'the plain publish sent mandatory: a return where the seed shows a silent drop',
+    title: 'the plain publish sent mandatory: a return where an unroutable plain publish is dropped silently',
     faults: ['plain-mandatory'],
   },
   { title: 'room made in the bounded queue before the second publish: no nack', faults: ['room-for-two'] },

@@ -55,7 +55,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     // printed as approved=, what the tool read; the database shows it was APPROVED when the
     // receiver's UPDATE … WHERE state = 'APPROVED' changes it: verified and auditState.)
     await db`INSERT INTO ${db(name.audit)} VALUES (${EVENT_ID}, ${APPROVAL}, 'APPROVED')`;
-    // The quarantined message, as the seed prepares it: third attempt, payload that always fails.
+    // The quarantined message: third attempt, a payload that always fails.
     await broker.sendConfirmed(name.dead, BROKEN, { messageId: EVENT_ID, headers: { attempt: 3 } });
     log.emit('producer', { messageId: EVENT_ID, destination: name.dead, attempt: 3, status: 'confirmed' });
 

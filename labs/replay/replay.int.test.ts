@@ -10,7 +10,7 @@ interface ReplayFacts {
 
 const n = useNamespace(import.meta.url);
 
-const SEED_LINE =
+const SUMMARY_LINE =
   'replay: approved=1 stableEventId=true repairedPayload=true sourceRemovedAfterConfirm=true verified=1';
 const DEAD = 'me12.retry.replay.dead';
 const WORK = 'me12.retry.replay.work';
@@ -18,9 +18,9 @@ const WORK = 'me12.retry.replay.work';
 describe('replay lab against the real broker and database', () => {
   const s = useServices();
 
-  it('passes twice in a row and prints the seed line and its checks', async () => {
+  it('passes twice in a row and prints the summary line and its checks', async () => {
     await expectLabPasses(['replay'], {
-      line: SEED_LINE,
+      line: SUMMARY_LINE,
       pass: {
         stableEventId: 'true',
         repairedPayload: 'true',
@@ -64,7 +64,7 @@ describe('replay lab against the real broker and database', () => {
   });
 
   it('--namespace keeps two runs apart: its own queues and its own table', async () => {
-    await expectLabPasses(['replay', '--namespace', 'i_replay'], { line: SEED_LINE, runs: 1 });
+    await expectLabPasses(['replay', '--namespace', 'i_replay'], { line: SUMMARY_LINE, runs: 1 });
     for (const q of [DEAD, WORK]) expect(await s.mgmt.queue(`i_replay.${q}`)).toMatchObject({ type: 'quorum' });
     const rows = await s.db<
       { state: string }[]

@@ -19,7 +19,7 @@ import { deferred, settledOrIdle, sleep } from '../../src/time.js';
 import { childCheckpoint, pauses, replayGate } from '../../src/replay-gate.js';
 import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
 import { deadLetterHistory } from '../../src/broker/xdeath.js';
-import { fieldsOfDelivery, SEED_FIELDS } from './orders.js';
+import { fieldsOfDelivery, SERVICE_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
 import type { Fault } from './faults.js';
 import { withVariants } from '../../src/variant.js';
@@ -100,7 +100,7 @@ async function handle(m: Delivery): Promise<void> {
   lastDeliveryAt = performance.now();
   const id = fieldsOfDelivery(m);
   const attempt = steps.attempt(attemptOf(m.headers, name.work));
-  const at = { ...SEED_FIELDS, ...id, destination: name.work };
+  const at = { ...SERVICE_FIELDS, ...id, destination: name.work };
   rt.emit('consumer', {
     ...at,
     consumer: CONSUMER,
@@ -169,11 +169,11 @@ try {
       `no delivery for ${idleMs} ms with ${settled.size} of ${expected} messages settled on ${name.work}`,
     );
   await consumer.cancel();
-  rt.emit('consumer', { ...SEED_FIELDS, queue: name.work, received, status: 'done' });
+  rt.emit('consumer', { ...SERVICE_FIELDS, queue: name.work, received, status: 'done' });
 } catch (err) {
   code = 1;
   rt.emit('consumer', {
-    ...SEED_FIELDS,
+    ...SERVICE_FIELDS,
     queue: name.work,
     received,
     settled: settled.size,

@@ -12,7 +12,7 @@ import { check, javaList } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
 import { countStatus, trailOf } from './verdicts.js';
 import { produceOrders } from './producer.js';
-import { HEALTHY, ORDERS, POISON, SEED_FIELDS, orderBody, publishProps } from './orders.js';
+import { HEALTHY, ORDERS, POISON, SERVICE_FIELDS, orderBody, publishProps } from './orders.js';
 import { MAX_ATTEMPTS, TTL_MS, reset, names, schema, topology } from './names.js';
 import type { RetryDlqOptions } from './options.js';
 import { withVariants } from '../../src/variant.js';
@@ -82,7 +82,7 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
       SELECT (SELECT count(*)::int FROM ${db(name.orders)}) AS business, (SELECT count(*)::int FROM ${db(name.processed)}) AS processed`;
     const { business, processed } = must(counts, 'the business/processed row counts');
     const inspect = ctx.log.emit('inspect', {
-      ...SEED_FIELDS,
+      ...SERVICE_FIELDS,
       business_rows: business,
       processed_rows: processed,
       status: 'snapshot',

@@ -10,8 +10,8 @@ import { text } from '../../src/text.js';
 export const EVENT_TYPE = 'order.created';
 export const SCHEMA_VERSION = 1;
 
-/** the seed's leading event fields: [consumer] timestamp=… level=INFO service=order-service product=rabbitmq lab=… */
-export const SEED_FIELDS = { level: 'INFO', service: 'order-service', product: 'rabbitmq' } as const;
+/** the leading fields of every event line: [consumer] timestamp=… level=INFO service=order-service product=rabbitmq lab=… */
+export const SERVICE_FIELDS = { level: 'INFO', service: 'order-service', product: 'rabbitmq' } as const;
 
 export interface Order {
   messageId: string;

@@ -9,7 +9,7 @@ import type { LabContext } from '../../src/lab.js';
 import { LabError } from '../../src/errors.js';
 import type { LabEvent } from '../../src/log/events.js';
 import { keepEvents } from '../../src/report/out-files.js';
-import { fieldsOfOrder, orderBody, ORDERS, publishProps, SEED_FIELDS } from './orders.js';
+import { fieldsOfOrder, orderBody, ORDERS, publishProps, SERVICE_FIELDS } from './orders.js';
 import type { Fault } from './faults.js';
 import type { LabSteps } from './variants.js';
 
@@ -35,7 +35,7 @@ export async function produceOrders(
       const durationMs = Math.round(ctx.now() - started);
       events.push(
         ctx.log.emit('producer', {
-          ...SEED_FIELDS,
+          ...SERVICE_FIELDS,
           ...fieldsOfOrder(order),
           destination: key,
           routingKey: key,
@@ -45,7 +45,7 @@ export async function produceOrders(
       );
     }
     const confirmed = events.filter((e) => e.fields.status === 'confirmed').length;
-    events.push(ctx.log.emit('producer', { ...SEED_FIELDS, destination: queue, confirmed, status: 'done' }));
+    events.push(ctx.log.emit('producer', { ...SERVICE_FIELDS, destination: queue, confirmed, status: 'done' }));
   } finally {
     keepEvents(ctx.outDir, 'producer', events);
   }

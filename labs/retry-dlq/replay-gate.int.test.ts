@@ -12,8 +12,8 @@ import { must } from '../../src/must.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 const ID = (n: number | 'P') => `01JMQ00000000000000000000${n}`;
-// the seed's consumer.out.txt, gate by gate: checkpoint, message, sequence in the process
-const SEED_GATES: [string, string][] = [
+// the source demo's consumer.out.txt (docs/labs/retry-dlq.md), gate by gate: checkpoint, message, sequence in the process
+const DEMO_GATES: [string, string][] = [
   ['after-delivery', ID(1)],
   ['before-ack', ID(1)],
   ['after-delivery', ID(2)],
@@ -42,10 +42,10 @@ describe('retry-dlq replay gate', () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-retry-dlq-gate-'));
   afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
-  it("prints the seed's ten gates, waiting then released, in consumer.out.txt and with -v; inspect-db.out.txt as the seed's", async () => {
+  it("prints the demo's ten gates, waiting then released, in consumer.out.txt and with -v; inspect-db.out.txt as the demo's", async () => {
     const r = await mqlab(['retry-dlq', '--namespace', NS, '-v', '--out', out, '--gate', '50ms']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const expected = SEED_GATES.flatMap(([cp, id], i) => [
+    const expected = DEMO_GATES.flatMap(([cp, id], i) => [
       gateRe(cp, id, i + 1, 'waiting'),
       gateRe(cp, id, i + 1, 'released'),
     ]);
@@ -63,7 +63,7 @@ describe('retry-dlq replay gate', () => {
       Date.parse(must(/timestamp=(\S+)/.exec(must(l, 'a gate line'))?.[1], `the timestamp of ${l}`));
     for (let i = 0; i < fileGates.length; i += 2)
       expect(at(fileGates[i + 1]) - at(fileGates[i])).toBeGreaterThanOrEqual(50);
-    // the seed's order: the poison message's retry line comes before its before-retry gate
+    // the demo's order: the poison message's retry line comes before its before-retry gate
     const consumer = fs.readFileSync(path.join(out, 'consumer.out.txt'), 'utf8').split('\n');
     const retry = consumer.findIndex((l) => l.includes('status=retry'));
     expect(consumer[retry + 1]).toMatch(/checkpoint=before-retry .* status=waiting$/);
@@ -82,7 +82,7 @@ describe('retry-dlq replay gate', () => {
     const r = await child;
     expect(r.exitCode, String(r.stdout) + r.stderr).toBe(0);
     const pauses = String(r.stderr).split('\n── checkpoint ').slice(1);
-    // the seed's ten gates, the two in-retry pauses, after-consumer
+    // the demo's ten gates, the two in-retry pauses, after-consumer
     expect(pauses.map((p) => /^\d+: (\S+)/.exec(p)?.[1])).toEqual([
       'after-delivery',
       'before-ack',

@@ -15,7 +15,7 @@ const n = useNamespace(import.meta.url);
 const SUMMARY =
   'retry-dlq: confirmed=3 received=5 businessRows=2 processedRows=2 poisonAttempts=[1, 2, 3] poisonMovedToDlq=1 dlqMessages=1';
 // the source demo's assert.out.txt (docs/labs/retry-dlq.md), character for character
-const SEED_ASSERT = [
+const DEMO_ASSERT = [
   'PASS confirmed: 3',
   'PASS business_rows: 2',
   'PASS poisonAttempts: 1,2,3',
@@ -77,9 +77,9 @@ describe('retry-dlq lab against the real broker and database', () => {
     }
   }
 
-  it('passes twice in a row, prints the seed lines, and leaves exactly what the broker and database should hold', async () => {
+  it('passes twice in a row, prints the summary and PASS lines, and leaves exactly what the broker and database should hold', async () => {
     await expectLabPasses(['retry-dlq'], {
-      line: [SUMMARY, ...SEED_ASSERT],
+      line: [SUMMARY, ...DEMO_ASSERT],
       check: () => assertEndState(), // the second run purged the first run's DLQ sample: still exactly one
     });
   });

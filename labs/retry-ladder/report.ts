@@ -1,7 +1,6 @@
 /**
  * The retry-ladder lab's summary line and checks, computed from what the consumer, the broker
- * and the database showed (no seed prints a line for this lab; the format is documented in
- * docs/labs/retry-ladder.md).
+ * and the database showed (the format is documented in docs/labs/retry-ladder.md).
  */
 import type { Check } from '../../src/report/checks.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';

@@ -17,14 +17,14 @@ interface RetryFacts {
 
 const n = useNamespace(import.meta.url);
 
-const SEED_LINE = 'retry: healthyAttempts=1 transientAttempts=[1, 2, 3] businessRows=2 poisonDeadLettered=true';
+const SUMMARY_LINE = 'retry: healthyAttempts=1 transientAttempts=[1, 2, 3] businessRows=2 poisonDeadLettered=true';
 
 describe('retry lab against the real broker and database', () => {
   const s = useServices();
 
-  it('passes twice in a row and prints the seed line and its checks', async () => {
+  it('passes twice in a row and prints the summary line and its checks', async () => {
     await expectLabPasses(['retry'], {
-      line: SEED_LINE,
+      line: SUMMARY_LINE,
       pass: {
         healthyAttempts: '1',
         transientAttempts: '1,2,3',
@@ -56,7 +56,7 @@ describe('retry lab against the real broker and database', () => {
     for (const gap of report.facts.retryGapsMs) expect(gap).toBeGreaterThanOrEqual(500);
   });
 
-  it('declares the topology the seed describes', async () => {
+  it('declares the topology of docs/labs/retry.md', async () => {
     const work = await s.mgmt.queue(n.q('me12.retry.work'));
     const delay = await s.mgmt.queue(n.q('me12.retry.delay'));
     expect(work).toMatchObject({

@@ -7,7 +7,7 @@ import type { QueueStats } from './management.js';
 import type { PolicySpec } from './topology.js';
 import { text } from '../text.js';
 
-/** the seed's max-length on a dead-letter policy's source queue */
+/** the max-length a dead-letter policy puts on its source queue: the bound overflow=reject-publish enforces */
 export const POLICY_MAX_LENGTH = 100;
 
 /** 'default' leaves dead-letter-strategy out of the policy: the broker's at-most-once */
@@ -29,7 +29,7 @@ export interface DeadLetterPolicyInput {
 }
 
 /**
- * The seed's `set_policy`: dead-letter exchange and routing key, overflow reject-publish and
+ * The labs' dead-letter policy (`rabbitmqctl set_policy`): dead-letter exchange and routing key, overflow reject-publish and
  * max-length 100 (at-least-once needs reject-publish, else the broker falls back to at-most-once,
  * silently for the client, with a warning in its own log),
  * apply-to as the broker knows it (quorum_queues from 3.12, else queues).
@@ -73,7 +73,7 @@ export function heldLetters(s: Pick<QueueStats, 'messages' | 'ready' | 'unacked'
   return s.messages - s.ready - s.unacked;
 }
 
-/** the seed's list_queues columns, as one value: messages=1 ready=0 unacked=0 */
+/** a queue's counts as one value, messages=1 ready=0 unacked=0 (list_queues' messages, messages_ready, messages_unacknowledged) */
 export function statsLine(s: Pick<QueueStats, 'messages' | 'ready' | 'unacked'> | null): string {
   return s ? `messages=${s.messages} ready=${s.ready} unacked=${s.unacked}` : 'no statistics';
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EventLog, formatEvent, parseEvent } from './events.js';
 
 describe('key=value events', () => {
-  it('formats in the seed order: timestamp, level, service, product, lab, then the fields', () => {
+  it('formats in the event-line order: timestamp, level, service, product, lab, then the fields', () => {
     const lines: string[] = [];
     const log = new EventLog({ lab: 'consumer-crash' }, (l) => lines.push(l));
     log.emit('consumer', {
@@ -24,10 +24,10 @@ describe('key=value events', () => {
     expect(parseEvent(line)).toEqual(e);
   });
 
-  it('parses the seed lines and ignores other output', () => {
-    const seed =
+  it('parses event lines and ignores other output', () => {
+    const demo =
       '[producer] timestamp=2026-10-07T10:27:13.597266852Z level=INFO service=order-service product=rabbitmq lab=consumer-crash messageId=01JMQ000000000000000000001 durationMs=2 status=confirmed';
-    expect(parseEvent(seed)?.fields).toMatchObject({
+    expect(parseEvent(demo)?.fields).toMatchObject({
       messageId: '01JMQ000000000000000000001',
       durationMs: '2',
       status: 'confirmed',

@@ -38,7 +38,7 @@ export class EventLog {
   }
 }
 
-/** the seed's field order: timestamp, level, service, product, lab, then the event's own fields */
+/** an event line's field order: timestamp, level, service, product, lab, then the event's own fields */
 export function eventFields(base: Record<string, string>, fields: Record<string, unknown>): Record<string, string> {
   const f = stringify(fields);
   const head: Record<string, string> = { timestamp: new Date().toISOString() };

@@ -12,7 +12,7 @@ import {
 } from './checks.js';
 
 describe('checks', () => {
-  it('prints PASS lines in the seed format', () => {
+  it('prints PASS lines as name: value', () => {
     expect(checkLine(evaluate(check('poisonAttempts', [1, 2, 3], [1, 2, 3])))).toBe('PASS poisonAttempts: 1,2,3');
     expect(checkLine(evaluate(check('crashExitCode', 137, 137)))).toBe('PASS crashExitCode: 137');
     expect(checkLine(evaluate(check('poisonDeadLettered', true, true)))).toBe('PASS poisonDeadLettered: true');
@@ -36,14 +36,14 @@ describe('checks', () => {
     expect(evaluate(checkAtMost('ms', 10, 11)).pass).toBe(false);
   });
 
-  it('summarises as the seed does', () => {
+  it('summarises as lab: key=value …', () => {
     expect(resultLine([evaluate(check('a', 1, 1))])).toBe('RESULT: all assertions passed');
     expect(resultLine([evaluate(check('a', 1, 2)), evaluate(check('b', 1, 0)), evaluate(check('c', 1, 1))])).toBe(
       'RESULT: 2 assertion(s) FAILED',
     );
   });
 
-  it('formats lists as Java prints them in the seed line', () => {
+  it('formats lists as Java prints them on a summary line', () => {
     expect(javaList([1, 2, 3])).toBe('[1, 2, 3]');
     expect(javaList([])).toBe('[]');
     expect(formatValue(null)).toBe('null');

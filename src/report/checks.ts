@@ -57,7 +57,7 @@ export function evaluate(c: Check): CheckResult {
   return { ...c, pass };
 }
 
-/** the seed's value format: arrays as 1,2,3; everything else as its string */
+/** a value on a PASS/FAIL line: arrays as 1,2,3; everything else as its string */
 export function formatValue(v: unknown): string {
   if (Array.isArray(v)) return v.map(formatValue).join(',');
   if (v === null || v === undefined) return String(v);
@@ -84,12 +84,12 @@ export function resultLine(results: CheckResult[]): string {
   return failed === 0 ? 'RESULT: all assertions passed' : `RESULT: ${failed} assertion(s) FAILED`;
 }
 
-/** the seed prints lists as Java does: [1, 2, 3] */
+/** a list as Java's List.toString prints it, [1, 2, 3]: the form of lists on summary lines */
 export function javaList(v: unknown[]): string {
   return `[${v.map(formatValue).join(', ')}]`;
 }
 
-/** a lab's summary line: `lab: key=value key=value …`, values in the seed's format */
+/** a lab's summary line: `lab: key=value key=value …`, values as formatValue writes them */
 export function summaryLine(lab: string, fields: Record<string, unknown>): string {
   return `${lab}: ${Object.entries(fields)
     .map(([k, v]) => `${k}=${formatValue(v)}`)

@@ -1,5 +1,5 @@
 /**
- * --out DIR: where each process's output is kept, as the seed's demos keep it
+ * --out DIR: where each process's output is kept, one file per process
  * (producer.out.txt, consumer-run1.out.txt, …, assert.out.txt with the PASS lines).
  * One lab writes into DIR; `mqlab all` gives every lab its own DIR/<lab>/.
  */

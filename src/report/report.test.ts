@@ -16,7 +16,7 @@ const report = (over: Partial<LabReport> = {}): LabReport => ({
 });
 
 describe('text output', () => {
-  it('prints the seed line, the checks, then RESULT', () => {
+  it('prints the summary line, the checks, then RESULT', () => {
     expect(renderLab(report(), false)).toEqual([
       'retry: healthyAttempts=1',
       'PASS healthyAttempts: 1',

@@ -1,4 +1,4 @@
-/** The text output contract: seed line(s), PASS/FAIL per check, RESULT; colours as src/colour.ts decides. */
+/** The text output contract: summary line(s), PASS/FAIL per check, RESULT; colours as src/colour.ts decides. */
 import { Chalk } from 'chalk';
 import type { LabReport } from './lab-report.js';
 import { checkLine, resultLine } from './checks.js';
