@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { namespaced } from '../../src/names.js';
 import { UsageError } from '../../src/errors.js';
-import { heldLetters, policyLine, republishEvidence, statsLine } from './evidence.js';
+import { heldLetters, policyLine, statsLine } from '../../src/broker/dead-letter.js';
+import { republishEvidence } from './verdicts.js';
 import { holdPolicy, names } from './names.js';
 import { labOptions } from '../../src/lab.js';
 import { meta } from './meta.js';

@@ -13,8 +13,8 @@ import { TimedOut } from '../../src/errors.js';
 import { check } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { ticking } from '../../src/progress.js';
-import { BODY, EVENT_ID, RUN_HEADER, heldLetters, policyLine, republishEvidence, statsLine } from './evidence.js';
-import { ROUTING_KEY, holdPolicy, names, topology } from './names.js';
+import { heldLetters, policyLine, statsLine } from '../../src/broker/dead-letter.js';
+import { BODY, EVENT_ID, ROUTING_KEY, RUN_HEADER, holdPolicy, names, topology } from './names.js';
 import { StatsWatch } from './stats-watch.js';
 import {
   emptyAfter,
@@ -22,6 +22,7 @@ import {
   heldSample,
   mayClearPolicy,
   policyOnSource,
+  republishEvidence,
   sourceAfter,
   sourceWhileHeld,
 } from './verdicts.js';

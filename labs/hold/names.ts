@@ -1,5 +1,5 @@
 /**
- * The hold lab's names, topology and the policy it applies.
+ * The hold lab's names, its one letter, topology and the policy it applies.
  *
  *   policy me12-hold on ^me12[.]retry[.]hold$: at-least-once, reject-publish, max-length 100
  *
@@ -13,6 +13,12 @@ import type { Names } from '../../src/names.js';
 import type { Capabilities } from '../../src/broker/capabilities.js';
 import type { PolicySpec, Topology } from '../../src/broker/topology.js';
 import { deadLetterPolicy } from '../../src/broker/dead-letter.js';
+
+/** the one letter of a run: its message id and body */
+export const EVENT_ID = 'held-event';
+export const BODY = 'payload';
+/** the header that ties a delivered letter to the run that published it */
+export const RUN_HEADER = 'mqlab-run';
 
 export const ROUTING_KEY = 'failed';
 

@@ -1,6 +1,7 @@
 /**
- * The hold lab's statistics checks, decided after the experiment from what the sampled statistics
- * showed (stats-watch.ts). Pure: unit-tested in verdicts.test.ts.
+ * The hold lab's pure judgements: how the delivered letter's headers tell a broker dead-lettering
+ * from an application republish, and the statistics checks, decided after the experiment from what
+ * the sampled statistics showed (stats-watch.ts). Unit-tested in verdicts.test.ts and hold.test.ts.
  *
  * A statistics claim is PASS/FAIL when the statistics refreshed in time to show it, and SKIP with
  * the reason only when the broker itself proved the hold (this run's letter reached the target,
@@ -8,7 +9,8 @@
  */
 import { check, skipCheck, type Check } from '../../src/report/checks.js';
 import type { QueueStats } from '../../src/broker/management.js';
-import { heldLetters, statsLine } from './evidence.js';
+import { heldLetters, statsLine } from '../../src/broker/dead-letter.js';
+import { deadLetterHistory, firstDeath, type DeathEntry } from '../../src/broker/xdeath.js';
 import type { Sample } from './stats-watch.js';
 
 export const HELD_LINE = 'messages=1 ready=0 unacked=0';
@@ -17,6 +19,31 @@ export const EMPTY_LINE = 'messages=0 ready=0 unacked=0';
 const SLOW =
   'they refresh on the quorum queue tick and the metrics collector (quorum_tick_interval, collect_statistics_interval: ' +
   "5 s each on an untuned broker, 1 s on mqlab's services)";
+
+export interface RepublishEvidence {
+  /** the x-death entry the broker wrote when it dead-lettered the letter from the source */
+  death: DeathEntry | null;
+  firstDeathQueue: string | null;
+  firstDeathReason: string | null;
+  /** the broker dead-lettered this very message from the source, once, for a rejection */
+  deadLetteredByBroker: boolean;
+}
+
+/**
+ * What the delivered message's headers say about how it reached the target. The broker stamps
+ * x-death (queue, reason, count) and x-first-death-* when it dead-letters; a message that the
+ * application published itself to the DLX carries none of them (unless it copied them).
+ */
+export function republishEvidence(headers: Record<string, unknown>, source: string): RepublishEvidence {
+  const death = deadLetterHistory(headers).find((e) => e.queue === source && e.reason === 'rejected') ?? null;
+  const first = firstDeath(headers);
+  return {
+    death,
+    firstDeathQueue: first.queue,
+    firstDeathReason: first.reason,
+    deadLetteredByBroker: death !== null && death.count === 1 && first.queue === source && first.reason === 'rejected',
+  };
+}
 
 export interface StatsSeen {
   source: string;

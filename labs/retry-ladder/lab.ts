@@ -18,7 +18,7 @@ import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { deferred, settledOrIdle } from '../../src/time.js';
 import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff } from './backoff.js';
 import { PARKED_KEY, WORK_KEY, names, reset, schema, tierKey, topology } from './names.js';
-import { ladderChecks, ladderFacts, ladderLine, type Observed } from './report.js';
+import { ladderChecks, ladderFacts, ladderLine, type Observed } from './verdicts.js';
 import { must } from '../../src/must.js';
 import { EVENTS, callSucceeds, deadlineInMs, isEvent, type EventId, type Trail } from './scenario.js';
 import { withVariants } from '../../src/variant.js';
