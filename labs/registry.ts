@@ -6,5 +6,3 @@ import type { Registry } from '../src/lab.js';
 import { catalogue } from './catalogue.js';
 
 export const registry: Registry = await Promise.all(catalogue.map((entry) => entry.load()));
-
-export const findLab = (name: string) => registry.find((l) => l.name === name);

@@ -7,7 +7,7 @@ import { maskUrl } from './urls.js';
 import { defaultHome } from './home.js';
 import { rememberSecrets } from './secrets.js';
 
-/** One validated, typed view of flags + MQLAB_* environment. Parsed once, in main. */
+/** One validated, typed view of flags + MQLAB_* environment: loadConfig builds it once per command (cli.ts) and per child process (child-runtime.ts). */
 export interface Config {
   amqpUrl: string;
   pgUrl: string;
@@ -97,7 +97,7 @@ function defaultFor(protocol: string): string {
 }
 
 /** amqp://h/ → '/', amqp://h/lab → 'lab', amqp://h/%2F → '/', amqp://h → '/' */
-export function vhostOf(url: URL): string {
+function vhostOf(url: URL): string {
   const p = url.pathname;
   if (p === '' || p === '/') return '/';
   return decodeURIComponent(p.slice(1));

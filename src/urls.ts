@@ -30,7 +30,7 @@ export function maskUrl(raw: string): string {
 }
 
 /** key=value&key=value with the value of every secret key masked (keys compared decoded) */
-export function maskQuery(query: string): string {
+function maskQuery(query: string): string {
   return query
     .split('&')
     .map((pair) => {

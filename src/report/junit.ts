@@ -33,7 +33,7 @@ const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);
 const stamp = (d: Date) => d.toISOString().slice(0, 19);
 
 /** the lab broke off: today's `status: 'error'` + message, or an outcome/error object {kind, service, message} */
-export function labError(r: LabReport): { type: string; message: string } | null {
+function labError(r: LabReport): { type: string; message: string } | null {
   if (r.environment)
     return { type: `environment: ${r.environment.service}`, message: r.error ?? r.environment.message };
   const x = r as LabReport & { outcome?: string; error?: unknown };

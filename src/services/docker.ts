@@ -54,7 +54,7 @@ async function dockerFacts(): Promise<DockerFacts> {
 export const dockerAvailability = async () => dockerDecision(await dockerFacts());
 
 /** true when a Docker engine answers and its Compose plugin is new enough */
-export async function dockerAvailable(): Promise<boolean> {
+async function dockerAvailable(): Promise<boolean> {
   return (await dockerAvailability()).use;
 }
 

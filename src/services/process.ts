@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 
-export function pidAlive(pid: number): boolean {
+function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
