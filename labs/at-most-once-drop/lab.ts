@@ -79,15 +79,15 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
     const held = deferred<Arrival>();
     const target = await broker.consume(
       name.target,
-      (d) => {
-        d.ack();
-        if (d.headers[RUN_HEADER] !== runId) return;
+      (m) => {
+        m.ack();
+        if (m.headers[RUN_HEADER] !== runId) return;
         const a = {
           at: ctx.now(),
-          phase: String(d.headers[PHASE_HEADER]),
-          messageId: d.messageId,
-          body: d.body,
-          headers: d.headers,
+          phase: String(m.headers[PHASE_HEADER]),
+          messageId: m.messageId,
+          body: m.body,
+          headers: m.headers,
         };
         arrivals.push(a);
         log.emit('target', { phase: a.phase, messageId: a.messageId, destination: name.target, status: 'received' });

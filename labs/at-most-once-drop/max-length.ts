@@ -76,9 +76,9 @@ export async function publishUntilRefused(ctx: LabContext, name: DropNames, runI
   });
   let removed = 0;
   for (let i = 0; i < accepted; i++) {
-    const d = await ctx.broker.get(name.source);
-    if (!d) break;
-    d.ack();
+    const m = await ctx.broker.get(name.source);
+    if (!m) break;
+    m.ack();
     removed++;
   }
   return { accepted: nacked ? accepted : null, removed };

@@ -91,15 +91,15 @@ export async function rejectWhileUnbound(ctx: LabContext, name: DropNames, p: Ph
   await statsWait(ctx, name, `the statistics of ${name.source} to show policy ${policy.name} as just applied`, applied);
 
   const rejected = deferred<number>();
-  const consumer = await broker.consume(name.source, (d) => {
-    d.reject(false);
+  const consumer = await broker.consume(name.source, (m) => {
+    m.reject(false);
     log.emit('consumer', {
       phase: p.phase,
-      messageId: d.messageId,
+      messageId: m.messageId,
       destination: name.source,
       status: 'rejected_to_dlx',
     });
-    if (d.headers[RUN_HEADER] === p.runId && d.headers[PHASE_HEADER] === p.phase) rejected.resolve(ctx.now());
+    if (m.headers[RUN_HEADER] === p.runId && m.headers[PHASE_HEADER] === p.phase) rejected.resolve(ctx.now());
   });
   await broker.sendConfirmed(name.source, BODY, {
     messageId: EVENT_ID,
@@ -186,9 +186,9 @@ export async function rejectWhileUnbound(ctx: LabContext, name: DropNames, p: Ph
 async function removeMarkers(ctx: LabContext, name: DropNames, p: PhaseInput): Promise<string> {
   if (p.purgeMarkers) return `purge: ${(await ctx.broker.channel.purgeQueue(name.source)).messageCount}`;
   for (let n = 0; n < p.markers; n++) {
-    const d = await ctx.broker.get(name.source);
-    if (!d) break;
-    d.ack();
+    const m = await ctx.broker.get(name.source);
+    if (!m) break;
+    m.ack();
   }
   return 'get';
 }

@@ -88,9 +88,9 @@ export async function consume(
     ...opts,
     queue: h.steps.target(name).queue,
     prefetch: PREFETCH,
-    handler: async (d) => {
-      const id = d.messageId ?? '';
-      record.deliveries.push({ id, redelivered: d.redelivered, at: Date.now() });
+    handler: async (m) => {
+      const id = m.messageId ?? '';
+      record.deliveries.push({ id, redelivered: m.redelivered, at: Date.now() });
       const fresh = await db.begin(async (tx) => {
         const key = await h.steps.writeKey(
           () => tx`INSERT INTO ${tx(name.processed)} (message_id) VALUES (${id}) ON CONFLICT DO NOTHING RETURNING 1`,
@@ -100,11 +100,11 @@ export async function consume(
       });
       h.emit('consumer', {
         messageId: id,
-        redelivered: d.redelivered,
+        redelivered: m.redelivered,
         status: fresh ? 'committed' : 'duplicate_skipped',
       });
       if (holdAcks()) return void record.held.push(id);
-      d.ack();
+      m.ack();
       record.acked.add(id);
     },
   });

@@ -57,14 +57,14 @@ const steps = withVariants(rt, correct, variants(crashAfter));
 
 const consumer = await rt.broker.consume(
   name.queue,
-  async (d) => {
+  async (m) => {
     if (stopping) return; // pushed after the last expected ack: left unacked, the broker takes it back
-    const e = parseEnvelope(d.body);
-    const attempt = Number(d.headers.attempt ?? 1);
+    const e = parseEnvelope(m.body);
+    const attempt = Number(m.headers.attempt ?? 1);
     const meta = { ...SERVICE, ...envelopeFields(e), destination: name.queue };
     received += 1;
-    rt.emit('consumer', { ...meta, consumer: CONSUMER, attempt, redelivered: d.redelivered, status: 'received' });
-    const shown = { label: e.payload.orderId, attempt, redelivered: d.redelivered };
+    rt.emit('consumer', { ...meta, consumer: CONSUMER, attempt, redelivered: m.redelivered, status: 'received' });
+    const shown = { label: e.payload.orderId, attempt, redelivered: m.redelivered };
     await gate('after-delivery', e.messageId, shown);
     const commit = async () => {
       const outcome = await processOnce(rt.db, name, e, !steps.dedupe);
@@ -78,7 +78,7 @@ const consumer = await rt.broker.consume(
       }
     };
     const ack = () => {
-      d.ack();
+      m.ack();
       rt.emit('consumer', { ...meta, attempt, status: 'acked' });
     };
     await steps.commitThenAck(commit, ack);

@@ -29,22 +29,22 @@ export async function watchDeadLetters(ctx: LabContext, queue: string): Promise<
   const channel = await ctx.broker.newChannel();
   const consumer = await ctx.broker.consume(
     queue,
-    (d) => {
-      const death = (d.headers['x-death'] as { reason?: string }[] | undefined)?.[0];
+    (m) => {
+      const death = (m.headers['x-death'] as { reason?: string }[] | undefined)?.[0];
       const letter = {
         reason: String(death?.reason ?? 'none'),
-        deliveryCount: d.headers['x-delivery-count'],
-        redelivered: d.redelivered,
+        deliveryCount: m.headers['x-delivery-count'],
+        redelivered: m.redelivered,
       };
-      d.ack();
-      const id = String(d.messageId);
+      m.ack();
+      const id = String(m.messageId);
       arrived.set(id, letter);
       ctx.log.emit('dead-letter', {
         queue,
         messageId: id,
         reason: letter.reason,
         deliveryCount: text(letter.deliveryCount, 'absent'),
-        redelivered: d.redelivered,
+        redelivered: m.redelivered,
         status: 'received',
       });
       wait(id).resolve(letter);

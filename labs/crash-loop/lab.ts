@@ -149,11 +149,11 @@ async function nackLoop(ctx: LabContext<unknown, Fault>, name: CrashLoopNames, d
   const channel = await ctx.broker.newChannel();
   const consumer = await ctx.broker.consume(
     name.nack,
-    (d) => {
+    (m) => {
       n += 1;
-      counts.push(countReader(ctx)(d.headers['x-delivery-count']));
-      if (n <= LIMIT + 1) return how === 'nack' ? d.nack(true) : d.reject(true);
-      d.ack();
+      counts.push(countReader(ctx)(m.headers['x-delivery-count']));
+      if (n <= LIMIT + 1) return how === 'nack' ? m.nack(true) : m.reject(true);
+      m.ack();
       acked.resolve(n);
     },
     { prefetch: 1, channel },

@@ -30,8 +30,8 @@ const flushed = () => new Promise<void>((resolve) => process.stdout.write('', ()
 const idle = deferred();
 // how the consumer fails on the poison message, as taught: it dies (a broken variant, variants.ts, changes it)
 const correct: PoisonSteps = {
-  fail: async (d) => {
-    rt.emit('consumer', { messageId: d.messageId, queue, status: 'crash_injected' });
+  fail: async (m) => {
+    rt.emit('consumer', { messageId: m.messageId, queue, status: 'crash_injected' });
     await flushed(); // the lines above reach the parent
     process.kill(process.pid, 'SIGKILL');
   },
@@ -40,18 +40,18 @@ const steps = withVariants(rt, correct, poisonVariants(rt, queue, flushed));
 
 await rt.broker.consume(
   queue,
-  async (d) => {
-    const h = d.headers;
+  async (m) => {
+    const h = m.headers;
     rt.emit('consumer', {
-      messageId: d.messageId,
+      messageId: m.messageId,
       queue,
       deliveryCount: 'x-delivery-count' in h ? h['x-delivery-count'] : 'absent',
       acquiredCount: 'x-acquired-count' in h ? h['x-acquired-count'] : 'absent',
-      redelivered: d.redelivered,
+      redelivered: m.redelivered,
       at: Date.now(),
       status: 'received',
     });
-    await steps.fail(d);
+    await steps.fail(m);
   },
   { prefetch: 1 },
 );

@@ -46,7 +46,7 @@ export const nackLoopReturn = (ctx: LabContext<unknown, Fault>) => (ctx.fault('r
 
 /** the poison consumer's failure (poison-consumer.ts) */
 export interface PoisonSteps {
-  fail(d: Delivery): Promise<void>;
+  fail(m: Delivery): Promise<void>;
 }
 
 export const poisonVariants = (
@@ -58,10 +58,10 @@ export const poisonVariants = (
     // the consumer hands the message back and exits cleanly instead of dying. It cancels first: else
     // the broker pushes the message again at once and the close returns it unacked, which 4.3 counts
     // as a failed delivery like a crash (measured on 4.3.6)
-    fail: async (d) => {
-      await rt.broker.channel.cancel(d.raw.fields.consumerTag); // (the consumer of this delivery, on the default channel)
-      d.nack(true);
-      rt.emit('consumer', { messageId: d.messageId, queue, status: 'nacked' });
+    fail: async (m) => {
+      await rt.broker.channel.cancel(m.raw.fields.consumerTag); // (the consumer of this delivery, on the default channel)
+      m.nack(true);
+      rt.emit('consumer', { messageId: m.messageId, queue, status: 'nacked' });
       await rt.close();
       await flushed();
       process.exit(0);

@@ -65,20 +65,20 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
 
   const consumer: Consumer & { failure: Promise<never> } = await broker.consume(
     name.queue,
-    async (d) => {
-      const id = d.messageId ?? '';
+    async (m) => {
+      const id = m.messageId ?? '';
       const n = (seen.get(id) ?? 0) + 1;
       seen.set(id, n);
-      record.deliveries.push({ id, delivery: n, redelivered: d.redelivered, at: Date.now() });
-      s.emit({ messageId: id, delivery: n, redelivered: d.redelivered, status: 'received' });
+      record.deliveries.push({ id, delivery: n, redelivered: m.redelivered, at: Date.now() });
+      s.emit({ messageId: id, delivery: n, redelivered: m.redelivered, status: 'received' });
       const settle = s.steps.onReceipt({
         ack: () => {
-          d.ack();
+          m.ack();
           record.acks.push({ id, at: Date.now(), seq: ++seq });
           s.emit({ messageId: id, status: 'acked' });
         },
         giveBack: () => {
-          d.nack(true); // not acked: the broker redelivers it
+          m.nack(true); // not acked: the broker redelivers it
           s.emit({ messageId: id, delivery: n, status: 'nack_requeue' });
         },
       });

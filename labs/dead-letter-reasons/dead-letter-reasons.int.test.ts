@@ -31,29 +31,29 @@ describe('dead-letter-reasons lab against the real broker', () => {
 
   /** take the one message a queue holds (acked, so nothing stays held by this connection) */
   async function take(queue: string): Promise<Delivery> {
-    const d = await s.broker.get(queue);
-    expect(d, `a message in ${queue}`).not.toBeNull();
-    d!.ack();
-    return d!;
+    const m = await s.broker.get(queue);
+    expect(m, `a message in ${queue}`).not.toBeNull();
+    m!.ack();
+    return m!;
   }
 
-  function expectDeath(d: Delivery, reason: string, queue: string, key: string) {
-    const death = (d.headers['x-death'] as Record<string, unknown>[])[0];
+  function expectDeath(m: Delivery, reason: string, queue: string, key: string) {
+    const death = (m.headers['x-death'] as Record<string, unknown>[])[0];
     expect(death).toMatchObject({ reason, queue, count: 1, exchange: n.q('dlr.business'), 'routing-keys': [key] });
-    expect(d.headers).toMatchObject({
+    expect(m.headers).toMatchObject({
       'x-first-death-reason': reason,
       'x-first-death-queue': queue,
       'x-first-death-exchange': n.q('dlr.business'),
     });
     // 3.10 writes no x-last-death-*; from 3.13 on they name the newest death
     if (lastDeathHeaders())
-      expect(d.headers).toMatchObject({ 'x-last-death-reason': reason, 'x-last-death-queue': queue });
-    else expect(d.headers['x-last-death-reason']).toBeUndefined();
-    expect(d.raw.properties.expiration).toBeUndefined();
+      expect(m.headers).toMatchObject({ 'x-last-death-reason': reason, 'x-last-death-queue': queue });
+    else expect(m.headers['x-last-death-reason']).toBeUndefined();
+    expect(m.raw.properties.expiration).toBeUndefined();
     // the DLQ's letter itself was never delivered; from 4.0 a copy dead-lettered from a quorum queue
     // carries the delivery count (rejected: 1, delivery_limit: limit + 1), so it comes redelivered
     const delivered = reason === 'rejected' || reason === 'delivery_limit';
-    expect(d.redelivered).toBe(delivered && capabilities(s.broker.version).deadLetteredCopyCarriesDeliveryCount);
+    expect(m.redelivered).toBe(delivered && capabilities(s.broker.version).deadLetteredCopyCarriesDeliveryCount);
   }
 
   it('passes twice in a row, prints its line, and leaves exactly one letter in each DLQ', async () => {

@@ -59,27 +59,27 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       publish: (path, id, props) => broker.publishConfirmed(name.business, path, id, { messageId: id, ...props }),
       maxLengthOrder: ['oldest', 'newest'],
       beforeSend: async () => {},
-      settleAtLimit: (d, settle) => settle(d, 'requeued', () => d.reject(true)),
-      settleTwice: (d, _n, settle) => settle(d, 'rejected', () => d.reject(false)),
+      settleAtLimit: (m, settle) => settle(m, 'requeued', () => m.reject(true)),
+      settleTwice: (m, _n, settle) => settle(m, 'rejected', () => m.reject(false)),
       afterDead: async () => {},
     };
     const steps = withVariants(ctx, correct, variants(correct, broker, name));
-    const settle: Settle = (d, status, act) => {
+    const settle: Settle = (m, status, act) => {
       act();
-      log.emit('consumer', { messageId: d.messageId, destination: d.queue, redelivered: d.redelivered, status });
+      log.emit('consumer', { messageId: m.messageId, destination: m.queue, redelivered: m.redelivered, status });
     };
     const arrivals: Arrival[] = [];
     const allDead = deferred();
-    const watcher = await broker.consume(name.watch, (d: Delivery) => {
+    const watcher = await broker.consume(name.watch, (m: Delivery) => {
       const a = {
-        key: d.raw.fields.routingKey,
-        messageId: d.messageId ?? '',
-        view: classifyDeadLetter(d.headers, d.raw.properties),
-        twiceCount: deathCount(d.headers, name.work.twice, 'rejected'),
+        key: m.raw.fields.routingKey,
+        messageId: m.messageId ?? '',
+        view: classifyDeadLetter(m.headers, m.raw.properties),
+        twiceCount: deathCount(m.headers, name.work.twice, 'rejected'),
         at: ctx.now(),
       };
       arrivals.push(a);
-      d.ack(); // the watch copy only; the DLQ keeps its own copy untouched
+      m.ack(); // the watch copy only; the DLQ keeps its own copy untouched
       log.emit('dlq', {
         messageId: a.messageId,
         routingKey: a.key,
@@ -95,20 +95,20 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const limitDeliveries: (number | null)[] = [];
     let twiceDeliveries = 0;
     const consumers = [
-      await broker.consume(name.work.reject, (d) => settle(d, 'rejected', () => d.reject(false)), { channel: work }),
+      await broker.consume(name.work.reject, (m) => settle(m, 'rejected', () => m.reject(false)), { channel: work }),
       // reject(requeue=true) counts toward x-delivery-limit on every version; nack(requeue=true)
       // stops counting on 4.3 (ctx.caps.nackRequeueCountsTowardLimit), so the lab never uses it here
       await broker.consume(
         name.work['delivery-limit'],
-        (d) => {
+        (m) => {
           limitDeliveries.push(
-            d.headers['x-delivery-count'] === undefined ? null : Number(d.headers['x-delivery-count']),
+            m.headers['x-delivery-count'] === undefined ? null : Number(m.headers['x-delivery-count']),
           );
-          steps.settleAtLimit(d, settle);
+          steps.settleAtLimit(m, settle);
         },
         { channel: work },
       ),
-      await broker.consume(name.work.twice, (d) => steps.settleTwice(d, ++twiceDeliveries, settle), { channel: work }),
+      await broker.consume(name.work.twice, (m) => steps.settleTwice(m, ++twiceDeliveries, settle), { channel: work }),
     ];
 
     const sentAt: Record<string, number> = {};

@@ -11,7 +11,7 @@ import { TWICE_AGAIN } from './names.js';
 import type { PathName } from './reasons.js';
 
 /** a consumer's settle, logged with its status */
-export type Settle = (d: Delivery, status: string, act: () => void) => void;
+export type Settle = (m: Delivery, status: string, act: () => void) => void;
 
 /** the steps of the experiment a broken variant may replace */
 export interface ReasonSteps {
@@ -22,9 +22,9 @@ export interface ReasonSteps {
   /** before the paths' messages are sent: nothing */
   beforeSend(): Promise<unknown>;
   /** the delivery-limit consumer: reject with requeue, which counts toward x-delivery-limit */
-  settleAtLimit(d: Delivery, settle: Settle): void;
+  settleAtLimit(m: Delivery, settle: Settle): void;
   /** the twice consumer's n-th delivery: rejected, so the broker dead-letters it again */
-  settleTwice(d: Delivery, n: number, settle: Settle): void | Promise<void>;
+  settleTwice(m: Delivery, n: number, settle: Settle): void | Promise<void>;
   /** what is published once every letter arrived: nothing, the producer has stopped */
   afterDead(): Promise<unknown>;
 }
@@ -54,13 +54,13 @@ export const variants = (
     },
   },
   // a consumer that rejects for good at once, so the limit never counts
-  'limit-gives-up': { settleAtLimit: (d, settle) => settle(d, 'rejected', () => d.reject(false)) },
+  'limit-gives-up': { settleAtLimit: (m, settle) => settle(m, 'rejected', () => m.reject(false)) },
   // the second death is the application copying the message itself, no broker dead-lettering
   'twice-app-copy': {
-    settleTwice: async (d, n, settle) => {
-      if (n !== 2) return correct.settleTwice(d, n, settle);
-      await broker.publishConfirmed(name.dead, TWICE_AGAIN, d.body, { messageId: d.messageId, headers: d.headers });
-      settle(d, 'copied_by_app', () => d.ack());
+    settleTwice: async (m, n, settle) => {
+      if (n !== 2) return correct.settleTwice(m, n, settle);
+      await broker.publishConfirmed(name.dead, TWICE_AGAIN, m.body, { messageId: m.messageId, headers: m.headers });
+      settle(m, 'copied_by_app', () => m.ack());
     },
   },
   // a producer that was not stopped puts one more message on a work queue

@@ -22,7 +22,7 @@ async function consumeUntilAcked(
   ctx: LabContext,
   queue: string,
   id: string,
-  onReturn: (d: Delivery, n: number) => Promise<void> | void,
+  onReturn: (m: Delivery, n: number) => Promise<void> | void,
   returns: number,
 ): Promise<Deliveries> {
   const seen: Deliveries = { at: [], deliveryCount: [], acquiredCount: [] };
@@ -30,20 +30,20 @@ async function consumeUntilAcked(
   const channel = await ctx.broker.newChannel();
   const consumer = await ctx.broker.consume(
     queue,
-    async (d) => {
+    async (m) => {
       seen.at.push(ctx.now());
-      seen.deliveryCount.push(num(d.headers['x-delivery-count']));
-      seen.acquiredCount.push(num(d.headers['x-acquired-count']));
+      seen.deliveryCount.push(num(m.headers['x-delivery-count']));
+      seen.acquiredCount.push(num(m.headers['x-acquired-count']));
       const n = seen.at.length;
       ctx.log.emit('consumer', {
-        messageId: d.messageId,
+        messageId: m.messageId,
         queue,
         delivery: n,
         deliveryCount: seen.deliveryCount.at(-1),
         status: 'received',
       });
-      if (n <= returns) return onReturn(d, n);
-      d.ack();
+      if (n <= returns) return onReturn(m, n);
+      m.ack();
       done.resolve();
     },
     { prefetch: 1, channel },
@@ -74,9 +74,9 @@ export function nativeReturns(
     ctx,
     queue,
     `m-${queue.split('.').pop()}`,
-    async (d) => {
+    async (m) => {
       if (workMs) await ctx.sleep(workMs);
-      return kind === 'reject' ? d.reject(true) : d.nack(true);
+      return kind === 'reject' ? m.reject(true) : m.nack(true);
     },
     returns,
   );
@@ -94,12 +94,12 @@ export function ladderReturns(
     ctx,
     work,
     'm-ladder',
-    async (d, n) => {
-      await ctx.broker.publishConfirmed(exchange, `tier-${Math.min(n, tiers)}`, d.body, {
-        messageId: d.messageId,
+    async (m, n) => {
+      await ctx.broker.publishConfirmed(exchange, `tier-${Math.min(n, tiers)}`, m.body, {
+        messageId: m.messageId,
         headers: { attempt: n + 1 },
       });
-      d.ack();
+      m.ack();
     },
     returns,
   );

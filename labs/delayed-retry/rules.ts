@@ -89,12 +89,12 @@ export async function returnGaps(ctx: LabContext, queue: string, actions: readon
   const channel = await ctx.broker.newChannel();
   const consumer = await ctx.broker.consume(
     queue,
-    (d) => {
+    (m) => {
       at.push(ctx.now());
       const action = actions[at.length - 1];
-      if (action === 'reject') return d.reject(true);
-      if (action === 'nack') return d.nack(true);
-      d.ack();
+      if (action === 'reject') return m.reject(true);
+      if (action === 'nack') return m.nack(true);
+      m.ack();
       done.resolve();
     },
     { prefetch: 1, channel },

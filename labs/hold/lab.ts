@@ -125,16 +125,16 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     const ours = deferred<Received>();
     const target = await broker.consume(
       name.target,
-      (d: Delivery) => {
+      (m: Delivery) => {
         const r = {
           at: ctx.now(),
-          messageId: d.messageId,
-          body: d.body,
-          run: text(d.headers[RUN_HEADER]),
-          headers: d.headers,
+          messageId: m.messageId,
+          body: m.body,
+          run: text(m.headers[RUN_HEADER]),
+          headers: m.headers,
         };
         received.push(r);
-        d.ack(); // take every letter, so the target ends empty
+        m.ack(); // take every letter, so the target ends empty
         log.emit('target', {
           messageId: r.messageId,
           destination: name.target,
@@ -151,10 +151,10 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     // Publish, then reject the delivery without requeue: the policy dead-letters it. From here on
     // the source's statistics are sampled in the background; nothing waits for them on the way.
     const rejected = deferred<number>();
-    const source = await broker.consume(name.source, (d) => {
-      d.reject(false);
-      log.emit('consumer', { messageId: d.messageId, destination: name.source, status: 'rejected_to_dlx' });
-      if (d.headers[RUN_HEADER] === runId) rejected.resolve(ctx.now());
+    const source = await broker.consume(name.source, (m) => {
+      m.reject(false);
+      log.emit('consumer', { messageId: m.messageId, destination: name.source, status: 'rejected_to_dlx' });
+      if (m.headers[RUN_HEADER] === runId) rejected.resolve(ctx.now());
     });
     const watch = new StatsWatch(mgmt, name.source, () => ctx.now());
     try {

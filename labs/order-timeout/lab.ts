@@ -126,16 +126,16 @@ async function consumeChecks(ctx: LabContext, name: OrderNames, steps: TimeoutSt
   let received = 0;
   const consumer = await ctx.broker.consume(
     name.check,
-    async (d: Delivery) => {
-      const id = d.body;
+    async (m: Delivery) => {
+      const id = m.body;
       await steps.beforeRead();
       const read = await readOrder(ctx.db, name, id);
       if (!read) throw new LabError(`check for unknown order ${id}`);
       ctx.log.emit('consumer', {
-        messageId: d.messageId,
+        messageId: m.messageId,
         order: id,
         read: read.status,
-        redelivered: d.redelivered,
+        redelivered: m.redelivered,
         status: 'read',
       });
       const duringCheck = id === ORDERS.paidDuringCheck;
@@ -147,10 +147,10 @@ async function consumeChecks(ctx: LabContext, name: OrderNames, steps: TimeoutSt
         });
       const close = () => closeIfDue(ctx.db, name, id, 'check', steps.guards);
       const closed = duringCheck ? await steps.payAroundClose(() => payNow(ctx, name, id), close) : await close();
-      await recordCheck(ctx.db, name, id, d.redelivered, read, closed);
+      await recordCheck(ctx.db, name, id, m.redelivered, read, closed);
       await settleTask(ctx.db, name, id, 'check');
-      d.ack();
-      ctx.log.emit('consumer', { messageId: d.messageId, order: id, updatedRows: closed.rows, status: 'acked' });
+      m.ack();
+      ctx.log.emit('consumer', { messageId: m.messageId, order: id, updatedRows: closed.rows, status: 'acked' });
       if (++received === CHECK_DELIVERIES) done.resolve();
     },
     { prefetch: 1 },

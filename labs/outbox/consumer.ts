@@ -28,10 +28,10 @@ export async function consumeAll(
   const all = deferred();
   const consumer = await ctx.broker.consume(
     name.queue,
-    async (d) => {
-      const eventId = text(d.headers.eventId ?? d.messageId);
-      const orderId = text(d.headers.orderId);
-      ctx.log.emit('consumer', { eventId, orderId, redelivered: d.redelivered, status: 'received' });
+    async (m) => {
+      const eventId = text(m.headers.eventId ?? m.messageId);
+      const orderId = text(m.headers.orderId);
+      ctx.log.emit('consumer', { eventId, orderId, redelivered: m.redelivered, status: 'received' });
       const outcome = await ctx.db.begin(async (sql) => {
         if (dedupe) {
           const claimed =
@@ -41,8 +41,8 @@ export async function consumeAll(
         await sql`INSERT INTO ${sql(name.effects)} (event_id, order_id) VALUES (${eventId}, ${orderId})`;
         return 'business_committed' as const;
       });
-      d.ack();
-      seen.push({ eventId, orderId, redelivered: d.redelivered, outcome });
+      m.ack();
+      seen.push({ eventId, orderId, redelivered: m.redelivered, outcome });
       ctx.log.emit('consumer', { eventId, orderId, status: outcome });
       if (seen.length === count) all.resolve();
     },

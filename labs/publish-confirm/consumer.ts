@@ -32,9 +32,9 @@ export async function consumeEvents(
   let acked = 0;
   const consumer = await ctx.broker.consume(
     name.events,
-    async (d) => {
-      const eventId = text(d.headers.eventId ?? d.messageId);
-      const publishAttempt = Number(d.headers.publishAttempt ?? 0);
+    async (m) => {
+      const eventId = text(m.headers.eventId ?? m.messageId);
+      const publishAttempt = Number(m.headers.publishAttempt ?? 0);
       const copy = `${eventId}/${publishAttempt}`;
       const deliveryAttempt = (counts.get(copy) ?? 0) + 1;
       counts.set(copy, deliveryAttempt);
@@ -42,14 +42,14 @@ export async function consumeEvents(
         eventId,
         publishAttempt,
         deliveryAttempt,
-        redelivered: d.redelivered,
-        deliveryCount: d.headers['x-delivery-count'],
+        redelivered: m.redelivered,
+        deliveryCount: m.headers['x-delivery-count'],
       };
       log.emit('consumer', { ...fields, status: 'received' });
       let outcome: Delivered['outcome'];
       if (retry && deliveryAttempt === 1) {
         outcome = 'transient_failure';
-        d.reject(true);
+        m.reject(true);
       } else {
         outcome = await db.begin(async (sql) => {
           if (dedupe) {
@@ -60,10 +60,10 @@ export async function consumeEvents(
           await sql`INSERT INTO ${sql(name.effects)} (event_id, publish_attempt, delivery_attempt) VALUES (${eventId}, ${publishAttempt}, ${deliveryAttempt})`;
           return 'business_committed' as const;
         });
-        d.ack();
+        m.ack();
         if (++acked === copies) settled.resolve();
       }
-      seen.push({ eventId, publishAttempt, deliveryAttempt, redelivered: d.redelivered, outcome });
+      seen.push({ eventId, publishAttempt, deliveryAttempt, redelivered: m.redelivered, outcome });
       log.emit('consumer', { ...fields, status: outcome });
     },
     { prefetch: 1, channel: await ctx.broker.newChannel() },

@@ -165,9 +165,9 @@ async function boundedQueue(ctx: LabContext, name: ConfirmNames, rec: FrameRecor
     return o.frames.includes('nack');
   };
   const take = async () => {
-    const d = await broker.get(name.bounded);
-    d?.ack();
-    return d?.messageId ?? null;
+    const m = await broker.get(name.bounded);
+    m?.ack();
+    return m?.messageId ?? null;
   };
   await send('evt-c1', 1);
   await steps.beforeSecondPublish(take);

@@ -219,13 +219,13 @@ async function drain(
     maxWaitMs: 30_000,
     queue,
     prefetch: 50,
-    handler: async (d, url) => {
-      const id = Number(d.body);
-      const fresh = d.redelivered ? 0 : 1;
+    handler: async (m, url) => {
+      const id = Number(m.body);
+      const fresh = m.redelivered ? 0 : 1;
       await ctx.db`INSERT INTO ${ctx.db(table)} AS t (id, copies, redeliveries) VALUES (${id}, ${fresh}, ${1 - fresh})
         ON CONFLICT (id) DO UPDATE SET copies = t.copies + EXCLUDED.copies, redeliveries = t.redeliveries + EXCLUDED.redeliveries`;
-      consumed(id, url, d.redelivered);
-      d.ack();
+      consumed(id, url, m.redelivered);
+      m.ack();
       last = Date.now();
     },
   });

@@ -85,14 +85,14 @@ export function fieldsOfOrder(o: Order): MessageFields {
 }
 
 /** the same fields, read back from what the broker delivered */
-export function fieldsOfDelivery(d: Pick<Delivery, 'messageId' | 'headers' | 'raw'>): MessageFields {
-  const h = d.headers;
+export function fieldsOfDelivery(m: Pick<Delivery, 'messageId' | 'headers' | 'raw'>): MessageFields {
+  const h = m.headers;
   return {
-    messageId: d.messageId ?? '',
-    eventType: String(h.eventType ?? d.raw.properties.type ?? ''),
+    messageId: m.messageId ?? '',
+    eventType: String(h.eventType ?? m.raw.properties.type ?? ''),
     schemaVersion: text(h.schemaVersion),
     aggregateId: text(h.aggregateId),
     traceId: text(h.traceId),
-    correlationId: String(d.raw.properties.correlationId ?? ''),
+    correlationId: String(m.raw.properties.correlationId ?? ''),
   };
 }

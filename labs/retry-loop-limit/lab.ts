@@ -91,21 +91,21 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
  * requeue or ack) from its arrival number and headers.
  */
 class WorkConsumer {
-  private handlers = new Map<string, (d: Delivery) => void>();
+  private handlers = new Map<string, (m: Delivery) => void>();
   private channel?: Awaited<ReturnType<LabContext['broker']['newChannel']>>;
   private consumer?: { cancel(): Promise<void> };
   constructor(
     private ctx: LabContext<unknown, Fault>,
     private name: LoopNames,
   ) {}
-  on(id: string, handler: (d: Delivery) => void) {
+  on(id: string, handler: (m: Delivery) => void) {
     this.handlers.set(id, handler);
   }
   async start() {
     this.channel = await this.ctx.broker.newChannel();
     this.consumer = await this.ctx.broker.consume(
       this.name.work,
-      (d) => (this.handlers.get(String(d.messageId)) ?? ((o: Delivery) => o.ack()))(d),
+      (m) => (this.handlers.get(String(m.messageId)) ?? ((o: Delivery) => o.ack()))(m),
       { prefetch: 10, channel: this.channel },
     );
   }
@@ -126,20 +126,20 @@ async function loopedRun(ctx: LabContext<unknown, Fault>, name: LoopNames, work:
   let arrivals = 0;
   let requeues = 0;
   const back = deferred<string>();
-  work.on('looped', (d) => {
+  work.on('looped', (m) => {
     arrivals += 1;
-    if (limitedIn(d.headers, name.work)) return (d.ack(), back.resolve('back in work')); // after its limit: it came round again
-    if (arrivals <= LOOPS + 1) counts.push(read(d.headers['x-delivery-count']));
+    if (limitedIn(m.headers, name.work)) return (m.ack(), back.resolve('back in work')); // after its limit: it came round again
+    if (arrivals <= LOOPS + 1) counts.push(read(m.headers['x-delivery-count']));
     ctx.log.emit('work', {
       messageId: 'looped',
       arrival: arrivals,
       deliveryCount: String(counts.at(-1)),
       status: 'received',
     });
-    if (arrivals <= LOOPS) return d.reject(false);
-    if (requeues >= MAX_REQUEUES) return (d.ack(), back.resolve('never dead-lettered'));
+    if (arrivals <= LOOPS) return m.reject(false);
+    if (requeues >= MAX_REQUEUES) return (m.ack(), back.resolve('never dead-lettered'));
     requeues += 1;
-    d.reject(true);
+    m.reject(true);
   });
   await ctx.broker.sendConfirmed(name.work, 'looped', { messageId: 'looped' });
   const first = await ctx.within(
@@ -165,11 +165,11 @@ async function freshRun(
 ) {
   let requeues = 0;
   const back = deferred<string>();
-  work.on('fresh', (d) => {
-    if (limitedIn(d.headers, name.work)) return (d.ack(), back.resolve('back in work'));
-    if (requeues >= MAX_REQUEUES) return (d.ack(), back.resolve('never dead-lettered'));
+  work.on('fresh', (m) => {
+    if (limitedIn(m.headers, name.work)) return (m.ack(), back.resolve('back in work'));
+    if (requeues >= MAX_REQUEUES) return (m.ack(), back.resolve('never dead-lettered'));
     requeues += 1;
-    d.reject(true);
+    m.reject(true);
   });
   await ctx.broker.sendConfirmed(name.work, 'fresh', { messageId: 'fresh' });
   const limited = await ctx.within(

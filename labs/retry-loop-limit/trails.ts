@@ -32,13 +32,13 @@ export async function watchTrail(ctx: LabContext, queue: string, work: string): 
   const channel = await ctx.broker.newChannel();
   const c = await ctx.broker.consume(
     queue,
-    (d) => {
-      d.ack();
-      const id = String(d.messageId);
-      const reason = String(deaths(d.headers)[0]?.reason ?? 'none');
+    (m) => {
+      m.ack();
+      const id = String(m.messageId);
+      const reason = String(deaths(m.headers)[0]?.reason ?? 'none');
       seen.set(id, [...(seen.get(id) ?? []), reason]);
       ctx.log.emit('trail', { queue, messageId: id, reason, status: 'received' });
-      if (limitedIn(d.headers, work)) wait(id).resolve(reason);
+      if (limitedIn(m.headers, work)) wait(id).resolve(reason);
     },
     { prefetch: 20, channel },
   );

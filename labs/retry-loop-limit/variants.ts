@@ -44,9 +44,9 @@ export async function waitWorker(ctx: LabContext<unknown, Fault>): Promise<() =>
   const channel = await ctx.broker.newChannel();
   const c = await ctx.broker.consume(
     names(ctx.names).wait,
-    async (d) => {
+    async (m) => {
       await ctx.sleep(WAIT_TTL_MS);
-      d.reject(false);
+      m.reject(false);
     },
     { prefetch: 10, channel },
   );

@@ -107,7 +107,7 @@ export class Broker {
    */
   async consume(
     queue: string,
-    handler: (d: Delivery) => void | Promise<void>,
+    handler: (m: Delivery) => void | Promise<void>,
     opts: { prefetch?: number; channel?: ConfirmChannel } = {},
   ): Promise<Consumer & { failure: Promise<never> }> {
     const ch = opts.channel ?? this.channel;
@@ -120,8 +120,8 @@ export class Broker {
       queue,
       (msg) => {
         if (!msg) return fail(new LabError(`the broker cancelled the consumer on ${queue}`));
-        const d = delivery(ch, queue, msg);
-        chain = chain.then(() => handler(d)).catch(fail);
+        const m = delivery(ch, queue, msg);
+        chain = chain.then(() => handler(m)).catch(fail);
       },
       { noAck: false },
     );

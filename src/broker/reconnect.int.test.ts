@@ -62,9 +62,9 @@ describe('ReconnectingPublisher', () => {
     await pub.close();
     // the broker holds every id at least once (a lost publish may have arrived before the cut)
     const seen = new Set<string>();
-    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) {
-      seen.add(d.body);
-      d.ack();
+    for (let m = await broker.get(QUEUE); m; m = await broker.get(QUEUE)) {
+      seen.add(m.body);
+      m.ack();
     }
     expect(seen.size).toBe(400);
   });
@@ -84,9 +84,9 @@ describe('ReconnectingPublisher', () => {
     await pub.close();
     expect(await pub.renewChannel()).toBe(false); // no live connection
     const seen: string[] = [];
-    for (let d = await broker.get(QUEUE); d; d = await broker.get(QUEUE)) {
-      seen.push(d.body);
-      d.ack();
+    for (let m = await broker.get(QUEUE); m; m = await broker.get(QUEUE)) {
+      seen.push(m.body);
+      m.ack();
     }
     expect(seen).toContain('a');
     expect(seen).toContain('c');
@@ -114,9 +114,9 @@ describe('ReconnectingConsumer', () => {
       maxWaitMs: 10_000,
       queue: QUEUE,
       prefetch: 10,
-      handler: (d) => {
-        got.add(d.body);
-        d.ack();
+      handler: (m) => {
+        got.add(m.body);
+        m.ack();
         if (got.size === 50) firstHalf();
       },
     });

@@ -237,7 +237,7 @@ export interface ConsumerOptions extends ReconnectOptions {
   queue: string;
   prefetch: number;
   /** one delivery at a time, in order; a throw fails `failure` */
-  handler: (d: Delivery, url: string) => void | Promise<void>;
+  handler: (m: Delivery, url: string) => void | Promise<void>;
 }
 
 /**
@@ -289,8 +289,8 @@ export class ReconnectingConsumer {
       this.opts.queue,
       (msg) => {
         if (!msg) return; // cancelled by the broker (its node went away): the loss watch reconnects
-        const d = tolerant(delivery(ch, this.opts.queue, msg));
-        this.chain = this.chain.then(() => this.opts.handler(d, link.url)).catch((e) => this.fail(e));
+        const m = tolerant(delivery(ch, this.opts.queue, msg));
+        this.chain = this.chain.then(() => this.opts.handler(m, link.url)).catch((e) => this.fail(e));
       },
       { noAck: false },
     );
@@ -309,7 +309,7 @@ export class ReconnectingConsumer {
 }
 
 /** a delivery whose ack/nack/reject on a channel that already died are no-ops (the broker redelivers) */
-function tolerant(d: Delivery): Delivery {
+function tolerant(m: Delivery): Delivery {
   const safe = (f: () => void) => {
     try {
       f();
@@ -318,9 +318,9 @@ function tolerant(d: Delivery): Delivery {
     }
   };
   return {
-    ...d,
-    ack: () => safe(() => d.ack()),
-    nack: (r) => safe(() => d.nack(r)),
-    reject: (r) => safe(() => d.reject(r)),
+    ...m,
+    ack: () => safe(() => m.ack()),
+    nack: (r) => safe(() => m.nack(r)),
+    reject: (r) => safe(() => m.reject(r)),
   };
 }

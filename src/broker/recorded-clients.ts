@@ -213,11 +213,11 @@ export async function drainRecorded(
     maxWaitMs: 30_000,
     queue,
     prefetch: 100,
-    handler: (d, url) => {
+    handler: (m, url) => {
       if (unrecorded > 0) unrecorded--;
-      else history.consume(Number(d.body), nodeOf(url), d.redelivered);
+      else history.consume(Number(m.body), nodeOf(url), m.redelivered);
       n++;
-      d.ack();
+      m.ack();
       last = Date.now();
     },
   });
