@@ -29,7 +29,13 @@ export async function holdOne(ctx: LabContext, queue: string, holdMs: number): P
     if (at.length >= 2 && extras >= acceptedExtras) back.resolve();
   };
   const onDelivery = (d: { messageId: string | undefined; ack(): void; reject(requeue: boolean): void }) => {
-    if (d.messageId !== 'm-held') return void (d.ack(), (extras += 1), drained()); // the extra publishes: taken away
+    if (d.messageId !== 'm-held') {
+      // the extra publishes: taken away
+      d.ack();
+      extras += 1;
+      drained();
+      return;
+    }
     at.push(ctx.now());
     if (at.length === 1) {
       d.reject(true);

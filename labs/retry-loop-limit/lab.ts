@@ -128,7 +128,12 @@ async function loopedRun(ctx: LabContext<unknown, Fault>, name: LoopNames, work:
   const back = deferred<string>();
   work.on('looped', (m) => {
     arrivals += 1;
-    if (limitedIn(m.headers, name.work)) return (m.ack(), back.resolve('back in work')); // after its limit: it came round again
+    if (limitedIn(m.headers, name.work)) {
+      // after its limit: it came round again
+      m.ack();
+      back.resolve('back in work');
+      return;
+    }
     if (arrivals <= LOOPS + 1) counts.push(read(m.headers['x-delivery-count']));
     ctx.log.emit('work', {
       messageId: 'looped',
@@ -137,7 +142,11 @@ async function loopedRun(ctx: LabContext<unknown, Fault>, name: LoopNames, work:
       status: 'received',
     });
     if (arrivals <= LOOPS) return m.reject(false);
-    if (requeues >= MAX_REQUEUES) return (m.ack(), back.resolve('never dead-lettered'));
+    if (requeues >= MAX_REQUEUES) {
+      m.ack();
+      back.resolve('never dead-lettered');
+      return;
+    }
     requeues += 1;
     m.reject(true);
   });
@@ -166,8 +175,16 @@ async function freshRun(
   let requeues = 0;
   const back = deferred<string>();
   work.on('fresh', (m) => {
-    if (limitedIn(m.headers, name.work)) return (m.ack(), back.resolve('back in work'));
-    if (requeues >= MAX_REQUEUES) return (m.ack(), back.resolve('never dead-lettered'));
+    if (limitedIn(m.headers, name.work)) {
+      m.ack();
+      back.resolve('back in work');
+      return;
+    }
+    if (requeues >= MAX_REQUEUES) {
+      m.ack();
+      back.resolve('never dead-lettered');
+      return;
+    }
     requeues += 1;
     m.reject(true);
   });

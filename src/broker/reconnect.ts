@@ -154,11 +154,16 @@ export class ReconnectingPublisher {
     }
     return new Promise<void>((resolve, reject) => {
       const done = (err: unknown) => {
-        if (!err) return (this.ledger.settle(id, 'confirmed'), resolve());
-        if (/nacked/.test(String((err as Error).message)))
-          return (this.ledger.settle(id, 'nacked'), reject(new LabError(`the broker nacked message ${id}`)));
-        this.ledger.settle(id, 'lost');
-        reject(new PublishLost(id));
+        if (!err) {
+          this.ledger.settle(id, 'confirmed');
+          resolve();
+        } else if (/nacked/.test(String((err as Error).message))) {
+          this.ledger.settle(id, 'nacked');
+          reject(new LabError(`the broker nacked message ${id}`));
+        } else {
+          this.ledger.settle(id, 'lost');
+          reject(new PublishLost(id));
+        }
       };
       try {
         link.channel.publish(exchange, routingKey, message.body, message.props, done);

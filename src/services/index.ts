@@ -187,23 +187,25 @@ function report(config: Config, p: Probe, log: (line: string) => void, nodes = 1
   log(`PostgreSQL ${p.pg.version} ready at ${maskUrl(config.pgUrl)}`);
 }
 
+/**
+ * The backend `down` stops: the one asked for, else the one `up` recorded in the data folder; with
+ * no record, the host's own services when the data folder exists, else docker if a daemon answers.
+ */
+async function backendToStop(backend: Backend, home: string): Promise<string> {
+  if (backend !== 'auto') return backend;
+  const recorded = recordedBackend(home);
+  if (recorded) return recorded;
+  if (fs.existsSync(home)) return 'system';
+  return (await dockerRunning()) ? 'docker' : 'system';
+}
+
 export async function down(
   config: Config,
   backend: Backend,
   volumes: boolean,
   log: (line: string) => void,
 ): Promise<void> {
-  const recorded = recordedBackend(config.home);
-  const chosen =
-    backend !== 'auto'
-      ? backend
-      : recorded
-        ? recorded
-        : fs.existsSync(config.home)
-          ? 'system'
-          : (await dockerRunning())
-            ? 'docker'
-            : 'system';
+  const chosen = await backendToStop(backend, config.home);
   if (chosen === 'docker') return dockerDown(volumes, log);
   await sweepInjectedFaults(config, log);
   const doomed = volumes ? deletable(config.home) : []; // refuses before anything is stopped
