@@ -13,6 +13,7 @@ import { addSpecOptions, givenOptions } from './cli-options.js';
 import { integer, parseOptions } from './options.js';
 import { UsageError } from './errors.js';
 import { refuseUnknownLabs } from './fault.js';
+import { COMMANDS, listText, PROGRAM_DESCRIPTION } from './top-help.js';
 
 /** commands that need no lab's meta: the catalogue's names and titles are enough (or nothing of a lab) */
 const WITHOUT_METAS = new Set(['-h', '--help', '-V', '--version', 'list', 'up', 'down', 'audit']);
@@ -92,7 +93,7 @@ const configFrom = (o: ConfigInput) =>
   loadConfig({ amqpUrl: o.amqpUrl, pgUrl: o.pgUrl, mgmtUrl: o.mgmtUrl, namespace: o.namespace });
 
 /** `registry`: the metas labsFor loaded; every other lab of the catalogue is a command with its title only */
-function buildProgram(
+export function buildProgram(
   catalogue: Catalogue,
   registry: Registry,
   signals: RunSignals,
@@ -100,10 +101,7 @@ function buildProgram(
 ): Command {
   const labNames = catalogue.map((entry) => entry.name);
   const program = new Command('mqlab')
-    .description(
-      'RabbitMQ + PostgreSQL reliability labs, run against real services and proven with assertions.\n' +
-        'Start with `mqlab up`, then run a lab (`mqlab retry`) or all of them (`mqlab all`).',
-    )
+    .description(PROGRAM_DESCRIPTION)
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run `mqlab --help` for the commands)')
     .configureOutput({ outputError: (str, write) => write(str) })
@@ -115,7 +113,7 @@ function buildProgram(
   program.commandsGroup('Services:');
   program
     .command('up')
-    .description('start RabbitMQ and PostgreSQL and provision them (idempotent)')
+    .description(COMMANDS.up)
     .addOption(
       new Option(
         '--backend <backend>',
@@ -134,7 +132,7 @@ function buildProgram(
     });
   program
     .command('down')
-    .description('stop the services (data is kept; --volumes deletes it)')
+    .description(COMMANDS.down)
     .option('--volumes', 'also delete all queues and tables (only what mqlab created in its data folder)')
     .addOption(
       new Option('--backend <backend>', 'which services (auto: the backend `up` used)')
@@ -149,7 +147,7 @@ function buildProgram(
     connectionOptions(program.command('status')),
     "show this namespace's queues only (and its quorum queues in the cluster part)",
   )
-    .description('show URLs, reachability, versions, capabilities and the lab queues')
+    .description(COMMANDS.status)
     .option('--json', 'print JSON')
     .option('--lab <labs>', "only these labs' queues (comma-separated, e.g. retry-dlq)")
     .option(
@@ -169,9 +167,7 @@ function buildProgram(
 
   program
     .command('audit [definitions]')
-    .description(
-      "look for the labs' pitfalls on a broker, read-only: its management API (GET only) or a definitions export",
-    )
+    .description(COMMANDS.audit)
     .option('--mgmt-url <url>', 'management API URL; a user with the monitoring tag is enough (env MQLAB_MGMT_URL)')
     .option('--vhost <vhost>', 'audit only this vhost (default: every vhost the user sees)')
     .option('--json', 'print one JSON document (docs/audit.schema.json) instead of text')
@@ -190,13 +186,10 @@ function buildProgram(
   program.commandsGroup('Labs:');
   program
     .command('list')
-    .description('list every lab with what it shows')
-    .action(() => {
-      const w = Math.max(...catalogue.map((l) => l.name.length));
-      for (const l of catalogue) process.stdout.write(`${l.name.padEnd(w)}  ${l.title}\n`);
-    });
+    .description(COMMANDS.list)
+    .action(() => void process.stdout.write(listText(catalogue)));
   runOptions(program.command('all'))
-    .description('run every lab in order and print a summary table')
+    .description(COMMANDS.all)
     .option(
       '-j, --jobs <n>',
       'run n labs at once, each in its own namespace (<namespace>_j1, … or j1, …); output stays in order',

@@ -3,30 +3,49 @@
  * returned or the one its error carries (src/errors.ts: 2 usage/environment, 130 interrupted, else 1).
  * The catalogue of labs comes from the entry point (bin/mqlab.js): the engine imports no lab.
  */
-import { runCli, type Outcome } from './cli.js';
+import type { Outcome } from './cli.js';
 import type { Catalogue } from './lab.js';
-import { EnvError, MqlabError } from './errors.js';
-import { maskText } from './urls.js';
+import type * as Errors from './errors.js';
 import type * as JunitModule from './report/junit-file.js';
 import type { RunEnd } from './report/junit.js';
 import { endQuietlyWhenClosed } from './stdout-closed.js';
-import { redactStreams } from './log/redact-streams.js';
-import { withSbin } from './services/process.js';
+import { quickOutput } from './top-help.js';
 
-// every byte mqlab prints passes through redactSecrets (the URLs' passwords, masked URLs)
-redactStreams(process.stdout, process.stderr);
+/**
+ * The modules every command past --help and list needs, loaded by main once it knows that
+ * (each module a start loads costs it time: `mqlab --help` is held to 1.3 × a bare `node -e 0`)
+ */
+let errors: typeof Errors;
+let maskText: (text: string) => string;
 
 export async function main(catalogue: Catalogue, argv: string[] = process.argv): Promise<never> {
+  let code = 0;
+  // `mqlab list | head -1`: a closed pipe ends the program quietly, not with a stack trace
+  endQuietlyWhenClosed(process.stdout, () => process.exit(code));
+  // --help, list, --version: printed from the catalogue, without commander and the CLI's modules
+  const quick = quickOutput(catalogue, argv.slice(2), process.stdout.isTTY ? process.stdout.columns : undefined);
+  if (quick !== null) {
+    await new Promise((resolve) => process.stdout.write(quick, resolve));
+    process.exit(0);
+  }
+  const [errorsModule, urls, { redactStreams }, { withSbin }, { runCli }] = await Promise.all([
+    import('./errors.js'),
+    import('./urls.js'),
+    import('./log/redact-streams.js'),
+    import('./services/process.js'),
+    import('./cli.js'),
+  ]);
+  errors = errorsModule;
+  maskText = urls.maskText;
+  // every byte mqlab prints from here on passes through redactSecrets (the URLs' passwords, masked URLs)
+  redactStreams(process.stdout, process.stderr);
   const controller = new AbortController();
   // the second Ctrl-C asks the run under way for its --junit file (src/commands/run-labs.ts RunSignals)
   const quit = new EventTarget();
-  let code = 0;
   // the --junit writer (with the text renderer and chalk) loads only when the arguments ask for a file
   const junitCode = argv.some((a) => a === '--junit' || a.startsWith('--junit='))
     ? await import('./report/junit-file.js')
     : null;
-  // `mqlab list | head -1`: a closed pipe ends the program quietly, not with a stack trace
-  endQuietlyWhenClosed(process.stdout, () => process.exit(code));
   // the services' tools (chroot, debootstrap, runuser) live in /usr/sbin, which a non-login PATH
   // (`env -i`, some CI runners) lacks: every chroot service command failed with no output
   process.env.PATH = withSbin(process.env.PATH);
@@ -104,7 +123,7 @@ function runEnd(err: unknown, code: number): Pick<RunEnd, 'kind' | 'message'> {
   if (code === 2)
     return {
       // commander's own usage errors (an unknown flag) are no MqlabError
-      kind: err instanceof MqlabError ? err.kind : 'usage',
+      kind: err instanceof errors.MqlabError ? err.kind : 'usage',
       message: e?.hint ? `${message} (${e.hint})` : message,
     };
   return { kind: 'internal', message };
@@ -117,12 +136,12 @@ function exitCodeFor(err: unknown, signal: AbortSignal): number {
     return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0 ? 0 : 2;
   }
   // after Ctrl-C, whatever the labs threw while stopping is the interrupt
-  const code = signal.aborted ? 130 : err instanceof MqlabError ? err.exitCode : 1;
+  const code = signal.aborted ? 130 : err instanceof errors.MqlabError ? err.exitCode : 1;
   if (code === 130) {
     process.stderr.write('mqlab: interrupted; the next run resets the lab state\n');
     return code;
   }
-  if (err instanceof EnvError) {
+  if (err instanceof errors.EnvError) {
     process.stderr.write(`mqlab: ${maskText(err.message)}\n`);
     if (err.hint) process.stderr.write(`  → ${err.hint}\n`);
     return code;
