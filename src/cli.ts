@@ -14,6 +14,8 @@ import { integer, parseOptions } from './options.js';
 import { UsageError } from './errors.js';
 import { refuseUnknownLabs } from './fault.js';
 import { COMMANDS, listText, PROGRAM_DESCRIPTION } from './top-help.js';
+import { connectEarly } from './connect-early.js';
+import { dbPoolSize } from './jobs.js';
 
 /** commands that need no lab's meta: the catalogue's names and titles are enough (or nothing of a lab) */
 const WITHOUT_METAS = new Set(['-h', '--help', '-V', '--version', 'list', 'up', 'down', 'audit']);
@@ -197,12 +199,14 @@ export function buildProgram(
     )
     .option('--skip <labs>', 'leave these labs out (comma-separated, e.g. db-outage,broker-restart): each prints SKIP')
     .action(async (o: ConfigInput & Omit<RunFlags, 'jobs'> & { jobs: string; skip?: string }) => {
-      const { runCommand } = await import('./commands/run-labs.js');
       refuseUnknownLabs(labNames);
       const jobs = integer(1, 32)(o.jobs, '--jobs');
       // every lab with its defaults, as if run alone without options
       const plan = leaveOut(registry, o.skip).map((entry) => planLab(entry));
-      ended(await runCommand({ plan, config: configFrom(o), flags: { ...o, jobs }, summary: true }, signals));
+      const config = configFrom(o);
+      connectEarly(config.amqpUrl, config.pgUrl, dbPoolSize(jobs));
+      const { runCommand } = await import('./commands/run-labs.js');
+      ended(await runCommand({ plan, config, flags: { ...o, jobs }, summary: true }, signals));
     });
   for (const { name, title } of catalogue) {
     const meta = registry.find((entry) => entry.name === name);
@@ -275,8 +279,11 @@ function labCommand(
       ended({ code: 0 });
       return;
     }
+    const config = configFrom(o);
+    // the connections start now, and the engine's modules load meanwhile
+    connectEarly(config.amqpUrl, config.pgUrl, dbPoolSize(1));
     const { runCommand } = await import('./commands/run-labs.js');
-    ended(await runCommand({ plan: [planned], config: configFrom(o), flags: o, summary: false }, signals));
+    ended(await runCommand({ plan: [planned], config, flags: o, summary: false }, signals));
   });
   for (const tool of entry.tools ?? []) labToolCommand(cmd, entry, tool, ended);
 }

@@ -42,7 +42,7 @@ export async function main(catalogue: Catalogue, argv: string[] = process.argv):
   const controller = new AbortController();
   // the second Ctrl-C asks the run under way for its --junit file (src/commands/run-labs.ts RunSignals)
   const quit = new EventTarget();
-  // the --junit writer (with the text renderer and chalk) loads only when the arguments ask for a file
+  // the --junit writer (with the text renderer) loads only when the arguments ask for a file
   const junitCode = argv.some((a) => a === '--junit' || a.startsWith('--junit='))
     ? await import('./report/junit-file.js')
     : null;

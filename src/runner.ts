@@ -10,6 +10,7 @@ import { capabilities, type Capabilities } from './broker/capabilities.js';
 import { measureCapabilities } from './broker/capability-probe.js';
 import { declareTopology, purgeTopology, type Topology } from './broker/topology.js';
 import { openDb, type Db } from './db/client.js';
+import { takeBroker, takeDb } from './connect-early.js';
 import { EventLog } from './log/events.js';
 import { namesFor, type Names } from './names.js';
 import { evaluate } from './report/checks.js';
@@ -100,9 +101,10 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
     () => ending || watch.first !== null,
     (cause) => watch.report(new ServiceLost('PostgreSQL', config.pgUrl, cause)),
   );
+  // begun by the CLI while the engine loaded (src/connect-early.ts) when it could, else here
   const [first, pg] = await Promise.allSettled([
-    Broker.connect(config.amqpUrl),
-    openDb(config.pgUrl, dbPoolSize(jobs), onDbClose),
+    takeBroker(config.amqpUrl, () => Broker.connect(config.amqpUrl)),
+    takeDb(config.pgUrl, dbPoolSize(jobs), onDbClose, () => openDb(config.pgUrl, dbPoolSize(jobs), onDbClose)),
   ]);
   if (first.status === 'rejected' || pg.status === 'rejected') {
     if (first.status === 'fulfilled') await first.value.close();
@@ -198,7 +200,7 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
     output.flushAll(); // what interrupted labs printed so far
     signal.removeEventListener('abort', onAbort);
     await spare?.close();
-    await db.end({ timeout: watch.first ? 0 : 1 }).catch(() => {});
+await db.end({ timeout: watch.first ? 0 : 1 }).catch(() => {});
   }
 }
 

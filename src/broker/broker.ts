@@ -35,6 +35,8 @@ export type PublishProps = Omit<Options.Publish, 'messageId'> & { messageId?: st
 export class Broker {
   private returned = new Map<string, string>();
   private closed = false;
+  /** the connection ended (closed by either side, or lost) */
+  private ended = false;
 
   private constructor(
     readonly connection: ChannelModel,
@@ -43,6 +45,7 @@ export class Broker {
     readonly version: string,
     readonly url: string,
   ) {
+    connection.once('close', () => (this.ended = true));
     channel.on('return', (msg: Message) => {
       const id = String(msg.properties.messageId ?? '');
       const f = msg.fields as unknown as { replyCode: number; replyText: string };
@@ -94,6 +97,11 @@ export class Broker {
     this.returned.delete(id);
     if (returned && options.mandatory)
       throw new LabError(`message ${id || '(no id)'} to ${where} was unroutable (${returned})`);
+  }
+
+  /** the connection is still there and close() was not called */
+  get open(): boolean {
+    return !this.closed && !this.ended;
   }
 
   /** publish to a queue through the default exchange */

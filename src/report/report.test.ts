@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LabReport } from './lab-report.js';
 import { evaluate, check, skipCheck } from './checks.js';
-import { exitCodeOf, renderLab, renderSummary, useColour } from './text.js';
+import { Chalk } from 'chalk';
+import { exitCodeOf, palette, renderLab, renderSummary, useColour } from './text.js';
 
 const report = (over: Partial<LabReport> = {}): LabReport => ({
   lab: 'retry',
@@ -94,5 +95,20 @@ describe('text output', () => {
     expect(useColour({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
     expect(useColour({ isTTY: false }, {})).toBe(false);
     expect(renderLab(report(), true)[1]).toContain('\u001b[');
+  });
+
+  it('styles text as chalk does at level 1, byte for byte, and not at all without colour', () => {
+    const chalk = new Chalk({ level: 1 });
+    const ours = palette(true);
+    const texts = ['PASS x: 1', '', 'two\nlines\r\nthree', `in ${chalk.green('green')} and ${chalk.dim('dim')} text`];
+    for (const [name, theirs] of [
+      ['pass', chalk.green],
+      ['fail', chalk.red],
+      ['skip', chalk.yellow],
+      ['dim', chalk.dim],
+      ['bold', chalk.bold],
+    ] as const)
+      for (const t of texts) expect(ours[name](t)).toBe(theirs(t));
+    for (const t of texts) expect(palette(false).fail(t)).toBe(t);
   });
 });

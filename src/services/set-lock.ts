@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { EnvError } from '../errors.js';
 import { sleep } from '../time.js';
 import { MARKER } from './data-folder.js';
@@ -58,20 +58,38 @@ const holdersDir = (home: string) => path.join(lockDir(home), 'holders');
 let current: SetLock | null = null;
 export const noteSetLock = (doing: string) => current?.note(doing);
 
-/** true when the flock(1) tool is here (util-linux); without it runs go unlocked */
-export const canLock = () => spawnSync('flock', ['--version'], { stdio: 'ignore' }).status === 0;
+/** flock(1) (util-linux) is not here: runs go unlocked (holdHome) */
+class NoFlock extends Error {}
 
-function tryLock(fd: number, mode: LockMode): boolean {
-  const r = spawnSync('flock', ['-n', mode === 'exclusive' ? '-x' : '-s', '3'], {
-    stdio: ['ignore', 'ignore', 'pipe', fd],
+/**
+ * One `flock -n` on `fd`: true when it got the lock, false when another holds it; NoFlock without
+ * the tool (found out by this first call, not by a `flock --version` of its own). Not spawnSync: the
+ * run's connections, begun meanwhile (src/connect-early.ts), go on while flock starts (each spawn took
+ * 2-3 ms of a loaded machine, during which nothing else of the run moved).
+ */
+function tryLock(fd: number, mode: LockMode): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('flock', ['-n', mode === 'exclusive' ? '-x' : '-s', '3'], {
+      stdio: ['ignore', 'ignore', 'pipe', fd],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'ENOENT' ? new NoFlock() : failed(err.message)),
+    );
+    child.on('close', (status) => {
+      if (status === 0) resolve(true);
+      else if (status === 1) resolve(false);
+      else reject(failed(stderr.trim() || String(status)));
+    });
   });
-  if (r.status === 0) return true;
-  if (r.status === 1) return false;
-  throw new EnvError(
-    `flock on the set lock failed: ${String(r.stderr ?? r.error ?? r.status).trim()}`,
+}
+
+const failed = (why: string) =>
+  new EnvError(
+    `flock on the set lock failed: ${why}`,
     'check that util-linux is installed and the data folder is writable',
   );
-}
 
 export function alive(pid: number): boolean {
   try {
@@ -166,7 +184,7 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
   let said = '';
   let saidAt = 0;
   const wait = async (fd: number, mode: LockMode) => {
-    while (!tryLock(fd, mode)) {
+    while (!(await tryLock(fd, mode))) {
       const { live } = readHolders(home);
       const what = waitingFor(live);
       if (!o.wait)
@@ -233,6 +251,9 @@ export async function holdHome(
   home: string,
   o: Omit<HoldOptions, 'boundMs'> & { boundMs?: number },
 ): Promise<SetLock | null> {
-  if (!fs.existsSync(path.join(home, MARKER)) || !canLock()) return null;
-  return holdSet(home, { boundMs: SET_WAIT_MS, ...o });
+  if (!fs.existsSync(path.join(home, MARKER))) return null;
+  return holdSet(home, { boundMs: SET_WAIT_MS, ...o }).catch((err: unknown) => {
+    if (err instanceof NoFlock) return null;
+    throw err;
+  });
 }

@@ -1,0 +1,64 @@
+/**
+ * A run's two connections, begun as soon as the command line says labs will run: PostgreSQL's
+ * start-up (a backend forked, SCRAM) and RabbitMQ's handshake then overlap the loading of the
+ * engine and the taking of the set lock instead of following them. runLabs takes them (src/runner.ts);
+ * an early attempt never decides anything: one that failed, or a broker connection lost while the
+ * run waited for the set (an outage of another run), is made again there, as if never begun.
+ */
+import type { Broker } from './broker/broker.js';
+import type { Db } from './db/client.js';
+
+interface Early {
+  amqpUrl: string;
+  pgUrl: string;
+  poolSize: number;
+  broker: Promise<Broker>;
+  db: Promise<{ db: Db; version: string }>;
+  /** the pool's onclose, forwarded to runLabs' once it takes the pool (before: closes of no one's concern) */
+  onClose: { listener: () => void };
+}
+
+let early: Early | null = null;
+
+/** begin connecting to the broker and the database (pool of `poolSize`), in parallel */
+export function connectEarly(amqpUrl: string, pgUrl: string, poolSize: number): void {
+  const onClose = { listener: () => {} };
+  const broker = import('./broker/broker.js').then(({ Broker }) => Broker.connect(amqpUrl));
+  const db = import('./db/client.js').then(({ openDb }) => openDb(pgUrl, poolSize, () => onClose.listener()));
+  // nobody may ever take them (a usage error, a lab that cannot run here): no unhandled rejection
+  broker.catch(() => {});
+  db.catch(() => {});
+  early = { amqpUrl, pgUrl, poolSize, broker, db, onClose };
+}
+
+/** the early broker connection to `url` when one was begun and is still open, else a new one from `connect` */
+export function takeBroker(url: string, connect: () => Promise<Broker>): Promise<Broker> {
+  const mine = early;
+  const begun = mine?.amqpUrl === url ? mine.broker : null;
+  if (mine) mine.amqpUrl = ''; // taken once
+  if (!begun) return connect();
+  return begun.then(
+    (broker) => (broker.open ? broker : connect()),
+    () => connect(),
+  );
+}
+
+/** the early pool for `url` (with `poolSize` connections at most) when one was begun and opened, else `open()` */
+export function takeDb(
+  url: string,
+  poolSize: number,
+  onClose: () => void,
+  open: () => Promise<{ db: Db; version: string }>,
+): Promise<{ db: Db; version: string }> {
+  const mine = early;
+  const begun = mine?.pgUrl === url && mine.poolSize === poolSize ? mine.db : null;
+  if (mine) mine.pgUrl = ''; // taken once
+  if (!begun || !mine) return open();
+  return begun.then(
+    (opened) => {
+      mine.onClose.listener = onClose;
+      return opened;
+    },
+    () => open(),
+  );
+}
