@@ -14,7 +14,6 @@ export const meta = defineLab({
     'and the x-first-death-* (and, from 3.13, x-last-death-*) headers match the broker version, and a message ' +
     'that dies twice on the same (queue, reason) shows count 1 then 2.',
   floorMs: 150,
-  measuresCapabilities: true, // the DLQ copies' redelivered flag follows deadLetteredCopyCarriesDeliveryCount
   options: {},
   checks: [
     'queueTtl',
