@@ -7,7 +7,6 @@ import type { Config } from './config.js';
 import { Broker } from './broker/broker.js';
 import { Management } from './broker/management.js';
 import { capabilities, type Capabilities } from './broker/capabilities.js';
-import { measureCapabilities } from './broker/capability-probe.js';
 import { declareTopology, purgeTopology, type Topology } from './broker/topology.js';
 import { openDb, type Db } from './db/client.js';
 import { takeBroker, takeDb } from './connect-early.js';
@@ -27,9 +26,7 @@ import { runInOrder } from './in-order.js';
 import { dbPoolSize, disruptiveLast, jobConfig, LabOutput, longestFirst } from './jobs.js';
 import { labServices } from './outage.js';
 import { expectedMs, recordedTimes, recordTimes } from './lab-times.js';
-import { factsOf, messageOf, type CheckpointView, type MessageAtCheckpoint } from './checkpoint-view.js';
-import { checkpointLines } from './checkpoint-text.js';
-import { queueCounts } from './broker/queue-counts.js';
+import type { CheckpointView, MessageAtCheckpoint } from './checkpoint-view.js';
 import type { RunObserver } from './live/observer.js';
 
 export interface RunOptions {
@@ -118,7 +115,9 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
     postgres: version,
     // derived from the version; the delivery-count ones measured on this broker when a lab reads them
     capabilities: entries.some((e) => e.measuresCapabilities)
-      ? await measureCapabilities(first.value, namesFor(config), capabilities(first.value.version))
+      ? await (
+          await import('./broker/capability-probe.js')
+        ).measureCapabilities(first.value, namesFor(config), capabilities(first.value.version))
       : capabilities(first.value.version),
   };
   if (jobs > 1)
@@ -200,7 +199,7 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
     output.flushAll(); // what interrupted labs printed so far
     signal.removeEventListener('abort', onAbort);
     await spare?.close();
-await db.end({ timeout: watch.first ? 0 : 1 }).catch(() => {});
+    await db.end({ timeout: watch.first ? 0 : 1 }).catch(() => {});
   }
 }
 
@@ -450,6 +449,7 @@ function context<O>(run: LabRun<O>, { log, names, queues, pause }: LabSetup): La
         view ? { view } : undefined,
       );
       if (runOptions.step && view) {
+        const { checkpointLines } = await import('./checkpoint-text.js');
         hooks.stderr('\n' + checkpointLines(view, hooks.width).join('\n'));
         if (hooks.observer) await pause.sample(); // the live page shows the counts of this moment
         await hooks.waitForEnter('  press Enter to continue (Ctrl-C stops the lab) ');
@@ -493,6 +493,11 @@ async function checkpointView(
   { name, seq, detail, message }: CheckpointCall,
   { queues, broker, mgmt, fresh }: CountsSource,
 ): Promise<CheckpointView> {
+  // loaded here: only --step, --live and --html runs take views
+  const [{ queueCounts }, { factsOf, messageOf }] = await Promise.all([
+    import('./broker/queue-counts.js'),
+    import('./checkpoint-view.js'),
+  ]);
   const at = new Date().toISOString();
   // a message on a TTL hop (message.queue) leaves before a fresh sample could show it: ready only, then
   const counts = await queueCounts(broker, mgmt, queues, message?.queue ? 'none' : fresh ? 'fresh' : 'latest');
