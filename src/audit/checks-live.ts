@@ -6,7 +6,7 @@ import { hasMessageTtl } from '../broker/dlx-graph.js';
 import type { Check } from './finding.js';
 import { graphs } from './graph.js';
 import { SEE } from './labs.js';
-import { setting, versionOf, type AuditQueue } from './snapshot.js';
+import { setting, underDefaultLimit, versionOf, type AuditQueue } from './snapshot.js';
 
 /** redeliveries per second that make a requeue storm, when they are also most of the deliveries */
 export const STORM_RATE = 20;
@@ -38,9 +38,7 @@ export const quorumDefaultLimit: Check = {
     versionOf(s)[0] < 4 ? `RabbitMQ ${s.broker?.version ?? '?'} has no default delivery limit (20 from 4.0)` : null,
   find: (s) =>
     s.queues.flatMap((q) => {
-      if (q.type !== 'quorum' || !unset(setting(q, 'dead-letter-exchange')) || !unset(setting(q, 'delivery-limit')))
-        return [];
-      if (stats(q).redelivered === 0) return [];
+      if (!underDefaultLimit(q) || stats(q).redelivered === 0) return [];
       return [
         {
           vhost: q.vhost,

@@ -1,36 +1,26 @@
 /**
- * A broker's snapshot through its management API, GET only (a `monitoring` user is enough): listings
- * paged (page_size 500, only the columns the checks read), a few requests at a time, progress on stderr.
+ * A broker's snapshot through its management API, GET only (a `monitoring` user is enough): every
+ * listing with only the columns the checks read, in one request or in pages (listing.ts), the queues'
+ * statistics only where a check can use them (live-queues.ts), at most CONCURRENCY requests in
+ * flight, progress on stderr.
  */
 import { EnvError } from '../errors.js';
 import { maskUrl } from '../urls.js';
-import { bounded, type Reader } from './http.js';
-import type { AuditChannel, AuditConsumer, AuditQueue, Snapshot } from './snapshot.js';
+import { limited, type Reader } from './http.js';
+import { listing, type Row } from './listing.js';
+import { readQueues } from './live-queues.js';
+import { versionOf, type AuditChannel, type AuditConsumer, type Snapshot } from './snapshot.js';
 import { text } from '../text.js';
 
-const PAGE_SIZE = 500;
 /** requests in flight at once: enough to hide the latency, few enough not to load a busy broker */
 export const CONCURRENCY = 4;
 
-/**
- * With `columns`, RabbitMQ 4.x answers from its detailed statistics (rabbit_mgmt_wm_queues.erl,
- * v4.3.5): the default listing has no message_stats, which the rate checks read.
- */
-const QUEUE_COLUMNS =
-  'name,vhost,type,durable,auto_delete,exclusive,arguments,effective_policy_definition,consumers,messages,messages_ready,messages_unacknowledged,message_stats,members';
 const EXCHANGE_COLUMNS = 'name,vhost,type,arguments';
+const BINDING_COLUMNS = 'vhost,source,destination,destination_type,routing_key';
 const CHANNEL_COLUMNS = 'name,vhost,user,confirm,global_prefetch_count,message_stats';
-
-type Row = Record<string, unknown>;
-interface Page {
-  items: Row[];
-  page_count: number;
-  total_count: number;
-}
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const obj = (v: unknown): Row => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : {});
-const rate = (stats: Row, key: string) => num(obj(stats[`${key}_details`]).rate);
 
 export interface LiveOptions {
   url: string;
@@ -38,13 +28,17 @@ export interface LiveOptions {
   progress: (line: string) => void;
 }
 
-export async function readLive(http: Reader, o: LiveOptions): Promise<Snapshot> {
-  const overview = obj(await http.get<unknown>('/api/overview?columns=rabbitmq_version,product_name,product_version'));
+export async function readLive(reader: Reader, o: LiveOptions): Promise<Snapshot> {
+  const http = limited(reader, CONCURRENCY);
+  const overview = obj(
+    await http.get<unknown>('/api/overview?columns=rabbitmq_version,product_name,product_version,object_totals'),
+  );
   if (typeof overview.rabbitmq_version !== 'string')
     throw new EnvError(
       `${maskUrl(o.url)} answered /api/overview without a rabbitmq_version: not a RabbitMQ management API`,
       'give --mgmt-url the management API base URL (e.g. http://host:15672)',
     );
+  const totals = obj(overview.object_totals);
   const scope = o.vhost === undefined ? '' : `/${encodeURIComponent(o.vhost)}`;
   const [visible, nodes] = await Promise.all([
     http.get<Row[]>('/api/vhosts?columns=name').then((l) => l.map((v) => String(v.name))),
@@ -60,20 +54,29 @@ export async function readLive(http: Reader, o: LiveOptions): Promise<Snapshot> 
     );
   const vhosts = o.vhost === undefined ? visible : [o.vhost];
 
-  const queues = await paged(http, `/api/queues${scope}`, QUEUE_COLUMNS, 'queues', o.progress);
-  const exchanges = await paged(http, `/api/exchanges${scope}`, EXCHANGE_COLUMNS, 'exchanges', o.progress);
+  const list = (path: string, columns: string, what: string) =>
+    listing(http, { path, columns, what, total: totals[what] }, o.progress);
   const channelsPath = o.vhost === undefined ? '/api/channels' : `/api/vhosts${scope}/channels`;
-  const [bindings, consumers, channels] = await Promise.all([
-    http.get<Row[]>(`/api/bindings${scope}`),
-    http.get<Row[]>(`/api/consumers${scope}`),
-    paged(http, channelsPath, CHANNEL_COLUMNS, 'channels', o.progress),
+  const consumersRead = http.get<Row[]>(`/api/consumers${scope}`);
+  const [queues, exchanges, bindings, consumers, channels] = await Promise.all([
+    readQueues(http, {
+      path: `/api/queues${scope}`,
+      total: totals.queues,
+      version: versionOf({ broker: { product: '', version: overview.rabbitmq_version } }),
+      consumers: consumersRead,
+      progress: o.progress,
+    }),
+    list(`/api/exchanges${scope}`, EXCHANGE_COLUMNS, 'exchanges'),
+    http.get<Row[]>(`/api/bindings${scope}?columns=${BINDING_COLUMNS}`),
+    consumersRead,
+    list(channelsPath, CHANNEL_COLUMNS, 'channels'),
   ]);
   const channelPrefetch = new Map(channels.map((c) => [String(c.name), num(c.global_prefetch_count)]));
   return {
     source: { kind: 'management', url: maskUrl(o.url) },
     broker: { product: text(overview.product_name, 'RabbitMQ'), version: overview.rabbitmq_version },
     vhosts,
-    queues: queues.map(toQueue),
+    queues,
     exchanges: exchanges.map((x) => ({
       vhost: String(x.vhost),
       name: String(x.name),
@@ -90,66 +93,6 @@ export async function readLive(http: Reader, o: LiveOptions): Promise<Snapshot> 
     consumers: consumers.map((c) => toConsumer(c, channelPrefetch)),
     channels: channels.map(toChannel),
     nodes,
-  };
-}
-
-/** every row of a paged listing: page 1 says how many pages, the rest come CONCURRENCY at a time */
-async function paged(
-  http: Reader,
-  path: string,
-  columns: string,
-  what: string,
-  progress: (line: string) => void,
-): Promise<Row[]> {
-  const at = (page: number) => `${path}?page=${page}&page_size=${PAGE_SIZE}${columns ? `&columns=${columns}` : ''}`;
-  const first = await http.get<Page | Row[]>(at(1));
-  if (Array.isArray(first)) return first; // a broker that ignores paging returns the whole list
-  const pages = num(first.page_count);
-  const rows = [...(first.items ?? [])];
-  if (pages > 1) {
-    let done = rows.length;
-    const rest = await bounded(
-      Array.from({ length: pages - 1 }, (_, i) => async () => {
-        const p = await http.get<Page>(at(i + 2));
-        done += p.items?.length ?? 0;
-        progress(`audit: ${what} ${done}/${first.total_count}`);
-        return p.items ?? [];
-      }),
-      CONCURRENCY,
-    );
-    for (const r of rest) rows.push(...r);
-  }
-  return rows;
-}
-
-function toQueue(q: Row): AuditQueue {
-  const args = obj(q.arguments);
-  const ms = obj(q.message_stats);
-  return {
-    vhost: String(q.vhost),
-    name: String(q.name),
-    type: text(q.type ?? args['x-queue-type'], 'classic'),
-    durable: q.durable !== false,
-    autoDelete: q.auto_delete === true,
-    exclusive: q.exclusive === true,
-    arguments: args,
-    policy:
-      q.effective_policy_definition &&
-      typeof q.effective_policy_definition === 'object' &&
-      !Array.isArray(q.effective_policy_definition)
-        ? obj(q.effective_policy_definition)
-        : null,
-    stats: {
-      messages: num(q.messages),
-      ready: num(q.messages_ready),
-      unacked: num(q.messages_unacknowledged),
-      consumers: num(q.consumers),
-      redeliverRate: rate(ms, 'redeliver'),
-      deliverRate: rate(ms, 'deliver_get'),
-      ackRate: rate(ms, 'ack'),
-      redelivered: num(ms.redeliver),
-    },
-    members: Array.isArray(q.members) ? q.members.map(String) : null,
   };
 }
 

@@ -90,6 +90,15 @@ export function setting(q: Pick<AuditQueue, 'arguments' | 'policy'>, key: string
   return a !== undefined && a !== null ? a : q.policy?.[key];
 }
 
+/** a quorum queue with no dead-letter target and no delivery limit of its own: on 4.x the default limit (20) drops what returns too often */
+export function underDefaultLimit(q: Pick<AuditQueue, 'type' | 'arguments' | 'policy'>): boolean {
+  const unset = (key: string) => {
+    const v = setting(q, key);
+    return v === undefined || v === null;
+  };
+  return q.type === 'quorum' && unset('dead-letter-exchange') && unset('delivery-limit');
+}
+
 /** the broker's major.minor as numbers, [0, 0] when unknown */
 export function versionOf(s: Pick<Snapshot, 'broker'>): [number, number] {
   const m = /^(\d+)\.(\d+)/.exec(s.broker?.version ?? '');
