@@ -1,13 +1,16 @@
 /**
  * The bench's audit measurement: fill the vhost with generated queues (classic, durable; every tenth
- * dead-letters through an exchange, every twentieth has a TTL, half are bound), for `mqlab audit` to
- * read and check. Run it on a set of your own (MQLAB_HOME + MQLAB_PORT_OFFSET): thousands of queues
+ * dead-letters through an exchange, every twentieth has a TTL, half are bound; two in a hundred hold
+ * one message, half of those a dead-lettering one, which the audit finds as a delay queue), for
+ * `mqlab audit` to read and check. Run it on a set of your own (MQLAB_HOME + MQLAB_PORT_OFFSET): thousands of queues
  * slow a shared broker's management API for everyone.
  */
 import { Broker, closeChannel } from '../src/broker/broker.js';
 import { loadConfig } from '../src/config.js';
 
 export const AUDIT_NAMESPACE = 'bench_audit';
+/** the queues that hold one message: i % 100 = 3 (plain) and 10 (dead-letters, no TTL: a delay queue to the audit) */
+export const HOLDS_ONE = (i: number) => i % 100 === 3 || i % 100 === 10;
 
 /** declare `count` queues under bench_audit (idempotent), `parallel` channels at a time; returns how long it took */
 export async function fillQueues(count: number, parallel = 8): Promise<number> {
@@ -34,6 +37,11 @@ export async function fillQueues(count: number, parallel = 8): Promise<number> {
         await ch.assertQueue(name, { durable: true, arguments: args });
         if (i % 2 === 0) await ch.bindQueue(name, `${AUDIT_NAMESPACE}.work`, `k${i}`);
         if (i === 1) await ch.bindQueue(name, `${AUDIT_NAMESPACE}.dead`, 'dead');
+        if (HOLDS_ONE(i)) {
+          await ch.purgeQueue(name); // one message, however often the bench filled the queue
+          ch.sendToQueue(name, Buffer.from('held'), { persistent: true });
+          await ch.waitForConfirms();
+        }
       }
       await closeChannel(ch);
     };

@@ -314,6 +314,7 @@ async function auditRuns(count: number) {
     try {
       return JSON.parse(r.stdout) as {
         objects: { queues: number };
+        findings: unknown[];
         timings: { readMs: number; checkMs: number; requests: number };
       };
     } catch {
@@ -326,7 +327,7 @@ async function auditRuns(count: number) {
   const read = median(docs.map((d) => d?.timings.readMs ?? NaN));
   const check = median(docs.map((d) => d?.timings.checkMs ?? NaN));
   const detail = doc
-    ? `${doc.objects.queues} queues read in ${fmt(read)} (${doc.timings.requests} GETs), checked in ${fmt(check)}`
+    ? `${doc.objects.queues} queues read in ${fmt(read)} (${doc.timings.requests} GETs), checked in ${fmt(check)}, ${doc.findings.length} finding(s)`
     : 'no JSON';
   add([
     `mqlab audit (${count} queues)`,
