@@ -72,6 +72,9 @@ function edgeSvg(g: Graph, e: GraphEdge, arcIndex: number): string {
   return `<path class="${cls}" ${ends} d="${d}" marker-end="url(#arrow)"><title>${esc(e.label)}</title></path>`;
 }
 
+/** the smallest scale the graph is drawn at: its smallest text (20 px) is 18.4 px on screen */
+export const MIN_SCALE = 0.92;
+
 export function graphSvg(g: Graph): string {
   let arcs = 0;
   const edges = g.edges.map((e) => {
@@ -80,8 +83,12 @@ export function graphSvg(g: Graph): string {
     return edgeSvg(g, e, a && b && a.x === b.x ? arcs++ : 0);
   });
   const empty = g.nodes.length === 0 ? `<text class="g-note" x="20" y="60">this lab declares no topology</text>` : '';
+  // never drawn below MIN_SCALE: its 20 px text stays at least 18 px on screen (the page scrolls down
+  // or puts the step panel below the graph rather than shrink it; the 100vw cap is for a phone)
+  const w = g.width + 20;
+  const size = `min-width:min(${Math.ceil(w * MIN_SCALE)}px, calc(100vw - 64px));max-height:max(72vh, ${Math.ceil(g.height * MIN_SCALE)}px)`;
   return (
-    `<svg class="graph" viewBox="0 0 ${g.width + 20} ${g.height}" role="img" aria-label="the lab's exchanges, queues and processes">` +
+    `<svg class="graph" viewBox="0 0 ${w} ${g.height}" style="${size}" role="img" aria-label="the lab's exchanges, queues and processes">` +
     `<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>` +
     `${edges.join('')}${g.nodes.map(nodeSvg).join('')}${empty}<g class="tokens"></g></svg>`
   );

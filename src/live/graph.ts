@@ -51,10 +51,14 @@ export const exchangeId = (name: string) => `x:${name}`;
 export const processId = (lane: string) => `p:${lane}`;
 
 const ROW_GAP = 16;
-const NODE_H = 184;
+const NODE_H = 140;
 /** a process says its name, `process` and its state, and holds the deliveries it has: less room */
 const PROCESS_H = 130;
 const COL = { process: 150, exchange: 200, queue: 310, gap: 24, arcs: 100, bends: 36 };
+/** a process's name is 25 px bold (page-style.ts .g-name): about 16 px a character; its column fits the longest, up to a limit */
+const PROCESS_MAX_W = 250;
+const processWidth = (names: readonly string[]) =>
+  Math.min(PROCESS_MAX_W, Math.max(COL.process, ...names.map((n) => 24 + n.length * 17)));
 /** a note's line (page-style.ts .g-note, 20 px) and about one character of it in DejaVu Sans */
 export const LINE_H = 24;
 const CHAR_W = 11.2;
@@ -148,7 +152,7 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
   };
   column(
     left.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })),
-    COL.process,
+    processWidth(left),
   );
   const tail = (name: string) => name.split('.').slice(-2).join('.');
   const binds = (x: string) =>
@@ -192,7 +196,7 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
   if (edges.some((e) => e.from.startsWith('q:') && e.to.startsWith('q:'))) x += COL.arcs - COL.gap;
   column(
     right.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })),
-    COL.process,
+    processWidth(right),
   );
   return {
     width: x,

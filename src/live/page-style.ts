@@ -6,9 +6,9 @@ export const BENCH_CSS = `
 .live-state { font-weight: 700; font-size: 22px; padding: 2px 10px; border: 2px solid #000; border-radius: 6px; }
 .labs-nav { display: flex; flex-wrap: wrap; gap: 6px; margin: 6px 0; } .labs-nav button { font-size: 18px; }
 .labs-nav button[aria-current="true"] { background: #000; color: #fff; }
-.bench { display: grid; grid-template-columns: minmax(0, 5fr) minmax(340px, 3fr); gap: 16px; align-items: start; margin: 10px 0; }
-@media (max-width: 1100px) { .bench { grid-template-columns: minmax(0, 1fr); } }
-.stage { border: 2px solid #000; border-radius: 8px; padding: 6px; background: #fff; min-width: 0; }
+.bench { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; margin: 10px 0; }
+.stage { flex: 5 1 0; border: 2px solid #000; border-radius: 8px; padding: 6px; background: #fff; }
+.bench > .step-panel { flex: 3 0 0; min-width: 340px; }
 svg.graph { width: 100%; height: auto; display: block; max-height: 72vh; }
 .g-node rect { fill: #fff; stroke: #000; stroke-width: 2.5; }
 .g-queue rect { fill: #eef6ff; } .g-exchange rect { fill: #fff7e6; } .g-process rect { fill: #f2f2f2; }
