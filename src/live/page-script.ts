@@ -18,7 +18,9 @@ export const BENCH_SCRIPT = String.raw`
   const lab = () => st.labs[st.lab];
   const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
   const anims = new Map();
-  const kv = (el, fields) => { el.innerHTML = Object.entries(fields || {}).map(([k, v]) => '<dt>' + esc(k) + '</dt><dd>' + esc(v) + '</dd>').join(''); };
+  // a field that is an object or a list (a checkpoint's view) as JSON, not "[object Object]"
+  const fieldText = (v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+  const kv = (el, fields) => { el.innerHTML = Object.entries(fields || {}).map(([k, v]) => '<dt>' + esc(k) + '</dt><dd>' + esc(fieldText(v)) + '</dd>').join(''); };
 
   function readHash() {
     const m = /step=(\d+)/.exec(location.hash); const l = /lab=([\w-]+)/.exec(location.hash);

@@ -64,7 +64,14 @@ describe('the bench steps', () => {
     ),
     ev('consumer', 1040, { messageId: 'm1', destination: 'work', attempt: '2', status: 'poison_to_dlq' }, 'consumer'),
     ev('exit', 1100, { status: 'exited', exitCode: '0' }, 'consumer'),
-    ev('checkpoint', 1110, { checkpoint: 'after-consumer', business_rows: '0', token: 't2', status: 'waiting' }),
+    ev('checkpoint', 1110, {
+      checkpoint: 'after-consumer',
+      business_rows: '0',
+      token: 't2',
+      status: 'waiting',
+      // a checkpoint's event carries its view as an object, though TimelineEvent types fields as strings
+      view: { description: 'shown by the step itself', queues: [] } as unknown as string,
+    }),
   ];
   const depths = {
     intervalMs: 250,

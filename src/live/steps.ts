@@ -225,8 +225,9 @@ export function buildSteps(input: StepInput): Step[] {
     const fields = fieldsOf(e);
     if (id && kind !== 'checkpoint') messages.set(id, { ...messages.get(id), ...fields });
     if ((kind === 'checkpoint' && !e.process) || e.status === 'snapshot') {
+      // a checkpoint's `view` (its description, counts and facts) is what the step already shows
       const rows = Object.fromEntries(
-        Object.entries(fields).filter(([k]) => !['checkpoint', 'messageId', 'exitCode', 'note'].includes(k)),
+        Object.entries(fields).filter(([k]) => !['checkpoint', 'messageId', 'exitCode', 'note', 'view'].includes(k)),
       );
       if (Object.keys(rows).length)
         business = { from: kind === 'checkpoint' ? `checkpoint ${e.checkpoint}` : `${lane} snapshot`, fields: rows };
