@@ -17,6 +17,7 @@ import { parseEvent, type LabEvent } from './log/events.js';
 import { writeOutput } from './report/out-files.js';
 import { CHILD_LOST_EXIT, ServiceLost, type ServiceName } from './lost.js';
 import { isGateMessage } from './replay-gate.js';
+import { heldDeadline, holdCounter } from './held-deadline.js';
 import { LabError } from './errors.js';
 import { messageOf } from './checkpoint-view.js';
 import { must } from './must.js';
@@ -37,6 +38,7 @@ export interface ChildOptions {
   names?: object;
   /** extra environment for the child */
   env?: Record<string, string>;
+  /** the bound on the child's run (default 60 s), not counting the time it is held at its gates */
   timeoutMs?: number;
   /**
    * the child calls replayGate (src/replay-gate.ts): each of its gates becomes ctx.checkpoint here
@@ -73,18 +75,22 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
   // ended by the lab's bound (timedOut) or by an interrupt (canceled): SIGTERM, as the lab's own stop
   let timedOut = false;
   let canceled = false;
-  const timer = setTimeout(() => ((timedOut = true), child.kill('SIGTERM')), timeoutMs);
+  // the bound leaves out the time the child is held at its gates (a --step pause may last minutes)
+  const gates = holdCounter();
+  const timer = heldDeadline(timeoutMs, gates, () => ((timedOut = true), child.kill('SIGTERM')));
   const onAbort = () => ((canceled = true), child.kill('SIGTERM'));
   if (ctx.signal.aborted) onAbort();
   else ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (opts.gates) {
     child.on('message', (m: unknown) => {
       if (!isGateMessage(m)) return;
-      void ctx
-        .checkpoint(
-          m.checkpoint,
-          { process: name, messageId: m.messageId, token: m.token },
-          messageOf(m.message, m.messageId),
+      void gates
+        .hold(
+          ctx.checkpoint(
+            m.checkpoint,
+            { process: name, messageId: m.messageId, token: m.token },
+            messageOf(m.message, m.messageId),
+          ),
         )
         .then(() => child.connected && child.send(m))
         .catch(() => {}); // the child is gone (killed at a gate) or the run was interrupted
@@ -114,7 +120,7 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
     child.on('error', (error) => resolve({ code: null, signal: null, error }));
     child.on('close', (code, signal) => resolve({ code, signal }));
   });
-  clearTimeout(timer);
+  timer.clear();
   ctx.signal.removeEventListener('abort', onAbort);
   const tail = utf8.end();
   stdout += tail;
@@ -138,7 +144,7 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
   // the lab's own bound, not an outcome of the experiment: its exit code (143) must not become a verdict
   if (timedOut)
     throw new LabError(
-      `process ${name} did not end within ${timeoutMs / 1000} s and was stopped (a very busy machine?)`,
+      `process ${name} did not end within ${timeoutMs / 1000} s (not counting its pauses) and was stopped (a very busy machine?)`,
     );
   return { name, exitCode, signal, stdout: r.stdout, stderr: r.stderr, events };
 }

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { eventFields, formatEvent } from './log/events.js';
 import { sleep } from './time.js';
+import { holdCounter } from './held-deadline.js';
 import type { MessageAtCheckpoint } from './checkpoint-view.js';
 
 export type GateStatus = 'waiting' | 'released';
@@ -64,21 +65,20 @@ export async function childCheckpoint(
   );
 }
 
-let pausedNow = 0;
 let lastPauseEnd = 0;
+const held = holdCounter();
 
 /**
- * This process's pauses at checkpoints: one is under way, or when the last ended (performance.now()).
- * A process that gives up when idle counts a pause (a teacher talking at --step) as activity.
+ * This process's pauses at checkpoints: one is under way, when the last ended (performance.now()),
+ * and their total (ms). A process that gives up when idle counts a pause (a teacher talking at
+ * --step) as activity; one with a bound on its work leaves them out of it (heldDeadline).
  */
-export const pauses = { active: () => pausedNow > 0, endedAt: () => lastPauseEnd };
+export const pauses = { active: () => held.active(), endedAt: () => lastPauseEnd, totalMs: () => held.totalMs() };
 
 async function paused(wait: () => Promise<void>): Promise<void> {
-  pausedNow += 1;
   try {
-    await wait();
+    await held.hold(wait());
   } finally {
-    pausedNow -= 1;
     lastPauseEnd = performance.now();
   }
 }

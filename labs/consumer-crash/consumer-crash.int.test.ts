@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
+import { expectLabPasses, mqlab, runLabJson, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
 
 const n = useNamespace(import.meta.url);
 /** the crash queue's name as it appears inside a regular expression */
@@ -177,6 +177,21 @@ describe('consumer-crash lab against the real broker and database', () => {
     expect(await queueState('i_crash.orders.crash')).toEqual({ ready: 0, consumers: 0 });
     expect((await rows('i_crash_')).orders).toHaveLength(3);
   });
+
+  it('--step: 20 s at one pause of consumer-run2 does not count against its 15 s bound; PASS', async () => {
+    // a teacher talks at a pause: the consumer waits at its gate, and its bound (15 s, the parent's 30 s) waits too
+    const { child, stderrShows, exited } = startMqlab(['consumer-crash', '--namespace', 'i_crash_pause', '--step']);
+    for (const k of [1, 2, 3]) {
+      await stderrShows(`── checkpoint ${k}:`, 60_000);
+      child.stdin.write('\n');
+    }
+    await stderrShows('── checkpoint 4: after-delivery  (consumer-run2)', 60_000);
+    await new Promise((r) => setTimeout(r, 20_000));
+    child.stdin.end('\n'.repeat(20));
+    const r = await exited(90_000);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(String(r.stdout)).toContain('RESULT: all assertions passed');
+  }, 150_000);
 
   it('rejects a bad --gate (or its old name --gate-ms) with one line and exit code 2', async () => {
     const r = await mqlab(['consumer-crash', '--gate-ms', 'soon']);

@@ -7,12 +7,14 @@
  *                            (no ack leaves the process; the shell sees exit code 137)
  *   --expect N               stop after N distinct messages were settled (acked)
  *   --gate-ms MS             hold each replay-gate checkpoint this long (the lab's --gate)
- *   --timeout-ms MS          give up (exit 3) when neither happened by then
+ *   --timeout-ms MS          give up (exit 3) when neither happened by then (time held at a
+ *                            gate, e.g. a --step pause, does not count)
  */
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/child-runtime.js';
 import { deferred } from '../../src/time.js';
-import { replayGate } from '../../src/replay-gate.js';
+import { pauses, replayGate } from '../../src/replay-gate.js';
+import { heldDeadline } from '../../src/held-deadline.js';
 import { CONSUMER, SERVICE, envelopeFields, parseEnvelope, processOnce } from './orders.js';
 import type { CrashNames } from './names.js';
 import type { Fault } from './faults.js';
@@ -91,12 +93,13 @@ const consumer = await rt.broker.consume(
   { prefetch: steps.prefetch },
 );
 
-const timer = setTimeout(() => finished.reject(new Error('timeout')), Number(values['timeout-ms']));
+// the bound leaves out the time held at the gates (a class at --step)
+const timer = heldDeadline(Number(values['timeout-ms']), pauses, () => finished.reject(new Error('timeout')));
 const outcome = await Promise.race([finished.promise, consumer.failure]).then(
   () => 'done',
   (err: Error) => (err.message === 'timeout' ? 'timeout' : `failed: ${err.message}`),
 );
-clearTimeout(timer);
+timer.clear();
 await consumer.cancel();
 rt.emit('consumer', {
   ...SERVICE,
