@@ -127,6 +127,23 @@ describe('the bench steps', () => {
     expect(steps[0]?.tokens.m1?.label).toBe('order-1');
   });
 
+  it("a sender's bookkeeping after the confirm leaves the message in its queue (outbox's relay)", () => {
+    const outbox: Topology = { queues: [{ name: 'ns.outbox.orders' }] };
+    const relay = (ms: number, fields: Record<string, string>) =>
+      ev('relay', ms, { eventId: 'evt-order-1', orderId: 'order-1', ...fields }, 'relay-run1');
+    const at = buildSteps({
+      events: [
+        relay(0, { destination: 'ns.outbox.orders', status: 'confirmed' }),
+        relay(5, { status: 'marked_sent' }),
+        relay(6, { status: 'crash_injected' }),
+      ],
+      topology: outbox,
+      descriptions: {},
+    }).map((s) => s.tokens['evt-order-1']);
+    expect(at.map((t) => t?.at)).toEqual(['q:ns.outbox.orders', 'q:ns.outbox.orders', 'q:ns.outbox.orders']);
+    expect(at.map((t) => t?.done)).toEqual([false, false, false]);
+  });
+
   it('a move has the route along the graph: the dead-letter route rejected, the expiry route back; none without an edge', () => {
     expect(steps.map((s) => s.route ?? null)).toEqual([
       null,

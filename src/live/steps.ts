@@ -203,6 +203,11 @@ export function buildSteps(input: StepInput): Step[] {
         const to = named ? queueId(named) : from && rejected ? deadRoute.get(queueId(from)) : undefined;
         if (to) at = to;
       }
+      // a sender's own bookkeeping once the broker has it (outbox's relay: marked_sent, a crash injected
+      // after the confirm) leaves the message in its queue: it does not come back to the sender
+      // (marked_sent reads as a publish: only one that names a queue moves it)
+      const kept = sends(lane) && !!prev?.at.startsWith('q:') && !((kind === 'publish' || kind === 'confirm') && q);
+      if (kept && prev) at = prev.at;
       if (at.startsWith('q:')) lastQueue.set(id, at.slice(2));
       // the way it went: from the queue a dead letter left (else where it was last) to the queue or
       // exchange it reached (a receipt: the queue it was received from), along the graph's edges
@@ -213,7 +218,7 @@ export function buildSteps(input: StepInput): Step[] {
       const end = at.startsWith('p:') ? (kind === 'receive' && q ? queueId(q) : undefined) : at;
       if (start && end && start !== end) route = routeAlong(edges, start, end);
       if (end) lastNode.set(id, end);
-      tokens[id] = { at, label, done: kind === 'settle' || (prev?.done ?? false) };
+      tokens[id] = { at, label, done: (kind === 'settle' && !kept) || (prev?.done ?? false) };
     } else if (!id && q && sends(lane) && kind !== 'receive') {
       // a sender's summary (destination=… confirmed=N): what it holds is now in that queue
       for (const [tid, tok] of Object.entries(tokens))
