@@ -70,9 +70,10 @@ describe('--html timeline in headless Chromium', () => {
     await crash.hover();
     expect(await page.locator('#tip').isVisible()).toBe(true);
     expect(await page.locator('#tip').textContent()).toMatch(/exitCode=137\nsignal=SIGKILL/);
-    // the queue-depth chart draws the lab's queue, sampled during the run (3 ready after the crash)
+    // the queue-depth chart draws the lab's queue, sampled during the run (3 ready after the crash); a
+    // line needs two samples (every 250 ms: a fast run on a quiet machine took 3)
     const depths = must(json.depths, 'the sampled depths');
-    expect(depths.samples.length).toBeGreaterThan(3);
+    expect(depths.samples.length).toBeGreaterThanOrEqual(2);
     expect(Math.max(...depths.samples.map((x) => x.ready[0] ?? NaN))).toBe(3);
     expect(await page.locator('path.depth[data-kind="ready"]').count()).toBe(depths.queues.length);
     expect(await page.locator('path.depth[data-kind="messages"]').count()).toBe(depths.queues.length);
