@@ -81,6 +81,10 @@ export async function main(catalogue: Catalogue, argv: string[] = process.argv):
   const outcome: Outcome = await runCli(catalogue, argv, { signal: controller.signal, quit }).catch(
     (error: unknown) => ({ error }),
   );
+  // a second signal already delivered while the run stopped is handled before the ordinary ending (its
+  // handler quits at once): the signal waits in libuv's pipe until the loop polls, and a stop that ends in
+  // promises alone exits before that (seen: SIGINT then SIGTERM at once, the junit file said one interrupt)
+  if (controller.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 5));
   let end: Pick<RunEnd, 'kind' | 'message'> | undefined;
   if ('error' in outcome) {
     code = exitCodeFor(outcome.error, controller.signal);
