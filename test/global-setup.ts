@@ -11,10 +11,14 @@ import { ensureChromium } from './chromium.js';
 export default async function setup(project: TestProject) {
   const r = await execa('node', [CLI, 'up'], { reject: false, all: true, env: { ...process.env, NO_COLOR: '1' } });
   if (r.exitCode !== 0) throw new Error(`mqlab up failed (exit ${r.exitCode}):\n${r.all}`);
-  if (project.name !== BROWSER_PROJECT) return;
+  if (!BROWSER_PROJECTS.includes(project.name)) return;
   const missing = await ensureChromium((line) => process.stderr.write(`mqlab test setup: ${line}\n`));
   if (missing) process.stderr.write(`mqlab test setup: ${missing}\n`);
 }
 
-/** the vitest project (vitest.config.ts) whose files include test/html.int.test.ts */
-export const BROWSER_PROJECT = 'integration-serial';
+/**
+ * the vitest projects (vitest.config.ts) whose files open Chromium: test/live.int.test.ts in the serial
+ * group, test/html.int.test.ts there too or, with a second set for the disruptive files (`npm test`,
+ * .ci/run), in their own project, run by a second vitest process; apt-get waits for the other's lock
+ */
+export const BROWSER_PROJECTS = ['integration-serial', 'integration-disruptive'];
