@@ -34,6 +34,13 @@ if [ ! -e "$policy" ]; then
   printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && created_policy=1
 fi
 trap '[ "$created_policy" = 1 ] && rm -f "$policy"' EXIT
-apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+# another apt-get (not mqlab's: mqlab installs one at a time) may hold the package lists' lock:
+# wait for it up to 5 min, as apt-get install waits for dpkg's lock
+for try in $(seq 60); do
+  if out=$(apt-get update -q 2>&1); then break; fi
+  if ! grep -q 'Could not get lock' <<< "$out" || [ "$try" = 60 ]; then echo "$out" >&2; exit 1; fi
+  [ "$try" = 1 ] && echo "install-services: another apt-get holds the package lists; waiting for it (up to 5 min)"
+  sleep 5
+done
+apt-get -o DPkg::Lock::Timeout=300 install -y -q --no-install-recommends "${need[@]}" >/dev/null
 echo "install-services: installed ${need[*]}"

@@ -10,13 +10,12 @@ import { execa } from 'execa';
 import { CHROOT } from '../defaults.js';
 import { EnvError } from '../errors.js';
 import { withProgress } from './progress.js';
-import { ensureProgram } from './apt.js';
+import { cacheDir, ensureProgram, oneInstallAtATime } from './apt.js';
 
 const READY = '.mqlab-root';
 const noExpiry = ['-o', 'Acquire::Check-Valid-Until=false'];
 
 export const rootDir = (home: string) => path.join(home, 'root');
-export const cacheDir = (env: NodeJS.ProcessEnv = process.env) => path.resolve(env.MQLAB_CACHE || '/var/cache/mqlab');
 const cachedRoot = (env: NodeJS.ProcessEnv) => path.join(cacheDir(env), `debian-${CHROOT.suite}-root`);
 
 /** the Debian archive apt is configured with here (MQLAB_DEBIAN_MIRROR overrides) */
@@ -76,7 +75,10 @@ export async function ensureRoot(
   const root = rootDir(home);
   if (rootReady(root)) return root;
   const cached = cachedRoot(env);
-  if (!rootReady(cached)) await buildRoot(cached, log, env);
+  if (!rootReady(cached))
+    await oneInstallAtATime('root', 'building the Debian root', log, async () => {
+      if (!rootReady(cached)) await buildRoot(cached, log, env); // else another up built it meanwhile
+    });
   const tmp = `${root}.tmp`;
   await removeTree(tmp);
   await removeTree(root);

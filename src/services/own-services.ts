@@ -21,10 +21,16 @@ import {
 } from './rabbitmq-node.js';
 import { sleep } from '../time.js';
 import { removeOutsideDir, type Host } from './host.js';
+import { oneInstallAtATime } from './apt.js';
 
 /** install the machine's Debian packages when missing (the script prints the command when not root) */
 export async function ensureSystemPackages(host: Host, log: (line: string) => void): Promise<void> {
   if (rabbitBin(host) && pgBinDir(host)) return;
+  await oneInstallAtATime('apt', 'installing RabbitMQ and PostgreSQL', log, () => installSystemPackages(host, log));
+}
+
+async function installSystemPackages(host: Host, log: (line: string) => void): Promise<void> {
+  if (rabbitBin(host) && pgBinDir(host)) return; // another up installed them meanwhile
   log('RabbitMQ or PostgreSQL binaries are missing: running scripts/install-services.sh');
   const r = await execa('bash', [path.join(PROJECT_ROOT, 'scripts', 'install-services.sh')], {
     reject: false,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { diedDuringOutage, holdSet, readHolders, waitingFor, type Holder } from './set-lock.js';
+import { diedDuringOutage, holdMachine, holdSet, readHolders, waitingFor, type Holder } from './set-lock.js';
 import { EnvError } from '../errors.js';
 
 const homes: string[] = [];
@@ -122,5 +122,19 @@ describe('what a waiter says it waits for', () => {
       diedDuringOutage([h({ mode: 'exclusive', what: 'db-outage', pid: 9, doing: 'to start PostgreSQL again' })]),
     ).toMatch(/^db-outage \(pid 9\) ended while it was waiting to start PostgreSQL again: .*`mqlab up`$/);
     expect(diedDuringOutage([h({ mode: 'exclusive', doing: 'to finish' }), h({})])).toBeNull();
+  });
+});
+
+describe("the machine's install lock (holdMachine: one apt-get, one root build at a time)", () => {
+  it('a second install waits for the first, saying it waits for an install, and gets its turn', async () => {
+    const dir = home();
+    const first = await holdMachine(dir, 'mqlab up installing nftables', () => {});
+    const said: string[] = [];
+    const second = holdMachine(dir, 'mqlab up installing nftables', (l) => said.push(l));
+    await new Promise((r) => setTimeout(r, 2300));
+    first?.release();
+    (await second)?.release();
+    expect(said[0]).toMatch(/^waiting for another mqlab run on this set to finish… \(up to 20 min\)$/);
+    expect(said.at(-1)).toMatch(/^got its turn to install after \d s$/);
   });
 });

@@ -43,6 +43,12 @@ export interface HoldOptions {
   say: (line: string) => void;
   signal?: AbortSignal;
   pollMs?: number;
+  /** false: the waiting line does not offer --no-wait (a command without it) */
+  offerNoWait?: boolean;
+  /** the exclusive waiters after the first, as the waiting line names them */
+  others?: string;
+  /** what the waiter gets, as its last line names it: "the services" */
+  got?: string;
 }
 
 export interface SetLock {
@@ -54,7 +60,7 @@ export interface SetLock {
 export const lockDir = (home: string) => path.join(home, 'lock');
 const holdersDir = (home: string) => path.join(lockDir(home), 'holders');
 
-/** the lock this process holds, so a lab's outage (src/outage.ts) can say what it is doing */
+/** the set lock this process holds (holdHome), so a lab's outage (src/outage.ts) can say what it is doing */
 let current: SetLock | null = null;
 export const noteSetLock = (doing: string) => current?.note(doing);
 
@@ -124,14 +130,14 @@ export function readHolders(home: string, self = process.pid): { live: Holder[];
 }
 
 /** what a waiter waits for, from the live holders: "db-outage (pid 4242) to start PostgreSQL again" */
-export function waitingFor(live: readonly Holder[]): string {
+export function waitingFor(live: readonly Holder[], others = 'run(s) that stop services'): string {
   const exclusive = live
     .filter((h) => h.mode === 'exclusive')
     .sort((a, b) => (a.state === b.state ? a.since.localeCompare(b.since) : a.state === 'holding' ? -1 : 1));
   const [first, ...more] = exclusive;
   if (first) {
     const step = first.state === 'holding' ? (first.doing ?? 'to finish') : 'to get the set (runs on it finish first)';
-    return `${first.what} (pid ${first.pid}) ${step}${more.length ? `, then ${more.length} more run(s) that stop services` : ''}`;
+    return `${first.what} (pid ${first.pid}) ${step}${more.length ? `, then ${more.length} more ${others}` : ''}`;
   }
   const holding = live.filter((h) => h.state === 'holding');
   if (holding.length)
@@ -186,7 +192,7 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
   const wait = async (fd: number, mode: LockMode) => {
     while (!(await tryLock(fd, mode))) {
       const { live } = readHolders(home);
-      const what = waitingFor(live);
+      const what = waitingFor(live, o.others);
       if (!o.wait)
         throw new EnvError(
           `the services of ${home} are busy: waiting for ${what}`,
@@ -203,7 +209,7 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
       if (worth && (what !== said || Date.now() - saidAt > 30_000)) {
         const how = said
           ? `${minutes(waited)} so far, up to ${minutes(o.boundMs)}`
-          : `up to ${minutes(o.boundMs)}; --no-wait to fail at once`;
+          : `up to ${minutes(o.boundMs)}${o.offerNoWait === false ? '' : '; --no-wait to fail at once'}`;
         o.say(`waiting for ${what}… (${how})`);
         said = what;
         saidAt = Date.now();
@@ -225,7 +231,7 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
   write();
   const died = diedDuringOutage(readHolders(home).stale);
   if (died) o.say(died);
-  if (said) o.say(`got the services after ${minutes(Date.now() - started)}`);
+  if (said) o.say(`got ${o.got ?? 'the services'} after ${minutes(Date.now() - started)}`);
   const lock: SetLock = {
     note(doing) {
       holder.doing = doing;
@@ -236,7 +242,6 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
       closeAll();
     },
   };
-  current = lock;
   return lock;
 }
 
@@ -252,8 +257,33 @@ export async function holdHome(
   o: Omit<HoldOptions, 'boundMs'> & { boundMs?: number },
 ): Promise<SetLock | null> {
   if (!fs.existsSync(path.join(home, MARKER))) return null;
-  return holdSet(home, { boundMs: SET_WAIT_MS, ...o }).catch((err: unknown) => {
+  return holdSet(home, { boundMs: SET_WAIT_MS, ...o }).then(
+    (lock) => (current = lock),
+    (err: unknown) => {
+      if (err instanceof NoFlock) return null;
+      throw err;
+    },
+  );
+}
+
+/**
+ * An exclusive hold of a machine-wide folder (mqlab's installs: the Debian root's build, apt-get),
+ * beside whatever set lock this process holds; null without flock(1).
+ */
+export async function holdMachine(dir: string, what: string, say: (line: string) => void): Promise<SetLock | null> {
+  try {
+    return await holdSet(dir, {
+      mode: 'exclusive',
+      what,
+      wait: true,
+      boundMs: SET_WAIT_MS,
+      say,
+      offerNoWait: false,
+      others: 'install(s)',
+      got: 'its turn to install',
+    });
+  } catch (err) {
     if (err instanceof NoFlock) return null;
     throw err;
-  });
+  }
 }
