@@ -29,8 +29,9 @@ export const faults = defineFaults({
     breaks: 'the producer waits longer than the failover bound before it reconnects',
     fails: ['failoverMs'],
   },
-  'no-registration-wait': {
-    breaks: 'the kill comes before the re-declared replica is on disk (on 3.10 the node comes back without it)',
+  'declare-at-once': {
+    breaks:
+      'the queue is declared again right after its delete, while the deleted replicas still terminate (on 3.10 the killed node never restarts the new replica)',
     fails: ['killedReplicaCaughtUp'],
   },
 });

@@ -11,7 +11,7 @@ import { ReconnectingConsumer } from '../../src/broker/reconnect.js';
 import { LabError } from '../../src/errors.js';
 import { summaryLine } from '../../src/report/checks.js';
 import { clusterRunning } from '../../src/broker/leader-stream.js';
-import { declareReplicated } from '../../src/services/cluster-watch.js';
+import { declareReplicated, REPLACED_REPLICA_GONE_MS } from '../../src/services/cluster-watch.js';
 import {
   ownCluster,
   quorumQueue,
@@ -39,7 +39,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     const name = names(ctx.names);
     // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
     const correct: FailoverSteps = {
-      registrationWait: (queue, declaredAt) => registrationOnDisk(ctx, queue, declaredAt),
+      pauseAfterDelete: () => REPLACED_REPLICA_GONE_MS,
       victim: (leader) => leader,
       restart: (node) => node.start(),
       countConfirm: (confirm, count) => confirm.then(count),
@@ -51,19 +51,20 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
     // a node an interrupted run left down (or frozen) runs again first (the lab starts only nodes mqlab started)
     await clusterRunning(ctx.config, cluster, (line) => ctx.progress(line));
 
-    // a fresh queue, its leader on node 2 (declared there, client-local): never node 1, which the engine uses
-    // 3.10: declared twice, so the second delete clears a registration an earlier failed restart left (registrationOnDisk)
-    const declared = await declareReplicated(
+    // a fresh queue, its leader on node 2 (declared there, client-local): never node 1, which the engine uses.
+    // The previous run's queue is deleted first; the declare waits until its replicas have terminated
+    // (a node killed after a declare that came sooner may never restart the new replica: capabilities.ts
+    // quorumRedeclareStaleReplica). Where that is so (3.10), twice: a node that did come back without its
+    // replica keeps a stale entry until its replica is deleted while it runs, which the second delete does
+    const before = await declareReplicated(
       ctx.mgmt,
       node2.amqpUrl,
       name.queue,
       { ...queueArguments },
       CLUSTER_NODES,
       (line) => ctx.progress(line),
-      ctx.caps.quorumRegistrationDelayMs ? 2 : 1,
+      { rounds: ctx.caps.quorumRedeclareStaleReplica ? 2 : 1, pauseMs: steps.pauseAfterDelete() },
     );
-    const before = declared.replicas;
-    await steps.registrationWait(name.queue, declared.declaredAt);
     if (!before.leader || before.leader === node1.name)
       throw new LabError(
         `the leader of ${name.queue} is ${before.leader ?? 'unknown'}, not a node the lab may kill (node 1 serves the run itself)`,
@@ -154,7 +155,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
         // RabbitMQ 3.10 nacks on a channel whose first publish found the leader's node down, until a fresh channel (capabilities.ts)
         nackSticksToChannel: ctx.caps.quorumPublishNackSticksToChannel,
         channelsRenewed: s.channelsRenewed,
-        registrationDelayMs: ctx.caps.quorumRegistrationDelayMs,
+        pauseAfterDeleteMs: steps.pauseAfterDelete(),
         duplicateIds: dups.slice(0, 50),
         redeliveries: rows.reduce((n, r) => n + r.redeliveries, 0),
         commitIndex: idx,
@@ -173,25 +174,6 @@ const byName = (c: OwnCluster, name: string) =>
     throw new LabError(`${name} is not a node mqlab started`);
   })();
 const byUrl = (c: OwnCluster, url: string) => c.nodes.find((n) => n.amqpUrl === url)?.name ?? null;
-
-/**
- * RabbitMQ 3.10 writes a new replica's registration to disk up to 3 s late (capabilities.ts
- * quorumRegistrationDelayMs): a node killed sooner would restart without its replica of the queue
- * just re-declared. The kill waits that long (+ 0.5 s) after the declare; 4.3: no wait.
- * Such a node also keeps the stale registration (ra removes a name's entry only when a running
- * replica is deleted), and every later restart fails the same way: so on 3.10 the queue is declared
- * twice — the first declare starts a replica on every node, the second delete removes the entry.
- */
-async function registrationOnDisk(ctx: Ctx, queue: string, declaredAt: number): Promise<void> {
-  const delay = ctx.caps.quorumRegistrationDelayMs;
-  if (!delay) return;
-  const wait = declaredAt + delay + 500 - Date.now();
-  if (wait <= 0) return;
-  ctx.progress(
-    `RabbitMQ ${ctx.caps.version} writes a new quorum replica's registration to disk up to ${delay / 1000} s late (a node killed sooner restarts without its replica of ${queue}): waiting ${(wait / 1000).toFixed(1)} s before the stream`,
-  );
-  await ctx.sleep(wait);
-}
 
 /** the leader the management API names after the kill: another node, or null within the bound */
 async function newLeader(ctx: Ctx, queue: string, killed: string): Promise<string | null> {

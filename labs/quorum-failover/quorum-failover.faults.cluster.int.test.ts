@@ -48,6 +48,6 @@ describeFaults(
       args: [...short, '--failover-bound', '2s', '--catch-up-timeout', '2s'],
     },
   ],
-  // its verdict depends on the broker line: run on both cluster lines by quorum-failover.registration.cluster.int.test.ts
-  { runElsewhere: ['no-registration-wait'] },
+  // its verdict depends on the broker line: run on both cluster lines by quorum-failover.redeclare.cluster.int.test.ts
+  { runElsewhere: ['declare-at-once'] },
 );

@@ -10,8 +10,8 @@ import type { Fault } from './faults.js';
 
 /** the steps of the experiment a broken variant may replace */
 export interface FailoverSteps {
-  /** after the declare, before the stream: wait until the new replicas' registrations are on disk (3.10) */
-  registrationWait(queue: string, declaredAt: number): Promise<void>;
+  /** between the delete of the previous run's queue and its declare: ms for the deleted replicas to terminate */
+  pauseAfterDelete(): number;
   /** the node killed: the queue leader's (`followers`: the nodes the lab may kill besides) */
   victim(leader: ClusterNode, followers: ClusterNode[]): ClusterNode;
   /** after the failover: start the killed node again */
@@ -48,5 +48,5 @@ export const variants = (run: {
       return pub.reconnect();
     },
   },
-  'no-registration-wait': { registrationWait: () => Promise.resolve() },
+  'declare-at-once': { pauseAfterDelete: () => 0 },
 });

@@ -27,7 +27,7 @@ describe('capabilities from the broker version', () => {
       deadLetteredCopyCarriesDeliveryCount: false,
       purgeRemovesHeldLetters: false,
       quorumPublishNackSticksToChannel: true,
-      quorumRegistrationDelayMs: 3000,
+      quorumRedeclareStaleReplica: true,
     });
   });
 
@@ -74,7 +74,7 @@ describe('capabilities from the broker version', () => {
       deadLetteredCopyCarriesDeliveryCount: true,
       purgeRemovesHeldLetters: true,
       quorumPublishNackSticksToChannel: false,
-      quorumRegistrationDelayMs: 0,
+      quorumRedeclareStaleReplica: false,
     });
   });
 

@@ -75,14 +75,18 @@ export interface Capabilities {
    */
   quorumPublishNackSticksToChannel: boolean;
   /**
-   * how long after a quorum queue is declared a node may still lose its replica's registration when
-   * killed: 3.10.8's ra 2.2 keeps the name → data-folder map in names.dets, which writes up to 3 s
-   * late (dets' default delayed_write); a node SIGKILLed sooner after a delete and re-declare of the
-   * same name restarts on the old, deleted folder ("recover: quorum queue … could not be restarted
-   * {error,enoent}") and never rejoins. Measured on 3.10.8 (3000) and 4.3.6 (0); where between them
-   * it changed is not shown by a run here (ra's re-register fix is in ra 2.4.5): below 4.0 counts as 3.10
+   * a quorum queue deleted and declared again at once can leave a node unable to restart its new
+   * replica: on 3.10.8, a declare 14–21 ms after the delete (while the deleted replicas still
+   * terminate), then a SIGKILL of that node: it comes back with "recover: quorum queue … could not be
+   * restarted {error,enoent}" and never catches up (10 runs of 10; with 1 s between delete and declare,
+   * 16 of 16 caught up). Such a node keeps the stale entry in ra's name registry (names.dets) until a
+   * delete while its replica runs: ra ≤ 2.4.4 register_name/6 does not replace a name already
+   * registered (ra 4aaae47a fixed that in 2.4.5). 4.3.6: the same run catches up (the node starts the
+   * member as new: name_not_registered); 4.3.0 also reconciles a member whose id changed on recovery
+   * (57c43f011c "Reconcile QQ node dead during delete and redeclare", feature flag
+   * track_qq_members_uids). Derived true below 4.3.0 (3.11–4.2 not run here)
    */
-  quorumRegistrationDelayMs: number;
+  quorumRedeclareStaleReplica: boolean;
   /** per capability: 'measured' on this broker (capability-probe.ts) or 'derived' from the version */
   basis: Partial<Record<CapabilityName, 'measured' | 'derived'>>;
 }
@@ -125,7 +129,7 @@ export function capabilities(version: string): Capabilities {
     deadLetteredCopyCarriesDeliveryCount: atLeast(version, 4, 0),
     purgeRemovesHeldLetters: atLeast(version, 4, 3),
     quorumPublishNackSticksToChannel: !atLeast(version, 3, 12, 5),
-    quorumRegistrationDelayMs: atLeast(version, 4, 0) ? 0 : 3000,
+    quorumRedeclareStaleReplica: !atLeast(version, 4, 3),
   };
   const basis: Capabilities['basis'] = {};
   for (const k of Object.keys(caps)) if (k !== 'version') basis[k as CapabilityName] = 'derived';
@@ -174,11 +178,7 @@ export function describeCapabilities(c: Capabilities): string[] {
     ],
     ['purgeRemovesHeldLetters', 'purge removes held letters', yes(c.purgeRemovesHeldLetters)],
     ['quorumPublishNackSticksToChannel', 'quorum nack sticks to channel', yes(c.quorumPublishNackSticksToChannel)],
-    [
-      'quorumRegistrationDelayMs',
-      'quorum replica on disk after',
-      c.quorumRegistrationDelayMs ? `up to ${c.quorumRegistrationDelayMs / 1000} s` : 'at once',
-    ],
+    ['quorumRedeclareStaleReplica', 'quorum re-declare needs a pause', yes(c.quorumRedeclareStaleReplica)],
   ];
   return rows.map(([k, label, value]) => `${(label + ' ').padEnd(33, '.')} ${value} (${c.basis[k] ?? 'derived'})`);
 }

@@ -162,13 +162,8 @@ export async function openLeaderStream(
   const nodes = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
   const [node1, node2, node3] = nodes;
   await clusterRunning(run.config, cluster, (line) => run.progress(line));
-  const { replicas: before } = await declareReplicated(
-    run.mgmt,
-    node2.amqpUrl,
-    queue,
-    { ...queueArguments },
-    nodes.length,
-    (line) => run.progress(line),
+  const before = await declareReplicated(run.mgmt, node2.amqpUrl, queue, { ...queueArguments }, nodes.length, (line) =>
+    run.progress(line),
   );
   if (before.leader !== node2.name)
     throw new LabError(`the leader of ${queue} is ${before.leader}, not ${node2.name} through which it was declared`);

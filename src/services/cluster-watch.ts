@@ -19,40 +19,84 @@ import {
   type ReplicaStatus,
 } from './cluster.js';
 
-/** delete and declare `queue` through `url`, `rounds` times (its leader there with x-queue-leader-locator client-local) */
+/**
+ * delete and declare `queue` through `url`, `rounds` times (its leader there with x-queue-leader-locator
+ * client-local), `pauseMs` between each delete and its declare (REPLACED_REPLICA_GONE_MS: what a
+ * replaced queue needs). A declare right after the delete can meet a node whose replica of the same name is still
+ * terminating: ra refuses the new one ({already_started, Pid}) and, on 4.3.6, the declaring channel
+ * crashes ({badmatch,{error,noproc}} in rabbit_channel:handle_method/6, seen in node 2's log in a CI
+ * run), which closes the connection. That declare is made again on a new connection after the old
+ * replica's termination has had a second, at most three times, each with a line saying why.
+ */
 export async function declareThrough(
   url: string,
   queue: string,
   args: Record<string, unknown>,
   rounds = 1,
+  progress: (line: string) => void = () => {},
+  pauseMs = REPLACED_REPLICA_GONE_MS,
+): Promise<void> {
+  for (let k = 0; k < rounds; k++) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await deleteAndDeclare(url, queue, args, pauseMs);
+        break;
+      } catch (err) {
+        if (attempt >= 3 || !(err instanceof DeclareClosed)) throw err;
+        progress(`${err.message}: the replaced replica may still be terminating; declared again in 1 s`);
+        await sleep(1000);
+      }
+    }
+  }
+}
+
+/**
+ * a deleted quorum queue's replicas have terminated this long after the delete (20 × the 51 ms seen).
+ * On 3.10.8 a declare sooner (14–21 ms after the delete: 10 runs of 10) left a node that is then killed
+ * unable to restart the new replica (`could not be restarted {error,enoent}`); 1 s: 16 runs of 16 caught up
+ */
+export const REPLACED_REPLICA_GONE_MS = 1000;
+
+/** the declare's channel or connection was closed by the broker */
+class DeclareClosed extends LabError {}
+
+async function deleteAndDeclare(
+  url: string,
+  queue: string,
+  args: Record<string, unknown>,
+  pauseMs: number,
 ): Promise<void> {
   const { connection, channel } = await connectAny({ urls: [url], maxWaitMs: 60_000 });
-  // a channel the broker closes answers a pending call with only "Channel ended": the broker's reason comes as an event
+  // a channel the broker closes answers a pending call with only "Channel ended": the broker's reason
+  // comes as an event, of the channel or, when the channel process crashed, of the connection
   let closedBy: Error | null = null;
   channel.on('error', (err: Error) => (closedBy = err));
+  connection.on('error', (err: Error) => (closedBy ??= err));
+  connection.on('close', (err?: Error) => (closedBy ??= err ?? new Error('the connection closed')));
   const answered = async <T>(p: Promise<T>, what: string) => {
     const where = `${what} ${queue} through ${maskUrl(url)}`;
     try {
       return await within(p, 60_000, where);
     } catch (err) {
-      throw closedBy ? new LabError(`${where}: ${closedBy.message}`) : err;
+      throw closedBy ? new DeclareClosed(`${where}: ${closedBy.message}`) : err;
     }
   };
   try {
-    for (let k = 0; k < rounds; k++) {
-      await answered(channel.deleteQueue(queue), 'the delete of');
-      await answered(channel.assertQueue(queue, { durable: true, arguments: args }), 'the declare of');
-    }
+    await answered(channel.deleteQueue(queue), 'the delete of');
+    // the deleted queue's replicas terminate after the delete is answered (9-51 ms seen in the nodes'
+    // logs); a replica declared before its namesake has gone is refused (ra {already_started, Pid})
+    await sleep(pauseMs);
+    await answered(channel.assertQueue(queue, { durable: true, arguments: args }), 'the declare of');
   } finally {
-    await closeConnection(connection);
+    await closeConnection(connection).catch(() => {});
   }
 }
 
 /**
- * `queue` deleted and declared through `url` (declareThrough, `rounds` times) until `n` replicas are online
- * with a leader; `declaredAt`: when the declare that got them was answered. A node refuses a replica while
- * the one it replaces, of the same name, is still terminating (3.10.8 logged ra's {already_started, Pid},
- * 51 ms after the delete): fewer replicas come online. Then, 10 s after the declare, it is declared once more.
+ * `queue` deleted and declared through `url` (declareThrough, `rounds` times, `pauseMs` after each
+ * delete) until `n` replicas are online with a leader. A node refuses a replica while the one it
+ * replaces, of the same name, is still terminating (3.10.8 logged ra's {already_started, Pid}, 51 ms
+ * after the delete): fewer replicas come online. Then, 10 s after the declare, it is declared once more.
  */
 export async function declareReplicated(
   mgmt: Management,
@@ -61,16 +105,14 @@ export async function declareReplicated(
   args: Record<string, unknown>,
   n: number,
   progress: (line: string) => void,
-  rounds = 1,
-): Promise<{ replicas: QuorumReplicas; declaredAt: number }> {
-  await declareThrough(url, queue, args, rounds);
-  const declaredAt = Date.now();
+  { rounds = 1, pauseMs = REPLACED_REPLICA_GONE_MS }: { rounds?: number; pauseMs?: number } = {},
+): Promise<QuorumReplicas> {
+  await declareThrough(url, queue, args, rounds, progress, pauseMs);
   const replicas = await replicasOnline(mgmt, queue, n, 10_000).catch(() => null);
-  if (replicas) return { replicas, declaredAt };
+  if (replicas) return replicas;
   progress(`${queue}: fewer than ${n} replicas online 10 s after the declare: declared once more`);
-  await declareThrough(url, queue, args);
-  const again = Date.now();
-  return { replicas: await replicasOnline(mgmt, queue, n), declaredAt: again };
+  await declareThrough(url, queue, args, 1, progress);
+  return replicasOnline(mgmt, queue, n);
 }
 
 /** the management API's view of `queue` once `n` replicas are online and it has a leader (bounded) */
