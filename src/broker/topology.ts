@@ -4,6 +4,7 @@
  * and declared again (it belongs to the lab), instead of failing with PRECONDITION_FAILED.
  */
 import { sleep } from '../time.js';
+import type { ConfirmChannel } from 'amqplib';
 import { closeChannel, type Broker } from './broker.js';
 
 export interface ExchangeSpec {
@@ -87,29 +88,49 @@ export async function declareTopology(
 
 /** Purge every queue of the topology; returns how many messages were left from an earlier run. */
 export async function purgeTopology(broker: Broker, t: Topology): Promise<number> {
-  const ch = await broker.newChannel();
-  const purge = async () => {
-    let n = 0;
-    for (const q of t.queues) n += (await ch.purgeQueue(q.name)).messageCount;
-    return n;
-  };
-  try {
-    let left = await purge();
-    // a leftover that was expiring or dead-lettered while its queue was purged reaches the next queue after
-    // that queue's purge (dead lettering is asynchronous): seen once, an earlier run's stale letter in the
-    // archive lab's DLQ. So after a purge that found something, once more after the longest TTL, until none
-    for (let pass = 0, found = left; found > 0 && pass < 3; pass++) {
-      await sleep(longestTtlMs(t) + 100);
-      found = await purge();
-      left += found;
-    }
-    return left;
-  } finally {
-    await closeChannel(ch);
+  const purge = async () =>
+    (await eachOnChannel(broker, t.queues, async (ch, q) => (await ch.purgeQueue(q.name)).messageCount)).reduce(
+      (a, b) => a + b,
+      0,
+    );
+  let left = await purge();
+  // a leftover that was expiring or dead-lettered while its queue was purged reaches the next queue after
+  // that queue's purge (dead lettering is asynchronous): seen once, an earlier run's stale letter in the
+  // archive lab's DLQ. So after a purge that found something, once more when such a letter has landed, until
+  // none. A letter in flight lands within IN_FLIGHT_MS; one that lands in a TTL queue is purged there by the
+  // next pass, so the wait is the flight's, not a TTL.
+  for (let pass = 0, found = left; found > 0 && pass < 3; pass++) {
+    await sleep(IN_FLIGHT_MS);
+    found = await purge();
+    left += found;
   }
+  return left;
 }
 
-/** the longest x-message-ttl among the topology's queues (0: none) */
-function longestTtlMs(t: Topology): number {
-  return Math.max(0, ...t.queues.map((q) => Number(q.args?.['x-message-ttl'] ?? 0)).filter(Number.isFinite));
+/**
+ * how long a dead letter already on its way takes to land in its target queue: a whole hop (a 1 ms TTL, expiry,
+ * dead-lettering, the target's enqueue, delivery to a consumer) took 124–138 ms at a load of 12–20 on 2 cores
+ * (docs/labs/dead-letter-reasons.md); a letter in flight has only part of that left
+ */
+const IN_FLIGHT_MS = 150;
+
+/**
+ * `fn` for each item, all at once, each on a channel of its own (closed after); the results in order. A channel
+ * answers one request at a time: 14 purges on one were 14 quorum commits one after the other.
+ */
+async function eachOnChannel<T, R>(
+  broker: Broker,
+  items: readonly T[],
+  fn: (ch: ConfirmChannel, item: T) => Promise<R>,
+): Promise<R[]> {
+  return Promise.all(
+    items.map(async (item) => {
+      const ch = await broker.newChannel();
+      try {
+        return await fn(ch, item);
+      } finally {
+        await closeChannel(ch);
+      }
+    }),
+  );
 }
