@@ -65,23 +65,26 @@ export class Management {
     return encodeURIComponent(this.vhost);
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /** one request, bounded by `timeoutMs` (REQUEST_TIMEOUT_MS unless the caller knows the broker may take longer) */
+  async request<T>(method: string, path: string, body?: unknown, timeoutMs = REQUEST_TIMEOUT_MS): Promise<T> {
     let res: Response;
     try {
       res = await fetch(this.base + path, {
         method,
         headers: { authorization: this.auth, 'content-type': 'application/json' },
         body: body === undefined ? null : JSON.stringify(body),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
-      const e = err as { cause?: { code?: string }; message?: string };
+      const e = err as { cause?: { code?: string }; message?: string; name?: string };
       // unreachable now: before the run (status) or during it (the lab stops with an environment error)
       const code = e.cause?.code;
       const cause =
-        code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-          ? `connection lost (${code})`
-          : networkCause(e, String(e.message));
+        e.name === 'TimeoutError'
+          ? `no answer to ${method} ${decodeURIComponent(path)} within ${Math.round(timeoutMs / 1000)} s`
+          : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+            ? `connection lost (${code})`
+            : networkCause(e, String(e.message));
       throw new ServiceLost('RabbitMQ management API', this.url, cause);
     }
     if (res.status === 401)
@@ -152,6 +155,34 @@ export class Management {
     return (await this.bindingsBetween(exchange, queue)).some((b) => b.routing_key === routingKey);
   }
 
+  /** the bindings to one queue, the default exchange's included (one small request) */
+  async queueBindings(queue: string): Promise<BindingInfo[]> {
+    return (
+      (await this.request<BindingInfo[] | null>(
+        'GET',
+        `/api/queues/${this.v()}/${encodeURIComponent(queue)}/bindings`,
+      )) ?? []
+    );
+  }
+
+  /** the bindings from one exchange (one small request) */
+  async exchangeBindings(exchange: string): Promise<BindingInfo[]> {
+    return (
+      (await this.request<BindingInfo[] | null>(
+        'GET',
+        `/api/exchanges/${this.v()}/${encodeURIComponent(exchange)}/bindings/source`,
+      )) ?? []
+    );
+  }
+
+  /** one exchange, or null (one small request) */
+  async exchange(name: string): Promise<{ name: string; type: string } | null> {
+    return this.request<{ name: string; type: string } | null>(
+      'GET',
+      `/api/exchanges/${this.v()}/${encodeURIComponent(name)}`,
+    );
+  }
+
   async exchanges(): Promise<{ name: string; type: string }[]> {
     return (await this.request<{ name: string; type: string }[] | null>('GET', `/api/exchanges/${this.v()}`)) ?? [];
   }
@@ -165,32 +196,48 @@ export class Management {
     return this.request<PolicyInfo | null>('GET', `/api/policies/${this.v()}/${encodeURIComponent(name)}`);
   }
 
-  async putPolicy(p: PolicySpec): Promise<void> {
-    await this.request('PUT', `/api/policies/${this.v()}/${encodeURIComponent(p.name)}`, {
-      pattern: p.pattern,
-      definition: p.definition,
-      'apply-to': p.applyTo,
-      priority: p.priority ?? 0,
-    });
+  /**
+   * PUT a policy; the broker answers once the matching queues have taken it (a quorum queue's state
+   * machine too), so a caller that knows how many queues it matches may allow longer than one request
+   */
+  async putPolicy(p: PolicySpec, timeoutMs = REQUEST_TIMEOUT_MS): Promise<void> {
+    await this.request(
+      'PUT',
+      `/api/policies/${this.v()}/${encodeURIComponent(p.name)}`,
+      {
+        pattern: p.pattern,
+        definition: p.definition,
+        'apply-to': p.applyTo,
+        priority: p.priority ?? 0,
+      },
+      timeoutMs,
+    );
   }
 
-  async deletePolicy(name: string): Promise<void> {
+  /** DELETE a policy (gone already: fine); a broker that does not answer within `timeoutMs` is not waited for */
+  async deletePolicy(name: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<void> {
     const res = await fetch(`${this.base}/api/policies/${this.v()}/${encodeURIComponent(name)}`, {
       method: 'DELETE',
       headers: { authorization: this.auth },
+      signal: AbortSignal.timeout(timeoutMs),
     }).catch(() => null);
     if (res && !res.ok && res.status !== 404) throw new EnvError(`could not delete policy ${name}: HTTP ${res.status}`);
   }
 
   /**
    * Queue statistics are sampled by the broker (every few seconds); wait until the sample
-   * satisfies `ok` or the time is up, and return the last sample.
+   * satisfies `ok` or the time is up, looking every `everyMs`, and return the last sample.
    */
-  async queueWhen(name: string, ok: (q: QueueStats) => boolean, timeoutMs: number): Promise<QueueStats | null> {
+  async queueWhen(
+    name: string,
+    ok: (q: QueueStats) => boolean,
+    timeoutMs: number,
+    everyMs = 250,
+  ): Promise<QueueStats | null> {
     const end = Date.now() + timeoutMs;
     let last = await this.queue(name);
     while (!(last && ok(last)) && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, everyMs));
       last = await this.queue(name);
     }
     return last;
