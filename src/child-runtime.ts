@@ -13,9 +13,12 @@ import { faultEntries } from './fault.js';
 import { CHILD_LOST_EXIT, ServiceLost, isConnectionLoss, lossCause, type ServiceName } from './lost.js';
 import { EnvError } from './errors.js';
 import { redactSecrets } from './secrets.js';
+import { WAIT_FOR_START_ENV } from './child-start.js';
 
 export interface ChildRuntime<N, F extends string = string> {
   config: Config;
+  /** the process's arguments: those it was started with, then those the parent gave with the word to start */
+  args: string[];
   /** the lab's resource names, as the parent passed them to runChild */
   names: N;
   /** the process name given by the parent, e.g. consumer-run1 */
@@ -53,8 +56,10 @@ export async function childRuntime<N, F extends string = string>(): Promise<Chil
   const broker = (b as PromiseFulfilledResult<Broker>).value;
   db = (d as PromiseFulfilledResult<{ db: Db }>).value.db;
   broker.onLost((cause) => lost('RabbitMQ', cause));
+  const more = process.env[WAIT_FOR_START_ENV] ? await startWord() : [];
   return {
     config,
+    args: [...process.argv.slice(2), ...more],
     names: JSON.parse(process.env.MQLAB_LAB_NAMES ?? '{}') as N,
     process: process.env.MQLAB_PROCESS ?? 'child',
     lab,
@@ -70,6 +75,26 @@ export async function childRuntime<N, F extends string = string>(): Promise<Chil
       await db.end({ timeout: 1 });
     },
   };
+}
+
+/**
+ * Started ahead (runChild's startWhen): connected, wait for the parent's word on stdin, one JSON line
+ * of more arguments. A parent that ended first closes the pipe: this process ends too, having done nothing.
+ */
+function startWord(): Promise<string[]> {
+  return new Promise((resolve) => {
+    let said = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (text: string) => {
+      said += text;
+      if (!said.includes('\n')) return;
+      process.stdin.removeAllListeners().destroy();
+      resolve((JSON.parse(said.slice(0, said.indexOf('\n'))) as unknown[]).map(String));
+    });
+    process.stdin.on('end', () => {
+      if (!said.includes('\n')) process.exit(0);
+    });
+  });
 }
 
 /** the cause in an EnvError's message, after "<service> at <url>: " */

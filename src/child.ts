@@ -21,6 +21,7 @@ import { heldDeadline, holdCounter } from './held-deadline.js';
 import { LabError } from './errors.js';
 import { messageOf } from './checkpoint-view.js';
 import { must } from './must.js';
+import { WAIT_FOR_START_ENV } from './child-start.js';
 
 export interface ChildRun {
   name: string;
@@ -50,6 +51,14 @@ export interface ChildOptions {
    * exitCode 143, signal SIGTERM): a lab's own way to stop a process it no longer needs
    */
   stop?: Promise<unknown>;
+  /**
+   * start the process now and let it begin its work only once this fulfils: its start (Node, loading,
+   * connecting, ~0.2 s) overlaps what the lab does meanwhile, and the process touches no queue or table
+   * before (src/child-runtime.ts waits for the word). It may fulfil with more arguments, known only then
+   * (the child reads them in `rt.args`, after `args`). The wait does not count toward `timeoutMs`. When
+   * it rejects, the process is ended with SIGTERM unstarted (exitCode 143): a lab that needs it no more.
+   */
+  startWhen?: Promise<readonly string[] | void>;
 }
 
 /**
@@ -60,7 +69,7 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
   const file = fileURLToPath(script);
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const child = spawn(process.execPath, [file, ...(opts.args ?? [])], {
-    stdio: ['ignore', 'pipe', 'pipe', ...(opts.gates ? (['ipc'] as const) : [])],
+    stdio: [opts.startWhen ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(opts.gates ? (['ipc'] as const) : [])],
     env: {
       ...process.env,
       MQLAB_AMQP_URL: ctx.config.amqpUrl,
@@ -69,6 +78,7 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
       MQLAB_LAB_NAMES: JSON.stringify(opts.names ?? {}),
       MQLAB_LAB: ctx.lab,
       MQLAB_PROCESS: name,
+      ...(opts.startWhen ? { [WAIT_FOR_START_ENV]: '1' } : {}),
       ...opts.env,
     },
   });
@@ -95,6 +105,14 @@ export async function runChild(ctx: LabContext, name: string, script: URL, opts:
         .then(() => child.connected && child.send(m))
         .catch(() => {}); // the child is gone (killed at a gate) or the run was interrupted
     });
+  }
+  if (opts.startWhen) {
+    const stdin = must(child.stdin ?? undefined, 'the child process stdin');
+    stdin.on('error', () => {}); // a child that died before the word
+    void gates.hold(opts.startWhen).then(
+      (more) => stdin.end(JSON.stringify(more ?? []) + '\n'),
+      () => child.kill('SIGTERM'),
+    );
   }
   void opts.stop?.then(
     () => child.kill('SIGTERM'),
