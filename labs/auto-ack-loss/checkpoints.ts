@@ -5,8 +5,8 @@ export const checkpoints = {
   'manual-crashed':
     'the manual-ack consumer died the same way: its unacked messages are ready again; the second process has not started',
   'unacked-held':
-    'the consumer that never acks is idle with its channel open: the statistics show its messages unacked, not ready',
-  returned: 'it closed its channel: every message (and the marker) is ready again, none unacked',
+    'the consumer that never acks is idle with its channel open: its messages are not ready (the statistics show them unacked)',
+  returned: 'it closed its channel: every message is ready again, none unacked',
 };
 
 /** a checkpoint of this lab */

@@ -7,35 +7,35 @@
  *   --prefetch N                basic.qos (ignored by the broker for a noAck consumer)
  *   --crash-after K             SIGKILL itself after the Kth committed row (0: never)
  *   --expect N                  exit 0 after N messages were settled (manual)
- *   --work-ms MS                the business work per message (default 20)
- *   --idle-file PATH            forget: once no delivery came for 300 ms, write the number received here
+ *   --work-ms MS                the business work per message (default WORK_MS, 20)
+ *   --idle-file PATH            forget: once no delivery came for IDLE_MS (300), write the number received here
  *   --release-file PATH         forget: hold the channel open until this file exists, then close it
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/child-runtime.js';
 import { deferred, sleep } from '../../src/time.js';
-import { queueOf, type AckNames, type Phase } from './names.js';
+import { IDLE_MS, WORK_MS, queueOf, type AckNames, type Phase } from './names.js';
 import type { Fault } from './faults.js';
 import { withVariants } from '../../src/variant.js';
 import { variants, type ConsumerSettings } from './variants.js';
 
+const rt = await childRuntime<AckNames, Fault>();
+// rt.args: as started, then what the lab added when it told this process to start (--expect)
 const { values } = parseArgs({
+  args: rt.args,
   options: {
     phase: { type: 'string', default: 'manual' },
     prefetch: { type: 'string', default: '10' },
     'crash-after': { type: 'string', default: '0' },
     expect: { type: 'string', default: '0' },
-    'work-ms': { type: 'string', default: '20' },
+    'work-ms': { type: 'string', default: String(WORK_MS) },
     'release-file': { type: 'string', default: '' },
     'idle-file': { type: 'string', default: '' },
     'timeout-ms': { type: 'string', default: '20000' },
   },
 });
 const phase = values.phase as Phase;
-/** no delivery for this long: the broker has sent what the prefetch allows */
-const IDLE_MS = 300;
-const rt = await childRuntime<AckNames, Fault>();
 const name = rt.names;
 const queue = queueOf(name, phase);
 const expect = Number(values.expect);

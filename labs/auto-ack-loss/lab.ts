@@ -17,6 +17,7 @@ import type { Checkpoint } from './checkpoints.js';
 import { runChild, type ChildRun } from '../../src/child.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
+import { deferred } from '../../src/time.js';
 import {
   CRASH_AFTER,
   FORGET_MESSAGES,
@@ -33,10 +34,6 @@ import {
 } from './names.js';
 
 const CONSUMER = new URL('./consumer.js', import.meta.url);
-/** published once the forgetting consumer is idle: a statistics sample that counts it is newer than that */
-const FORGET_MARKER = 'forget-marker';
-/** management statistics are sampled: up to ~10 s late on an untuned broker */
-const STATS_MS = 15_000;
 
 export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   topology,
@@ -46,135 +43,125 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
   async run(ctx) {
     const name = names(ctx.names);
 
-    // 1. auto-ack: what was delivered is gone from the broker, whether or not it was processed
-    const autoConfirmed = await publish(ctx, name, 'auto', MESSAGES);
-    const auto = await consumer(ctx, 'consumer-auto', 'auto', [
-      '--crash-after',
-      String(CRASH_AFTER),
-      '--expect',
-      String(autoConfirmed),
-    ]);
-    const autoQueueAfterCrash = await readyOnceGone(ctx, name.autoQueue);
-    const autoRows = await rows(ctx, name, 'auto');
-    const autoLost = autoConfirmed - autoQueueAfterCrash - autoRows;
-    await ctx.checkpoint('auto-ack-crashed', {
-      exitCode: auto.exitCode,
-      delivered: received(auto),
-      rows: autoRows,
-      [name.autoQueue]: autoQueueAfterCrash,
-      lost: autoLost,
-    });
-
-    // 2. manual ack: the same crash, nothing lost
-    const manualConfirmed = await publish(ctx, name, 'manual', MESSAGES);
-    const run1 = await consumer(ctx, 'consumer-manual-run1', 'manual', [
-      '--crash-after',
-      String(CRASH_AFTER),
-      '--expect',
-      String(manualConfirmed),
-    ]);
-    const readyAfterManualCrash = await readyOnceGone(ctx, name.manualQueue);
-    await ctx.checkpoint('manual-crashed', {
-      exitCode: run1.exitCode,
-      rows: await rows(ctx, name, 'manual'),
-      [name.manualQueue]: readyAfterManualCrash,
-    });
-    const run2 =
-      readyAfterManualCrash > 0
-        ? await consumer(ctx, 'consumer-manual-run2', 'manual', ['--expect', String(readyAfterManualCrash)])
-        : null;
-    const manualRows = await rows(ctx, name, 'manual');
-    const manualQueueAfter = await ctx.broker.depth(name.manualQueue);
-    const manualLost = manualConfirmed - manualQueueAfter - manualRows;
-    const manualRedelivered = run2
-      ? run2.events.filter((e) => e.fields.status === 'received' && e.fields.redelivered === 'true').length
-      : 0;
-
-    // 3. a consumer that never acks: unacked while its channel lives, ready again when it closes
-    const forgetConfirmed = await publish(ctx, name, 'forget', FORGET_MESSAGES);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-autoack-'));
-    const [idleFile, release] = [path.join(dir, 'idle'), path.join(dir, 'release')];
-    const forgetting = consumer(
-      ctx,
-      'consumer-forget',
-      'forget',
-      ['--idle-file', idleFile, '--release-file', release],
-      String(FORGET_PREFETCH),
-    );
-    forgetting.catch(() => {});
-    const receivedByForget = await ctx.within(
-      fileText(ctx, idleFile).then(Number),
-      10_000,
-      'the forgetting consumer to go idle',
-    );
-    // Statistics are sampled and lag 1-3 s: a sample taken before an acking consumer's acks still shows unacked
-    // messages. A marker published now, after the consumer went idle, stays ready beside a consumer at its prefetch;
-    // only a sample that counts it (10 + 1 in the queue) is recent enough. A consumer that acks takes the marker too
-    // and never gets there: the check sees the last sample (unacked=0).
-    await ctx.broker.sendConfirmed(name.forgetQueue, 'marker', { messageId: FORGET_MARKER });
-    const inQueue = forgetConfirmed + 1;
-    const held = await ctx.mgmt.queueWhen(
-      name.forgetQueue,
-      (q) => q.consumers >= 1 && q.unacked >= 1 && q.unacked + q.ready === inQueue,
-      STATS_MS,
-    );
-    const readyWhileOpen = await ctx.broker.depth(name.forgetQueue);
-    await ctx.checkpoint('unacked-held', {
-      queue: name.forgetQueue,
-      unacked: held?.unacked ?? '?',
-      ready: readyWhileOpen,
-    });
-    fs.writeFileSync(release, '');
-    const forget = await forgetting;
-    fs.rmSync(dir, { recursive: true, force: true });
-    const readyAfterClose = await readyOnceGone(ctx, name.forgetQueue);
-    const after = await ctx.mgmt.queueWhen(name.forgetQueue, (q) => q.consumers === 0 && q.unacked === 0, STATS_MS);
-    await ctx.checkpoint('returned', {
-      queue: name.forgetQueue,
-      ready: readyAfterClose,
-      unacked: after?.unacked ?? '?',
-    });
-
-    const summary = {
-      confirmed: autoConfirmed,
-      autoAckExit: auto.exitCode,
-      autoAckDelivered: received(auto),
-      autoAckQueueAfterCrash: autoQueueAfterCrash,
-      autoAckRows: autoRows,
-      autoAckLost: autoLost,
-      manualExit: run1.exitCode,
-      manualRows,
-      manualLost,
-      manualRedelivered,
-      unackedWhileOpen: held?.unacked ?? null,
-      readyAfterClose,
+    // each consumer process starts during the phase before its own (Node, loading, connecting) and consumes
+    // only once told to; the ones not told (a failed run) are ended
+    const ahead: Ahead[] = [];
+    const early = (processName: string, phase: Phase, args: string[], prefetch = PREFETCH) => {
+      const c = consumerAhead(ctx, processName, phase, args, prefetch);
+      ahead.push(c);
+      return c;
     };
-    return {
-      lines: [summaryLine(ctx.lab, summary)],
-      checks: [
-        check('autoAckExit', 137, auto.exitCode),
-        check('autoAckQueueAfterCrash', 0, autoQueueAfterCrash),
-        checkAtLeast('autoAckLost', 1, autoLost),
-        check('manualExit', 137, run1.exitCode),
-        check('manualLost', 0, manualLost),
-        checkAtLeast('manualRedelivered', 1, manualRedelivered),
-        check('unackedWhileOpen', FORGET_PREFETCH, held?.unacked ?? null),
-        check('readyAfterClose', inQueue, readyAfterClose),
-      ],
-      facts: {
-        published: { auto: autoConfirmed, manual: manualConfirmed, forget: forgetConfirmed },
-        prefetch: { auto: PREFETCH, manual: PREFETCH, forget: FORGET_PREFETCH },
-        autoAckDeliveredBeforeCrash: received(auto),
-        manualReadyAfterCrash: readyAfterManualCrash,
-        manualRun2Exit: run2?.exitCode ?? null,
-        manualQueueAfter,
-        forgetWhileOpen: held && { ready: held.ready, unacked: held.unacked, consumers: held.consumers },
-        readyWhileOpen,
-        receivedByForgettingConsumer: receivedByForget,
-        forgetAfterClose: after && { ready: after.ready, unacked: after.unacked, consumers: after.consumers },
-        forgetExit: forget.exitCode,
-      },
-    };
+    try {
+      const crash = ['--crash-after', String(CRASH_AFTER)];
+      const autoConsumer = early('consumer-auto', 'auto', crash);
+      const run1Consumer = early('consumer-manual-run1', 'manual', crash);
+
+      // 1. auto-ack: what was delivered is gone from the broker, whether or not it was processed
+      const autoConfirmed = await publish(ctx, name, 'auto', MESSAGES);
+      const auto = await autoConsumer.start(['--expect', String(autoConfirmed)]);
+      const autoQueueAfterCrash = await readyOnceGone(ctx, name.autoQueue);
+      const autoRows = await rows(ctx, name, 'auto');
+      const autoLost = autoConfirmed - autoQueueAfterCrash - autoRows;
+      await ctx.checkpoint('auto-ack-crashed', {
+        exitCode: auto.exitCode,
+        delivered: received(auto),
+        rows: autoRows,
+        [name.autoQueue]: autoQueueAfterCrash,
+        lost: autoLost,
+      });
+
+      // 2. manual ack: the same crash, nothing lost
+      const run2Consumer = early('consumer-manual-run2', 'manual', []);
+      const manualConfirmed = await publish(ctx, name, 'manual', MESSAGES);
+      const run1 = await run1Consumer.start(['--expect', String(manualConfirmed)]);
+      const readyAfterManualCrash = await readyOnceGone(ctx, name.manualQueue);
+      await ctx.checkpoint('manual-crashed', {
+        exitCode: run1.exitCode,
+        rows: await rows(ctx, name, 'manual'),
+        [name.manualQueue]: readyAfterManualCrash,
+      });
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-autoack-'));
+      const [idleFile, release] = [path.join(dir, 'idle'), path.join(dir, 'release')];
+      const forgetConsumer = early(
+        'consumer-forget',
+        'forget',
+        ['--idle-file', idleFile, '--release-file', release],
+        FORGET_PREFETCH,
+      );
+      const run2 =
+        readyAfterManualCrash > 0 ? await run2Consumer.start(['--expect', String(readyAfterManualCrash)]) : null;
+      const manualRows = await rows(ctx, name, 'manual');
+      const manualQueueAfter = await ctx.broker.depth(name.manualQueue);
+      const manualLost = manualConfirmed - manualQueueAfter - manualRows;
+      const manualRedelivered = run2
+        ? run2.events.filter((e) => e.fields.status === 'received' && e.fields.redelivered === 'true').length
+        : 0;
+
+      // 3. a consumer that never acks: unacked while its channel lives, ready again when it closes
+      const forgetConfirmed = await publish(ctx, name, 'forget', FORGET_MESSAGES);
+      const forgetting = forgetConsumer.start();
+      const receivedByForget = await ctx.within(
+        fileText(ctx, idleFile).then(Number),
+        10_000,
+        'the forgetting consumer to go idle',
+      );
+      // What the channel holds, from two exact counts (passive declares): the messages that are not ready while it
+      // lives and are ready once it is gone were delivered to it and never acked. (The management statistics show
+      // the same as `unacked` a sample later — one quorum tick plus one collection interval: the --step table.)
+      const whileOpen = await ctx.broker.passive(name.forgetQueue);
+      await ctx.checkpoint('unacked-held', {
+        queue: name.forgetQueue,
+        ready: whileOpen.ready,
+        consumers: whileOpen.consumers,
+      });
+      fs.writeFileSync(release, '');
+      const forget = await forgetting;
+      fs.rmSync(dir, { recursive: true, force: true });
+      const readyAfterClose = await readyOnceGone(ctx, name.forgetQueue);
+      const unackedWhileOpen = readyAfterClose - whileOpen.ready;
+      await ctx.checkpoint('returned', { queue: name.forgetQueue, ready: readyAfterClose });
+
+      const summary = {
+        confirmed: autoConfirmed,
+        autoAckExit: auto.exitCode,
+        autoAckDelivered: received(auto),
+        autoAckQueueAfterCrash: autoQueueAfterCrash,
+        autoAckRows: autoRows,
+        autoAckLost: autoLost,
+        manualExit: run1.exitCode,
+        manualRows,
+        manualLost,
+        manualRedelivered,
+        unackedWhileOpen,
+        readyAfterClose,
+      };
+      return {
+        lines: [summaryLine(ctx.lab, summary)],
+        checks: [
+          check('autoAckExit', 137, auto.exitCode),
+          check('autoAckQueueAfterCrash', 0, autoQueueAfterCrash),
+          checkAtLeast('autoAckLost', 1, autoLost),
+          check('manualExit', 137, run1.exitCode),
+          check('manualLost', 0, manualLost),
+          checkAtLeast('manualRedelivered', 1, manualRedelivered),
+          check('unackedWhileOpen', FORGET_PREFETCH, unackedWhileOpen),
+          check('readyAfterClose', forgetConfirmed, readyAfterClose),
+        ],
+        facts: {
+          published: { auto: autoConfirmed, manual: manualConfirmed, forget: forgetConfirmed },
+          prefetch: { auto: PREFETCH, manual: PREFETCH, forget: FORGET_PREFETCH },
+          autoAckDeliveredBeforeCrash: received(auto),
+          manualReadyAfterCrash: readyAfterManualCrash,
+          manualRun2Exit: run2?.exitCode ?? null,
+          manualQueueAfter,
+          forgetWhileOpen: { ready: whileOpen.ready, consumers: whileOpen.consumers },
+          receivedByForgettingConsumer: receivedByForget,
+          forgetExit: forget.exitCode,
+        },
+      };
+    } finally {
+      for (const c of ahead) c.drop();
+    }
   },
 };
 
@@ -191,21 +178,33 @@ async function publish(ctx: LabContext, name: AckNames, phase: Phase, count: num
   return confirmed;
 }
 
-function consumer(
-  ctx: LabContext,
-  name: string,
-  phase: Phase,
-  args: string[],
-  prefetch = String(PREFETCH),
-): Promise<ChildRun> {
-  ctx.progress(
-    `${name}: ${phase === 'auto' ? 'noAck=true' : phase === 'manual' ? 'manual ack' : 'never acks'}, prefetch ${prefetch}`,
-  );
-  return runChild(ctx, name, CONSUMER, {
-    args: ['--phase', phase, '--prefetch', prefetch, ...args],
+/** a consumer process started ahead: connected now, it consumes once `start` is called (`drop`: never) */
+interface Ahead {
+  /** let it consume, with more arguments known only now; resolves when it has ended */
+  start(more?: string[]): Promise<ChildRun>;
+  /** end it unstarted (no-op once started) */
+  drop(): void;
+}
+
+function consumerAhead(ctx: LabContext, name: string, phase: Phase, args: string[], prefetch: number): Ahead {
+  const go = deferred<string[]>();
+  const run = runChild(ctx, name, CONSUMER, {
+    args: ['--phase', phase, '--prefetch', String(prefetch), ...args],
     names: names(ctx.names),
     timeoutMs: 30_000,
+    startWhen: go.promise,
   });
+  run.catch(() => {}); // one that is dropped, or never awaited after a failure
+  return {
+    start(more = []) {
+      ctx.progress(
+        `${name}: ${phase === 'auto' ? 'noAck=true' : phase === 'manual' ? 'manual ack' : 'never acks'}, prefetch ${prefetch}`,
+      );
+      go.resolve(more);
+      return run;
+    },
+    drop: () => go.reject(new Error(`${name} not needed`)),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 /** auto-ack-loss's metadata: cheap to import (the CLI lists and describes labs from it); its code loads when it runs. */
 import { defineLab } from '../../src/lab.js';
 
-import { CRASH_AFTER, FORGET_PREFETCH, MESSAGES, PREFETCH } from './names.js';
+import { CRASH_AFTER, FLOOR_MS, FORGET_PREFETCH, MESSAGES, PREFETCH } from './names.js';
 import { faults } from './faults.js';
 import { checkpoints } from './checkpoints.js';
 
@@ -13,10 +13,9 @@ export const meta = defineLab({
     `the broker ignores without acks) is SIGKILLed after ${CRASH_AFTER} rows: the queue is empty and the table holds fewer ` +
     'rows than were confirmed — the lost count is confirmed minus rows. The same with manual ack (row committed, then ' +
     'ack) loses nothing: the unacked messages come back with redelivered=true and a second process finishes them. A ' +
-    `third consumer that never acks holds ${FORGET_PREFETCH} messages unacked in the broker's statistics while its ` +
-    'channel lives (read from a sample that counts a marker published after it went idle); when it closes they ' +
-    'are ready again.',
-  floorMs: 0,
+    `third consumer that never acks holds ${FORGET_PREFETCH} messages while its channel lives: they are not ready, and ` +
+    'once it closes the channel they are ready again (both counts from passive declares).',
+  floorMs: FLOOR_MS,
   options: {},
   checks: [
     'autoAckExit',

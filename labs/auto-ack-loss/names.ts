@@ -9,6 +9,15 @@ export const CRASH_AFTER = 5;
 /** the third consumer's prefetch, and how many messages wait for it */
 export const FORGET_PREFETCH = 5;
 export const FORGET_MESSAGES = 10;
+/** a consumer's business work per message, before its row is committed */
+export const WORK_MS = 20;
+/** no delivery for this long: the broker has sent the forgetting consumer what its prefetch allows */
+export const IDLE_MS = 300;
+/**
+ * The waits the experiment makes (the bench's floor): the work of every row committed — CRASH_AFTER per crashed
+ * consumer, the rest of the manual queue in the second — and the forgetting consumer's quiet period.
+ */
+export const FLOOR_MS = (2 * CRASH_AFTER + (MESSAGES - CRASH_AFTER)) * WORK_MS + IDLE_MS;
 
 export function names(n: Names) {
   return {
