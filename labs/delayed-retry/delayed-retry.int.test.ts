@@ -33,7 +33,7 @@ describe('delayed-retry lab against the real broker', () => {
         typeDelays: 'disabled=none all=reject,nack failed=reject returned=nack',
         minRequired: 'argument=not delayed policy=refused',
         policyMaxBelowMin: 'refused',
-        maxDefaultsToMin: '1,1,1',
+        maxDefaultsToMin: 'x-delivery-count 2, then 0',
         policyTypeWins: 'reject=immediate nack=delayed',
         lowerMinWins: 'argument-lower=1000 policy-lower=1000',
         unlimitedLimitDelays: 'nack=delayed reject=delayed',

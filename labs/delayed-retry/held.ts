@@ -59,10 +59,12 @@ export async function holdOne(ctx: LabContext, queue: string, holdMs: number): P
   // showed messages=1 ready=1 unacked=0, so only ready=0 with messages=1 marks a sample as later than the
   // reject (a wait for messages=1 unacked=0 alone took that stale sample on a busy machine and failed a
   // correct run). A message that was not held stays ready: no sample matches, the last one says ready=1.
+  // a look every half second: two per sample (collect_statistics_interval 1 s on mqlab's services), not four
   const sample = await ctx.mgmt.queueWhen(
     queue,
     (q) => q.messages === 1 && q.ready === 0 && q.unacked === 0,
     holdMs - 800,
+    500,
   );
   const stats = sample
     ? `messages=${sample.messages} ready=${sample.ready} unacked=${sample.unacked}`

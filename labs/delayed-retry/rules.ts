@@ -1,37 +1,53 @@
 /**
  * The rules of 4.3's native delayed retry beyond one type, measured one queue each (one message
- * per queue, its returns timed from delivery timestamps):
+ * per queue; each return judged by what the queue hands over next, marker.ts):
  *
  * - the four types: which returns each delays: reject(requeue) is a failed delivery, nack(requeue)
  *   a plain return (rabbit_fifo should_delay0, v4.3.5: all → both, failed → reject, returned → nack);
  * - min is required: a queue argument type without min means disabled; a policy without min is refused;
  *   a policy whose max is below its min is refused;
- * - max defaults to min: reject three times, the third wait is still min (not 3 × min);
+ * - max defaults to min: a message at x-delivery-count 2 waits no longer than a fresh one (marker.ts);
  * - a policy's type wins over the queue argument, and of min (max) the lower of policy and argument wins;
  * - x-delivery-limit -1 (no limit): read in the source, handle_aux turns a return into a fresh
  *   enqueue that skips the delay when the limit is off; but the 0.9.1 client sends its returns with
  *   ra:pipeline_command (rabbit_fifo_client send_command, v4.3.5: the aux cast is commented out),
  *   so that path is not taken: measured on 4.3.6, the nack is delayed like the reject.
+ *
+ * Delayed or not is the broker's order, not a time (marker.ts); only how long a delayed return
+ * waited (lowerMinWins: 1000 or 3000 ms) is read from timestamps, with the margin the two minima give.
  */
 import type { LabContext } from '../../src/lab.js';
 import type { QueueSpec, PolicySpec } from '../../src/broker/topology.js';
-import { closeChannel } from '../../src/broker/broker.js';
 import { EnvError } from '../../src/errors.js';
-import { deferred, gapsMs } from '../../src/time.js';
 import type { RetryNames } from './names.js';
+import { judgeReturns, returnedTogether, type Action, type Judged } from './marker.js';
 
-/**
- * the minimum of the type, policy and limit queues: a redelivery sooner than this was not delayed
- * (a redelivery without delay took up to 5xx ms on a loaded 2-core machine: 500 was too close)
- */
+/** the minimum of the type, policy and limit queues */
 export const RULE_MIN_MS = 1000;
-/** the max-default queue's minimum (three rejects: min each time when max defaults to it, else min, 2 × min, 3 × min) */
+/** the max-default queue's minimum (at x-delivery-count 2: min when max defaults to it, 2 × min when max is 3 × min) */
 export const MAX_DEFAULT_MIN_MS = 600;
 /** the larger value of the two precedence queues */
 export const RULE_HIGH_MS = 3000;
 
 export const TYPES = ['disabled', 'all', 'failed', 'returned'] as const;
-type Action = 'reject' | 'nack';
+
+/**
+ * How long one queue's returns may take, all told: its waits (at most RULE_HIGH_MS each) plus, per
+ * delivery, the 30 s a loaded cluster's answer may take (the broker's own bound on a queue command:
+ * rabbit_fifo_client COMMAND_TIMEOUT, v4.3.5). A bound, not a verdict: no check reads it.
+ */
+const boundFor = (deliveries: number) => deliveries * (RULE_HIGH_MS + 30_000);
+
+/**
+ * The management API shows a policy on its queue once the PUT has answered (the PUT updates the
+ * queue record, then the queue's state machine, before it returns: rabbit_policy
+ * update_matched_objects → rabbit_quorum_queue policy_changed → ra:process_command, v4.3.5).
+ * One look after the PUT; if it is not there yet, look again once a second for one quorum-queue
+ * tick (5 s, TICK_INTERVAL v4.3.5, when the queue re-applies a policy it missed).
+ */
+const POLICY_SHOWN_MS = 5000;
+/** a policy PUT or DELETE: the request's own 30 s for the record, plus the broker's 30 s for each queue it changes (one) */
+const POLICY_REQUEST_MS = 60_000;
 
 const retry = (
   type: string,
@@ -82,52 +98,19 @@ export function rulesPolicies(ctx: LabContext, name: RetryNames): PolicySpec[] {
   ];
 }
 
-/** one message on `queue`, returned with each action in turn, then acked: the waits before each redelivery */
-export async function returnGaps(ctx: LabContext, queue: string, actions: readonly Action[]): Promise<number[]> {
-  const at: number[] = [];
-  const done = deferred();
-  const channel = await ctx.broker.newChannel();
-  const consumer = await ctx.broker.consume(
-    queue,
-    (m) => {
-      at.push(ctx.now());
-      const action = actions[at.length - 1];
-      if (action === 'reject') return m.reject(true);
-      if (action === 'nack') return m.nack(true);
-      m.ack();
-      done.resolve();
-    },
-    { prefetch: 1, channel },
-  );
-  const id = `m-${queue.split('.').pop()}`;
-  await ctx.broker.sendConfirmed(queue, id, { messageId: id });
-  await ctx.within(
-    Promise.race([done.promise, consumer.failure]),
-    30_000,
-    `${actions.length + 1} deliveries of ${id} on ${queue}`,
-  );
-  await consumer.cancel();
-  await closeChannel(channel);
-  return gapsMs(at);
-}
-
-/** delayed (the wait reached `min`) or immediate */
-export const waited = (gapMs: number | undefined, min: number) =>
-  gapMs === undefined ? 'missing' : gapMs >= min ? 'delayed' : 'immediate';
-
 /** PUT a policy the broker should refuse; 'refused' (HTTP 4xx, its text kept) or 'accepted' (then deleted) */
 export async function policyVerdict(
   ctx: LabContext,
   p: PolicySpec,
 ): Promise<{ verdict: 'refused' | 'accepted'; text: string }> {
   try {
-    await ctx.mgmt.putPolicy(p);
+    await ctx.mgmt.putPolicy(p, POLICY_REQUEST_MS);
   } catch (err) {
     if (err instanceof EnvError && /HTTP 4\d\d/.test(err.message))
       return { verdict: 'refused', text: err.message.replace(/^.*?HTTP /, 'HTTP ') };
     throw err;
   }
-  await ctx.mgmt.deletePolicy(p.name);
+  await ctx.mgmt.deletePolicy(p.name, POLICY_REQUEST_MS);
   return { verdict: 'accepted', text: '' };
 }
 
@@ -135,7 +118,7 @@ export interface RuleVerdicts {
   typeDelays: string;
   minRequired: string;
   policyMaxBelowMin: string;
-  maxDefaultsToMin: number[];
+  maxDefaultsToMin: string;
   policyTypeWins: string;
   lowerMinWins: string;
   unlimitedLimitDelays: string;
@@ -174,45 +157,52 @@ export async function runRules(
   const policies = breakRules(queues, rulesPolicies(ctx, name), refusals);
   await declare(queues);
   const all = rulesPolicies(ctx, name);
+  const put: string[] = [];
   try {
-    for (const p of policies) await ctx.mgmt.putPolicy(p);
+    for (const p of policies) {
+      put.push(p.name); // deleted at the end even if its PUT timed out after the broker took it
+      await ctx.mgmt.putPolicy(p, POLICY_REQUEST_MS);
+    }
     for (const p of policies) {
       const queue = p.name === all[0]!.name ? name.policyType : name.policyMin;
-      if (!(await ctx.mgmt.queueWhen(queue, (q) => q.policy === p.name, 10_000)))
-        ctx.progress(`policy ${p.name} not shown on ${queue} after 10 s`);
+      const shown = (await ctx.mgmt.queue(queue))?.policy === p.name;
+      if (!shown && !(await ctx.mgmt.queueWhen(queue, (q) => q.policy === p.name, POLICY_SHOWN_MS, 1000)))
+        ctx.progress(`policy ${p.name} not shown on ${queue} ${POLICY_SHOWN_MS / 1000} s after its PUT answered`);
     }
+    const judge = (queue: string, actions: Action[], min = RULE_MIN_MS) =>
+      judgeReturns(ctx, queue, actions, min, boundFor(actions.length + 1));
     const [types, noMin, maxDefault, policyType, policyMin, unlimited] = await Promise.all([
-      Promise.all(TYPES.map((t) => returnGaps(ctx, name.type(t), ['reject', 'nack']))),
-      returnGaps(ctx, name.noMin, ['reject']),
-      returnGaps(ctx, name.maxDefault, ['reject', 'reject', 'reject']),
-      returnGaps(ctx, name.policyType, ['reject', 'nack']),
-      returnGaps(ctx, name.policyMin, ['reject']),
-      returnGaps(ctx, name.unlimited, ['nack', 'reject']),
+      Promise.all(TYPES.map((t) => judge(name.type(t), ['reject', 'nack']))),
+      judge(name.noMin, ['reject']),
+      returnedTogether(ctx, name.maxDefault, boundFor(5)),
+      judge(name.policyType, ['reject', 'nack']),
+      judge(name.policyMin, ['reject']),
+      judge(name.unlimited, ['nack', 'reject']),
     ]);
     const [withoutMin, maxBelowMin] = [
       await policyVerdict(ctx, refusals.withoutMin),
       await policyVerdict(ctx, refusals.maxBelowMin),
     ];
-    const delayedActions = (g: number[]) =>
-      (['reject', 'nack'] as const).filter((_, i) => waited(g[i], RULE_MIN_MS) === 'delayed').join(',') || 'none';
-    const minOf = (g: number | undefined) =>
-      g === undefined
-        ? 'missing'
-        : g >= RULE_HIGH_MS
-          ? String(RULE_HIGH_MS)
-          : g >= RULE_MIN_MS
-            ? String(RULE_MIN_MS)
-            : 'none';
+    const v = (j: Judged[], i: number) => j[i]?.verdict ?? 'missing';
+    const delayedActions = (j: Judged[]) =>
+      j
+        .filter((r) => r.verdict === 'delayed')
+        .map((r) => r.action)
+        .join(',') || 'none';
+    // a delayed return waited RULE_MIN_MS or RULE_HIGH_MS: never less (the broker is not early), so
+    // a wait of RULE_HIGH_MS or more is read as the higher; the lower one may come that much late
+    const minOf = (r: Judged | undefined) =>
+      r?.verdict !== 'delayed' ? 'none' : r.gapMs >= RULE_HIGH_MS ? String(RULE_HIGH_MS) : String(RULE_MIN_MS);
     return {
       typeDelays: TYPES.map((t, i) => `${t}=${delayedActions(types[i]!)}`).join(' '),
-      minRequired: `argument=${waited(noMin[0], RULE_MIN_MS) === 'delayed' ? 'delayed' : 'not delayed'} policy=${withoutMin.verdict}`,
+      minRequired: `argument=${v(noMin, 0) === 'delayed' ? 'delayed' : 'not delayed'} policy=${withoutMin.verdict}`,
       policyMaxBelowMin: maxBelowMin.verdict,
-      maxDefaultsToMin: maxDefault.map((g) => Math.floor(g / MAX_DEFAULT_MIN_MS)),
-      policyTypeWins: `reject=${waited(policyType[0], RULE_MIN_MS)} nack=${waited(policyType[1], RULE_MIN_MS)}`,
+      maxDefaultsToMin: `x-delivery-count ${maxDefault.order.join(', then ')}`,
+      policyTypeWins: `reject=${v(policyType, 0)} nack=${v(policyType, 1)}`,
       lowerMinWins: `argument-lower=${minOf(policyType[1])} policy-lower=${minOf(policyMin[0])}`,
-      unlimitedLimitDelays: `nack=${waited(unlimited[0], RULE_MIN_MS)} reject=${waited(unlimited[1], RULE_MIN_MS)}`,
+      unlimitedLimitDelays: `nack=${v(unlimited, 0)} reject=${v(unlimited, 1)}`,
       facts: {
-        gapsMs: {
+        returns: {
           types: Object.fromEntries(TYPES.map((t, i) => [t, types[i]])),
           noMin,
           maxDefault,
@@ -225,6 +215,6 @@ export async function runRules(
       },
     };
   } finally {
-    for (const p of all) await ctx.mgmt.deletePolicy(p.name);
+    for (const p of put) await ctx.mgmt.deletePolicy(p, POLICY_REQUEST_MS);
   }
 }
