@@ -93,6 +93,71 @@ const namesOutside = (page: Page) =>
       .map((g) => g.getAttribute('data-node')),
   );
 
+/** the graph's nodes whose name is not drawn in full (its lines joined are not the node's name): none */
+const namesCut = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('svg.graph .g-node')]
+      .filter((g) => {
+        const drawn = [...g.querySelector('.g-name')!.childNodes]
+          .filter((c) => c.nodeName !== 'title')
+          .map((c) => c.textContent)
+          .join('');
+        return drawn !== g.getAttribute('data-node')!.slice(2);
+      })
+      .map((g) => g.getAttribute('data-node')),
+  );
+
+/**
+ * the graph's edge labels that overlap something, as drawn on screen: another text of the graph (a
+ * label, a name, a note, a count), a node's box, or an edge's line (points 2 px apart along every path)
+ */
+const labelsOverlapping = (page: Page) =>
+  page.evaluate(() => {
+    const svg = document.querySelector('svg.graph')!;
+    const box = (el: Element) => el.getBoundingClientRect();
+    const meet = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    const labels = [...svg.querySelectorAll('.g-edge-label')];
+    const others = [...svg.querySelectorAll('.g-node text, .g-node rect, .g-edge-label')];
+    const m = (svg as SVGSVGElement).getScreenCTM()!;
+    const points = [...svg.querySelectorAll<SVGPathElement>('path.g-edge')].flatMap((p) => {
+      const out: { x: number; y: number; edge: string }[] = [];
+      for (let d = 0; d <= p.getTotalLength(); d += 2) {
+        const q = p.getPointAtLength(d);
+        out.push({
+          x: m.a * q.x + m.c * q.y + m.e,
+          y: m.b * q.x + m.d * q.y + m.f,
+          edge: `${p.dataset.from}>${p.dataset.to}`,
+        });
+      }
+      return out;
+    });
+    const found: string[] = [];
+    for (const l of labels) {
+      const r = box(l);
+      for (const o of others)
+        if (o !== l && meet(r, box(o)) && !(o.closest('.g-node') && o.tagName === 'text' && !o.textContent?.trim()))
+          found.push(`${l.textContent} × ${o.textContent || o.closest('.g-node')?.getAttribute('data-node')}`);
+      const hit = points.find((q) => q.x > r.left + 1 && q.x < r.right - 1 && q.y > r.top + 1 && q.y < r.bottom - 1);
+      if (hit) found.push(`${l.textContent} × edge ${hit.edge}`);
+    }
+    return found;
+  });
+
+/** how far down the viewport the bench's essentials end: the graph with its player, the step, the message, the business rows */
+const essentials = (page: Page) =>
+  page.evaluate(() => {
+    const bottom = (sel: string) => Math.round(document.querySelector(sel)!.getBoundingClientRect().bottom);
+    return {
+      graph: bottom('#stage'),
+      player: bottom('#player'),
+      step: Math.max(bottom('#step-title'), bottom('#step-desc')),
+      message: Math.max(bottom('#message-head'), bottom('#message')),
+      business: Math.max(bottom('#business-head'), bottom('#business')),
+      height: innerHeight,
+    };
+  });
+
 /** the queues whose policy lines are drawn wider than their box (their ids): none */
 const policyOutside = (page: Page) =>
   page.evaluate(() =>
@@ -195,6 +260,13 @@ describe('the bench: --live and the player in headless Chromium', () => {
       if (!shotMidRun && /before-retry/.test(title)) {
         await page.waitForTimeout(1200); // the management API's counts catch up while paused
         await shoot(page, 'live-retry-dlq-1280.png', { width: 1280, height: 720 });
+        // at 1280×720 the graph, the step, the message and the business rows are all above the fold
+        const fold = await essentials(page);
+        for (const [part, y] of Object.entries(fold))
+          expect(y, `${part}: ${JSON.stringify(fold)}`).toBeLessThanOrEqual(720);
+        // the dead-letter loop's labels (work → retry, retry → work) overlap nothing
+        expect(await labelsOverlapping(page)).toEqual([]);
+        expect(await page.locator('svg.graph .g-edge-label').count()).toBeGreaterThanOrEqual(2);
         expect(await page.locator(`#counts tr[data-queue="${NS}.orders.retry"] td:nth-child(2)`).innerText()).toMatch(
           /^[01]$/,
         );
@@ -385,6 +457,66 @@ describe('the bench: --live and the player in headless Chromium', () => {
     expect(width).toBeGreaterThan(1700);
   }, 120_000);
 
+  it('outbox in the player: a token per published copy, as many in the queue as the broker counted at each pause, the duplicate skipped', async () => {
+    const file = path.join(dir, 'outbox.html');
+    const r = await mqlab(['outbox', '--namespace', NS, '--html', file]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const queue = n.q('me12.outbox.orders');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto('file://' + file);
+    const total = Number(/\/ (\d+)/.exec(await page.locator('#step-no').innerText())?.[1]);
+    await page.keyboard.press('Home');
+    const node = page.locator(`svg.graph [data-node="q:${queue}"]`);
+    const inQueue = () =>
+      page
+        .locator(`svg.graph .token[data-at="q:${queue}"]`)
+        .evaluateAll((els) => els.map((e) => e.querySelector('text')!.textContent).sort());
+    const pauses: { title: string; table: string; node: string | null; tokens: string[] }[] = [];
+    let skip: { title: string; skipped: string[]; applied: string[] } | null = null;
+    for (let i = 0; i < total; i++) {
+      const title = await page.locator('#step-title').innerText();
+      // at a pause the counts are the broker's at that moment (queue.declare at the pause)
+      if (/^pause: /.test(title))
+        pauses.push({
+          title,
+          table: await page.locator(`#counts tr[data-queue="${queue}"] td:nth-child(2)`).innerText(),
+          node: await node.locator('[data-count=ready]').textContent(),
+          tokens: await inQueue(),
+        });
+      if (/duplicate skipped/.test(title))
+        skip = {
+          title,
+          skipped: await page.locator('svg.graph .token.skipped text').allTextContents(),
+          applied: await page.locator('svg.graph .token.done:not(.skipped) text').allTextContents(),
+        };
+      if (/^pause: relayed/.test(title)) {
+        await shoot(page, 'player-outbox-1280.png', { width: 1280, height: 720 });
+        const fold = await essentials(page);
+        for (const [part, y] of Object.entries(fold))
+          expect(y, `${part}: ${JSON.stringify(fold)}`).toBeLessThanOrEqual(720);
+        await shoot(page, 'player-outbox-1920.png', { width: 1920, height: 1080 });
+        await page.setViewportSize({ width: 1280, height: 720 });
+      }
+      await page.keyboard.press('ArrowRight');
+    }
+    expect(pauses.map((p) => p.title)).toEqual([
+      'pause: committed',
+      'pause: relay-crashed',
+      'pause: relayed',
+      'pause: consumed',
+    ]);
+    for (const p of pauses) {
+      expect(Number(p.table), JSON.stringify(p)).toBe(p.tokens.length);
+      expect(p.node, JSON.stringify(p)).toBe(`ready ${p.tokens.length}`);
+    }
+    // relayed: order 2 twice (relay-run1's copy, confirmed before it was killed, and relay-run2's)
+    expect(pauses[2]?.tokens).toEqual(['1', '2#1', '2#2']);
+    // the consumer applied the first copy and skipped the second as a duplicate
+    expect(skip?.skipped, JSON.stringify(skip)).toEqual(['2#2']);
+    expect(skip?.applied.sort(), JSON.stringify(skip)).toEqual(expect.arrayContaining(['1', '2#1']));
+    expect(await namesCut(page)).toEqual([]);
+  }, 120_000);
+
   it('mqlab all --live --jobs 4: a button per lab as it starts, each with its verdict when it ends; the server closes', async () => {
     // the workshop's labs (docs/workshop.md) four at once; the others are SKIP with --skip (each lab's own test runs it)
     const kept = ['retry', 'consumer-crash', 'outbox', 'retry-dlq'];
@@ -429,10 +561,12 @@ describe('the bench: --live and the player in headless Chromium', () => {
         .map((l) => l.lab)
         .sort(),
     ).toEqual([...kept].sort());
-    // each lab's graph: every name inside its box
+    // each lab's graph: every name inside its box, in full (no ellipsis), no edge label over anything
     for (const lab of kept) {
       await page.locator('#labs-nav button', { hasText: new RegExp(`^${lab} `) }).click();
       expect(await namesOutside(page), lab).toEqual([]);
+      expect(await labelsOverlapping(page), lab).toEqual([]);
+      expect(await namesCut(page), lab).toEqual([]);
     }
     // a lab's button opens that lab's bench: its verdict and its own namespaced queues
     await page.locator('#labs-nav button', { hasText: /^outbox / }).click();

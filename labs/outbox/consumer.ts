@@ -31,7 +31,9 @@ export async function consumeAll(
     async (m) => {
       const eventId = text(m.headers.eventId ?? m.messageId);
       const orderId = text(m.headers.orderId);
-      ctx.log.emit('consumer', { eventId, orderId, redelivered: m.redelivered, status: 'received' });
+      // which publish this copy came from (relay.ts): shown, never used to dedupe
+      const copy = m.headers.publishId === undefined ? {} : { publishId: text(m.headers.publishId) };
+      ctx.log.emit('consumer', { eventId, orderId, ...copy, redelivered: m.redelivered, status: 'received' });
       const outcome = await ctx.db.begin(async (sql) => {
         if (dedupe) {
           const claimed =
@@ -43,7 +45,7 @@ export async function consumeAll(
       });
       m.ack();
       seen.push({ eventId, orderId, redelivered: m.redelivered, outcome });
-      ctx.log.emit('consumer', { eventId, orderId, status: outcome });
+      ctx.log.emit('consumer', { eventId, orderId, ...copy, status: outcome });
       if (seen.length === count) all.resolve();
     },
     { prefetch: 1, channel: await ctx.broker.newChannel() },

@@ -3,6 +3,10 @@
  * publish it with a confirm, then mark it sent.
  *
  *   --crash-after-confirm K  SIGKILL itself after the Kth confirm, before marking that row sent
+ *
+ * Each publish carries `publishId` = <this relay's process>/<its publish number> (a header, beside the
+ * event id the consumer dedupes on), so a copy published again can be told from the first one where it
+ * is received (the bench draws one token per copy). Nothing decides on it.
  */
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/child-runtime.js';
@@ -29,6 +33,7 @@ const unsent = await rt.db<
 >`SELECT id, event_id, order_id, payload FROM ${rt.db(name.outbox)} WHERE sent_at IS NULL ORDER BY id`;
 rt.emit('relay', { unsent: unsent.length, status: 'started' });
 let confirms = 0;
+let publishes = 0;
 
 const crash = async (fields: Record<string, unknown>) => {
   rt.emit('relay', { ...fields, status: 'crash_injected' });
@@ -36,11 +41,18 @@ const crash = async (fields: Record<string, unknown>) => {
   process.kill(process.pid, 'SIGKILL');
 };
 const publish = async (row: (typeof unsent)[number]) => {
+  const publishId = `${rt.process}/${++publishes}`;
   await rt.broker.sendConfirmed(name.queue, String(row.payload), {
     messageId: String(row.event_id),
-    headers: { eventId: row.event_id, orderId: row.order_id },
+    headers: { eventId: row.event_id, orderId: row.order_id, publishId },
   });
-  rt.emit('relay', { eventId: row.event_id, orderId: row.order_id, destination: name.queue, status: 'confirmed' });
+  rt.emit('relay', {
+    eventId: row.event_id,
+    orderId: row.order_id,
+    publishId,
+    destination: name.queue,
+    status: 'confirmed',
+  });
 };
 const mark = async (row: (typeof unsent)[number]) => {
   await rt.db`UPDATE ${rt.db(name.outbox)} SET sent_at = now() WHERE id = ${row.id}`;

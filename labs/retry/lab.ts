@@ -46,7 +46,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const handle = async (m: Delivery) => {
       const id = m.messageId ?? '';
       const attempt = Number(m.headers.attempt);
-      log.emit('consumer', {
+      const received = log.emit('consumer', {
         messageId: id,
         destination: name.work,
         attempt,
@@ -61,7 +61,8 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
         if (id === 'healthy') seen.healthy += 1;
         if (id === 'transient') {
           transientAttempts.push(attempt);
-          transientAt.push(ctx.now());
+          // the receipt's own timestamp: the page measures the same wait from the same event
+          transientAt.push(Date.parse(received.fields.timestamp ?? ''));
           if (attempt < MAX_ATTEMPTS) {
             // the copy must be safe at the broker before the original delivery is settled
             await broker.sendConfirmed(policy.retryQueue, id, {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildGraph, deadLetterEdges, queueNotes } from './graph.js';
+import { buildGraph, deadLetterEdges, nameLines, queueNotes, tokenRowsFor } from './graph.js';
+import { ARC_CHAR_W, wrapWords } from './graph-arcs.js';
 import { graphSvg } from './graph-svg.js';
 import type { Topology } from '../broker/topology.js';
 
@@ -59,5 +60,43 @@ describe('the topology as a graph', () => {
     const svg = graphSvg(g);
     expect(svg.match(/data-count="ready"/g)).toHaveLength(2);
     expect(svg).toContain('data-node="p:consumer-run1"');
+  });
+
+  it('a long name wraps at its dots into even lines, never cut', () => {
+    expect(nameLines('h22.orders.work', 310)).toEqual(['h22.orders.work']);
+    expect(nameLines('h22.me12.outbox.orders', 310)).toEqual(['h22.me12.', 'outbox.orders']);
+    expect(nameLines('tw-s10.me12.retry.hold.target', 310).join('')).toBe('tw-s10.me12.retry.hold.target');
+    // a part longer than a line is split anywhere
+    const lines = nameLines('averyveryverylongnamespacewithoutdots.q', 200);
+    expect(lines.join('')).toBe('averyveryverylongnamespacewithoutdots.q');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(10);
+  });
+
+  it('tokens take the rows the page packs them in', () => {
+    expect(tokenRowsFor([], 294)).toBe(1);
+    expect(tokenRowsFor([100, 100], 294)).toBe(1);
+    expect(tokenRowsFor([124, 100, 88], 294)).toBe(2);
+    expect(tokenRowsFor([400], 294)).toBe(1);
+  });
+
+  it('dead-letter arcs between queues of a column: nested lanes, each label beside its arc where no other arc crosses', () => {
+    const g = buildGraph(retryDlq, ['producer', 'consumer']);
+    expect(g.arcs).toHaveLength(2);
+    const [inner, outer] = [...g.arcs].sort((a, b) => a.x - b.x);
+    const span = (a: typeof inner) => [Math.min(a!.ya, a!.yb), Math.max(a!.ya, a!.yb)] as const;
+    // the outer arc holds the inner one: it leaves higher and arrives lower
+    expect(span(outer)[0]).toBeLessThan(span(inner)[0]);
+    expect(span(outer)[1]).toBeGreaterThan(span(inner)[1]);
+    // the inner label lies between the outer arc's horizontal stretches, the outer label right of the inner one
+    const extent = (a: typeof inner) => {
+      const len = Math.max(...a!.label.lines.map((l) => l.length)) * ARC_CHAR_W;
+      return [a!.label.cy - len / 2, a!.label.cy + len / 2] as const;
+    };
+    expect(extent(inner)[0]).toBeGreaterThan(span(outer)[0]);
+    expect(extent(inner)[1]).toBeLessThan(span(outer)[1]);
+    expect(Math.min(...outer!.label.x)).toBeGreaterThan(inner!.right);
+    // the process column comes after the arcs' lanes
+    expect(g.nodes.find((n) => n.id === 'p:consumer')!.x).toBeGreaterThan(outer!.right);
+    expect(wrapWords('dead letter: rejected, expired', 2)).toEqual(['dead letter:', 'rejected, expired']);
   });
 });

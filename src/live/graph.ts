@@ -4,17 +4,25 @@
  * (with the reason they carry) as edges, and the run's processes beside them: those whose name says
  * they send (producer, relay, publisher) on the left, the others on the right; and what the run
  * showed beyond the data: room in a queue's node for the policy the run gave it, and the dead-letter
- * routes such a policy added (src/live/policy.ts). Pure geometry.
+ * routes such a policy added (src/live/policy.ts), and room for as many tokens as a node held at
+ * once. A name too long for its box wraps at its dots (never cut: a namespace says whose queue it
+ * is). Dead-letter routes between queues of one column are arcs on their right, each in its own
+ * lane, its label beside it where no other arc crosses (graph-arcs.ts). Pure geometry.
  */
 import type { Topology, QueueSpec } from '../broker/topology.js';
 import { text } from '../text.js';
+import { layoutArcs, type Arc } from './graph-arcs.js';
 
 export interface GraphNode {
   id: string;
   kind: 'exchange' | 'queue' | 'process';
   label: string;
+  /** the name as drawn: one line, or several when it is too long for the box (broken after its dots) */
+  name: string[];
   /** the lines under the name: type, TTL, limits, strategy */
   notes: string[];
+  /** rows kept for tokens (messages): as many as the run's steps put there at once, at least one */
+  tokenRows: number;
   /** queues: the lines kept under the notes for the policy in effect (the page fills them per step) */
   policyLines?: number;
   x: number;
@@ -37,6 +45,8 @@ export interface GraphExtras {
   /** per queue name: the policy lines its node keeps room for, and the longest, in characters */
   policyRoom?: Record<string, { lines: number; chars: number }>;
   policyEdges?: GraphEdge[];
+  /** per node id: the widths of the tokens it held at once, at each moment that had any (tokenWidth) */
+  tokens?: Record<string, number[][]>;
 }
 
 export interface Graph {
@@ -44,6 +54,8 @@ export interface Graph {
   height: number;
   nodes: GraphNode[];
   edges: GraphEdge[];
+  /** the dead-letter routes between queues of one column, laid out (an index into edges each) */
+  arcs: Arc[];
 }
 
 export const queueId = (name: string) => `q:${name}`;
@@ -51,22 +63,91 @@ export const exchangeId = (name: string) => `x:${name}`;
 export const processId = (lane: string) => `p:${lane}`;
 
 const ROW_GAP = 16;
-const NODE_H = 140;
-/** a process says its name, `process` and its state, and holds the deliveries it has: less room */
-const PROCESS_H = 130;
-const COL = { process: 150, exchange: 200, queue: 310, gap: 24, arcs: 100, bends: 36 };
-/** a process's name is 25 px bold (page-style.ts .g-name): about 16 px a character; its column fits the longest, up to a limit */
+const COL = { process: 150, exchange: 200, queue: 310, gap: 24, bends: 36 };
+/**
+ * a name is 25 px bold (page-style.ts .g-name): 15.9 px a character in DejaVu Sans Bold as Chromium
+ * draws it, 16.4 counted; a process's column fits the longest, up to a limit (then it wraps)
+ */
+export const NAME_CHAR_W = 16.4;
+const NAME_H = 30;
 const PROCESS_MAX_W = 250;
-const processWidth = (names: readonly string[]) =>
-  Math.min(PROCESS_MAX_W, Math.max(COL.process, ...names.map((n) => 24 + n.length * 17)));
+/** a process column: its longest name, up to a limit, and its widest token */
+const processWidth = (names: readonly string[], tokens: Record<string, number[][]>) =>
+  Math.max(
+    Math.min(PROCESS_MAX_W, Math.max(COL.process, ...names.map((n) => 24 + n.length * NAME_CHAR_W))),
+    ...names.flatMap((n) => (tokens[processId(n)] ?? []).flat().map((w) => w + 16)),
+  );
 /** a note's line (page-style.ts .g-note, 20 px) and about one character of it in DejaVu Sans */
 export const LINE_H = 24;
 const CHAR_W = 11.2;
 const QUEUE_MAX_W = 420;
+/** a token's pill (page-script.ts): 28 px tall, a row every 34 px, 16 + 12 px a character wide, 6 px apart */
+export const TOKEN_ROW = 34;
+export const tokenWidth = (label: string) => 16 + label.length * 12;
+const TOKEN_GAP = 6;
 
-/** a node tall enough for its name, `lines` lines of notes, a row of tokens and the counts */
-export const nodeHeight = (kind: GraphNode['kind'], lines: number) =>
-  kind === 'process' ? PROCESS_H : Math.max(NODE_H, 58 + (lines - 1) * LINE_H + 78);
+/**
+ * where a node's parts go, from its top: the name's baselines, the first note's, the first token
+ * row's top, the counts' (or state's) baseline, and its height
+ */
+export function nodeLayout(nameLines: number, lines: number, tokenRows: number) {
+  const name = Array.from({ length: nameLines }, (_, i) => 28 + i * NAME_H);
+  const note = 28 + (nameLines - 1) * NAME_H + 30;
+  // the row of tokens below the last line of text (a name with no notes: below the name)
+  const tokens = note - 30 + (lines ? (lines - 1) * LINE_H + 30 : 0) + 12;
+  const counts = tokens + Math.max(1, tokenRows) * TOKEN_ROW + 22;
+  return { name, note, tokens, counts, h: Math.max(120, counts + 14) };
+}
+
+/** a node tall enough for its name, `lines` lines of notes, its rows of tokens and the counts */
+export const nodeHeight = (nameLines: number, lines: number, tokenRows = 1) =>
+  nodeLayout(nameLines, lines, tokenRows).h;
+
+/**
+ * the name in lines that fit `w` px: broken after a dot, dash, underscore or colon (a part longer than
+ * a line anywhere), in as few lines as it takes, as even as they can be (`h22.me12.` / `outbox.orders`)
+ */
+export function nameLines(label: string, w: number): string[] {
+  const max = Math.max(4, Math.floor((w - 24) / NAME_CHAR_W));
+  if (label.length <= max) return [label];
+  const parts = (label.match(/[^.\-_:]+[.\-_:]*|[.\-_:]+/g) ?? [label]).flatMap((p) =>
+    p.length <= max ? [p] : (p.match(new RegExp(`.{1,${max}}`, 'g')) ?? [p]),
+  );
+  // best[i]: the lines for parts[i..]: fewest, then the shortest longest line
+  const best: { lines: string[]; longest: number }[] = [];
+  best[parts.length] = { lines: [], longest: 0 };
+  for (let i = parts.length - 1; i >= 0; i--) {
+    let line = '';
+    for (let j = i; j < parts.length; j++) {
+      line += parts[j];
+      if (line.length > max) break;
+      const rest = best[j + 1]!;
+      const cand = { lines: [line, ...rest.lines], longest: Math.max(line.length, rest.longest) };
+      const cur = best[i];
+      if (
+        !cur ||
+        cand.lines.length < cur.lines.length ||
+        (cand.lines.length === cur.lines.length && cand.longest < cur.longest)
+      )
+        best[i] = cand;
+    }
+  }
+  return best[0]?.lines ?? [label];
+}
+
+/** how many rows tokens of these widths take in a node whose inside is `inner` px wide (as the page packs them) */
+export function tokenRowsFor(widths: readonly number[], inner: number): number {
+  let rows = 1;
+  let room = inner;
+  for (const w of widths) {
+    if (w > room && room < inner) {
+      rows += 1;
+      room = inner;
+    }
+    room -= w + TOKEN_GAP;
+  }
+  return rows;
+}
 
 /** processes whose name says they send go left of the queues */
 export const sends = (lane: string) => /produc|publish|relay|sender|outbox|business/.test(lane);
@@ -136,15 +217,18 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
   const right = lanes.filter((l) => !sends(l));
   const room = extras.policyRoom ?? {};
   let x = 20;
-  let bottom = 20 + ROW_GAP + NODE_H;
+  let bottom = 20 + ROW_GAP + nodeHeight(1, 1);
   const nodes: GraphNode[] = [];
   type Item = { id: string; kind: GraphNode['kind']; label: string; notes: string[]; policyLines?: number };
+  const held = extras.tokens ?? {};
   const column = (items: Item[], w: number) => {
     if (items.length === 0) return;
     let y = 20;
     for (const it of items) {
-      const h = nodeHeight(it.kind, it.notes.length + (it.policyLines ?? 0));
-      nodes.push({ ...it, x, y, w, h });
+      const name = nameLines(it.label, w);
+      const tokenRows = Math.max(1, ...(held[it.id] ?? []).map((ws) => tokenRowsFor(ws, w - 16)));
+      const h = nodeHeight(name.length, it.notes.length + (it.policyLines ?? 0), tokenRows);
+      nodes.push({ ...it, name, tokenRows, x, y, w, h });
       y += h + ROW_GAP;
     }
     bottom = Math.max(bottom, y);
@@ -152,7 +236,7 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
   };
   column(
     left.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })),
-    processWidth(left),
+    processWidth(left, held),
   );
   const tail = (name: string) => name.split('.').slice(-2).join('.');
   const binds = (x: string) =>
@@ -192,16 +276,18 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
     })),
     Math.min(QUEUE_MAX_W, Math.max(COL.queue, Math.ceil(24 + policyChars * CHAR_W))),
   );
-  // room for the dead-letter arcs between queues, when there are any
-  if (edges.some((e) => e.from.startsWith('q:') && e.to.startsWith('q:'))) x += COL.arcs - COL.gap;
+  // the dead-letter arcs between queues, each in its lane, with their labels: their room
+  const arcs = layoutArcs(nodes, edges, { top: 20, bottom: bottom - ROW_GAP });
+  if (arcs.length) x = Math.max(x, Math.max(...arcs.map((a) => a.right)) + COL.gap);
   column(
     right.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })),
-    processWidth(right),
+    processWidth(right, held),
   );
   return {
     width: x,
-    height: bottom - ROW_GAP + 16,
+    height: Math.max(bottom - ROW_GAP, ...arcs.map((a) => a.bottom)) + 16,
     nodes,
     edges,
+    arcs,
   };
 }

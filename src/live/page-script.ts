@@ -21,6 +21,28 @@ export const BENCH_SCRIPT = String.raw`
   // a field that is an object or a list (a checkpoint's view) as JSON, not "[object Object]"
   const fieldText = (v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
   const kv = (el, fields) => { el.innerHTML = Object.entries(fields || {}).map(([k, v]) => '<dt>' + esc(k) + '</dt><dd>' + esc(fieldText(v)) + '</dd>').join(''); };
+  // a message's fields as a class reads them: what says where it is and how often it was tried first,
+  // keys with one value together (aggregateId · correlationId), the rest folded away
+  const FIRST = ['messageId', 'eventId', 'orderId', 'aggregateId', 'attempt', 'redelivered', 'deliveryCount', 'xDeath', 'publishId', 'at', 'error', 'reason'];
+  const groups = (fields) => {
+    const out = [];
+    for (const [k, v] of Object.entries(fields || {})) {
+      const t = String(fieldText(v)); const same = t.length > 3 && !/^(\d+|true|false)$/.test(t) && out.find((g) => g.v === t);
+      if (same) same.k.push(k); else out.push({ k: [k], v: t });
+    }
+    const rank = (g) => Math.min(...g.k.map((k) => (FIRST.includes(k) ? FIRST.indexOf(k) : 99)));
+    return out.map((g, i) => ({ ...g, i })).sort((a, b) => rank(a) - rank(b) || a.i - b.i).map((g) => ({ ...g, first: rank(g) < 99 }));
+  };
+  const items = (gs) => gs.map((g) => '<div class="kv-item"><dt>' + g.k.map(esc).join(' · ') + '</dt><dd>' + esc(g.v).replace(/,/g, ',<wbr>') + '</dd></div>').join('');
+  // the folded fields go last in the flow, as one more item ("4 more fields")
+  const moreFields = $('message-more');
+  function flow(el, fields, more) {
+    const gs = groups(fields); const first = more ? gs.filter((g) => g.first) : gs; const rest = more ? gs.filter((g) => !g.first) : [];
+    el.innerHTML = items(first);
+    if (!more) return;
+    more.hidden = rest.length === 0; more.querySelector('summary').textContent = rest.length + ' more field' + (rest.length === 1 ? '' : 's');
+    more.querySelector('dl').innerHTML = items(rest); el.appendChild(more);
+  }
 
   function readHash() {
     const m = /step=(\d+)/.exec(location.hash); const l = /lab=([\w-]+)/.exec(location.hash);
@@ -36,8 +58,28 @@ export const BENCH_SCRIPT = String.raw`
   function drawGraph(l) {
     if (shownGraph === l.graph) return;
     for (const a of [...anims.values()]) a.cancel();
-    $('stage').innerHTML = l.graph; shownGraph = l.graph;
+    $('stage').innerHTML = l.graph; shownGraph = l.graph; fit();
   }
+  // the graph as large as the screen lets it be beside the step panel, above the fold with its player:
+  // never below its minimum scale (its text 18 px on screen); where the panel has no room beside it,
+  // the panel goes below and the graph takes the width
+  function fit() {
+    const svg = $('stage').querySelector('svg.graph'); if (!svg) return;
+    const vb = svg.viewBox.baseVal; if (!vb || !vb.width) return;
+    const bench = document.querySelector('section.bench'); const stage = $('stage');
+    const frame = stage.offsetWidth - stage.clientWidth + 8; // borders and padding
+    const top = stage.getBoundingClientRect().top + scrollY;
+    const below = $('player').offsetHeight + 12;
+    const high = innerHeight - top - below - frame;
+    const panel = innerWidth >= 1600 ? 560 : 400;
+    const wide = bench.clientWidth - panel - 14 - frame - 2;
+    const least = vb.width * Number(svg.dataset.minScale || 1);
+    let w = Math.min(wide, (high * vb.width) / vb.height);
+    if (w < least) w = wide >= least ? least : Math.min(bench.clientWidth - frame, Math.max(least, (high * vb.width) / vb.height));
+    svg.style.width = Math.floor(w) + 'px'; svg.style.height = Math.floor((w * vb.height) / vb.width) + 'px';
+    $('stage').parentElement.style.width = Math.floor(w) + frame + 'px';
+  }
+  addEventListener('resize', fit);
   // the token's centre follows the route's edge paths (each runs from its data-from to its data-to)
   function moveAlong(svg, g, id, route, from, to, w) {
     const paths = [];
@@ -74,25 +116,26 @@ export const BENCH_SCRIPT = String.raw`
     const key = st.lab + ':' + st.step;
     for (const [id, a] of anims) if (a.key !== key) a.cancel();
     const layer = svg.querySelector('.tokens'); const seen = new Set(); const perNode = {};
+    const cur = s ? s.token || s.messageId : null;
     for (const [id, tok] of Object.entries(s ? s.tokens : {})) {
       const node = svg.querySelector('[data-node="' + CSS.escape(tok.at) + '"]'); if (!node) continue;
-      // pills from the node's right edge leftwards, a second row above when the first is full
+      // pills from the node's right edge leftwards, the next row below when one is full (graph.ts tokenRowsFor)
       const w = 16 + tok.label.length * 12;
       const row = perNode[tok.at] || (perNode[tok.at] = { x: Number(node.dataset.right), y: Number(node.dataset.cy) });
-      if (row.x - w < Number(node.dataset.x)) { row.x = Number(node.dataset.right); row.y -= 34; }
+      if (row.x - w < Number(node.dataset.x) && row.x < Number(node.dataset.right)) { row.x = Number(node.dataset.right); row.y += 34; }
       const x = row.x - w, y = row.y; row.x = x - 6;
       let g = layer.querySelector('[data-token="' + CSS.escape(id) + '"]');
       if (!g) { g = document.createElementNS('http://www.w3.org/2000/svg', 'g'); g.setAttribute('class', 'token'); g.dataset.token = id;
-        g.innerHTML = '<rect height="28" rx="14"></rect><text x="8" y="21"></text><title></title>'; layer.appendChild(g); }
-      g.querySelector('rect').setAttribute('width', w);
-      g.querySelector('text').textContent = tok.label; g.querySelector('title').textContent = id + ' at ' + tok.at.slice(2);
+        g.innerHTML = '<rect height="28" rx="14"></rect><text x="8" y="21"></text><line class="strike" x1="6" y1="14" y2="14"></line><title></title>'; layer.appendChild(g); }
+      g.querySelector('rect').setAttribute('width', w); g.querySelector('line').setAttribute('x2', w - 6);
+      g.querySelector('text').textContent = tok.label; g.querySelector('title').textContent = id.replace('@', ', publish ') + (tok.skipped ? ' (skipped as a duplicate)' : '') + ' at ' + tok.at.slice(2);
       const was = g.getAttribute('transform'); const m = was && /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(was);
       const moving = anims.get(id);
       if (moving) moving.final = [x, y];
-      else if (!(forward && !reduced && id === s.messageId && s.route && moveAlong(svg, g, id, s.route, m ? [Number(m[1]), Number(m[2])] : null, [x, y], w)))
+      else if (!(forward && !reduced && id === cur && s.route && moveAlong(svg, g, id, s.route, m ? [Number(m[1]), Number(m[2])] : null, [x, y], w)))
         g.setAttribute('transform', 'translate(' + x + ',' + y + ')');
       g.dataset.at = tok.at;
-      g.classList.toggle('done', tok.done); g.classList.toggle('current', id === s.messageId); seen.add(id);
+      g.classList.toggle('done', tok.done); g.classList.toggle('skipped', !!tok.skipped); g.classList.toggle('current', id === cur); seen.add(id);
     }
     layer.querySelectorAll('.token').forEach((g) => { if (!seen.has(g.dataset.token)) g.remove(); });
     svg.querySelectorAll('.g-node').forEach((n) => n.classList.remove('active'));
@@ -105,7 +148,8 @@ export const BENCH_SCRIPT = String.raw`
     l.queues.forEach((q, i) => {
       const n = svg.querySelector('[data-node="' + CSS.escape('q:' + q) + '"]'); if (!n || !s) return;
       const c = s.counts;
-      n.querySelector('[data-count=ready]').textContent = 'ready ' + num(c.ready && c.ready[i]);
+      const old = !!(c.readyBefore && c.readyBefore[i]); const r = n.querySelector('[data-count=ready]');
+      r.textContent = 'ready ' + num(c.ready && c.ready[i]) + (old ? '*' : ''); r.classList.toggle('stale', old);
       n.querySelector('[data-count=unacked]').textContent = 'unacked ' + num(c.unacked && c.unacked[i]);
       n.querySelector('[data-count=held]').textContent = 'held ' + num(c.held && c.held[i]);
       // the policy lines the graph keeps for this queue: the policy of the step's sample
@@ -128,14 +172,16 @@ export const BENCH_SCRIPT = String.raw`
     $('step-desc').textContent = s ? (s.description || (s.checkpoint ? 'checkpoint ' + s.checkpoint : '')) : '';
     const c = s ? s.counts : null;
     $('counts').innerHTML = '<tr><th>queue</th><th>ready</th><th>unacked</th><th>held</th></tr>' + l.queues.map((q, i) =>
-      '<tr data-queue="' + esc(q) + '"><td>' + esc(q).replace(/\./g, '.<wbr>') + '</td><td>' + num(c && c.ready && c.ready[i]) + '</td><td>' + num(c && c.unacked && c.unacked[i]) + '</td><td>' + num(c && c.held && c.held[i]) + '</td></tr>').join('');
+      '<tr data-queue="' + esc(q) + '"><td>' + esc(q).replace(/\./g, '.<wbr>') + '</td><td' + (c && c.readyBefore && c.readyBefore[i] ? ' class="stale">' + num(c.ready[i]) + '*' : '>' + num(c && c.ready && c.ready[i])) + '</td><td>' + num(c && c.unacked && c.unacked[i]) + '</td><td>' + num(c && c.held && c.held[i]) + '</td></tr>').join('');
     const at = (ms) => (ms === null ? 'no sample yet' : ms < 0 ? fmt(-ms) + ' before the first event' : '+' + fmt(ms));
-    $('counts-basis').textContent = (c && c.basis ? 'at the pause (' + at(c.readyAt) + '): ' + c.basis : c ? 'ready: queue.declare passive, sampled at ' + at(c.readyAt) + '; unacked, held: management API at ' + at(c.mgmtAt) + ' (refreshed by the broker, 1–3 s late)' : '') + (c && c.policy && c.policy.some((p) => p && p.length) ? '; policies: management API at ' + at(c.mgmtAt) + ' (about 2 s after a change)' : '');
-    $('message-head').textContent = s && s.messageId ? 'Message ' + (s.tokens[s.messageId] ? s.tokens[s.messageId].label : s.messageId) + ' (as its events said so far)' : 'Message';
-    kv($('message'), s && s.message ? s.message : {});
+    $('counts-basis').textContent = (c && c.basis ? 'at the pause (' + at(c.readyAt) + '): ' + c.basis : c ? 'ready: queue.declare passive, sampled at ' + at(c.readyAt) + '; unacked, held: management API at ' + at(c.mgmtAt) + ' (refreshed by the broker, 1–3 s late)' : '') + (c && c.policy && c.policy.some((p) => p && p.length) ? '; policies: management API at ' + at(c.mgmtAt) + ' (about 2 s after a change)' : '')
+      + (c && c.readyBefore && c.readyBefore.some(Boolean) ? '. * sampled before a message last entered or left that queue: it may not count every token drawn there' : '');
+    const tk = s ? s.tokens[s.token || s.messageId] : null;
+    $('message-head').innerHTML = s && s.messageId ? 'Message ' + esc(tk ? tk.label : s.messageId) + (tk && tk.skipped ? ', skipped as a duplicate' : '') + ' <span class="basis">as its events said</span>' : 'Message';
+    flow($('message'), s && s.message ? s.message : {}, moreFields);
     kv($('event'), s ? s.fields : {});
     $('business-from').textContent = s && s.business ? 'as ' + s.business.from + ' reported' : 'nothing reported yet';
-    kv($('business'), s && s.business ? s.business.fields : {});
+    flow($('business'), s && s.business ? s.business.fields : {}, null);
     const waiting = s && s.waiting && data.live && !st.ended && st.step === n - 1;
     $('continue').hidden = !(waiting && st.key && st.sent !== s.waiting);
     $('viewer-note').hidden = !(waiting && !st.key);
@@ -167,7 +213,10 @@ export const BENCH_SCRIPT = String.raw`
     // a step or a few forward (→, play, a live run's next steps): the step's message moves along its route
     const forward = !!shown && shown.lab === st.lab && st.step > shown.step && st.step - shown.step <= 3;
     shown = { lab: st.lab, step: st.step };
-    drawHeader(l); drawGraph(l); drawTokens(s, l, forward); drawPanel(s, l); drawCursor(s);
+    const head = document.querySelector('section.bench').getBoundingClientRect().top;
+    drawHeader(l); drawGraph(l);
+    if (document.querySelector('section.bench').getBoundingClientRect().top !== head) fit(); // the header changed height
+    drawTokens(s, l, forward); drawPanel(s, l); drawCursor(s);
     if (s) writeHash();
   }
   function go(i) {

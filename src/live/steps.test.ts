@@ -202,6 +202,69 @@ describe('the bench steps', () => {
     expect(steps[8]?.business).toEqual({ from: 'checkpoint after-consumer', fields: { business_rows: '0' } });
   });
 
+  it('a message published twice is two tokens, each where the broker has it; the second copy skipped as a duplicate', () => {
+    const q = { destination: 'orders' };
+    const o = (n: string, copy?: string) => ({
+      eventId: `evt-order-${n}`,
+      orderId: `order-${n}`,
+      ...(copy ? { publishId: copy } : {}),
+    });
+    const out = buildSteps({
+      events: [
+        ev('business', 0, { ...o('1'), status: 'committed_with_outbox_row' }),
+        ev('business', 1, { ...o('2'), status: 'committed_with_outbox_row' }),
+        ev('relay', 10, { ...o('1', 'relay-run1/1'), ...q, status: 'confirmed' }, 'relay-run1'),
+        ev('relay', 11, { ...o('1'), status: 'marked_sent' }, 'relay-run1'),
+        ev('relay', 12, { ...o('2', 'relay-run1/2'), ...q, status: 'confirmed' }, 'relay-run1'),
+        ev('relay', 13, { ...o('2'), status: 'crash_injected' }, 'relay-run1'),
+        ev('exit', 14, { status: 'exited', exitCode: '137', signal: 'SIGKILL' }, 'relay-run1'),
+        ev('relay', 20, { ...o('2', 'relay-run2/1'), ...q, status: 'confirmed' }, 'relay-run2'),
+        ev('relay', 21, { ...o('2'), status: 'marked_sent' }, 'relay-run2'),
+        ev('consumer', 30, { ...o('1', 'relay-run1/1'), status: 'received' }),
+        ev('consumer', 31, { ...o('1', 'relay-run1/1'), status: 'business_committed' }),
+        ev('consumer', 32, { ...o('2', 'relay-run1/2'), status: 'received' }),
+        ev('consumer', 33, { ...o('2', 'relay-run1/2'), status: 'business_committed' }),
+        ev('consumer', 34, { ...o('2', 'relay-run2/1'), status: 'received' }),
+        ev('consumer', 35, { ...o('2', 'relay-run2/1'), status: 'duplicate_skipped' }),
+      ],
+      topology: { queues: [{ name: 'orders' }] },
+      descriptions: {},
+    });
+    const inQueue = (i: number) =>
+      Object.values(out[i]?.tokens ?? {})
+        .filter((t) => t.at === 'q:orders')
+        .map((t) => t.label);
+    // what the broker holds after each publish: 1, 2, then 3 (the relay's marks and its crash move nothing)
+    expect([2, 4, 5, 6, 7, 8].map(inQueue)).toEqual([
+      ['1'],
+      ['1', '2#1'],
+      ['1', '2#1'],
+      ['1', '2#1'],
+      ['1', '2#1', '2#2'],
+      ['1', '2#1', '2#2'],
+    ]);
+    expect(out[7]?.title).toBe('relay-run2: confirmed · 2#2');
+    expect(out[7]?.token).toBe('evt-order-2@relay-run2/1');
+    expect(out[7]?.messageId).toBe('evt-order-2');
+    // the first copy is the business event's token, carried on (no third token for order 2)
+    expect(Object.keys(out[8]?.tokens ?? {})).toEqual([
+      'evt-order-1@relay-run1/1',
+      'evt-order-2@relay-run1/2',
+      'evt-order-2@relay-run2/1',
+    ]);
+    const last = out.at(-1)!;
+    expect(inQueue(out.length - 1)).toEqual([]);
+    expect(last.tokens['evt-order-2@relay-run1/2']).toMatchObject({ at: 'p:consumer', done: true });
+    expect(last.tokens['evt-order-2@relay-run1/2']?.skipped).toBeUndefined();
+    expect(last.tokens['evt-order-2@relay-run2/1']).toEqual({
+      at: 'p:consumer',
+      label: '2#2',
+      done: true,
+      skipped: true,
+    });
+    expect(last.message).toMatchObject({ publishId: 'relay-run2/1', orderId: 'order-2' });
+  });
+
   it('short labels and status words', () => {
     expect(commonPrefix(['order-1001', 'order-1002', 'order-poison'])).toBe('order-');
     expect(commonPrefix(['healthy', 'poison'])).toBe('');

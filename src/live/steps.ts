@@ -7,6 +7,12 @@
  * (exchange → queue → dead-letter route …) when the graph has one. A child's [replay-gate] lines and the
  * `released` half of a checkpoint are folded into the checkpoint's step. Pure: the live feed and
  * the player use the same function.
+ *
+ * A token is one copy of a message: one publish. An event that names its publish (`publishId`, which
+ * the publisher sets on the message and a consumer reads back from the delivery) is about that copy:
+ * a message id published twice is two tokens (`2#1`, `2#2`), a redelivery of one copy stays one. An
+ * event without it is about the message's copy seen last. A copy the consumer settles as a duplicate
+ * (status …duplicate…/…skipped…) is done and drawn as skipped.
  */
 import type { DepthSeries } from '../broker/depth-sampler.js';
 import { eventTime, formatMs, laneKey, markKind, type MarkKind, type TimelineEvent } from '../report/html-layout.js';
@@ -30,6 +36,11 @@ export interface StepCounts {
   policy: (string[] | null)[] | null;
   /** set when the counts are the checkpoint's own (taken at the pause): how they were taken */
   basis?: string;
+  /**
+   * per queue: its ready count was sampled before a message last entered or left it (by the steps up
+   * to this one), so it may not count the tokens drawn there; null where there is no count
+   */
+  readyBefore?: (boolean | null)[];
 }
 
 export interface Token {
@@ -37,6 +48,8 @@ export interface Token {
   at: string;
   label: string;
   done: boolean;
+  /** settled as a duplicate: acked without its effect (a consumer's dedupe) */
+  skipped?: boolean;
 }
 
 export interface Step {
@@ -52,6 +65,8 @@ export interface Step {
   /** a checkpoint's token while the run is paused on it (not released yet) */
   waiting?: string;
   messageId?: string;
+  /** the step's token (tokens' key): the message id, or `id@publishId` for a copy that names its publish */
+  token?: string;
   /**
    * the nodes the step's message passed through along the graph's edges to get where it is now
    * (first: where it was, last: the queue or exchange it reached), when the graph has that route
@@ -91,6 +106,10 @@ const BOILERPLATE = new Set([
 const IDS = ['messageId', 'eventId'] as const;
 
 const idOf = (e: TimelineEvent) => IDS.map((k) => e[k]).find((v) => v !== undefined && v !== '' && v !== 'none');
+/** the publish an event's message copy came from, when the event names it */
+const copyOf = (e: TimelineEvent) => (e.publishId !== undefined && e.publishId !== '' ? e.publishId : undefined);
+/** a consumer's settle of a copy it had already applied: acked, no effect */
+const SKIPPED = /duplicate|skipped/;
 
 function fieldsOf(e: TimelineEvent): Record<string, string> {
   return Object.fromEntries(Object.entries(e).filter(([k, v]) => !BOILERPLATE.has(k) && v !== undefined)) as Record<
@@ -157,9 +176,47 @@ export function buildSteps(input: StepInput): Step[] {
   // order-1001, order-1002, order-poison → 1001, 1002, poison: a token's label is short
   const prefix = commonPrefix([...labels.values()]);
   if (prefix) for (const [k, v] of labels) labels.set(k, v.slice(prefix.length));
+  // each message's copies (the publishes its events name), in the order they were first seen
+  const copies = new Map<string, string[]>();
+  for (const { e } of shown) {
+    const id = idOf(e);
+    const copy = copyOf(e);
+    if (!id || !copy) continue;
+    const seen = copies.get(id) ?? [];
+    if (!seen.includes(copy)) copies.set(id, [...seen, copy]);
+  }
+  /** a copy's label: the message's, with its number when the message had more than one */
+  const labelOf = (id: string, copy: string | undefined) => {
+    const base = labels.get(id);
+    const all = copies.get(id) ?? [];
+    return base !== undefined && copy && all.length > 1 ? `${base}#${all.indexOf(copy) + 1}` : base;
+  };
   const tokens: Record<string, Token> = {};
+  /** per queue name: when a token last entered or left it */
+  const changedAt = new Map<string, number>();
   const messages = new Map<string, Record<string, string>>();
   const lastQueue = new Map<string, string>();
+  /** per message id: the key of its copy seen last */
+  const current = new Map<string, string>();
+  /**
+   * the token an event is about: its copy's (the first copy takes over what the message's events said
+   * before any named a publish), else the message's copy seen last
+   */
+  const tokenOf = (id: string, copy: string | undefined): string => {
+    if (!copy) return current.get(id) ?? id;
+    const key = `${id}@${copy}`;
+    if (!(key in tokens) && id in tokens && !current.has(id)) {
+      for (const m of [lastNode, lastQueue, messages] as Map<string, unknown>[])
+        if (m.has(id)) {
+          m.set(key, m.get(id));
+          m.delete(id);
+        }
+      tokens[key] = tokens[id]!;
+      delete tokens[id];
+    }
+    current.set(id, key);
+    return key;
+  };
   const processes: Record<string, string> = {};
   let business: Step['business'] = null;
   // where an event sends its message (destination, target); a receipt's queue may also be named `queue`
@@ -170,8 +227,12 @@ export function buildSteps(input: StepInput): Step[] {
   return shown.map(({ e, t }) => {
     const kind = markKind(e);
     const lane = laneKey(e);
-    const id = idOf(e);
-    const label = id ? labels.get(id) : undefined;
+    const mid = idOf(e);
+    const copy = copyOf(e);
+    // the token's key from here on; `mid` stays the message's id
+    const id = mid ? tokenOf(mid, copy) : undefined;
+    const label = mid ? labelOf(mid, copy ?? (id?.includes('@') ? id.slice(mid.length + 1) : undefined)) : undefined;
+    const before = new Map(Object.entries(tokens).map(([k, tok]) => [k, tok.at]));
     const proc = e.process ?? (e.source === 'checkpoint' ? undefined : lane);
     if (proc && !(proc in processes)) processes[proc] = e.process ? 'running' : 'in the lab';
     if (kind === 'crash' || kind === 'exit') {
@@ -218,7 +279,12 @@ export function buildSteps(input: StepInput): Step[] {
       const end = at.startsWith('p:') ? (kind === 'receive' && q ? queueId(q) : undefined) : at;
       if (start && end && start !== end) route = routeAlong(edges, start, end);
       if (end) lastNode.set(id, end);
-      tokens[id] = { at, label, done: (kind === 'settle' && !kept) || (prev?.done ?? false) };
+      const skipped = SKIPPED.test(e.status ?? '') || (prev?.skipped ?? false);
+      // a copy that reaches a queue is the broker's again: not done, whatever its sender did before
+      const live = at.startsWith('q:') && at !== prev?.at;
+      const done = (kind === 'settle' && !kept) || skipped || (!live && (prev?.done ?? false));
+      tokens[id] = { at, label, done };
+      if (skipped) tokens[id].skipped = true;
     } else if (!id && q && sends(lane) && kind !== 'receive') {
       // a sender's summary (destination=… confirmed=N): what it holds is now in that queue
       for (const [tid, tok] of Object.entries(tokens))
@@ -226,6 +292,11 @@ export function buildSteps(input: StepInput): Step[] {
           tokens[tid] = { ...tok, at: queueId(q) };
           lastQueue.set(tid, q);
         }
+    }
+    for (const [k, tok] of Object.entries(tokens)) {
+      const was = before.get(k);
+      if (was === tok.at) continue;
+      for (const node of [was, tok.at]) if (node?.startsWith('q:')) changedAt.set(node.slice(2), t);
     }
     const fields = fieldsOf(e);
     if (id && kind !== 'checkpoint') messages.set(id, { ...messages.get(id), ...fields });
@@ -262,13 +333,18 @@ export function buildSteps(input: StepInput): Step[] {
       business,
     };
     if (route) step.route = route;
-    if (id) {
-      step.messageId = id;
+    step.counts.readyBefore = staleness(queues, step.counts.ready, ready?.t, changedAt);
+    if (id && mid) {
+      step.messageId = mid;
+      step.token = id;
       step.message = { ...(messages.get(id) ?? {}) };
     }
     // a checkpoint's own view (the runner takes it at the pause): its description, counts and message win
     const view = (e as unknown as { view?: CheckpointView }).view;
-    if (kind === 'checkpoint' && view) applyView(step, view, queues, t0, tokens[id ?? ''] ?? null);
+    if (kind === 'checkpoint' && view) {
+      applyView(step, view, queues, t0, tokens[id ?? ''] ?? null);
+      step.counts.readyBefore = staleness(queues, step.counts.ready, Date.parse(view.at), changedAt);
+    }
     if (kind === 'checkpoint' && e.checkpoint) {
       step.checkpoint = e.checkpoint;
       const d = input.descriptions[e.checkpoint];
@@ -304,10 +380,25 @@ function applyView(step: Step, view: CheckpointView, queues: string[], t0: numbe
     said.xDeath = m.deaths.length ? m.deaths.map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',') : 'none';
   if (m.queue) said.at = m.queue;
   step.message = { ...(step.message ?? {}), ...said };
-  if (!token || !step.messageId) return;
+  const key = step.token;
+  if (!token || !key) return;
   // where the view says it is: a queue it names, else the process that holds the delivery at its gate
-  if (m.queue && queues.includes(m.queue)) step.tokens[step.messageId] = { ...token, at: queueId(m.queue) };
-  else if (view.process) step.tokens[step.messageId] = { ...token, at: processId(view.process) };
+  if (m.queue && queues.includes(m.queue)) step.tokens[key] = { ...token, at: queueId(m.queue) };
+  else if (view.process) step.tokens[key] = { ...token, at: processId(view.process) };
+}
+
+/** per queue: was its ready count sampled (at `at`) before a token last entered or left it */
+function staleness(
+  queues: string[],
+  ready: (number | null)[] | null,
+  at: number | undefined,
+  changedAt: Map<string, number>,
+): (boolean | null)[] {
+  return queues.map((q, i) => {
+    if (ready?.[i] === null || ready?.[i] === undefined || at === undefined) return null;
+    const changed = changedAt.get(q);
+    return changed !== undefined && at < changed;
+  });
 }
 
 /** the shortest way from one node to another along the edges (at most 4 of them), or undefined */

@@ -180,7 +180,8 @@ function waitBasis(
     );
     const prev = earlier.sort((x, y) => tOf(y) - tOf(x))[0];
     if (prev) {
-      const ms = formatMs(tOf(b) - tOf(prev));
+      // in whole milliseconds always, as the checks print it (1440 ms, not 1.44 s)
+      const ms = `${Math.round(tOf(b) - tOf(prev))} ms`;
       return {
         long: `${b.messageId}: ${ms} delivery → delivery`,
         short: `${ms} delivery → delivery`,

@@ -81,6 +81,18 @@ describe('--html page', () => {
     );
   });
 
+  it('labels a redelivery wait in whole milliseconds, as the checks print it, also past a second', () => {
+    const received = (ms: number) => ({
+      source: 'consumer',
+      fields: { timestamp: at(ms), messageId: 'm1', status: 'received' },
+    });
+    const events = [received(0), received(1440), received(4000)];
+    const one = jsonDocument(session, [report({ events, window: { start: at(0), end: at(5000) } })], config);
+    const page = labPage(one, must(one.labs[0], 'the lab'));
+    const waits = [...page.matchAll(/<text class="wait"[^>]*>([^<]+)</g)].map((m) => m[1]);
+    expect(waits).toEqual(['m1: 1440 ms delivery → delivery', 'm1: 2560 ms delivery → delivery']);
+  });
+
   it('shows PASS and FAIL per check in words, escapes text, and loads nothing from the network', () => {
     expect(html).toContain('data-verdict="FAIL"');
     expect(html).toMatch(/<tr class="fail" data-check="b">.*✘ FAIL/);

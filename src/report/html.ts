@@ -74,8 +74,8 @@ export function labHeader(
       ? `<span class="badge" id="verdict" data-verdict="RUNNING">… running</span>`
       : badge(v).replace('<span ', '<span id="verdict" ');
   return (
-    `<header class="top"><h1><span id="lab-name">${esc(lab)}</span> ${b}</h1>${live ? '<span class="live-state" id="live-state">live</span>' : '<span id="live-state" hidden></span>'}</header>` +
-    `<p class="meta"><span id="lab-title">${esc(title)}</span><br>${meta}</p><pre class="lines" id="lines"${lines.length ? '' : ' hidden'}>${esc(lines.join('\n'))}</pre>`
+    `<header class="top"><h1><span id="lab-name">${esc(lab)}</span> ${b}</h1>${live ? '<span class="live-state" id="live-state">live</span>' : '<span id="live-state" hidden></span>'}<span class="lab-title" id="lab-title">${esc(title)}</span></header>` +
+    `<p class="meta">${meta}</p><pre class="lines" id="lines"${lines.length ? '' : ' hidden'}>${esc(lines.join('\n'))}</pre>`
   );
 }
 
