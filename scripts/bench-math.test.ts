@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, ratio, scheduleFloorMs } from './bench-math.js';
+import { argProblems, median, ratio, scheduleFloorMs } from './bench-math.js';
 
 describe('bench math', () => {
   it('takes the median of odd and even samples, unsorted', () => {
@@ -24,5 +24,12 @@ describe('bench math', () => {
     expect(scheduleFloorMs(labs, 3)).toBe(8000);
     expect(scheduleFloorMs(labs, 4)).toBe(8000);
     expect(scheduleFloorMs([], 4)).toBe(0);
+  });
+  it('names an unknown argument and a flag without its value', () => {
+    const valued = ['--runs', '--labs'];
+    expect(argProblems(['--runs', '3', '--all'], valued, ['--all'])).toEqual([]);
+    expect(argProblems(['--help'], valued, ['--all'])).toEqual(["unknown argument '--help'"]);
+    expect(argProblems(['--labs', '--runs', '2'], valued, [])).toEqual(['--labs needs a value']);
+    expect(argProblems(['--runs'], valued, [])).toEqual(['--runs needs a value']);
   });
 });

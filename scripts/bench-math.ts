@@ -33,3 +33,20 @@ export function scheduleFloorMs(labs: readonly Floored[], jobs: number): number 
   }
   return alone + Math.max(...lanes);
 }
+
+/**
+ * the bench's arguments it does not know, or a valued flag without its value: each is one line of
+ * the usage error (a misspelt flag used to run the whole bench on whatever services the variables named)
+ */
+export function argProblems(args: readonly string[], valued: readonly string[], booleans: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (valued.includes(a)) {
+      const v = args[i + 1];
+      if (v === undefined || v.startsWith('--')) problems.push(`${a} needs a value`);
+      else i++;
+    } else if (!booleans.includes(a)) problems.push(`unknown argument '${a}'`);
+  }
+  return problems;
+}

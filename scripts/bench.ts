@@ -20,12 +20,13 @@
  * shared one.
  * Every row carries the machine's load average (1 min) when it was measured: timings depend on it.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { registry } from '../labs/registry.js';
-import { median, ratio, scheduleFloorMs } from './bench-math.js';
+import { argProblems, median, ratio, scheduleFloorMs } from './bench-math.js';
 import { peerRefusal, peerRuns, PEER_MODES, type PeerRun } from './bench-peer.js';
 import { portOffset } from '../src/defaults.js';
 import { dropNamespaces } from './bench-clean.js';
@@ -38,6 +39,22 @@ import { must } from '../src/must.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(root, 'bin', 'mqlab.js');
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  // the usage is this file's opening comment
+  const source = fs.readFileSync(path.join(root, 'scripts', 'bench.ts'), 'utf8');
+  const usage = /^\/\*\*\n([\s\S]*?)\*\//.exec(source)?.[1] ?? '';
+  process.stdout.write(usage.replace(/^ \* ?/gm, '') + '\n');
+  process.exit(0);
+}
+const problems = argProblems(
+  args,
+  ['--runs', '--jobs', '--concurrent', '--queues', '--labs', '--peer-dir'],
+  ['--all', '--peer', '--audit', '--keep'],
+);
+if (problems.length) {
+  process.stderr.write(`bench: ${problems.join('; ')}: npm run bench -- --help lists the arguments\n`);
+  process.exit(2);
+}
 const flag = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
@@ -57,6 +74,11 @@ const concurrent = args.includes('--concurrent') ? whole('--concurrent', 10, 20)
 const auditQueues = args.includes('--audit') ? whole('--queues', 10_000, 100_000) : 0;
 const peer = args.includes('--peer');
 const only = flag('--labs')?.split(',');
+const unknownLabs = (only ?? []).filter((n) => !registry.some((l) => l.name === n));
+if (unknownLabs.length) {
+  process.stderr.write(`bench: no lab named ${unknownLabs.join(', ')}: mqlab list shows them\n`);
+  process.exit(2);
+}
 const labs = registry.filter((l) => !only || only.includes(l.name));
 
 interface Timed {
