@@ -2,6 +2,7 @@
  * The engine: for each lab, connect, declare its topology and schema, reset its own state,
  * run it, evaluate its checks. Knows no lab's queue names.
  */
+import { setMaxListeners } from 'node:events';
 import type { Lab, LabContext, LabMeta, LabResult, PlannedLab } from './lab.js';
 import type { Config } from './config.js';
 import { Broker } from './broker/broker.js';
@@ -274,6 +275,9 @@ async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
   const stop = new AbortController();
   watch.onLoss(() => stop.abort(watch.first));
   const labSignal = AbortSignal.any([signal, stop.signal]);
+  // every pending sleep of the lab listens on it (a stream waits for each confirm in flight with one),
+  // each listener removed with its timer: Node's warning at 11 listeners is no leak here
+  setMaxListeners(0, labSignal);
   const orLost = <T>(p: Promise<T>) => Promise.race([p, watch.lost]);
   let sampler: ReturnType<typeof sampleDepths> | undefined;
   let running: Promise<LabResult> | undefined;
