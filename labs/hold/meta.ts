@@ -13,7 +13,10 @@ export const meta = defineLab({
     "ready=0, unacked=0) and the target stays empty; once the binding is restored the broker's own dead-letter " +
     'worker delivers the same message id and body, with an x-death entry for the source, and the application ' +
     'publishes nothing again. The policy is cleared only when the source holds no letter.',
-  floorMs: 3000,
+  // the worker's tick that finds the target bound (≈3 s after the rejection on mqlab's services), then one
+  // statistics refresh (1 s there) showing the source empty: a held letter shows nowhere else, and clearing
+  // the policy while one is held would delete it (docs/labs/hold.md, Timing)
+  floorMs: 3000 + 1000,
   options,
   checks: [
     'policyStored',
