@@ -6,7 +6,7 @@
  * `[lost] service=… cause=…` line on stderr, which the parent turns into an environment error.
  */
 import { Broker } from './broker/broker.js';
-import { closeDb, dbLossProbe, openDb, type Db } from './db/client.js';
+import { dbLossProbe, openDb, type Db } from './db/client.js';
 import { loadConfig, type Config } from './config.js';
 import { eventFields, formatEvent } from './log/events.js';
 import { faultEntries } from './fault.js';
@@ -72,7 +72,7 @@ export async function childRuntime<N, F extends string = string>(): Promise<Chil
     async close() {
       ending = true;
       await broker.close();
-      await closeDb(db);
+      await db.end({ timeout: 1 });
     },
   };
 }

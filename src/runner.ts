@@ -9,7 +9,7 @@ import { Broker } from './broker/broker.js';
 import { Management } from './broker/management.js';
 import { capabilities, type Capabilities } from './broker/capabilities.js';
 import { declareTopology, purgeTopology, type Topology } from './broker/topology.js';
-import { closeDb, dbLossProbe, openDb, type Db } from './db/client.js';
+import { openDb, type Db } from './db/client.js';
 import { takeBroker, takeDb } from './connect-early.js';
 import { EventLog } from './log/events.js';
 import { namesFor, type Names } from './names.js';
@@ -22,6 +22,7 @@ import { labOutDir, writeAssertOut } from './report/out-files.js';
 import { FAULT_ENV, faultsFor } from './fault.js';
 import { sampleDepths, samplerConnection } from './broker/depth-sampler.js';
 import { LOST_HINT, LossWatch, ServiceLost, isConnectionLoss, isServerGone } from './lost.js';
+import { dbLossProbe } from './db/client.js';
 import { runInOrder } from './in-order.js';
 import { dbPoolSize, disruptiveLast, jobConfig, LabOutput, longestFirst } from './jobs.js';
 import { labServices } from './outage.js';
@@ -199,7 +200,7 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
     output.flushAll(); // what interrupted labs printed so far
     signal.removeEventListener('abort', onAbort);
     await spare?.close();
-    await closeDb(db).catch(() => {});
+    await db.end({ timeout: watch.first ? 0 : 1 }).catch(() => {});
   }
 }
 

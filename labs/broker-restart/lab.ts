@@ -13,7 +13,7 @@ import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
 import { Broker } from '../../src/broker/broker.js';
 import { ReconnectingPublisher, type ReconnectOptions } from '../../src/broker/reconnect.js';
-import { closeDb, openDb } from '../../src/db/client.js';
+import { openDb } from '../../src/db/client.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { maskUrl } from '../../src/urls.js';
 import { FIRST_BATCH, PREFETCH, AFTER_RECONNECT, messageId, names, reset, schema, topology } from './names.js';
@@ -99,7 +99,7 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
       await producing.catch(() => {});
       await consumer.close();
       await publisher.close();
-      await closeDb(db);
+      await db.end({ timeout: 1 });
     }
 
     const rows = (

@@ -13,7 +13,7 @@ import { unchanged, withVariants } from '../../src/variant.js';
 import { variants, type OutageSteps } from './variants.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { closeDb, openDb } from '../../src/db/client.js';
+import { openDb } from '../../src/db/client.js';
 import { check, checkAtLeast, skipCheck, summaryLine } from '../../src/report/checks.js';
 import { deferred } from '../../src/time.js';
 import { BACKOFF, HELD, MESSAGES, messageId, names, reset, schema, topology } from './names.js';
@@ -93,7 +93,7 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
     } finally {
       release.resolve();
       await consumer.stop();
-      await closeDb(db);
+      await db.end({ timeout: 1 });
     }
 
     const rows = (

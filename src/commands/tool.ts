@@ -4,7 +4,7 @@
  */
 import type { LabMeta, LabTool } from '../lab.js';
 import type { Config } from '../config.js';
-import { closeDb, openDb } from '../db/client.js';
+import { openDb } from '../db/client.js';
 import { namesFor } from '../names.js';
 
 export async function toolCommand(entry: LabMeta, tool: LabTool, config: Config, options: unknown): Promise<number> {
@@ -17,6 +17,6 @@ export async function toolCommand(entry: LabMeta, tool: LabTool, config: Config,
     process.stdout.write(result.lines.map((l) => l + '\n').join(''));
     return result.code;
   } finally {
-    await closeDb(db).catch(() => {});
+    await db.end({ timeout: 1 }).catch(() => {});
   }
 }

@@ -53,16 +53,6 @@ export async function openDb(
   }
 }
 
-/**
- * End a pool whose work is done (nothing of ours in flight): its connections are closed at once. Not
- * `end({ timeout })`: postgres.js 3.4.9 keeps a query that a connection error rejected as the
- * connection's current one, and its end() then waits for it until the timeout (porsager/postgres
- * #1097, #1130; the fix, PR #1142, is not released): after db-outage every run's end waited its 1 s.
- */
-export async function closeDb(db: Db): Promise<void> {
-  await db.end({ timeout: 0 });
-}
-
 export function dbError(err: unknown, url: string): EnvError {
   const e = err as { code?: string; message?: string };
   const where = `PostgreSQL at ${maskUrl(url)}`;

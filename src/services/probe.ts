@@ -1,7 +1,7 @@
 /** Can we reach each service as the app (and the admin, for the management API)? */
 import { Broker } from '../broker/broker.js';
 import { Management } from '../broker/management.js';
-import { closeDb, openDb } from '../db/client.js';
+import { openDb } from '../db/client.js';
 import type { Config } from '../config.js';
 import { sleep } from '../time.js';
 import { EnvError } from '../errors.js';
@@ -44,7 +44,7 @@ async function probeMgmt(config: Config): Promise<Probe['mgmt']> {
 async function probePg(config: Config): Promise<Probe['pg']> {
   try {
     const { db, version } = await openDb(config.pgUrl, 1);
-    await closeDb(db);
+    await db.end({ timeout: 1 });
     return { ok: true, version };
   } catch (err) {
     return { ok: false, error: oneLine(err) };
