@@ -14,7 +14,7 @@ export const meta = defineLab({
     'worker delivers the same message id and body, with an x-death entry for the source, and the application ' +
     'publishes nothing again. The policy is cleared only when the source holds no letter.',
   // the worker's tick that finds the target bound (≈3 s after the rejection on mqlab's services), then one
-  // statistics refresh (1 s there) showing the source empty: a held letter shows nowhere else, and clearing
+  // quorum-queue tick (1 s there) showing the source's counters empty: a held letter shows nowhere else, and clearing
   // the policy while one is held would delete it (docs/labs/hold.md, Timing)
   floorMs: 3000 + 1000,
   options,

@@ -1,9 +1,10 @@
 /**
- * The source queue's management statistics, sampled in the background while the experiment runs,
- * each sample with the time it was read. The statistics reach the API through the quorum queue's
- * tick and the metrics collector (1 s each on mqlab's services, 5 s each on an untuned broker), so
- * the lab never waits for them on the way: it keeps what they showed and decides afterwards
- * (verdicts.ts) whether they showed the held letter, or refreshed too slowly to show it in time.
+ * The source queue as the broker holds it (Management.queueNow), read in the background while the
+ * experiment runs, each reading with the time it was read. The policy comes from the queue's record,
+ * at once; the counts from the quorum queue's counters, which its tick writes (1 s on mqlab's
+ * services, 5 s on an untuned broker), so the lab never waits for them on the way: it keeps what they
+ * showed and decides afterwards (verdicts.ts) whether they showed the held letter, or refreshed too
+ * slowly to show it in time.
  */
 import type { Management, QueueStats } from '../../src/broker/management.js';
 
@@ -31,7 +32,7 @@ export class StatsWatch {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      const stats = await this.mgmt.queue(this.queue).catch(() => null);
+      const stats = await this.mgmt.queueNow(this.queue).catch(() => null);
       if (stats && !this.stopped) this.samples.push({ at: this.now(), stats });
       this.wake?.();
       if (!this.stopped) await new Promise((r) => setTimeout(r, EVERY_MS).unref());

@@ -1,11 +1,12 @@
 /**
  * The hold lab's pure judgements: how the delivered letter's headers tell a broker dead-lettering
- * from an application republish, and the statistics checks, decided after the experiment from what
- * the sampled statistics showed (stats-watch.ts). Unit-tested in verdicts.test.ts and hold.test.ts.
+ * from an application republish, and the source queue's checks, decided after the experiment from
+ * what the readings of the source showed (stats-watch.ts). Unit-tested in verdicts.test.ts and hold.test.ts.
  *
- * A statistics claim is PASS/FAIL when the statistics refreshed in time to show it, and SKIP with
- * the reason only when the broker itself proved the hold (this run's letter reached the target,
- * dead-lettered from the source by the broker) while the statistics still showed an older state.
+ * The policy is read from the queue's record: PASS or FAIL. A count claim is PASS/FAIL when the
+ * quorum queue's counters refreshed in time to show it, and SKIP with the reason only when the
+ * broker itself proved the hold (this run's letter reached the target, dead-lettered from the source
+ * by the broker) while the counters still showed an older state.
  */
 import { check, skipCheck, type Check } from '../../src/report/checks.js';
 import type { QueueStats } from '../../src/broker/management.js';
@@ -17,8 +18,7 @@ export const HELD_LINE = 'messages=1 ready=0 unacked=0';
 export const EMPTY_LINE = 'messages=0 ready=0 unacked=0';
 
 const SLOW =
-  'they refresh on the quorum queue tick and the metrics collector (quorum_tick_interval, collect_statistics_interval: ' +
-  "5 s each on an untuned broker, 1 s on mqlab's services)";
+  "they refresh on the quorum queue's tick (quorum_tick_interval: 5 s on an untuned broker, 1 s on mqlab's services)";
 
 export interface RepublishEvidence {
   /** the x-death entry the broker wrote when it dead-lettered the letter from the source */
@@ -51,10 +51,8 @@ export interface StatsSeen {
   /** every sample, read from the rejection on */
   samples: readonly Sample[];
   rejectedAt: number;
-  /** at the start the statistics still showed letters an earlier run left held (already dropped with its policy) */
+  /** at the start the counters still showed letters an earlier run left held (already dropped with its policy) */
   staleAtStart: boolean;
-  /** at the start the statistics still showed the policy of an earlier run (already cleared) on the source */
-  policyStaleAtStart: boolean;
   /** this run's letter reached the target from the broker's dead-lettering (x-death of the source) */
   brokerDelivered: boolean;
   /** when it did (ctx.now()), or null */
@@ -62,7 +60,7 @@ export interface StatsSeen {
 }
 
 /**
- * The first sample after the rejection that shows a letter held in the source; when the statistics
+ * The first sample after the rejection that shows a letter held in the source; when the counters
  * still showed an earlier run's held letters at the start, only after a sample has shown none.
  */
 export function heldSample(s: StatsSeen): Sample | undefined {
@@ -76,7 +74,7 @@ export const emptyAfter = (s: StatsSeen, held: Sample | undefined): Sample | und
 
 /**
  * How long to wait for the empty sample after the letter reached the target: as long as the
- * statistics needed to show the held letter, plus a margin; 0 when they never showed it or needed
+ * counters needed to show the held letter, plus a margin; 0 when they never showed it or needed
  * more than `capMs` (the lab's window) for it (an untuned broker): then waiting would only add
  * their refresh time to the lab's, and sourceAfter says SKIP.
  */
@@ -94,30 +92,19 @@ export function sourceWhileHeld(s: StatsSeen): Check {
     return skipCheck(
       'sourceWhileHeld',
       HELD_LINE,
-      `the statistics of ${s.source} showed no held letter in the ${Math.round(s.deliveredAt - s.rejectedAt)} ms the broker held it: ${SLOW}; targetEmpty and the broker's x-death on the recovered letter show the hold`,
+      `the counters of ${s.source} showed no held letter in the ${Math.round(s.deliveredAt - s.rejectedAt)} ms the broker held it: ${SLOW}; targetEmpty and the broker's x-death on the recovered letter show the hold`,
     );
   }
   return check('sourceWhileHeld', HELD_LINE, statsLine(lastStats(s)));
 }
 
-/** a sample showing the policy; when the statistics still showed an earlier run's at the start, only after one has shown none */
-export function policySample(s: StatsSeen): Sample | undefined {
-  const fresh = s.policyStaleAtStart ? (s.samples.find((x) => x.stats.policy !== s.policy)?.at ?? Infinity) : -Infinity;
-  return s.samples.find((x) => x.at > fresh && x.stats.policy === s.policy);
-}
-
+/**
+ * The policy in force on the source, from its queue record (read at once, never an older state): a
+ * reading during the run that shows this run's policy, else the last reading's.
+ */
 export function policyOnSource(s: StatsSeen): Check {
-  const shown = policySample(s);
-  if (shown) return check('policyOnSource', s.policy, shown.stats.policy);
-  if (s.brokerDelivered) {
-    return skipCheck(
-      'policyOnSource',
-      s.policy,
-      `the statistics of ${s.source} never showed its policy while the run lasted: ${SLOW}; the broker dead-lettering the letter to the policy's exchange shows it applied`,
-    );
-  }
-  // an earlier run's sample of the policy says nothing of this run's
-  return check('policyOnSource', s.policy, s.policyStaleAtStart ? null : (lastStats(s)?.policy ?? null));
+  const shown = s.samples.find((x) => x.stats.policy === s.policy);
+  return check('policyOnSource', s.policy, (shown ?? s.samples.at(-1))?.stats.policy ?? null);
 }
 
 export function sourceAfter(s: StatsSeen): Check {
@@ -131,13 +118,13 @@ export function sourceAfter(s: StatsSeen): Check {
     return skipCheck(
       'sourceAfter',
       EMPTY_LINE,
-      `the statistics of ${s.source} ${why}: ${SLOW}; this run's letter reached the target`,
+      `the counters of ${s.source} ${why}: ${SLOW}; this run's letter reached the target`,
     );
   }
   return check('sourceAfter', EMPTY_LINE, statsLine(lastStats(s)));
 }
 
-/** the policy may go when the statistics showed the source empty after the hold, or when this run's letter has left it */
+/** the policy may go when the counters showed the source empty after the hold, or when this run's letter has left it */
 export const mayClearPolicy = (s: StatsSeen): boolean =>
   s.brokerDelivered ||
   emptyAfter(s, heldSample(s)) !== undefined ||

@@ -119,6 +119,24 @@ export class Management {
     return q ? toStats(q) : null;
   }
 
+  /**
+   * One queue as the broker holds it now, not as the statistics database last saw it:
+   * `GET /api/queues/{vhost}?disable_stats=true&enable_queue_totals=true` answers from the queue
+   * records (the policy in force: `rabbit_policy:name/1`) and the queue's own counters (a quorum
+   * queue's `queue_coarse_metrics`, written on its tick), with no metrics collector or sample bucket
+   * between them and the reply (rabbitmq_management rabbit_mgmt_wm_queues `queues_with_totals`, the
+   * same at v3.10.8 and v4.3.5). The single-queue form answers the policy only from 4.0 on, so the
+   * vhost's list it is (≈15 ms for 270 queues).
+   */
+  async queueNow(name: string): Promise<QueueStats | null> {
+    const list = await this.request<Record<string, unknown>[] | null>(
+      'GET',
+      `/api/queues/${this.v()}?disable_stats=true&enable_queue_totals=true`,
+    );
+    const q = (list ?? []).find((x) => x.name === name);
+    return q ? toStats(q) : null;
+  }
+
   /** one queue's statistics with the time bucket of their sample (GET …?lengths_age=5&lengths_incr=1) */
   async queueSample(name: string): Promise<QueueStats | null> {
     const q = await this.request<Record<string, unknown> | null>(
@@ -227,18 +245,21 @@ export class Management {
   /**
    * Queue statistics are sampled by the broker (every few seconds); wait until the sample
    * satisfies `ok` or the time is up, looking every `everyMs`, and return the last sample.
+   * `from: 'now'` reads the queue as the broker holds it instead (queueNow).
    */
   async queueWhen(
     name: string,
     ok: (q: QueueStats) => boolean,
     timeoutMs: number,
     everyMs = 250,
+    from: 'statistics' | 'now' = 'statistics',
   ): Promise<QueueStats | null> {
+    const read = () => (from === 'now' ? this.queueNow(name) : this.queue(name));
     const end = Date.now() + timeoutMs;
-    let last = await this.queue(name);
+    let last = await read();
     while (!(last && ok(last)) && Date.now() < end) {
       await new Promise((r) => setTimeout(r, everyMs));
-      last = await this.queue(name);
+      last = await read();
     }
     return last;
   }
