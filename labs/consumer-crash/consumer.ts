@@ -21,7 +21,10 @@ import type { Fault } from './faults.js';
 import { withVariants } from '../../src/variant.js';
 import { variants, type ConsumerSteps } from './variants.js';
 
+const rt = await childRuntime<CrashNames, Fault>();
+// rt.args: as started, then what the lab added when it told this process to start (run 2's --expect)
 const { values } = parseArgs({
+  args: rt.args,
   options: {
     'crash-after-commits': { type: 'string', default: '0' },
     expect: { type: 'string', default: '0' },
@@ -34,7 +37,6 @@ const expect = Number(values.expect);
 const gateMs = Number(values['gate-ms']);
 if (!Number.isSafeInteger(gateMs)) throw new Error(`--gate-ms: a whole number of ms, got ${values['gate-ms']}`);
 
-const rt = await childRuntime<CrashNames, Fault>();
 const name = rt.names;
 /** a replay-gate checkpoint: logged waiting/released, a checkpoint of the parent (--step), held only with --gate-ms */
 const gate = replayGate({ holdMs: gateMs });
