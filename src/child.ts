@@ -22,6 +22,7 @@ import { LabError } from './errors.js';
 import { messageOf } from './checkpoint-view.js';
 import { must } from './must.js';
 import { WAIT_FOR_START_ENV } from './child-start.js';
+import { deferred } from './time.js';
 
 export interface ChildRun {
   name: string;
@@ -59,6 +60,36 @@ export interface ChildOptions {
    * it rejects, the process is ended with SIGTERM unstarted (exitCode 143): a lab that needs it no more.
    */
   startWhen?: Promise<readonly string[] | void>;
+}
+
+/** a process started ahead of its turn (runChild's startWhen): connected now, it works once `start` is called */
+export interface Ahead {
+  /** let it work, with more arguments known only now (`rt.args`); resolves when it has ended */
+  start(more?: readonly string[]): Promise<ChildRun>;
+  /** end it unstarted (a no-op once started): a lab that does not need it after all */
+  drop(): void;
+}
+
+/**
+ * Start `script` now and hold it before its work: its Node start and connect (~0.1-0.2 s) overlap
+ * what the lab does until `start`. Every path of the lab must end in `start` or `drop`.
+ */
+export function startAhead(
+  ctx: LabContext,
+  name: string,
+  script: URL,
+  opts: Omit<ChildOptions, 'startWhen'> = {},
+): Ahead {
+  const go = deferred<readonly string[]>();
+  const run = runChild(ctx, name, script, { ...opts, startWhen: go.promise });
+  run.catch(() => {}); // awaited through start(); one that is dropped is not
+  return {
+    start(more = []) {
+      go.resolve(more);
+      return run;
+    },
+    drop: () => go.reject(new Error(`${name} not needed`)),
+  };
 }
 
 /**

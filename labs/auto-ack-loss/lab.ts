@@ -14,10 +14,9 @@ import path from 'node:path';
 import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { runChild, type ChildRun } from '../../src/child.js';
+import { startAhead, type Ahead, type ChildRun } from '../../src/child.js';
 import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
-import { deferred } from '../../src/time.js';
 import {
   CRASH_AFTER,
   FORGET_MESSAGES,
@@ -178,32 +177,21 @@ async function publish(ctx: LabContext, name: AckNames, phase: Phase, count: num
   return confirmed;
 }
 
-/** a consumer process started ahead: connected now, it consumes once `start` is called (`drop`: never) */
-interface Ahead {
-  /** let it consume, with more arguments known only now; resolves when it has ended */
-  start(more?: string[]): Promise<ChildRun>;
-  /** end it unstarted (no-op once started) */
-  drop(): void;
-}
-
+/** a consumer process started ahead (src/child.ts startAhead): it says how it consumes when told to start */
 function consumerAhead(ctx: LabContext, name: string, phase: Phase, args: string[], prefetch: number): Ahead {
-  const go = deferred<string[]>();
-  const run = runChild(ctx, name, CONSUMER, {
+  const ahead = startAhead(ctx, name, CONSUMER, {
     args: ['--phase', phase, '--prefetch', String(prefetch), ...args],
     names: names(ctx.names),
     timeoutMs: 30_000,
-    startWhen: go.promise,
   });
-  run.catch(() => {}); // one that is dropped, or never awaited after a failure
   return {
     start(more = []) {
       ctx.progress(
         `${name}: ${phase === 'auto' ? 'noAck=true' : phase === 'manual' ? 'manual ack' : 'never acks'}, prefetch ${prefetch}`,
       );
-      go.resolve(more);
-      return run;
+      return ahead.start(more);
     },
-    drop: () => go.reject(new Error(`${name} not needed`)),
+    drop: () => ahead.drop(),
   };
 }
 

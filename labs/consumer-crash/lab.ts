@@ -9,10 +9,9 @@
 import type { Lab, LabContext } from '../../src/lab.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { runChild } from '../../src/child.js';
+import { runChild, startAhead } from '../../src/child.js';
 import { check } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
-import { deferred } from '../../src/time.js';
 import { keepEvents } from '../../src/report/out-files.js';
 import type { LabEvent } from '../../src/log/events.js';
 import { SERVICE, envelopeFields, orderEvents, publishProps } from './orders.js';
@@ -59,15 +58,12 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
     );
     // run 2's process starts now and connects while run 1 works; it consumes only once told (after the crash),
     // with the count run 1 left, known only then
-    const run2Go = deferred<string[]>();
-    const run2Ahead = runChild(ctx, 'consumer-run2', CONSUMER_SCRIPT, {
+    const run2Ahead = startAhead(ctx, 'consumer-run2', CONSUMER_SCRIPT, {
       args: ['--gate-ms', gateMs],
       names: name,
       timeoutMs: 30_000,
       gates: true,
-      startWhen: run2Go.promise,
     });
-    run2Ahead.catch(() => {}); // awaited below; one dropped after a failure is not
     try {
       const run1 = await runChild(ctx, 'consumer-run1', CONSUMER_SCRIPT, {
         args: ['--crash-after-commits', String(CRASH_AFTER_COMMITS), '--gate-ms', gateMs],
@@ -90,8 +86,7 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
       });
 
       ctx.progress(`consumer-run2: consumes the ${outstanding} messages run 1 did not ack`);
-      run2Go.resolve(['--expect', String(outstanding)]);
-      const run2 = await run2Ahead;
+      const run2 = await run2Ahead.start(['--expect', String(outstanding)]);
 
       const [counts] = await db`
       SELECT (SELECT count(*)::int FROM ${db(name.orders)} WHERE lab = ${LAB}) AS business,
@@ -146,7 +141,7 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
         },
       };
     } finally {
-      run2Go.reject(new Error('consumer-run2 not needed')); // no-op once told to start
+      run2Ahead.drop(); // a no-op once started
     }
   },
 };

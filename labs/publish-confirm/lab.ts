@@ -13,7 +13,7 @@
 import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { runChild } from '../../src/child.js';
+import { runChild, startAhead, type Ahead } from '../../src/child.js';
 import { check, summaryLine } from '../../src/report/checks.js';
 import { must } from '../../src/must.js';
 import { consumeEvents, type Delivered } from './consumer.js';
@@ -191,6 +191,20 @@ async function boundedQueue(ctx: LabContext, name: ConfirmNames, rec: FrameRecor
 
 /** (d) a publish whose result is unknown, the second publish attempt, and consume retries behind both */
 async function publishRetry(ctx: LabContext, name: ConfirmNames, steps: ConfirmSteps) {
+  // the second attempt's process starts now, while the first runs: it publishes only when told
+  const run2Ahead = startAhead(ctx, 'producer-run2', PRODUCER_SCRIPT, {
+    args: ['--attempt', '2'],
+    names: name,
+    timeoutMs: 20_000,
+  });
+  try {
+    return await publishAttempts(ctx, name, steps, run2Ahead);
+  } finally {
+    run2Ahead.drop(); // a no-op once started; a variant that does not republish never starts it
+  }
+}
+
+async function publishAttempts(ctx: LabContext, name: ConfirmNames, steps: ConfirmSteps, run2Ahead: Ahead) {
   const { broker, db } = ctx;
   ctx.progress('producer-run1: publishes the event and kills itself before the confirm can arrive');
   const run1 = await runChild(ctx, 'producer-run1', PRODUCER_SCRIPT, {
@@ -205,11 +219,7 @@ async function publishRetry(ctx: LabContext, name: ConfirmNames, steps: ConfirmS
   await ctx.checkpoint('result-unknown', { exitCode: run1.exitCode, attempt1, [name.events]: depthAfterCrash });
   await steps.republish(async () => {
     ctx.progress('producer-run2: the result was unknown, so it publishes the same event id again (publishAttempt=2)');
-    const run2 = await runChild(ctx, 'producer-run2', PRODUCER_SCRIPT, {
-      args: ['--attempt', '2'],
-      names: name,
-      timeoutMs: 20_000,
-    });
+    const run2 = await run2Ahead.start();
     if (run2.exitCode !== 0) ctx.progress(`producer-run2 exited ${run2.exitCode}`);
   });
   const copies = await broker.depth(name.events);
