@@ -34,7 +34,23 @@ export interface PeerMode {
   mode: string;
   seed: PeerRun[];
   mqlab: PeerRun[];
+  /**
+   * the broker's own waits, which both programs sit out alike (retry: the two TTL expiries of the delay
+   * queue; hold: the dead-letter worker's timer), measured by one more mqlab run with --json on the same
+   * broker; null for the modes with none
+   */
+  brokerWaitMs: number | null;
 }
+
+/** where a mode's --json facts say how long the broker itself kept the program waiting */
+export const BROKER_WAITS: Partial<
+  Record<(typeof PEER_MODES)[number], (facts: Record<string, unknown>) => number | null>
+> = {
+  // the delay queue's TTL, twice: the gaps between the transient event's three receipts
+  retry: (f) => (Array.isArray(f.retryGapsMs) ? f.retryGapsMs.reduce((a: number, b) => a + Number(b), 0) : null),
+  // the rejection to the worker's delivery: its confirm-timeout timer
+  hold: (f) => (typeof f.recoveryAfterRejectMs === 'number' ? f.recoveryAfterRejectMs : null),
+};
 
 /** why the peer runs cannot happen here, or null */
 export function peerRefusal(dir: string, offsets: readonly number[]): string | null {
@@ -76,7 +92,8 @@ export async function peerRuns(
       // MQLAB_HOME: a folder of its own, so no set lock or recorded times of the bench's services apply
       for (let i = 0; i < runs; i++)
         mqlab.push(await timed('node', [cli, mode], { ...PEER_ENV, MQLAB_HOME: home, NO_COLOR: '1' }));
-      out.push({ mode, seed, mqlab });
+      const waits = BROKER_WAITS[mode];
+      out.push({ mode, seed, mqlab, brokerWaitMs: waits ? await brokerWait(cli, mode, home, waits) : null });
       say(
         `peer ${mode}: seed ${seed.map((r) => Math.round(r.ms)).join(' ')} ms, mqlab ${mqlab.map((r) => Math.round(r.ms)).join(' ')} ms`,
       );
@@ -85,6 +102,26 @@ export async function peerRuns(
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
     await stopStarted(before, say);
+  }
+}
+
+/** one more (untimed) mqlab run with --json: the broker's own wait in it, or null */
+async function brokerWait(
+  cli: string,
+  mode: string,
+  home: string,
+  waits: (facts: Record<string, unknown>) => number | null,
+): Promise<number | null> {
+  const r = await execa('node', [cli, mode, '--json'], {
+    reject: false,
+    env: { ...process.env, ...PEER_ENV, MQLAB_HOME: home, NO_COLOR: '1' },
+    timeout: 300_000,
+  });
+  try {
+    const facts = (JSON.parse(r.stdout) as { labs: { facts?: Record<string, unknown> }[] }).labs[0]?.facts;
+    return facts ? waits(facts) : null;
+  } catch {
+    return null;
   }
 }
 

@@ -10,7 +10,10 @@
  * With --labs a,b only those labs' rows, no `all` rows.
  * npm run bench -- --all [--runs N] [--jobs J]: only the `all` / `all --jobs J` rows.
  * npm run bench -- --peer [--runs N] [--peer-dir DIR or MQLAB_PEER_DIR]: mqlab/seed wall per mode next to the seed's own
- * RetryLab program, on the services it hard-codes (scripts/bench-peer.ts); goal ≤ 0.5.
+ * RetryLab program, on the services it hard-codes (scripts/bench-peer.ts); goal ≤ 0.5. retry and hold spend
+ *   most of their wall time in the broker's own waits (two 500 ms TTLs; the dead-letter worker's timer), which
+ *   both programs sit out: one more mqlab run with --json measures them, and the `lab only` columns show
+ *   mqlab − waits and (mqlab − waits) / (seed − waits).
  * npm run bench -- --concurrent N [--labs a,b]: a class running one lab at once: for each lab, N runs
  * start together, each in its own namespace (bench_c1 … bench_cN); every run must pass.
  * npm run bench -- --audit [--queues N] [--runs N]: `mqlab audit --vhost <vhost> --json` on a broker
@@ -266,7 +269,7 @@ async function peerModes() {
     return;
   }
   const modes = await peerRuns(dir, cli, runs, (line) => process.stderr.write(`bench: ${line}\n`));
-  for (const { mode, seed, mqlab } of modes) {
+  for (const { mode, seed, mqlab, brokerWaitMs: w } of modes) {
     const ok = seed.every((r) => r.ok) && mqlab.every((r) => r.ok);
     failed ||= !ok;
     const [s, m] = [median(seed.map((r) => r.ms)), median(mqlab.map((r) => r.ms))];
@@ -274,15 +277,26 @@ async function peerModes() {
     // the same summary line, character for character (a lab prints the line its source program
     // prints): else the two did not run the same thing
     const same = (runs: PeerRun[]) => runs.every((r) => r.summary === seed[0]?.summary);
-    const verdict = !ok ? 'FAILED' : !same(mqlab) ? 'summary lines differ' : q <= 0.5 ? 'ok (<= 0.5)' : 'over 0.5';
+    // a mode whose wall time is mostly the broker's own waits (TTLs, the dead-letter worker's timer) cannot
+    // reach 0.5 while both programs wait them out: its own part is judged beside the wall ratio
+    const own = w !== null && w < s ? (m - w) / (s - w) : null;
+    const verdict = !ok
+      ? 'FAILED'
+      : !same(mqlab)
+        ? 'summary lines differ'
+        : q <= 0.5
+          ? 'ok (<= 0.5)'
+          : own !== null
+            ? `over 0.5 by the broker's ${fmt(w!)} of waits both sit out; beyond them ${own <= 0.5 ? 'ok' : 'over'} (${own.toFixed(2)})`
+            : 'over 0.5';
     add([
       `mqlab/seed ${mode}`,
       String(runs),
       fmt(m),
       fmt(s),
       q.toFixed(2),
-      '-',
-      '-',
+      own !== null ? fmt(m - w!) : '-',
+      own !== null ? own.toFixed(2) : '-',
       '-',
       load(),
       `${verdict}: seed ${fmt(s)}`,
