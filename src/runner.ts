@@ -200,10 +200,7 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
     output.flushAll(); // what interrupted labs printed so far
     signal.removeEventListener('abort', onAbort);
     await spare?.close();
-    // timeout 0: nothing of ours is in flight here, and postgres.js 3.4.9 keeps a query that a connection
-    // error rejected (the loss probe's, during db-outage) as the connection's current one, so end() with a
-    // timeout waited all of it: every run with db-outage ended 1 s late (porsager/postgres #1097, #1130)
-    await db.end({ timeout: 0 }).catch(() => {});
+    await db.end({ timeout: watch.first ? 0 : 1 }).catch(() => {});
   }
 }
 
