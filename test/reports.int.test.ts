@@ -205,6 +205,9 @@ describe('reports a CI job reads', () => {
       for (const lab of doc.labs) {
         await page.goto('file://' + path.join(out, 'index.html'));
         await page.locator(`tr[data-lab="${lab.lab}"] a`).click();
+        // the click starts the navigation; the page's timeline is there once it has loaded (at load average
+        // ~10 a count read right after the click saw 0 of retry-ladder's 23 events)
+        await page.waitForLoadState('load');
         expect(page.url().split('#')[0]).toBe('file://' + path.join(out, `${lab.lab}.html`)); // the player keeps its step in the hash
         expect(await page.locator('svg.timeline g.ev').count(), lab.lab).toBe(lab.events.length);
         expect(await page.locator('h1 .badge').getAttribute('data-verdict')).toBe(verdict(lab.status));
