@@ -92,7 +92,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     // The source is read as the broker holds it (Management.queueNow): the policy from the queue's
     // record, at once; the counts from the quorum queue's counters, one tick late. An earlier run's
     // held letters went with its policy, but the counters may still show them for a tick (a run
-    // right after an interrupted one): before this run's policy, wait for a reading showing none, so
+    // right after an interrupted one, or right after another on a broker with a slow tick): before this run's policy, wait for a reading showing none, so
     // a reading of this run's held letter is not the earlier one's. Should that not come in time, a
     // held reading counts only after one has shown none (verdicts.ts).
     const atStart = await mgmt.queueNow(name.source);
