@@ -31,7 +31,7 @@ export const faults = defineFaults({
   },
   'declare-at-once': {
     breaks:
-      'the queue is declared again right after its delete, while the deleted replicas still terminate (on 3.10 the killed node never restarts the new replica)',
+      'the queue is declared again right after its delete, while the deleted replicas still terminate (on 3.10 the killed node can come back without the new replica: a race, decided from its log)',
     fails: ['killedReplicaCaughtUp'],
   },
 });

@@ -14,6 +14,7 @@ import { pointsAt } from './control.js';
 import {
   clusterNodes,
   nodeMarker,
+  rabbitLog,
   rabbitPid,
   startRabbit,
   nodeCookie,
@@ -105,6 +106,8 @@ export interface ClusterNode {
   address: string;
   amqpUrl: string;
   mgmtUrl: string;
+  /** the node's own log file (null: no folder here) */
+  log(): string | null;
   /** the node's Erlang VM, from mqlab's own pid file; null when it does not run */
   pid(): number | null;
   /** SIGKILL the node's VM and wait until the process is gone; the pid that was killed */
@@ -223,6 +226,7 @@ function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: 
     address: spec.dist?.address ?? '127.0.0.1',
     amqpUrl: urls.amqp,
     mgmtUrl: urls.mgmt,
+    log: () => rabbitLog(host, spec),
     pid: () => rabbitPid(host, spec),
     async kill(timeoutMs) {
       const pid = rabbitPid(host, spec);

@@ -200,6 +200,12 @@ export function nodeHasData(host: Host, spec: NodeSpec): boolean {
 /** what the node's VM command line ends an argument with: -home <…>/<service> */
 export const nodeMarker = (service: string) => `/${service}`;
 
+/** the node's own log file (where RabbitMQ writes it; null when the node has no folder here) */
+export function rabbitLog(host: Host, spec: Pick<NodeSpec, 'service' | 'name'>): string | null {
+  const dir = existingServiceDir(host, spec.service);
+  return dir ? outer(host, path.join(paths(dir).log, `${spec.name}.log`)) : null;
+}
+
 /**
  * The OS process id of the node's Erlang VM, while that process is the node: from its pid file, else
  * found among the running processes (and the pid file written again). A node can run without its
