@@ -72,7 +72,8 @@ export interface Ahead {
 
 /**
  * Start `script` now and hold it before its work: its Node start and connect (~0.1-0.2 s) overlap
- * what the lab does until `start`. Every path of the lab must end in `start` or `drop`.
+ * what the lab does until `start`. One never started ends when the lab's run settles (`ctx.ended`),
+ * whichever way it ends; `drop` ends it sooner.
  */
 export function startAhead(
   ctx: LabContext,
@@ -83,12 +84,15 @@ export function startAhead(
   const go = deferred<readonly string[]>();
   const run = runChild(ctx, name, script, { ...opts, startWhen: go.promise });
   run.catch(() => {}); // awaited through start(); one that is dropped is not
+  const drop = () => go.reject(new Error(`${name} not needed`)); // a no-op once started
+  if (ctx.ended.aborted) drop();
+  else ctx.ended.addEventListener('abort', drop, { once: true });
   return {
     start(more = []) {
       go.resolve(more);
       return run;
     },
-    drop: () => go.reject(new Error(`${name} not needed`)),
+    drop,
   };
 }
 

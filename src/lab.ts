@@ -192,6 +192,11 @@ export interface LabContext<O = AnyOptions, F extends string = string, K extends
   /** settle with p, or fail the experiment after ms naming what it waited for */
   within<T>(p: Promise<T>, ms: number, what: string): Promise<T>;
   signal: AbortSignal;
+  /**
+   * aborts once the lab's run has settled (returned, thrown, or left behind for a lost service): what
+   * the lab started for later and never used ends with it (src/child.ts startAhead)
+   */
+  ended: AbortSignal;
   now(): number;
   /** labs with meta.disruptive only: a planned outage of a service mqlab started (src/outage.ts) */
   services: LabServices;

@@ -289,6 +289,7 @@ async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
   const orLost = <T>(p: Promise<T>) => Promise.race([p, watch.lost]);
   let sampler: ReturnType<typeof sampleDepths> | undefined;
   let running: Promise<LabResult> | undefined;
+  const ended = new AbortController();
   const samplerConn = runOptions.depths ? samplerConnection(config.amqpUrl) : null; // connects while the lab is set up
   try {
     // the topology as data, built once: declared, purged, reported, and counted at each checkpoint
@@ -301,7 +302,7 @@ async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
     );
     report.timings.setupMs = performance.now() - started;
     const pause = { sample: async () => {} };
-    const ctx = context({ ...run, signal: labSignal }, { log, names, queues, pause });
+    const ctx = context({ ...run, signal: labSignal }, { log, names, queues, pause, ended: ended.signal });
     if (topology) report.topology = topology;
     observer?.labStarted({
       lab: entry.name,
@@ -354,6 +355,7 @@ async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
     report.status = 'error';
     report.error = err instanceof LabError ? err.message : String((err as Error)?.stack ?? err);
   } finally {
+    ended.abort();
     signal.removeEventListener('abort', onAbort);
     if (sampler) report.depths = await sampler.stop();
     else await (await samplerConn)?.close();
@@ -416,10 +418,12 @@ interface LabSetup {
   queues: readonly string[];
   /** the --live page's depth sample at a --step pause (a no-op until the sampler runs) */
   pause: { sample(): Promise<void> };
+  /** aborted when the lab's run has settled (LabContext.ended) */
+  ended: AbortSignal;
 }
 
 /** the lab's ctx; `run.signal` is the lab's own (it also ends when a service is lost) */
-function context<O>(run: LabRun<O>, { log, names, queues, pause }: LabSetup): LabContext<O> {
+function context<O>(run: LabRun<O>, { log, names, queues, pause, ended }: LabSetup): LabContext<O> {
   const { entry, options, config, runOptions, hooks, signal, broker, db, watch } = run;
   let seq = 0;
   const mgmt = new Management(config.mgmtUrl, config.vhost);
@@ -475,6 +479,7 @@ function context<O>(run: LabRun<O>, { log, names, queues, pause }: LabSetup): La
     // a paused (--step) run waits for the user, not for a clock
     within: (p, ms, what) => handled(within(p, runOptions.step ? 24 * 3600_000 : ms, what, signal)),
     signal,
+    ended,
     now: () => performance.now(),
     fault: (name) => faults.has(name),
     services: labServices(config, watch, log, entry.disruptive === true, entry.name, (line) =>

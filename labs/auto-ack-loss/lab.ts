@@ -43,124 +43,116 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const name = names(ctx.names);
 
     // each consumer process starts during the phase before its own (Node, loading, connecting) and consumes
-    // only once told to; the ones not told (a failed run) are ended
-    const ahead: Ahead[] = [];
-    const early = (processName: string, phase: Phase, args: string[], prefetch = PREFETCH) => {
-      const c = consumerAhead(ctx, processName, phase, args, prefetch);
-      ahead.push(c);
-      return c;
+    // only once told to; one not told (a failed run) ends with the run (ctx.ended)
+    const early = (processName: string, phase: Phase, args: string[], prefetch = PREFETCH) =>
+      consumerAhead(ctx, processName, phase, args, prefetch);
+    const crash = ['--crash-after', String(CRASH_AFTER)];
+    const autoConsumer = early('consumer-auto', 'auto', crash);
+    const run1Consumer = early('consumer-manual-run1', 'manual', crash);
+
+    // 1. auto-ack: what was delivered is gone from the broker, whether or not it was processed
+    const autoConfirmed = await publish(ctx, name, 'auto', MESSAGES);
+    const auto = await autoConsumer.start(['--expect', String(autoConfirmed)]);
+    const autoQueueAfterCrash = await readyOnceGone(ctx, name.autoQueue);
+    const autoRows = await rows(ctx, name, 'auto');
+    const autoLost = autoConfirmed - autoQueueAfterCrash - autoRows;
+    await ctx.checkpoint('auto-ack-crashed', {
+      exitCode: auto.exitCode,
+      delivered: received(auto),
+      rows: autoRows,
+      [name.autoQueue]: autoQueueAfterCrash,
+      lost: autoLost,
+    });
+
+    // 2. manual ack: the same crash, nothing lost
+    const run2Consumer = early('consumer-manual-run2', 'manual', []);
+    const manualConfirmed = await publish(ctx, name, 'manual', MESSAGES);
+    const run1 = await run1Consumer.start(['--expect', String(manualConfirmed)]);
+    const readyAfterManualCrash = await readyOnceGone(ctx, name.manualQueue);
+    await ctx.checkpoint('manual-crashed', {
+      exitCode: run1.exitCode,
+      rows: await rows(ctx, name, 'manual'),
+      [name.manualQueue]: readyAfterManualCrash,
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-autoack-'));
+    const [idleFile, release] = [path.join(dir, 'idle'), path.join(dir, 'release')];
+    const forgetConsumer = early(
+      'consumer-forget',
+      'forget',
+      ['--idle-file', idleFile, '--release-file', release],
+      FORGET_PREFETCH,
+    );
+    const run2 =
+      readyAfterManualCrash > 0 ? await run2Consumer.start(['--expect', String(readyAfterManualCrash)]) : null;
+    const manualRows = await rows(ctx, name, 'manual');
+    const manualQueueAfter = await ctx.broker.depth(name.manualQueue);
+    const manualLost = manualConfirmed - manualQueueAfter - manualRows;
+    const manualRedelivered = run2
+      ? run2.events.filter((e) => e.fields.status === 'received' && e.fields.redelivered === 'true').length
+      : 0;
+
+    // 3. a consumer that never acks: unacked while its channel lives, ready again when it closes
+    const forgetConfirmed = await publish(ctx, name, 'forget', FORGET_MESSAGES);
+    const forgetting = forgetConsumer.start();
+    const receivedByForget = await ctx.within(
+      fileText(ctx, idleFile).then(Number),
+      10_000,
+      'the forgetting consumer to go idle',
+    );
+    // What the channel holds, from two exact counts (passive declares): the messages that are not ready while it
+    // lives and are ready once it is gone were delivered to it and never acked. (The management statistics show
+    // the same as `unacked` a sample later — one quorum tick plus one collection interval: the --step table.)
+    const whileOpen = await ctx.broker.passive(name.forgetQueue);
+    await ctx.checkpoint('unacked-held', {
+      queue: name.forgetQueue,
+      ready: whileOpen.ready,
+      consumers: whileOpen.consumers,
+    });
+    fs.writeFileSync(release, '');
+    const forget = await forgetting;
+    fs.rmSync(dir, { recursive: true, force: true });
+    const readyAfterClose = await readyOnceGone(ctx, name.forgetQueue);
+    const unackedWhileOpen = readyAfterClose - whileOpen.ready;
+    await ctx.checkpoint('returned', { queue: name.forgetQueue, ready: readyAfterClose });
+
+    const summary = {
+      confirmed: autoConfirmed,
+      autoAckExit: auto.exitCode,
+      autoAckDelivered: received(auto),
+      autoAckQueueAfterCrash: autoQueueAfterCrash,
+      autoAckRows: autoRows,
+      autoAckLost: autoLost,
+      manualExit: run1.exitCode,
+      manualRows,
+      manualLost,
+      manualRedelivered,
+      unackedWhileOpen,
+      readyAfterClose,
     };
-    try {
-      const crash = ['--crash-after', String(CRASH_AFTER)];
-      const autoConsumer = early('consumer-auto', 'auto', crash);
-      const run1Consumer = early('consumer-manual-run1', 'manual', crash);
-
-      // 1. auto-ack: what was delivered is gone from the broker, whether or not it was processed
-      const autoConfirmed = await publish(ctx, name, 'auto', MESSAGES);
-      const auto = await autoConsumer.start(['--expect', String(autoConfirmed)]);
-      const autoQueueAfterCrash = await readyOnceGone(ctx, name.autoQueue);
-      const autoRows = await rows(ctx, name, 'auto');
-      const autoLost = autoConfirmed - autoQueueAfterCrash - autoRows;
-      await ctx.checkpoint('auto-ack-crashed', {
-        exitCode: auto.exitCode,
-        delivered: received(auto),
-        rows: autoRows,
-        [name.autoQueue]: autoQueueAfterCrash,
-        lost: autoLost,
-      });
-
-      // 2. manual ack: the same crash, nothing lost
-      const run2Consumer = early('consumer-manual-run2', 'manual', []);
-      const manualConfirmed = await publish(ctx, name, 'manual', MESSAGES);
-      const run1 = await run1Consumer.start(['--expect', String(manualConfirmed)]);
-      const readyAfterManualCrash = await readyOnceGone(ctx, name.manualQueue);
-      await ctx.checkpoint('manual-crashed', {
-        exitCode: run1.exitCode,
-        rows: await rows(ctx, name, 'manual'),
-        [name.manualQueue]: readyAfterManualCrash,
-      });
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-autoack-'));
-      const [idleFile, release] = [path.join(dir, 'idle'), path.join(dir, 'release')];
-      const forgetConsumer = early(
-        'consumer-forget',
-        'forget',
-        ['--idle-file', idleFile, '--release-file', release],
-        FORGET_PREFETCH,
-      );
-      const run2 =
-        readyAfterManualCrash > 0 ? await run2Consumer.start(['--expect', String(readyAfterManualCrash)]) : null;
-      const manualRows = await rows(ctx, name, 'manual');
-      const manualQueueAfter = await ctx.broker.depth(name.manualQueue);
-      const manualLost = manualConfirmed - manualQueueAfter - manualRows;
-      const manualRedelivered = run2
-        ? run2.events.filter((e) => e.fields.status === 'received' && e.fields.redelivered === 'true').length
-        : 0;
-
-      // 3. a consumer that never acks: unacked while its channel lives, ready again when it closes
-      const forgetConfirmed = await publish(ctx, name, 'forget', FORGET_MESSAGES);
-      const forgetting = forgetConsumer.start();
-      const receivedByForget = await ctx.within(
-        fileText(ctx, idleFile).then(Number),
-        10_000,
-        'the forgetting consumer to go idle',
-      );
-      // What the channel holds, from two exact counts (passive declares): the messages that are not ready while it
-      // lives and are ready once it is gone were delivered to it and never acked. (The management statistics show
-      // the same as `unacked` a sample later — one quorum tick plus one collection interval: the --step table.)
-      const whileOpen = await ctx.broker.passive(name.forgetQueue);
-      await ctx.checkpoint('unacked-held', {
-        queue: name.forgetQueue,
-        ready: whileOpen.ready,
-        consumers: whileOpen.consumers,
-      });
-      fs.writeFileSync(release, '');
-      const forget = await forgetting;
-      fs.rmSync(dir, { recursive: true, force: true });
-      const readyAfterClose = await readyOnceGone(ctx, name.forgetQueue);
-      const unackedWhileOpen = readyAfterClose - whileOpen.ready;
-      await ctx.checkpoint('returned', { queue: name.forgetQueue, ready: readyAfterClose });
-
-      const summary = {
-        confirmed: autoConfirmed,
-        autoAckExit: auto.exitCode,
-        autoAckDelivered: received(auto),
-        autoAckQueueAfterCrash: autoQueueAfterCrash,
-        autoAckRows: autoRows,
-        autoAckLost: autoLost,
-        manualExit: run1.exitCode,
-        manualRows,
-        manualLost,
-        manualRedelivered,
-        unackedWhileOpen,
-        readyAfterClose,
-      };
-      return {
-        lines: [summaryLine(ctx.lab, summary)],
-        checks: [
-          check('autoAckExit', 137, auto.exitCode),
-          check('autoAckQueueAfterCrash', 0, autoQueueAfterCrash),
-          checkAtLeast('autoAckLost', 1, autoLost),
-          check('manualExit', 137, run1.exitCode),
-          check('manualLost', 0, manualLost),
-          checkAtLeast('manualRedelivered', 1, manualRedelivered),
-          check('unackedWhileOpen', FORGET_PREFETCH, unackedWhileOpen),
-          check('readyAfterClose', forgetConfirmed, readyAfterClose),
-        ],
-        facts: {
-          published: { auto: autoConfirmed, manual: manualConfirmed, forget: forgetConfirmed },
-          prefetch: { auto: PREFETCH, manual: PREFETCH, forget: FORGET_PREFETCH },
-          autoAckDeliveredBeforeCrash: received(auto),
-          manualReadyAfterCrash: readyAfterManualCrash,
-          manualRun2Exit: run2?.exitCode ?? null,
-          manualQueueAfter,
-          forgetWhileOpen: { ready: whileOpen.ready, consumers: whileOpen.consumers },
-          receivedByForgettingConsumer: receivedByForget,
-          forgetExit: forget.exitCode,
-        },
-      };
-    } finally {
-      for (const c of ahead) c.drop();
-    }
+    return {
+      lines: [summaryLine(ctx.lab, summary)],
+      checks: [
+        check('autoAckExit', 137, auto.exitCode),
+        check('autoAckQueueAfterCrash', 0, autoQueueAfterCrash),
+        checkAtLeast('autoAckLost', 1, autoLost),
+        check('manualExit', 137, run1.exitCode),
+        check('manualLost', 0, manualLost),
+        checkAtLeast('manualRedelivered', 1, manualRedelivered),
+        check('unackedWhileOpen', FORGET_PREFETCH, unackedWhileOpen),
+        check('readyAfterClose', forgetConfirmed, readyAfterClose),
+      ],
+      facts: {
+        published: { auto: autoConfirmed, manual: manualConfirmed, forget: forgetConfirmed },
+        prefetch: { auto: PREFETCH, manual: PREFETCH, forget: FORGET_PREFETCH },
+        autoAckDeliveredBeforeCrash: received(auto),
+        manualReadyAfterCrash: readyAfterManualCrash,
+        manualRun2Exit: run2?.exitCode ?? null,
+        manualQueueAfter,
+        forgetWhileOpen: { ready: whileOpen.ready, consumers: whileOpen.consumers },
+        receivedByForgettingConsumer: receivedByForget,
+        forgetExit: forget.exitCode,
+      },
+    };
   },
 };
 

@@ -64,85 +64,81 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
       timeoutMs: 30_000,
       gates: true,
     });
-    try {
-      const run1 = await runChild(ctx, 'consumer-run1', CONSUMER_SCRIPT, {
-        args: ['--crash-after-commits', String(CRASH_AFTER_COMMITS), '--gate-ms', gateMs],
-        names: name,
-        timeoutMs: 30_000,
-        gates: true,
-      });
-      const rowsAtCrash = (await db`SELECT message_id FROM ${db(name.orders)} WHERE lab = ${LAB} ORDER BY id`).map(
-        (r) => String(r.message_id),
-      );
-      const crashWindow = committedNotAcked(run1.events, rowsAtCrash);
+    const run1 = await runChild(ctx, 'consumer-run1', CONSUMER_SCRIPT, {
+      args: ['--crash-after-commits', String(CRASH_AFTER_COMMITS), '--gate-ms', gateMs],
+      names: name,
+      timeoutMs: 30_000,
+      gates: true,
+    });
+    const rowsAtCrash = (await db`SELECT message_id FROM ${db(name.orders)} WHERE lab = ${LAB} ORDER BY id`).map((r) =>
+      String(r.message_id),
+    );
+    const crashWindow = committedNotAcked(run1.events, rowsAtCrash);
 
-      // Everything run 1 did not ack must be ready again once the broker has seen its connection die.
-      const outstanding = confirmed - ackedMessageIds(run1.events).length;
-      const readyAfterCrash = await readyWhen(ctx, () => broker.depth(name.queue), outstanding, 2_000);
-      await ctx.checkpoint('after-crash', {
-        exitCode: run1.exitCode,
-        businessRows: rowsAtCrash.length,
-        ready: readyAfterCrash,
-      });
+    // Everything run 1 did not ack must be ready again once the broker has seen its connection die.
+    const outstanding = confirmed - ackedMessageIds(run1.events).length;
+    const readyAfterCrash = await readyWhen(ctx, () => broker.depth(name.queue), outstanding, 2_000);
+    await ctx.checkpoint('after-crash', {
+      exitCode: run1.exitCode,
+      businessRows: rowsAtCrash.length,
+      ready: readyAfterCrash,
+    });
 
-      ctx.progress(`consumer-run2: consumes the ${outstanding} messages run 1 did not ack`);
-      const run2 = await run2Ahead.start(['--expect', String(outstanding)]);
+    ctx.progress(`consumer-run2: consumes the ${outstanding} messages run 1 did not ack`);
+    const run2 = await run2Ahead.start(['--expect', String(outstanding)]);
 
-      const [counts] = await db`
-      SELECT (SELECT count(*)::int FROM ${db(name.orders)} WHERE lab = ${LAB}) AS business,
-             (SELECT count(*)::int FROM ${db(name.processed)} WHERE lab = ${LAB}) AS processed`;
-      const rows = must(counts, 'the business/processed row counts');
-      const queueDepthAfter = await broker.depth(name.queue);
-      const inspect = log.emit('inspect', {
-        ...SERVICE,
-        business_rows: rows.business,
-        processed_rows: rows.processed,
-        status: 'snapshot',
-      });
-      keepEvents(ctx.outDir, 'inspect-db', [inspect]);
+    const [counts] = await db`
+    SELECT (SELECT count(*)::int FROM ${db(name.orders)} WHERE lab = ${LAB}) AS business,
+           (SELECT count(*)::int FROM ${db(name.processed)} WHERE lab = ${LAB}) AS processed`;
+    const rows = must(counts, 'the business/processed row counts');
+    const queueDepthAfter = await broker.depth(name.queue);
+    const inspect = log.emit('inspect', {
+      ...SERVICE,
+      business_rows: rows.business,
+      processed_rows: rows.processed,
+      status: 'snapshot',
+    });
+    keepEvents(ctx.outDir, 'inspect-db', [inspect]);
 
-      const seen = observeDeliveries([run1.events, run2.events]);
-      const summary = {
-        ...seen,
-        crashExitCode: run1.exitCode,
-        committedNotAcked: crashWindow.length,
+    const seen = observeDeliveries([run1.events, run2.events]);
+    const summary = {
+      ...seen,
+      crashExitCode: run1.exitCode,
+      committedNotAcked: crashWindow.length,
+      readyAfterCrash,
+      businessRows: rows.business as number,
+      processedRows: rows.processed as number,
+    };
+    return {
+      lines: [summaryLine(summary)],
+      checks: [
+        check('crashExitCode', 137, run1.exitCode),
+        check('crashAfterBusinessCommit', CRASH_AFTER_COMMITS, crashWindow.length),
+        check('receivedTotal', MESSAGES + CRASH_AFTER_COMMITS, seen.receivedTotal),
+        check('redeliveredCount', CRASH_AFTER_COMMITS, seen.redeliveredCount),
+        check('duplicatesObserved', CRASH_AFTER_COMMITS, seen.duplicatesObserved),
+        check('uniqueMessageIds', MESSAGES, seen.uniqueMessageIds),
+        check('business_rows', MESSAGES, summary.businessRows),
+        check('queueDepthAfter', 0, queueDepthAfter),
+        check('consumer-run2.exitCode', 0, run2.exitCode),
+      ],
+      facts: {
+        crashSignal: run1.signal,
+        committedNotAcked: crashWindow,
+        rowsAtCrash,
         readyAfterCrash,
-        businessRows: rows.business as number,
-        processedRows: rows.processed as number,
-      };
-      return {
-        lines: [summaryLine(summary)],
-        checks: [
-          check('crashExitCode', 137, run1.exitCode),
-          check('crashAfterBusinessCommit', CRASH_AFTER_COMMITS, crashWindow.length),
-          check('receivedTotal', MESSAGES + CRASH_AFTER_COMMITS, seen.receivedTotal),
-          check('redeliveredCount', CRASH_AFTER_COMMITS, seen.redeliveredCount),
-          check('duplicatesObserved', CRASH_AFTER_COMMITS, seen.duplicatesObserved),
-          check('uniqueMessageIds', MESSAGES, seen.uniqueMessageIds),
-          check('business_rows', MESSAGES, summary.businessRows),
-          check('queueDepthAfter', 0, queueDepthAfter),
-          check('consumer-run2.exitCode', 0, run2.exitCode),
-        ],
-        facts: {
-          crashSignal: run1.signal,
-          committedNotAcked: crashWindow,
-          rowsAtCrash,
-          readyAfterCrash,
-          processedRows: summary.processedRows,
-          deliveries: [run1, run2].flatMap((r) =>
-            r.events
-              .filter((e) => e.source === 'consumer' && e.fields.status === 'received')
-              .map((e) => ({
-                process: r.name,
-                messageId: e.fields.messageId,
-                redelivered: e.fields.redelivered === 'true',
-              })),
-          ),
-        },
-      };
-    } finally {
-      run2Ahead.drop(); // a no-op once started
-    }
+        processedRows: summary.processedRows,
+        deliveries: [run1, run2].flatMap((r) =>
+          r.events
+            .filter((e) => e.source === 'consumer' && e.fields.status === 'received')
+            .map((e) => ({
+              process: r.name,
+              messageId: e.fields.messageId,
+              redelivered: e.fields.redelivered === 'true',
+            })),
+        ),
+      },
+    };
   },
 };
 

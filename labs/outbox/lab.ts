@@ -49,91 +49,86 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       timeoutMs: 20_000,
     });
     const relay2 = startAhead(ctx, 'relay-run2', RELAY, { names: name, timeoutMs: 20_000 });
-    try {
-      const placed = await placeOrders(ctx, name, steps);
-      const committed = (await db`SELECT order_id FROM ${db(name.orders)} ORDER BY order_id`).map((r) =>
-        String(r.order_id),
-      );
-      await ctx.checkpoint('committed', {
-        orders: committed.join(','),
-        outboxUnsent: await unsent(ctx, name),
-        [name.queue]: await broker.depth(name.queue),
-      });
+    const placed = await placeOrders(ctx, name, steps);
+    const committed = (await db`SELECT order_id FROM ${db(name.orders)} ORDER BY order_id`).map((r) =>
+      String(r.order_id),
+    );
+    await ctx.checkpoint('committed', {
+      orders: committed.join(','),
+      outboxUnsent: await unsent(ctx, name),
+      [name.queue]: await broker.depth(name.queue),
+    });
 
-      ctx.progress(
-        `relay-run1: publishes the unsent outbox rows and is killed after confirm ${CRASH_AFTER_CONFIRM}, before marking that row sent`,
-      );
-      const run1 = await relay1.start();
-      const confirmedByRun1 = new Set(
-        run1.events.filter((e) => e.fields.status === 'confirmed').map((e) => e.fields.eventId),
-      );
-      const unsentAfterCrash = (await db`SELECT event_id FROM ${db(name.outbox)} WHERE sent_at IS NULL`).map((r) =>
-        String(r.event_id),
-      );
-      const confirmedNotMarked = unsentAfterCrash.filter((id) => confirmedByRun1.has(id)).length;
-      await ctx.checkpoint('relay-crashed', {
-        exitCode: run1.exitCode,
-        unsent: unsentAfterCrash.join(',') || 'none',
-        confirmedNotMarked,
-        [name.queue]: await broker.depth(name.queue),
-      });
+    ctx.progress(
+      `relay-run1: publishes the unsent outbox rows and is killed after confirm ${CRASH_AFTER_CONFIRM}, before marking that row sent`,
+    );
+    const run1 = await relay1.start();
+    const confirmedByRun1 = new Set(
+      run1.events.filter((e) => e.fields.status === 'confirmed').map((e) => e.fields.eventId),
+    );
+    const unsentAfterCrash = (await db`SELECT event_id FROM ${db(name.outbox)} WHERE sent_at IS NULL`).map((r) =>
+      String(r.event_id),
+    );
+    const confirmedNotMarked = unsentAfterCrash.filter((id) => confirmedByRun1.has(id)).length;
+    await ctx.checkpoint('relay-crashed', {
+      exitCode: run1.exitCode,
+      unsent: unsentAfterCrash.join(',') || 'none',
+      confirmedNotMarked,
+      [name.queue]: await broker.depth(name.queue),
+    });
 
-      let run2Exit: number | null = null;
-      await steps.secondRelay(async () => {
-        ctx.progress('relay-run2: publishes what is still unsent');
-        run2Exit = (await relay2.start()).exitCode;
-      });
-      const unsentAfter = await unsent(ctx, name);
-      const copies = await broker.depth(name.queue);
-      await ctx.checkpoint('relayed', { unsent: unsentAfter, [name.queue]: copies });
+    let run2Exit: number | null = null;
+    await steps.secondRelay(async () => {
+      ctx.progress('relay-run2: publishes what is still unsent');
+      run2Exit = (await relay2.start()).exitCode;
+    });
+    const unsentAfter = await unsent(ctx, name);
+    const copies = await broker.depth(name.queue);
+    await ctx.checkpoint('relayed', { unsent: unsentAfter, [name.queue]: copies });
 
-      const consumed = copies > 0 ? await consumeAll(ctx, name, copies, steps) : [];
-      const effects =
-        await db`SELECT order_id, count(*)::int AS n FROM ${db(name.effects)} GROUP BY order_id ORDER BY order_id`;
-      const effectLine = effects.map((r) => `${r.order_id}:${r.n}`).join(',');
-      const duplicatesSkipped = consumed.filter((c) => c.outcome === 'duplicate_skipped').length;
-      const [counts] = await db`
-      SELECT (SELECT count(*)::int FROM ${db(name.orders)} WHERE order_id IN ${db(rolledBack)}) AS orders,
-             (SELECT count(*)::int FROM ${db(name.outbox)} WHERE order_id IN ${db(rolledBack)}) AS outbox`;
-      const rb = must(counts, 'the row counts of the rolled-back orders');
-      const rolledBackDelivered = consumed.filter((c) => rolledBack.includes(c.orderId)).length;
-      const rolledBackLine = `orders=${rb.orders} outbox=${rb.outbox} delivered=${rolledBackDelivered}`;
-      await ctx.checkpoint('consumed', { deliveries: consumed.length, duplicatesSkipped, effects: effectLine });
+    const consumed = copies > 0 ? await consumeAll(ctx, name, copies, steps) : [];
+    const effects =
+      await db`SELECT order_id, count(*)::int AS n FROM ${db(name.effects)} GROUP BY order_id ORDER BY order_id`;
+    const effectLine = effects.map((r) => `${r.order_id}:${r.n}`).join(',');
+    const duplicatesSkipped = consumed.filter((c) => c.outcome === 'duplicate_skipped').length;
+    const [counts] = await db`
+    SELECT (SELECT count(*)::int FROM ${db(name.orders)} WHERE order_id IN ${db(rolledBack)}) AS orders,
+           (SELECT count(*)::int FROM ${db(name.outbox)} WHERE order_id IN ${db(rolledBack)}) AS outbox`;
+    const rb = must(counts, 'the row counts of the rolled-back orders');
+    const rolledBackDelivered = consumed.filter((c) => rolledBack.includes(c.orderId)).length;
+    const rolledBackLine = `orders=${rb.orders} outbox=${rb.outbox} delivered=${rolledBackDelivered}`;
+    await ctx.checkpoint('consumed', { deliveries: consumed.length, duplicatesSkipped, effects: effectLine });
 
-      const summary = {
-        committedOrders: committed.length,
-        relayExit: run1.exitCode,
-        confirmedNotMarked,
-        deliveries: consumed.length,
-        duplicatesSkipped,
-        effects: effectLine,
-        unsentAfter,
-        rolledBackDelivered,
-      };
-      return {
-        lines: [summaryLine(ctx.lab, summary)],
-        checks: [
-          check('relayExit', 137, run1.exitCode),
-          check('confirmedNotMarked', 1, confirmedNotMarked),
-          check('outboxUnsentAfter', 0, unsentAfter),
-          checkAtLeast('duplicatesSkipped', 1, duplicatesSkipped),
-          check('businessEffects', committed.map((id) => `${id}:1`).join(','), effectLine),
-          check('rolledBackOrder', 'orders=0 outbox=0 delivered=0', rolledBackLine),
-        ],
-        facts: {
-          placed,
-          committedOrders: committed,
-          confirmedByRun1: [...confirmedByRun1],
-          unsentAfterCrash,
-          relayRun2Exit: run2Exit,
-          copiesOnQueue: copies,
-          deliveries: consumed,
-        },
-      };
-    } finally {
-      relay1.drop(); // no-ops once started; a variant without the second relay never starts it
-      relay2.drop();
-    }
+    const summary = {
+      committedOrders: committed.length,
+      relayExit: run1.exitCode,
+      confirmedNotMarked,
+      deliveries: consumed.length,
+      duplicatesSkipped,
+      effects: effectLine,
+      unsentAfter,
+      rolledBackDelivered,
+    };
+    return {
+      lines: [summaryLine(ctx.lab, summary)],
+      checks: [
+        check('relayExit', 137, run1.exitCode),
+        check('confirmedNotMarked', 1, confirmedNotMarked),
+        check('outboxUnsentAfter', 0, unsentAfter),
+        checkAtLeast('duplicatesSkipped', 1, duplicatesSkipped),
+        check('businessEffects', committed.map((id) => `${id}:1`).join(','), effectLine),
+        check('rolledBackOrder', 'orders=0 outbox=0 delivered=0', rolledBackLine),
+      ],
+      facts: {
+        placed,
+        committedOrders: committed,
+        confirmedByRun1: [...confirmedByRun1],
+        unsentAfterCrash,
+        relayRun2Exit: run2Exit,
+        copiesOnQueue: copies,
+        deliveries: consumed,
+      },
+    };
   },
 };
 

@@ -197,11 +197,8 @@ async function publishRetry(ctx: LabContext, name: ConfirmNames, steps: ConfirmS
     names: name,
     timeoutMs: 20_000,
   });
-  try {
-    return await publishAttempts(ctx, name, steps, run2Ahead);
-  } finally {
-    run2Ahead.drop(); // a no-op once started; a variant that does not republish never starts it
-  }
+  // one a variant never starts ends with the run (ctx.ended)
+  return publishAttempts(ctx, name, steps, run2Ahead);
 }
 
 async function publishAttempts(ctx: LabContext, name: ConfirmNames, steps: ConfirmSteps, run2Ahead: Ahead) {
