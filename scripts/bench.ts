@@ -83,6 +83,7 @@ if (unknownLabs.length) {
   process.exit(2);
 }
 const labs = registry.filter((l) => !only || only.includes(l.name));
+const config = loadConfig({}, process.env);
 
 interface Timed {
   ms: number;
@@ -186,7 +187,6 @@ async function perLab() {
   // one process start (Node, loading, connecting, closing): the overhead of the labs that start no child so far
   const childless: number[] = [];
   const startMs = () => median(childless.length ? childless : bare);
-  const config = loadConfig({}, process.env);
   for (const lab of labs) {
     // a lab that needs what these services lack (a cluster) says SKIP at once: no row of timings to compare
     const missing = await lab.requires?.(config);
@@ -246,7 +246,6 @@ async function perLab() {
 async function allRuns() {
   made.push('bench_all', ...registry.map((_, i) => jobNamespace('bench_jobs', i)));
   // the labs that run here (a lab that needs a cluster says SKIP at once and adds nothing)
-  const config = loadConfig({}, process.env);
   const running: LabMeta[] = [];
   for (const lab of registry) if (!(await lab.requires?.(config))) running.push(lab);
   const serial: Timed[] = [];
@@ -359,7 +358,7 @@ async function concurrentRuns(n: number) {
 async function auditRuns(count: number) {
   const fillMs = await fillQueues(count);
   process.stderr.write(`bench: declared ${count} queue(s) in ${fmt(fillMs)}\n`);
-  const vhost = loadConfig({}, process.env).vhost;
+  const vhost = config.vhost;
   const done: Timed[] = [];
   // --fail-on never: exit 0 is a completed audit, 2 is not; a loaded broker may take long per page: the bound is the whole audit's
   for (let i = 0; i < runs; i++)

@@ -6,10 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startAhead } from './child.js';
 import type { LabContext } from './lab.js';
 
-/** a process held before its work as a lab's child is: it waits for the start word on stdin, forever */
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
+/** a process held before its work as a lab's child is: it waits for the start word on stdin, forever */
 function heldScript(): URL {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-ahead-'));
   dirs.push(dir);

@@ -43,6 +43,10 @@ export function expectedFails<M extends AnyMeta>(meta: M, faults: readonly Fault
   return [...new Set(faults.flatMap((f) => meta.faults[f]?.fails ?? []))];
 }
 
+/** the checks a run's lines print FAIL for */
+export const failedNames = (lines: readonly string[]): string[] =>
+  lines.flatMap((l) => /^FAIL ([^\s:]+): /.exec(l)?.[1] ?? []);
+
 /** run the broken lab; it must complete (no error), print FAIL for each expected check, and exit 1 */
 export async function expectFaultsFail<M extends AnyMeta>({
   meta,
@@ -65,7 +69,7 @@ export async function expectFaultsFail<M extends AnyMeta>({
     ).toBe(true);
   if (only) {
     const allowed = new Set<string>([...fails, ...alsoMayFail]);
-    const failed = r.lines.flatMap((l) => /^FAIL ([^\s:]+): /.exec(l)?.[1] ?? []);
+    const failed = failedNames(r.lines);
     expect(
       failed.filter((name) => !allowed.has(name)),
       `no other check fails:\n${output}`,

@@ -79,8 +79,8 @@ export interface Capabilities {
    * replica: on 3.10.8, a declare 14–21 ms after the delete (while the deleted replicas still
    * terminate), then a SIGKILL of that node: it comes back with "recover: quorum queue … could not be
    * restarted {error,enoent}" and never catches up (a race: 10 runs of 10 at first, 8 of 9 on
-   * 2026-12-03; with 1 s between delete and declare, 16 of 16 caught up). Such a node keeps the stale entry in ra's name registry (names.dets) until a
-   * delete while its replica runs: ra ≤ 2.4.4 register_name/6 does not replace a name already
+   * 2026-12-03; with 1 s between delete and declare, 16 of 16 caught up). Such a node keeps the stale
+   * entry in ra's name registry (names.dets) until a delete while its replica runs: ra ≤ 2.4.4 register_name/6 does not replace a name already
    * registered (ra 4aaae47a fixed that in 2.4.5). 4.3.6: the same run catches up (the node starts the
    * member as new: name_not_registered); 4.3.0 also reconciles a member whose id changed on recovery
    * (57c43f011c "Reconcile QQ node dead during delete and redeclare", feature flag

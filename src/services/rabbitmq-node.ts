@@ -203,8 +203,11 @@ export const nodeMarker = (service: string) => `/${service}`;
 /** the node's own log file (where RabbitMQ writes it; null when the node has no folder here) */
 export function rabbitLog(host: Host, spec: Pick<NodeSpec, 'service' | 'name'>): string | null {
   const dir = existingServiceDir(host, spec.service);
-  return dir ? outer(host, path.join(paths(dir).log, `${spec.name}.log`)) : null;
+  return dir ? logFile(host, dir, spec) : null;
 }
+
+const logFile = (host: Host, dir: string, spec: Pick<NodeSpec, 'name'>) =>
+  outer(host, path.join(paths(dir).log, `${spec.name}.log`));
 
 /**
  * The OS process id of the node's Erlang VM, while that process is the node: from its pid file, else
@@ -266,7 +269,7 @@ export async function startRabbit(host: Host, spec: NodeSpec, cookie?: string): 
     );
   const who = rabbitAccount(host);
   const dir = await serviceDir(host, spec.service, who);
-  const log = outer(host, path.join(paths(dir).log, `${spec.name}.log`));
+  const log = logFile(host, dir, spec);
   if (rabbitPid(host, spec)) return { state: 'running', failure: () => null, log };
   writeFiles(host, dir, spec, who, cookie);
   const consoleLog = outer(host, path.join(paths(dir).log, 'console.log'));
