@@ -241,7 +241,7 @@ function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: 
       const end = Date.now() + 30_000;
       while (!rabbitPid(host, spec) && Date.now() < end) {
         const failed = s.failure();
-        if (failed) throw new EnvError(failed, `see ${s.log}`);
+        if (failed) throw new EnvError(failed, s.hint());
         await sleep(200);
       }
       const pid = rabbitPid(host, spec);

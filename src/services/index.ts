@@ -128,7 +128,7 @@ export async function up(
       "--nodes runs a cluster on mqlab's own nodes, not with Docker",
       'use --backend chroot (RabbitMQ 4.3, as root) or --backend system',
     );
-  let failure = (): string | null => null;
+  let failure = (): { reason: string; hint: string } | null => null;
   if (chosen === 'docker') {
     await dockerUp(log);
     if (fs.existsSync(config.home)) recordBackend(config.home, 'docker');
@@ -145,11 +145,7 @@ export async function up(
   let shown = 0;
   const ready = await waitForServices(config, 180_000, (p, elapsed) => {
     const died = failure();
-    if (died)
-      throw new EnvError(
-        died,
-        `see ${config.home}/…/rabbitmq/log/; is another program using port ${ports.amqp}, ${ports.management} or ${ports.erlangDist}?`,
-      );
+    if (died) throw new EnvError(died.reason, died.hint);
     if (elapsed > 60_000 && /credentials refused/.test(`${p.amqp.error}`)) {
       throw new EnvError(
         `${p.amqp.error} although the broker answers`,

@@ -13,6 +13,7 @@ import {
   nodeHasData,
   nodesFor,
   rabbitBin,
+  featureFlagSyncRace,
   rabbitPid,
   startRabbit,
   stopRabbit,
@@ -54,7 +55,7 @@ export async function ownStart(
   ports: Ports,
   nodes: number,
   log: (line: string) => void,
-): Promise<() => string | null> {
+): Promise<() => { reason: string; hint: string } | null> {
   const wanted = nodesFor(ports, nodes);
   const others = allNodeSpecs(ports, MAX_NODES).filter(
     (n) => !wanted.some((w) => w.service === n.service) && rabbitPid(host, n),
@@ -94,7 +95,30 @@ export async function ownStart(
       started.push(s);
     }
   }
-  return () => started.map((s) => s.failure()).find((f) => f !== null) ?? null;
+  // a cluster restarting at once on 3.10 can lose a node to its feature-flag sync race: that node starts once more
+  const again = new Set<number>();
+  return () => {
+    for (const [k, s] of started.entries()) {
+      const reason = s.failure();
+      if (reason === null) continue;
+      if (rejoin && !again.has(k) && featureFlagSyncRace(reason)) {
+        again.add(k);
+        const spec = wanted[k]!;
+        log(
+          `RabbitMQ node ${spec.name} exited at boot on a peer not yet booted (RabbitMQ 3.10's feature-flag sync race, ` +
+            `{badmap,undefined} in its crash dump): starting it once more`,
+        );
+        started[k] = { state: 'started', failure: () => null, hint: s.hint, log: s.log };
+        void startRabbit(host, spec, k === 0 ? undefined : cookie).then(
+          (next) => (started[k] = next),
+          (err: Error) => (started[k] = { ...s, failure: () => err.message }),
+        );
+        continue;
+      }
+      return { reason, hint: s.hint() };
+    }
+    return null;
+  };
 }
 
 /** wait until node 1 of a cluster accepts TCP on its AMQP port (the others join a node that runs) */
@@ -102,7 +126,7 @@ async function listening(spec: NodeSpec, s: Started): Promise<void> {
   const end = Date.now() + 180_000;
   while (Date.now() < end) {
     const failed = s.failure();
-    if (failed) throw new EnvError(failed, `see ${s.log}`);
+    if (failed) throw new EnvError(failed, s.hint());
     const ok = await new Promise<boolean>((resolve) => {
       const sock = net.connect(spec.ports.amqp, '127.0.0.1');
       sock.once('connect', () => (sock.destroy(), resolve(true)));

@@ -254,10 +254,66 @@ export function runningNode(host: Host, dir: string): number | null {
 
 export interface Started {
   state: 'started' | 'running';
-  /** null while the node lives; once it has exited, why (the last lines of its console log) */
-  failure(): string | null;
+  /** null while the node lives; once it has exited, why (its crash dump's slogan, else the last line of its console log) */
+  failure: () => string | null;
+  /** what to do once it failed: the node's own log folder, and the ports when the reason is a port taken */
+  hint: () => string;
   log: string;
 }
+
+/**
+ * Why a node's VM ended at boot, from what it left: the crash dump's `Slogan:` (the reason the
+ * application controller got: `{application_start_failure,rabbit,…}`), else the last line its console
+ * log printed that is not the "crash dump is being written" notice.
+ */
+export function bootFailure(crashDumpHead: string | null, consoleText: string): string {
+  const slogan = crashDumpHead?.match(/^Slogan: (.*)$/m)?.[1]?.trim();
+  if (slogan) return slogan;
+  return (
+    consoleText
+      .trim()
+      .split('\n')
+      .filter((l) => !/crash dump|^$/i.test(l))
+      .pop() ?? ''
+  );
+}
+
+/**
+ * a reason that says a port was taken: the one it names (a listener that could not start: AMQP or
+ * management; the distribution port), else true (a listen error without its port)
+ */
+export function portTaken(reason: string): number | boolean {
+  // could_not_start_listener: rabbit_networking; "distribution port N": rabbit_prelaunch_errors (3.10.8, 4.3.5)
+  const named = reason.match(/could_not_start_listener,"?[\d.:]+"?,(\d+)|distribution port (\d+)/);
+  if (named) return Number(named[1] ?? named[2]);
+  return /eaddrinuse|dist_port_already_used/i.test(reason);
+}
+
+/**
+ * RabbitMQ 3.10's boot race when a cluster restarts all at once: a node syncing its feature flags
+ * asks a peer whose VM answers but whose feature-flag registry is not loaded yet, and the peer's
+ * `do_sync_feature_flags_with_node/1` fails on `maps:get(depends_on, undefined)`; the node then exits
+ * with `{incompatible_feature_flags,{badrpc,{'EXIT',{{badmap,undefined},…}}}}` (rabbit_mnesia
+ * `ensure_feature_flags_are_in_sync/2` and rabbit_feature_flags `sync_feature_flags_with_cluster1/2`
+ * at v3.10.8; the registry is an uninitialised stub until `initialize_registry/0` runs). Nothing is
+ * incompatible: the same node boots on its next start. 3.11 replaced this sync (rabbit_ff_controller).
+ */
+export const featureFlagSyncRace = (reason: string) =>
+  /incompatible_feature_flags/.test(reason) && /\{badmap,undefined\}/.test(reason);
+
+const readHead = (file: string, bytes: number): string | null => {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(bytes);
+      return buf.subarray(0, fs.readSync(fd, buf, 0, bytes, 0)).toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+};
 
 /** start the node in the background unless it runs already; readiness is checked by the caller */
 export async function startRabbit(host: Host, spec: NodeSpec, cookie?: string): Promise<Started> {
@@ -270,28 +326,31 @@ export async function startRabbit(host: Host, spec: NodeSpec, cookie?: string): 
   const who = rabbitAccount(host);
   const dir = await serviceDir(host, spec.service, who);
   const log = logFile(host, dir, spec);
-  if (rabbitPid(host, spec)) return { state: 'running', failure: () => null, log };
+  let exited: string | null = null;
+  const hint = () => {
+    const where = `see ${path.relative(process.cwd(), path.dirname(log)) || path.dirname(log)}/`;
+    const p = spec.ports;
+    const taken = exited ? portTaken(exited) : false;
+    if (typeof taken === 'number') return `${where}; is another program using port ${taken}?`;
+    return taken ? `${where}; is another program using port ${p.amqp}, ${p.management} or ${p.erlangDist}?` : where;
+  };
+  if (rabbitPid(host, spec)) return { state: 'running', failure: () => null, hint, log };
   writeFiles(host, dir, spec, who, cookie);
   const consoleLog = outer(host, path.join(paths(dir).log, 'console.log'));
-  fs.rmSync(outer(host, path.join(dir, 'erl_crash.dump')), { force: true });
+  // the VM writes its crash dump into the log folder (RabbitMQ's prelaunch sets ERL_CRASH_DUMP there)
+  const crashDump = outer(host, path.join(paths(dir).log, 'erl_crash.dump'));
+  fs.rmSync(crashDump, { force: true });
   const out = fs.openSync(consoleLog, 'w');
   const c = command(host, who, bin, [], rabbitEnv(dir, spec.ports, spec.name, !spec.peers, spec.dist), dir);
   const child = spawn(c.file, c.args, { ...c.options, detached: true, stdio: ['ignore', out, out] });
-  let exited: string | null = null;
   child.on('error', (err) => (exited = `the RabbitMQ node could not be started: ${err.message}`));
   child.on('exit', (code, sig) => {
-    const tail =
-      fs
-        .readFileSync(consoleLog, 'utf8')
-        .trim()
-        .split('\n')
-        .filter((l) => !/crash dump|^$/i.test(l))
-        .pop() ?? '';
-    exited = `the RabbitMQ node ${spec.name} exited (${sig ?? `code ${code}`}) during startup: ${tail.slice(0, 300)}`;
+    const reason = bootFailure(readHead(crashDump, 8192), fs.readFileSync(consoleLog, 'utf8'));
+    exited = `the RabbitMQ node ${spec.name} exited (${sig ?? `code ${code}`}) during startup: ${reason.slice(0, 400)}`;
   });
   child.unref();
   fs.closeSync(out);
-  return { state: 'started', failure: () => exited, log };
+  return { state: 'started', failure: () => exited, hint, log };
 }
 
 /** stop one node (SIGTERM: the Erlang VM shuts the node down cleanly); true when it was running */
