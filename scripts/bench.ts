@@ -1,11 +1,14 @@
 /**
  * npm run bench [-- --runs N] [-- --labs a,b]: wall time of `node -e 0`, `mqlab --help`, `mqlab list`
  * and of each lab, run as a user runs them (a fresh process each time) against warm services. Prints
- * per lab the median, the lab's floor (the waits the experiment itself needs) and their ratio; then the
+ * per lab the median, the lab's floor (the waits the experiment itself needs: its fixed waits, plus
+ * what the broker itself took in each run where the experiment sits out a node's stop and boot, from
+ * the run's --json facts: `brokerWaitMs` in the lab's meta) and their ratio; then the
  * same for the lab's own time (setup + run, from --json), and the process overhead (wall − own time:
  * starting Node, loading, connecting, closing). Then the wall time of `mqlab all` and of
  * `mqlab all --jobs 4` (--jobs J to change), N runs each, next to their schedule floor (the sum of the
- * floors; with --jobs, the disruptive labs alone and the rest packed J at a time by their floors).
+ * floors; with --jobs, the disruptive labs alone and the rest packed J at a time by their floors;
+ * each run's floor with the broker's waits that run measured).
  *
  * With --labs a,b only those labs' rows, no `all` rows.
  * npm run bench -- --all [--runs N] [--jobs J]: only the `all` / `all --jobs J` rows.
@@ -37,7 +40,6 @@ import { jobNamespace } from '../src/jobs.js';
 import { dropQueues, fillQueues } from './bench-audit.js';
 import { loadConfig } from '../src/config.js';
 import type { LabMeta } from '../src/lab.js';
-import { must } from '../src/must.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(root, 'bin', 'mqlab.js');
@@ -100,27 +102,36 @@ async function time(argv: string[], command = [cli]): Promise<Timed> {
 
 /** what the bench reads of a lab's --json document */
 interface LabsDoc {
-  labs: { timings: { totalMs: number }; events: { status?: string; process?: string }[] }[];
+  labs: {
+    lab: string;
+    timings: { totalMs: number };
+    events: { status?: string; process?: string }[];
+    facts?: Record<string, unknown>;
+  }[];
 }
 
-/** the lab's own time (setup + run) from its --json document, without process start and connecting */
-const labMsOf = (r: Timed): number => {
+/**
+ * a lab's floor in one run: its fixed waits plus what the broker itself took in that run (a node's
+ * stop and boot: `brokerWaitMs`, from the run's facts); the fixed waits alone when the run lacks them
+ */
+const floorOf = (lab: LabMeta, facts: Record<string, unknown> | undefined): number =>
+  lab.floorMs + ((facts && lab.brokerWaitMs?.(facts)) ?? 0);
+
+/** each lab's document in one run's --json output (a lab run, or `all`) */
+const docsOf = (r: Timed): LabsDoc['labs'] => {
   try {
-    return must((JSON.parse(r.stdout) as LabsDoc).labs[0], 'the lab of the --json document').timings.totalMs;
+    return (JSON.parse(r.stdout) as LabsDoc).labs;
   } catch {
-    return NaN;
+    return [];
   }
 };
 
+/** the lab's own time (setup + run) from its --json document, without process start and connecting */
+const labMsOf = (r: Timed): number => docsOf(r)[0]?.timings.totalMs ?? NaN;
+
 /** the processes the lab started (each child ends with an 'exited' event under its own name) */
-const childrenOf = (r: Timed): number => {
-  try {
-    const events = (JSON.parse(r.stdout) as LabsDoc).labs[0]?.events ?? [];
-    return new Set(events.filter((e) => e.status === 'exited').map((e) => e.process)).size;
-  } catch {
-    return 0;
-  }
-};
+const childrenOf = (r: Timed): number =>
+  new Set((docsOf(r)[0]?.events ?? []).filter((e) => e.status === 'exited').map((e) => e.process)).size;
 
 const up = peer ? null : await execa('node', [cli, 'up'], { reject: false, all: true });
 if (up && up.exitCode !== 0) {
@@ -214,10 +225,12 @@ async function perLab() {
     const overhead = median(done.map((r) => r.ms - labMsOf(r)));
     const children = Math.max(...done.map(childrenOf));
     if (children === 0) childless.push(overhead);
-    const q = ratio(wall, lab.floorMs);
-    const qOwn = ratio(own, lab.floorMs);
+    // the floor of each run (a lab that waits for the broker's own restart: what it took that run)
+    const floor = median(done.map((r) => floorOf(lab, docsOf(r)[0]?.facts)));
+    const q = ratio(wall, floor);
+    const qOwn = ratio(own, floor);
     // the goal: 1.5 × the floor plus the process starts the lab needs (its own, and each child's)
-    const allowOwn = 1.5 * lab.floorMs + children * startMs();
+    const allowOwn = 1.5 * floor + children * startMs();
     const allowWall = allowOwn + startMs();
     const starts = `${children + 1} start${children ? 's' : ''}`;
     const verdict = !ok
@@ -227,17 +240,21 @@ async function perLab() {
         : own <= allowOwn
           ? `wall over 1.5 × floor + ${starts} (${fmt(allowWall)}): process start`
           : `over 1.5 × floor + ${starts} (${fmt(allowWall)})`;
+    const broker = floor - lab.floorMs;
+    const measured = !broker
+      ? ''
+      : `; floor: ${lab.floorMs ? `${fmt(lab.floorMs)} + ` : ''}the broker's own ${fmt(broker)} (measured)`;
     add([
       `mqlab ${lab.name}`,
       String(runs),
       fmt(wall),
-      lab.floorMs ? fmt(lab.floorMs) : '0',
+      floor ? fmt(floor) : '0',
       q === null ? '-' : q.toFixed(2),
       fmt(own),
       qOwn === null ? '-' : qOwn.toFixed(2),
       fmt(overhead),
       load(),
-      verdict,
+      verdict + measured,
     ]);
   }
 }
@@ -251,12 +268,17 @@ async function allRuns() {
   const serial: Timed[] = [];
   const parallel: Timed[] = [];
   for (let i = 0; i < runs; i++) {
-    serial.push(await time(['all', '--namespace', 'bench_all']));
-    parallel.push(await time(['all', '--jobs', String(jobs), '--namespace', 'bench_jobs']));
+    serial.push(await time(['all', '--namespace', 'bench_all', '--json']));
+    parallel.push(await time(['all', '--jobs', String(jobs), '--namespace', 'bench_jobs', '--json']));
   }
+  // each run's schedule floor, with the broker's own waits that run measured (--json: each lab's facts)
+  const floorsOf = (r: Timed) => {
+    const docs = docsOf(r);
+    return running.map((lab) => ({ ...lab, floorMs: floorOf(lab, docs.find((d) => d.lab === lab.name)?.facts) }));
+  };
   for (const [name, done, floor] of [
-    ['mqlab all', serial, scheduleFloorMs(running, 1)],
-    [`mqlab all --jobs ${jobs}`, parallel, scheduleFloorMs(running, jobs)],
+    ['mqlab all', serial, median(serial.map((r) => scheduleFloorMs(floorsOf(r), 1)))],
+    [`mqlab all --jobs ${jobs}`, parallel, median(parallel.map((r) => scheduleFloorMs(floorsOf(r), jobs)))],
   ] as const) {
     const ok = reportFailures(name, done);
     const ms = done.map((r) => r.ms);

@@ -49,6 +49,12 @@ export interface LabMeta<
   proves: string;
   /** the waits the experiment itself needs (TTLs, recovery windows) with default options, for the bench */
   floorMs: number;
+  /**
+   * the part of a run the broker itself takes, which the experiment must sit out and no option
+   * shortens (a node's stop and boot), read from that run's --json facts; the bench adds it to
+   * floorMs run by run. null when the facts lack it.
+   */
+  brokerWaitMs?: (facts: Record<string, unknown>) => number | null;
   options: OptionSpecs<O>;
   /** rules that involve two options, after each was parsed (throw UsageError) */
   validate?: (options: O) => void;

@@ -14,7 +14,10 @@ export const meta = defineLab({
     'them, the producer resends every id the broker had not confirmed, every message the durable quorum queue held ' +
     'survives the restart and is delivered, and the business table ends with each id once. Needs the services mqlab ' +
     'started (it restarts one); `all --jobs` runs it alone.',
-  floorMs: 5000,
+  // no wait of its own: the run is the node's stop and boot (below) and the clients' reconnect after it
+  floorMs: 0,
+  // the node's own stop and boot, as this run measured them (its boot grows with the queues it recovers)
+  brokerWaitMs: (f) => (typeof f.stopMs === 'number' && typeof f.startMs === 'number' ? f.stopMs + f.startMs : null),
   disruptive: true,
   // it stops a service: only one that `mqlab up` started here (refused alone with exit 2, SKIP in `all`)
   requires: async (config) => (await import('../../src/services/control.js')).ownServicesRefusal(config),
