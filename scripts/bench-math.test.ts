@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { argProblems, median, ratio, scheduleFloorMs } from './bench-math.js';
+import { argProblems, median, ratio, runFloorMs, scheduleFloorMs } from './bench-math.js';
+import { meta as brokerRestart } from '../labs/broker-restart/meta.js';
 
 describe('bench math', () => {
   it('takes the median of odd and even samples, unsorted', () => {
@@ -10,6 +11,13 @@ describe('bench math', () => {
   it('relates the median to the floor', () => {
     expect(ratio(1250, 1000)).toBe(1.25);
     expect(ratio(300, 0)).toBeNull();
+  });
+  it("adds what the broker itself took in a run to a lab's fixed waits", () => {
+    // broker-restart: no wait of its own; the node's stop and boot, as its --json facts say
+    expect(runFloorMs(brokerRestart, { stopMs: 202, startMs: 7984 })).toBe(8186);
+    expect(runFloorMs(brokerRestart, { stopMs: null, startMs: null })).toBe(0);
+    expect(runFloorMs(brokerRestart, undefined)).toBe(0);
+    expect(runFloorMs({ floorMs: 3000 }, { stopMs: 202, startMs: 7984 })).toBe(3000);
   });
   it('packs the labs J at a time by their floors, the disruptive ones alone', () => {
     const labs = [

@@ -18,6 +18,18 @@ export interface Floored {
 }
 
 /**
+ * a lab's floor in one run: its fixed waits plus what the broker itself took in that run (a node's
+ * stop and boot: the lab's `brokerWaitMs`, from the run's --json facts); the fixed waits alone when
+ * the run lacks them (a failed run, no --json document)
+ */
+export function runFloorMs(
+  lab: { floorMs: number; brokerWaitMs?: (facts: Record<string, unknown>) => number | null },
+  facts: Record<string, unknown> | undefined,
+): number {
+  return lab.floorMs + ((facts && lab.brokerWaitMs?.(facts)) ?? 0);
+}
+
+/**
  * The floor of `mqlab all --jobs J`: the disruptive labs one after another, alone; the others
  * packed J at a time by their floors (longest first, each onto the lane that frees first, as the
  * runner starts them: src/jobs.ts longestFirst). No run of that schedule can end sooner than its

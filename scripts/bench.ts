@@ -32,7 +32,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { registry } from '../labs/registry.js';
-import { argProblems, median, ratio, scheduleFloorMs } from './bench-math.js';
+import { argProblems, median, ratio, runFloorMs, scheduleFloorMs } from './bench-math.js';
 import { peerRefusal, peerRuns, PEER_MODES, type PeerRun } from './bench-peer.js';
 import { portOffset } from '../src/defaults.js';
 import { dropNamespaces } from './bench-clean.js';
@@ -109,13 +109,6 @@ interface LabsDoc {
     facts?: Record<string, unknown>;
   }[];
 }
-
-/**
- * a lab's floor in one run: its fixed waits plus what the broker itself took in that run (a node's
- * stop and boot: `brokerWaitMs`, from the run's facts); the fixed waits alone when the run lacks them
- */
-const floorOf = (lab: LabMeta, facts: Record<string, unknown> | undefined): number =>
-  lab.floorMs + ((facts && lab.brokerWaitMs?.(facts)) ?? 0);
 
 /** each lab's document in one run's --json output (a lab run, or `all`) */
 const docsOf = (r: Timed): LabsDoc['labs'] => {
@@ -226,7 +219,7 @@ async function perLab() {
     const children = Math.max(...done.map(childrenOf));
     if (children === 0) childless.push(overhead);
     // the floor of each run (a lab that waits for the broker's own restart: what it took that run)
-    const floor = median(done.map((r) => floorOf(lab, docsOf(r)[0]?.facts)));
+    const floor = median(done.map((r) => runFloorMs(lab, docsOf(r)[0]?.facts)));
     const q = ratio(wall, floor);
     const qOwn = ratio(own, floor);
     // the goal: 1.5 × the floor plus the process starts the lab needs (its own, and each child's)
@@ -274,7 +267,7 @@ async function allRuns() {
   // each run's schedule floor, with the broker's own waits that run measured (--json: each lab's facts)
   const floorsOf = (r: Timed) => {
     const docs = docsOf(r);
-    return running.map((lab) => ({ ...lab, floorMs: floorOf(lab, docs.find((d) => d.lab === lab.name)?.facts) }));
+    return running.map((lab) => ({ ...lab, floorMs: runFloorMs(lab, docs.find((d) => d.lab === lab.name)?.facts) }));
   };
   for (const [name, done, floor] of [
     ['mqlab all', serial, median(serial.map((r) => scheduleFloorMs(floorsOf(r), 1)))],
