@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { Broker } from '../broker/broker.js';
 import { Management } from '../broker/management.js';
 import { MAX_NODES, nodePorts, urlsFor } from '../defaults.js';
 import { EnvError } from '../errors.js';
@@ -83,21 +84,45 @@ function replicasOf(q: Record<string, unknown>): QuorumReplicas {
   };
 }
 
-/** wait until the management API lists `n` running members */
-export async function waitForMembers(config: Config, n: number, timeoutMs: number): Promise<Member[]> {
+/** a node that `up` started and that exited, with why (null: every one still runs) */
+export type NodeFailure = () => { reason: string; hint: string } | null;
+
+/**
+ * wait until the management API lists `n` running members — and with `listeners`, until each member's
+ * own AMQP listener takes the lab account: the API counts a node running while it still boots (on 3.10
+ * before its listeners start, and a listener that cannot bind its port ends that boot a moment later)
+ */
+export async function waitForMembers(
+  config: Config,
+  n: number,
+  timeoutMs: number,
+  opts: { failure?: NodeFailure; listeners?: boolean } = {},
+): Promise<Member[]> {
   const mgmt = new Management(config.mgmtUrl, config.vhost);
+  const urls = Array.from({ length: n }, (_, k) => urlsFor(nodePorts(config.ports, k + 1)).amqp);
   const end = Date.now() + timeoutMs;
   for (;;) {
     const m = await members(mgmt).catch(() => []);
-    if (m.filter((x) => x.running).length >= n) return m;
+    const running = m.filter((x) => x.running).length;
+    if (running >= n && (!opts.listeners || (await listening(urls)))) return m;
+    // a node `up` started that exited says why now, not when the wait ends
+    const died = opts.failure?.();
+    if (died) throw new EnvError(died.reason, died.hint);
     if (Date.now() > end)
       throw new EnvError(
-        `the cluster has ${m.filter((x) => x.running).length} of ${n} nodes running after ${Math.round(timeoutMs / 1000)} s`,
+        `the cluster has ${running} of ${n} nodes running after ${Math.round(timeoutMs / 1000)} s`,
         `see the node logs under ${config.home}; then run \`mqlab up --nodes ${n}\` again`,
       );
     await sleep(500);
   }
 }
+
+/** does every URL take an AMQP connection of the lab account (not merely a TCP one: another program may hold the port) */
+const listening = (urls: string[]): Promise<boolean> =>
+  Promise.all(urls.map((u) => Broker.connect(u).then((b) => b.close()))).then(
+    () => true,
+    () => false,
+  );
 
 /** a node of the cluster mqlab runs, as a lab may use it */
 export interface ClusterNode {

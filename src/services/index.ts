@@ -18,7 +18,7 @@ import {
   recordedNodes,
   recordNodes,
 } from './data-folder.js';
-import { ownCluster, sweepInjectedFaults, waitForMembers } from './cluster.js';
+import { ownCluster, sweepInjectedFaults, waitForMembers, type NodeFailure } from './cluster.js';
 import { endKeptPartition } from './cluster-watch.js';
 import { MAX_NODES } from '../defaults.js';
 
@@ -128,7 +128,7 @@ export async function up(
       "--nodes runs a cluster on mqlab's own nodes, not with Docker",
       'use --backend chroot (RabbitMQ 4.3, as root) or --backend system',
     );
-  let failure = (): { reason: string; hint: string } | null => null;
+  let failure: NodeFailure = () => null;
   if (chosen === 'docker') {
     await dockerUp(log);
     if (fs.existsSync(config.home)) recordBackend(config.home, 'docker');
@@ -167,7 +167,7 @@ export async function up(
     const cluster = ownCluster(config, nodes);
     if (!('missing' in cluster)) await endKeptPartition(cluster, config.vhost, log);
     log(`waiting for ${nodes} cluster members to run…`);
-    const m = await waitForMembers(config, nodes, 180_000);
+    const m = await waitForMembers(config, nodes, 180_000, { failure, listeners: true });
     log(`cluster: ${m.map((x) => x.name).join(', ')} running`);
   }
   report(config, ready, log, nodes);

@@ -8,12 +8,12 @@ import { EnvError } from '../errors.js';
 import { pgBinDir, provisionPostgres, startPostgres, stopPostgres } from './postgres-cluster.js';
 import {
   allNodeSpecs,
+  featureFlagSyncRace,
   nodeCookie,
   nodeServices,
   nodeHasData,
   nodesFor,
   rabbitBin,
-  featureFlagSyncRace,
   rabbitPid,
   startRabbit,
   stopRabbit,
