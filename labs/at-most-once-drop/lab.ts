@@ -115,12 +115,6 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
     });
     await ctx.checkpoint('fell-back', phaseDetail(name, fallback));
     const fallbackRebound = await rebind(ctx, name, 'fallback');
-    const warning = typeof brokerLog === 'string' ? null : fallbackWarning(brokerLog.since(), name.source);
-    if (typeof brokerLog === 'string') ctx.progress(`fallback: the broker's warning is not read here: ${brokerLog}`);
-    else
-      ctx.progress(
-        `fallback: ${warning ? `the broker logged: ${warning}` : `no fallback warning for ${name.source} in ${brokerLog.file}`}`,
-      );
 
     // Phase 3: the same letter under at-least-once with reject-publish. Held in the source, delivered after the rebind.
     const hold = await rejectWhileUnbound(ctx, name, {
@@ -153,6 +147,16 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
       messageId: recovered?.messageId ?? 'none',
       afterRebindMs: recovered ? Math.round(recovered.at - holdRebound.reboundAt) : 'none',
     });
+    // read after phase 3, not at once: the node's file handler buffers its writes (LOG_FLUSH_MS)
+    const warning =
+      typeof brokerLog === 'string'
+        ? null
+        : await loggedBy(ctx, () => fallbackWarning(brokerLog.since(), name.source), fallbackRebound.reboundAt);
+    if (typeof brokerLog === 'string') ctx.progress(`fallback: the broker's warning is not read here: ${brokerLog}`);
+    else
+      ctx.progress(
+        `fallback: ${warning ? `the broker logged: ${warning}` : `no fallback warning for ${name.source} in ${brokerLog.file}`}`,
+      );
     const death = recovered
       ? deadLetterHistory(recovered.headers).find((e) => e.queue === name.source && e.reason === 'rejected')
       : undefined;
@@ -260,4 +264,22 @@ async function clearPolicyWhenEmpty(ctx: LabContext, name: DropNames): Promise<b
   await ctx.mgmt.deletePolicy(name.policy);
   ctx.log.emit('policy', { policy: name.policy, status: 'cleared' });
   return true;
+}
+
+/**
+ * The node's log handler writes through a buffer: rabbit_logger_std_h opens its file with Erlang's
+ * delayed_write (read in v3.10.8 and v4.3.5: fix_modes/1), which holds up to 64 KB for up to 2 s, and
+ * flushes sooner only when the logger sees a pause between events. On a busy node (CI's suites beside
+ * each other) the warning reached the file after the lab had read it at once. So a line the broker
+ * logged in a phase is in the file by 2 s after that phase ended, plus a margin for a busy scheduler.
+ */
+const LOG_FLUSH_MS = 2_000 + 1_000;
+
+/** what `read` finds in the log, read again until it finds it or LOG_FLUSH_MS after `phaseEndedAt` */
+async function loggedBy<T>(ctx: LabContext, read: () => T | null, phaseEndedAt: number): Promise<T | null> {
+  for (;;) {
+    const found = read();
+    if (found !== null || ctx.now() >= phaseEndedAt + LOG_FLUSH_MS) return found;
+    await ctx.sleep(100);
+  }
 }
