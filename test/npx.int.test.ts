@@ -79,7 +79,7 @@ describe('npx mqlab from the packed package', () => {
     const r = await execa('tar', ['-tzf', tgz]);
     const files = r.stdout.split('\n');
     expect(files).toContain('package/LICENSE');
-    expect(files).toContain('package/dist/src/main.js');
-    expect(files.filter((f) => /\.test\.|bench|\.ts$/.test(f))).toEqual([]);
+    expect(files).toContain('package/dist/cli/mqlab.js'); // the bundle (scripts/bundle.ts), not dist/src's modules
+    expect(files.filter((f) => /\.test\.|bench|\.ts$|^package\/dist\/(src|labs)\/|\.v8-cache/.test(f))).toEqual([]);
   });
 });
