@@ -77,7 +77,7 @@ export async function purgeArchive(db: Db, name: ArchiveNames, olderThanMs: numb
     WITH c AS (SELECT now() - make_interval(secs => ${olderThanMs / 1000}::float8) AS cutoff),
     gone AS (DELETE FROM ${db(name.archive)} a USING c WHERE a.archived_at < c.cutoff RETURNING a.business_id)
     SELECT (SELECT cutoff FROM c) AS cutoff,
-           (SELECT coalesce(array_agg(business_id ORDER BY business_id), '{}') FROM gone) AS purged,
+           (SELECT coalesce(json_agg(business_id ORDER BY business_id), '[]') FROM gone) AS purged,
            (SELECT count(*)::int FROM ${db(name.archive)}) AS total`;
   const row = must(rows[0], 'the purge summary row');
   const purged = row.purged as string[];

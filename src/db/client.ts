@@ -41,6 +41,10 @@ export async function openDb(
     onnotice: () => {},
     connect_timeout: 5,
     idle_timeout: 30,
+    // postgres.js asks every new connection for the database's array types (a pg_type query) so it can
+    // parse array columns; mqlab reads none (a list comes back as json_agg), and that query was a
+    // round trip and ~5 ms of parsing on the way to every run's first query
+    fetch_types: false,
     connection: { application_name: 'mqlab' },
     ...(onClose ? { onclose: onClose } : {}),
   });
