@@ -23,8 +23,10 @@ let early: Early | null = null;
 /** begin connecting to the broker and the database (pool of `poolSize`), in parallel */
 export function connectEarly(amqpUrl: string, pgUrl: string, poolSize: number): void {
   const onClose = { listener: () => {} };
-  const broker = import('./broker/broker.js').then(({ Broker }) => Broker.connect(amqpUrl));
+  // the database first: its start-up (a backend forked, SCRAM) takes longer than the broker's
+  // handshake, and goes on in the server while the broker's client is loaded
   const db = import('./db/client.js').then(({ openDb }) => openDb(pgUrl, poolSize, () => onClose.listener()));
+  const broker = import('./broker/broker.js').then(({ Broker }) => Broker.connect(amqpUrl));
   // nobody may ever take them (a usage error, a lab that cannot run here): no unhandled rejection
   broker.catch(() => {});
   db.catch(() => {});
