@@ -29,7 +29,7 @@ export interface ConfigInput {
   namespace?: string | undefined;
 }
 
-/** the package root (holds compose.yaml, config/, scripts/), from src/ or from dist/src/ */
+/** the package root (holds compose.yaml, config/, scripts/), from src/, dist/src/ or the bundle in dist/cli/ */
 export const PROJECT_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 function findRoot(dir: string): string {
