@@ -31,24 +31,59 @@ interface ModuleStatics {
   _cache: unknown;
 }
 
-let installed = false;
+/** what the cache did in this process: files compiled from it, compiled without one (written at exit) */
+export interface CacheUse {
+  served: number;
+  compiled: number;
+  /** write the caches of the files compiled without one (at exit; a test calls it itself) */
+  save(): void;
+}
+
+let installed: CacheUse | null = null;
 
 /** serve the CommonJS files under `dir` from V8's code cache in `dir`/.v8-cache, and fill it at exit */
-export function useCompileCache(dir: string): void {
-  if (installed) return;
-  installed = true;
+export function useCompileCache(dir: string): CacheUse {
+  if (installed) return installed;
   const root = path.resolve(dir) + path.sep;
   const cacheDir = path.join(root, '.v8-cache');
   const M = Module as unknown as ModuleStatics;
   const original = M.prototype._compile;
   const unsaved: { script: vm.Script; file: string }[] = [];
+  const use: CacheUse = {
+    served: 0,
+    compiled: 0,
+    save() {
+      const todo = unsaved.splice(0);
+      if (!todo.length) return;
+      try {
+        fs.mkdirSync(cacheDir, { recursive: true });
+        for (const { script, file } of todo) {
+          // whole files only: another process may read this cache at the same moment
+          const tmp = `${file}.${process.pid}.tmp`;
+          fs.writeFileSync(tmp, script.createCachedData());
+          fs.renameSync(tmp, file);
+        }
+      } catch {
+        // not writable here: the next start compiles as this one did
+      }
+    },
+  };
   M.prototype._compile = function (content, filename, format) {
     if (!filename.startsWith(root) || format === 'module') return original.call(this, content, filename, format);
     const key = createHash('sha1').update(content).digest('hex').slice(0, 16);
     const file = path.join(cacheDir, `${path.basename(filename, '.js')}.${key}.bin`);
     const cachedData = readOrNull(file);
-    const script = new vm.Script(M.wrap(content), { filename, ...(cachedData ? { cachedData } : {}) });
-    if (!cachedData || script.cachedDataRejected) unsaved.push({ script, file });
+    const script = new vm.Script(M.wrap(content), {
+      filename,
+      // an import() left in the code (a module outside the bundle) resolves as in any CommonJS file
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+      ...(cachedData ? { cachedData } : {}),
+    });
+    if (cachedData && !script.cachedDataRejected) use.served++;
+    else {
+      use.compiled++;
+      unsaved.push({ script, file });
+    }
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
     const require = Object.assign((id: string) => this.require(id), {
       resolve: (request: string, options?: unknown) => M._resolveFilename(request, this, false, options),
@@ -56,20 +91,9 @@ export function useCompileCache(dir: string): void {
     });
     return wrapper.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
   };
-  process.once('exit', () => {
-    if (!unsaved.length) return;
-    try {
-      fs.mkdirSync(cacheDir, { recursive: true });
-      for (const { script, file } of unsaved) {
-        // whole files only: another process may read this cache at the same moment
-        const tmp = `${file}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData());
-        fs.renameSync(tmp, file);
-      }
-    } catch {
-      // not writable here: the next start compiles as this one did
-    }
-  });
+  process.once('exit', () => use.save());
+  installed = use;
+  return use;
 }
 
 function readOrNull(file: string): Buffer | null {
