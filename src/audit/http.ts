@@ -6,6 +6,7 @@
 import { EnvError } from '../errors.js';
 import { maskUrl } from '../urls.js';
 import { networkCause } from '../broker/errors.js';
+import { httpRequest, type HttpReply } from '../http-request.js';
 
 export interface Reader {
   get<T>(path: string): Promise<T>;
@@ -32,26 +33,22 @@ export function managementReader(
   const get = async <T>(path: string, missing: boolean): Promise<T | null> => {
     requests += 1;
     const t0 = performance.now();
-    let res: Response;
-    let text: string;
+    let res: HttpReply;
     try {
-      res = await fetch(base + path, {
-        method: 'GET',
+      res = await httpRequest(base + path, {
         headers: { authorization: auth, accept: 'application/json' },
-        signal: AbortSignal.timeout(timeoutMs),
+        timeoutMs,
       });
-      text = await res.text();
-      debug?.(`audit: GET ${path} ${res.status} ${text.length} B in ${Math.round(performance.now() - t0)} ms`);
+      debug?.(`audit: GET ${path} ${res.status} ${res.text.length} B in ${Math.round(performance.now() - t0)} ms`);
     } catch (err) {
-      const e = err as { name?: string; cause?: unknown; message?: string };
+      const e = err as { name?: string; code?: string; message?: string };
       if (e.name === 'TimeoutError')
         throw new EnvError(
           `${where}: no answer within ${timeoutMs / 1000} s (GET ${path.split('?')[0]})`,
           'check the URL and that the broker is not overloaded, or raise --timeout',
         );
-      const cause = e.cause as { code?: string; message?: string } | undefined;
       throw new EnvError(
-        `${where}: ${cause?.code ? networkCause({ code: cause.code }, String(cause.message)) : `unreachable (${cause?.message ?? e.message})`}`,
+        `${where}: ${e.code ? networkCause({ code: e.code }, String(e.message)) : `unreachable (${e.message})`}`,
         'check --mgmt-url / MQLAB_MGMT_URL (http[s]://user:password@host:15672)',
       );
     }
@@ -78,7 +75,7 @@ export function managementReader(
         `${where}: no vhost ${vhostIn(route)} that the user can see (HTTP 404)`,
         "check --vhost (`rabbitmqctl list_vhosts`); a monitoring user needs permissions on it, even empty ones (set_permissions -p VHOST USER '' '' '')",
       );
-    const body = text.trimStart();
+    const body = res.text.trimStart();
     if (body.startsWith('<'))
       throw new EnvError(
         `${where}: answered GET ${path.split('?')[0]} with an HTML page (HTTP ${res.status}), not the management API's JSON`,

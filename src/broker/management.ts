@@ -8,6 +8,7 @@ import { networkCause } from './errors.js';
 import { ServiceLost } from '../lost.js';
 import type { PolicySpec } from './topology.js';
 import { text } from '../text.js';
+import { httpRequest, type HttpReply } from '../http-request.js';
 
 export interface QueueStats {
   name: string;
@@ -67,23 +68,22 @@ export class Management {
 
   /** one request, bounded by `timeoutMs` (REQUEST_TIMEOUT_MS unless the caller knows the broker may take longer) */
   async request<T>(method: string, path: string, body?: unknown, timeoutMs = REQUEST_TIMEOUT_MS): Promise<T> {
-    let res: Response;
+    let res: HttpReply;
     try {
-      res = await fetch(this.base + path, {
+      res = await httpRequest(this.base + path, {
         method,
         headers: { authorization: this.auth, 'content-type': 'application/json' },
-        body: body === undefined ? null : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        timeoutMs,
       });
     } catch (err) {
-      const e = err as { cause?: { code?: string }; message?: string; name?: string };
+      const e = err as { code?: string; message?: string; name?: string };
       // unreachable now: before the run (status) or during it (the lab stops with an environment error)
-      const code = e.cause?.code;
       const cause =
         e.name === 'TimeoutError'
           ? `no answer to ${method} ${decodeURIComponent(path)} within ${Math.round(timeoutMs / 1000)} s`
-          : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-            ? `connection lost (${code})`
+          : e.code === 'ECONNRESET'
+            ? `connection lost (${e.code})`
             : networkCause(e, String(e.message));
       throw new ServiceLost('RabbitMQ management API', this.url, cause);
     }
@@ -93,13 +93,10 @@ export class Management {
         'check MQLAB_MGMT_URL (the admin account), or ' + UP_HINT,
       );
     if (res.status === 404 && method === 'GET') return null as T;
-    if (!res.ok) {
-      const text = await res.text().catch(() => '');
-      throw new EnvError(`RabbitMQ management API ${method} ${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
-    }
+    if (!res.ok)
+      throw new EnvError(`RabbitMQ management API ${method} ${path}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
     if (res.status === 204) return undefined as T;
-    const text = await res.text();
-    return (text ? JSON.parse(text) : undefined) as T;
+    return (res.text ? JSON.parse(res.text) : undefined) as T;
   }
 
   async overview(): Promise<{
@@ -234,10 +231,10 @@ export class Management {
 
   /** DELETE a policy (gone already: fine); a broker that does not answer within `timeoutMs` is not waited for */
   async deletePolicy(name: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<void> {
-    const res = await fetch(`${this.base}/api/policies/${this.v()}/${encodeURIComponent(name)}`, {
+    const res = await httpRequest(`${this.base}/api/policies/${this.v()}/${encodeURIComponent(name)}`, {
       method: 'DELETE',
       headers: { authorization: this.auth },
-      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
     }).catch(() => null);
     if (res && !res.ok && res.status !== 404) throw new EnvError(`could not delete policy ${name}: HTTP ${res.status}`);
   }
