@@ -14,8 +14,7 @@ import { integer, parseOptions } from './options.js';
 import { UsageError } from './errors.js';
 import { refuseUnknownLabs } from './fault.js';
 import { COMMANDS, listText, PROGRAM_DESCRIPTION } from './top-help.js';
-import { connectEarly } from './connect-early.js';
-import { dbPoolSize } from './jobs.js';
+import { beginRun } from './connect-early.js';
 
 /** commands that need no lab's meta: the catalogue's names and titles are enough (or nothing of a lab) */
 const WITHOUT_METAS = new Set(['-h', '--help', '-V', '--version', 'list', 'up', 'down', 'audit']);
@@ -204,7 +203,8 @@ export function buildProgram(
       // every lab with its defaults, as if run alone without options
       const plan = leaveOut(registry, o.skip).map((entry) => planLab(entry));
       const config = configFrom(o);
-      connectEarly(config.amqpUrl, config.pgUrl, dbPoolSize(jobs));
+      // the set's hold and the connections start now, and the engine's modules load meanwhile
+      beginRun({ plan, config, summary: true, wait: o.wait, signal: signals.signal }, jobs);
       const { runCommand } = await import('./commands/run-labs.js');
       ended(await runCommand({ plan, config, flags: { ...o, jobs }, summary: true }, signals));
     });
@@ -280,8 +280,8 @@ function labCommand(
       return;
     }
     const config = configFrom(o);
-    // the connections start now, and the engine's modules load meanwhile
-    connectEarly(config.amqpUrl, config.pgUrl, dbPoolSize(1));
+    // the set's hold and the connections start now, and the engine's modules load meanwhile
+    beginRun({ plan: [planned], config, summary: false, wait: o.wait, signal: signals.signal });
     const { runCommand } = await import('./commands/run-labs.js');
     ended(await runCommand({ plan: [planned], config, flags: o, summary: false }, signals));
   });

@@ -1,12 +1,17 @@
 /**
- * A run's two connections, begun as soon as the command line says labs will run: PostgreSQL's
- * start-up (a backend forked, SCRAM) and RabbitMQ's handshake then overlap the loading of the
- * engine and the taking of the set lock instead of following them. runLabs takes them (src/runner.ts);
- * an early attempt never decides anything: one that failed, or a broker connection lost while the
- * run waited for the set (an outage of another run), is made again there, as if never begun.
+ * A run's hold on the set of services and its two connections, begun as soon as the command line
+ * says labs will run (beginRun): the set lock's flock process, PostgreSQL's start-up (a backend
+ * forked, SCRAM) and RabbitMQ's handshake then overlap the loading of the engine instead of following
+ * it. The run takes them (takeHold in src/commands/run-labs.ts, takeBroker and takeDb in
+ * src/runner.ts); an early attempt never decides anything: one that failed, or a broker connection
+ * lost while the run waited for the set (an outage of another run), is made again there, as if never
+ * begun, and a hold refused (--no-wait) is reported when the run takes it, after its own checks.
  */
 import type { Broker } from './broker/broker.js';
 import type { Db } from './db/client.js';
+import type { SetLock } from './services/set-lock.js';
+import { holdServices, type HoldRequest } from './commands/hold.js';
+import { dbPoolSize } from './jobs.js';
 
 interface Early {
   amqpUrl: string;
@@ -19,6 +24,22 @@ interface Early {
 }
 
 let early: Early | null = null;
+let earlyHold: { home: string; hold: Promise<SetLock | null> } | null = null;
+
+/** begin the run's hold on its set (holdServices), then its connections (a pool for `jobs` labs at once) */
+export function beginRun(request: HoldRequest, jobs = 1): void {
+  const hold = holdServices(request);
+  hold.catch(() => {}); // reported when the run takes it
+  earlyHold = { home: request.config.home, hold };
+  connectEarly(request.config.amqpUrl, request.config.pgUrl, dbPoolSize(jobs));
+}
+
+/** the hold begun early for the set in `home`, else a new one from `hold` */
+export function takeHold(home: string, hold: () => Promise<SetLock | null>): Promise<SetLock | null> {
+  const mine = earlyHold;
+  earlyHold = null; // taken once
+  return mine?.home === home ? mine.hold : hold();
+}
 
 /** begin connecting to the broker and the database (pool of `poolSize`), in parallel */
 export function connectEarly(amqpUrl: string, pgUrl: string, poolSize: number): void {

@@ -12,7 +12,8 @@ import { jsonDocument } from '../report/json.js';
 import { JunitFile, type QuitNow } from '../report/junit-file.js';
 import { checkOutputPaths } from '../report/out-files.js';
 import { EnvError, Interrupted } from '../errors.js';
-import { holdHome } from '../services/set-lock.js';
+import { holdServices } from './hold.js';
+import { takeHold } from '../connect-early.js';
 import type { LiveSession } from '../live/session.js';
 
 export interface RunFlags {
@@ -100,7 +101,8 @@ async function runAndPrint(run: ActiveRun): Promise<number> {
   if (flags.html) html?.checkHtmlTarget(flags.html, summary);
   const liveCode = flags.live || flags.port !== undefined ? await import('../live/session.js') : null;
   const port = liveCode ? liveCode.livePort(flags) : null;
-  const lock = await holdServices(run);
+  // begun by the CLI with the connections (src/connect-early.ts) when it could, else here
+  const lock = await takeHold(run.config.home, () => holdServices({ ...run, wait: run.flags.wait }));
   let live: LiveSession | null = null;
   try {
     live = port === null || !liveCode ? null : await liveCode.startLive(port);
@@ -113,25 +115,6 @@ async function runAndPrint(run: ActiveRun): Promise<number> {
     await live?.close();
     lock?.release();
   }
-}
-
-/**
- * The set lock of mqlab's services (src/services/set-lock.ts): shared, or exclusive when a lab that
- * stops, restarts or kills a service will run (`mqlab all` then holds it for the whole run).
- */
-async function holdServices({ plan, config, flags, summary, signal }: ActiveRun) {
-  const entries = plan.map((p) => p.entry);
-  let disruptive = false;
-  for (const e of entries) if (e.disruptive && !(await e.requires?.(config))) disruptive = true;
-  const what = summary ? 'mqlab all' : (entries[0]?.name ?? 'mqlab');
-  const say = (line: string) => process.stderr.write(`${what}: ${line}\n`);
-  return holdHome(config.home, {
-    mode: disruptive ? 'exclusive' : 'shared',
-    what,
-    wait: flags.wait !== false,
-    say,
-    signal,
-  });
 }
 
 async function runAndReport(run: ReportedRun): Promise<number> {
