@@ -47,7 +47,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       await purgeTopology(ctx.broker, t);
     }
 
-    // the management client's first request loads its HTTP stack: not inside a timed gap
+    // the management client's first request opens its connection: not inside a timed gap
     await ctx.mgmt.queue(name.held);
     const declareRules = async (queues: QueueSpec[]) => {
       await declareTopology(ctx.broker, { queues }, (q) =>
