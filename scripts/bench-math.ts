@@ -18,15 +18,16 @@ export interface Floored {
 }
 
 /**
- * a lab's floor in one run: its fixed waits plus what the broker itself took in that run (a node's
- * stop and boot: the lab's `brokerWaitMs`, from the run's --json facts); the fixed waits alone when
+ * a lab's floor in one run: its fixed waits plus what the services themselves took in that run (a
+ * node's stop and boot, the database's stop and start: the lab's `serviceWaitMs`, from the run's
+ * --json facts); the fixed waits alone when
  * the run lacks them (a failed run, no --json document)
  */
 export function runFloorMs(
-  lab: { floorMs: number; brokerWaitMs?: (facts: Record<string, unknown>) => number | null },
+  lab: { floorMs: number; serviceWaitMs?: (facts: Record<string, unknown>) => number | null },
   facts: Record<string, unknown> | undefined,
 ): number {
-  return lab.floorMs + ((facts && lab.brokerWaitMs?.(facts)) ?? 0);
+  return lab.floorMs + ((facts && lab.serviceWaitMs?.(facts)) ?? 0);
 }
 
 /**

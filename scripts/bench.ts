@@ -2,8 +2,9 @@
  * npm run bench [-- --runs N] [-- --labs a,b]: wall time of `node -e 0`, `mqlab --help`, `mqlab list`
  * and of each lab, run as a user runs them (a fresh process each time) against warm services. Prints
  * per lab the median, the lab's floor (the waits the experiment itself needs: its fixed waits, plus
- * what the broker itself took in each run where the experiment sits out a node's stop and boot, from
- * the run's --json facts: `brokerWaitMs` in the lab's meta) and their ratio; then the
+ * what the services themselves took in each run where the experiment sits out a node's stop and boot
+ * or the database's stop and start, from
+ * the run's --json facts: `serviceWaitMs` in the lab's meta) and their ratio; then the
  * same for the lab's own time (setup + run, from --json), and the process overhead (wall − own time:
  * starting Node, loading, connecting, closing). Then the wall time of `mqlab all` and of
  * `mqlab all --jobs 4` (--jobs J to change), N runs each, next to their schedule floor (the sum of the
@@ -218,7 +219,7 @@ async function perLab() {
     const overhead = median(done.map((r) => r.ms - labMsOf(r)));
     const children = Math.max(...done.map(childrenOf));
     if (children === 0) childless.push(overhead);
-    // the floor of each run (a lab that waits for the broker's own restart: what it took that run)
+    // the floor of each run (a lab that sits out a service's own stop and start: what it took that run)
     const floor = median(done.map((r) => runFloorMs(lab, docsOf(r)[0]?.facts)));
     const q = ratio(wall, floor);
     const qOwn = ratio(own, floor);
@@ -236,7 +237,7 @@ async function perLab() {
     const broker = floor - lab.floorMs;
     const measured = !broker
       ? ''
-      : `; floor: ${lab.floorMs ? `${fmt(lab.floorMs)} + ` : ''}the broker's own ${fmt(broker)} (measured)`;
+      : `; floor: ${lab.floorMs ? `${fmt(lab.floorMs)} + ` : ''}the services' own ${fmt(broker)} (measured)`;
     add([
       `mqlab ${lab.name}`,
       String(runs),
@@ -264,7 +265,7 @@ async function allRuns() {
     serial.push(await time(['all', '--namespace', 'bench_all', '--json']));
     parallel.push(await time(['all', '--jobs', String(jobs), '--namespace', 'bench_jobs', '--json']));
   }
-  // each run's schedule floor, with the broker's own waits that run measured (--json: each lab's facts)
+  // each run's schedule floor, with the services' own waits that run measured (--json: each lab's facts)
   const floorsOf = (r: Timed) => {
     const docs = docsOf(r);
     return running.map((lab) => ({ ...lab, floorMs: runFloorMs(lab, docs.find((d) => d.lab === lab.name)?.facts) }));

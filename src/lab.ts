@@ -50,11 +50,11 @@ export interface LabMeta<
   /** the waits the experiment itself needs (TTLs, recovery windows) with default options, for the bench */
   floorMs: number;
   /**
-   * the part of a run the broker itself takes, which the experiment must sit out and no option
-   * shortens (a node's stop and boot), read from that run's --json facts; the bench adds it to
-   * floorMs run by run. null when the facts lack it.
+   * the part of a run the services themselves take, which the experiment must sit out and no option
+   * shortens (a RabbitMQ node's stop and boot, PostgreSQL's stop and start), read from that run's
+   * --json facts; the bench adds it to floorMs run by run. null when the facts lack it.
    */
-  brokerWaitMs?: (facts: Record<string, unknown>) => number | null;
+  serviceWaitMs?: (facts: Record<string, unknown>) => number | null;
   options: OptionSpecs<O>;
   /** rules that involve two options, after each was parsed (throw UsageError) */
   validate?: (options: O) => void;

@@ -17,7 +17,7 @@ export const meta = defineLab({
   // no wait of its own: the run is the node's stop and boot (below) and the clients' reconnect after it
   floorMs: 0,
   // the node's own stop and boot, as this run measured them (its boot grows with the queues it recovers)
-  brokerWaitMs: (f) => (typeof f.stopMs === 'number' && typeof f.startMs === 'number' ? f.stopMs + f.startMs : null),
+  serviceWaitMs: (f) => (typeof f.stopMs === 'number' && typeof f.startMs === 'number' ? f.stopMs + f.startMs : null),
   disruptive: true,
   // it stops a service: only one that `mqlab up` started here (refused alone with exit 2, SKIP in `all`)
   requires: async (config) => (await import('../../src/services/control.js')).ownServicesRefusal(config),

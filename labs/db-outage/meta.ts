@@ -14,7 +14,11 @@ export const meta = defineLab({
     'gives it back with nack(requeue) so the broker redelivers it (redelivered=true). When PostgreSQL accepts ' +
     'connections again every message id has exactly one effect row and none was lost: nothing was acked before ' +
     'its commit. Needs the services mqlab started (it stops one); `all --jobs` runs it alone.',
+  // --down (3 s by default): PostgreSQL stays down that long after it is gone
   floorMs: 3000,
+  // and its own stop and start around that, as this run measured them (the facts stopMs and restartMs)
+  serviceWaitMs: (f) =>
+    typeof f.stopMs === 'number' && typeof f.restartMs === 'number' ? f.stopMs + f.restartMs : null,
   disruptive: true,
   // it stops a service: only one that `mqlab up` started here (refused alone with exit 2, SKIP in `all`)
   requires: async (config) => (await import('../../src/services/control.js')).ownServicesRefusal(config),
