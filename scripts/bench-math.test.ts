@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argProblems, median, ratio, runFloorMs, scheduleFloorMs } from './bench-math.js';
+import { allowedWallMs, argProblems, median, ratio, runFloorMs, scheduleFloorMs } from './bench-math.js';
 import { meta as brokerRestart } from '../labs/broker-restart/meta.js';
 
 describe('bench math', () => {
@@ -18,6 +18,12 @@ describe('bench math', () => {
     expect(runFloorMs(brokerRestart, { stopMs: null, startMs: null })).toBe(0);
     expect(runFloorMs(brokerRestart, undefined)).toBe(0);
     expect(runFloorMs({ floorMs: 3000 }, { stopMs: 202, startMs: 7984 })).toBe(3000);
+  });
+  it('allows 1.5 × the floor and a start per process; a lab without waits half a start more per start', () => {
+    expect(allowedWallMs(1000, 1, 200)).toBe(1700);
+    expect(allowedWallMs(1000, 3, 200)).toBe(2100);
+    expect(allowedWallMs(0, 1, 200)).toBe(300);
+    expect(allowedWallMs(0, 3, 200)).toBe(900);
   });
   it('packs the labs J at a time by their floors, the disruptive ones alone', () => {
     const labs = [

@@ -11,6 +11,16 @@ export function ratio(medianMs: number, floorMs: number): number | null {
   return floorMs > 0 ? medianMs / floorMs : null;
 }
 
+/**
+ * How long a lab's whole process may take: 1.5 × its floor (the waits the experiment itself makes,
+ * with the services' own) plus the process starts it needs (its own and each child's, `startMs` each).
+ * A lab without waits (floor 0) is all work — a few dozen round trips — which 1.5 × 0 would not allow
+ * at all: its work may take half a start per start (1.5 × its starts in all).
+ */
+export function allowedWallMs(floorMs: number, starts: number, startMs: number): number {
+  return floorMs > 0 ? 1.5 * floorMs + starts * startMs : 1.5 * starts * startMs;
+}
+
 /** what the schedule floor needs of a lab: its floor, and whether it must run alone */
 export interface Floored {
   floorMs: number;
