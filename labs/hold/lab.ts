@@ -33,12 +33,6 @@ import { text } from '../../src/text.js';
 
 /** the window in which the unbound target must stay empty */
 const WINDOW_MS = 2000;
-/**
- * how long the lab waits at the start for counters that still show an earlier run's letter: a quorum queue's
- * counters lag one tick (1 s on mqlab's services, 5 s on an untuned broker), and the lab never waits for
- * them longer than its own window (then sourceWhileHeld counts only a reading after one that showed none)
- */
-const STALE_WAIT_MS = WINDOW_MS;
 
 interface Received {
   at: number;
@@ -89,25 +83,19 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       );
       await mgmt.deletePolicy(policy.name);
     }
-    // The source is read as the broker holds it (Management.queueNow): the policy from the queue's
-    // record, at once; the counts from the quorum queue's counters, one tick late. An earlier run's
-    // held letters went with its policy, but the counters may still show them for a tick (a run
-    // right after an interrupted one, or right after another on a broker with a slow tick): before this run's policy, wait for a reading showing none, so
-    // a reading of this run's held letter is not the earlier one's. Should that not come in time, a
-    // held reading counts only after one has shown none (verdicts.ts).
-    const atStart = await mgmt.queueNow(name.source);
-    let staleAtStart = atStart !== null && heldLetters(atStart) > 0;
-    if (staleAtStart) {
-      const cleared = await ticking(
-        ctx,
-        (s) =>
-          `waiting for the counters of ${name.source} to drop the ${heldLetters(atStart!)} letter(s) an earlier run left held (they refresh on the quorum queue's tick): ${s} s`,
-        () => mgmt.queueWhen(name.source, (q) => heldLetters(q) === 0, STALE_WAIT_MS, 250, 'now'),
-      );
-      staleAtStart = !cleared || heldLetters(cleared) > 0;
-    }
-    await mgmt.putPolicy(steps.policy);
-    const stored = (await mgmt.policy(policy.name)) ?? undefined;
+    // From here on the source is read in the background, as the broker holds it (Management.queueNow):
+    // the policy from the queue's record, at once; the counts from the quorum queue's counters, one
+    // tick late; nothing waits for the readings on the way. The counters may still show a letter an
+    // earlier run left held (right after an interrupted run, or right after another run on a broker
+    // with a slow tick): a reading of a held letter counts as this run's only after one that showed
+    // none (verdicts.ts). The lab does not wait for them to drop it: that would delay the rejection,
+    // and with it the broker's worker, by up to a tick (5 s on an untuned broker).
+    const watch = new StatsWatch(mgmt, name.source, () => ctx.now(), ctx.ended);
+    // The policy, and the target losing its binding (and anything an earlier run left in it): both before the publish.
+    const [, leftInTarget] = await Promise.all([
+      mgmt.putPolicy(steps.policy),
+      steps.unbindTarget().then(async () => (await broker.channel.purgeQueue(name.target)).messageCount),
+    ]);
     ctx.progress(
       `applied policy ${policy.name} to ${policy.pattern} (apply-to ${policy.applyTo}${ctx.caps.policyApplyToQuorumQueues ? '' : `: RabbitMQ ${ctx.caps.version} has no quorum_queues`}): ${JSON.stringify(policy.definition)}`,
     );
@@ -119,10 +107,10 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       status: 'applied',
     });
 
-    // The target loses its binding (and anything an earlier run left in it), then a push consumer watches it.
-    await steps.unbindTarget();
-    const leftInTarget = (await broker.channel.purgeQueue(name.target)).messageCount;
-    const targetUnbound = !(await targetBound(ctx, name));
+    // What the broker stored, and the binding gone: read while the letter is published and rejected.
+    const storedRead = begun(mgmt.policy(policy.name));
+    const unboundRead = begun(targetBound(ctx, name).then((bound) => !bound));
+    // A push consumer watches the target from now on.
     const received: Received[] = [];
     const ours = deferred<Received>();
     const target = await broker.consume(
@@ -150,15 +138,13 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
     const mine = () => received.filter((r) => r.run === runId);
     const brokerDelivery = () => mine().find((r) => republishEvidence(r.headers, name.source).death !== null);
 
-    // Publish, then reject the delivery without requeue: the policy dead-letters it. From here on
-    // the source is read in the background (its counters, its policy); nothing waits for them on the way.
+    // Publish, then reject the delivery without requeue: the policy dead-letters it.
     const rejected = deferred<number>();
     const source = await broker.consume(name.source, (m) => {
       m.reject(false);
       log.emit('consumer', { messageId: m.messageId, destination: name.source, status: 'rejected_to_dlx' });
       if (m.headers[RUN_HEADER] === runId) rejected.resolve(ctx.now());
     });
-    const watch = new StatsWatch(mgmt, name.source, () => ctx.now());
     try {
       await steps.publish();
       const rejectedAt = await ctx.within(
@@ -167,6 +153,8 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
         `${EVENT_ID} on ${name.source}`,
       );
       await source.cancel();
+      const stored = (await storedRead()) ?? undefined;
+      const targetUnbound = await unboundRead();
 
       // The window: 2 s in which nothing may reach the unbound target.
       ctx.progress(`rejected ${EVENT_ID}; ${name.target} stays unbound for ${WINDOW_MS / 1000} s`);
@@ -227,20 +215,21 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
 
       // The counters: wait for them to show the source empty only as long as they took to show
       // the held letter (never on a broker whose counters are slower than the hold).
-      const seen = () => ({
+      const seen = (emptyWaitMs = 0) => ({
         source: name.source,
         policy: policy.name,
         samples: watch.samples,
         rejectedAt,
-        staleAtStart,
         brokerDelivered: brokerDelivery() !== undefined,
         deliveredAt: brokerDelivery()?.at ?? null,
+        emptyWaitMs,
       });
       const grace = emptyGraceMs(seen(), WINDOW_MS);
       const held = heldSample(seen());
       if (held && grace > 0) await watch.until((q) => q.messages === 0, held.at + 1, grace);
       watch.stop();
-      const stats = seen();
+      const stats = seen(grace);
+      const empty = emptyAfter(stats, held);
 
       // Clear the policy only when no letter of this run can still be held: clearing deletes held letters.
       let policyCleared = false;
@@ -308,7 +297,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
           firstDeath: { queue: evidence.firstDeathQueue, reason: evidence.firstDeathReason },
           targetDeliveries: deliveries.length,
           otherLettersInTarget: received.length - deliveries.length,
-          sourceAfter: emptyAfter(stats, held) ? pick(emptyAfter(stats, held)!.stats) : null,
+          sourceAfter: empty ? pick(empty.stats) : null,
         },
       };
     } finally {
@@ -319,6 +308,12 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
 
 function targetBound(ctx: LabContext, name: ReturnType<typeof names>): Promise<boolean> {
   return ctx.mgmt.hasBinding(name.dlx, name.target, ROUTING_KEY);
+}
+
+/** a read begun now and awaited later: a failure is thrown where it is awaited, never unhandled before */
+function begun<T>(read: Promise<T>): () => Promise<T> {
+  read.catch(() => {});
+  return () => read;
 }
 
 const pick = (s: QueueStats) => ({ messages: s.messages, ready: s.ready, unacked: s.unacked });

@@ -5,6 +5,9 @@
  * services, 5 s on an untuned broker), so the lab never waits for them on the way: it keeps what they
  * showed and decides afterwards (verdicts.ts) whether they showed the held letter, or refreshed too
  * slowly to show it in time.
+ *
+ * One reading at a time, each sent after the previous answer: a later reading never shows an older
+ * tick than an earlier one (verdicts.ts relies on it).
  */
 import type { Management, QueueStats } from '../../src/broker/management.js';
 
@@ -19,6 +22,7 @@ export interface Sample {
 export class StatsWatch {
   readonly samples: Sample[] = [];
   private stopped = false;
+  /** wakes an `until` when a sample arrives */
   private wake: (() => void) | null = null;
   private readonly loop: Promise<void>;
 
@@ -26,8 +30,11 @@ export class StatsWatch {
     private readonly mgmt: Management,
     private readonly queue: string,
     private readonly now: () => number,
+    /** the run's end (ctx.ended): the watch stops with it, should the lab not have stopped it */
+    ended?: AbortSignal,
   ) {
     this.loop = this.run();
+    ended?.addEventListener('abort', () => this.stop(), { once: true });
   }
 
   private async run(): Promise<void> {

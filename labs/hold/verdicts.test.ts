@@ -26,15 +26,16 @@ const seen = (samples: [number, QueueStats][], more: Partial<StatsSeen> = {}): S
   policy: 'me12-hold',
   samples: samples.map(([at, stats]) => ({ at, stats })),
   rejectedAt: 1000,
-  staleAtStart: false,
   brokerDelivered: true,
   deliveredAt: 4000,
+  emptyWaitMs: 0,
   ...more,
 });
 const line = (s: StatsSeen, f: (s: StatsSeen) => ReturnType<typeof sourceAfter>) => {
   const r = evaluate(f(s));
   return r.skipped !== undefined ? 'SKIP' : `${r.pass ? 'PASS' : 'FAIL'} ${String(r.actual)}`;
 };
+const skipReason = (s: StatsSeen, f: (s: StatsSeen) => ReturnType<typeof sourceAfter>) => f(s).skipped ?? '';
 
 describe('hold source verdicts', () => {
   it('mqlab services: held letter seen, then the empty source: both observed', () => {
@@ -61,8 +62,22 @@ describe('hold source verdicts', () => {
     expect(emptyGraceMs(s, 2000)).toBe(0);
   });
 
-  it('statistics slower than the window: no wait for the empty source', () => {
-    expect(emptyGraceMs(seen([[3500, q(1)]]), 2000)).toBe(0);
+  it('counters slower than the window: no wait for the empty source, and the SKIP says so', () => {
+    const late = seen([
+      [900, q(0)],
+      [3500, q(1)],
+    ]);
+    expect(emptyGraceMs(late, 2000)).toBe(0);
+    expect(line(late, sourceWhileHeld)).toBe('PASS messages=1 ready=0 unacked=0');
+    expect(skipReason(late, sourceAfter)).toContain('showed the held letter only 2500 ms after the rejection');
+    const waited = seen(
+      [
+        [900, q(0)],
+        [2000, q(1)],
+      ],
+      { emptyWaitMs: 2000 },
+    );
+    expect(skipReason(waited, sourceAfter)).toContain('did not refresh within the 2000 ms the lab waited');
   });
 
   it('nothing delivered: judged on the last sample (a dropped letter, a letter still held)', () => {
@@ -86,25 +101,47 @@ describe('hold source verdicts', () => {
     expect(mayClearPolicy(dropped)).toBe(true);
   });
 
-  it("an earlier run's held letter still in the statistics does not count until a sample showed none", () => {
+  it("an earlier run's held letter still in the counters does not count until a reading showed none", () => {
+    const stale = seen([
+      [900, q(1)],
+      [1500, q(1)],
+      [4500, q(1)],
+    ]);
+    expect(line(stale, sourceWhileHeld)).toBe('SKIP');
+    expect(skipReason(stale, sourceWhileHeld)).toContain('already before the rejection');
+    expect(line(stale, sourceAfter)).toBe('SKIP');
+    expect(emptyGraceMs(stale, 2000)).toBe(0); // no wait for counters that never showed this run's letter
+    // the reading without a held letter may come after the rejection (a tick before it, read late)
+    const cleared = seen([
+      [900, q(1)],
+      [1200, q(0)],
+      [2000, q(1)],
+      [4500, q(0)],
+    ]);
+    expect(line(cleared, sourceWhileHeld)).toBe('PASS messages=1 ready=0 unacked=0');
+    expect(line(cleared, sourceAfter)).toBe('PASS messages=0 ready=0 unacked=0');
+    // only gone after this run's letter left: the held readings before could all be the earlier letter
+    const tooLate = seen([
+      [900, q(1)],
+      [2000, q(1)],
+      [4500, q(0)],
+    ]);
+    expect(line(tooLate, sourceWhileHeld)).toBe('SKIP');
+    expect(line(tooLate, sourceAfter)).toBe('SKIP');
+  });
+
+  it("nothing delivered and the counters still on an earlier run's letter: FAIL, never PASS", () => {
     const stale = seen(
       [
         [900, q(1)],
-        [1500, q(1)],
-        [4500, q(1)],
+        [3000, q(1)],
       ],
-      { staleAtStart: true },
+      { brokerDelivered: false, deliveredAt: null },
     );
-    expect(line(stale, sourceWhileHeld)).toBe('SKIP');
-    const cleared = seen(
-      [
-        [900, q(1)],
-        [1200, q(0)],
-        [2000, q(1)],
-      ],
-      { staleAtStart: true },
+    expect(line(stale, sourceWhileHeld)).toBe(
+      "FAIL no reading after an earlier run's letter left the counters (messages=1 ready=0 unacked=0)",
     );
-    expect(line(cleared, sourceWhileHeld)).toBe('PASS messages=1 ready=0 unacked=0');
+    expect(mayClearPolicy(stale)).toBe(false);
   });
 
   it('the policy comes from the queue record: shown → PASS, never shown → FAIL, whatever the broker delivered', () => {
@@ -132,6 +169,14 @@ describe('hold source verdicts', () => {
   });
 
   it('two letters held is a FAIL, not a pass', () => {
-    expect(line(seen([[2000, q(2)]]), sourceWhileHeld)).toBe('FAIL messages=2 ready=0 unacked=0');
+    expect(
+      line(
+        seen([
+          [900, q(0)],
+          [2000, q(2)],
+        ]),
+        sourceWhileHeld,
+      ),
+    ).toBe('FAIL messages=2 ready=0 unacked=0');
   });
 });

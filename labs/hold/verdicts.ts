@@ -48,24 +48,40 @@ export function republishEvidence(headers: Record<string, unknown>, source: stri
 export interface StatsSeen {
   source: string;
   policy: string;
-  /** every sample, read from the rejection on */
+  /**
+   * every reading of the source, one after another, from before this run's policy (an earlier run's
+   * policy cleared already, and with it any letter that run still held) to the end of the run
+   */
   samples: readonly Sample[];
   rejectedAt: number;
-  /** at the start the counters still showed letters an earlier run left held (already dropped with its policy) */
-  staleAtStart: boolean;
   /** this run's letter reached the target from the broker's dead-lettering (x-death of the source) */
   brokerDelivered: boolean;
   /** when it did (ctx.now()), or null */
   deliveredAt: number | null;
+  /** how long the lab waited after the delivery for a reading of the source empty (emptyGraceMs) */
+  emptyWaitMs: number;
 }
 
 /**
- * The first sample after the rejection that shows a letter held in the source; when the counters
- * still showed an earlier run's held letters at the start, only after a sample has shown none.
+ * The index of the first reading that shows no held letter. A reading shows the counters of the
+ * queue's latest tick, and the readings come one after another, so a later one never shows an older
+ * tick: a held letter in a reading after this one was held at a tick after the watch began, when no
+ * earlier run's letter was held any more. Before it, the counters may still show a letter an earlier
+ * run left held (they keep it until the queue's next tick), which must never pass for this run's.
  */
+function clearIndex(s: StatsSeen): number {
+  return s.samples.findIndex((x) => heldLetters(x.stats) === 0);
+}
+
+/** the readings that can show this run's letter: from the first one that showed none held */
+function fresh(s: StatsSeen): readonly Sample[] {
+  const i = clearIndex(s);
+  return i < 0 ? [] : s.samples.slice(i);
+}
+
+/** the first reading after the rejection that shows a letter held in the source, and can only be this run's */
 export function heldSample(s: StatsSeen): Sample | undefined {
-  const fresh = s.staleAtStart ? (s.samples.find((x) => heldLetters(x.stats) === 0)?.at ?? Infinity) : -Infinity;
-  return s.samples.find((x) => x.at >= s.rejectedAt && x.at > fresh && heldLetters(x.stats) >= 1);
+  return fresh(s).find((x) => x.at >= s.rejectedAt && heldLetters(x.stats) >= 1);
 }
 
 /** the first sample after `held` that shows the source with no letter */
@@ -73,10 +89,14 @@ export const emptyAfter = (s: StatsSeen, held: Sample | undefined): Sample | und
   held && s.samples.find((x) => x.at > held.at && x.stats.messages === 0);
 
 /**
- * How long to wait for the empty sample after the letter reached the target: as long as the
- * counters needed to show the held letter, plus a margin; 0 when they never showed it or needed
- * more than `capMs` (the lab's window) for it (an untuned broker): then waiting would only add
- * their refresh time to the lab's, and sourceAfter says SKIP.
+ * How long to wait, after the letter reached the target, for a reading of the source empty: as
+ * long as the counters needed to show the held letter after the rejection, plus a margin. On the lines
+ * mqlab runs, the worker's timer is a whole number of the queue's ticks (1 s and 1 s on mqlab's
+ * services, 5 s and 5 s on the seed's broker), so the tick after the delivery comes about as long
+ * after it as the first tick came after the rejection. 0, no wait, when the counters never showed this
+ * run's held letter (a reading of the source empty could then be one from before the rejection) or
+ * took longer than `capMs` (the lab's window) to show it: a broker whose counters are that slow would
+ * only add their refresh to the run, and sourceAfter says SKIP.
  */
 export function emptyGraceMs(s: StatsSeen, capMs: number, marginMs = 1000): number {
   const held = heldSample(s);
@@ -89,13 +109,29 @@ export function sourceWhileHeld(s: StatsSeen): Check {
   const held = heldSample(s);
   if (held) return check('sourceWhileHeld', HELD_LINE, statsLine(held.stats));
   if (s.brokerDelivered && s.deliveredAt !== null) {
+    const i = clearIndex(s);
+    const first = s.samples[0];
+    const why = !first
+      ? 'gave no reading'
+      : i >= 0 && s.samples[i]!.at <= s.deliveredAt
+        ? `showed no held letter in the ${Math.round(s.deliveredAt - s.rejectedAt)} ms the broker held it`
+        : first.at < s.rejectedAt
+          ? `showed ${heldLetters(first.stats)} held letter(s) already before the rejection (an earlier run's: they keep it until the queue's next tick) and none gone before this run's letter left, so a reading of a held letter could be that run's`
+          : "gave no reading before the rejection, and none without a held letter before this run's letter left, so a reading of a held letter could be an earlier run's";
     return skipCheck(
       'sourceWhileHeld',
       HELD_LINE,
-      `the counters of ${s.source} showed no held letter in the ${Math.round(s.deliveredAt - s.rejectedAt)} ms the broker held it: ${SLOW}; targetEmpty and the broker's x-death on the recovered letter show the hold`,
+      `the counters of ${s.source} ${why}: ${SLOW}; targetEmpty and the broker's x-death on the recovered letter show the hold`,
     );
   }
-  return check('sourceWhileHeld', HELD_LINE, statsLine(lastStats(s)));
+  const last = fresh(s).at(-1);
+  return check(
+    'sourceWhileHeld',
+    HELD_LINE,
+    last
+      ? statsLine(last.stats)
+      : `no reading after an earlier run's letter left the counters (${statsLine(lastStats(s))})`,
+  );
 }
 
 /**
@@ -112,9 +148,11 @@ export function sourceAfter(s: StatsSeen): Check {
   const empty = emptyAfter(s, held);
   if (empty) return check('sourceAfter', EMPTY_LINE, statsLine(empty.stats));
   if (s.brokerDelivered) {
-    const why = held
-      ? 'did not refresh after the letter left it within the wait'
-      : 'never showed the held letter, so a sample of it empty could be one from before the rejection';
+    const why = !held
+      ? "never showed this run's held letter, so a reading of it empty could be one from before the rejection"
+      : s.emptyWaitMs > 0
+        ? `did not refresh within the ${Math.round(s.emptyWaitMs)} ms the lab waited after the letter left it`
+        : `showed the held letter only ${Math.round(held.at - s.rejectedAt)} ms after the rejection, later than the window: the lab did not wait for another refresh`;
     return skipCheck(
       'sourceAfter',
       EMPTY_LINE,
