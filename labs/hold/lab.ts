@@ -19,6 +19,7 @@ import { StatsWatch } from './stats-watch.js';
 import {
   emptyAfter,
   emptyGraceMs,
+  heldAfterDeliveryMs,
   heldSample,
   mayClearPolicy,
   policyOnSource,
@@ -297,7 +298,11 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
           firstDeath: { queue: evidence.firstDeathQueue, reason: evidence.firstDeathReason },
           targetDeliveries: deliveries.length,
           otherLettersInTarget: received.length - deliveries.length,
-          sourceAfter: empty ? pick(empty.stats) : null,
+          sourceAfter: empty && {
+            ...pick(empty.stats),
+            seenAfterDeliveryMs: stats.deliveredAt === null ? null : Math.round(empty.at - stats.deliveredAt),
+          },
+          heldAfterDeliveryMs: heldAfterDeliveryMs(stats),
         },
       };
     } finally {

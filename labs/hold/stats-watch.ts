@@ -11,7 +11,10 @@
  */
 import type { Management, QueueStats } from '../../src/broker/management.js';
 
+/** between readings while nobody waits for one */
 const EVERY_MS = 250;
+/** between readings while the lab waits for one (until): the tick shows that much sooner */
+const CLOSE_MS = 50;
 
 export interface Sample {
   /** ctx.now() when the sample was read */
@@ -22,6 +25,9 @@ export interface Sample {
 export class StatsWatch {
   readonly samples: Sample[] = [];
   private stopped = false;
+  private everyMs = EVERY_MS;
+  /** resolves the pause between two readings early */
+  private hurry: (() => void) | null = null;
   /** wakes an `until` when a sample arrives */
   private wake: (() => void) | null = null;
   private readonly loop: Promise<void>;
@@ -42,7 +48,12 @@ export class StatsWatch {
       const stats = await this.mgmt.queueNow(this.queue).catch(() => null);
       if (stats && !this.stopped) this.samples.push({ at: this.now(), stats });
       this.wake?.();
-      if (!this.stopped) await new Promise((r) => setTimeout(r, EVERY_MS).unref());
+      if (!this.stopped)
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, this.everyMs).unref();
+          this.hurry = () => (clearTimeout(t), r());
+        });
+      this.hurry = null;
     }
   }
 
@@ -51,16 +62,26 @@ export class StatsWatch {
     return this.samples.find((s) => s.at >= since && ok(s.stats));
   }
 
-  /** wait until a sample read at or after `since` satisfies ok, at most ms; that sample or undefined */
+  /**
+   * wait until a sample read at or after `since` satisfies ok, at most ms, reading every CLOSE_MS
+   * meanwhile; that sample or undefined
+   */
   async until(ok: (s: QueueStats) => boolean, since: number, ms: number): Promise<Sample | undefined> {
     const end = this.now() + ms;
-    for (;;) {
-      const hit = this.first(ok, since);
-      if (hit || this.now() >= end || this.stopped) return hit;
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, Math.max(1, end - this.now())).unref();
-        this.wake = () => (clearTimeout(t), r());
-      });
+    this.everyMs = CLOSE_MS;
+    this.hurry?.();
+    try {
+      for (;;) {
+        const hit = this.first(ok, since);
+        if (hit || this.now() >= end || this.stopped) return hit;
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, Math.max(1, end - this.now())).unref();
+          this.wake = () => (clearTimeout(t), r());
+        });
+      }
+    } finally {
+      this.wake = null;
+      this.everyMs = EVERY_MS;
     }
   }
 
@@ -72,6 +93,7 @@ export class StatsWatch {
   stop(): void {
     this.stopped = true;
     this.wake?.();
+    this.hurry?.();
     this.loop.catch(() => {});
   }
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { QueueStats } from '../../src/broker/management.js';
 import { evaluate } from '../../src/report/checks.js';
+import { meta } from './meta.js';
 import {
   emptyGraceMs,
+  heldAfterDeliveryMs,
   mayClearPolicy,
   policyOnSource,
   sourceAfter,
@@ -166,6 +168,37 @@ describe('hold source verdicts', () => {
       ),
     ).toBe('FAIL null');
     expect(line(seen([], { brokerDelivered: false, deliveredAt: null }), policyOnSource)).toBe('FAIL null');
+  });
+
+  it("the floor adds the part of the queue's tick after the delivery the run sat out", () => {
+    // delivered at 4000; still held at 4100 and 4600; empty at 4650: the tick came after 4600
+    const s = seen([
+      [900, q(0)],
+      [2000, q(1)],
+      [4100, q(1)],
+      [4600, q(1)],
+      [4650, q(0)],
+    ]);
+    expect(heldAfterDeliveryMs(s)).toBe(600);
+    expect(meta.floorMs + (meta.serviceWaitMs?.({ heldAfterDeliveryMs: heldAfterDeliveryMs(s) }) ?? 0)).toBe(3600);
+    // the first reading after the delivery already empty: no wait of the tick's
+    expect(
+      heldAfterDeliveryMs(
+        seen([
+          [900, q(0)],
+          [2000, q(1)],
+          [4100, q(0)],
+        ]),
+      ),
+    ).toBe(0);
+    // never shown empty (SKIP): the lab's wait bought nothing the experiment needs
+    const skipped = seen([
+      [900, q(0)],
+      [2000, q(1)],
+      [4100, q(1)],
+    ]);
+    expect(heldAfterDeliveryMs(skipped)).toBeNull();
+    expect(meta.serviceWaitMs?.({ heldAfterDeliveryMs: null })).toBeNull();
   });
 
   it('two letters held is a FAIL, not a pass', () => {

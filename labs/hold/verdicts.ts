@@ -162,6 +162,20 @@ export function sourceAfter(s: StatsSeen): Check {
   return check('sourceAfter', EMPTY_LINE, statsLine(lastStats(s)));
 }
 
+/**
+ * How long after the delivery the counters still showed the letter held, in a run that then saw
+ * them empty: the queue's tick that emptied them came later, so the run sat out at least this much of
+ * it (0 when the first reading after the delivery was the empty one). null when they never showed it
+ * empty after the hold (sourceAfter is not PASS): no wait of the experiment's own.
+ */
+export function heldAfterDeliveryMs(s: StatsSeen): number | null {
+  const empty = emptyAfter(s, heldSample(s));
+  const deliveredAt = s.deliveredAt;
+  if (!empty || deliveredAt === null) return null;
+  const last = s.samples.filter((x) => x.at > deliveredAt && x.at < empty.at && heldLetters(x.stats) >= 1).at(-1);
+  return last ? Math.round(last.at - deliveredAt) : 0;
+}
+
 /** the policy may go when the counters showed the source empty after the hold, or when this run's letter has left it */
 export const mayClearPolicy = (s: StatsSeen): boolean =>
   s.brokerDelivered ||
