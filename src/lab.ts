@@ -51,8 +51,9 @@ export interface LabMeta<
   floorMs: number;
   /**
    * the part of a run the services themselves take, which the experiment must sit out and no option
-   * shortens (a RabbitMQ node's stop and boot, PostgreSQL's stop and start), read from that run's
-   * --json facts; the bench adds it to floorMs run by run. null when the facts lack it.
+   * shortens (a RabbitMQ node's stop and boot, PostgreSQL's stop and start, the rest of a quorum
+   * queue's tick before its counters move), read from that run's --json facts; the bench adds it to
+   * floorMs run by run. null when the facts lack it.
    */
   serviceWaitMs?: (facts: Record<string, unknown>) => number | null;
   options: OptionSpecs<O>;
