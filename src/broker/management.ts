@@ -19,6 +19,8 @@ export interface QueueStats {
   policy: string | null;
   /** definition of the policy in effect (null without one) */
   policyDefinition: Record<string, unknown> | null;
+  /** 'policy': policyDefinition is the named policy's own, from the policy API (queueNowWithPolicy on 3.10) */
+  policyFrom?: 'policy';
   consumers: number;
   arguments: Record<string, unknown>;
   /** the end of the one-second bucket of the broker's latest sample (ms since the epoch); only from queueSample() */
@@ -145,6 +147,22 @@ export class Management {
     );
     const q = (list ?? []).find((x) => x.name === name);
     return q ? toStats(q) : null;
+  }
+
+  /**
+   * queueNow with the definition of the policy its record names, on every line. From 4.3.0 the reply
+   * carries the record's `effective_policy_definition` itself (among a quorum queue's `type_specific`
+   * fields: rabbit_quorum_queue format_policy_fields, v4.3.0 and v4.3.5; measured on 4.3.6); before,
+   * only the policy's name (3.10.8: `type_specific` is members, online and leader, rabbit_quorum_queue
+   * format/1; measured), so the definition is the policy's own, asked of GET /api/policies right after
+   * (`policyFrom`). That is the effective one for every key but the few an operator policy may also
+   * set, none of them a dead-letter key on 3.10.8 (expires, message-ttl, max-length(-bytes),
+   * max-in-memory-*, delivery-limit: rabbit_policies.erl).
+   */
+  async queueNowWithPolicy(name: string): Promise<QueueStats | null> {
+    const q = await this.queueNow(name);
+    if (!q || q.policy === null || q.policyDefinition !== null) return q;
+    return { ...q, policyDefinition: (await this.policy(q.policy))?.definition ?? null, policyFrom: 'policy' };
   }
 
   /** one queue's statistics with the time bucket of their sample (GET …?lengths_age=5&lengths_incr=1) */
