@@ -1,7 +1,7 @@
 /** the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses) */
 export const checkpoints = {
   dropped:
-    'phase 1 (at-most-once): the letter was rejected while the target is unbound, and the statistics sample that shows both markers shows no held letter; the target is empty and still unbound',
+    'phase 1 (at-most-once): the letter was rejected while the target is unbound, and the first reading of the counters of the source that shows both markers shows no held letter; the target is empty and still unbound',
   'fell-back':
     'phase 2 (at-least-once, but overflow left at drop-head): the broker fell back to at-most-once, nothing is held; the target is empty and still unbound',
   'letter-held':

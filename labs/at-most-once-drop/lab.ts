@@ -26,7 +26,8 @@ import { deferred } from '../../src/time.js';
 import { LabError } from '../../src/errors.js';
 import { BODY, EVENT_ID, PHASE_HEADER, RUN_HEADER, names, topology, type DropNames } from './names.js';
 import type { DropOptions } from './options.js';
-import { phaseDetail, rebind, rejectWhileUnbound, statsWait } from './unbound.js';
+import { phaseDetail, rebind, rejectWhileUnbound } from './unbound.js';
+import { sourceWhen } from './source-now.js';
 import { fallbackWarning } from './fallback-log.js';
 import { publishUntilRefused } from './max-length.js';
 import { POLICY_MAX_LENGTH } from '../../src/broker/dead-letter.js';
@@ -39,7 +40,8 @@ import { text } from '../../src/text.js';
  * The three phases: the default strategy drops the letter (the target is unbound for each phase);
  * at-least-once without overflow reject-publish falls back to it; with reject-publish the letter is
  * held, and stays held once the markers published after it are taken off (basic.get, not a purge).
- * `markers`: a number no earlier phase left in the source (a stale sample must not pass for this one).
+ * `markers`: more ready messages than any earlier step of the run left in the source (a reading of an earlier
+ * phase must not pass for this one: unbound.ts).
  */
 const PHASES: DropPhases = {
   drop: { phase: 'at-most-once', strategy: 'default', markers: 2 },
@@ -147,11 +149,14 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
       messageId: recovered?.messageId ?? 'none',
       afterRebindMs: recovered ? Math.round(recovered.at - holdRebound.reboundAt) : 'none',
     });
-    // read after phase 3, not at once: the node's file handler buffers its writes (LOG_FLUSH_MS)
-    const warning =
+    // Two waits at once: the broker's log (read after phase 3, not at once: the node's file handler
+    // buffers its writes, LOG_FLUSH_MS), and the policy's clearing once no letter is held.
+    const [warning, policyCleared] = await Promise.all([
       typeof brokerLog === 'string'
         ? null
-        : await loggedBy(ctx, () => fallbackWarning(brokerLog.since(), name.source), fallbackRebound.reboundAt);
+        : loggedBy(ctx, () => fallbackWarning(brokerLog.since(), name.source), fallbackRebound.reboundAt),
+      clearPolicyWhenEmpty(ctx, name),
+    ]);
     if (typeof brokerLog === 'string') ctx.progress(`fallback: the broker's warning is not read here: ${brokerLog}`);
     else
       ctx.progress(
@@ -168,17 +173,16 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
     const fallbackArrivals = arrivals.filter((a) => a.phase === 'fallback').length;
     const dropWatchMs = Math.round(ctx.now() - dropRebound.reboundAt);
     const fallbackWatchMs = Math.round(ctx.now() - fallbackRebound.reboundAt);
-    const policyCleared = await clearPolicyWhenEmpty(ctx, name);
     await target.cancel();
 
     const summary = {
-      dropStrategy: strategyInEffect(drop.source?.policyDefinition ?? null),
+      dropStrategy: strategyOf(drop.policy),
       targetUnbound: drop.targetUnbound,
       heldAfterReject: drop.held,
       droppedArrivals,
       fallbackHeld: fallback.held,
       fallbackArrivals,
-      holdStrategy: strategyInEffect(hold.source?.policyDefinition ?? null),
+      holdStrategy: strategyOf(hold.policy),
       heldWhileUnbound: hold.held,
       heldAfterMarkers: hold.heldAfterMarkers,
       heldLetterDelivered,
@@ -193,7 +197,7 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
         check(
           'fallbackPolicy',
           'dead-letter-strategy=at-least-once overflow=drop-head',
-          fallbackPolicyLine(fallback.source?.policyDefinition ?? null),
+          fallbackPolicyLine(fallback.policy),
         ),
         check('fallbackHeld', 0, fallback.held),
         check('fallbackArrivals', 0, fallbackArrivals),
@@ -233,9 +237,14 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
   },
 };
 
-/** what the fallback phase's policy asks for, as the statistics show it: the overflow it leaves at drop-head included */
-function fallbackPolicyLine(def: Record<string, unknown> | null): string {
-  return `dead-letter-strategy=${strategyInEffect(def)} overflow=${text(def?.overflow, 'drop-head')}`;
+/** the strategy a phase's policy gives the source, as the reading showed it (null: no reading named the policy) */
+function strategyOf(def: Record<string, unknown> | null): string | null {
+  return def ? strategyInEffect(def) : null;
+}
+
+/** what the fallback phase's policy asks for, as the reading showed it: the overflow it leaves at drop-head included */
+function fallbackPolicyLine(def: Record<string, unknown> | null): string | null {
+  return def ? `dead-letter-strategy=${strategyInEffect(def)} overflow=${text(def.overflow, 'drop-head')}` : null;
 }
 
 /** a policy left by an interrupted run goes first: switching at-least-once off deletes the letters it still holds */
@@ -247,17 +256,20 @@ async function clearEarlierPolicy(ctx: LabContext, name: DropNames) {
   await ctx.mgmt.deletePolicy(name.policy);
 }
 
-/** clear the policy only once the statistics show no letter held in the source */
+/**
+ * clear the policy only once the source's counters show no letter held: read after the phase-3 readings,
+ * so a count of 0 was written after the rejection (clearing it would delete a letter still held)
+ */
 async function clearPolicyWhenEmpty(ctx: LabContext, name: DropNames): Promise<boolean> {
-  const after = await statsWait(
+  const { reading, ok } = await sourceWhen(
     ctx,
     name,
-    `the statistics of ${name.source} to show no held letter before the policy is cleared`,
+    `${name.source} to show no held letter before the policy is cleared`,
     (q) => q.messages === 0,
   );
-  if (!after || after.messages !== 0) {
+  if (!ok) {
     ctx.progress(
-      `kept policy ${name.policy}: ${name.source} shows ${statsLine(after)}; clearing it now would delete held letters`,
+      `kept policy ${name.policy}: ${name.source} shows ${statsLine(reading)}; clearing it now would delete held letters`,
     );
     return false;
   }

@@ -15,8 +15,8 @@ export const meta = defineLab({
   title: 'the default dead-letter strategy drops a letter whose target is unbound',
   proves:
     'With a dead-letter policy that names no strategy (at-most-once, the default) on a quorum queue, a message ' +
-    'rejected without requeue while the target queue is unbound is gone: the statistics show the source empty ' +
-    '(messages=0) once the rejection is counted, and after the binding is restored nothing arrives in the target, ' +
+    "rejected without requeue while the target queue is unbound is gone: the source's counters hold no letter " +
+    'once they show the markers published after it, and after the binding is restored nothing arrives in the target, ' +
     "for longer than the broker's dead-letter worker needs. With dead-letter-strategy=at-least-once but the overflow " +
     "left at drop-head the broker falls back to at-most-once: the letter is dropped the same way, and only the broker's " +
     "log says so (quoted from the node's log on mqlab's own services). With at-least-once and overflow=reject-publish " +

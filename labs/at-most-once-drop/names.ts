@@ -6,7 +6,7 @@ export const ROUTING_KEY = 'failed';
 /** the same letter in both phases: one event id, one body */
 export const EVENT_ID = 'dropped-event';
 export const BODY = 'payload';
-/** published after the rejection and left ready: a statistics sample showing it is recent enough */
+/** published after the rejection and left ready: a reading of the source's counters showing them is recent enough */
 export const MARKER_ID = 'marker';
 /** ties a delivered letter to the run and the phase that published it */
 export const RUN_HEADER = 'mqlab-run';

@@ -2,7 +2,7 @@
 import { duration, type OptionSpecs } from '../../src/options.js';
 
 export interface DropOptions {
-  /** how long the target stays unbound in each phase after the rejection, at least (and until the statistics show the markers) */
+  /** how long the target stays unbound in each phase after the rejection, at least (and until the source's counters show the markers) */
   windowMs: number;
   /** how long to wait after the rebind for the broker's dead-letter worker (phase 2) */
   recoverTimeoutMs: number;
@@ -12,7 +12,7 @@ export const options: OptionSpecs<DropOptions> = {
   windowMs: {
     flag: '--window <duration>',
     description:
-      "how long the target stays unbound in each phase after the rejection, at least: one tick of the broker's dead-letter worker on mqlab's services (and until the statistics show the markers)",
+      "how long the target stays unbound in each phase after the rejection, at least: one tick of the broker's dead-letter worker on mqlab's services (and until the source's counters show the markers)",
     default: '1s',
     parse: duration({ min: 0, max: 600_000 }),
   },

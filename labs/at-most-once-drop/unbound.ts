@@ -1,21 +1,15 @@
 /**
  * One phase of at-most-once-drop: apply the dead-letter policy with a strategy, unbind the target,
- * publish the letter and reject it without requeue, keep the target unbound for the window while
- * the statistics catch up; `rebind` binds the target again (the lab's checkpoint comes between the two).
- * Both phases run this; only the strategy differs.
+ * publish the letter and reject it without requeue, keep the target unbound for the window until the
+ * source's counters show the markers published after it; `rebind` binds the target again (the lab's
+ * checkpoint comes between the two). Every phase runs this; only the strategy and overflow differ.
  */
 import type { LabContext } from '../../src/lab.js';
 import type { QueueStats } from '../../src/broker/management.js';
 import { deadLetterPolicy, heldLetters, statsLine, type DeadLetterStrategy } from '../../src/broker/dead-letter.js';
-import { ticking } from '../../src/progress.js';
 import { deferred } from '../../src/time.js';
 import { BODY, EVENT_ID, MARKER_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, type DropNames } from './names.js';
-
-/**
- * Queue statistics reach the management API through a quorum tick, a collector run and a sample
- * bucket: up to ~10 s late on a broker with the defaults, ~1 s with mqlab's advanced.config.
- */
-const STATS_TIMEOUT_MS = 15_000;
+import { sourceWhen } from './source-now.js';
 
 export type Phase = 'at-most-once' | 'fallback' | 'at-least-once';
 
@@ -30,9 +24,9 @@ export interface PhaseInput {
   purgeMarkers?: boolean;
   runId: string;
   /**
-   * markers to publish after the rejection: a number no earlier state of the source had (2, then 3), because the
-   * statistics' policy definition is read at request time while the counts are sampled: a stale sample of the
-   * previous phase must not pass for this one
+   * markers to publish after the rejection: more ready messages than the source had at any earlier step of the run
+   * (2, 3, 4), so that only counters written after the last marker show them (source-now.ts): the policy is read at
+   * request time, the counts on the queue's tick, and a reading of an earlier phase must not pass for this one
    */
   markers: number;
   /** --window: the target stays unbound at least this long after the rejection */
@@ -43,9 +37,11 @@ export interface PhaseInput {
 
 export interface PhaseResult {
   targetUnbound: boolean;
-  /** the source as the statistics showed it once they counted the marker published after the rejection */
+  /** the policy definition of the reading that named this phase's policy (null: no reading did) */
+  policy: Record<string, unknown> | null;
+  /** the source in the first reading whose counters show the markers published after the rejection (else the last one) */
   source: QueueStats | null;
-  /** letters the source keeps for its dead-letter worker in that sample */
+  /** letters the source keeps for its dead-letter worker in that reading (null: no reading showed the markers) */
   held: number | null;
   /** with sampleAfterMarkers: the source once the markers were taken off (ready 0), and the letters it still holds */
   afterMarkers: QueueStats | null;
@@ -86,9 +82,26 @@ export async function rejectWhileUnbound(ctx: LabContext, name: DropNames, p: Ph
 
   if (!p.keepBinding) await broker.channel.unbindQueue(name.target, name.dlx, ROUTING_KEY);
   const targetUnbound = !(await mgmt.hasBinding(name.dlx, name.target, ROUTING_KEY));
-  // the policy's definition reaches the queue's statistics like the counts do: wait for it first
+  // The PUT answered once the source's record named the policy and its state machine had the new
+  // configuration (rabbit_policy update_matched_objects -> rabbit_quorum_queue policy_changed ->
+  // ra:process_command, v3.10.8 and v4.3.5): the first reading shows it. A reading that shows the
+  // markers' count already (counters left from an earlier run) is read past first: from here until
+  // the last marker the source has fewer ready, so a later reading with the markers is newer than it.
   const applied = (q: QueueStats) => q.policy === policy.name && sameDefinition(q.policyDefinition, policy.definition);
-  await statsWait(ctx, name, `the statistics of ${name.source} to show policy ${policy.name} as just applied`, applied);
+  const markersShown = (q: QueueStats) => applied(q) && q.ready === p.markers && q.unacked === 0;
+  const before = await sourceWhen(
+    ctx,
+    name,
+    `${name.source} to show policy ${policy.name} as just applied, and fewer than ${p.markers} ready`,
+    (q) => applied(q) && !markersShown(q),
+  );
+  if (before.first && markersShown(before.first))
+    log.emit('mgmt', {
+      phase: p.phase,
+      queue: name.source,
+      ready: before.first.ready,
+      status: 'read_past_earlier_counters',
+    });
 
   const rejected = deferred<number>();
   const consumer = await broker.consume(name.source, (m) => {
@@ -113,28 +126,25 @@ export async function rejectWhileUnbound(ctx: LabContext, name: DropNames, p: Ph
   );
   await consumer.cancel();
 
-  // Markers published after the rejection stay ready in the source. A statistics sample that shows all of them is
-  // more recent than the rejection (the letter alone was ready for an instant, never beside the markers), so its
-  // messages - ready - unacked are the letters held (0: dropped). The queue's counts are sampled on the quorum
-  // tick; a counter from another source (the channel's deliver_get) can run ahead of them.
+  // Markers published after the rejection stay ready in the source. A reading whose counters show all of them
+  // was written after the last one (see `before`), when the letter had been rejected (the letter alone was ready
+  // for an instant, never beside the markers), so its messages - ready - unacked are the letters held (0: dropped).
   for (let n = 1; n <= p.markers; n++)
     await broker.sendConfirmed(name.source, 'marker', {
       messageId: `${MARKER_ID}-${n}`,
       headers: { [RUN_HEADER]: p.runId, [PHASE_HEADER]: p.phase },
     });
   ctx.progress(
-    `${p.phase}: rejected ${EVENT_ID}; ${name.target} stays unbound for ${p.windowMs / 1000} s and until the statistics show the ${p.markers} markers published after it`,
+    `${p.phase}: rejected ${EVENT_ID}; ${name.target} stays unbound for ${p.windowMs / 1000} s and until ${name.source} shows the ${p.markers} markers published after it`,
   );
-  const sample = statsWait(
-    ctx,
-    name,
-    `the statistics of ${name.source} to show the markers`,
-    (q) => applied(q) && q.ready === p.markers && q.unacked === 0,
-  );
+  const sample = before.ok
+    ? sourceWhen(ctx, name, `${name.source} to show the ${p.markers} markers`, markersShown)
+    : Promise.resolve(before);
   sample.catch(() => {}); // awaited below; an interrupted sleep must not leave it unhandled
   await ctx.sleep(p.windowMs);
-  const source = await sample;
-  const held = source && source.ready === p.markers ? heldLetters(source) : null;
+  const shown = await sample;
+  const source = shown.reading;
+  const held = shown.ok && before.ok && source ? heldLetters(source) : null;
   log.emit('mgmt', {
     phase: p.phase,
     queue: name.source,
@@ -145,15 +155,18 @@ export async function rejectWhileUnbound(ctx: LabContext, name: DropNames, p: Ph
     status: 'sampled',
   });
   const markersRemoved = await removeMarkers(ctx, name, p);
-  const afterMarkers = p.sampleAfterMarkers
-    ? await statsWait(
-        ctx,
-        name,
-        `the statistics of ${name.source} to show the markers gone`,
-        (q) => applied(q) && q.ready === 0 && q.unacked === 0,
-      )
-    : null;
-  const heldAfterMarkers = afterMarkers && afterMarkers.ready === 0 ? heldLetters(afterMarkers) : null;
+  // ready 0 after a reading with all the markers: counters written once the last marker was taken off
+  const after =
+    p.sampleAfterMarkers && held !== null
+      ? await sourceWhen(
+          ctx,
+          name,
+          `${name.source} to show the markers gone`,
+          (q) => applied(q) && q.ready === 0 && q.unacked === 0,
+        )
+      : null;
+  const afterMarkers = after?.reading ?? null;
+  const heldAfterMarkers = after?.ok && afterMarkers ? heldLetters(afterMarkers) : null;
   if (afterMarkers)
     log.emit('mgmt', {
       phase: p.phase,
@@ -167,6 +180,7 @@ export async function rejectWhileUnbound(ctx: LabContext, name: DropNames, p: Ph
   const targetDepthUnbound = await broker.depth(name.target);
   return {
     targetUnbound,
+    policy: before.ok ? (before.reading?.policyDefinition ?? null) : null,
     source,
     held,
     afterMarkers,
@@ -193,7 +207,7 @@ async function removeMarkers(ctx: LabContext, name: DropNames, p: PhaseInput): P
   return 'get';
 }
 
-/** what a phase's checkpoint shows: the source's statistics and the unbound target */
+/** what a phase's checkpoint shows: the source's counters and the unbound target */
 export const phaseDetail = (name: DropNames, r: PhaseResult) => ({
   queue: name.source,
   stats: statsLine(r.source),
@@ -214,20 +228,6 @@ export async function rebind(ctx: LabContext, name: DropNames, phase: Phase): Pr
     status: bindingRestored ? 'restored' : 'missing',
   });
   return { bindingRestored, reboundAt };
-}
-
-/** wait for a sampled statistic of the source queue, saying so every few seconds; the last sample when time is up */
-export function statsWait(
-  ctx: LabContext,
-  name: DropNames,
-  what: string,
-  ok: (q: QueueStats) => boolean,
-): Promise<QueueStats | null> {
-  return ticking(
-    ctx,
-    (s) => `waiting for ${what} (sampled every few seconds): ${s} s`,
-    () => ctx.within(ctx.mgmt.queueWhen(name.source, ok, STATS_TIMEOUT_MS), STATS_TIMEOUT_MS + 5000, what),
-  );
 }
 
 function sameDefinition(a: Record<string, unknown> | null, b: Record<string, unknown>): boolean {
