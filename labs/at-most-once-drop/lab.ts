@@ -155,7 +155,7 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
       typeof brokerLog === 'string'
         ? null
         : loggedBy(ctx, () => fallbackWarning(brokerLog.since(), name.source), fallbackRebound.reboundAt),
-      clearPolicyWhenEmpty(ctx, name),
+      clearPolicyWhenEmpty(ctx, name, hold.heldAfterMarkers === 1 && recovered !== null),
     ]);
     if (typeof brokerLog === 'string') ctx.progress(`fallback: the broker's warning is not read here: ${brokerLog}`);
     else
@@ -257,10 +257,21 @@ async function clearEarlierPolicy(ctx: LabContext, name: DropNames) {
 }
 
 /**
- * clear the policy only once the source's counters show no letter held: read after the phase-3 readings,
- * so a count of 0 was written after the rejection (clearing it would delete a letter still held)
+ * Clear the policy once no letter is held in the source: clearing it switches at-least-once off, which deletes
+ * the letters still held. `onlyHeldDelivered`: phase 3's reading with the markers off showed one letter held,
+ * and phase 3's letter, held at that reading for certain (the target stayed unbound until after it), reached
+ * the target: it was that one. The lab rejects nothing after that reading, so no other letter can be held: the
+ * policy goes at once
+ * (should the worker's settle of that letter still be on its way, the copy the change deletes is one the target
+ * already has). Otherwise it goes once the source's counters show it empty, read after the phase-3 readings, so
+ * a count of 0 was written after the rejection.
  */
-async function clearPolicyWhenEmpty(ctx: LabContext, name: DropNames): Promise<boolean> {
+async function clearPolicyWhenEmpty(ctx: LabContext, name: DropNames, onlyHeldDelivered: boolean): Promise<boolean> {
+  if (onlyHeldDelivered) {
+    await ctx.mgmt.deletePolicy(name.policy);
+    ctx.log.emit('policy', { policy: name.policy, status: 'cleared', held: 'delivered' });
+    return true;
+  }
   const { reading, ok } = await sourceWhen(
     ctx,
     name,
