@@ -29,7 +29,7 @@ import type { DropOptions } from './options.js';
 import { phaseDetail, rebind, rejectWhileUnbound } from './unbound.js';
 import { sourceWhen } from './source-now.js';
 import { fallbackWarning } from './fallback-log.js';
-import { publishUntilRefused } from './max-length.js';
+import { publishUntilRefused, type Refusal } from './max-length.js';
 import { POLICY_MAX_LENGTH } from '../../src/broker/dead-letter.js';
 import { ownBrokerLog } from '../../src/services/broker-log.js';
 import { withVariants } from '../../src/variant.js';
@@ -119,13 +119,14 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
     const fallbackRebound = await rebind(ctx, name, 'fallback');
 
     // Phase 3: the same letter under at-least-once with reject-publish. Held in the source, delivered after the rebind.
+    let refusal: Refusal = { accepted: null, removed: 0 };
     const hold = await rejectWhileUnbound(ctx, name, {
       ...phases.hold,
       runId,
       windowMs: ctx.options.windowMs,
+      // The held letter counts toward max-length: the source refuses publishes one sooner.
+      whileHeld: async () => void (refusal = await publishUntilRefused(ctx, name, runId)),
     });
-    // The held letter counts toward max-length: the source refuses publishes one sooner.
-    const refusal = await publishUntilRefused(ctx, name, runId);
     ctx.progress(
       `at-least-once: ${name.source} confirmed ${refusal.accepted ?? `more than ${POLICY_MAX_LENGTH}`} publishes and then refused one (max-length ${POLICY_MAX_LENGTH}, ${hold.heldAfterMarkers ?? '?'} letter held); took them off again`,
     );

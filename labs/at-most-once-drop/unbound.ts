@@ -20,6 +20,8 @@ export interface PhaseInput {
   rejectPublish?: boolean;
   /** sample the source again once the markers are gone: the letter must still be held there */
   sampleAfterMarkers?: boolean;
+  /** with sampleAfterMarkers: what to do while the letter is held and no marker is left, before that sample */
+  whileHeld?: () => Promise<void>;
   /** remove the markers with queue.purge, which on 4.3 takes the held letter too (variant purge-markers) */
   purgeMarkers?: boolean;
   runId: string;
@@ -140,8 +142,8 @@ export async function rejectWhileUnbound(ctx: LabContext, name: DropNames, p: Ph
   const sample = before.ok
     ? sourceWhen(ctx, name, `${name.source} to show the ${p.markers} markers`, markersShown)
     : Promise.resolve(before);
-  sample.catch(() => {}); // awaited below; an interrupted sleep must not leave it unhandled
-  await ctx.sleep(p.windowMs);
+  const windowEnd = ctx.sleep(p.windowMs);
+  windowEnd.catch(() => {}); // awaited below; an interrupted run must not leave it unhandled
   const shown = await sample;
   const source = shown.reading;
   const held = shown.ok && before.ok && source ? heldLetters(source) : null;
@@ -154,14 +156,18 @@ export async function rejectWhileUnbound(ctx: LabContext, name: DropNames, p: Ph
     held,
     status: 'sampled',
   });
+  // The markers go as soon as a reading showed them (the window need not be over: the target stays unbound).
+  // With sampleAfterMarkers, the reading with them gone comes a tick after theirs at the earliest, and what the
+  // phase does while the letter is held (the max-length probe) fits in between: it ends with no ready message.
   const markersRemoved = await removeMarkers(ctx, name, p);
+  if (p.sampleAfterMarkers) await p.whileHeld?.();
   // ready 0 after a reading with all the markers: counters written once the last marker was taken off
   const after =
     p.sampleAfterMarkers && held !== null
       ? await sourceWhen(
           ctx,
           name,
-          `${name.source} to show the markers gone`,
+          `${name.source} to show no ready message left`,
           (q) => applied(q) && q.ready === 0 && q.unacked === 0,
         )
       : null;
@@ -177,6 +183,7 @@ export async function rejectWhileUnbound(ctx: LabContext, name: DropNames, p: Ph
       held: heldAfterMarkers,
       status: 'sampled_after_markers',
     });
+  await windowEnd;
   const targetDepthUnbound = await broker.depth(name.target);
   return {
     targetUnbound,
