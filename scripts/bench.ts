@@ -106,6 +106,9 @@ async function time(argv: string[], command = [cli]): Promise<Timed> {
 interface LabsDoc {
   labs: {
     lab: string;
+    status?: string;
+    error?: string;
+    checks?: { name: string; pass: boolean; expected: unknown; actual: unknown }[];
     timings: { totalMs: number };
     events: { status?: string; process?: string }[];
     facts?: Record<string, unknown>;
@@ -422,7 +425,17 @@ async function auditRuns(count: number) {
 function reportFailures(name: string, done: Timed[]): boolean {
   done.forEach((r, i) => {
     if (r.ok) return;
-    const fails = r.out.split('\n').filter((l) => /^FAIL |^mqlab: /.test(l));
+    // a --json run prints no FAIL lines: its document names the labs that did not pass, and their failed checks
+    const failedLabs = docsOf(r)
+      .filter((d) => d.status !== 'passed' && d.status !== 'skipped')
+      .map(
+        (d) =>
+          `${d.lab}: ${d.status}${d.error ? ` (${d.error})` : ''}${(d.checks ?? [])
+            .filter((c) => !c.pass)
+            .map((c) => ` FAIL ${c.name}: expected=${JSON.stringify(c.expected)} actual=${JSON.stringify(c.actual)}`)
+            .join(';')}`,
+      );
+    const fails = [...r.out.split('\n').filter((l) => /^FAIL |^mqlab: /.test(l)), ...failedLabs];
     process.stderr.write(
       `bench: ${name} run ${i + 1} failed:\n  ${(fails.length ? fails : r.out.trim().split('\n').slice(-5)).join('\n  ')}\n`,
     );
