@@ -15,10 +15,11 @@ import { dbPoolSize } from './jobs.js';
 
 interface Early {
   amqpUrl: string;
+  /** '' once taken, or when no database was asked for */
   pgUrl: string;
   poolSize: number;
   broker: Promise<Broker>;
-  db: Promise<{ db: Db; version: string }>;
+  db: Promise<{ db: Db; version: string }> | null;
   /** the pool's onclose, forwarded to runLabs' once it takes the pool (before: closes of no one's concern) */
   onClose: { listener: () => void };
 }
@@ -31,7 +32,9 @@ export function beginRun(request: HoldRequest, jobs = 1): void {
   const hold = holdServices(request);
   hold.catch(() => {}); // reported when the run takes it
   earlyHold = { home: request.config.home, hold };
-  connectEarly(request.config.amqpUrl, request.config.pgUrl, dbPoolSize(jobs));
+  // the database only when a lab of the run uses one (LabMeta.database): runLabs opens it for no other
+  const usesDb = request.plan.some((p) => p.entry.database !== false);
+  connectEarly(request.config.amqpUrl, usesDb ? request.config.pgUrl : null, dbPoolSize(jobs));
 }
 
 /** the hold begun early for the set in `home`, else a new one from `hold` */
@@ -41,17 +44,20 @@ export function takeHold(home: string, hold: () => Promise<SetLock | null>): Pro
   return mine?.home === home ? mine.hold : hold();
 }
 
-/** begin connecting to the broker and the database (pool of `poolSize`), in parallel */
-export function connectEarly(amqpUrl: string, pgUrl: string, poolSize: number): void {
+/** begin connecting to the broker and (with a URL) the database (pool of `poolSize`), in parallel */
+export function connectEarly(amqpUrl: string, pgUrl: string | null, poolSize: number): void {
   const onClose = { listener: () => {} };
   // the database first: its start-up (a backend forked, SCRAM) takes longer than the broker's
   // handshake, and goes on in the server while the broker's client is loaded
-  const db = import('./db/client.js').then(({ openDb }) => openDb(pgUrl, poolSize, () => onClose.listener()));
+  const db =
+    pgUrl === null
+      ? null
+      : import('./db/client.js').then(({ openDb }) => openDb(pgUrl, poolSize, () => onClose.listener()));
   const broker = import('./broker/broker.js').then(({ Broker }) => Broker.connect(amqpUrl));
   // nobody may ever take them (a usage error, a lab that cannot run here): no unhandled rejection
   broker.catch(() => {});
-  db.catch(() => {});
-  early = { amqpUrl, pgUrl, poolSize, broker, db, onClose };
+  db?.catch(() => {});
+  early = { amqpUrl, pgUrl: pgUrl ?? '', poolSize, broker, db, onClose };
 }
 
 /** the early broker connection to `url` when one was begun and is still open, else a new one from `connect` */

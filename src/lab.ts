@@ -80,6 +80,12 @@ export interface LabMeta<
    */
   disruptive?: boolean;
   /**
+   * false: the lab's own process uses no database (no schema, no reset, no ctx.db; its child processes
+   * connect for themselves): a run of such labs only opens no connection to PostgreSQL and needs none
+   * up, and its report names no database version. ctx.db then refuses to be used (a lab bug).
+   */
+  database?: false;
+  /**
    * the lab's verdict (or its test's) reads a capability about the delivery count: before the run,
    * the runner measures those on the broker (src/broker/capability-probe.ts, ≈ 0.3 s) instead of
    * deriving them from the version alone; the report's capabilities.basis says which were measured

@@ -99,18 +99,22 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
     () => ending || watch.first !== null,
     (cause) => watch.report(new ServiceLost('PostgreSQL', config.pgUrl, cause)),
   );
-  // begun by the CLI while the engine loaded (src/connect-early.ts) when it could, else here
+  // begun by the CLI while the engine loaded (src/connect-early.ts) when it could, else here; the
+  // database only when a lab of the run uses one (LabMeta.database)
+  const usesDb = entries.some((e) => e.database !== false);
   const [first, pg] = await Promise.allSettled([
     takeBroker(config.amqpUrl, () => Broker.connect(config.amqpUrl)),
-    takeDb(config.pgUrl, dbPoolSize(jobs), onDbClose, () => openDb(config.pgUrl, dbPoolSize(jobs), onDbClose)),
+    usesDb
+      ? takeDb(config.pgUrl, dbPoolSize(jobs), onDbClose, () => openDb(config.pgUrl, dbPoolSize(jobs), onDbClose))
+      : null,
   ]);
   if (first.status === 'rejected' || pg.status === 'rejected') {
     if (first.status === 'fulfilled') await first.value.close();
-    if (pg.status === 'fulfilled') await pg.value.db.end({ timeout: 0 });
+    if (pg.status === 'fulfilled') await pg.value?.db.end({ timeout: 0 });
     throw first.status === 'rejected' ? first.reason : (pg as PromiseRejectedResult).reason;
   }
-  const { db, version } = pg.value;
-  dbHandle = db;
+  const { db, version } = pg.value ?? { db: noDatabase(entries), version: null };
+  if (pg.value) dbHandle = db;
   const session: SessionInfo = {
     broker: { product: first.value.product, version: first.value.version },
     postgres: version,
@@ -214,6 +218,17 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
 
 /** how long a finished run waits for its pool to end (idle connections close in 15-19 ms) */
 const POOL_END_MS = 100;
+
+/** ctx.db of a run whose labs declared they use no database: it ends at once, and any use is a lab bug (exit 2) */
+function noDatabase(entries: readonly LabMeta[]): Db {
+  const refuse = () => {
+    throw new UsageError(
+      `${entries.map((e) => e.name).join(', ')}: declared database: false (meta.ts) but used the database`,
+    );
+  };
+  const pool = Object.assign(() => refuse(), { end: () => Promise.resolve() });
+  return new Proxy(pool, { get: (target, key) => (key === 'end' ? target.end : refuse()) }) as unknown as Db;
+}
 
 /** what running one lab gave: its report and, when a service was lost or refused, that error */
 interface LabOutcome {

@@ -70,6 +70,13 @@ describe('environment errors', () => {
     expect(r.stderr).toContain('PostgreSQL at postgres://app:***@127.0.0.1:1/lab: unreachable');
   });
 
+  it('a lab that uses no database does not need PostgreSQL: it runs, and its document names no version', async () => {
+    // dlx-loop's meta says database: false; the unreachable URL would be exit 2 for any lab that uses one
+    const r = await mqlab(['dlx-loop', '--json'], { MQLAB_PG_URL: 'postgres://app:pw-secret@127.0.0.1:1/lab' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ schemaVersion: 2, postgres: null, result: 'passed' });
+  });
+
   it('an unknown command is a usage error', async () => {
     const r = await mqlab(['no-such-lab']);
     expect(r.code).toBe(2);

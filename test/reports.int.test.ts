@@ -162,7 +162,7 @@ describe('reports a CI job reads', () => {
     expect(reportErrors(doc)).toBe('');
     expect(doc.labs).toHaveLength(registry.length);
     for (const lab of doc.labs) expect(labErrors(lab), lab.lab).toBe('');
-    expect(doc).toMatchObject({ schemaVersion: 1, mqlabVersion: VERSION, namespace: NS });
+    expect(doc).toMatchObject({ schemaVersion: 2, mqlabVersion: VERSION, namespace: NS });
     // --jobs: each lab's entry says the namespace it ran in
     expect(doc.labs.map((l) => [l.lab, l.namespace])).toEqual(registry.map((l, i) => [l.name, `${NS}_j${i + 1}`]));
     expect(doc.labs.map((l) => l.lab)).toEqual(registry.map((e) => e.name));

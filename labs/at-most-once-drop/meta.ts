@@ -29,6 +29,8 @@ export const meta = defineLab({
   // it tries again as the window ends, before the reading with the markers gone (a tick after theirs) lets the
   // lab rebind, so the try that finds the target bound is the one a period later
   floorMs: 3 * parseOptions(options).windowMs + WORKER_TIMER_MS,
+  // no database in this process: the run opens no connection to PostgreSQL
+  database: false,
   options,
   checks: [
     'dropStrategy',

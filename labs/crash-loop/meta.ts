@@ -15,6 +15,8 @@ export const meta = defineLab({
     `4.3 only: with x-delayed-retry-type=failed and min ${DELAY_MS} ms the crash's redelivery waits at least ${DELAY_MS} ms.`,
   // the delayed crash's redelivery waits DELAY_MS (4.3)
   floorMs: DELAY_MS,
+  // no database in this process (its poison consumers connect for themselves): the run opens none
+  database: false,
   options: {},
   checks: [
     'crashExits',

@@ -16,6 +16,8 @@ export const meta = defineLab({
   // the longest TTL (150 ms), and the next run's second purge of the letters the DLQs keep, once a letter that
   // was on its way has landed (IN_FLIGHT_MS in src/broker/topology.ts, not imported: it loads the broker client)
   floorMs: 150 + 150,
+  // no database in this process: the run opens no connection to PostgreSQL
+  database: false,
   options: {},
   checks: [
     'queueTtl',

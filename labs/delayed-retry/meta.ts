@@ -20,6 +20,8 @@ export const meta = defineLab({
     'that 0.9.1 returns do not take). Needs RabbitMQ 4.3: older brokers SKIP.',
   // the reject schedule (200+400+600+600) runs beside the 3 s hold; then the rules' queues (two 1 s waits at most)
   floorMs: HOLD_MS + 2 * 1000, // 2 × RULE_MIN_MS (rules.ts, not imported here: it loads the broker client)
+  // no database in this process: the run opens no connection to PostgreSQL
+  database: false,
   options: {},
   checks: [
     'rejectEarlyGaps',

@@ -13,6 +13,8 @@ export const meta = defineLab({
     'loop. Splitting the route (a TTL retry queue and an archive queue) delays each retry by the TTL ' +
     'and lets the message leave the loop into the archive after the last attempt.',
   floorMs: 2 * 200,
+  // no database in this process: the run opens no connection to PostgreSQL
+  database: false,
   options: {},
   checks: [
     'loopDetected',

@@ -20,6 +20,8 @@ export const meta = defineLab({
   // its counters to show the source empty (sourceAfter: the seed clears the policy once no letter waits to be
   // handed over, and a held letter shows nowhere else)
   serviceWaitMs: (f) => (typeof f.heldAfterDeliveryMs === 'number' ? f.heldAfterDeliveryMs : null),
+  // no database in this process: the run opens no connection to PostgreSQL
+  database: false,
   options,
   checks: [
     'policyStored',

@@ -22,6 +22,8 @@ export const meta = defineLab({
     "resumed node's replica steps down to follower at the leader's commit index, no confirmed id is lost, every " +
     'duplicate is of an unconfirmed id. Needs `mqlab up --nodes 3`.',
   floorMs: 35_000,
+  // no database in this process: the run opens no connection to PostgreSQL
+  database: false,
   options,
   validate: (o) => {
     if (o.pauseForMs <= DETECTOR_MS)

@@ -24,6 +24,8 @@ export const meta = defineLab({
     'unconfirmed id. Needs `mqlab up --nodes 3` and root (nftables).',
   // the stream before and after, the cut (20 s), the heal and catch-up
   floorMs: 35_000,
+  // no database in this process: the run opens no connection to PostgreSQL
+  database: false,
   options,
   validate: (o) => {
     if (o.cutForMs <= DETECTOR_MS)

@@ -16,6 +16,8 @@ export const meta = defineLab({
   // both modes run one window each
   floorMs: 2 * parseOptions(options).windowMs,
   measuresCapabilities: true, // its test reads nackRequeueCountsTowardLimit and deadLetteredCopyCarriesDeliveryCount
+  // no database in this process: the run opens no connection to PostgreSQL
+  database: false,
   options,
   checks: [
     'requeueGapP50Ms',

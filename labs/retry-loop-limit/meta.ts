@@ -15,6 +15,8 @@ export const meta = defineLab({
     `delivery_limit → wait → expired and is dropped on its second arrival in work, on both lines.`,
   // each lap waits the TTL; the drop is decided after a window of TTL + 1.5 s without a return
   floorMs: LOOPS * WAIT_TTL_MS + 2 * (WAIT_TTL_MS + 1500),
+  // no database in this process: the run opens no connection to PostgreSQL
+  database: false,
   options: {},
   checks: ['loopDeliveryCounts', 'requeuesUntilDeadLetter', 'deadLetterReason', 'cycleAfterLimit', 'freshLimitCycle'],
   faults,

@@ -37,7 +37,7 @@ export function page(title: string, body: string): string {
 }
 
 export function runMeta(doc: JsonDocument): string {
-  return `RabbitMQ ${esc(doc.broker.version)} · ${esc(doc.postgres)}${doc.namespace ? ` · namespace ${esc(doc.namespace)}` : ''}`;
+  return `RabbitMQ ${esc(doc.broker.version)}${doc.postgres === null ? '' : ` · ${esc(doc.postgres)}`}${doc.namespace ? ` · namespace ${esc(doc.namespace)}` : ''}`;
 }
 
 /** what a lab page needs beyond the --json document: the checkpoints' descriptions, from the lab's metadata */

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { VERSION } from '../version.js';
 
 /** the shape's version (docs/report.schema.json): raised when a field changes meaning or goes away */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export type JsonDocument = ReturnType<typeof jsonDocument>;
 export type JsonLab = JsonDocument['labs'][number];

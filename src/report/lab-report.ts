@@ -34,6 +34,7 @@ export interface LabReport {
 
 export interface SessionInfo {
   broker: { product: string; version: string };
-  postgres: string;
+  /** server_version of the database; null when no lab of the run uses one (LabMeta.database) */
+  postgres: string | null;
   capabilities: Capabilities;
 }
