@@ -17,6 +17,11 @@ const NS = 't_all';
 const labNs = (i: number) => `${NS}_j${i + 1}`;
 /** the labs that need `mqlab up --nodes 3` (their own suite: *.cluster.int.test.ts) */
 const CLUSTER_LABS = ['quorum-failover', 'partition', 'node-pause'];
+/**
+ * every lab one after the other, two of them restarting a service: about 45 s on an idle 2-core
+ * machine, over 120 s at CI's load (every suite at once, load average 11–15)
+ */
+const ALL_BUDGET_MS = 300_000;
 /** these suites run on one node: delayed-retry needs 4.3, the cluster labs a cluster (in registry order) */
 const expectedSkips = (version: string) =>
   registry
@@ -35,40 +40,49 @@ const skippedWithJobs = (version: string) =>
 describe('mqlab all', () => {
   const s = useServices();
 
-  it('runs every lab in order; --json is one whole document and --junit one testcase per check', async () => {
-    const junit = `/tmp/mqlab-all-${process.pid}.junit.xml`;
-    // the document is far larger than a pipe's 64 KiB: read it through a slow reader, as a CI step
-    // piping into another program would, and it must still arrive whole
-    const r = await execa('bash', ['-c', `set -o pipefail; node ${CLI} all --json --junit ${junit} | (sleep 1; cat)`], {
-      reject: false,
-      env: { NO_COLOR: '1' },
-    });
-    expect(r.stdout.trimStart().startsWith('{'), `no JSON document (exit ${r.exitCode}):\n${r.stderr}`).toBe(true);
-    const doc = parseRun(r.stdout);
-    // a lab that needs a newer broker or a cluster is skipped, never passed
-    const skipped = doc.labs.filter((l) => l.status === 'skipped').map((l) => l.lab);
-    expect(skipped).toEqual(expectedSkips(doc.broker.version));
-    for (const name of CLUSTER_LABS)
-      expect(doc.labs.find((l) => l.lab === name)?.skipped, name).toMatch(
-        /^needs a cluster of 3 RabbitMQ nodes: run `mqlab up --nodes 3` \(/,
-      );
-    const failed = doc.labs
-      .filter((l) => l.status !== 'passed' && l.status !== 'skipped')
-      .map((l) => `${l.lab}: ${'error' in l ? text(l.error) : 'failed checks'}`);
-    expect(r.exitCode, failed.join('\n') + r.stderr).toBe(0);
-    expect(doc.result).toBe('passed');
-    expect(reportErrors(doc)).toBe(''); // the run without --jobs matches docs/report.schema.json too
-    expect(doc.labs.map((l) => l.lab)).toEqual(registry.map((l) => l.name));
-    expect(doc.broker.version).toMatch(/^\d+\.\d+\.\d+/);
-    const checks = doc.labs.reduce((n, l) => n + l.checks.length, 0);
-    const xml = fs.readFileSync(junit, 'utf8');
-    expect(xml.match(/<testcase /g)?.length).toBe(checks + skipped.length);
-    // a check the run could not observe (SKIP name: reason, e.g. hold's statistics on a busy machine) is a skipped testcase too
-    const skippedChecks = doc.labs.reduce((n, l) => n + l.checks.filter((c) => c.skipped !== undefined).length, 0);
-    expect(xml.match(/<skipped /g)?.length ?? 0).toBe(skipped.length + skippedChecks);
-    expect(xml.match(/<testsuite /g)?.length).toBe(registry.length);
-    expect(xml).not.toContain('<failure');
-  });
+  it(
+    'runs every lab in order; --json is one whole document and --junit one testcase per check',
+    async () => {
+      const junit = `/tmp/mqlab-all-${process.pid}.junit.xml`;
+      // the document is far larger than a pipe's 64 KiB: read it through a slow reader, as a CI step
+      // piping into another program would, and it must still arrive whole
+      // its own process group: should the test time out, the whole pipeline goes, and no `mqlab all` is
+      // left holding the set for the next test
+      const run = execa('bash', ['-c', `set -o pipefail; node ${CLI} all --json --junit ${junit} | (sleep 1; cat)`], {
+        reject: false,
+        detached: true,
+        env: { NO_COLOR: '1' },
+      });
+      const stop = setTimeout(() => process.kill(-run.pid!, 'SIGINT'), ALL_BUDGET_MS - 10_000);
+      const r = await run.finally(() => clearTimeout(stop));
+      expect(r.stdout.trimStart().startsWith('{'), `no JSON document (exit ${r.exitCode}):\n${r.stderr}`).toBe(true);
+      const doc = parseRun(r.stdout);
+      // a lab that needs a newer broker or a cluster is skipped, never passed
+      const skipped = doc.labs.filter((l) => l.status === 'skipped').map((l) => l.lab);
+      expect(skipped).toEqual(expectedSkips(doc.broker.version));
+      for (const name of CLUSTER_LABS)
+        expect(doc.labs.find((l) => l.lab === name)?.skipped, name).toMatch(
+          /^needs a cluster of 3 RabbitMQ nodes: run `mqlab up --nodes 3` \(/,
+        );
+      const failed = doc.labs
+        .filter((l) => l.status !== 'passed' && l.status !== 'skipped')
+        .map((l) => `${l.lab}: ${'error' in l ? text(l.error) : 'failed checks'}`);
+      expect(r.exitCode, failed.join('\n') + r.stderr).toBe(0);
+      expect(doc.result).toBe('passed');
+      expect(reportErrors(doc)).toBe(''); // the run without --jobs matches docs/report.schema.json too
+      expect(doc.labs.map((l) => l.lab)).toEqual(registry.map((l) => l.name));
+      expect(doc.broker.version).toMatch(/^\d+\.\d+\.\d+/);
+      const checks = doc.labs.reduce((n, l) => n + l.checks.length, 0);
+      const xml = fs.readFileSync(junit, 'utf8');
+      expect(xml.match(/<testcase /g)?.length).toBe(checks + skipped.length);
+      // a check the run could not observe (SKIP name: reason, e.g. hold's statistics on a busy machine) is a skipped testcase too
+      const skippedChecks = doc.labs.reduce((n, l) => n + l.checks.filter((c) => c.skipped !== undefined).length, 0);
+      expect(xml.match(/<skipped /g)?.length ?? 0).toBe(skipped.length + skippedChecks);
+      expect(xml.match(/<testsuite /g)?.length).toBe(registry.length);
+      expect(xml).not.toContain('<failure');
+    },
+    ALL_BUDGET_MS,
+  );
 
   it('--jobs 4: the same output in registry order, each lab in its own namespace on the broker', async () => {
     expect.hasAssertions(); // some assertions sit in loops over what the run observed
