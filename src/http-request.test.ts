@@ -4,8 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest } from './http-request.js';
 
 let base = '';
+const served = new WeakSet<object>();
 const server = http.createServer((req, res) => {
   if (req.url === '/slow') return; // never answers
+  // a kept-alive connection the server drops as its next request arrives (an idle close crossing it)
+  if (req.url?.startsWith('/drop') && served.has(req.socket)) return void req.socket.resetAndDestroy();
+  served.add(req.socket);
   let body = '';
   req.on('data', (c: Buffer) => (body += c.toString()));
   req.on('end', () => {
@@ -42,6 +46,15 @@ describe('httpRequest', () => {
     const t = Date.now();
     await expect(httpRequest(`${base}/slow`, { timeoutMs: 200 })).rejects.toMatchObject({ name: 'TimeoutError' });
     expect(Date.now() - t).toBeLessThan(5000);
+  });
+
+  it('a kept-alive connection reset under a request: an idempotent one is sent again, a POST is not', async () => {
+    expect(await httpRequest(`${base}/first`, { timeoutMs: 5000 })).toMatchObject({ status: 200 });
+    expect(await httpRequest(`${base}/drop`, { timeoutMs: 5000 })).toMatchObject({ status: 200 });
+    expect(await httpRequest(`${base}/again`, { method: 'PUT', timeoutMs: 5000 })).toMatchObject({ status: 200 });
+    await expect(httpRequest(`${base}/drop`, { method: 'POST', timeoutMs: 5000 })).rejects.toMatchObject({
+      code: 'ECONNRESET',
+    });
   });
 
   it('nothing listening: the socket error with its code', async () => {

@@ -30,7 +30,27 @@ export class HttpTimeout extends Error {
 /** one keep-alive agent per scheme: the labs' many small requests reuse a connection */
 const agents = new Map<string, Agent>();
 
-export function httpRequest(url: string, o: HttpOptions): Promise<HttpReply> {
+/** methods sent again when a kept-alive connection turns out closed (as fetch's undici does) */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/**
+ * The request; should the broker have closed the kept-alive connection it went out on just then
+ * (ECONNRESET or EPIPE on a reused socket: an idle connection's close crossing the request), an
+ * idempotent one is sent once more on a new connection, within the same bound.
+ */
+export async function httpRequest(url: string, o: HttpOptions): Promise<HttpReply> {
+  const deadline = Date.now() + o.timeoutMs;
+  try {
+    return await requestOnce(url, o);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { reusedSocket?: boolean };
+    const stale = e.reusedSocket === true && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
+    if (!stale || !IDEMPOTENT.has(o.method ?? 'GET') || Date.now() >= deadline) throw err;
+    return requestOnce(url, { ...o, timeoutMs: deadline - Date.now() });
+  }
+}
+
+function requestOnce(url: string, o: HttpOptions): Promise<HttpReply> {
   const u = new URL(url);
   const mod = u.protocol === 'https:' ? https : http;
   let agent = agents.get(u.protocol);
@@ -50,7 +70,7 @@ export function httpRequest(url: string, o: HttpOptions): Promise<HttpReply> {
     const timer = setTimeout(() => req.destroy(new HttpTimeout(`no answer within ${o.timeoutMs} ms`)), o.timeoutMs);
     function fail(err: Error) {
       clearTimeout(timer);
-      reject(err);
+      reject(Object.assign(err, { reusedSocket: req.reusedSocket }));
     }
     req.on('error', fail);
     req.end(o.body);
