@@ -12,6 +12,7 @@ import type { Db } from './db/client.js';
 import type { SetLock } from './services/set-lock.js';
 import { holdServices, type HoldRequest } from './commands/hold.js';
 import { dbPoolSize } from './jobs.js';
+import { usesDatabase } from './lab.js';
 
 interface Early {
   amqpUrl: string;
@@ -33,7 +34,7 @@ export function beginRun(request: HoldRequest, jobs = 1): void {
   hold.catch(() => {}); // reported when the run takes it
   earlyHold = { home: request.config.home, hold };
   // the database only when a lab of the run uses one (LabMeta.database): runLabs opens it for no other
-  const usesDb = request.plan.some((p) => p.entry.database !== false);
+  const usesDb = usesDatabase(request.plan.map((p) => p.entry));
   connectEarly(request.config.amqpUrl, usesDb ? request.config.pgUrl : null, dbPoolSize(jobs));
 }
 

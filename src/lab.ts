@@ -124,6 +124,10 @@ export interface PlannedLab<O = AnyOptions> {
 }
 
 /** a lab to run with its options from raw flag strings (none: every option's default) */
+/** does a run of these labs need PostgreSQL: one of them uses it in its own process (LabMeta.database) */
+export const usesDatabase = (labs: readonly Pick<LabMeta, 'database'>[]): boolean =>
+  labs.some((l) => l.database !== false);
+
 export function planLab<O>(entry: LabMeta<O>, given: Partial<Record<keyof O, string>> = {}): PlannedLab<O> {
   return { entry, options: labOptions(entry, given) };
 }

@@ -3,7 +3,7 @@
  * run it, evaluate its checks. Knows no lab's queue names.
  */
 import { setMaxListeners } from 'node:events';
-import type { Lab, LabContext, LabMeta, LabResult, PlannedLab } from './lab.js';
+import { usesDatabase, type Lab, type LabContext, type LabMeta, type LabResult, type PlannedLab } from './lab.js';
 import type { Config } from './config.js';
 import { Broker } from './broker/broker.js';
 import { Management } from './broker/management.js';
@@ -101,7 +101,7 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
   );
   // begun by the CLI while the engine loaded (src/connect-early.ts) when it could, else here; the
   // database only when a lab of the run uses one (LabMeta.database)
-  const usesDb = entries.some((e) => e.database !== false);
+  const usesDb = usesDatabase(entries);
   const [first, pg] = await Promise.allSettled([
     takeBroker(config.amqpUrl, () => Broker.connect(config.amqpUrl)),
     usesDb
