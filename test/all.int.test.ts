@@ -45,9 +45,8 @@ describe('mqlab all', () => {
     async () => {
       const junit = `/tmp/mqlab-all-${process.pid}.junit.xml`;
       // the document is far larger than a pipe's 64 KiB: read it through a slow reader, as a CI step
-      // piping into another program would, and it must still arrive whole
-      // its own process group: should the test time out, the whole pipeline goes, and no `mqlab all` is
-      // left holding the set for the next test
+      // piping into another program would, and it must still arrive whole. The pipeline runs in its own
+      // process group: past the budget it is stopped whole, and no `mqlab all` is left holding the set
       const run = execa('bash', ['-c', `set -o pipefail; node ${CLI} all --json --junit ${junit} | (sleep 1; cat)`], {
         reject: false,
         detached: true,
