@@ -12,7 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
 import { openBrowser, SCREENSHOTS, type OpenBrowser } from './browser.js';
@@ -22,9 +22,13 @@ const n = useNamespace(import.meta.url);
 const NS = n.namespace;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-live-'));
 
+/** the runs a test started: one a failed test left paused is stopped (Ctrl-C) before the next test */
+const started: ReturnType<typeof startMqlab>[] = [];
+
 /** start `mqlab …` and read the live page's address from its stderr */
 async function startLive(args: string[]) {
   const run = startMqlab(args);
+  started.push(run);
   let stderr = '';
   run.child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
   await run.stderrShows('live page at http://127.0.0.1:', 60_000);
@@ -228,6 +232,13 @@ describe('the bench: --live and the player in headless Chromium', () => {
   beforeAll(async () => {
     browser = await openBrowser({ loopback: true });
     page = await browser.context.newPage();
+  });
+  afterEach(async () => {
+    for (const run of started.splice(0))
+      if (run.child.exitCode === null && run.child.signalCode === null) {
+        run.child.kill('SIGINT');
+        await run.exited(30_000).catch(() => {});
+      }
   });
   afterAll(async () => {
     await browser?.close();
@@ -615,6 +626,52 @@ describe('the bench: --live and the player in headless Chromium', () => {
     const lone = await mqlab(['retry-dlq', '--port', '9']);
     expect(lone.code).toBe(2);
     expect(lone.stderr).toMatch(/^mqlab: --port is the port of the --live page\n/);
+  });
+
+  it('a pause stays the live step while other processes log events during it: Continue, the viewer note, the release', async () => {
+    // the session as the runner drives it, no lab: a paused checkpoint, then an event logged during the
+    // pause (a publisher's confirm, a delivery: on a busy machine they reach the feed after the pause)
+    const { startLive: startSession } = await import('../src/live/session.js');
+    const live = await startSession(0);
+    const viewer = await browser.context.newPage();
+    try {
+      live.feed.labStarted({
+        lab: 'retry-dlq',
+        title: 'a pause',
+        topology: null,
+        checkpoints: ['after-delivery'],
+        faults: [],
+      });
+      const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+      const ev = (source: string, fields: Record<string, string>) => live.feed.event('retry-dlq', { source, fields });
+      ev('publisher', { timestamp: at(0), event: 'published', messageId: 'm1' });
+      ev('checkpoint', { timestamp: at(10), checkpoint: 'after-delivery', token: 't-1', status: 'waiting' });
+      let released = false;
+      const pause = live.pause(() => new Promise(() => {})).then(() => (released = true));
+      ev('publisher', { timestamp: at(20), event: 'confirmed', messageId: 'm2' });
+      await page.goto(live.url);
+      await viewer.goto(live.url);
+      // both pages show the pause, not the newer event; only the first can release it
+      await page.locator('#continue').waitFor({ state: 'visible', timeout: 10_000 });
+      expect(await page.locator('#step-title').innerText()).toMatch(/^pause: /);
+      expect(await page.locator('#step-no').innerText()).toMatch(/^Step 2 \/ 3 .* live$/);
+      await viewer.locator('#viewer-note').waitFor({ state: 'visible', timeout: 10_000 });
+      expect(await viewer.locator('#step-title').innerText()).toMatch(/^pause: /);
+      // one more event while both pages look: the pause stays where they are
+      ev('consumer', { timestamp: at(30), event: 'received', messageId: 'm2' });
+      await expect.poll(() => page.locator('#step-no').innerText(), { timeout: 5_000 }).toMatch(/^Step 2 \/ 4 /);
+      expect(await page.locator('#continue').isVisible()).toBe(true);
+      // the steps logged during the pause are one → away, and back
+      await page.keyboard.press('ArrowRight');
+      expect(await page.locator('#step-no').innerText()).toMatch(/^Step 3 \/ 4 .*after the pause$/);
+      await page.keyboard.press('ArrowLeft');
+      await page.locator('#continue').click();
+      await expect.poll(() => released, { timeout: 5_000 }).toBe(true);
+      await pause;
+    } finally {
+      await viewer.close();
+      await live.close();
+    }
   });
 
   it('Ctrl-C during a live run leaves no listener behind', async () => {

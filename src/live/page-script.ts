@@ -167,7 +167,7 @@ export const BENCH_SCRIPT = String.raw`
   }
   function drawPanel(s, l) {
     const n = l.steps.length;
-    $('step-no').textContent = s ? 'Step ' + (st.step + 1) + ' / ' + n + ' · +' + fmt(s.rel) + (data.live && !st.ended ? (st.follow ? ' · live' : ' · looking back') : '') : (data.live && !st.ended ? 'waiting for the run…' : 'no events');
+    $('step-no').textContent = s ? 'Step ' + (st.step + 1) + ' / ' + n + ' · +' + fmt(s.rel) + (data.live && !st.ended ? (st.follow ? ' · live' : st.step > now(l) ? ' · after the pause' : ' · looking back') : '') : (data.live && !st.ended ? 'waiting for the run…' : 'no events');
     $('step-title').textContent = s ? s.title : '';
     $('step-desc').textContent = s ? (s.description || (s.checkpoint ? 'checkpoint ' + s.checkpoint : '')) : '';
     const c = s ? s.counts : null;
@@ -182,7 +182,8 @@ export const BENCH_SCRIPT = String.raw`
     kv($('event'), s ? s.fields : {});
     $('business-from').textContent = s && s.business ? 'as ' + s.business.from + ' reported' : 'nothing reported yet';
     flow($('business'), s && s.business ? s.business.fields : {}, null);
-    const waiting = s && s.waiting && data.live && !st.ended && st.step === n - 1;
+    // only the pause the run waits on has a waiting token (steps.ts); events logged during it come after it
+    const waiting = s && s.waiting && data.live && !st.ended;
     $('continue').hidden = !(waiting && st.key && st.sent !== s.waiting);
     $('viewer-note').hidden = !(waiting && !st.key);
     $('viewer-note').textContent = 'paused: the run is released from the terminal (Enter) or the page that holds control';
@@ -205,10 +206,16 @@ export const BENCH_SCRIPT = String.raw`
     if (!line) { line = document.createElementNS('http://www.w3.org/2000/svg', 'line'); line.setAttribute('class', 'cursor'); svg.appendChild(line); }
     line.setAttribute('x1', x); line.setAttribute('x2', x); line.setAttribute('y1', 0); line.setAttribute('y2', svg.viewBox.baseVal.height);
   }
+  // where a live run is: the pause it waits on (events other processes log during the pause come
+  // after it: a publisher's confirms, a delivery), else its newest step
+  function now(l) {
+    const i = data.live && !st.ended ? l.steps.findLastIndex((s) => s.waiting) : -1;
+    return i >= 0 ? i : Math.max(0, l.steps.length - 1);
+  }
   let shown = null;
   function render() {
     const l = lab(); if (!l) return;
-    if (st.follow) st.step = Math.max(0, l.steps.length - 1);
+    if (st.follow) st.step = now(l);
     const s = l.steps[st.step];
     // a step or a few forward (→, play, a live run's next steps): the step's message moves along its route
     const forward = !!shown && shown.lab === st.lab && st.step > shown.step && st.step - shown.step <= 3;
@@ -221,7 +228,7 @@ export const BENCH_SCRIPT = String.raw`
   }
   function go(i) {
     const n = lab().steps.length; st.step = Math.min(Math.max(0, i), Math.max(0, n - 1));
-    st.follow = data.live && !st.ended && st.step === n - 1; render();
+    st.follow = data.live && !st.ended && st.step === now(lab()); render();
   }
   function stop() { clearTimeout(st.playing); st.playing = null; render(); }
   function play() {
