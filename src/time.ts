@@ -84,3 +84,41 @@ export async function settledOrIdle(
     await Promise.race([settled, clock.sleep(Math.min(left, 100))]);
   }
 }
+
+/**
+ * The spans in which this process ran no timer, on the wall clock (epoch ms, as the database's
+ * timestamps on this machine): a timer every `tickMs`; a tick later than `tickMs` + `slackMs` after the
+ * one before marks [the one before + `tickMs`, this tick) as stalled — other work in the same process
+ * (another lab of `mqlab all --jobs`), a machine too loaded to schedule it. A lab that bounds how late
+ * its own code acted takes these spans off; an idle wait (a timer the lab sleeps on) is no stall.
+ */
+export function watchStalls(tickMs = 20, slackMs = 10): { spans(): [number, number][]; stop(): void } {
+  const spans: [number, number][] = [];
+  let last = Date.now();
+  const timer = setInterval(() => {
+    const now = Date.now();
+    if (now - last > tickMs + slackMs) spans.push([last + tickMs, now]);
+    last = now;
+  }, tickMs);
+  timer.unref(); // a lab that throws before stop() leaves nothing that holds the process open
+  return {
+    spans: () => [...spans],
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** how much of [from, to] the spans cover, each instant once (overlapping spans are not summed twice) */
+export function coveredMs(spans: readonly (readonly [number, number])[], from: number, to: number): number {
+  const clipped = spans
+    .map(([a, b]) => [Math.max(a, from), Math.min(b, to)] as const)
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let end = from;
+  for (const [a, b] of clipped) {
+    if (b <= end) continue;
+    total += b - Math.max(a, end);
+    end = b;
+  }
+  return total;
+}

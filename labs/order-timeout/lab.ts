@@ -13,7 +13,7 @@ import type { Checkpoint } from './checkpoints.js';
 import type { Delivery } from '../../src/broker/broker.js';
 import { LabError } from '../../src/errors.js';
 import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
-import { deferred } from '../../src/time.js';
+import { deferred, watchStalls } from '../../src/time.js';
 import { names, reset, schema, topology, type OrderNames } from './names.js';
 import {
   closeIfDue,
@@ -59,6 +59,8 @@ export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
       variants(slowDown, () => publishCheck(ctx, name, ORDERS.unpaid)),
     );
     const { guards } = steps;
+    // when this process could run nothing (another lab beside it, a loaded machine): not the consumer's lateness
+    const stalls = watchStalls();
     const consumed = await consumeChecks(ctx, name, steps);
 
     // each order's twist right after its check is scheduled, well inside the check's TTL
@@ -74,10 +76,11 @@ export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
 
     await ctx.within(consumed.done, 3 * delayMs + 10_000, `${CHECK_DELIVERIES} check deliveries on ${name.check}`);
     await consumed.cancel();
+    stalls.stop();
     await steps.afterConsumed();
 
     const swept = await steps.sweep(() => sweep(ctx, name, guards));
-    const o = await observe(ctx.db, name);
+    const o = await observe(ctx.db, name, stalls.spans());
     const depth = (await ctx.broker.depth(name.delay)) + (await ctx.broker.depth(name.check));
     const dup = `deliveries=${o.checkDeliveries[ORDERS.duplicateCheck] ?? 0} closeWrites=${o.closeWrites[ORDERS.duplicateCheck] ?? 0}`;
     const closedTwice = Object.values(o.closeWrites).filter((n) => n > 1).length;

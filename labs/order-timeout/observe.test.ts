@@ -21,6 +21,19 @@ describe('order-timeout: how late a check closed, beside what the consumer was d
     expect(latestCheckClose([{ order: 'a', atMs: 2050, deadlineMs: 1000 }], handled)).toEqual({ ms: 1050, busyMs: 50 });
   });
 
+  it("the spans the consumer's process ran nothing count as busy, an instant covered twice once", () => {
+    const handled = [
+      { order: 'a', readMs: 1000, doneMs: 1300 },
+      { order: 'c', readMs: 2200, doneMs: 2300 },
+    ];
+    // c due at 900, read at 2200: a's handling 1000–1300 and the stall 1200–2000 (another lab's work) cover
+    // 1000–2000 once; its own read → close 50 ms
+    expect(latestCheckClose([{ order: 'c', atMs: 2250, deadlineMs: 900 }], handled, [[1200, 2000]])).toEqual({
+      ms: 1350,
+      busyMs: 1000 + 50,
+    });
+  });
+
   it('the close reported is the one latest beyond its busy time; none: 0', () => {
     const handled = [
       { order: 'a', readMs: 100, doneMs: 600 },

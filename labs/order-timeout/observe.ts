@@ -6,6 +6,7 @@ import type { Sql } from 'postgres';
 import type { OrderNames } from './names.js';
 import { ORDERS } from './scenario.js';
 import { must } from '../../src/must.js';
+import { coveredMs } from '../../src/time.js';
 
 export interface Observed {
   status: Record<string, string>;
@@ -31,7 +32,10 @@ export interface Observed {
 export interface LateClose {
   /** close time − deadline */
   ms: number;
-  /** between the deadline and this check's read, the time the consumer was handling other checks (read → recorded) */
+  /**
+   * between the deadline and this check's read, the time the consumer was handling other checks (read →
+   * recorded) or its process could run nothing, and its own read → close
+   */
   busyMs: number;
 }
 
@@ -44,13 +48,15 @@ interface Handled {
 /**
  * The consumer takes one check at a time (prefetch 1): a check due while it handles others waits
  * for them. For each close by a check, that wait — the parts of other deliveries' read → recorded
- * spans between its deadline and its own read — is measured, and so is its own read → close, so the bound
- * on lateness is one delay beyond what the run itself shows the consumer was doing (a loaded machine makes
- * every statement slower). A consumer that idles before it reads (the slow-consumer variant) is not busy then.
+ * spans between its deadline and its own read — is measured, with the spans in which its process could
+ * run nothing (`stalls`), and so is its own read → close, so the bound on lateness is one delay beyond
+ * what the run itself shows the consumer was doing (a loaded machine makes every statement slower). A
+ * consumer that idles before it reads (the slow-consumer variant: a timer) is neither busy nor stalled then.
  */
 export function latestCheckClose(
   closes: readonly { order: string; atMs: number; deadlineMs: number }[],
   handled: readonly Handled[],
+  stalls: readonly (readonly [number, number])[] = [],
 ): LateClose {
   let worst: LateClose | null = null;
   for (const c of closes) {
@@ -58,18 +64,22 @@ export function latestCheckClose(
     const readMs = own?.readMs ?? c.atMs;
     // its own read → close after the deadline: the statements a loaded machine slows (seen: 7 ms over, load 26)
     const ownMs = Math.max(0, c.atMs - Math.max(readMs, c.deadlineMs));
-    const busyMs =
-      ownMs +
-      handled
-        .filter((h) => h !== own)
-        .reduce((sum, h) => sum + Math.max(0, Math.min(h.doneMs, readMs) - Math.max(h.readMs, c.deadlineMs)), 0);
+    // between the deadline and its read: other checks' handling, and the spans the lab's process could
+    // not run at all (another lab of `mqlab all --jobs`: 2.2 s at load 15), each instant once
+    const others = handled.filter((h) => h !== own).map((h) => [h.readMs, h.doneMs] as const);
+    const busyMs = ownMs + coveredMs([...others, ...stalls], c.deadlineMs, readMs);
     const late = { ms: Math.round(c.atMs - c.deadlineMs), busyMs: Math.round(busyMs) };
     if (!worst || late.ms - late.busyMs > worst.ms - worst.busyMs) worst = late;
   }
   return worst ?? { ms: 0, busyMs: 0 };
 }
 
-export async function observe(db: Sql, name: OrderNames): Promise<Observed> {
+/** `stalls`: the spans the consumer's process ran no timer (src/time.ts watchStalls) */
+export async function observe(
+  db: Sql,
+  name: OrderNames,
+  stalls: readonly (readonly [number, number])[],
+): Promise<Observed> {
   const orders = await db<{ id: string; status: string }[]>`SELECT id, status FROM ${db(name.orders)}`;
   const closes = await db<{ order_id: string; actor: string; after_ms: number | string }[]>`
     SELECT order_id, actor, extract(epoch FROM at - deadline) * 1000 AS after_ms
@@ -106,6 +116,7 @@ export async function observe(db: Sql, name: OrderNames): Promise<Observed> {
         deadlineMs: Number(c.deadline_ms),
       })),
       handled.map((h) => ({ order: h.order_id, readMs: Number(h.read_ms), doneMs: Number(h.done_ms) })),
+      stalls,
     ),
     earliestCloseMs: after.length ? Math.round(Math.min(...after)) : 0,
     paymentBetweenReadAndUpdate: between?.ok === true,
