@@ -36,6 +36,22 @@ describe('LossWatch', () => {
     expect(w.first).toBe(first);
     expect(told).toBe(1);
   });
+
+  it("a planned outage's losses are the experiment, also one whose observation began during it and answered after", async () => {
+    const w = new LossWatch();
+    const pg = (why: string) => new ServiceLost('PostgreSQL', 'postgres://h', why);
+    w.expect('PostgreSQL', true);
+    const probeBegan = Date.now();
+    w.report(pg('during the outage'));
+    await new Promise((r) => setTimeout(r, 5));
+    w.expect('PostgreSQL', false);
+    w.report(pg('the database system is shutting down'), probeBegan); // begun during it, answered after
+    expect(w.first).toBeNull();
+    await new Promise((r) => setTimeout(r, 5));
+    const after = pg('a loss observed after the outage');
+    w.report(after, Date.now());
+    expect(w.first).toBe(after);
+  });
 });
 
 describe('isConnectionLoss', () => {

@@ -35,6 +35,8 @@ export class LossWatch {
   private readonly listeners: (() => void)[] = [];
   /** services a lab stopped on purpose (src/services/control.ts): their losses are the experiment */
   private readonly expected = new Set<ServiceName>();
+  /** when each planned outage ended (Date.now) */
+  private readonly outageEnded = new Map<ServiceName, number>();
 
   constructor() {
     this.lost = new Promise<never>((_, reject) => (this.fail = reject));
@@ -46,12 +48,18 @@ export class LossWatch {
     const names: ServiceName[] = service === 'RabbitMQ' ? ['RabbitMQ', 'RabbitMQ management API'] : [service];
     for (const n of names) {
       if (on) this.expected.add(n);
-      else this.expected.delete(n);
+      else if (this.expected.delete(n)) this.outageEnded.set(n, Date.now());
     }
   }
 
-  report(e: ServiceLost): void {
+  /**
+   * `since`: when the observation that found the loss began. One begun during a planned outage is the
+   * outage's, even when its answer comes after the service is back (the database probe's "the database
+   * system is shutting down" 3 s later, after db-outage's PostgreSQL was ready again, under load)
+   */
+  report(e: ServiceLost, since = Date.now()): void {
     if (this.first || this.expected.has(e.service)) return;
+    if (since <= (this.outageEnded.get(e.service) ?? -Infinity)) return;
     this.first = e;
     this.fail(e);
     for (const l of this.listeners) l();

@@ -97,7 +97,7 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
   const onDbClose = dbLossProbe(
     () => dbHandle,
     () => ending || watch.first !== null,
-    (cause) => watch.report(new ServiceLost('PostgreSQL', config.pgUrl, cause)),
+    (cause, since) => watch.report(new ServiceLost('PostgreSQL', config.pgUrl, cause), since),
   );
   // begun by the CLI while the engine loaded (src/connect-early.ts) when it could, else here; the
   // database only when a lab of the run uses one (LabMeta.database)

@@ -81,18 +81,19 @@ export function dbError(err: unknown, url: string): EnvError {
 
 /**
  * When a connection of `db` closes and the pool is not being ended, ask the database at once
- * (`select 1`, a new connection): refused or reset → `onLost` with the cause.
+ * (`select 1`, a new connection): refused or reset → `onLost` with the cause and when the probe began.
  */
 export function dbLossProbe(
   getDb: () => Db | undefined,
   isEnding: () => boolean,
-  onLost: (cause: string) => void,
+  onLost: (cause: string, since: number) => void,
 ): () => void {
   let probing = false;
   return () => {
     const db = getDb();
     if (!db || isEnding() || probing) return;
     probing = true;
+    const since = Date.now(); // its answer may come after the outage that closed the connection (LossWatch.report)
     // a refused or reset connection is a lost database at once; a connect that timed out may be a busy
     // machine (two busy loops and a booting RabbitMQ: a 5 s connect timeout hit once): asked again first
     const attempt = (timeoutsLeft: number): Promise<unknown> =>
@@ -101,7 +102,7 @@ export function dbLossProbe(
         (err: unknown) => {
           if (!isEnding() && (err as { code?: unknown }).code === 'CONNECT_TIMEOUT' && timeoutsLeft > 0)
             return attempt(timeoutsLeft - 1);
-          if (!isEnding() && isConnectionLoss(err)) onLost(lossCause(err, 'connection lost during the run'));
+          if (!isEnding() && isConnectionLoss(err)) onLost(lossCause(err, 'connection lost during the run'), since);
           probing = false;
         },
       );
