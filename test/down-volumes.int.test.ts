@@ -61,6 +61,23 @@ describe('mqlab down --volumes deletes only what mqlab created', () => {
     }
   });
 
+  it('two ups of one new set at once: the second waits for the first and finds the services up', async () => {
+    // `mqlab up` beside `npm test`'s own: each once copied the Debian root over the other's copy, or
+    // created the database the other had just created (an internal error, exit 1)
+    const dir = path.join(home({}), 'set');
+    const env = { MQLAB_HOME: dir, MQLAB_PORT_OFFSET: '29000' };
+    try {
+      const [a, b] = await Promise.all([mqlab(['up'], env), mqlab(['up'], env)]);
+      expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
+      const [waited] = [a, b].filter((r) => /waiting for mqlab up \(pid \d+\)/.test(r.stderr));
+      expect(waited?.stderr).toMatch(/got its turn to start the services after \d+ s\nmqlab: services are already up/);
+    } finally {
+      const r = await mqlab(['down', '--volumes'], env);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(fs.existsSync(dir)).toBe(false);
+  }, 300_000);
+
   it('up refuses to move into a folder that holds other files', async () => {
     const dir = home({ 'docs/thesis.txt': 'four years of work' });
     const r = await mqlab(['up', '--backend', 'system'], { MQLAB_HOME: dir, MQLAB_PORT_OFFSET: '29000' });

@@ -6,7 +6,9 @@ import { renderStatus, status, watchLines } from '../services/status.js';
 import { EnvError, UP_HINT } from '../errors.js';
 import { sleep } from '../time.js';
 import { maskText } from '../urls.js';
-import { holdHome } from '../services/set-lock.js';
+import { holdHome, holdMachine } from '../services/set-lock.js';
+import { claimHome } from '../services/data-folder.js';
+import path from 'node:path';
 
 const log = (line: string) => process.stderr.write(`mqlab: ${line}\n`);
 
@@ -29,9 +31,20 @@ const holding = async <T>(
 };
 
 export async function upCommand(config: Config, backend: string, nodes?: string): Promise<number> {
-  await holding(config, 'mqlab up', 'shared', () =>
-    up(config, parseBackend(backend), log, nodes === undefined ? undefined : parseNodes(nodes)),
-  );
+  await holding(config, 'mqlab up', 'shared', async () => {
+    // and one up of this set at a time: two at once (`mqlab up` beside `npm test`'s own) each copied the
+    // Debian root and created the database, and one failed on the other's half-done work
+    claimHome(config.home); // the lock lives there: a folder that is not mqlab's is refused first
+    const turn = await holdMachine(path.join(config.home, 'up-lock'), 'mqlab up', log, {
+      others: 'up(s) of this set',
+      got: 'its turn to start the services',
+    });
+    try {
+      await up(config, parseBackend(backend), log, nodes === undefined ? undefined : parseNodes(nodes));
+    } finally {
+      turn?.release();
+    }
+  });
   process.stdout.write(
     'services are up: run `mqlab list` to see the labs, `mqlab retry` to run one, `mqlab all` for every lab\n',
   );

@@ -21,6 +21,7 @@ export const OWN_ENTRIES = [
   'root.tmp',
   'lab-times.json',
   'lock',
+  'up-lock',
 ];
 
 const entries = (home: string) => (fs.existsSync(home) ? fs.readdirSync(home) : []);

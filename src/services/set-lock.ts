@@ -296,7 +296,12 @@ export async function holdHome(
  * An exclusive hold of a machine-wide folder (mqlab's installs: the Debian root's build, apt-get),
  * beside whatever set lock this process holds; null without flock(1).
  */
-export async function holdMachine(dir: string, what: string, say: (line: string) => void): Promise<SetLock | null> {
+export async function holdMachine(
+  dir: string,
+  what: string,
+  say: (line: string) => void,
+  turn: { others: string; got: string } = { others: 'install(s)', got: 'its turn to install' },
+): Promise<SetLock | null> {
   try {
     return await holdSet(dir, {
       mode: 'exclusive',
@@ -305,8 +310,7 @@ export async function holdMachine(dir: string, what: string, say: (line: string)
       boundMs: SET_WAIT_MS,
       say,
       offerNoWait: false,
-      others: 'install(s)',
-      got: 'its turn to install',
+      ...turn,
     });
   } catch (err) {
     if (err instanceof NoFlock) return null;
