@@ -37,6 +37,16 @@ describe('the set lock (flock on lock/set.lock in the data folder)', () => {
     c.release();
   });
 
+  it('release closes only its own descriptors: not one that took a number it closed before', async () => {
+    const dir = home();
+    const lock = await holdSet(dir, { ...quiet, mode: 'shared', wait: false });
+    // the gate's descriptor is closed once the set is held: the next open takes the lowest free number
+    const other = fs.openSync(path.join(dir, 'someone-elses-file'), 'w');
+    lock.release();
+    expect(() => fs.fstatSync(other)).not.toThrow(); // a second close of the gate's number closed this one
+    fs.closeSync(other);
+  });
+
   it('a waiter waits, saying for what, and gets it when the holder lets go', async () => {
     const dir = home();
     const holder = await holdSet(dir, { ...quiet, mode: 'exclusive', wait: false });
