@@ -65,7 +65,9 @@ describe('mqlab down --volumes deletes only what mqlab created', () => {
     // `mqlab up` beside `npm test`'s own: each once copied the Debian root over the other's copy, or
     // created the database the other had just created (an internal error, exit 1)
     const dir = path.join(home({}), 'set');
-    const env = { MQLAB_HOME: dir, MQLAB_PORT_OFFSET: '29000' };
+    // ports of their own below Linux's ephemeral range (32768 up): a node started on a port in it may find
+    // it taken by an outgoing connection (29000 did: AMQP 34772, eaddrinuse)
+    const env = { MQLAB_HOME: dir, MQLAB_PORT_OFFSET: '1500' };
     try {
       const [a, b] = await Promise.all([mqlab(['up'], env), mqlab(['up'], env)]);
       expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
