@@ -42,18 +42,16 @@ describe('coveredMs: how much of a window some spans cover', () => {
 });
 
 describe('watchStalls: the spans in which this process ran no timer', () => {
-  it('a blocked event loop is a stall; a timer the process sleeps on is none', async () => {
+  it('a blocked event loop is a stall', async () => {
     const w = watchStalls(20, 10);
     try {
       await new Promise((r) => setTimeout(r, 60));
-      const idle = w.spans().length;
       const from = Date.now();
       while (Date.now() - from < 250); // the process cannot run its timers
       const to = Date.now();
       await new Promise((r) => setTimeout(r, 40));
       // the block is stalled from one tick after the last tick before it: at least 250 − 20 − 10 ms of it
       expect(coveredMs(w.spans(), from, to)).toBeGreaterThanOrEqual(250 - 30);
-      expect(idle).toBeLessThanOrEqual(w.spans().length);
     } finally {
       w.stop();
     }
