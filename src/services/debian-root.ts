@@ -75,19 +75,17 @@ export async function ensureRoot(
   const root = rootDir(home);
   if (rootReady(root)) return root;
   const cached = cachedRoot(env);
-  // one up at a time builds the machine's cache and copies it: two ups of one set at once (`mqlab up`
-  // beside `npm test`'s own) removed each other's copy half-way (ENOENT on root/etc/passwd)
-  await oneInstallAtATime('root', 'preparing the Debian root', log, async () => {
-    if (rootReady(root)) return; // another up of this set copied it meanwhile
-    if (!rootReady(cached)) await buildRoot(cached, log, env); // else another up built it meanwhile
-    const tmp = `${root}.tmp`;
-    await removeTree(tmp);
-    await removeTree(root);
-    await withProgress(`copying the Debian root from ${cached}`, log, () =>
-      execa('cp', ['-a', '--reflink=auto', cached, tmp], { all: true }),
-    );
-    fs.renameSync(tmp, root);
-  });
+  if (!rootReady(cached))
+    await oneInstallAtATime('root', 'building the Debian root', log, async () => {
+      if (!rootReady(cached)) await buildRoot(cached, log, env); // else another up built it meanwhile
+    });
+  const tmp = `${root}.tmp`;
+  await removeTree(tmp);
+  await removeTree(root);
+  await withProgress(`copying the Debian root from ${cached}`, log, () =>
+    execa('cp', ['-a', '--reflink=auto', cached, tmp], { all: true }),
+  );
+  fs.renameSync(tmp, root);
   return root;
 }
 

@@ -9,7 +9,6 @@ import postgres from 'postgres';
 import { ACCOUNTS, type Ports } from '../defaults.js';
 import { PROJECT_ROOT } from '../config.js';
 import { EnvError } from '../errors.js';
-import { sleep } from '../time.js';
 import { account, chownTo, existingServiceDir, outer, run, serviceDir, type Host } from './host.js';
 
 /** the newest /usr/lib/postgresql/<major>/bin of the host (inner path) */
@@ -78,14 +77,7 @@ export async function startPostgres(
   const confFile = outer(host, path.join(data, 'postgresql.conf'));
   fs.writeFileSync(confFile, fs.readFileSync(confFile, 'utf8').replace(/\n# --- mqlab[^]*$/, '') + conf(ports));
   const status = await pg('pg_ctl', ['-D', data, 'status']);
-  if (status.exitCode === 0) {
-    // running, or still starting (another `mqlab up` of this set started it a moment ago): wait until
-    // it accepts connections, as its own start would (pg_ctl -w -t 60)
-    const end = Date.now() + 60_000;
-    const ready = () => pg('pg_isready', ['-h', '127.0.0.1', '-p', String(ports.postgres), '-q']);
-    while ((await ready()).exitCode !== 0 && Date.now() < end) await sleep(200);
-    return 'running';
-  }
+  if (status.exitCode === 0) return 'running';
   const logFile = path.join(dir, 'postgres.log');
   const text = outer(host, logFile);
   // only what this start writes: an earlier failure's FATAL line is not this one's cause

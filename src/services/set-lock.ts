@@ -294,8 +294,9 @@ export async function holdHome(
 }
 
 /**
- * An exclusive hold of a machine-wide folder (mqlab's installs: the Debian root's build, apt-get),
- * beside whatever set lock this process holds; null without flock(1).
+ * An exclusive hold of a folder (mqlab's machine-wide installs: the Debian root's build, apt-get; one
+ * `mqlab up` of a set at a time), beside whatever set lock this process holds; null without flock(1).
+ * `turn`: how the waiting and the got lines name the others and the turn.
  */
 export async function holdMachine(
   dir: string,
