@@ -20,7 +20,7 @@ import {
 } from './data-folder.js';
 import { ownCluster, sweepInjectedFaults, waitForMembers, type NodeFailure } from './cluster.js';
 import { endKeptPartition } from './cluster-watch.js';
-import { MAX_NODES } from '../defaults.js';
+import { MAX_NODES, urlsFor } from '../defaults.js';
 
 /** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
 export type Backend = 'auto' | 'docker' | 'chroot' | 'system';
@@ -117,6 +117,8 @@ export async function up(
       ));
     if (membersUp) {
       log('services are already up');
+      const whose = anotherSet(config);
+      if (whose) log(`${whose}: the labs here use them, \`mqlab down\` here leaves them running; ${OWN_SET}`);
       report(config, before, log, nodes);
       return before;
     }
@@ -183,6 +185,21 @@ function report(config: Config, p: Probe, log: (line: string) => void, nodes = 1
   log(`PostgreSQL ${p.pg.version} ready at ${maskUrl(config.pgUrl)}`);
 }
 
+const OWN_SET = "for a set of this folder's own, on free ports: MQLAB_PORT_OFFSET=100 mqlab up";
+
+/**
+ * Why the services on this set's ports are not this data folder's, or null: no node of it runs, on
+ * mqlab's own URLs for these ports (not a broker the variables point at, not Docker's). Another checkout,
+ * or another MQLAB_HOME, started them on the same ports.
+ */
+function anotherSet(config: Config): string | null {
+  const own = urlsFor(config.ports);
+  if (config.amqpUrl !== own.amqp || config.pgUrl !== own.pg || config.mgmtUrl !== own.mgmt) return null;
+  if (recordedBackend(config.home) === 'docker') return null;
+  if ((['chroot', 'system'] as const).some((kind) => ownRunning(hostOf(config, kind), config.ports))) return null;
+  return `they do not run from this data folder (${config.home}) but from another mqlab set on the same ports (another checkout, or another MQLAB_HOME)`;
+}
+
 /**
  * The backend `down` stops: the one asked for, else the one `up` recorded in the data folder; with
  * no record, the host's own services when the data folder exists, else docker if a daemon answers.
@@ -209,7 +226,12 @@ export async function down(
   const hosts = [hostOf(config, 'chroot'), hostOf(config, 'system')].filter(
     (h) => h.kind === chosen || ownRunning(h, config.ports),
   );
+  const ranHere = hosts.some((h) => ownRunning(h, config.ports));
   for (const h of hosts) await ownStop(h, config.ports, log);
+  // nothing of this data folder ran: services that still answer on its ports are another set's
+  const whose = ranHere ? null : anotherSet(config);
+  if (whose && allUp(await probe(config)))
+    log(`services still answer on these ports: ${whose}; that set's \`mqlab down\` stops them; ${OWN_SET}`);
   if (volumes && doomed.length) {
     removeOutsideDirs(hostOf(config, 'system'));
     await deleteHome(config.home, removeTree);
