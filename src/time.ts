@@ -91,6 +91,7 @@ export async function settledOrIdle(
  * one before marks [the one before + `tickMs`, this tick) as stalled — other work in the same process
  * (another lab of `mqlab all --jobs`), a machine too loaded to schedule it. A lab that bounds how late
  * its own code acted takes these spans off; an idle wait (a timer the lab sleeps on) is no stall.
+ * (perf_hooks' monitorEventLoopDelay, which delayed-retry reads, gives the worst delay but not when.)
  */
 export function watchStalls(tickMs = 20, slackMs = 10): { spans(): [number, number][]; stop(): void } {
   const spans: [number, number][] = [];

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Registry } from '../lab.js';
 import { down, parseBackend, parseNodes, up } from '../services/index.js';
@@ -8,7 +9,6 @@ import { sleep } from '../time.js';
 import { maskText } from '../urls.js';
 import { holdHome, holdMachine } from '../services/set-lock.js';
 import { claimHome } from '../services/data-folder.js';
-import path from 'node:path';
 
 const log = (line: string) => process.stderr.write(`mqlab: ${line}\n`);
 
@@ -31,6 +31,8 @@ const holding = async <T>(
 };
 
 export async function upCommand(config: Config, backend: string, nodes?: string): Promise<number> {
+  const chosen = parseBackend(backend);
+  const asked = nodes === undefined ? undefined : parseNodes(nodes);
   await holding(config, 'mqlab up', 'shared', async () => {
     // and one up of this set at a time: two at once (`mqlab up` beside `npm test`'s own) each copied the
     // Debian root and created the database, and one failed on the other's half-done work
@@ -40,7 +42,7 @@ export async function upCommand(config: Config, backend: string, nodes?: string)
       got: 'its turn to start the services',
     });
     try {
-      await up(config, parseBackend(backend), log, nodes === undefined ? undefined : parseNodes(nodes));
+      await up(config, chosen, log, asked);
     } finally {
       turn?.release();
     }

@@ -226,10 +226,9 @@ export async function down(
   const hosts = [hostOf(config, 'chroot'), hostOf(config, 'system')].filter(
     (h) => h.kind === chosen || ownRunning(h, config.ports),
   );
-  const ranHere = hosts.some((h) => ownRunning(h, config.ports));
+  // read before the stop: nothing of this data folder runs, so what answers on its ports is another set's
+  const whose = anotherSet(config);
   for (const h of hosts) await ownStop(h, config.ports, log);
-  // nothing of this data folder ran: services that still answer on its ports are another set's
-  const whose = ranHere ? null : anotherSet(config);
   if (whose && allUp(await probe(config)))
     log(`services still answer on these ports: ${whose}; that set's \`mqlab down\` stops them; ${OWN_SET}`);
   if (volumes && doomed.length) {
