@@ -119,7 +119,7 @@ export async function up(
       log('services are already up');
       const whose = anotherSet(config);
       if (whose) log(`${whose}: the labs here use them, \`mqlab down\` here leaves them running; ${OWN_SET}`);
-      report(config, before, log, nodes);
+      report(config, before, log, nodes, whose === null);
       return before;
     }
     log(`a member of the ${nodes}-node cluster is not running: starting it`);
@@ -176,8 +176,9 @@ export async function up(
   return ready;
 }
 
-function report(config: Config, p: Probe, log: (line: string) => void, nodes = 1) {
-  const b = backendLine(config);
+/** `ours`: the services run from this data folder (else its recorded backend says nothing of them) */
+function report(config: Config, p: Probe, log: (line: string) => void, nodes = 1, ours = true) {
+  const b = ours ? backendLine(config) : null;
   if (b) log(`backend: ${b}${nodes > 1 ? `, ${nodes} RabbitMQ nodes clustered` : ''}`);
   log(
     `RabbitMQ ${p.amqp.version}${p.mgmt.erlang ? ` (Erlang/OTP ${p.mgmt.erlang})` : ''} ready at ${maskUrl(config.amqpUrl)} (management ${maskUrl(config.mgmtUrl)})`,
