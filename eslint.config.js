@@ -18,5 +18,35 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
+  // one door: a lab's code reaches the engine through the kit (src/kit/) alone, and the engine never
+  // imports a lab; labs/cli.ts, the composition root, joins the engine's main to the labs' catalogue.
+  // A lab's tests may reach further in (they observe the engine), the lab itself may not.
+  {
+    files: ['labs/**/*.ts'],
+    ignores: ['labs/cli.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)src/(?!kit/)',
+              message:
+                'a lab imports the engine only through the kit: src/kit/index.js (or src/kit/cluster, src/kit/child)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)labs/', message: 'the engine knows no lab: only labs/cli.ts joins them' }] },
+      ],
+    },
+  },
   { files: ['**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );

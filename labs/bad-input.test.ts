@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { numberLike, parsedOptions } from '../test/bad-input-values.js';
-import { UsageError } from '../src/errors.js';
-import { loadConfig } from '../src/config.js';
-import { redactSecrets } from '../src/secrets.js';
+import { UsageError } from '../src/core/errors.js';
+import { loadConfig } from '../src/core/config.js';
+import { redactSecrets } from '../src/core/secrets.js';
 
 const SECRET = 'Sup3r-s3cret';
 

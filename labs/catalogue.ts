@@ -4,7 +4,7 @@
  * needs it: `mqlab retry` loads retry's alone, `mqlab --help` and `mqlab list` none (the titles are
  * here; labs/registry.test.ts checks they are the metas' own).
  */
-import type { Catalogue, LabMeta } from '../src/lab.js';
+import type { Catalogue, LabMeta } from '../src/kit/index.js';
 
 const lab = (name: string, title: string, load: () => Promise<{ meta: LabMeta }>) => ({
   name,

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { labOptions } from '../src/lab.js';
+import { labOptions } from '../src/lab/lab.js';
 import { registry } from './registry.js';
 import { catalogue } from './catalogue.js';
 

@@ -6,7 +6,7 @@
  * slow a shared broker's management API for everyone.
  */
 import { Broker, closeChannel } from '../src/broker/broker.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/core/config.js';
 
 export const AUDIT_NAMESPACE = 'bench_audit';
 /** the queues that hold one message: i % 100 = 3 (plain) and 10 (dead-letters, no TTL: a delay queue to the audit) */

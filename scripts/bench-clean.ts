@@ -6,7 +6,7 @@
 import { Broker } from '../src/broker/broker.js';
 import { Management } from '../src/broker/management.js';
 import { openDb } from '../src/db/client.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/core/config.js';
 
 /** is `name` under one of the namespaces? (queue/exchange `ns.`, policy `ns-`, table `ns_`) */
 export const underNamespace = (name: string, namespaces: readonly string[], sep: '.' | '-' | '_') =>

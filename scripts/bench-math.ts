@@ -43,7 +43,7 @@ export function runFloorMs(
 /**
  * The floor of `mqlab all --jobs J`: the disruptive labs one after another, alone; the others
  * packed J at a time by their floors (longest first, each onto the lane that frees first, as the
- * runner starts them: src/jobs.ts longestFirst). No run of that schedule can end sooner than its
+ * runner starts them: src/engine/jobs.ts longestFirst). No run of that schedule can end sooner than its
  * floors allow; with J = 1 it is the sum of the floors.
  */
 export function scheduleFloorMs(labs: readonly Floored[], jobs: number): number {

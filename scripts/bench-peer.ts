@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { execa } from 'execa';
-import { portsFor } from '../src/defaults.js';
+import { portsFor } from '../src/core/defaults.js';
 
 export const PEER_MODES = ['retry', 'hold', 'replay', 'compensate'] as const;
 

@@ -37,12 +37,12 @@ import { execa } from 'execa';
 import { registry } from '../labs/registry.js';
 import { allowedWallMs, argProblems, median, ratio, runFloorMs, scheduleFloorMs } from './bench-math.js';
 import { peerRefusal, peerRuns, PEER_MODES, type PeerRun } from './bench-peer.js';
-import { portOffset } from '../src/defaults.js';
+import { portOffset } from '../src/core/defaults.js';
 import { dropNamespaces } from './bench-clean.js';
-import { jobNamespace } from '../src/jobs.js';
+import { jobNamespace } from '../src/engine/jobs.js';
 import { dropQueues, fillQueues } from './bench-audit.js';
-import { loadConfig } from '../src/config.js';
-import type { LabMeta } from '../src/lab.js';
+import { loadConfig } from '../src/core/config.js';
+import type { LabMeta } from '../src/lab/lab.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(root, 'bin', 'mqlab.js');

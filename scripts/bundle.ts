@@ -4,7 +4,7 @@
  * (the child scripts: dist/cli/labs/<lab>/<script>.js, where the lab's new URL('./consumer.js',
  * import.meta.url) finds them), with the modules they share and those loaded on demand (a lab, the
  * --html writer, `mqlab up`) in dist/cli/chunks/. Each entry first installs V8's code cache
- * (src/compile-cache.ts).
+ * (src/cli/compile-cache.ts).
  *
  * Why: a start loaded ~70 modules and three packages through Node 20's ES module loader, and compiled
  * all of them. Measured on `mqlab compensate` (2 cores, paired runs, wall time): an ES module bundle
@@ -22,7 +22,7 @@ const out = path.join(dist, 'cli');
 
 /**
  * The program, and every script a lab runs as a process of its own (runChild): each is one whose
- * code starts with the child runtime (src/child-runtime.ts), so a new lab's needs no line here.
+ * code starts with the child runtime (src/kit/child/runtime.ts), so a new lab's needs no line here.
  */
 export function entries(distDir: string): Record<string, string> {
   const children = fs
@@ -34,7 +34,9 @@ export function entries(distDir: string): Record<string, string> {
         .filter((f) => f.endsWith('.js') && !f.endsWith('.test.js'))
         .map((f) => `labs/${d.name}/${f}`),
     )
-    .filter((rel) => fs.readFileSync(path.join(distDir, rel), 'utf8').includes("from '../../src/child-runtime.js'"));
+    .filter((rel) =>
+      fs.readFileSync(path.join(distDir, rel), 'utf8').includes("from '../../src/kit/child/runtime.js'"),
+    );
   return Object.fromEntries(
     ['labs/cli.js', ...children].map((rel) => [rel === 'labs/cli.js' ? 'mqlab' : rel.replace(/\.js$/, ''), rel]),
   );
@@ -87,10 +89,11 @@ function topLevelAwait(entryFiles: Set<string>): Plugin {
 
 fs.rmSync(out, { recursive: true, force: true });
 const input = Object.fromEntries(Object.entries(entries(dist)).map(([name, rel]) => [name, path.join(dist, rel)]));
+const entryFiles = new Set(Object.values(input));
 
 // the code cache's own file first, alone: each entry requires it before anything else
 await build({
-  input: path.join(dist, 'src', 'compile-cache.js'),
+  input: path.join(dist, 'src', 'cli', 'compile-cache.js'),
   platform: 'node',
   logLevel: 'warn',
   output: { file: path.join(out, 'compile-cache.js'), format: 'cjs', strict: true },
@@ -99,7 +102,10 @@ await build({
   input,
   platform: 'node',
   logLevel: 'warn',
-  plugins: [moduleUrls, topLevelAwait(new Set(Object.values(input)))],
+  plugins: [moduleUrls, topLevelAwait(entryFiles)],
+  // mqlab's own modules declare and export, and do nothing when imported (only the entries run): an
+  // import of the kit's face loads only the modules whose exports the importer uses
+  treeshake: { moduleSideEffects: (id: string) => !(id.startsWith(dist + path.sep) && !entryFiles.has(id)) },
   output: {
     dir: out,
     format: 'cjs',

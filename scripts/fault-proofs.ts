@@ -4,7 +4,7 @@
  * variant names a check it breaks and only declared ones, and the lab has a fault test file (whose
  * describeFaults, test/faults.ts, runs every declared variant and asserts its FAIL lines).
  */
-import type { LabMeta } from '../src/lab.js';
+import type { LabMeta } from '../src/lab/lab.js';
 
 export interface ProofGaps {
   lab: string;

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LabMeta } from '../src/lab.js';
+import type { LabMeta } from '../src/lab/lab.js';
 
 const BEGIN =
   '<!-- broken variants: generated from the lab’s faults.ts by `npm run docs`; edit the catalogue, not this section -->';

@@ -16,8 +16,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { defaultHome } from '../src/home.js';
-import { portOffset } from '../src/defaults.js';
+import { defaultHome } from '../src/core/home.js';
+import { portOffset } from '../src/core/defaults.js';
 import { recordedBackend } from '../src/services/data-folder.js';
 import { disruptiveOffset } from './test-lanes.js';
 

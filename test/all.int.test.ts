@@ -5,10 +5,10 @@ import { CLI, mqlab, startMqlab, useNamespace, useServices } from './helpers.js'
 import { reportErrors } from './report-validate.js';
 import { registry } from '../labs/registry.js';
 import { atLeast } from '../src/broker/capabilities.js';
-import { labOptions } from '../src/lab.js';
-import { namespaced } from '../src/names.js';
+import { labOptions } from '../src/lab/lab.js';
+import { namespaced } from '../src/core/names.js';
 import { parseRun } from './report.js';
-import { text } from '../src/text.js';
+import { text } from '../src/core/text.js';
 
 // `mqlab all` as a user types it: the one file that runs the labs' own names (no namespace);
 // the --jobs runs use t_all_j1, t_all_j2, …

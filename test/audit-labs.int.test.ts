@@ -5,11 +5,11 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { registry } from '../labs/registry.js';
-import { labOptions } from '../src/lab.js';
+import { labOptions } from '../src/lab/lab.js';
 import { declareTopology, type Topology } from '../src/broker/topology.js';
 import { CONFIG, useServices, useNamespace } from './helpers.js';
 import { auditDoc } from './audit-support.js';
-import { namespaced } from '../src/names.js';
+import { namespaced } from '../src/core/names.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 const s = useServices();

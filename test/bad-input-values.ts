@@ -1,7 +1,7 @@
 /** Bad-input generators, and every option with a parser in the lab registry (labs and their tools). */
 import fc from 'fast-check';
 import { registry } from '../labs/registry.js';
-import type { OptionSpec } from '../src/options.js';
+import type { OptionSpec } from '../src/core/options.js';
 
 export interface ParsedOption {
   /** the command words: ['hold'] or ['archive', 'purge'] */

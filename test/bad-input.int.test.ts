@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { mqlab, useNamespace, useServices, type Services } from './helpers.js';
-import { must } from '../src/must.js';
+import { must } from '../src/core/must.js';
 import { numberLike, parsedOptions } from './bad-input-values.js';
 
 const SECRET = 'Sup3r-s3cret';

@@ -1,6 +1,6 @@
 /**
  * Helpers for the fault tests (`labs/<lab>/<lab>.faults.int.test.ts`): run a lab with test-only
- * broken variants (MQLAB_FAULT=<lab>:<fault>, src/fault.ts) and assert that every check the lab's
+ * broken variants (MQLAB_FAULT=<lab>:<fault>, src/lab/fault.ts) and assert that every check the lab's
  * catalogue (labs/<lab>/faults.ts) says they break prints `FAIL <check>:`, and that the lab exits 1.
  *
  * `describeFaults(meta, namespace, cases)` writes one test per case and one more that the cases run
@@ -13,8 +13,8 @@
  * cases one at a time (`oneAtATime`).
  */
 import { describe, expect, it } from 'vitest';
-import type { FaultName, LabMeta } from '../src/lab.js';
-import type { AnyOptions } from '../src/options.js';
+import type { FaultName, LabMeta } from '../src/lab/lab.js';
+import type { AnyOptions } from '../src/core/options.js';
 import { mqlab, type CliRun } from './helpers.js';
 
 type AnyMeta = LabMeta<AnyOptions, string, string, string>;

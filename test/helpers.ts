@@ -6,12 +6,12 @@ import { execa } from 'execa';
 import { Broker } from '../src/broker/broker.js';
 import { Management } from '../src/broker/management.js';
 import { openDb, type Db } from '../src/db/client.js';
-import { loadConfig } from '../src/config.js';
-import { namespaced, type Names } from '../src/names.js';
+import { loadConfig } from '../src/core/config.js';
+import { namespaced, type Names } from '../src/core/names.js';
 import { namespaceOfFile } from './namespace.js';
 import { parseRun } from './report.js';
-import { must } from '../src/must.js';
-import { text } from '../src/text.js';
+import { must } from '../src/core/must.js';
+import { text } from '../src/core/text.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = path.join(ROOT, 'bin', 'mqlab.js');

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { mqlab, useNamespace, useServices } from './helpers.js';
 import { openBrowser, screenshot, type OpenBrowser } from './browser.js';
 import { firstLab, type EventDoc } from './report.js';
-import { must } from '../src/must.js';
+import { must } from '../src/core/must.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-html-'));

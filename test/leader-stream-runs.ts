@@ -3,7 +3,7 @@
  * History on a scripted clock, and the good run both labs share with the fault named as each lab
  * records it (cut … heal, pause … resume).
  */
-import { History } from '../src/history.js';
+import { History } from '../src/kit/cluster/history.js';
 
 export type Step = [number, (h: History) => void];
 export const at = (t: number, step: (h: History) => void): Step => [t, step];

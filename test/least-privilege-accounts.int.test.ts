@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mqlab, useNamespace, useServices, PORT } from './helpers.js';
-import { ACCOUNTS } from '../src/defaults.js';
+import { ACCOUNTS } from '../src/core/defaults.js';
 import { MONITOR, MONITOR_ENV, ensureMonitorAccount } from './monitor-account.js';
 
 useNamespace(import.meta.url);

@@ -631,7 +631,7 @@ describe('the bench: --live and the player in headless Chromium', () => {
   it('a pause stays the live step while other processes log events during it: Continue, the viewer note, the release', async () => {
     // the session as the runner drives it, no lab: a paused checkpoint, then an event logged during the
     // pause (a publisher's confirm, a delivery: on a busy machine they reach the feed after the pause)
-    const { startLive: startSession } = await import('../src/live/session.js');
+    const { startLive: startSession } = await import('../src/page/session.js');
     const live = await startSession(0);
     const viewer = await browser.context.newPage();
     try {

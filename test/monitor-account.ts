@@ -4,7 +4,7 @@
  * on vhost lab only. The tests that run labs with it create it (idempotent: PUT creates or updates).
  */
 import type { Management } from '../src/broker/management.js';
-import { ACCOUNTS } from '../src/defaults.js';
+import { ACCOUNTS } from '../src/core/defaults.js';
 import { PORT } from './helpers.js';
 
 export const MONITOR = { user: 'mqlab-safety-monitor', password: 'monitor-lab-only' } as const;

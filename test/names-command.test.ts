@@ -2,11 +2,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { registry } from '../labs/registry.js';
-import { loadConfig } from '../src/config.js';
-import { labOptions } from '../src/lab.js';
-import { runNames } from '../src/commands/names.js';
+import { loadConfig } from '../src/core/config.js';
+import { labOptions } from '../src/lab/lab.js';
+import { runNames } from '../src/cli/commands/names.js';
 
-// here, not beside src/commands/names.ts: it loads every lab, and the engine's files import no lab
+// here, not beside src/cli/commands/names.ts: it loads every lab, and the engine's files import no lab
 const CLI = path.join(import.meta.dirname, '..', 'bin', 'mqlab.js');
 const lab = (name: string) => registry.find((l) => l.name === name)!;
 

@@ -18,8 +18,8 @@ import { MONITOR_ENV, ensureMonitorAccount } from './monitor-account.js';
 import { ensureXmllint, find, junitXsdErrors, labErrors, parseXml, reportErrors } from './report-validate.js';
 import { registry } from '../labs/registry.js';
 import { parseRun, versionIn, type RunDoc } from './report.js';
-import { must } from '../src/must.js';
-import { text } from '../src/text.js';
+import { must } from '../src/core/must.js';
+import { text } from '../src/core/text.js';
 
 const NS = useNamespace(import.meta.url).namespace; // the runs below also name it with --namespace, as a user would
 

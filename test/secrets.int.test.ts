@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mqlab, PORT, useNamespace } from './helpers.js';
-import { ACCOUNTS } from '../src/defaults.js';
+import { ACCOUNTS } from '../src/core/defaults.js';
 import { parseRun } from './report.js';
 
 useNamespace(import.meta.url);

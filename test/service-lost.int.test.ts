@@ -13,8 +13,8 @@ import { CLI, ROOT, CONFIG, PORT, useNamespace } from './helpers.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 import { tcpProxy, viaPort, type TcpProxy } from './tcp-proxy.js';
-import { ACCOUNTS } from '../src/defaults.js';
-import { namesFor } from '../src/names.js';
+import { ACCOUNTS } from '../src/core/defaults.js';
+import { namesFor } from '../src/core/names.js';
 import { names as crashNames } from '../labs/consumer-crash/names.js';
 import { parseRun } from './report.js';
 

@@ -6,14 +6,12 @@
  *   node archiver.js --kill-after-commit   SIGKILL itself after the first committed row, before its ack
  *                                          (the broker redelivers that letter to the next archiver)
  */
-import { childRuntime } from '../../src/child-runtime.js';
-import { deferred } from '../../src/time.js';
-import type { Delivery } from '../../src/broker/broker.js';
+import { childRuntime } from '../../src/kit/child/runtime.js';
+import { deferred, type Delivery, unchanged, withVariants } from '../../src/kit/index.js';
 import type { ArchiveNames } from './names.js';
 import { archiveLetter } from './store.js';
 import { businessIdOf } from './letter.js';
 import type { Fault } from './faults.js';
-import { unchanged, withVariants } from '../../src/variant.js';
 import { archiverVariants, type ArchiverSteps } from './variants.js';
 
 const killAfterCommit = process.argv.includes('--kill-after-commit');

@@ -9,18 +9,23 @@
  * failure table. Then A1001 goes ARCHIVED → IN_PROGRESS → FIXED, and retention purges an order
  * archived 31 days ago. Topology: see topology.ts.
  */
-import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type NoOptions,
+  type ChildRun,
+  runChild,
+  check,
+  javaList,
+  deferred,
+  formatDuration,
+  must,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import type { ChildRun } from '../../src/child.js';
-import { runChild } from '../../src/child.js';
-import { check, javaList } from '../../src/report/checks.js';
-import { deferred } from '../../src/time.js';
-import { formatDuration } from '../../src/duration.js';
-import { must } from '../../src/must.js';
 import { names, reset, ROUTE, schema, topology, type ArchiveNames } from './names.js';
 import { purgeArchive, setStatus, type ArchiveRow } from './store.js';
-import { withVariants } from '../../src/variant.js';
 import { labVariants, type ArchiveSteps } from './variants.js';
 
 const ARCHIVER = new URL('./archiver.js', import.meta.url);

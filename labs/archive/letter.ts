@@ -3,7 +3,7 @@
  * own dead-letter history (x-first-death-* headers and x-death, newest entry first).
  * Pure: the table decides what it accepts; a missing field stays null and the table refuses it.
  */
-import { deadLetterHistory, firstDeath } from '../../src/broker/xdeath.js';
+import { deadLetterHistory, firstDeath } from '../../src/kit/index.js';
 
 export interface ArchiveRecord {
   businessId: string | null;

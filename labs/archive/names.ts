@@ -9,8 +9,7 @@
  *                                                              └→ archive.order.dead.archive.queue (the DLQ)
  * archiver process: DLQ → dead_letter_archive (or dead_letter_archive_failure) → ack
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 /** how long an unpaid order waits in the pay-timeout queue before the broker expires it */
 export const PAY_TIMEOUT_MS = 200;

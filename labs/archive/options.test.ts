@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseOptions } from '../../src/options.js';
-import { UsageError } from '../../src/errors.js';
+import { parseOptions } from '../../src/core/options.js';
+import { UsageError } from '../../src/core/errors.js';
 import { meta } from './meta.js';
-import type { LabTool } from '../../src/lab.js';
+import type { LabTool } from '../../src/lab/lab.js';
 
 const tool = (name: string): LabTool<unknown> => meta.tools!.find((t) => t.name === name)!;
 

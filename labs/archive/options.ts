@@ -1,5 +1,5 @@
 /** The archive tools' options: the typed objects the handlers get, and the flags they are parsed from. */
-import { duration, integer, oneOf, type OptionSpecs } from '../../src/options.js';
+import { duration, integer, oneOf, type OptionSpecs } from '../../src/kit/index.js';
 import { STATUSES, type ArchiveStatus } from './names.js';
 
 export interface PurgeOptions {

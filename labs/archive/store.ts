@@ -3,9 +3,7 @@
  * move a row through its status lifecycle, purge old rows, list rows. Shared by the archiver
  * process, the lab and the `mqlab archive purge|list` tools.
  */
-import type { Db } from '../../src/db/client.js';
-import { deadLetterHistory } from '../../src/broker/xdeath.js';
-import { must } from '../../src/must.js';
+import { type Db, deadLetterHistory, must } from '../../src/kit/index.js';
 import { archiveRecord, type Letter } from './letter.js';
 import type { ArchiveNames, ArchiveStatus } from './names.js';
 

@@ -2,9 +2,8 @@
  * `mqlab archive purge --older-than 30d` (retention) and `mqlab archive list [--status S]`
  * (what an operator reads). Handlers for the engine's lab tools: they return plain lines.
  */
-import type { ToolHandler } from '../../src/lab.js';
+import { type ToolHandler, formatDuration } from '../../src/kit/index.js';
 import type { ListOptions, PurgeOptions } from './options.js';
-import { formatDuration } from '../../src/duration.js';
 import { names } from './names.js';
 import { listArchive, purgeArchive, type ArchiveRow } from './store.js';
 import { renderTable, utc, type Column } from './table.js';

@@ -1,10 +1,9 @@
 /**
  * TEST ONLY: where the archive lab's broken variants (declared in faults.ts; MQLAB_FAULT=archive:<name>,
- * src/fault.ts) replace a step: of the lab (`ArchiveSteps`, lab.ts) or of the archiver process
+ * src/lab/fault.ts) replace a step: of the lab (`ArchiveSteps`, lab.ts) or of the archiver process
  * (`ArchiverSteps`, archiver.ts). Both files read as the correct experiment.
  */
-import type { Delivery } from '../../src/broker/broker.js';
-import type { Variants } from '../../src/variant.js';
+import type { Delivery, Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Letter } from './letter.js';
 

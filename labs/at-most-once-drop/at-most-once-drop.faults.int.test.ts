@@ -7,7 +7,7 @@ import { describeFaults } from '../../test/faults.js';
 import { runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 import { capabilities } from '../../src/broker/capabilities.js';
 import { declareTopology } from '../../src/broker/topology.js';
-import { namespaced } from '../../src/names.js';
+import { namespaced } from '../../src/core/names.js';
 import { meta } from './meta.js';
 import { names, topology } from './names.js';
 

@@ -1,8 +1,8 @@
 /**
- * TEST ONLY: the at-most-once-drop lab's broken variants (MQLAB_FAULT=at-most-once-drop:<name>, src/fault.ts):
+ * TEST ONLY: the at-most-once-drop lab's broken variants (MQLAB_FAULT=at-most-once-drop:<name>, src/lab/fault.ts):
  * what each breaks and the checks that must print FAIL in a run of it. Data only: meta.ts imports it.
  */
-import { defineFaults } from '../../src/lab.js';
+import { defineFaults } from '../../src/kit/index.js';
 
 export const faults = defineFaults({
   'at-least-once-in-drop': {

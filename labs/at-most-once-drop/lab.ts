@@ -15,26 +15,31 @@
  *                                                                 me12.retry.drop.target
  */
 import { randomUUID } from 'node:crypto';
-import type { Lab, LabContext } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  check,
+  summaryLine,
+  statsLine,
+  strategyInEffect,
+  deadLetterHistory,
+  ticking,
+  deferred,
+  LabError,
+  POLICY_MAX_LENGTH,
+  ownBrokerLog,
+  withVariants,
+  text,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { check, summaryLine } from '../../src/report/checks.js';
-import { statsLine, strategyInEffect } from '../../src/broker/dead-letter.js';
-import { deadLetterHistory } from '../../src/broker/xdeath.js';
-import { ticking } from '../../src/progress.js';
-import { deferred } from '../../src/time.js';
-import { LabError } from '../../src/errors.js';
 import { BODY, EVENT_ID, PHASE_HEADER, RUN_HEADER, names, topology, type DropNames } from './names.js';
 import type { DropOptions } from './options.js';
 import { phaseDetail, rebind, rejectWhileUnbound } from './unbound.js';
 import { sourceWhen } from './source-now.js';
 import { fallbackWarning } from './fallback-log.js';
 import { publishUntilRefused, type Refusal } from './max-length.js';
-import { POLICY_MAX_LENGTH } from '../../src/broker/dead-letter.js';
-import { ownBrokerLog } from '../../src/services/broker-log.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type DropPhases } from './variants.js';
-import { text } from '../../src/text.js';
 
 /**
  * The three phases: the default strategy drops the letter (the target is unbound for each phase);

@@ -17,13 +17,15 @@
  * The confirmed ones are then taken off by a consumer, each acked (a purge would take the held
  * letter too on 4.3).
  */
-import type { LabContext } from '../../src/lab.js';
+import {
+  type LabContext,
+  closeChannel,
+  POLICY_MAX_LENGTH as MAX_LENGTH,
+  deferred,
+  LabError,
+} from '../../src/kit/index.js';
 import type { ConfirmChannel } from 'amqplib';
-import { closeChannel } from '../../src/broker/broker.js';
-import { POLICY_MAX_LENGTH as MAX_LENGTH } from '../../src/broker/dead-letter.js';
 import { PHASE_HEADER, RUN_HEADER, type DropNames } from './names.js';
-import { deferred } from '../../src/time.js';
-import { LabError } from '../../src/errors.js';
 
 export interface Refusal {
   /** publishes confirmed before the first nack (null: none nacked within MAX_LENGTH + FILL_BELOW) */

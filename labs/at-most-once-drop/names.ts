@@ -1,6 +1,5 @@
 /** Every name the at-most-once-drop lab touches, and its topology as data. */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 export const ROUTING_KEY = 'failed';
 /** the same letter in both phases: one event id, one body */

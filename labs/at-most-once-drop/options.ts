@@ -1,5 +1,5 @@
 /** The at-most-once-drop lab's options: the typed object its code gets, and the flags it is parsed from. */
-import { duration, type OptionSpecs } from '../../src/options.js';
+import { duration, type OptionSpecs } from '../../src/kit/index.js';
 
 export interface DropOptions {
   /** how long the target stays unbound in each phase after the rejection, at least (and until the source's counters show the markers) */

@@ -11,9 +11,7 @@
  * that the source reaches only after some step, taken after a reading that did not show it, was
  * written by a tick after that step (how unbound.ts ties its readings to each phase).
  */
-import type { LabContext } from '../../src/lab.js';
-import type { QueueStats } from '../../src/broker/management.js';
-import { ticking } from '../../src/progress.js';
+import { type LabContext, type QueueStats, ticking } from '../../src/kit/index.js';
 import type { DropNames } from './names.js';
 
 /** how often a wait reads the source: a tenth of mqlab's tick, one request of ~10 ms on 4.3 */

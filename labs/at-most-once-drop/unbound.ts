@@ -4,10 +4,15 @@
  * source's counters show the markers published after it; `rebind` binds the target again (the lab's
  * checkpoint comes between the two). Every phase runs this; only the strategy and overflow differ.
  */
-import type { LabContext } from '../../src/lab.js';
-import type { QueueStats } from '../../src/broker/management.js';
-import { deadLetterPolicy, heldLetters, statsLine, type DeadLetterStrategy } from '../../src/broker/dead-letter.js';
-import { deferred } from '../../src/time.js';
+import {
+  type LabContext,
+  type QueueStats,
+  deadLetterPolicy,
+  heldLetters,
+  statsLine,
+  type DeadLetterStrategy,
+  deferred,
+} from '../../src/kit/index.js';
 import { BODY, EVENT_ID, MARKER_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, type DropNames } from './names.js';
 import { sourceWhen } from './source-now.js';
 

@@ -1,9 +1,9 @@
 /**
  * TEST ONLY: where at-most-once-drop's broken variants (declared in faults.ts;
- * MQLAB_FAULT=at-most-once-drop:<name>, src/fault.ts) change the three phases lab.ts runs
+ * MQLAB_FAULT=at-most-once-drop:<name>, src/lab/fault.ts) change the three phases lab.ts runs
  * (`DropPhases`: each phase's strategy, overflow and steps as data).
  */
-import type { Variants } from '../../src/variant.js';
+import type { Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { PhaseInput } from './unbound.js';
 

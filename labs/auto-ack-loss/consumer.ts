@@ -13,11 +13,10 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { childRuntime } from '../../src/child-runtime.js';
-import { deferred, sleep } from '../../src/time.js';
+import { childRuntime } from '../../src/kit/child/runtime.js';
+import { deferred, sleep, withVariants } from '../../src/kit/index.js';
 import { IDLE_MS, WORK_MS, queueOf, type AckNames, type Phase } from './names.js';
 import type { Fault } from './faults.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type ConsumerSettings } from './variants.js';
 
 const rt = await childRuntime<AckNames, Fault>();

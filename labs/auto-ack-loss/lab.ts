@@ -11,12 +11,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type NoOptions,
+  startAhead,
+  type Ahead,
+  type ChildRun,
+  check,
+  checkAtLeast,
+  summaryLine,
+  must,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { startAhead, type Ahead, type ChildRun } from '../../src/child.js';
-import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
-import { must } from '../../src/must.js';
 import {
   CRASH_AFTER,
   FORGET_MESSAGES,
@@ -169,7 +177,7 @@ async function publish(ctx: LabContext, name: AckNames, phase: Phase, count: num
   return confirmed;
 }
 
-/** a consumer process started ahead (src/child.ts startAhead): it says how it consumes when told to start */
+/** a consumer process started ahead (src/kit/child/child.ts startAhead): it says how it consumes when told to start */
 function consumerAhead(ctx: LabContext, name: string, phase: Phase, args: string[], prefetch: number): Ahead {
   const ahead = startAhead(ctx, name, CONSUMER, {
     args: ['--phase', phase, '--prefetch', String(prefetch), ...args],

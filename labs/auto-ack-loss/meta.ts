@@ -1,5 +1,5 @@
 /** auto-ack-loss's metadata: cheap to import (the CLI lists and describes labs from it); its code loads when it runs. */
-import { defineLab } from '../../src/lab.js';
+import { defineLab } from '../../src/kit/index.js';
 
 import { CRASH_AFTER, FLOOR_MS, FORGET_PREFETCH, MESSAGES, PREFETCH } from './names.js';
 import { faults } from './faults.js';

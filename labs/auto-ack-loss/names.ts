@@ -1,6 +1,5 @@
 /** Every name the auto-ack-loss lab touches, its topology, schema and reset SQL. */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 /** the run's sizes (meta's text and the lab both read them here) */
 export const MESSAGES = 20;

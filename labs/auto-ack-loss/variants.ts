@@ -1,9 +1,9 @@
 /**
  * TEST ONLY: where auto-ack-loss's broken variants (declared in faults.ts;
- * MQLAB_FAULT=auto-ack-loss:<name>, src/fault.ts) change how the consumer process consumes
+ * MQLAB_FAULT=auto-ack-loss:<name>, src/lab/fault.ts) change how the consumer process consumes
  * (`ConsumerSettings`, consumer.ts).
  */
-import type { Variants } from '../../src/variant.js';
+import type { Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Phase } from './names.js';
 

@@ -1,4 +1,4 @@
-/** broker-restart, broken on purpose (MQLAB_FAULT, src/fault.ts): each check is shown failing when what it observes goes wrong. */
+/** broker-restart, broken on purpose (MQLAB_FAULT, src/lab/fault.ts): each check is shown failing when what it observes goes wrong. */
 import { describeFaults } from '../../test/faults.js';
 import { useNamespace } from '../../test/helpers.js';
 import { meta } from './meta.js';

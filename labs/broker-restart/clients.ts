@@ -4,8 +4,7 @@
  * every id the broker had not confirmed; a consumer (prefetch PREFETCH) that commits each delivery
  * (idempotency key + effect in one transaction) and acks it, or holds the ack while told to.
  */
-import type { Db } from '../../src/db/client.js';
-import { ReconnectingConsumer, ReconnectingPublisher, type ReconnectOptions } from '../../src/broker/reconnect.js';
+import { type Db, ReconnectingConsumer, ReconnectingPublisher, type ReconnectOptions } from '../../src/kit/index.js';
 import {
   AFTER_RECONNECT,
   FIRST_BATCH,

@@ -1,8 +1,8 @@
 /**
- * TEST ONLY: the broker-restart lab's broken variants (MQLAB_FAULT=broker-restart:<name>, src/fault.ts): what each breaks
+ * TEST ONLY: the broker-restart lab's broken variants (MQLAB_FAULT=broker-restart:<name>, src/lab/fault.ts): what each breaks
  * and the checks that must print FAIL in a run of it. Data only: meta.ts imports it.
  */
-import { defineFaults } from '../../src/lab.js';
+import { defineFaults } from '../../src/kit/index.js';
 
 export const faults = defineFaults({
   'transient-classic': {

@@ -8,20 +8,27 @@
  *     producer: connects again, resends every id not confirmed, goes on
  * account: every id once in the effect table, every message the queue held delivered after the restart
  */
-import type { Lab, LabContext, Outage } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type Outage,
+  Broker,
+  ReconnectingPublisher,
+  type ReconnectOptions,
+  openDb,
+  check,
+  checkAtLeast,
+  summaryLine,
+  maskUrl,
+  type Backoff,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { Broker } from '../../src/broker/broker.js';
-import { ReconnectingPublisher, type ReconnectOptions } from '../../src/broker/reconnect.js';
-import { openDb } from '../../src/db/client.js';
-import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
-import { maskUrl } from '../../src/urls.js';
 import { FIRST_BATCH, PREFETCH, AFTER_RECONNECT, messageId, names, reset, schema, topology } from './names.js';
 import type { BrokerRestartOptions } from './options.js';
-import type { Backoff } from '../../src/broker/reconnect-plan.js';
 import { consume, produce, type ConsumerRecord, type Hooks, type ProducerRecord } from './clients.js';
 import { tally } from './verdicts.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type RestartSteps } from './variants.js';
 
 /**

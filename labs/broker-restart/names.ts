@@ -1,6 +1,5 @@
 /** The broker-restart lab's names (one quorum queue, two tables), topology, schema, reset and constants. */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 /** confirmed before the consumer starts: what the queue holds when the node stops */
 export const FIRST_BATCH = 30;

@@ -1,5 +1,5 @@
 /** The broker-restart lab's options: how long to wait for the node and the clients to come back. */
-import { duration, type OptionSpecs } from '../../src/options.js';
+import { duration, type OptionSpecs } from '../../src/kit/index.js';
 
 export interface BrokerRestartOptions {
   /** how long the clients (and the lab) wait for the restarted node to accept connections */

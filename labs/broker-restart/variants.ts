@@ -1,10 +1,9 @@
 /**
  * TEST ONLY: where the broker-restart lab's broken variants (declared in faults.ts;
- * MQLAB_FAULT=broker-restart:<name>, src/fault.ts) replace a step of the experiment (`RestartSteps`:
+ * MQLAB_FAULT=broker-restart:<name>, src/lab/fault.ts) replace a step of the experiment (`RestartSteps`:
  * lab.ts, clients.ts). Those files read as the correct experiment.
  */
-import type { Outage } from '../../src/lab.js';
-import type { Variants } from '../../src/variant.js';
+import type { Outage, Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { BrokerRestartNames } from './names.js';
 

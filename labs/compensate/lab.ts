@@ -14,12 +14,9 @@
  * In both races the first attempt to lock the reservation row holds its transaction open until
  * the other is seen waiting on that lock, so the two really overlap on every run.
  */
-import type { Lab, NoOptions } from '../../src/lab.js';
+import { type Lab, type NoOptions, type Db, check, must, withVariants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import type { Db } from '../../src/db/client.js';
-import { check } from '../../src/report/checks.js';
-import { must } from '../../src/must.js';
 import {
   RELEASE_RULES,
   blockedBehind,
@@ -28,7 +25,6 @@ import {
   type ReleaseOutcome,
   type Tables,
 } from './release.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type CompensateSteps } from './variants.js';
 import { appliedOf, overlapped } from './verdicts.js';
 import { ORDER, START_AVAILABLE, names, reset, schema } from './names.js';

@@ -1,5 +1,5 @@
 /** The compensate lab's names (two tables, no queue), schema and reset to the starting rows. */
-import type { Names } from '../../src/names.js';
+import type { Names } from '../../src/kit/index.js';
 import type { Tables } from './release.js';
 
 export const ORDER = { orderId: 'order-42', sku: 'book' };

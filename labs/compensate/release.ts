@@ -4,8 +4,7 @@
  * that changed exactly one row. Any failure inside rolls both back (postgres.js `begin`).
  */
 import type { Sql, TransactionSql } from 'postgres';
-import { LabError } from '../../src/errors.js';
-import { must } from '../../src/must.js';
+import { LabError, must } from '../../src/kit/index.js';
 
 export interface Tables {
   reservation: string;

@@ -1,9 +1,9 @@
 /**
  * TEST ONLY: where compensate's broken variants (declared in faults.ts;
- * MQLAB_FAULT=compensate:<name>, src/fault.ts) replace a step of the compensation lab.ts runs
+ * MQLAB_FAULT=compensate:<name>, src/lab/fault.ts) replace a step of the compensation lab.ts runs
  * (`CompensateSteps`). lab.ts reads as the correct experiment.
  */
-import type { Variants } from '../../src/variant.js';
+import type { Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { ReleaseOutcome, ReleaseRules } from './release.js';
 

@@ -158,7 +158,7 @@ describe('consumer-crash lab against the real broker and database', () => {
         { process: 'consumer-run2', messageId: ID(2), redelivered: false },
         { process: 'consumer-run2', messageId: ID(3), redelivered: false },
       ]);
-      // the parent's checkpoints: each replay gate of the consumer processes (src/replay-gate.ts), and after-crash
+      // the parent's checkpoints: each replay gate of the consumer processes (src/kit/gates/replay-gate.ts), and after-crash
       const waits = report.events.filter((e) => e.source === 'checkpoint' && e.status === 'waiting');
       expect(waits.map((e) => e.checkpoint)).toEqual([
         'after-delivery',

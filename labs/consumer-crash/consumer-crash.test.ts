@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { eventFields, formatEvent, parseEvent, type LabEvent } from '../../src/log/events.js';
-import { namespaced } from '../../src/names.js';
+import { namespaced } from '../../src/core/names.js';
 import { CONSUMER, SERVICE, envelopeFields, orderEvents, parseEnvelope, publishProps } from './orders.js';
 import { LAB, names } from './names.js';
-import { UsageError } from '../../src/errors.js';
-import { gateLine, gateToken } from '../../src/replay-gate.js';
-import { labOptions } from '../../src/lab.js';
+import { UsageError } from '../../src/core/errors.js';
+import { gateLine, gateToken } from '../../src/kit/gates/replay-gate.js';
+import { labOptions } from '../../src/lab/lab.js';
 import { meta } from './meta.js';
-import { must } from '../../src/must.js';
+import { must } from '../../src/core/must.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './verdicts.js';
 
 // the source demo's consumer-run1.out.txt and consumer-run2.out.txt (docs/labs/consumer-crash.md),

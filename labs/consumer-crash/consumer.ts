@@ -1,5 +1,5 @@
 /**
- * The consumer process of consumer-crash, spawned twice by lab.ts (src/child.ts runChild).
+ * The consumer process of consumer-crash, spawned twice by lab.ts (src/kit/child/child.ts runChild).
  * Manual ack, prefetch 1. Per delivery: one transaction (processed_messages claim, then the
  * order row), commit, and only then ack.
  *
@@ -11,14 +11,11 @@
  *                            gate, e.g. a --step pause, does not count)
  */
 import { parseArgs } from 'node:util';
-import { childRuntime } from '../../src/child-runtime.js';
-import { deferred } from '../../src/time.js';
-import { pauses, replayGate } from '../../src/replay-gate.js';
-import { heldDeadline } from '../../src/held-deadline.js';
+import { childRuntime } from '../../src/kit/child/runtime.js';
+import { deferred, pauses, replayGate, heldDeadline, withVariants } from '../../src/kit/index.js';
 import { CONSUMER, SERVICE, envelopeFields, parseEnvelope, processOnce } from './orders.js';
 import type { CrashNames } from './names.js';
 import type { Fault } from './faults.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type ConsumerSteps } from './variants.js';
 
 const rt = await childRuntime<CrashNames, Fault>();

@@ -6,14 +6,18 @@
  *   broker: connection gone → the unacked message is ready again, redelivered=true
  *   consumer-run2 (own process): 001 redelivered → key conflict → duplicate_skipped → ack; 002, 003 → commit → ack
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  runChild,
+  startAhead,
+  check,
+  must,
+  keepEvents,
+  type LabEvent,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { runChild, startAhead } from '../../src/child.js';
-import { check } from '../../src/report/checks.js';
-import { must } from '../../src/must.js';
-import { keepEvents } from '../../src/report/out-files.js';
-import type { LabEvent } from '../../src/log/events.js';
 import { SERVICE, envelopeFields, orderEvents, publishProps } from './orders.js';
 import { LAB, names, reset, schema, topology } from './names.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './verdicts.js';

@@ -1,5 +1,5 @@
 /** The consumer-crash lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/lab.js';
+import { defineLab } from '../../src/kit/index.js';
 import { options } from './options.js';
 import { faults } from './faults.js';
 import { checkpoints } from './checkpoints.js';
@@ -14,7 +14,7 @@ export const meta = defineLab({
     '3 business rows and an empty queue.',
   floorMs: 0,
   options,
-  // the replay gates of the consumer processes (src/replay-gate.ts), each a checkpoint of this process, then the lab's own
+  // the replay gates of the consumer processes (src/kit/gates/replay-gate.ts), each a checkpoint of this process, then the lab's own
   checks: [
     'crashExitCode',
     'crashAfterBusinessCommit',

@@ -1,6 +1,5 @@
 /** The consumer-crash lab's names (one queue, two tables), topology, schema and reset. */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 /** the lab column of both tables: rows of other labs sharing the tables stay untouched */
 export const LAB = 'consumer-crash';

@@ -1,6 +1,5 @@
 /** The consumer-crash lab's options: the typed object its code gets, and the flags it is parsed from. */
-import type { OptionSpecs } from '../../src/options.js';
-import { gateOption } from '../../src/gate-option.js';
+import { type OptionSpecs, gateOption } from '../../src/kit/index.js';
 
 export interface CrashOptions {
   /** how long each replay-gate checkpoint holds in the consumer processes (0: released at once) */

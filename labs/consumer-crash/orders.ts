@@ -4,7 +4,7 @@
  * one transaction inserts the message id into processed_messages, then the business row.
  */
 import type { Sql } from 'postgres';
-import type { PublishProps } from '../../src/broker/broker.js';
+import type { PublishProps } from '../../src/kit/index.js';
 import { LAB, type CrashNames } from './names.js';
 
 /** the consumer instance name every consumer line carries (consumer=consumer-1), in both runs */

@@ -1,9 +1,9 @@
 /**
  * TEST ONLY: where consumer-crash's broken variants (declared in faults.ts;
- * MQLAB_FAULT=consumer-crash:<name>, src/fault.ts) replace a step of the consumer process
+ * MQLAB_FAULT=consumer-crash:<name>, src/lab/fault.ts) replace a step of the consumer process
  * (`ConsumerSteps`, consumer.ts). consumer.ts reads as the correct consumer.
  */
-import type { Variants } from '../../src/variant.js';
+import type { Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 
 /** the steps of the consumer a broken variant may replace */

@@ -2,7 +2,7 @@
  * What the two consumer runs showed, read from their event lines (the same lines they print
  * and --out keeps): deliveries, redeliveries, duplicates, and the crash window itself.
  */
-import type { LabEvent } from '../../src/log/events.js';
+import type { LabEvent } from '../../src/kit/index.js';
 
 const consumerEvents = (events: LabEvent[], status: string) =>
   events.filter((e) => e.source === 'consumer' && e.fields.status === status);

@@ -1,8 +1,8 @@
 /**
- * The counts crash-loop expects per delivery (src/broker/counts.ts reads them as the broker sent
+ * The counts crash-loop expects per delivery (src/kit/counts.ts reads them as the broker sent
  * them: a number or 'absent'). Pure: unit-tested beside it.
  */
-import type { Count } from '../../src/broker/counts.js';
+import type { Count } from '../../src/kit/index.js';
 
 /**
  * the counts a message carries on deliveries 1 … limit + 1 when each delivery ends in a failure the

@@ -9,7 +9,7 @@ import { describeFaults } from '../../test/faults.js';
 import { mqlab, useNamespace } from '../../test/helpers.js';
 import { atLeast } from '../../src/broker/capabilities.js';
 import { Broker } from '../../src/broker/broker.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/core/config.js';
 import { meta } from './meta.js';
 
 const NS = useNamespace(import.meta.url).namespace;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { atLeast } from '../../src/broker/capabilities.js';
 import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
-import { must } from '../../src/must.js';
+import { must } from '../../src/core/must.js';
 /** the facts these tests read */
 interface CrashLoopFacts {
   processes: { delivered: boolean }[];

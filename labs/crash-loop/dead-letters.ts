@@ -2,10 +2,7 @@
  * One push consumer on the dead-letter queue: each dead letter, acked, resolves the wait for its
  * message id with what the broker sent (the x-death reason, x-delivery-count, redelivered).
  */
-import type { LabContext } from '../../src/lab.js';
-import { closeChannel } from '../../src/broker/broker.js';
-import { deferred } from '../../src/time.js';
-import { text } from '../../src/text.js';
+import { type LabContext, closeChannel, deferred, text } from '../../src/kit/index.js';
 
 export interface DeadLetter {
   reason: string;

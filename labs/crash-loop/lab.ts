@@ -9,16 +9,24 @@
  *
  * Each consumer is its own process (poison-consumer.ts); the crashes are observed as their exits.
  */
-import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type NoOptions,
+  runChild,
+  type ChildRun,
+  check,
+  checkAtLeast,
+  skipCheck,
+  summaryLine,
+  closeChannel,
+  deferred,
+  type Count,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { runChild, type ChildRun } from '../../src/child.js';
-import { check, checkAtLeast, skipCheck, summaryLine } from '../../src/report/checks.js';
-import { closeChannel } from '../../src/broker/broker.js';
-import { deferred } from '../../src/time.js';
 import { DELAY_MS, LIMIT, names, topology, type CrashLoopNames } from './names.js';
 import { absentCounts, failedDeliveryCounts } from './counts.js';
-import type { Count } from '../../src/broker/counts.js';
 import { watchDeadLetters, type DeadLetters } from './dead-letters.js';
 import { countReader, declareBroken, nackLoopReturn } from './variants.js';
 

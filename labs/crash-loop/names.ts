@@ -4,8 +4,7 @@
  * the same limit, a queue whose native delayed retry (4.3, type failed) delays a crash's redelivery,
  * and the dead-letter queue all three dead-letter into.
  */
-import type { Names } from '../../src/names.js';
-import type { QueueSpec, Topology } from '../../src/broker/topology.js';
+import type { Names, QueueSpec, Topology } from '../../src/kit/index.js';
 
 /** x-delivery-limit of the three source queues: a message is dead-lettered after LIMIT + 1 deliveries */
 export const LIMIT = 2;

@@ -1,5 +1,5 @@
 /**
- * crash-loop's consumer process (spawned by lab.ts with src/child.ts runChild): it consumes one
+ * crash-loop's consumer process (spawned by lab.ts with src/kit/child/child.ts runChild): it consumes one
  * queue (manual ack, prefetch 1) and the poison pill kills it: on its first delivery it prints what
  * the broker sent (x-delivery-count, x-acquired-count, redelivered) and SIGKILLs itself, so the ack
  * never leaves and the broker sees the connection die with the message unacked.
@@ -10,11 +10,10 @@
  *   --timeout-ms MS    exit 3 when nothing came by then (the parent normally stops it first)
  */
 import { parseArgs } from 'node:util';
-import { childRuntime } from '../../src/child-runtime.js';
-import { deferred } from '../../src/time.js';
+import { childRuntime } from '../../src/kit/child/runtime.js';
+import { deferred, withVariants } from '../../src/kit/index.js';
 import type { CrashLoopNames } from './names.js';
 import type { Fault } from './faults.js';
-import { withVariants } from '../../src/variant.js';
 import { poisonVariants, type PoisonSteps } from './variants.js';
 
 const { values } = parseArgs({

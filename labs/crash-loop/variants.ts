@@ -1,15 +1,19 @@
 /**
- * TEST ONLY: crash-loop's broken variants (declared in faults.ts; MQLAB_FAULT=crash-loop:<variant>, src/fault.ts): the seams that
+ * TEST ONLY: crash-loop's broken variants (declared in faults.ts; MQLAB_FAULT=crash-loop:<variant>, src/lab/fault.ts): the seams that
  * apply them. lab.ts reads as the correct experiment.
  */
-import type { LabContext } from '../../src/lab.js';
+import {
+  type LabContext,
+  type Topology,
+  declareTopology,
+  withoutQueueArgs as without,
+  readCount,
+  type Count,
+  type Delivery,
+  type ChildRuntime,
+  type Variants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
-import type { Topology } from '../../src/broker/topology.js';
-import { declareTopology, withoutQueueArgs as without } from '../../src/broker/topology.js';
-import { readCount, type Count } from '../../src/broker/counts.js';
-import type { Delivery } from '../../src/broker/broker.js';
-import type { ChildRuntime } from '../../src/child-runtime.js';
-import type { Variants } from '../../src/variant.js';
 
 /** the topology a broken variant declares instead of the lab's (declared again over the engine's) */
 export async function declareBroken(

@@ -5,12 +5,9 @@
  * backoff while the delivery is held; when the hold budget is spent the delivery is given back
  * with nack(requeue=true), and the broker redelivers it.
  */
-import { Broker, closeChannel, type Consumer } from '../../src/broker/broker.js';
-import type { Db } from '../../src/db/client.js';
-import { backoffMs } from '../../src/broker/reconnect-plan.js';
+import { Broker, closeChannel, type Consumer, type Db, backoffMs, text } from '../../src/kit/index.js';
 import { BACKOFF, type DbOutageNames } from './names.js';
 import type { OutageSteps } from './variants.js';
-import { text } from '../../src/text.js';
 
 export interface Attempt {
   id: string;

@@ -11,8 +11,8 @@ import {
   useNamespace,
   useServices,
 } from '../../test/helpers.js';
-import { runLabs } from '../../src/runner.js';
-import { planLab } from '../../src/lab.js';
+import { runLabs } from '../../src/engine/runner.js';
+import { planLab } from '../../src/lab/lab.js';
 import { meta } from './meta.js';
 import { openDb } from '../../src/db/client.js';
 

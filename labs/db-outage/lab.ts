@@ -8,14 +8,22 @@
  *   PostgreSQL started again (--down later) → commit → ack; the rest follow
  * account: each id one effect row, none lost, nothing acked before its commit
  */
-import type { Lab, Outage, Stopped } from '../../src/lab.js';
-import { unchanged, withVariants } from '../../src/variant.js';
+import {
+  type Lab,
+  type Outage,
+  type Stopped,
+  unchanged,
+  withVariants,
+  openDb,
+  check,
+  checkAtLeast,
+  skipCheck,
+  summaryLine,
+  deferred,
+} from '../../src/kit/index.js';
 import { variants, type OutageSteps } from './variants.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { openDb } from '../../src/db/client.js';
-import { check, checkAtLeast, skipCheck, summaryLine } from '../../src/report/checks.js';
-import { deferred } from '../../src/time.js';
 import { BACKOFF, HELD, MESSAGES, messageId, names, reset, schema, topology } from './names.js';
 import type { DbOutageOptions } from './options.js';
 import { startConsumer, transact } from './consumer.js';

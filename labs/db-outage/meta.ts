@@ -1,5 +1,5 @@
 /** The db-outage lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/lab.js';
+import { defineLab } from '../../src/kit/index.js';
 import { options } from './options.js';
 import { faults } from './faults.js';
 import { checkpoints } from './checkpoints.js';

@@ -1,7 +1,5 @@
 /** The db-outage lab's names (one quorum queue, two tables), topology, schema, reset and constants. */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
-import type { Backoff } from '../../src/broker/reconnect-plan.js';
+import type { Names, Topology, Backoff } from '../../src/kit/index.js';
 
 export const MESSAGES = 5;
 /** the message whose transaction is open when PostgreSQL stops (1-based) */

@@ -1,5 +1,5 @@
 /** The db-outage lab's options: how long PostgreSQL stays down, how long the consumer holds a delivery. */
-import { duration, type OptionSpecs } from '../../src/options.js';
+import { duration, type OptionSpecs } from '../../src/kit/index.js';
 
 export interface DbOutageOptions {
   /** how long PostgreSQL stays stopped (before it is started again) */

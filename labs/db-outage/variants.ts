@@ -1,13 +1,11 @@
 /**
  * TEST ONLY: where the db-outage lab's broken variants (declared in faults.ts;
- * MQLAB_FAULT=db-outage:<name>, src/fault.ts) replace a step of the experiment (`OutageSteps`: lab.ts,
+ * MQLAB_FAULT=db-outage:<name>, src/lab/fault.ts) replace a step of the experiment (`OutageSteps`: lab.ts,
  * consumer.ts). Those files read as the correct experiment.
  */
-import type { Outage, Stopped } from '../../src/lab.js';
-import type { Variants } from '../../src/variant.js';
+import type { Outage, Stopped, Variants, Db } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { DbOutageNames } from './names.js';
-import type { Db } from '../../src/db/client.js';
 
 /** how the consumer settles one delivery: ack after its commit, or give it back (nack with requeue) */
 export interface Settle {

@@ -4,16 +4,22 @@
  * message, and x-death `count` growing when the same message dies again on the same (queue, reason).
  * Topology: ./topology.ts. All paths run at once, so the run waits only for the longest TTL (150 ms).
  */
-import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type NoOptions,
+  closeChannel,
+  type Delivery,
+  check,
+  checkAtLeast,
+  deathCount,
+  deferred,
+  LabError,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { closeChannel, type Delivery } from '../../src/broker/broker.js';
-import { check, checkAtLeast } from '../../src/report/checks.js';
-import { deathCount } from '../../src/broker/xdeath.js';
-import { deferred } from '../../src/time.js';
-import { LabError } from '../../src/errors.js';
 import { names, topology, TWICE_AGAIN } from './names.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type ReasonSteps, type Settle } from './variants.js';
 import {
   classifyDeadLetter,

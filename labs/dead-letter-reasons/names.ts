@@ -13,8 +13,7 @@
  * dlr.dead (topic) ─► dlr.<path>.dlq by key, and ─► dlr.dead.watch by '#': the lab's push consumer
  * watches that copy, so the DLQs keep their letters untouched for inspection.
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 import { DELIVERY_LIMIT, MAX_LENGTH, QUEUE_TTL_MS, RETRY_TTL_MS, SINGLE_PATHS, type PathName } from './reasons.js';
 
 /** the key the twice path's retry queue sends the message back with; its second death routes by it */

@@ -8,9 +8,7 @@
  * - a quorum queue past x-delivery-limit dead-letters with reason `delivery_limit` on 3.10.8 too;
  * - x-last-death-{reason,queue,exchange} exist from 3.13 (message containers) on; 3.10 has none.
  */
-import { capabilities } from '../../src/broker/capabilities.js';
-import { deadLetterHistory, firstDeath } from '../../src/broker/xdeath.js';
-import { text } from '../../src/text.js';
+import { capabilities, deadLetterHistory, firstDeath, text } from '../../src/kit/index.js';
 
 export const QUEUE_TTL_MS = 100;
 export const MESSAGE_TTL_MS = 150;

@@ -1,10 +1,9 @@
 /**
  * TEST ONLY: where dead-letter-reasons' broken variants (declared in faults.ts;
- * MQLAB_FAULT=dead-letter-reasons:<name>, src/fault.ts) replace a step of the producer or the
+ * MQLAB_FAULT=dead-letter-reasons:<name>, src/lab/fault.ts) replace a step of the producer or the
  * consumers lab.ts runs (`ReasonSteps`). lab.ts reads as the correct experiment.
  */
-import type { Broker, Delivery } from '../../src/broker/broker.js';
-import type { Variants } from '../../src/variant.js';
+import type { Broker, Delivery, Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { names } from './names.js';
 import { TWICE_AGAIN } from './names.js';

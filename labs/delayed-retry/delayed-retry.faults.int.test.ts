@@ -9,7 +9,7 @@ import { describeFaults, type FaultCase } from '../../test/faults.js';
 import { useNamespace, mqlab } from '../../test/helpers.js';
 import { atLeast } from '../../src/broker/capabilities.js';
 import { Broker } from '../../src/broker/broker.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/core/config.js';
 import { meta } from './meta.js';
 import { faultLine } from '../../src/report/text.js';
 

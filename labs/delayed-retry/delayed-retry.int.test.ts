@@ -4,7 +4,7 @@ import { mqlab, passLines, runLabJson, useNamespace } from '../../test/helpers.j
 import { atLeast } from '../../src/broker/capabilities.js';
 import { Broker } from '../../src/broker/broker.js';
 import { Management } from '../../src/broker/management.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/core/config.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 

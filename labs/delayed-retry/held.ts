@@ -6,9 +6,7 @@
  * and a third refused), so with the held message counted: second accepted, third refused; were it not
  * counted, both would be accepted.
  */
-import type { LabContext } from '../../src/lab.js';
-import { LabError } from '../../src/errors.js';
-import { deferred } from '../../src/time.js';
+import { type LabContext, LabError, deferred } from '../../src/kit/index.js';
 
 export interface Held {
   /** the statistics sample taken during the hold, before anything else was published */

@@ -3,19 +3,29 @@
  * to the TTL ladder that does the same schedule by hand. Older brokers: SKIP (capability
  * nativeDelayedRetry, derived from the broker version in src/broker/capabilities.ts).
  */
-import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type NoOptions,
+  declareTopology,
+  purgeTopology,
+  type QueueSpec,
+  type Topology,
+  check,
+  checkAtLeast,
+  checkAtMost,
+  javaList,
+  gapsMs,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { declareTopology, purgeTopology, type QueueSpec, type Topology } from '../../src/broker/topology.js';
-import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { gapsMs } from '../../src/time.js';
 import { HOLD_MS, SPEC, expectedDelays, judgeGaps, ladderTiers } from './delays.js';
 import { ladderTopology, names, nativeTopology } from './names.js';
 import { ladderReturns, nativeReturns } from './returns.js';
 import { holdOne } from './held.js';
 import { breakRules, nativeVariants, withFaultRoutes, type NativeSteps } from './variants.js';
-import { withVariants } from '../../src/variant.js';
 import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS, runRules } from './rules.js';
 
 /**

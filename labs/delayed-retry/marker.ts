@@ -12,9 +12,7 @@
  * A held message must also come back no sooner than `min` after it was last delivered (the broker
  * is never early): held but back sooner, with the marker first, is 'requeued' (at the queue's back).
  */
-import type { LabContext } from '../../src/lab.js';
-import { closeChannel } from '../../src/broker/broker.js';
-import { deferred } from '../../src/time.js';
+import { type LabContext, closeChannel, deferred } from '../../src/kit/index.js';
 
 export type Action = 'reject' | 'nack';
 export type Verdict = 'delayed' | 'immediate' | 'requeued';

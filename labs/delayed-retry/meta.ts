@@ -1,5 +1,5 @@
 /** The delayed-retry lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/lab.js';
+import { defineLab } from '../../src/kit/index.js';
 import { HOLD_MS } from './delays.js';
 import { faults } from './faults.js';
 import { checkpoints } from './checkpoints.js';

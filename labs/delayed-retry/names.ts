@@ -3,8 +3,7 @@
  * the native one (one quorum queue per demonstration, delayed retry in its arguments) and the
  * TTL ladder that does the same schedule by hand (a work queue, an exchange, one delay queue per tier).
  */
-import type { Names } from '../../src/names.js';
-import type { QueueSpec, Topology } from '../../src/broker/topology.js';
+import type { Names, QueueSpec, Topology } from '../../src/kit/index.js';
 import { ladderTiers, type RetrySpec } from './delays.js';
 
 export function names(n: Names) {

@@ -3,9 +3,7 @@
  * basic.nack(requeue) on a native delayed-retry queue, or by hand through the TTL ladder.
  * Each delivery's time (this process's clock, when the broker handed it over) and headers are kept.
  */
-import type { LabContext } from '../../src/lab.js';
-import { closeChannel, type Delivery } from '../../src/broker/broker.js';
-import { deferred } from '../../src/time.js';
+import { type LabContext, closeChannel, type Delivery, deferred } from '../../src/kit/index.js';
 import type { ReturnKind } from './delays.js';
 
 export interface Deliveries {

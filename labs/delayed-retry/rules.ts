@@ -16,9 +16,7 @@
  * Delayed or not is the broker's order, not a time (marker.ts); only how long a delayed return
  * waited (lowerMinWins: 1000 or 3000 ms) is read from timestamps, with the margin the two minima give.
  */
-import type { LabContext } from '../../src/lab.js';
-import type { QueueSpec, PolicySpec } from '../../src/broker/topology.js';
-import { EnvError } from '../../src/errors.js';
+import { type LabContext, type QueueSpec, type PolicySpec, EnvError } from '../../src/kit/index.js';
 import type { RetryNames } from './names.js';
 import { judgeReturns, returnedTogether, type Action, type Judged } from './marker.js';
 

@@ -7,17 +7,17 @@
  *                        the first retry comes back at once, beside the copy that waits in tier 1
  * Each route is removed when the run ends, so the next run sees the lab's own topology.
  */
-import type { LabContext } from '../../src/lab.js';
-import type { Fault } from './faults.js';
-import type { RetryNames } from './names.js';
 import {
+  type LabContext,
   withoutQueueArgs as withoutArgs,
   type PolicySpec,
   type QueueSpec,
   type Topology,
-} from '../../src/broker/topology.js';
-import type { Variants } from '../../src/variant.js';
-import { closeChannel } from '../../src/broker/broker.js';
+  type Variants,
+  closeChannel,
+} from '../../src/kit/index.js';
+import type { Fault } from './faults.js';
+import type { RetryNames } from './names.js';
 import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS } from './rules.js';
 
 /** the native design's queues and how its consumers return a message (lab.ts) */

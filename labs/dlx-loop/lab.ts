@@ -3,17 +3,26 @@
  *
  * The queues and routes are drawn in names.ts.
  */
-import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type NoOptions,
+  type Delivery,
+  check,
+  checkAtLeast,
+  javaList,
+  deadLetterHistory,
+  deathCount,
+  vhostDeadLetterLoops,
+  deferred,
+  gapsMs,
+  settledOrIdle,
+  LabError,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import type { Delivery } from '../../src/broker/broker.js';
-import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
-import { deadLetterHistory, deathCount } from '../../src/broker/xdeath.js';
-import { vhostDeadLetterLoops } from '../../src/broker/dlx-graph.js';
-import { deferred, gapsMs, settledOrIdle } from '../../src/time.js';
-import { LabError } from '../../src/errors.js';
 import { names, RETRY_TTL_MS, topology } from './names.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, withFaultRoutes, type LoopSteps } from './variants.js';
 
 const RETURNS = 3; // how many times the broken loop may bring the message back before the lab stops it

@@ -6,8 +6,7 @@
  *                 ▲                                        └──rk.archive──► dlxloop.fixed.archive
  *                 └──────────── TTL expired (default exchange) ◄──────────────┘
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 export const RETRY_TTL_MS = 200;
 

@@ -1,15 +1,13 @@
 /**
  * TEST ONLY: where dlx-loop's broken variants (declared in faults.ts; MQLAB_FAULT=dlx-loop:<fault>,
- * src/fault.ts) apply: a replaced step of the consumers (`LoopSteps`, below), or a changed route
+ * src/lab/fault.ts) apply: a replaced step of the consumers (`LoopSteps`, below), or a changed route
  * (`withFaultRoutes`):
  *   no-loop-binding     the broken queue's dead-letter route is unbound: a rejected message is dropped
  *   fixed-loop-binding  the fixed queue's dead-letter route also leads straight back to it
  * Each route is put back when the run ends, so the next run sees the lab's own topology.
  */
-import type { LabContext } from '../../src/lab.js';
+import { type LabContext, closeChannel, type Delivery, type Variants } from '../../src/kit/index.js';
 import type { names } from './names.js';
-import { closeChannel, type Delivery } from '../../src/broker/broker.js';
-import type { Variants } from '../../src/variant.js';
 import type { Fault } from './faults.js';
 
 /** the steps of the two consumers a broken variant may replace */

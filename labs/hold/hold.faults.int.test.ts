@@ -1,5 +1,5 @@
 /**
- * hold, broken on purpose (MQLAB_FAULT, src/fault.ts): each check is shown failing when the
+ * hold, broken on purpose (MQLAB_FAULT, src/lab/fault.ts): each check is shown failing when the
  * experiment it observes goes wrong. The recover timeout is short: in these runs nothing recovers.
  */
 import { describeFaults } from '../../test/faults.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { namespaced } from '../../src/names.js';
-import { UsageError } from '../../src/errors.js';
-import { heldLetters, policyLine, statsLine } from '../../src/broker/dead-letter.js';
+import { namespaced } from '../../src/core/names.js';
+import { UsageError } from '../../src/core/errors.js';
+import { heldLetters, policyLine, statsLine } from '../../src/kit/dead-letter.js';
 import { republishEvidence } from './verdicts.js';
 import { holdPolicy, names } from './names.js';
-import { labOptions } from '../../src/lab.js';
+import { labOptions } from '../../src/lab/lab.js';
 import { meta } from './meta.js';
 
 /** x-death as amqplib decodes it from a message the broker dead-lettered from the source */

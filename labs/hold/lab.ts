@@ -4,16 +4,23 @@
  * (the queues, the route and the policy are in names.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Lab, LabContext } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type Delivery,
+  type QueueStats,
+  TimedOut,
+  check,
+  deferred,
+  ticking,
+  heldLetters,
+  policyLine,
+  statsLine,
+  withVariants,
+  text,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import type { Delivery } from '../../src/broker/broker.js';
-import type { QueueStats } from '../../src/broker/management.js';
-import { TimedOut } from '../../src/errors.js';
-import { check } from '../../src/report/checks.js';
-import { deferred } from '../../src/time.js';
-import { ticking } from '../../src/progress.js';
-import { heldLetters, policyLine, statsLine } from '../../src/broker/dead-letter.js';
 import { BODY, EVENT_ID, ROUTING_KEY, RUN_HEADER, holdPolicy, names, topology } from './names.js';
 import { StatsWatch } from './stats-watch.js';
 import {
@@ -28,9 +35,7 @@ import {
   sourceWhileHeld,
 } from './verdicts.js';
 import type { HoldOptions } from './options.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type HoldSteps } from './variants.js';
-import { text } from '../../src/text.js';
 
 /** the window in which the unbound target must stay empty */
 const WINDOW_MS = 2000;

@@ -9,10 +9,13 @@
  *                  me12.retry.hold.dlx (direct) ── failed ──▶ me12.retry.hold.target
  *                  (binding removed for the window, then restored)
  */
-import type { Names } from '../../src/names.js';
-import type { Capabilities } from '../../src/broker/capabilities.js';
-import type { PolicySpec, Topology } from '../../src/broker/topology.js';
-import { deadLetterPolicy } from '../../src/broker/dead-letter.js';
+import {
+  type Names,
+  type Capabilities,
+  type PolicySpec,
+  type Topology,
+  deadLetterPolicy,
+} from '../../src/kit/index.js';
 
 /** the one letter of a run: its message id and body */
 export const EVENT_ID = 'held-event';

@@ -9,7 +9,7 @@
  * One reading at a time, each sent after the previous answer: a later reading never shows an older
  * tick than an earlier one (verdicts.ts relies on it).
  */
-import type { Management, QueueStats } from '../../src/broker/management.js';
+import type { Management, QueueStats } from '../../src/kit/index.js';
 
 /** between readings while nobody waits for one */
 const EVERY_MS = 250;

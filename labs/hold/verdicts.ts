@@ -8,10 +8,17 @@
  * broker itself proved the hold (this run's letter reached the target, dead-lettered from the source
  * by the broker) while the counters still showed an older state.
  */
-import { check, skipCheck, type Check } from '../../src/report/checks.js';
-import type { QueueStats } from '../../src/broker/management.js';
-import { heldLetters, statsLine } from '../../src/broker/dead-letter.js';
-import { deadLetterHistory, firstDeath, type DeathEntry } from '../../src/broker/xdeath.js';
+import {
+  check,
+  skipCheck,
+  type Check,
+  type QueueStats,
+  heldLetters,
+  statsLine,
+  deadLetterHistory,
+  firstDeath,
+  type DeathEntry,
+} from '../../src/kit/index.js';
 import type { Sample } from './stats-watch.js';
 
 export const HELD_LINE = 'messages=1 ready=0 unacked=0';

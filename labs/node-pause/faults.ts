@@ -1,9 +1,9 @@
 /**
- * TEST ONLY: the node-pause lab's broken variants (MQLAB_FAULT=node-pause:<name>, src/fault.ts): what each
+ * TEST ONLY: the node-pause lab's broken variants (MQLAB_FAULT=node-pause:<name>, src/lab/fault.ts): what each
  * breaks and the checks that must print FAIL in a run of it. Data only: meta.ts imports it; variants.ts
  * says which step of the experiment each replaces.
  */
-import { defineFaults } from '../../src/lab.js';
+import { defineFaults } from '../../src/kit/index.js';
 
 export const faults = defineFaults({
   'pause-follower': {

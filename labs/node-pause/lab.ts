@@ -2,17 +2,19 @@
  * node-pause — the quorum queue's leader's node is frozen (SIGSTOP of its Erlang VM: sockets open,
  * nothing answered) while two producers publish with confirms, one through that node and one through
  * a majority node; held past the failure detector, then resumed (SIGCONT). The run's history
- * (src/history.ts) and the majority's view decide the checks (names.ts: the topology).
+ * (src/kit/cluster/history.ts) and the majority's view decide the checks (names.ts: the topology).
  */
-import type { Lab } from '../../src/lab.js';
+import { type Lab, summaryLine, withVariants, NET_TICKTIME_S } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { summaryLine } from '../../src/report/checks.js';
-import { withVariants } from '../../src/variant.js';
-import { analyse, firstConfirmAfter, firstOutcomes, outcomes } from '../../src/history.js';
-import { openLeaderStream } from '../../src/broker/leader-stream.js';
-import { ownCluster } from '../../src/services/cluster.js';
-import { NET_TICKTIME_S } from '../../src/defaults.js';
+import {
+  analyse,
+  firstConfirmAfter,
+  firstOutcomes,
+  outcomes,
+  openLeaderStream,
+  ownCluster,
+} from '../../src/kit/cluster/index.js';
 import { CLUSTER_NODES, names, queueArguments } from './names.js';
 import { variants, type PauseSteps } from './variants.js';
 import { verdicts, type Observed } from './verdicts.js';

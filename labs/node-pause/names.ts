@@ -10,7 +10,7 @@
  * (x-queue-leader-locator client-local), never node 1, which the engine's connection and the
  * management API use.
  */
-import type { Names } from '../../src/names.js';
+import type { Names } from '../../src/kit/index.js';
 
 export const CLUSTER_NODES = 3;
 

@@ -1,10 +1,6 @@
 /** The node-pause lab's options: the typed object its code gets, and the flags it is parsed from. */
-import { duration, type OptionSpecs } from '../../src/options.js';
-import {
-  electionBoundOption,
-  streamProducerOptions,
-  type StreamProducerOptions,
-} from '../../src/broker/stream-options.js';
+import { duration, type OptionSpecs } from '../../src/kit/index.js';
+import { electionBoundOption, streamProducerOptions, type StreamProducerOptions } from '../../src/kit/cluster/index.js';
 
 export interface NodePauseOptions extends StreamProducerOptions {
   /** the producers run this long before the pause, and this long after the resume */

@@ -7,13 +7,21 @@
  * re-reads the order and closes it only with UPDATE … WHERE status = 'CREATED' AND deadline <= now().
  * A sweeper closes what the pending-task table still shows as due (the check whose message was lost).
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type Delivery,
+  LabError,
+  check,
+  checkAtLeast,
+  checkAtMost,
+  javaList,
+  deferred,
+  watchStalls,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import type { Delivery } from '../../src/broker/broker.js';
-import { LabError } from '../../src/errors.js';
-import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
-import { deferred, watchStalls } from '../../src/time.js';
 import { names, reset, schema, topology, type OrderNames } from './names.js';
 import {
   closeIfDue,
@@ -30,7 +38,6 @@ import {
 import { CHECK_DELIVERIES, NEVER_PAID, ORDERS, PAID, SWEPT, checkId } from './scenario.js';
 import { observe, withStatus } from './observe.js';
 import type { OrderTimeoutOptions } from './options.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type TimeoutSteps } from './variants.js';
 
 export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {

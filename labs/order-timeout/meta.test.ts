@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { labOptions } from '../../src/lab.js';
+import { UsageError } from '../../src/core/errors.js';
+import { labOptions } from '../../src/lab/lab.js';
 import { meta } from './meta.js';
 import { DELAY_MS } from './options.js';
 import { CHECK_DELIVERIES, NEVER_PAID, ORDERS, PAID, SWEPT } from './scenario.js';

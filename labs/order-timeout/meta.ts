@@ -1,5 +1,5 @@
 /** The order-timeout lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/lab.js';
+import { defineLab } from '../../src/kit/index.js';
 import { DELAY_MS, options } from './options.js';
 import { faults } from './faults.js';
 import { checkpoints } from './checkpoints.js';

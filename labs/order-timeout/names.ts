@@ -6,8 +6,7 @@
  *                                                        ▼
  *                                                   me12.order.check ──► consumer (re-reads the order)
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 export function names(n: Names) {
   return {

@@ -5,8 +5,7 @@
 import type { Sql } from 'postgres';
 import type { OrderNames } from './names.js';
 import { ORDERS } from './scenario.js';
-import { must } from '../../src/must.js';
-import { coveredMs } from '../../src/time.js';
+import { must, coveredMs } from '../../src/kit/index.js';
 
 export interface Observed {
   status: Record<string, string>;
@@ -74,7 +73,7 @@ export function latestCheckClose(
   return worst ?? { ms: 0, busyMs: 0 };
 }
 
-/** `stalls`: the spans the consumer's process ran no timer (src/time.ts watchStalls) */
+/** `stalls`: the spans the consumer's process ran no timer (src/core/time.ts watchStalls) */
 export async function observe(
   db: Sql,
   name: OrderNames,

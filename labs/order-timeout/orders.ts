@@ -5,7 +5,7 @@
  */
 import type { Sql } from 'postgres';
 import type { OrderNames } from './names.js';
-import { must } from '../../src/must.js';
+import { must } from '../../src/kit/index.js';
 
 export interface Guards {
   status: boolean;

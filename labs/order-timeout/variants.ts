@@ -1,9 +1,9 @@
 /**
  * TEST ONLY: where order-timeout's broken variants (declared in faults.ts;
- * MQLAB_FAULT=order-timeout:<name>, src/fault.ts) replace a step of the experiment lab.ts runs
+ * MQLAB_FAULT=order-timeout:<name>, src/lab/fault.ts) replace a step of the experiment lab.ts runs
  * (`TimeoutSteps`). lab.ts reads as the correct experiment.
  */
-import type { Variants } from '../../src/variant.js';
+import type { Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Guards } from './orders.js';
 

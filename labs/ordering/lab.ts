@@ -5,16 +5,22 @@
  *
  * The queues and routes are drawn in names.ts.
  */
-import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type NoOptions,
+  type Delivery,
+  check,
+  checkAtLeast,
+  javaList,
+  deferred,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import type { Delivery } from '../../src/broker/broker.js';
-import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
-import { deferred } from '../../src/time.js';
 import { applyLastWriteWins, applyVersioned, type OrderEvent } from './store.js';
 import { AGGREGATE, TTL_MS, names, reset, schema, topology } from './names.js';
 import { lastWriteWins, lostEvents, type Outcome } from './versions.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type OrderingSteps } from './variants.js';
 
 const V1: OrderEvent = { eventId: `${AGGREGATE}-v1`, aggregateId: AGGREGATE, version: 1, status: 'placed' };

@@ -7,8 +7,7 @@
  *                                   └── TTL 300 ms ── ordering.delay
  *                                         v1 attempt 2: stored v2 is newer → ordering_stale (1 < 2) → ack
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 export const TTL_MS = 300;
 /** the one aggregate the lab writes: reset deletes its rows only */

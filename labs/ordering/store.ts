@@ -4,7 +4,7 @@
  */
 import type { TransactionSql } from 'postgres';
 import type { Tables } from './names.js';
-import { LabError } from '../../src/errors.js';
+import { LabError } from '../../src/kit/index.js';
 import { outcomeOf, type Outcome } from './versions.js';
 
 export interface OrderEvent {

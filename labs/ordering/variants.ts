@@ -1,10 +1,9 @@
 /**
  * TEST ONLY: where the ordering lab's broken variants (declared in faults.ts;
- * MQLAB_FAULT=ordering:<name>, src/fault.ts) replace a step of the consumer lab.ts runs
+ * MQLAB_FAULT=ordering:<name>, src/lab/fault.ts) replace a step of the consumer lab.ts runs
  * (`OrderingSteps`). lab.ts reads as the correct experiment.
  */
-import type { LabContext } from '../../src/lab.js';
-import type { Variants } from '../../src/variant.js';
+import type { LabContext, Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { names } from './names.js';
 import type { OrderEvent, WriteRules } from './store.js';

@@ -2,8 +2,7 @@
  * The business side: an order row and its outbox row in ONE transaction. Nothing is published here —
  * the relay publishes what committed. An order whose transaction fails leaves neither row.
  */
-import type { LabContext } from '../../src/lab.js';
-import { LabError } from '../../src/errors.js';
+import { type LabContext, LabError } from '../../src/kit/index.js';
 import { ORDERS, eventIdOf, type OutboxNames } from './names.js';
 import type { Fault } from './faults.js';
 import type { OutboxSteps } from './variants.js';

@@ -4,12 +4,10 @@
  *
  * Test only (MQLAB_FAULT=outbox:no-dedupe): the consumer writes the effect without the claim.
  */
-import type { LabContext } from '../../src/lab.js';
+import { type LabContext, deferred, text } from '../../src/kit/index.js';
 import type { OutboxNames } from './names.js';
-import { deferred } from '../../src/time.js';
 import type { Fault } from './faults.js';
 import type { OutboxSteps } from './variants.js';
-import { text } from '../../src/text.js';
 
 export interface Consumed {
   eventId: string;

@@ -9,15 +9,21 @@
  *   relay-run2 (process): the row left unsent is published again, then marked
  *   me12.outbox.orders ──▶ consumer: tx { claim event id in outbox_processed; effect row } → ack
  */
-import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type NoOptions,
+  startAhead,
+  check,
+  checkAtLeast,
+  summaryLine,
+  must,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { startAhead } from '../../src/child.js';
-import { check, checkAtLeast, summaryLine } from '../../src/report/checks.js';
-import { must } from '../../src/must.js';
 import { consumeAll } from './consumer.js';
 import { placeOrders } from './business.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type OutboxSteps } from './variants.js';
 import { ORDERS, names, reset, schema, topology, type OutboxNames } from './names.js';
 

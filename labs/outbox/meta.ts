@@ -1,5 +1,5 @@
 /** outbox's metadata: cheap to import (the CLI lists and describes labs from it); its code loads when it runs. */
-import { defineLab } from '../../src/lab.js';
+import { defineLab } from '../../src/kit/index.js';
 import { faults } from './faults.js';
 import { checkpoints } from './checkpoints.js';
 

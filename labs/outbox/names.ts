@@ -1,6 +1,5 @@
 /** Every name the outbox lab touches, its topology, schema and reset SQL. */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 export function names(n: Names) {
   return {

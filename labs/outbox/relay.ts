@@ -9,10 +9,10 @@
  * is received (the bench draws one token per copy). Nothing decides on it.
  */
 import { parseArgs } from 'node:util';
-import { childRuntime } from '../../src/child-runtime.js';
+import { childRuntime } from '../../src/kit/child/runtime.js';
 import type { OutboxNames } from './names.js';
 import type { Fault } from './faults.js';
-import { withVariants } from '../../src/variant.js';
+import { withVariants } from '../../src/kit/index.js';
 import { relayVariants, type RelaySteps } from './variants.js';
 
 const { values } = parseArgs({ options: { 'crash-after-confirm': { type: 'string', default: '0' } } });

@@ -2,20 +2,22 @@
  * partition — the quorum queue's leader's node is cut off from the other two (Erlang distribution
  * dropped both ways, src/services/link-cut.ts) while two producers publish with confirms, one through
  * that node and one through a majority node; held past the nodes' failure detector, then healed.
- * The run's history (src/history.ts) and the nodes' own views decide the checks (names.ts: topology).
+ * The run's history (src/kit/cluster/history.ts) and the nodes' own views decide the checks (names.ts: topology).
  */
-import type { Lab } from '../../src/lab.js';
+import { type Lab, EnvError, summaryLine, withVariants, NET_TICKTIME_S } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { EnvError } from '../../src/errors.js';
-import { summaryLine } from '../../src/report/checks.js';
-import { withVariants } from '../../src/variant.js';
-import { analyse, firstConfirmAfter, outcomes } from '../../src/history.js';
-import { openLeaderStream } from '../../src/broker/leader-stream.js';
-import { ownCluster } from '../../src/services/cluster.js';
-import { viewOf } from '../../src/services/cluster-watch.js';
-import { cutLinks, linkCutRefusal, type LinkCut } from '../../src/services/link-cut.js';
-import { NET_TICKTIME_S } from '../../src/defaults.js';
+import {
+  analyse,
+  firstConfirmAfter,
+  outcomes,
+  openLeaderStream,
+  ownCluster,
+  viewOf,
+  cutLinks,
+  linkCutRefusal,
+  type LinkCut,
+} from '../../src/kit/cluster/index.js';
 import { CLUSTER_NODES, names, queueArguments } from './names.js';
 import { variants, type PartitionSteps } from './variants.js';
 import { verdicts, type Observed } from './verdicts.js';

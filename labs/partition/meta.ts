@@ -1,7 +1,5 @@
 /** The partition lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/lab.js';
-import { UsageError } from '../../src/errors.js';
-import { NET_TICKTIME_S } from '../../src/defaults.js';
+import { defineLab, UsageError, NET_TICKTIME_S } from '../../src/kit/index.js';
 import { options } from './options.js';
 import { CLUSTER_NODES } from './names.js';
 import { faults } from './faults.js';

@@ -11,7 +11,7 @@
  * off (x-queue-leader-locator client-local), never node 1, which the engine's connection and the
  * management API use (they stay on the majority side).
  */
-import type { Names } from '../../src/names.js';
+import type { Names } from '../../src/kit/index.js';
 
 export const CLUSTER_NODES = 3;
 

@@ -1,10 +1,6 @@
 /** The partition lab's options: the typed object its code gets, and the flags it is parsed from. */
-import { duration, type OptionSpecs } from '../../src/options.js';
-import {
-  electionBoundOption,
-  streamProducerOptions,
-  type StreamProducerOptions,
-} from '../../src/broker/stream-options.js';
+import { duration, type OptionSpecs } from '../../src/kit/index.js';
+import { electionBoundOption, streamProducerOptions, type StreamProducerOptions } from '../../src/kit/cluster/index.js';
 
 export interface PartitionOptions extends StreamProducerOptions {
   /** the producers run this long before the cut, and this long after the heal */

@@ -1,5 +1,5 @@
 /**
- * partition's broken variants (MQLAB_FAULT, src/fault.ts), each caught by its check, on the cluster (the
+ * partition's broken variants (MQLAB_FAULT, src/lab/fault.ts), each caught by its check, on the cluster (the
  * cluster suite). Shorter streams and a freeze/cut just above the failure detector.
  */
 import { describeFaults } from '../../test/faults.js';

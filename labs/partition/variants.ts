@@ -1,10 +1,10 @@
 /**
  * TEST ONLY: where the partition lab's broken variants (declared in faults.ts; MQLAB_FAULT=partition:<name>,
- * src/fault.ts) replace a step of the experiment lab.ts runs (`PartitionSteps`). lab.ts reads as the
+ * src/lab/fault.ts) replace a step of the experiment lab.ts runs (`PartitionSteps`). lab.ts reads as the
  * correct experiment.
  */
-import type { Variants } from '../../src/variant.js';
-import type { ClusterNode } from '../../src/services/cluster.js';
+import type { Variants } from '../../src/kit/index.js';
+import type { ClusterNode } from '../../src/kit/cluster/index.js';
 import type { Fault } from './faults.js';
 
 /** the steps of the partition experiment a broken variant may replace */

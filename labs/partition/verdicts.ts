@@ -1,5 +1,5 @@
 /** The partition checks, from the run's history and what the nodes showed (pure: unit-tested). */
-import { check, checkAtLeast, checkAtMost, type Check } from '../../src/report/checks.js';
+import { check, checkAtLeast, checkAtMost, type Check } from '../../src/kit/index.js';
 import {
   analyse,
   confirmedAfter,
@@ -7,9 +7,9 @@ import {
   historyChecks,
   unconfirmedResentCheck,
   type HistoryEntry,
-} from '../../src/history.js';
-import type { ReplicaStatus } from '../../src/services/cluster.js';
-import { replicaIndex } from '../../src/services/cluster-watch.js';
+  type ReplicaStatus,
+  replicaIndex,
+} from '../../src/kit/cluster/index.js';
 
 export interface Observed {
   history: readonly HistoryEntry[];

@@ -4,12 +4,10 @@
  * transaction that first claims the event id in the dedupe table. deliveryAttempt is counted per copy
  * (eventId + publishAttempt) from the deliveries the broker made, not from a header the producer set.
  */
-import type { LabContext } from '../../src/lab.js';
-import { deferred } from '../../src/time.js';
+import { type LabContext, deferred, text } from '../../src/kit/index.js';
 import type { ConfirmNames } from './names.js';
 import type { Fault } from './faults.js';
 import type { ConfirmSteps } from './variants.js';
-import { text } from '../../src/text.js';
 
 export interface Delivered {
   eventId: string;

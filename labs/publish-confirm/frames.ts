@@ -3,7 +3,7 @@
  * basic.return (with its reply code) and then basic.ack or basic.nack.
  */
 import type { Options } from 'amqplib';
-import { closeChannel, type Broker } from '../../src/broker/broker.js';
+import { closeChannel, type Broker } from '../../src/kit/index.js';
 
 export type Frame = 'return' | 'ack' | 'nack';
 

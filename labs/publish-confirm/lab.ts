@@ -10,15 +10,22 @@
  *        producer-run2 (process): publishAttempt=2, confirmed
  *        consumer: each copy rejected once (requeue), then one transaction: claim event id, write effect; ack
  */
-import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type NoOptions,
+  runChild,
+  startAhead,
+  type Ahead,
+  check,
+  summaryLine,
+  must,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { runChild, startAhead, type Ahead } from '../../src/child.js';
-import { check, summaryLine } from '../../src/report/checks.js';
-import { must } from '../../src/must.js';
 import { consumeEvents, type Delivered } from './consumer.js';
 import { FrameRecorder } from './frames.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type ConfirmSteps } from './variants.js';
 import {
   EVENT_ID,

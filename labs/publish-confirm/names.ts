@@ -1,6 +1,5 @@
 /** Every name the publish-confirm lab touches, its topology as data, its schema and reset SQL. */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 /** (a, b): the only binding of the exchange; the unroutable publishes use another key */
 export const ROUTED_KEY = 'orders';

@@ -12,10 +12,10 @@
  */
 import { parseArgs } from 'node:util';
 import type { Socket } from 'node:net';
-import { childRuntime } from '../../src/child-runtime.js';
+import { childRuntime } from '../../src/kit/child/runtime.js';
 import { EVENT_ID, type ConfirmNames } from './names.js';
 import type { Fault } from './faults.js';
-import { withVariants } from '../../src/variant.js';
+import { withVariants } from '../../src/kit/index.js';
 import { producerVariants } from './variants.js';
 
 const { values } = parseArgs({

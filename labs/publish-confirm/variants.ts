@@ -1,10 +1,10 @@
 /**
  * TEST ONLY: where publish-confirm's broken variants (declared in faults.ts;
- * MQLAB_FAULT=publish-confirm:<name>, src/fault.ts) replace a step of the publishers and the
+ * MQLAB_FAULT=publish-confirm:<name>, src/lab/fault.ts) replace a step of the publishers and the
  * consumer: of the lab (`ConfirmSteps`: lab.ts, consumer.ts) or of the producer process
  * (`ProducerSteps`: producer.ts). Those files read as the correct experiment.
  */
-import type { Variants } from '../../src/variant.js';
+import type { Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 
 /** the steps of the lab a broken variant may replace */

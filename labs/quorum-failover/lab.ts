@@ -4,27 +4,33 @@
  * is SIGKILLed mid-stream; the producer resends
  * what was unconfirmed; the consumer's unique key absorbs the duplicates (names.ts: the topology).
  */
-import type { Lab, LabContext } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  ReconnectingConsumer,
+  LabError,
+  summaryLine,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { ReconnectingConsumer } from '../../src/broker/reconnect.js';
-import { LabError } from '../../src/errors.js';
-import { summaryLine } from '../../src/report/checks.js';
-import { clusterRunning } from '../../src/broker/leader-stream.js';
-import { declareReplicated, REPLACED_REPLICA_GONE_MS } from '../../src/services/cluster-watch.js';
 import {
+  clusterRunning,
+  declareReplicated,
+  REPLACED_REPLICA_GONE_MS,
   ownCluster,
   quorumQueue,
   type ClusterNode,
   type OwnCluster,
   type ReplicaStatus,
-} from '../../src/services/cluster.js';
+  analyse,
+  History,
+  historyEvent,
+} from '../../src/kit/cluster/index.js';
 import { CLUSTER_NODES, names, queueArguments, reset, schema } from './names.js';
 import { stream } from './producer.js';
 import { caughtUp, verdicts, type Row } from './verdicts.js';
-import { analyse, History, historyEvent } from '../../src/history.js';
 import type { QuorumFailoverOptions } from './options.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type FailoverSteps } from './variants.js';
 
 type Ctx = LabContext<QuorumFailoverOptions>;

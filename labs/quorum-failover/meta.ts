@@ -1,6 +1,5 @@
 /** The quorum-failover lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/lab.js';
-import { UsageError } from '../../src/errors.js';
+import { defineLab, UsageError } from '../../src/kit/index.js';
 import { options } from './options.js';
 import { CLUSTER_NODES } from './names.js';
 import { faults } from './faults.js';

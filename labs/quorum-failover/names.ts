@@ -9,7 +9,7 @@
  * kill (x-queue-leader-locator client-local), so its leader is never node 1, which the engine's
  * own connection and the management API use.
  */
-import type { Names } from '../../src/names.js';
+import type { Names } from '../../src/kit/index.js';
 
 export const CLUSTER_NODES = 3;
 

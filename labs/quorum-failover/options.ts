@@ -1,5 +1,5 @@
 /** The quorum-failover lab's options: the typed object its code gets, and the flags it is parsed from. */
-import { duration, integer, type OptionSpecs } from '../../src/options.js';
+import { duration, integer, type OptionSpecs } from '../../src/kit/index.js';
 
 export interface QuorumFailoverOptions {
   /** messages in the stream, ids 1…messages in the bodies */

@@ -4,14 +4,17 @@
  * leader's node). On the loss the producer reconnects to a surviving node and resends every id
  * the ledger holds no confirm for (`steps`: lab.ts; a broken variant replaces one, variants.ts, TEST ONLY).
  */
-import type { LabContext } from '../../src/lab.js';
-import { PublishLost, ReconnectingPublisher } from '../../src/broker/reconnect.js';
-import { maskUrl } from '../../src/urls.js';
-import { LabError } from '../../src/errors.js';
-import { settledOrIdle } from '../../src/time.js';
+import {
+  type LabContext,
+  PublishLost,
+  ReconnectingPublisher,
+  maskUrl,
+  LabError,
+  settledOrIdle,
+} from '../../src/kit/index.js';
 import type { QuorumFailoverOptions } from './options.js';
 import type { FailoverSteps } from './variants.js';
-import type { History } from '../../src/history.js';
+import type { History } from '../../src/kit/cluster/index.js';
 
 export interface StreamResult {
   confirmed: Set<number>;

@@ -7,7 +7,7 @@ import { CONFIG, failedChecks, mqlab, useNamespace } from '../../test/helpers.js
 import { Management } from '../../src/broker/management.js';
 import { members, ownCluster, quorumQueue } from '../../src/services/cluster.js';
 import { names } from './names.js';
-import { sleep } from '../../src/time.js';
+import { sleep } from '../../src/core/time.js';
 import { firstLab } from '../../test/report.js';
 
 /** the facts this test reads */

@@ -1,5 +1,5 @@
 /**
- * quorum-failover's broken variants (MQLAB_FAULT, src/fault.ts), each caught by its check, on the
+ * quorum-failover's broken variants (MQLAB_FAULT, src/lab/fault.ts), each caught by its check, on the
  * cluster (the cluster suite). Shorter streams: the kill still comes with a full window unconfirmed.
  */
 import { expect } from 'vitest';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { caughtUp, duplicateIds, verdicts, type Observed } from './verdicts.js';
-import { labOptions } from '../../src/lab.js';
+import { labOptions } from '../../src/lab/lab.js';
 import { meta } from './meta.js';
-import { analyse, History } from '../../src/history.js';
+import { analyse, History } from '../../src/kit/cluster/history.js';
 
 /** a history: ids published and confirmed, some lost with the connection, consumed copies per id */
 function historyOf(o: { confirmed: number[]; lost: number[]; copies: Record<number, number> }) {

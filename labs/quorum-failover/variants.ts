@@ -1,11 +1,10 @@
 /**
  * TEST ONLY: where the quorum-failover lab's broken variants (declared in faults.ts;
- * MQLAB_FAULT=quorum-failover:<name>, src/fault.ts) replace a step of the experiment (`FailoverSteps`:
+ * MQLAB_FAULT=quorum-failover:<name>, src/lab/fault.ts) replace a step of the experiment (`FailoverSteps`:
  * lab.ts, producer.ts). Those files read as the correct experiment.
  */
-import type { ReconnectingPublisher } from '../../src/broker/reconnect.js';
-import type { ClusterNode } from '../../src/services/cluster.js';
-import type { Variants } from '../../src/variant.js';
+import type { ReconnectingPublisher, Variants } from '../../src/kit/index.js';
+import type { ClusterNode } from '../../src/kit/cluster/index.js';
 import type { Fault } from './faults.js';
 
 /** the steps of the experiment a broken variant may replace */

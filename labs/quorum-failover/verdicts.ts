@@ -1,7 +1,6 @@
 /** The quorum-failover checks, from what the run observed and its history (pure: unit-tested). */
-import { check, checkAtMost, type Check } from '../../src/report/checks.js';
-import { historyChecks, type HistoryAnalysis } from '../../src/history.js';
-import type { ReplicaStatus } from '../../src/services/cluster.js';
+import { check, checkAtMost, type Check } from '../../src/kit/index.js';
+import { historyChecks, type HistoryAnalysis, type ReplicaStatus } from '../../src/kit/cluster/index.js';
 
 export interface Row {
   id: number;
@@ -11,7 +10,7 @@ export interface Row {
 
 export interface Observed {
   messages: number;
-  /** the run's history (src/history.ts): publishes, confirms, nacks, losses with the connection, consumed copies */
+  /** the run's history (src/kit/cluster/history.ts): publishes, confirms, nacks, losses with the connection, consumed copies */
   history: HistoryAnalysis;
   leaderBefore: string;
   /** the leader the management API named after the kill (null: none seen) */

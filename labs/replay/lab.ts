@@ -4,16 +4,20 @@
  * (the queues, the audit table and the route are drawn in names.ts).
  */
 import type { ConfirmChannel } from 'amqplib';
-import type { Lab, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type NoOptions,
+  closeChannel,
+  type Delivery,
+  check,
+  deferred,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { closeChannel, type Delivery } from '../../src/broker/broker.js';
-import { check } from '../../src/report/checks.js';
-import { deferred } from '../../src/time.js';
 import { removedAfterConfirm, repairPayload, type ReplayStep } from './repair.js';
 import { messagesLeft } from './queue-left.js';
 import { EVENT_ID, names, reset, schema, topology } from './names.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type ReplaySteps } from './variants.js';
 
 const BROKEN = 'amount=invalid';

@@ -9,8 +9,7 @@
  * me12.retry.replay.work ── receiver (push consumer): id and payload checked →
  *     UPDATE audit SET state='VERIFIED' WHERE state='APPROVED' → ack
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 export const EVENT_ID = 'repair-42';
 

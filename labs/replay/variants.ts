@@ -1,10 +1,9 @@
 /**
  * TEST ONLY: where the replay lab's broken variants (declared in faults.ts; MQLAB_FAULT=replay:<name>,
- * src/fault.ts) replace a step of the replay tool lab.ts runs (`ReplaySteps`). lab.ts reads as the
+ * src/lab/fault.ts) replace a step of the replay tool lab.ts runs (`ReplaySteps`). lab.ts reads as the
  * correct tool.
  */
-import type { Delivery } from '../../src/broker/broker.js';
-import type { Variants } from '../../src/variant.js';
+import type { Delivery, Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 
 /** the steps of the replay tool a broken variant may replace */

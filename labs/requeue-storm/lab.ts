@@ -6,13 +6,11 @@
  * Mode (b) runs first: its failing message comes back from the delay queue (≤ one TTL) while
  * mode (a) runs, and is taken off then, so the run costs the two windows and no extra TTL.
  */
-import type { Lab, LabResult } from '../../src/lab.js';
+import { type Lab, type LabResult, check, checkAtLeast, checkAtMost, gapsMs } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { check, checkAtLeast, checkAtMost } from '../../src/report/checks.js';
 import { runMode, type ModeRun, type Removal } from './mode.js';
 import { latencySummary, percentile, perSecond, ratio, round1 } from './measure.js';
-import { gapsMs } from '../../src/time.js';
 import type { StormOptions } from './options.js';
 import { DELAY_TTL_MS, DELIVERY_LIMIT, names, topology } from './names.js';
 

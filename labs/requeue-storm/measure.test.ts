@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { healthySchedule, latencySummary, percentile, perSecond, ratio } from './measure.js';
-import { gapsMs as gaps } from '../../src/time.js';
+import { gapsMs as gaps } from '../../src/core/time.js';
 
 describe('healthySchedule', () => {
   it('publishes at a fixed rate, every offset inside the window', () => {

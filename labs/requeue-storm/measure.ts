@@ -2,7 +2,7 @@
  * Pure arithmetic of the requeue-storm lab: the healthy publishing schedule, rates, ratios and
  * latency percentiles. No broker, no clock: unit-tested in measure.test.ts.
  */
-import { must } from '../../src/must.js';
+import { must } from '../../src/kit/index.js';
 
 /** offsets (ms from the window start) at which healthy messages are published: a fixed rate, all inside the window */
 export function healthySchedule(windowMs: number, perSec: number): number[] {

@@ -1,6 +1,5 @@
 /** The requeue-storm lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/lab.js';
-import { parseOptions } from '../../src/options.js';
+import { defineLab, parseOptions } from '../../src/kit/index.js';
 import { options } from './options.js';
 import { faults } from './faults.js';
 import { checkpoints } from './checkpoints.js';

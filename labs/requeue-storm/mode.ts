@@ -9,14 +9,18 @@
  * When the window ends the failing message is taken off (acked) at its next delivery: at once in
  * `requeue`, after at most one TTL in `delayed` (`removed` settles then; the caller awaits it).
  */
-import type { LabContext } from '../../src/lab.js';
-import { closeChannel, type Delivery } from '../../src/broker/broker.js';
-import { deathCount } from '../../src/broker/xdeath.js';
-import { deferred, settledOrIdle } from '../../src/time.js';
-import { LabError } from '../../src/errors.js';
+import {
+  type LabContext,
+  closeChannel,
+  type Delivery,
+  deathCount,
+  deferred,
+  settledOrIdle,
+  LabError,
+  withVariants,
+} from '../../src/kit/index.js';
 import { healthySchedule } from './measure.js';
 import type { Fault } from './faults.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type StormSteps } from './variants.js';
 
 export type ModeName = 'requeue' | 'delayed';

@@ -8,8 +8,7 @@
  *                 failing → reject(requeue=false) → me12.storm.delay (TTL 500 ms, DLX '' → me12.storm.work) → …
  *                 healthy → ack
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 export const DELAY_TTL_MS = 500;
 /**

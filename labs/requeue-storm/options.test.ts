@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { labOptions } from '../../src/lab.js';
-import { UsageError } from '../../src/errors.js';
+import { labOptions } from '../../src/lab/lab.js';
+import { UsageError } from '../../src/core/errors.js';
 import { meta } from './meta.js';
 
 describe('requeue-storm options', () => {

@@ -1,5 +1,5 @@
 /** The requeue-storm lab's options: the typed object its code gets, and the flags it is parsed from. */
-import { duration, integer, type OptionSpecs } from '../../src/options.js';
+import { duration, integer, type OptionSpecs } from '../../src/kit/index.js';
 
 export interface StormOptions {
   /** how long each mode runs; at least two delay-queue TTLs so the delayed mode redelivers */

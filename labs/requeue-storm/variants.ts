@@ -1,10 +1,9 @@
 /**
  * TEST ONLY: where requeue-storm's broken variants (declared in faults.ts;
- * MQLAB_FAULT=requeue-storm:<name>, src/fault.ts) replace a step of a mode's consumer
+ * MQLAB_FAULT=requeue-storm:<name>, src/lab/fault.ts) replace a step of a mode's consumer
  * (`StormSteps`, mode.ts). mode.ts reads as the correct consumer.
  */
-import type { Delivery } from '../../src/broker/broker.js';
-import type { Variants } from '../../src/variant.js';
+import type { Delivery, Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import { DELAY_TTL_MS } from './names.js';
 

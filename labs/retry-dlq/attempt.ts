@@ -3,7 +3,7 @@
  * header the client keeps: 1 + the count of the entry (work queue, rejected). x-death[0] is the
  * newest entry, which after a retry hop is the retry queue's `expired` entry — never use it.
  */
-import { deadLetterHistory, deathCount } from '../../src/broker/xdeath.js';
+import { deadLetterHistory, deathCount } from '../../src/kit/index.js';
 
 export function attemptOf(headers: Record<string, unknown> | undefined, workQueue: string): number {
   return 1 + deathCount(headers, workQueue, 'rejected');

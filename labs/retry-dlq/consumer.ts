@@ -7,24 +7,30 @@
  *   business tx commits → ack | business failure, attempt < 3 → reject(requeue=false) → orders.retry
  *   business failure, attempt 3 → confirmed copy to orders.dlq → ack
  *
- * Replay gates (src/replay-gate.ts): after-delivery, then before-ack | before-retry | before-dlq; each is a
+ * Replay gates (src/kit/gates/replay-gate.ts): after-delivery, then before-ack | before-retry | before-dlq; each is a
  * checkpoint of the parent (--step) and holds --gate-ms. After a retry's reject,
  * the lab's own checkpoint in-retry (no `[replay-gate]` line) pauses once the message is seen in the retry queue.
  */
 import { parseArgs } from 'node:util';
 import type { Sql } from 'postgres';
-import { childRuntime } from '../../src/child-runtime.js';
-import type { Delivery } from '../../src/broker/broker.js';
-import { deferred, settledOrIdle, sleep } from '../../src/time.js';
-import { childCheckpoint, pauses, replayGate } from '../../src/replay-gate.js';
+import { childRuntime } from '../../src/kit/child/runtime.js';
+import {
+  type Delivery,
+  deferred,
+  settledOrIdle,
+  sleep,
+  childCheckpoint,
+  pauses,
+  replayGate,
+  deadLetterHistory,
+  withVariants,
+  text,
+} from '../../src/kit/index.js';
 import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
-import { deadLetterHistory } from '../../src/broker/xdeath.js';
 import { fieldsOfDelivery, SERVICE_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
 import type { Fault } from './faults.js';
-import { withVariants } from '../../src/variant.js';
 import { consumerVariants, type ConsumerSteps } from './variants.js';
-import { text } from '../../src/text.js';
 
 const CONSUMER = 'consumer-1';
 const { values } = parseArgs({

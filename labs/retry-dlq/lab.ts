@@ -3,19 +3,14 @@
  * The consumer runs as a separate process, the producer in the lab's; see names.ts for the routing and
  * docs/labs/retry-dlq.md for each output line.
  */
-import type { Lab } from '../../src/lab.js';
+import { type Lab, runChild, keepEvents, check, javaList, must, withVariants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { runChild } from '../../src/child.js';
-import { keepEvents } from '../../src/report/out-files.js';
-import { check, javaList } from '../../src/report/checks.js';
-import { must } from '../../src/must.js';
 import { countStatus, trailOf } from './verdicts.js';
 import { produceOrders } from './producer.js';
 import { HEALTHY, ORDERS, POISON, SERVICE_FIELDS, orderBody, publishProps } from './orders.js';
 import { MAX_ATTEMPTS, TTL_MS, reset, names, schema, topology } from './names.js';
 import type { RetryDlqOptions } from './options.js';
-import { withVariants } from '../../src/variant.js';
 import { labVariants, type LabSteps } from './variants.js';
 
 /**

@@ -10,8 +10,7 @@
  *                              └────────────────────────────────────────┘
  *   consumer, attempt 3 ──confirm──▶ orders.dlq ; then ack on orders.work
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 /** one fixed delay per retry hop (quorum TTL is head-only: one TTL per delay queue) */
 export const TTL_MS = 1000;

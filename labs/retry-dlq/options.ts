@@ -1,6 +1,5 @@
 /** The retry-dlq lab's options: the typed object its code gets, and the flags it is parsed from. */
-import type { OptionSpecs } from '../../src/options.js';
-import { gateOption } from '../../src/gate-option.js';
+import { type OptionSpecs, gateOption } from '../../src/kit/index.js';
 
 export interface RetryDlqOptions {
   /** how long each replay-gate checkpoint holds in the consumer process (0: released at once) */

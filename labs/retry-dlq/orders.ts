@@ -3,9 +3,7 @@
  * puts them on the wire, and how both processes describe them in key=value events (the demo's field order).
  */
 import type { Options } from 'amqplib';
-import type { Delivery } from '../../src/broker/broker.js';
-import { must } from '../../src/must.js';
-import { text } from '../../src/text.js';
+import { type Delivery, must, text } from '../../src/kit/index.js';
 
 export const EVENT_TYPE = 'order.created';
 export const SCHEMA_VERSION = 1;

@@ -5,10 +5,7 @@
  * a nack or a return is recorded as such (the lab's `confirmed` counts only the broker's acks).
  * With --out DIR its events are kept as DIR/producer.out.txt, like a child's output.
  */
-import type { LabContext } from '../../src/lab.js';
-import { LabError } from '../../src/errors.js';
-import type { LabEvent } from '../../src/log/events.js';
-import { keepEvents } from '../../src/report/out-files.js';
+import { type LabContext, LabError, type LabEvent, keepEvents } from '../../src/kit/index.js';
 import { fieldsOfOrder, orderBody, ORDERS, publishProps, SERVICE_FIELDS } from './orders.js';
 import type { Fault } from './faults.js';
 import type { LabSteps } from './variants.js';

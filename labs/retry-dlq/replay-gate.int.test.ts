@@ -1,5 +1,5 @@
 /**
- * retry-dlq's replay gate (src/replay-gate.ts, `[replay-gate]` lines): the consumer process pauses at
+ * retry-dlq's replay gate (src/kit/gates/replay-gate.ts, `[replay-gate]` lines): the consumer process pauses at
  * after-delivery, before-ack, before-retry, before-dlq — each a checkpoint of the parent, so --step
  * really holds the consumer — and the lines have the source demo's form in consumer.out.txt and with -v.
  */
@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mqlab, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
-import { must } from '../../src/must.js';
+import { must } from '../../src/core/must.js';
 
 const NS = useNamespace(import.meta.url).namespace;
 const ID = (n: number | 'P') => `01JMQ00000000000000000000${n}`;
@@ -125,7 +125,7 @@ describe('retry-dlq replay gate', () => {
     expect(pause(12)).toContain('business_rows=2 processed_rows=2');
   }, 180_000);
 
-  it("-v streams the consumer process's lines as they happen (src/child.ts), not when it exits", async () => {
+  it("-v streams the consumer process's lines as they happen (src/kit/child/child.ts), not when it exits", async () => {
     const { child } = startMqlab(['retry-dlq', '--namespace', NS, '-v', '--gate', '200ms']);
     const arrived: { at: number; line: string }[] = [];
     let rest = '';

@@ -1,9 +1,9 @@
 /**
  * TEST ONLY: where retry-dlq's broken variants (declared in faults.ts; MQLAB_FAULT=retry-dlq:<name>,
- * src/fault.ts) replace a step: of the lab (`LabSteps`: lab.ts, producer.ts) or of the consumer
+ * src/lab/fault.ts) replace a step: of the lab (`LabSteps`: lab.ts, producer.ts) or of the consumer
  * process (`ConsumerSteps`: consumer.ts). Those files read as the correct experiment.
  */
-import type { Variants } from '../../src/variant.js';
+import type { Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { ORDERS } from './orders.js';
 

@@ -2,10 +2,8 @@
  * What the lab reads out of its processes' events (pure, unit-tested): how often a status was
  * reported, and the poison message's trail — attempts, the gaps between them, its x-death.
  */
-import type { LabEvent } from '../../src/log/events.js';
+import { type LabEvent, gapsMs, must } from '../../src/kit/index.js';
 import { parseDeathSummary, type DeathSummaryEntry } from './attempt.js';
-import { gapsMs } from '../../src/time.js';
-import { must } from '../../src/must.js';
 
 export function countStatus(events: LabEvent[], source: string, status: string, messageId?: string): number {
   return events.filter(

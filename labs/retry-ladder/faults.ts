@@ -1,8 +1,8 @@
 /**
- * TEST ONLY: the retry-ladder lab's broken variants (MQLAB_FAULT=retry-ladder:<name>, src/fault.ts): what each breaks
+ * TEST ONLY: the retry-ladder lab's broken variants (MQLAB_FAULT=retry-ladder:<name>, src/lab/fault.ts): what each breaks
  * and the checks that must print FAIL in a run of it. Data only: meta.ts imports it.
  */
-import { defineFaults } from '../../src/lab.js';
+import { defineFaults } from '../../src/kit/index.js';
 
 /** one check per delay tier's gap of the exhausted message (the default ladder has nine) */
 export const EXHAUSTED_GAP_CHECKS = [

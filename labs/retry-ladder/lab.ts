@@ -10,20 +10,25 @@
  * Topology drawing: topology.ts and docs/labs/retry-ladder.md.
  */
 import { randomUUID } from 'node:crypto';
-import type { Lab, LabContext } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  closeChannel,
+  type Delivery,
+  deadLetterHistory,
+  deferred,
+  settledOrIdle,
+  must,
+  withVariants,
+  text,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { closeChannel, type Delivery } from '../../src/broker/broker.js';
-import { deadLetterHistory } from '../../src/broker/xdeath.js';
-import { deferred, settledOrIdle } from '../../src/time.js';
 import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff } from './backoff.js';
 import { PARKED_KEY, WORK_KEY, names, reset, schema, tierKey, topology } from './names.js';
 import { ladderChecks, ladderFacts, ladderLine, type Observed } from './verdicts.js';
-import { must } from '../../src/must.js';
 import { EVENTS, callSucceeds, deadlineInMs, isEvent, type EventId, type Trail } from './scenario.js';
-import { withVariants } from '../../src/variant.js';
 import { variants, type LadderSteps } from './variants.js';
-import { text } from '../../src/text.js';
 
 export const lab: Lab<Backoff, Fault, Checkpoint> = {
   topology,

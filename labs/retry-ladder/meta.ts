@@ -1,6 +1,5 @@
 /** The retry-ladder lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/lab.js';
-import { parseOptions } from '../../src/options.js';
+import { defineLab, parseOptions } from '../../src/kit/index.js';
 import { ladderFloorMs } from './backoff.js';
 import { options, validate } from './options.js';
 import { EXHAUSTED_GAP_CHECKS, faults } from './faults.js';

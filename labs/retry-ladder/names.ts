@@ -10,8 +10,7 @@
  *  me12.ladder.delay.400ms ◄─(400ms)─┤                         ─(parked)───► me12.ladder.parking
  *  me12.ladder.delay.800ms ◄─(800ms)─┴─ me12.ladder.retry ◄── consumer: confirmed copy, attempt+1
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 import { tiers, type Backoff } from './backoff.js';
 
 export const WORK_KEY = 'work';

@@ -1,6 +1,5 @@
 /** The retry-ladder lab's options: the typed object its code gets, and the flags it is parsed from. */
-import { UsageError } from '../../src/errors.js';
-import { duration, integer, type OptionSpecs } from '../../src/options.js';
+import { UsageError, duration, integer, type OptionSpecs } from '../../src/kit/index.js';
 import type { Backoff } from './backoff.js';
 
 /** the waits; a bare number is ms, as the old --base-ms, --max-delay-ms and --call-budget-ms took */

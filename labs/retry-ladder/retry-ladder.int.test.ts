@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectLabPasses, mqlab, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
-import { deadLetterHistory } from '../../src/broker/xdeath.js';
+import { deadLetterHistory } from '../../src/kit/xdeath.js';
 
 /** the facts these tests read */
 interface LadderMessage {

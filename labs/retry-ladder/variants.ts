@@ -1,10 +1,9 @@
 /**
  * TEST ONLY: where retry-ladder's broken variants (declared in faults.ts;
- * MQLAB_FAULT=retry-ladder:<name>, src/fault.ts) replace a step of the consumer lab.ts runs
+ * MQLAB_FAULT=retry-ladder:<name>, src/lab/fault.ts) replace a step of the consumer lab.ts runs
  * (`LadderSteps`). lab.ts reads as the correct ladder.
  */
-import type { Broker, Delivery } from '../../src/broker/broker.js';
-import type { Variants } from '../../src/variant.js';
+import type { Broker, Delivery, Variants } from '../../src/kit/index.js';
 import type { Decision } from './backoff.js';
 import type { Fault } from './faults.js';
 import { EXHAUSTED_KEY, WORK_KEY, type names } from './names.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gapsCoverTiers, ladderChecks, placement, type Observed } from './verdicts.js';
-import { gapsMs as gapsOf } from '../../src/time.js';
+import { gapsMs as gapsOf } from '../../src/core/time.js';
 import { evaluate } from '../../src/report/checks.js';
 import type { Trail } from './scenario.js';
 

@@ -3,12 +3,17 @@
  * the tiers' TTLs, where every message ended (business table, DLQ or parking), and from those the
  * summary line and checks (the format is documented in docs/labs/retry-ladder.md).
  */
-import type { Check } from '../../src/report/checks.js';
-import { check, checkAtLeast, checkAtMost, javaList } from '../../src/report/checks.js';
-import type { DeathEntry } from '../../src/broker/xdeath.js';
+import {
+  type Check,
+  check,
+  checkAtLeast,
+  checkAtMost,
+  javaList,
+  type DeathEntry,
+  gapsMs,
+} from '../../src/kit/index.js';
 import type { Backoff } from './backoff.js';
 import { delayAfter } from './backoff.js';
-import { gapsMs } from '../../src/time.js';
 import { EVENTS, RECOVERS_ON, type EventId, type Trail } from './scenario.js';
 
 /** every gap is at least the TTL of the tier the message waited in before that delivery */

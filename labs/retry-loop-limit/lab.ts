@@ -9,13 +9,19 @@
  *
  * Every dead letter of work is kept by the trail queue, every letter that left wait by the expired-trail.
  */
-import type { Lab, LabContext, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type LabContext,
+  type NoOptions,
+  check,
+  summaryLine,
+  closeChannel,
+  type Delivery,
+  type Count,
+  deferred,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import { check, summaryLine } from '../../src/report/checks.js';
-import { closeChannel, type Delivery } from '../../src/broker/broker.js';
-import type { Count } from '../../src/broker/counts.js';
-import { deferred } from '../../src/time.js';
 import { LIMIT, LOOPS, MAX_REQUEUES, WAIT_TTL_MS, names, topology, type LoopNames } from './names.js';
 import { limitedIn, watchTrail, type Trail } from './trails.js';
 import { countReader, declareBroken, waitWorker } from './variants.js';

@@ -7,8 +7,7 @@
  *   work ──reject(false) / delivery_limit──▶ dlx (fanout) ──▶ wait (TTL) ──expired──▶ back (fanout) ──▶ work
  *                                                        └──▶ trail                            └──▶ expired-trail
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 /** x-delivery-limit of the work queue */
 export const LIMIT = 2;

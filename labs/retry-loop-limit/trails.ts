@@ -3,9 +3,7 @@
  * left the wait queue (expired-trail), each acked and kept with its death reason, so the lab can
  * wait for "the delivery_limit copy of message m" or "m left the wait queue after its limit".
  */
-import type { LabContext } from '../../src/lab.js';
-import { closeChannel } from '../../src/broker/broker.js';
-import { deferred } from '../../src/time.js';
+import { type LabContext, closeChannel, deferred } from '../../src/kit/index.js';
 
 interface Death {
   queue?: string;

@@ -1,12 +1,9 @@
 /**
  * TEST ONLY: retry-loop-limit's broken variants (declared in faults.ts; MQLAB_FAULT=retry-loop-limit:<variant>,
- * src/fault.ts): the seams that apply them. lab.ts reads as the correct experiment.
+ * src/lab/fault.ts): the seams that apply them. lab.ts reads as the correct experiment.
  */
-import type { LabContext } from '../../src/lab.js';
+import { type LabContext, declareTopology, closeChannel, readCount, type Count } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
-import { declareTopology } from '../../src/broker/topology.js';
-import { closeChannel } from '../../src/broker/broker.js';
-import { readCount, type Count } from '../../src/broker/counts.js';
 import { WAIT_TTL_MS, names, topology } from './names.js';
 
 export const variants = [

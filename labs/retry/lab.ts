@@ -2,16 +2,23 @@
  * retry — limited delayed retry and poison-message isolation, as the RetryLab program's `retry`
  * mode does it (docs/labs/retry.md; the queues and their routes are drawn in names.ts).
  */
-import type { Lab, NoOptions } from '../../src/lab.js';
+import {
+  type Lab,
+  type NoOptions,
+  type Delivery,
+  check,
+  checkAtLeast,
+  javaList,
+  must,
+  deadLetterHistory,
+  deferred,
+  gapsMs,
+  TimedOut,
+  unchanged,
+  withVariants,
+} from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { Checkpoint } from './checkpoints.js';
-import type { Delivery } from '../../src/broker/broker.js';
-import { check, checkAtLeast, javaList } from '../../src/report/checks.js';
-import { must } from '../../src/must.js';
-import { deadLetterHistory } from '../../src/broker/xdeath.js';
-import { deferred, gapsMs } from '../../src/time.js';
-import { TimedOut } from '../../src/errors.js';
-import { unchanged, withVariants } from '../../src/variant.js';
 import { variants, type RetryPolicy } from './variants.js';
 import { EVENTS, TTL_MS, names, reset, schema, topology } from './names.js';
 

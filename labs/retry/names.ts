@@ -6,8 +6,7 @@
  *                 │    └─ TTL 500 ms → default exchange → back to work → attempt 3 → business row → ack
  *                 └─ poison → reject(requeue=false) → me12.retry.dead/failed → me12.retry.dlq
  */
-import type { Names } from '../../src/names.js';
-import type { Topology } from '../../src/broker/topology.js';
+import type { Names, Topology } from '../../src/kit/index.js';
 
 export const TTL_MS = 500;
 export const EVENTS = ['healthy', 'transient', 'poison'] as const;

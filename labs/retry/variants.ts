@@ -1,10 +1,9 @@
 /**
  * TEST ONLY: where the retry lab's broken variants (declared in faults.ts; MQLAB_FAULT=retry:<name>,
- * src/fault.ts) replace a step of the protocol lab.ts follows (`RetryPolicy`). lab.ts reads as the
+ * src/lab/fault.ts) replace a step of the protocol lab.ts follows (`RetryPolicy`). lab.ts reads as the
  * correct protocol; each entry here is one way to get it wrong.
  */
-import type { Broker, Delivery } from '../../src/broker/broker.js';
-import type { Variants } from '../../src/variant.js';
+import type { Broker, Delivery, Variants } from '../../src/kit/index.js';
 import type { Fault } from './faults.js';
 import type { names } from './names.js';
 

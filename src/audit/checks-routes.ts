@@ -9,7 +9,7 @@ import type { Check } from './finding.js';
 import { graphs } from './graph.js';
 import { SEE } from './labs.js';
 import { setting, versionOf } from './snapshot.js';
-import { text } from '../text.js';
+import { text } from '../core/text.js';
 
 const queue = (name: string) => ({ kind: 'queue' as const, name });
 const keyText = (k: string | null) => (k === null ? "the messages' own routing keys" : `routing key '${k}'`);

@@ -5,9 +5,9 @@
  * matches its name and whose apply-to fits its type.
  */
 import fs from 'node:fs';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import type { AuditQueue, Snapshot } from './snapshot.js';
-import { text } from '../text.js';
+import { text } from '../core/text.js';
 
 type Row = Record<string, unknown>;
 const obj = (v: unknown): Row => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : {});

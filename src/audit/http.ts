@@ -3,10 +3,10 @@
  * failure is one line the user can act on (exit 2): unreachable, credentials refused, a page that is
  * not the API's JSON, a timeout. The password never appears: URLs are printed masked.
  */
-import { EnvError } from '../errors.js';
-import { maskUrl } from '../urls.js';
+import { EnvError } from '../core/errors.js';
+import { maskUrl } from '../core/urls.js';
 import { networkCause } from '../broker/errors.js';
-import { httpRequest, type HttpReply } from '../http-request.js';
+import { httpRequest, type HttpReply } from '../core/http-request.js';
 
 export interface Reader {
   get<T>(path: string): Promise<T>;

@@ -19,7 +19,7 @@
 import type { Reader } from './http.js';
 import { listing, unpaged, type Row } from './listing.js';
 import { underDefaultLimit, type AuditQueue } from './snapshot.js';
-import { text } from '../text.js';
+import { text } from '../core/text.js';
 
 /**
  * With `columns`, RabbitMQ 4.x answers from its detailed statistics (rabbit_mgmt_wm_queues.erl,

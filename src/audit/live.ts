@@ -4,13 +4,13 @@
  * statistics only where a check can use them (live-queues.ts), at most CONCURRENCY requests in
  * flight, progress on stderr.
  */
-import { EnvError } from '../errors.js';
-import { maskUrl } from '../urls.js';
+import { EnvError } from '../core/errors.js';
+import { maskUrl } from '../core/urls.js';
 import { limited, type Reader } from './http.js';
 import { listing, type Row } from './listing.js';
 import { readQueues } from './live-queues.js';
 import { versionOf, type AuditChannel, type AuditConsumer, type Snapshot } from './snapshot.js';
-import { text } from '../text.js';
+import { text } from '../core/text.js';
 
 /** requests in flight at once: enough to hide the latency, few enough not to load a busy broker */
 export const CONCURRENCY = 4;

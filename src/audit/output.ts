@@ -3,7 +3,7 @@
  * and --junit XML (one testcase per check; a finding at or above --fail-on is its failure).
  */
 import os from 'node:os';
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 import { element, XML_DECLARATION } from '../report/xml.js';
 import { atOrAbove, SEVERITIES, type Finding } from './finding.js';
 import type { AuditResult } from './run-audit.js';

@@ -5,9 +5,9 @@
 import amqp from 'amqplib';
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
 import { connectError } from './errors.js';
-import { LabError } from '../errors.js';
-import { lossCause } from '../lost.js';
-import { text } from '../text.js';
+import { LabError } from '../core/errors.js';
+import { lossCause } from '../core/lost.js';
+import { text } from '../core/text.js';
 
 export interface Delivery {
   readonly body: string;

@@ -15,7 +15,7 @@ import type { Channel, GetMessage } from 'amqplib';
 import { randomBytes } from 'node:crypto';
 import { closeChannel, type Broker } from './broker.js';
 import { atLeast, withMeasured, type Capabilities, type DeliveryLimitCounter } from './capabilities.js';
-import type { Names } from '../names.js';
+import type { Names } from '../core/names.js';
 
 export interface ProbeSeen {
   /** x-delivery-count after one nack(requeue=true) (null: absent) */

@@ -6,7 +6,7 @@
  * bindings).
  */
 import type { Management, QueueStats } from './management.js';
-import { text } from '../text.js';
+import { text } from '../core/text.js';
 
 export interface QueueNode {
   name: string;

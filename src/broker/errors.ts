@@ -1,5 +1,5 @@
-import { EnvError, UP_HINT } from '../errors.js';
-import { maskText, maskUrl } from '../urls.js';
+import { EnvError, UP_HINT } from '../core/errors.js';
+import { maskText, maskUrl } from '../core/urls.js';
 
 /** Turn whatever the AMQP client threw while connecting into one line the user can act on. */
 export function connectError(err: unknown, url: string): EnvError {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel } from 'amqplib';
 import { atLeast, capabilities } from './capabilities.js';
-import { deadLetterPolicy } from './dead-letter.js';
+import { deadLetterPolicy } from '../kit/dead-letter.js';
 import { Management } from './management.js';
 import { CONFIG, useNamespace, useServices } from '../../test/helpers.js';
 

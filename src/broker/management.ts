@@ -2,13 +2,13 @@
  * The RabbitMQ management HTTP API, used with the admin account only, for what AMQP cannot do:
  * policies, queue statistics (messages / ready / unacked / policy), bindings and the overview.
  */
-import { EnvError, UP_HINT } from '../errors.js';
-import { maskUrl } from '../urls.js';
+import { EnvError, UP_HINT } from '../core/errors.js';
+import { maskUrl } from '../core/urls.js';
 import { networkCause } from './errors.js';
-import { ServiceLost } from '../lost.js';
+import { ServiceLost } from '../core/lost.js';
 import type { PolicySpec } from './topology.js';
-import { text } from '../text.js';
-import { httpRequest, type HttpReply } from '../http-request.js';
+import { text } from '../core/text.js';
+import { httpRequest, type HttpReply } from '../core/http-request.js';
 
 export interface QueueStats {
   name: string;

@@ -14,7 +14,7 @@
  */
 import type { Broker } from './broker.js';
 import type { Management, QueueStats } from './management.js';
-import { heldOf, type QueueCounts } from '../checkpoint-view.js';
+import { heldOf, type QueueCounts } from '../core/checkpoint-view.js';
 
 /** beyond a default broker's 5 s statistics interval */
 const FRESH_BOUND_MS = 8000;

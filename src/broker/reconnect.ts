@@ -7,9 +7,9 @@
  */
 import amqp from 'amqplib';
 import type { ChannelModel, ConfirmChannel, Options } from 'amqplib';
-import { EnvError, LabError } from '../errors.js';
-import { maskUrl } from '../urls.js';
-import { sleep } from '../time.js';
+import { EnvError, LabError } from '../core/errors.js';
+import { maskUrl } from '../core/urls.js';
+import { sleep } from '../core/time.js';
 import { closeChannel, closeConnection, delivery, type Delivery } from './broker.js';
 import { connectError } from './errors.js';
 import { attemptPlan, ConfirmLedger, DEFAULT_BACKOFF, type Backoff } from './reconnect-plan.js';

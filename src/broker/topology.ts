@@ -3,7 +3,7 @@
  * run starts from known data. A queue whose arguments changed since an earlier run is deleted
  * and declared again (it belongs to the lab), instead of failing with PRECONDITION_FAILED.
  */
-import { sleep } from '../time.js';
+import { sleep } from '../core/time.js';
 import type { ConfirmChannel } from 'amqplib';
 import { closeChannel, type Broker } from './broker.js';
 

@@ -1,11 +1,11 @@
 /** The PostgreSQL client (the `postgres` package), opened and verified once per run. */
 import postgres from 'postgres';
 import type { Sql } from 'postgres';
-import { EnvError, UP_HINT } from '../errors.js';
-import { maskText, maskUrl } from '../urls.js';
+import { EnvError, UP_HINT } from '../core/errors.js';
+import { maskText, maskUrl } from '../core/urls.js';
 import { networkCause } from '../broker/errors.js';
 import { pgCredentials } from './options.js';
-import { isConnectionLoss, lossCause } from '../lost.js';
+import { isConnectionLoss, lossCause } from '../core/lost.js';
 import { backoffMs, type Backoff } from '../broker/reconnect-plan.js';
 
 export type Db = Sql;

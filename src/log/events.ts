@@ -3,8 +3,8 @@
  * [consumer] timestamp=2026-10-07T10:27:14.314Z level=INFO lab=retry messageId=… status=received
  * Recorded for --json; written to stderr as they happen with --verbose.
  */
-import type { CheckpointView } from '../checkpoint-view.js';
-import { text } from '../text.js';
+import type { CheckpointView } from '../core/checkpoint-view.js';
+import { text } from '../core/text.js';
 
 export interface LabEvent {
   source: string;

@@ -1,5 +1,5 @@
 /** stdout and stderr of mqlab pass every string through redactSecrets before it is written. */
-import { redactSecrets } from '../secrets.js';
+import { redactSecrets } from '../core/secrets.js';
 
 export function redactStreams(...streams: NodeJS.WriteStream[]): void {
   for (const stream of streams) {

@@ -2,7 +2,7 @@
  * A check is { name, expected, actual }; the engine decides pass/fail and prints.
  * `compare` covers the few claims that are bounds rather than equalities.
  */
-import { text } from '../text.js';
+import { text } from '../core/text.js';
 export interface Check {
   name: string;
   expected: unknown;

@@ -1,8 +1,8 @@
 import type { LabReport, SessionInfo } from './lab-report.js';
 import { formatEvent } from '../log/events.js';
-import { maskUrl } from '../urls.js';
-import type { Config } from '../config.js';
-import { VERSION } from '../version.js';
+import { maskUrl } from '../core/urls.js';
+import type { Config } from '../core/config.js';
+import { VERSION } from '../core/version.js';
 
 /** the shape's version (docs/report.schema.json): raised when a field changes meaning or goes away */
 export const SCHEMA_VERSION = 2;

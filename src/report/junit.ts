@@ -4,13 +4,13 @@
  * gets a file: the labs that finished, an <error> testcase saying why it ended, and the labs it
  * never reached as skipped.
  */
-import { text } from '../text.js';
+import { text } from '../core/text.js';
 import os from 'node:os';
 import type { LabReport } from './lab-report.js';
 import { formatExpected, formatValue, type CheckResult } from './checks.js';
 import { renderLab } from './text.js';
 import { element, XML_DECLARATION } from './xml.js';
-import type { ErrorKind } from '../errors.js';
+import type { ErrorKind } from '../core/errors.js';
 
 export interface JunitLab {
   report: LabReport;

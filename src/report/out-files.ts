@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { LabReport } from './lab-report.js';
 import { formatEvent, type LabEvent } from '../log/events.js';
 import { renderLab } from './text.js';
-import { redactSecrets } from '../secrets.js';
-import { UsageError } from '../errors.js';
+import { redactSecrets } from '../core/secrets.js';
+import { UsageError } from '../core/errors.js';
 
 /** the directory a lab writes into (created), or undefined without --out */
 export function labOutDir(out: string | undefined, lab: string, severalLabs: boolean): string | undefined {

@@ -1,8 +1,8 @@
-/** The text output contract: summary line(s), PASS/FAIL per check, RESULT; colours as src/colour.ts decides. */
+/** The text output contract: summary line(s), PASS/FAIL per check, RESULT; colours as src/report/colour.ts decides. */
 import type { LabReport } from './lab-report.js';
 import { checkLine, resultLine } from './checks.js';
 
-export { useColour } from '../colour.js';
+export { useColour } from './colour.js';
 
 /**
  * The five styles the output uses, as chalk applies them at its level 1 (16 colours), byte for byte

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { execa } from 'execa';
-import { EnvError } from '../errors.js';
+import { EnvError } from '../core/errors.js';
 import { withProgress } from './progress.js';
 import { holdMachine } from './set-lock.js';
 

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
-import { SINGLE_NODE_NAME } from '../defaults.js';
+import type { Config } from '../core/config.js';
+import { SINGLE_NODE_NAME } from '../core/defaults.js';
 import { ownServicesRefusal } from './control.js';
 import { recordedBackend } from './data-folder.js';
 import { existingServiceDir, hostOf, outer } from './host.js';

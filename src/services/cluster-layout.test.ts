@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterNodeName, nodeAddress, nodePorts, portsFor } from '../defaults.js';
+import { clusterNodeName, nodeAddress, nodePorts, portsFor } from '../core/defaults.js';
 import { clusterNodes, nodesFor, rabbitEnv } from './rabbitmq-node.js';
 import { cutScript, linkTable } from './link-cut.js';
 import { parseNodes } from './index.js';

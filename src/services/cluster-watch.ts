@@ -7,9 +7,9 @@
 import { closeConnection } from '../broker/broker.js';
 import { connectAny } from '../broker/reconnect.js';
 import { Management } from '../broker/management.js';
-import { EnvError, LabError } from '../errors.js';
-import { sleep, within } from '../time.js';
-import { maskUrl } from '../urls.js';
+import { EnvError, LabError } from '../core/errors.js';
+import { sleep, within } from '../core/time.js';
+import { maskUrl } from '../core/urls.js';
 import {
   members,
   quorumQueue,

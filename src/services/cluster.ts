@@ -4,12 +4,12 @@
  * and OS process, stopped and started again only through the pid files mqlab itself wrote.
  */
 import path from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../core/config.js';
 import { Broker } from '../broker/broker.js';
 import { Management } from '../broker/management.js';
-import { MAX_NODES, nodePorts, urlsFor } from '../defaults.js';
-import { EnvError } from '../errors.js';
-import { sleep } from '../time.js';
+import { MAX_NODES, nodePorts, urlsFor } from '../core/defaults.js';
+import { EnvError } from '../core/errors.js';
+import { sleep } from '../core/time.js';
 import { recordedBackend, recordedNodes } from './data-folder.js';
 import { pointsAt } from './control.js';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { controlRefusal } from './control.js';
-import { portsFor, urlsFor } from '../defaults.js';
+import { portsFor, urlsFor } from '../core/defaults.js';
 
 const ports = portsFor(3000);
 const urls = urlsFor(ports);

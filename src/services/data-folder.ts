@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { EnvError } from '../errors.js';
+import { EnvError } from '../core/errors.js';
 
 export const MARKER = '.mqlab-data';
 /** everything mqlab may create in its data folder */

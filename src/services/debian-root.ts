@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { CHROOT } from '../defaults.js';
-import { EnvError } from '../errors.js';
+import { CHROOT } from '../core/defaults.js';
+import { EnvError } from '../core/errors.js';
 import { withProgress } from './progress.js';
 import { cacheDir, ensureProgram, oneInstallAtATime } from './apt.js';
 

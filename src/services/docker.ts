@@ -1,8 +1,8 @@
 /** The docker backend: compose.yaml (RabbitMQ 4.3.x with management, PostgreSQL 18.x). */
 import path from 'node:path';
 import { execa } from 'execa';
-import { PROJECT_ROOT } from '../config.js';
-import { EnvError } from '../errors.js';
+import { PROJECT_ROOT } from '../core/config.js';
+import { EnvError } from '../core/errors.js';
 
 const COMPOSE_FILE = path.join(PROJECT_ROOT, 'compose.yaml');
 // one project name wherever mqlab runs from (a clone, npx's cache), so `logs`/`down` find it

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execa } from 'execa';
-import { EnvError } from '../errors.js';
-import type { Config } from '../config.js';
+import { EnvError } from '../core/errors.js';
+import type { Config } from '../core/config.js';
 import { rootDir } from './debian-root.js';
 
 /** a service's account: its uid and gid, or neither for the caller itself (mqlab does not run as root) */

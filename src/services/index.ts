@@ -1,8 +1,8 @@
 /** mqlab up / down: pick a backend, start or stop it, and wait until the app can connect. */
 import fs from 'node:fs';
-import type { Config } from '../config.js';
-import { EnvError, UsageError } from '../errors.js';
-import { maskUrl } from '../urls.js';
+import type { Config } from '../core/config.js';
+import { EnvError, UsageError } from '../core/errors.js';
+import { maskUrl } from '../core/urls.js';
 import { dockerAvailability, dockerDown, dockerRunning, dockerUp } from './docker.js';
 import { ensureSystemPackages, ownRunning, ownStart, ownStop, removeOutsideDirs } from './own-services.js';
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
@@ -20,7 +20,7 @@ import {
 } from './data-folder.js';
 import { ownCluster, sweepInjectedFaults, waitForMembers, type NodeFailure } from './cluster.js';
 import { endKeptPartition } from './cluster-watch.js';
-import { MAX_NODES, urlsFor } from '../defaults.js';
+import { MAX_NODES, urlsFor } from '../core/defaults.js';
 
 /** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
 export type Backend = 'auto' | 'docker' | 'chroot' | 'system';

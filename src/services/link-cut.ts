@@ -11,8 +11,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { execa } from 'execa';
-import { BASE_PORTS, type Ports } from '../defaults.js';
-import { EnvError } from '../errors.js';
+import { BASE_PORTS, type Ports } from '../core/defaults.js';
+import { EnvError } from '../core/errors.js';
 
 /** the set's own nftables table (family inet): one per port offset, so two sets never touch each other's */
 export const linkTable = (ports: Ports) => `mqlab_links_${ports.amqp - BASE_PORTS.amqp}`;

@@ -2,9 +2,9 @@
 import net from 'node:net';
 import path from 'node:path';
 import { execa } from 'execa';
-import { MAX_NODES, type Ports } from '../defaults.js';
-import { PROJECT_ROOT } from '../config.js';
-import { EnvError } from '../errors.js';
+import { MAX_NODES, type Ports } from '../core/defaults.js';
+import { PROJECT_ROOT } from '../core/config.js';
+import { EnvError } from '../core/errors.js';
 import { pgBinDir, provisionPostgres, startPostgres, stopPostgres } from './postgres-cluster.js';
 import {
   allNodeSpecs,
@@ -20,7 +20,7 @@ import {
   type NodeSpec,
   type Started,
 } from './rabbitmq-node.js';
-import { sleep } from '../time.js';
+import { sleep } from '../core/time.js';
 import { removeOutsideDir, type Host } from './host.js';
 import { oneInstallAtATime } from './apt.js';
 

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
-import { ACCOUNTS, type Ports } from '../defaults.js';
-import { PROJECT_ROOT } from '../config.js';
-import { EnvError } from '../errors.js';
+import { ACCOUNTS, type Ports } from '../core/defaults.js';
+import { PROJECT_ROOT } from '../core/config.js';
+import { EnvError } from '../core/errors.js';
 import { account, chownTo, existingServiceDir, outer, run, serviceDir, type Host } from './host.js';
 
 /** the newest /usr/lib/postgresql/<major>/bin of the host (inner path) */

@@ -2,11 +2,11 @@
 import { Broker } from '../broker/broker.js';
 import { Management } from '../broker/management.js';
 import { openDb } from '../db/client.js';
-import type { Config } from '../config.js';
-import { sleep } from '../time.js';
-import { EnvError } from '../errors.js';
+import type { Config } from '../core/config.js';
+import { sleep } from '../core/time.js';
+import { EnvError } from '../core/errors.js';
 import { LOGS_HINT } from './docker.js';
-import { text } from '../text.js';
+import { text } from '../core/text.js';
 
 export interface Probe {
   amqp: { ok: boolean; error?: string; product?: string; version?: string; platform?: string };

@@ -1,6 +1,6 @@
 /** A long child process (download, install, copy) with a progress line at least every 4 s. */
 import type { ResultPromise } from 'execa';
-import { EnvError } from '../errors.js';
+import { EnvError } from '../core/errors.js';
 
 export async function withProgress(
   what: string,

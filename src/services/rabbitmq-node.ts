@@ -10,9 +10,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { clusterNodeName, NET_TICKTIME_S, nodeAddress, nodePorts, SINGLE_NODE_NAME, type Ports } from '../defaults.js';
-import { PROJECT_ROOT } from '../config.js';
-import { EnvError } from '../errors.js';
+import {
+  clusterNodeName,
+  NET_TICKTIME_S,
+  nodeAddress,
+  nodePorts,
+  SINGLE_NODE_NAME,
+  type Ports,
+} from '../core/defaults.js';
+import { PROJECT_ROOT } from '../core/config.js';
+import { EnvError } from '../core/errors.js';
 import { pidRuns, waitGone } from './process.js';
 import {
   account,

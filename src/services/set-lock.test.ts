@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { diedDuringOutage, holdMachine, holdSet, readHolders, waitingFor, type Holder } from './set-lock.js';
-import { EnvError } from '../errors.js';
+import { EnvError } from '../core/errors.js';
 
 const homes: string[] = [];
 const home = () => {

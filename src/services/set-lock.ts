@@ -16,8 +16,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { EnvError } from '../errors.js';
-import { sleep } from '../time.js';
+import { EnvError } from '../core/errors.js';
+import { sleep } from '../core/time.js';
 import { MARKER } from './data-folder.js';
 
 export type LockMode = 'shared' | 'exclusive';
@@ -60,7 +60,7 @@ export interface SetLock {
 export const lockDir = (home: string) => path.join(home, 'lock');
 const holdersDir = (home: string) => path.join(lockDir(home), 'holders');
 
-/** the set lock this process holds (holdHome), so a lab's outage (src/outage.ts) can say what it is doing */
+/** the set lock this process holds (holdHome), so a lab's outage (src/engine/outage.ts) can say what it is doing */
 let current: SetLock | null = null;
 export const noteSetLock = (doing: string) => current?.note(doing);
 
@@ -73,7 +73,7 @@ type Attempt = 'both' | 'gate' | false;
 /**
  * `flock -n` on the gate (exclusive), then on the set in `mode`, in one process: the way in starts
  * one child, not one per lock (each start held this process for 5-12 ms of a 2-core machine, during
- * which the run's connections, begun meanwhile by src/connect-early.ts, did not move). NoFlock
+ * which the run's connections, begun meanwhile by src/engine/early-start.ts, did not move). NoFlock
  * without the tool (found out by this first call, not by a `flock --version` of its own). Not
  * spawnSync: the connections go on while it runs.
  */

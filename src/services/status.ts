@@ -3,19 +3,19 @@
  * namespace (--namespace / MQLAB_NAMESPACE) the queues and the cluster's quorum queues are that
  * namespace's only (dead-letter loops stay the vhost's); `labs` narrows the queues to those labs (--lab).
  */
-import type { Config } from '../config.js';
+import type { Config } from '../core/config.js';
 import { Management, type QueueStats } from '../broker/management.js';
 import { capabilities, describeCapabilities, type Capabilities } from '../broker/capabilities.js';
-import { namesFor } from '../names.js';
+import { namesFor } from '../core/names.js';
 import { Broker } from '../broker/broker.js';
 import { measureCapabilities } from '../broker/capability-probe.js';
-import { maskUrl } from '../urls.js';
-import { labOptions, type Registry } from '../lab.js';
+import { maskUrl } from '../core/urls.js';
+import { labOptions, type Registry } from '../lab/lab.js';
 import { probe, type Probe } from './probe.js';
 import { backendLine } from './index.js';
 import { vhostDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
 import { addressOf, members, quorumReplicas, type Member, type QuorumReplicas } from './cluster.js';
-import { heldOf } from '../checkpoint-view.js';
+import { heldOf } from '../core/checkpoint-view.js';
 
 export interface StatusReport {
   /** the namespace whose queues are shown ('' = the names without a namespace, and the whole cluster) */

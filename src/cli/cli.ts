@@ -1,0 +1,320 @@
+/**
+ * The commander program: services (up, down, status), `list`, `all`, and one command per lab
+ * of the registry the entry point hands in, with the lab's tools as its subcommands. Lab code and
+ * the engine load only when a command runs. Lab and tool options are parsed here, once.
+ */
+import { Command, Option } from 'commander';
+import { planLab, type Catalogue, type LabMeta, type LabTool, type Registry } from '../lab/lab.js';
+import { loadConfig, type ConfigInput } from '../core/config.js';
+import { VERSION } from '../core/version.js';
+import type { RunFlags, RunOutcome, RunSignals } from './commands/run-labs.js';
+import type { AuditFlags } from './commands/audit.js';
+import { addSpecOptions, givenOptions } from './cli-options.js';
+import { integer, parseOptions } from '../core/options.js';
+import { UsageError } from '../core/errors.js';
+import { refuseUnknownLabs } from '../lab/fault.js';
+import { COMMANDS, listText, PROGRAM_DESCRIPTION } from './top-help.js';
+import { beginRun } from '../engine/early-start.js';
+
+/** commands that need no lab's meta: the catalogue's names and titles are enough (or nothing of a lab) */
+const WITHOUT_METAS = new Set(['-h', '--help', '-V', '--version', 'list', 'up', 'down', 'audit']);
+
+/**
+ * The metas a command line needs: the one lab it names (`mqlab retry …`), none for the commands
+ * above, else all of them (`all`, `status`, `help`). A lab's meta imports its checkpoints, variants,
+ * names and options: loading all 23 was most of the start-up of every command.
+ */
+export async function labsFor(catalogue: Catalogue, args: readonly string[]): Promise<Registry> {
+  const first = args[0];
+  const named = catalogue.find((entry) => entry.name === first);
+  if (named) return [await named.load()];
+  if (first === undefined || WITHOUT_METAS.has(first)) return [];
+  return Promise.all(catalogue.map((entry) => entry.load()));
+}
+
+/** the names `--backend` accepts (src/services/index.ts parses them; kept here so --help stays cheap) */
+const BACKEND_NAMES = ['auto', 'docker', 'chroot', 'system', 'local'];
+
+/** how a command ended: its exit code or the error that ended it, and a run's --junit file (RunOutcome) */
+export type Outcome = RunOutcome;
+
+/**
+ * Parse the command line and run its command; resolves with how the command ended. Commander
+ * ignores what an action returns, so each action hands its outcome to this call's own variable.
+ * A usage error commander finds (an unknown flag, a missing value) rejects.
+ */
+export async function runCli(catalogue: Catalogue, argv: string[], signals: RunSignals): Promise<Outcome> {
+  const registry = await labsFor(catalogue, argv.slice(2));
+  let outcome: Outcome = { code: 0 };
+  await buildProgram(catalogue, registry, signals, (o) => (outcome = o)).parseAsync(argv);
+  return outcome;
+}
+
+function connectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--amqp-url <url>', 'AMQP URL of the app user (env MQLAB_AMQP_URL)')
+    .option('--pg-url <url>', 'PostgreSQL URL of the app user (env MQLAB_PG_URL)')
+    .option(
+      '--mgmt-url <url>',
+      'management API URL of the admin user, for policies and statistics (env MQLAB_MGMT_URL)',
+    );
+}
+
+const namespaceOption = (cmd: Command, description: string) =>
+  cmd.option('--namespace <ns>', `${description} (env MQLAB_NAMESPACE)`);
+
+function runOptions(cmd: Command): Command {
+  return namespaceOption(
+    connectionOptions(cmd),
+    'prefix every queue, exchange, policy and table, so runs can share services',
+  )
+    .option('--json', 'print one JSON document (checks, facts, timings, events) instead of text')
+    .option('--junit <file>', 'also write JUnit XML, one testcase per check')
+    .option(
+      '--html <path>',
+      'also write the run as a self-contained HTML timeline (a lab: FILE; all: DIR with index.html)',
+    )
+    .option('-v, --verbose', 'print every event as a key=value line on stderr')
+    .option('--step', 'pause at each checkpoint and show the queues (press Enter to go on)')
+    .option(
+      '--live',
+      'serve the run as a live page on 127.0.0.1 (graph, counts, steps, Continue); the address is printed on stderr',
+    )
+    .option('--port <n>', "the --live page's port (default 8420; 0: any free port)")
+    .option('--out <dir>', 'keep each process’s output in this directory')
+    .option('--color', 'colour the text output even when it is not a terminal (CI logs); FORCE_COLOR=1 does the same')
+    .option('--no-color', 'no colours (as NO_COLOR=1)')
+    .option(
+      '--no-wait',
+      'when another run stops a service of this set (or holds it for one), exit 2 at once instead of waiting',
+    );
+}
+
+const configFrom = (o: ConfigInput) =>
+  loadConfig({ amqpUrl: o.amqpUrl, pgUrl: o.pgUrl, mgmtUrl: o.mgmtUrl, namespace: o.namespace });
+
+/** `registry`: the metas labsFor loaded; every other lab of the catalogue is a command with its title only */
+export function buildProgram(
+  catalogue: Catalogue,
+  registry: Registry,
+  signals: RunSignals,
+  ended: (outcome: Outcome) => void,
+): Command {
+  const labNames = catalogue.map((entry) => entry.name);
+  const program = new Command('mqlab')
+    .description(PROGRAM_DESCRIPTION)
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run `mqlab --help` for the commands)')
+    .configureOutput({ outputError: (str, write) => write(str) })
+    // one short line per command: `mqlab <command> --help` shows its options
+    .configureHelp({ subcommandTerm: (cmd) => cmd.name() })
+    // before any subcommand exists, so every command inherits it: usage errors reach main (exit 2)
+    .exitOverride();
+
+  program.commandsGroup('Services:');
+  program
+    .command('up')
+    .description(COMMANDS.up)
+    .addOption(
+      new Option(
+        '--backend <backend>',
+        "docker (compose.yaml), chroot (RabbitMQ 4.3 + PostgreSQL 18 in a private Debian root, as root), system (this machine's packages; local is its old name); auto: docker if a Docker engine answers, else chroot as root, else system",
+      )
+        .choices(BACKEND_NAMES)
+        .default('auto'),
+    )
+    .option(
+      '--nodes <n>',
+      'RabbitMQ nodes: 1, or 3 for a cluster (node i on the AMQP, management and distribution ports + 10 × (i-1); chroot and system backends); default: the running count, else 1',
+    )
+    .action(async (o: { backend: string; nodes?: string }) => {
+      const { upCommand } = await import('./commands/services.js');
+      ended({ code: await upCommand(loadConfig(), o.backend, o.nodes) });
+    });
+  program
+    .command('down')
+    .description(COMMANDS.down)
+    .option('--volumes', 'also delete all queues and tables (only what mqlab created in its data folder)')
+    .addOption(
+      new Option('--backend <backend>', 'which services (auto: the backend `up` used)')
+        .choices(BACKEND_NAMES)
+        .default('auto'),
+    )
+    .action(async (o: { backend: string; volumes?: boolean }) => {
+      const { downCommand } = await import('./commands/services.js');
+      ended({ code: await downCommand(loadConfig(), o.backend, Boolean(o.volumes)) });
+    });
+  namespaceOption(
+    connectionOptions(program.command('status')),
+    "show this namespace's queues only (and its quorum queues in the cluster part)",
+  )
+    .description(COMMANDS.status)
+    .option('--json', 'print JSON')
+    .option('--lab <labs>', "only these labs' queues (comma-separated, e.g. retry-dlq)")
+    .option(
+      '--watch [seconds]',
+      'the queues again every 1–60 s (default 2), in place on a terminal; not a terminal or NO_COLOR: printed again, one block per interval, no escape codes; Ctrl-C stops (exit 0)',
+    )
+    .action(async (o: ConfigInput & { json?: boolean; lab?: string; watch?: string | true }) => {
+      const { statusCommand, watchCommand } = await import('./commands/services.js');
+      const labs = onlyLabs(registry, o.lab, '--lab');
+      if (o.watch !== undefined) {
+        if (o.json)
+          throw new UsageError('--watch draws the status for people, --json prints it once', 'leave out one of them');
+        const seconds = o.watch === true ? 2 : integer(1, 60)(String(o.watch), '--watch');
+        ended({ code: await watchCommand(labs, configFrom(o), seconds, signals.signal) });
+      } else ended({ code: await statusCommand(labs, configFrom(o), Boolean(o.json)) });
+    });
+
+  program
+    .command('audit [definitions]')
+    .description(COMMANDS.audit)
+    .option('--mgmt-url <url>', 'management API URL; a user with the monitoring tag is enough (env MQLAB_MGMT_URL)')
+    .option('--vhost <vhost>', 'audit only this vhost (default: every vhost the user sees)')
+    .option('--json', 'print one JSON document (docs/audit.schema.json) instead of text')
+    .option('--junit <file>', 'also write JUnit XML, one testcase per check')
+    .option('--fail-on <severity>', 'exit 1 when a finding is at or above: error, warning, info or never', 'error')
+    .option('--timeout <seconds>', 'how long one management API request may take', '30')
+    .addHelpText(
+      'after',
+      '\nEach finding names the lab that shows the pitfall (see: mqlab <lab>) and the fix. Docs: docs/audit.md',
+    )
+    .action(async (file: string | undefined, o: AuditFlags) => {
+      const { auditCommand } = await import('./commands/audit.js');
+      ended({ code: await auditCommand(file, o) });
+    });
+
+  program.commandsGroup('Labs:');
+  program
+    .command('list')
+    .description(COMMANDS.list)
+    .action(() => void process.stdout.write(listText(catalogue)));
+  runOptions(program.command('all'))
+    .description(COMMANDS.all)
+    .option(
+      '-j, --jobs <n>',
+      'run n labs at once, each in its own namespace (<namespace>_j1, … or j1, …); output stays in order',
+      '1',
+    )
+    .option('--skip <labs>', 'leave these labs out (comma-separated, e.g. db-outage,broker-restart): each prints SKIP')
+    .action(async (o: ConfigInput & Omit<RunFlags, 'jobs'> & { jobs: string; skip?: string }) => {
+      refuseUnknownLabs(labNames);
+      const jobs = integer(1, 32)(o.jobs, '--jobs');
+      // every lab with its defaults, as if run alone without options
+      const plan = leaveOut(registry, o.skip).map((entry) => planLab(entry));
+      const config = configFrom(o);
+      // the set's hold and the connections start now, and the engine's modules load meanwhile
+      beginRun({ plan, config, summary: true, wait: o.wait, signal: signals.signal }, jobs);
+      const { runCommand } = await import('./commands/run-labs.js');
+      ended(await runCommand({ plan, config, flags: { ...o, jobs }, summary: true }, signals));
+    });
+  for (const { name, title } of catalogue) {
+    const meta = registry.find((entry) => entry.name === name);
+    if (meta) labCommand(program, meta, signals, ended, labNames);
+    else program.command(name).description(title); // shown in --help; never run (its meta was not loaded)
+  }
+  return program;
+}
+
+/** `status --lab a,b`: those labs of the registry (all of them without the flag) */
+function onlyLabs(registry: Registry, list: string | undefined, flag: string): Registry {
+  if (list === undefined) return registry;
+  const names = list
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !registry.some((l) => l.name === n));
+  if (unknown.length || !names.length)
+    throw new UsageError(
+      `${flag} takes lab names, got '${unknown.join(',') || list}'`,
+      'see `mqlab list` for the names, e.g. --lab retry-dlq',
+    );
+  return registry.filter((l) => names.includes(l.name));
+}
+
+/** `all --skip a,b`: those labs stay in the run as SKIP (in the summary, --json and --junit), not run */
+function leaveOut(registry: Registry, skip: string | undefined): readonly LabMeta[] {
+  if (skip === undefined) return registry;
+  const names = skip
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !registry.some((l) => l.name === n));
+  if (unknown.length || !names.length)
+    throw new UsageError(
+      `--skip takes lab names, got '${unknown.join(',') || skip}'`,
+      'see `mqlab list` for the names, e.g. --skip db-outage,broker-restart',
+    );
+  return registry.map((l) =>
+    names.includes(l.name) ? { ...l, requires: () => Promise.resolve('left out with --skip') } : l,
+  );
+}
+
+function labCommand(
+  program: Command,
+  entry: LabMeta,
+  signals: RunSignals,
+  ended: (outcome: Outcome) => void,
+  labNames: readonly string[],
+) {
+  const cmd = runOptions(program.command(entry.name)).description(entry.title);
+  addSpecOptions(cmd, entry.options);
+  cmd.addHelpText(
+    'after',
+    `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`,
+  );
+  cmd.option(
+    '--names',
+    "print the run's own queue, exchange, policy and table names (with --namespace) and exit without running",
+  );
+  cmd.action(async (o: ConfigInput & RunFlags & { names?: boolean } & Record<string, unknown>) => {
+    refuseUnknownLabs(labNames);
+    const planned = planLab(entry, givenOptions(entry.options, o));
+    if (o.names) {
+      const { runNames, renderNames } = await import('./commands/names.js');
+      const n = await runNames(entry, configFrom(o), planned.options);
+      process.stdout.write(
+        (o.json ? JSON.stringify({ lab: entry.name, ...n }, null, 2) : renderNames(entry.name, n).join('\n')) + '\n',
+      );
+      ended({ code: 0 });
+      return;
+    }
+    const config = configFrom(o);
+    // the set's hold and the connections start now, and the engine's modules load meanwhile
+    beginRun({ plan: [planned], config, summary: false, wait: o.wait, signal: signals.signal });
+    const { runCommand } = await import('./commands/run-labs.js');
+    ended(await runCommand({ plan: [planned], config, flags: o, summary: false }, signals));
+  });
+  for (const tool of entry.tools ?? []) labToolCommand(cmd, entry, tool, ended);
+}
+
+/** `mqlab <lab> <tool>`: a subcommand of the lab's command (which still runs the lab on its own) */
+function labToolCommand(labCmd: Command, entry: LabMeta, tool: LabTool, ended: (outcome: Outcome) => void) {
+  const cmd = namespaceOption(
+    connectionOptions(labCmd.command(tool.name)),
+    'the namespace whose tables to use',
+  ).description(tool.description);
+  addSpecOptions(cmd, tool.options);
+  cmd.action(async (_o, self: Command) => {
+    // the lab's command also knows the connection flags and --namespace: wherever they were
+    // written, they reach the tool through optsWithGlobals
+    const o = self.optsWithGlobals();
+    const { toolCommand } = await import('./commands/tool.js');
+    ended({
+      code: await toolCommand(entry, tool, configFrom(o), parseOptions(tool.options, givenOptions(tool.options, o))),
+    });
+  });
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
