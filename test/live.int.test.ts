@@ -32,8 +32,9 @@ async function startLive(args: string[]) {
   let stderr = '';
   run.child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
   await run.stderrShows('live page at http://127.0.0.1:', 60_000);
-  await run.stderrShows('/ (127.0.0.1 only)', 5_000);
-  const url = /live page at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr)?.[1] ?? '';
+  await run.stderrShows(' (127.0.0.1 only', 5_000);
+  // the address with the run's token (src/page/loopback.ts): the page it opens holds the token's cookie
+  const url = /live page at (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{32})/.exec(stderr)?.[1] ?? '';
   return { ...run, url, port: Number(new URL(url).port), stderr: () => stderr };
 }
 
@@ -632,7 +633,7 @@ describe('the bench: --live and the player in headless Chromium', () => {
     // the session as the runner drives it, no lab: a paused checkpoint, then an event logged during the
     // pause (a publisher's confirm, a delivery: on a busy machine they reach the feed after the pause)
     const { startLive: startSession } = await import('../src/page/session.js');
-    const live = await startSession(0);
+    const live = await startSession({ port: 0 });
     const viewer = await browser.context.newPage();
     try {
       live.feed.labStarted({
@@ -670,6 +671,51 @@ describe('the bench: --live and the player in headless Chromium', () => {
       await pause;
     } finally {
       await viewer.close();
+      await live.close();
+    }
+  });
+
+  it("another site's page (another port of 127.0.0.1, which gets the page's cookie) neither starts nor reads the run", async () => {
+    const { startLive: startSession } = await import('../src/page/session.js');
+    const live = await startSession({ port: 0 });
+    const port = Number(new URL(live.url).port);
+    const token = new URL(live.url).searchParams.get('token')!;
+    let started = false;
+    void live.firstPage(() => new Promise(() => {})).then(() => (started = true));
+    // the browser holds the presenter's cookie, as after the printed address was opened
+    await browser.context.addCookies([
+      { name: `mqlab-token-${port}`, value: token, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Strict' },
+    ]);
+    // a page another local user serves on 127.0.0.1 (same site, another origin): an <img>, a no-cors
+    // fetch with credentials and an EventSource at the run's stream
+    const evil = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' })
+        .end(`<img id="i" src="http://127.0.0.1:${port}/events"><script>
+        window.tried = Promise.all([
+          new Promise((r) => { const i = document.getElementById('i'); i.onerror = i.onload = r; if (i.complete) r(); }),
+          fetch('http://127.0.0.1:${port}/events', { mode: 'no-cors', credentials: 'include' }).catch(() => null),
+          new Promise((r) => { const e = new EventSource('http://127.0.0.1:${port}/events', { withCredentials: true }); e.onerror = () => { e.close(); r(); }; }),
+        ]).then(() => 'done');
+      </script>`),
+    );
+    await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
+    const other = await browser.context.newPage();
+    try {
+      await other.goto(`http://127.0.0.1:${(evil.address() as net.AddressInfo).port}/`);
+      expect(await other.evaluate(() => (window as unknown as { tried: Promise<string> }).tried)).toBe('done');
+      await new Promise((r) => setImmediate(r));
+      expect(started).toBe(false);
+      // the presenter's own page (its cookie, same origin) does
+      await page.goto(`http://127.0.0.1:${port}/`);
+      expect(page.url()).toBe(`http://127.0.0.1:${port}/`);
+      await expect.poll(() => started, { timeout: 10_000 }).toBe(true);
+      // the printed address, opened: the page takes the token out of its address bar
+      await page.goto(live.url);
+      await expect.poll(() => page.url(), { timeout: 5_000 }).toBe(`http://127.0.0.1:${port}/`);
+    } finally {
+      await other.close();
+      evil.close();
+      await browser.context.clearCookies();
       await live.close();
     }
   });

@@ -78,9 +78,10 @@ function runOptions(cmd: Command): Command {
     .option('--step', 'pause at each checkpoint and show the queues (press Enter to go on)')
     .option(
       '--live',
-      'serve the run as a live page on 127.0.0.1 (graph, counts, steps, Continue); the address is printed on stderr',
+      'serve the run as a live page on 127.0.0.1 (graph, counts, steps, Continue); its address, with the token that lets a page in, is printed on stderr',
     )
     .option('--port <n>', "the --live page's port (default 8420; 0: any free port)")
+    .option('--live-viewers', 'also serve a view-only --live page and stream without the token (no Continue)')
     .option('--out <dir>', 'keep each process’s output in this directory')
     .option('--color', 'colour the text output even when it is not a terminal (CI logs); FORCE_COLOR=1 does the same')
     .option('--no-color', 'no colours (as NO_COLOR=1)')

@@ -1,9 +1,13 @@
 /** stdout and stderr of mqlab pass every string through redactSecrets before it is written. */
 import { redactSecrets } from '../core/secrets.js';
 
+type Write = (chunk: unknown, ...rest: unknown[]) => boolean;
+const unmasked = new WeakMap<NodeJS.WritableStream, Write>();
+
 export function redactStreams(...streams: NodeJS.WriteStream[]): void {
   for (const stream of streams) {
-    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    const write = stream.write.bind(stream) as Write;
+    unmasked.set(stream, write);
     stream.write = (chunk: unknown, ...rest: unknown[]) =>
       write(
         typeof chunk === 'string'
@@ -14,4 +18,12 @@ export function redactStreams(...streams: NodeJS.WriteStream[]): void {
         ...rest,
       );
   }
+}
+
+/**
+ * The one line meant to carry a secret, written as it is: the --live address with its token, which
+ * the person at the terminal must be able to open (every URL's `token=` is masked otherwise).
+ */
+export function writeUnmasked(stream: NodeJS.WriteStream, line: string): void {
+  (unmasked.get(stream) ?? (stream.write.bind(stream) as Write))(line);
 }

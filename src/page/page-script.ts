@@ -7,6 +7,8 @@
  * step's message moves along the edge paths of the route it took (step.route), frame by frame,
  * then into its place; a queue's node shows the policy its management sample had at the step.
  */
+import { TOKEN_OUT_OF_ADDRESS } from './loopback.js';
+
 export const BENCH_SCRIPT = String.raw`
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -266,6 +268,7 @@ export const BENCH_SCRIPT = String.raw`
   window.addEventListener('hashchange', () => { readHash(); render(); });
 
   if (data.live) {
+    ${TOKEN_OUT_OF_ADDRESS}
     const src = new EventSource('/events');
     src.addEventListener('hello', (e) => { const m = JSON.parse(e.data); st.key = m.key; render(); });
     src.addEventListener('lab', (e) => {

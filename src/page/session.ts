@@ -13,17 +13,26 @@ import { startLiveServer, type LiveServer } from './server.js';
 /** --live without --port (documented in the README); --port 0 lets the OS choose */
 export const DEFAULT_LIVE_PORT = 8420;
 
-export function livePort(flags: { live?: boolean; port?: string }): number | null {
+export function livePort(flags: { live?: boolean; port?: string; liveViewers?: boolean }): number | null {
   if (!flags.live) {
     if (flags.port !== undefined)
       throw new UsageError('--port is the port of the --live page', 'add --live, or leave out --port');
+    if (flags.liveViewers)
+      throw new UsageError(
+        '--live-viewers opens the --live page to viewers',
+        'add --live, or leave out --live-viewers',
+      );
     return null;
   }
   return flags.port === undefined ? DEFAULT_LIVE_PORT : integer(0, 65535)(flags.port, '--port');
 }
 
 export interface LiveSession {
+  /** the address with the run's token: printed in the terminal, opened by the presenter */
   url: string;
+  /** the address without it: a view-only page, with --live-viewers */
+  viewUrl: string;
+  viewers: boolean;
   feed: LiveFeed;
   /** resolves once a page is connected (or `otherwise` resolves first: Enter in the terminal) */
   firstPage(otherwise: () => Promise<void>): Promise<void>;
@@ -41,25 +50,38 @@ ${benchHtml([], true)}
 <div id="tail"></div>`,
   );
 
-export async function startLive(port: number): Promise<LiveSession> {
+export interface LiveStart {
+  port: number;
+  /** --live-viewers: a view-only page without the token */
+  viewers?: boolean | undefined;
+  /** the server's own trouble (stderr): the run goes on */
+  onTrouble?: ((line: string) => void) | undefined;
+}
+
+export async function startLive({ port, viewers = false, onTrouble }: LiveStart): Promise<LiveSession> {
   let server: LiveServer | null = null;
   const feed = new LiveFeed((lab, tail) => server?.send('lab', { lab, tail }));
   let connected = false;
   let onPage = () => {};
   const pageSeen = new Promise<void>((r) => (onPage = r));
   const html = shell();
-  server = await startLiveServer(port, {
-    page: () => html,
-    snapshot: () => feed.snapshot().map((x) => ['lab', x]),
-    release: (token) => feed.release(token),
-    onConnect: () => {
-      connected = true;
-      onPage();
+  server = await startLiveServer(
+    { port, viewers, ...(onTrouble ? { onTrouble } : {}) },
+    {
+      page: () => html,
+      snapshot: () => feed.snapshot().map((x) => ['lab', x]),
+      release: (token) => feed.release(token),
+      onConnect: () => {
+        connected = true;
+        onPage();
+      },
     },
-  });
+  );
   const live = server;
   return {
     url: live.url,
+    viewUrl: live.viewUrl,
+    viewers,
     feed,
     async firstPage(otherwise) {
       if (!connected) await Promise.race([pageSeen, otherwise()]);

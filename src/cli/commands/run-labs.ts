@@ -15,6 +15,7 @@ import { EnvError, Interrupted } from '../../core/errors.js';
 import { holdServices } from '../../engine/set-hold.js';
 import { takeHold } from '../../engine/early-start.js';
 import type { LiveSession } from '../../page/session.js';
+import { writeUnmasked } from '../../log/redact-streams.js';
 
 export interface RunFlags {
   json?: boolean;
@@ -32,6 +33,8 @@ export interface RunFlags {
   /** --live [--port N]: serve the run on 127.0.0.1 */
   live?: boolean;
   port?: string;
+  /** --live-viewers: a view-only page without the token */
+  liveViewers?: boolean;
 }
 
 /**
@@ -99,15 +102,28 @@ async function runAndPrint(run: ActiveRun): Promise<number> {
     }
   const html = flags.html ? await import('../../page/html.js') : null;
   if (flags.html) html?.checkHtmlTarget(flags.html, summary);
-  const liveCode = flags.live || flags.port !== undefined ? await import('../../page/session.js') : null;
+  const liveCode =
+    flags.live || flags.port !== undefined || flags.liveViewers ? await import('../../page/session.js') : null;
   const port = liveCode ? liveCode.livePort(flags) : null;
   // begun by the CLI with the connections (src/engine/early-start.ts) when it could, else here
   const lock = await takeHold(run.config.home, () => holdServices({ ...run, wait: run.flags.wait }));
   let live: LiveSession | null = null;
   try {
-    live = port === null || !liveCode ? null : await liveCode.startLive(port);
+    live =
+      port === null || !liveCode
+        ? null
+        : await liveCode.startLive({
+            port,
+            viewers: Boolean(flags.liveViewers),
+            onTrouble: (line) => process.stderr.write(`mqlab: ${line} (the run goes on)\n`),
+          });
     if (live) {
-      process.stderr.write(`mqlab: live page at ${live.url} (127.0.0.1 only); the run starts when a page connects\n`);
+      // the address carries the run's token: written as it is (src/log/redact-streams.ts masks token= otherwise)
+      writeUnmasked(
+        process.stderr,
+        `mqlab: live page at ${live.url} (127.0.0.1 only; the token in it lets a page in: keep it to yourself); the run starts when it connects\n`,
+      );
+      if (live.viewers) process.stderr.write(`mqlab: view-only page (no Continue) at ${live.viewUrl}\n`);
       await live.firstPage(() => waitForEnter('  (or press Enter to start without one) ', signal));
     }
     return await runAndReport({ ...run, live, writeHtml: html?.writeHtml });

@@ -1,0 +1,33 @@
+/**
+ * A second, unprivileged local account for tests of what another user of the machine can do (the
+ * tests run as root in CI): `mqlab-other`, made once with `useradd` (no home, no login shell) and
+ * kept. `asOtherUser` runs a Node script as that account (runuser), from `/`, with nothing of root's
+ * environment but PATH: what it reaches is what any local account reaches.
+ */
+import { execa } from 'execa';
+
+export const OTHER_USER = 'mqlab-other';
+
+/** the account exists (made when missing); throws with why when it cannot be made (not root) */
+export async function ensureOtherUser(): Promise<void> {
+  if ((await execa('id', ['-u', OTHER_USER], { reject: false })).exitCode === 0) return;
+  if (process.getuid?.() !== 0) throw new Error(`the tests of another local user need root to make ${OTHER_USER}`);
+  const r = await execa('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER_USER], {
+    reject: false,
+  });
+  // another test file may have made it at the same moment
+  if (r.exitCode !== 0 && (await execa('id', ['-u', OTHER_USER], { reject: false })).exitCode !== 0)
+    throw new Error(`useradd ${OTHER_USER} failed: ${r.stderr}`);
+}
+
+/** `node -e script` as the other user: its stdout, exit code and stderr */
+export async function asOtherUser(script: string, args: string[] = [], timeoutMs = 60_000) {
+  const r = await execa('runuser', ['-u', OTHER_USER, '--', process.execPath, '-e', script, '--', ...args], {
+    reject: false,
+    cwd: '/',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    extendEnv: false,
+    timeout: timeoutMs,
+  });
+  return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
