@@ -120,11 +120,33 @@ describe('what a waiter says it waits for', () => {
     );
   });
 
-  it('shared holders by count and name; nobody known: another run', () => {
-    expect(waitingFor([h({ pid: 1 }), h({ pid: 2, what: 'hold' })])).toBe(
-      '2 run(s) on this set to finish (retry pid 1, hold pid 2)',
+  it('an exclusive waiter: the shared holders by count and name, and why it waits for them', () => {
+    expect(waitingFor([h({ pid: 1 }), h({ pid: 2, what: 'hold' })], undefined, 'exclusive')).toBe(
+      '2 shared run(s) on this set to finish (retry pid 1, hold pid 2): this run stops services, so it needs the set alone',
     );
-    expect(waitingFor([])).toBe('another mqlab run on this set to finish');
+    expect(waitingFor([], undefined, 'exclusive')).toBe('another mqlab run on this set to finish');
+  });
+
+  it('a shared waiter with no exclusive run about: only the way in, nothing to finish', () => {
+    expect(waitingFor([h({ pid: 1 }), h({ pid: 2, what: 'hold', state: 'waiting' })])).toBe(
+      'the way in: 2 other run(s) are starting on this set at the same moment (shared runs: none waits for another to finish)',
+    );
+    // the set itself refused it (held alone by a run not listed): that run must finish
+    expect(waitingFor([], undefined, 'shared', true)).toBe('another mqlab run on this set to finish');
+  });
+
+  it('ten shared runs starting at once pass the way in together, none saying it waits', async () => {
+    const dir = home();
+    const said: string[] = [];
+    const started = Date.now();
+    const locks = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        holdSet(dir, { ...quiet, mode: 'shared', wait: true, say: (l) => said.push(l) }),
+      ),
+    );
+    locks.forEach((l) => l.release());
+    expect(said).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('a run that died mid-outage is named once, with what to run', () => {

@@ -79,7 +79,11 @@ type Attempt = 'both' | 'gate' | false;
  */
 function tryLocks(gateFd: number, setFd: number, mode: LockMode): Promise<Attempt> {
   // -E: the exit code of a lock held elsewhere, apart from flock's own failures
-  const script = `flock -n -E 10 -x 3 && exec flock -n -E 11 ${mode === 'exclusive' ? '-x' : '-s'} 4`;
+  // a shared run takes the gate shared: ten of them starting at once pass it together (taken exclusively,
+  // each queued behind the others' flock processes: 3-8 s on a busy 2-core machine, and a line saying it
+  // waited for "6 run(s) on this set to finish"); an exclusive waiter still takes it alone and keeps it
+  const flag = mode === 'exclusive' ? '-x' : '-s';
+  const script = `flock -n -E 10 ${flag} 3 && exec flock -n -E 11 ${flag} 4`;
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', script], { stdio: ['ignore', 'ignore', 'pipe', gateFd, setFd] });
     let stderr = '';
@@ -152,8 +156,18 @@ export function readHolders(home: string, self = process.pid): { live: Holder[];
   return { live, stale };
 }
 
-/** what a waiter waits for, from the live holders: "db-outage (pid 4242) to start PostgreSQL again" */
-export function waitingFor(live: readonly Holder[], others = 'run(s) that stop services'): string {
+/**
+ * What a waiter waits for, from the live holders, as its line says it: an exclusive run (a lab that
+ * stops services) by name and step; for an exclusive waiter, the shared runs it needs gone (it must
+ * have the set alone); for a shared waiter with no exclusive run about, only other runs passing the
+ * way in at the same moment: nothing it has to wait to finish.
+ */
+export function waitingFor(
+  live: readonly Holder[],
+  others = 'run(s) that stop services',
+  mode: LockMode = 'shared',
+  setBusy = false,
+): string {
   const exclusive = live
     .filter((h) => h.mode === 'exclusive')
     .sort((a, b) => (a.state === b.state ? a.since.localeCompare(b.since) : a.state === 'holding' ? -1 : 1));
@@ -163,11 +177,17 @@ export function waitingFor(live: readonly Holder[], others = 'run(s) that stop s
     return `${first.what} (pid ${first.pid}) ${step}${more.length ? `, then ${more.length} more ${others}` : ''}`;
   }
   const holding = live.filter((h) => h.state === 'holding');
-  if (holding.length)
-    return `${holding.length} run(s) on this set to finish (${holding
+  const named = (hs: readonly Holder[]) =>
+    `${hs
       .slice(0, 3)
       .map((h) => `${h.what} pid ${h.pid}`)
-      .join(', ')}${holding.length > 3 ? ', …' : ''})`;
+      .join(', ')}${hs.length > 3 ? ', …' : ''}`;
+  if (mode === 'shared' && !setBusy)
+    return live.length
+      ? `the way in: ${live.length} other run(s) are starting on this set at the same moment (shared runs: none waits for another to finish)`
+      : 'the way in: another run is starting on this set at the same moment';
+  if (holding.length && mode === 'exclusive')
+    return `${holding.length} shared run(s) on this set to finish (${named(holding)}): this run stops services, so it needs the set alone`;
   return 'another mqlab run on this set to finish';
 }
 
@@ -183,9 +203,20 @@ const minutes = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min`
 
 /** take the set lock of `home` in `mode`: waits (saying for what) up to boundMs, or refuses at once without `wait` */
 export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
-  fs.mkdirSync(holdersDir(home), { recursive: true });
-  const setFd = fs.openSync(path.join(lockDir(home), 'set.lock'), 'a');
-  const gateFd = fs.openSync(path.join(lockDir(home), 'gate.lock'), 'a');
+  let setFd: number;
+  let gateFd: number;
+  try {
+    fs.mkdirSync(holdersDir(home), { recursive: true });
+    setFd = fs.openSync(path.join(lockDir(home), 'set.lock'), 'a');
+    gateFd = fs.openSync(path.join(lockDir(home), 'gate.lock'), 'a');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw err;
+    throw new EnvError(
+      `cannot take the set lock in ${lockDir(home)}: ${code} (the data folder of another user, who ran \`mqlab up\`)`,
+      'leave MQLAB_HOME unset (your own state folder is used) and use the URLs you were given, or point MQLAB_HOME at a folder of yours',
+    );
+  }
   const mine = path.join(holdersDir(home), `${process.pid}.json`);
   const holder: Holder = {
     pid: process.pid,
@@ -214,11 +245,11 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
   let said = '';
   let saidAt = 0;
   /** try until `attempt` gets its lock (anything but false), saying for what this run waits (polling every `pollMs`) */
-  const wait = async <T>(attempt: () => Promise<T | false>, pollMs: number): Promise<T> => {
+  const wait = async <T>(attempt: () => Promise<T | false>, pollMs: number, setBusy = false): Promise<T> => {
     for (let got = await attempt(); ; got = await attempt()) {
       if (got !== false) return got;
       const { live } = readHolders(home);
-      const what = waitingFor(live, o.others);
+      const what = waitingFor(live, o.others, o.mode, setBusy);
       if (!o.wait)
         throw new EnvError(
           `the services of ${home} are busy: waiting for ${what}`,
@@ -230,12 +261,16 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
           `gave up after ${minutes(waited)} waiting for ${what}`,
           'run it again when that run has ended (mqlab status shows the services)',
         );
-      // runs that only share the set pass the gate one after another in a moment: say nothing for that
-      const worth = live.some((h) => h.mode === 'exclusive') || waited > 2000;
+      // runs that only share the set pass the gate together in a moment: say nothing for that
+      const blocked = setBusy || live.some((h) => h.mode === 'exclusive') || o.mode === 'exclusive';
+      const worth = blocked || waited > 2000;
       if (worth && (what !== said || Date.now() - saidAt > 30_000)) {
+        const bound = blocked ? `, up to ${minutes(o.boundMs)}` : '';
         const how = said
-          ? `${minutes(waited)} so far, up to ${minutes(o.boundMs)}`
-          : `up to ${minutes(o.boundMs)}${o.offerNoWait === false ? '' : '; --no-wait to fail at once'}`;
+          ? `${minutes(waited)} so far${bound}`
+          : blocked
+            ? `up to ${minutes(o.boundMs)}${o.offerNoWait === false ? '' : '; --no-wait to fail at once'}`
+            : 'a moment';
         o.say(`waiting for ${what}… (${how})`);
         said = what;
         saidAt = Date.now();
@@ -247,7 +282,7 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
     write();
     // the gate, then the set; both at once in one process while the gate is free
     const got = await wait(() => tryLocks(gateFd, setFd, o.mode), 50);
-    if (got === 'gate') await wait(() => tryLock(setFd, o.mode), o.mode === 'shared' ? 50 : 250);
+    if (got === 'gate') await wait(() => tryLock(setFd, o.mode), o.mode === 'shared' ? 50 : 250, true);
     close(gateFd); // the next in line may queue now
   } catch (err) {
     closeAll();
