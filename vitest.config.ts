@@ -30,6 +30,8 @@ const SERIAL = [
   // them — unless they have a set of services of their own (DISRUPTIVE_SET below)
   ...DISRUPTIVE,
   'test/reports.int.test.ts', // `mqlab all --jobs 4` with every report (four labs at once, then a browser)
+  // thirty vhosts and roles made and removed: an audit of every vhost beside it would see them come and go
+  'test/class.int.test.ts',
 ];
 /**
  * MQLAB_TEST_DISRUPTIVE_HOME (+ MQLAB_TEST_DISRUPTIVE_PORT_OFFSET): a second set of mqlab's services,

@@ -9,6 +9,7 @@ import { loadConfig, type ConfigInput } from '../core/config.js';
 import { VERSION } from '../core/version.js';
 import type { RunFlags, RunOutcome, RunSignals } from './commands/run-labs.js';
 import type { AuditFlags } from './commands/audit.js';
+import type { ClassFlags } from './commands/class.js';
 import { addSpecOptions, givenOptions } from './cli-options.js';
 import { integer, parseOptions } from '../core/options.js';
 import { UsageError } from '../core/errors.js';
@@ -17,7 +18,7 @@ import { COMMANDS, listText, PROGRAM_DESCRIPTION } from './top-help.js';
 import { beginRun } from '../engine/early-start.js';
 
 /** commands that need no lab's meta: the catalogue's names and titles are enough (or nothing of a lab) */
-const WITHOUT_METAS = new Set(['-h', '--help', '-V', '--version', 'list', 'up', 'down', 'audit']);
+const WITHOUT_METAS = new Set(['-h', '--help', '-V', '--version', 'list', 'up', 'down', 'audit', 'class']);
 
 /**
  * The metas a command line needs: the one lab it names (`mqlab retry …`), none for the commands
@@ -166,6 +167,8 @@ export function buildProgram(
         ended({ code: await watchCommand(labs, configFrom(o), seconds, signals.signal) });
       } else ended({ code: await statusCommand(labs, configFrom(o), Boolean(o.json)) });
     });
+
+  classCommands(program, ended);
 
   program
     .command('audit [definitions]')
@@ -318,4 +321,55 @@ function wrap(text: string, width: number): string[] {
   }
   if (line) lines.push(line);
   return lines;
+}
+
+/** `mqlab class up|add|lines|reset|down|board`: a class of students on this set (src/class/) */
+function classCommands(program: Command, ended: (outcome: Outcome) => void): void {
+  const cls = program
+    .command('class')
+    .description(COMMANDS.class)
+    .addHelpText(
+      'after',
+      '\nEach student gets a RabbitMQ user with a vhost of their own, a PostgreSQL role with a schema of its own,\nand one line to paste. Docs: docs/workshop.md',
+    );
+  const limits = (cmd: Command) =>
+    cmd
+      .option('--max-queues <n>', 'queues each student may have in their vhost (default 250)')
+      .option('--max-connections <n>', 'connections each student may open, to RabbitMQ and to PostgreSQL (default 40)')
+      .option(
+        '--json',
+        'print the class as one JSON document: per student name, namespace, vhost, schema, URLs and line',
+      );
+  const load = () => import('./commands/class.js');
+  limits(cls.command('up'))
+    .description("make (or complete) a class of N students, s1 … sN, and print each one's line")
+    .requiredOption('--students <n>', 'how many students (1-200)')
+    .action(async (o: ClassFlags & { students: string }) => {
+      ended({ code: await (await load()).classUpCommand(loadConfig(), o.students, o) });
+    });
+  limits(cls.command('add <names...>'))
+    .description('add students by name (a lowercase letter, then letters, digits or _) and print their lines')
+    .action(async (names: string[], o: ClassFlags) => {
+      ended({ code: await (await load()).classAddCommand(loadConfig(), names, o) });
+    });
+  cls
+    .command('lines [names...]')
+    .description("print the students' lines again (all of them, or these)")
+    .option('--json', 'print them as one JSON document')
+    .action(async (names: string[], o: { json?: boolean }) => {
+      ended({ code: (await load()).classLinesCommand(loadConfig(), names, o) });
+    });
+  cls
+    .command('reset <name>')
+    .description("empty one student's vhost and schema (queues, exchanges, policies, tables, rows); nobody else's")
+    .option('--runs', "also delete the student's rows on the board")
+    .action(async (name: string, o: { runs?: boolean }) => {
+      ended({ code: await (await load()).classResetCommand(loadConfig(), name, Boolean(o.runs)) });
+    });
+  cls
+    .command('down')
+    .description('remove every student: RabbitMQ users and vhosts, PostgreSQL roles and schemas, the board')
+    .action(async () => {
+      ended({ code: await (await load()).classDownCommand(loadConfig()) });
+    });
 }

@@ -21,8 +21,9 @@ export function redactStreams(...streams: NodeJS.WriteStream[]): void {
 }
 
 /**
- * The one line meant to carry a secret, written as it is: the --live address with its token, which
- * the person at the terminal must be able to open (every URL's `token=` is masked otherwise).
+ * The lines meant to carry a secret, written as they are: the --live address with its token, which
+ * the person at the terminal must be able to open (every URL's `token=` is masked otherwise), and
+ * the students' lines of `mqlab class` (each with the password the teacher hands out).
  */
 export function writeUnmasked(stream: NodeJS.WriteStream, line: string): void {
   (unmasked.get(stream) ?? (stream.write.bind(stream) as Write))(line);

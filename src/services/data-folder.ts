@@ -20,6 +20,7 @@ export const OWN_ENTRIES = [
   'root',
   'root.tmp',
   'lab-times.json',
+  'class.json',
   'lock',
   'up-lock',
 ];

@@ -1,0 +1,228 @@
+/**
+ * A class on one set (`mqlab class …`, src/class/): thirty students made in one import; each
+ * student's credentials reach their own vhost and schema and nothing of another's — the broker and
+ * the database refuse; a lab passes with them; `class reset` empties one student and leaves the
+ * others byte for byte; `class down` leaves nothing. On every broker line CI runs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import { Broker } from '../src/broker/broker.js';
+import { CONFIG, mqlab, useNamespace, expectPassed } from './helpers.js';
+import { nodeCli, postgresAdmin } from '../src/class/admin-path.js';
+import type { StudentCard } from '../src/class/lines.js';
+
+useNamespace(import.meta.url);
+
+const STUDENTS = 30;
+let cards: StudentCard[] = [];
+const card = (name: string) => cards.find((c) => c.name === name)!;
+/** a student's environment: the line they were handed, nothing of the teacher's */
+const envOf = (c: StudentCard) => ({
+  MQLAB_STUDENT: c.name,
+  MQLAB_NAMESPACE: c.namespace,
+  MQLAB_AMQP_URL: c.urls.amqp,
+  MQLAB_PG_URL: c.urls.pg,
+  MQLAB_MGMT_URL: c.urls.mgmt,
+});
+const basic = (c: StudentCard) =>
+  'Basic ' + Buffer.from(`${c.name}:${new URL(c.urls.amqp).password}`).toString('base64');
+const mgmtAs = (c: StudentCard, path: string, init: RequestInit = {}) =>
+  fetch(new URL(path, `http://127.0.0.1:${CONFIG.ports.management}`), {
+    ...init,
+    headers: { authorization: basic(c), 'content-type': 'application/json', ...init.headers },
+  });
+const sqlAs = (c: StudentCard) => postgres(c.urls.pg, { max: 1, onnotice: () => {} });
+
+/** what the broker and the database hold of `name`: its definitions, queue depths, tables' rows, board rows */
+async function stateOf(name: string): Promise<string> {
+  const exported = await nodeCli(CONFIG, 'rabbitmqctl', ['export_definitions', '-', '--format', 'json']);
+  const defs = JSON.parse(exported.stdout.slice(exported.stdout.indexOf('{'))) as Record<string, unknown[]>;
+  const ofVhost = (k: string) =>
+    (defs[k] ?? [])
+      .filter((x) => (x as { vhost?: string }).vhost === name)
+      .map((x) => JSON.stringify(x))
+      .sort();
+  const user = (defs.users ?? []).filter((u) => (u as { name: string }).name === name);
+  const vhost = (defs.vhosts ?? []).filter((v) => (v as { name: string }).name === name);
+  const depths = await nodeCli(CONFIG, 'rabbitmqctl', [
+    'list_queues',
+    '-p',
+    name,
+    'name',
+    'messages',
+    '--formatter',
+    'json',
+  ]);
+  const sql = postgresAdmin(CONFIG, 'lab');
+  try {
+    const tables = await sql<
+      { t: string }[]
+    >`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ${name} ORDER BY 1`;
+    const rows: Record<string, unknown> = {};
+    for (const { t } of tables)
+      rows[t] = (await sql.unsafe(`SELECT * FROM ${name}.${t} ORDER BY 1`)).map((r) => JSON.stringify(r));
+    const runs = await sql`SELECT * FROM mqlab_class.runs WHERE student = ${name} ORDER BY id`;
+    return JSON.stringify({
+      user,
+      vhost,
+      ...Object.fromEntries(
+        ['queues', 'exchanges', 'bindings', 'policies', 'parameters', 'permissions'].map((k) => [k, ofVhost(k)]),
+      ),
+      depths: JSON.parse(depths.stdout.slice(depths.stdout.indexOf('['))) as unknown,
+      rows,
+      runs,
+    });
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+describe('a class of thirty on one set', () => {
+  beforeAll(async () => {
+    await mqlab(['class', 'down']);
+  });
+  afterAll(async () => {
+    await mqlab(['class', 'down']);
+  });
+
+  it(`${STUDENTS} students in one import, in under 30 s; one line each, and the same as one JSON document`, async () => {
+    const started = Date.now();
+    const r = await mqlab(['class', 'up', '--students', String(STUDENTS), '--json']);
+    const ms = Date.now() - started;
+    expect(r.code, r.stderr).toBe(0);
+    cards = (JSON.parse(r.stdout) as { students: StudentCard[] }).students;
+    expect(cards.map((c) => c.name)).toEqual(Array.from({ length: STUDENTS }, (_, i) => `s${i + 1}`));
+    expect(ms).toBeLessThan(30_000);
+    console.log(`class up --students ${STUDENTS}: ${ms} ms (the command's own line: ${r.stderr.split('\n')[0]})`);
+    const lines = await mqlab(['class', 'lines']);
+    expect(lines.stdout.trim().split('\n')).toEqual(cards.map((c) => c.line));
+  });
+
+  it("a student's line runs a lab, in their own vhost and schema", async () => {
+    const r = await mqlab(['consumer-crash'], envOf(card('s1')));
+    expectPassed(r, { line: /^consumer-crash: / });
+  });
+
+  describe("student s1's credentials on student s2's things", () => {
+    beforeAll(async () => {
+      // s2 has a queue, a policy and a table of their own
+      const b = await Broker.connect(card('s2').urls.amqp);
+      await b.channel.assertQueue('s2.mine', { durable: true });
+      await b.close();
+      const p = await mgmtAs(card('s2'), '/api/policies/s2/s2-mine', {
+        method: 'PUT',
+        body: JSON.stringify({ pattern: '^s2\\.mine$', definition: { 'max-length': 5 }, 'apply-to': 'queues' }),
+      });
+      expect(p.status).toBeLessThan(300);
+      const sql = sqlAs(card('s2'));
+      await sql`CREATE TABLE IF NOT EXISTS mine (id int)`;
+      await sql`INSERT INTO mine VALUES (1)`;
+      await sql.end();
+    });
+
+    it("AMQP: the broker refuses s2's vhost to s1 at connection.open (s2 itself opens it)", async () => {
+      const url = card('s1').urls.amqp.replace(/\/s1$/, '/s2');
+      // the broker closes the connection with 530 NOT_ALLOWED "access to vhost 's2' refused for user 's1'"
+      // (its log); amqplib reports only that ConnectionOpenOk did not come, which mqlab says in one line
+      await expect(Broker.connect(url)).rejects.toThrow(/vhost 's2' does not exist or the user may not use it/);
+      const own = await Broker.connect(card('s2').urls.amqp);
+      await own.close();
+    });
+
+    it("management: s2's queue, its policy and the vhost are not s1's to see or change", async () => {
+      const s1 = card('s1');
+      for (const path of ['/api/queues/s2/s2.mine', '/api/queues/s2', '/api/policies/s2', '/api/exchanges/s2']) {
+        const r = await mgmtAs(s1, path);
+        // 3.10.8: 401 not_authorised; 4.3.6: 404 (a vhost the user may not see is not there for them)
+        expect([401, 403, 404], path).toContain(r.status);
+        expect(await r.text()).not.toContain('s2.mine');
+      }
+      expect((await mgmtAs(s1, '/api/queues/s2/s2.mine', { method: 'DELETE' })).status).toBeGreaterThanOrEqual(400);
+      // s1's whole view: their own vhost only
+      const vhosts = (await (await mgmtAs(s1, '/api/vhosts')).json()) as { name: string }[];
+      expect(vhosts.map((v) => v.name)).toEqual(['s1']);
+      const queues = (await (await mgmtAs(s1, '/api/queues')).json()) as { vhost: string }[];
+      expect(new Set(queues.map((q) => q.vhost))).toEqual(new Set(['s1']));
+    });
+
+    it("policies: the broker refuses s1's policy in s2's vhost; s1's catch-all in its own vhost reaches nothing of s2's", async () => {
+      const s1 = card('s1');
+      const body = JSON.stringify({ pattern: '.*', definition: { 'message-ttl': 100 }, 'apply-to': 'queues' });
+      const refused = await mgmtAs(s1, '/api/policies/s2/evil', { method: 'PUT', body });
+      expect([401, 403, 404]).toContain(refused.status);
+      const own = await mgmtAs(s1, '/api/policies/s1/catch-all', { method: 'PUT', body });
+      expect(own.status).toBeLessThan(300);
+      // what s2's queue runs with, seen by s2: its own policy, not s1's
+      const deadline = Date.now() + 15_000;
+      let policy: unknown;
+      do {
+        policy = ((await (await mgmtAs(card('s2'), '/api/queues/s2/s2.mine')).json()) as { policy?: unknown }).policy;
+      } while (
+        policy !== 's2-mine' &&
+        Date.now() < deadline &&
+        (await new Promise((r) => setTimeout(r, 250))) === undefined
+      );
+      expect(policy).toBe('s2-mine');
+      await mgmtAs(s1, '/api/policies/s1/catch-all', { method: 'DELETE' });
+    });
+
+    it("PostgreSQL: s2's table is refused to s1 (permission denied for schema s2)", async () => {
+      const sql = sqlAs(card('s1'));
+      try {
+        await expect(sql`SELECT * FROM s2.mine`).rejects.toMatchObject({ code: '42501' });
+        await expect(sql`CREATE TABLE s2.intruder (id int)`).rejects.toMatchObject({ code: '42501' });
+        await expect(sql`SELECT * FROM lab.lab_runs_none`).rejects.toMatchObject({ code: '42501' });
+      } finally {
+        await sql.end();
+      }
+    });
+  });
+
+  it("class reset s3 empties s3's vhost and schema; the others' state is the same, byte for byte", async () => {
+    for (const s of ['s2', 's3', 's4'])
+      expectPassed(await mqlab(['retry-dlq'], envOf(card(s))), { line: /^retry-dlq: / });
+    const before = { s2: await stateOf('s2'), s4: await stateOf('s4') };
+    const s3Before = await stateOf('s3');
+    const r = await mqlab(['class', 'reset', 's3']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await stateOf('s2')).toBe(before.s2);
+    expect(await stateOf('s4')).toBe(before.s4);
+    type State = { queues: unknown[]; rows: Record<string, unknown> };
+    const s3 = JSON.parse(await stateOf('s3')) as State;
+    expect((JSON.parse(s3Before) as State).queues.length).toBeGreaterThan(0);
+    expect(s3.queues).toEqual([]);
+    expect(s3.rows).toEqual({});
+    // and s3 starts again with their line as it was
+    expectPassed(await mqlab(['consumer-crash'], envOf(card('s3'))), { line: /^consumer-crash: / });
+  });
+
+  it('class down leaves no user, vhost, permission, role, schema or row', async () => {
+    const r = await mqlab(['class', 'down']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/removed 30 student\(s\)/);
+    const exported = await nodeCli(CONFIG, 'rabbitmqctl', ['export_definitions', '-', '--format', 'json']);
+    const defs = JSON.parse(exported.stdout.slice(exported.stdout.indexOf('{'))) as Record<
+      string,
+      { name?: string; user?: string; vhost?: string; tags?: unknown }[]
+    >;
+    const students = new Set(cards.map((c) => c.name));
+    expect(defs.users!.filter((u) => students.has(u.name!) || JSON.stringify(u.tags).includes('mqlab-class'))).toEqual(
+      [],
+    );
+    expect(defs.vhosts!.filter((v) => students.has(v.name!))).toEqual([]);
+    expect(defs.permissions!.filter((p) => students.has(p.user!) || students.has(p.vhost!))).toEqual([]);
+    const sql = postgresAdmin(CONFIG, 'lab');
+    try {
+      const roles =
+        await sql`SELECT rolname FROM pg_roles WHERE rolname LIKE 's%' AND rolname ~ '^s[0-9]+$' OR rolname LIKE 'mqlab_class%'`;
+      expect(roles).toEqual([]);
+      const schemas =
+        await sql`SELECT nspname FROM pg_namespace WHERE nspname ~ '^s[0-9]+$' OR nspname = 'mqlab_class'`;
+      expect(schemas).toEqual([]);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+    const refused = await mqlab(['consumer-crash'], envOf(card('s1')));
+    expect(refused.code).toBe(2);
+  });
+});
