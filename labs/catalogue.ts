@@ -1,125 +1,100 @@
 /**
- * Every lab, in the order `mqlab all` runs them: its name, its title and how to load its meta. A
- * new lab is one folder under labs/ plus one line here. Nothing loads a lab's meta until a command
- * needs it: `mqlab retry` loads retry's alone, `mqlab --help` and `mqlab list` none (the titles are
- * here; labs/registry.test.ts checks they are the metas' own).
+ * Every lab, in the order `mqlab all` runs them: its name, and how to load its meta and its code. A new
+ * lab is one folder under labs/ plus one line here (`npm run new-lab NAME` writes both). Nothing loads a
+ * lab's meta until a command needs it: `mqlab retry` loads retry's alone, `mqlab --help` and `mqlab list`
+ * none (the titles are in titles.ts, which `npm run docs` writes from the metas).
  */
-import type { Catalogue, LabMeta } from '../src/kit/index.js';
+import { catalogueEntry, type Catalogue, type LabParts } from '../src/kit/index.js';
+import { titles } from './titles.js';
 
-const lab = (name: string, title: string, load: () => Promise<{ meta: LabMeta }>) => ({
-  name,
-  title,
-  load: () => load().then((m) => m.meta),
-});
+/** one lab: its name, and how to load its meta and its code (the title is its meta's, from titles.ts) */
+const lab = <O, C extends string, F extends string, K extends string>(name: string, parts: LabParts<O, C, F, K>) =>
+  catalogueEntry(name, titles[name] ?? name, parts);
 
 export const catalogue: Catalogue = [
-  lab('retry', 'limited delayed retry and poison-message isolation', () => import('./retry/meta.js')),
-  lab(
-    'hold',
-    'at-least-once dead lettering holds a letter while its target is unbound',
-    () => import('./hold/meta.js'),
-  ),
-  lab(
-    'at-most-once-drop',
-    'the default dead-letter strategy drops a letter whose target is unbound',
-    () => import('./at-most-once-drop/meta.js'),
-  ),
-  lab('replay', 'controlled replay of a dead message with an audit trail', () => import('./replay/meta.js')),
-  lab('compensate', 'idempotent conditional compensation in one transaction', () => import('./compensate/meta.js')),
-  lab(
-    'consumer-crash',
-    'a consumer crash between business commit and ack, caught by the idempotency table',
-    () => import('./consumer-crash/meta.js'),
-  ),
-  lab(
-    'crash-loop',
-    'a poison pill that kills its consumer on every delivery, ended by the delivery limit',
-    () => import('./crash-loop/meta.js'),
-  ),
-  lab(
-    'publish-confirm',
-    'what a publisher confirm says and does not say; publish retry vs consume retry',
-    () => import('./publish-confirm/meta.js'),
-  ),
-  lab(
-    'auto-ack-loss',
-    '"auto-ack with a durable queue is safe" is false: a consumer crash loses what was delivered',
-    () => import('./auto-ack-loss/meta.js'),
-  ),
-  lab(
-    'outbox',
-    'transactional outbox: business success must be published, a rollback never is',
-    () => import('./outbox/meta.js'),
-  ),
-  lab(
-    'retry-dlq',
-    "retry counted by the broker's x-death; a poison message moved to a DLQ",
-    () => import('./retry-dlq/meta.js'),
-  ),
-  lab(
-    'retry-ladder',
-    'tiered TTL delay queues, exponential backoff and a deadline that wins over the count',
-    () => import('./retry-ladder/meta.js'),
-  ),
-  lab(
-    'dead-letter-reasons',
-    'every way a message dies: expired, maxlen, rejected, delivery_limit',
-    () => import('./dead-letter-reasons/meta.js'),
-  ),
-  lab(
-    'requeue-storm',
-    'why nack(requeue=true) is not a retry: the requeue storm next to a TTL delay queue',
-    () => import('./requeue-storm/meta.js'),
-  ),
-  lab(
-    'archive',
-    'archiving dead letters into a history table: idempotent, nothing lost, with retention',
-    () => import('./archive/meta.js'),
-  ),
-  lab('ordering', 'version checks beat ordering under delayed retry', () => import('./ordering/meta.js')),
-  lab(
-    'dlx-loop',
-    'a dead-letter route that leads back to its own queue, and the fix',
-    () => import('./dlx-loop/meta.js'),
-  ),
-  lab(
-    'retry-loop-limit',
-    'a TTL retry loop wears down the delivery limit (4.0+), and the dead-letter cycle rule',
-    () => import('./retry-loop-limit/meta.js'),
-  ),
-  lab(
-    'order-timeout',
-    'a delayed check closes only an unpaid order; a sweeper finds the lost check',
-    () => import('./order-timeout/meta.js'),
-  ),
-  lab(
-    'delayed-retry',
-    "RabbitMQ 4.3's native delayed retry on a quorum queue, next to a TTL ladder",
-    () => import('./delayed-retry/meta.js'),
-  ),
-  lab(
-    'quorum-failover',
-    "a quorum queue's leader node SIGKILLed mid-stream: no confirmed message lost, unconfirmed ones resent",
-    () => import('./quorum-failover/meta.js'),
-  ),
-  lab(
-    'partition',
-    "a quorum queue's leader node cut off from the other two mid-stream, then healed: no confirmed message lost",
-    () => import('./partition/meta.js'),
-  ),
-  lab(
-    'node-pause',
-    "a quorum queue's leader node frozen (SIGSTOP) mid-stream, then resumed: no confirmed message lost",
-    () => import('./node-pause/meta.js'),
-  ),
-  lab(
-    'db-outage',
-    'PostgreSQL stopped while a consumer holds a delivery between receive and commit',
-    () => import('./db-outage/meta.js'),
-  ),
-  lab(
-    'broker-restart',
-    'the RabbitMQ node restarted under a consumer holding unacked deliveries and a producer with confirms',
-    () => import('./broker-restart/meta.js'),
-  ),
+  lab('retry', {
+    meta: () => import('./retry/meta.js'),
+    code: () => import('./retry/lab.js'),
+  }),
+  lab('hold', {
+    meta: () => import('./hold/meta.js'),
+    code: () => import('./hold/lab.js'),
+  }),
+  lab('at-most-once-drop', {
+    meta: () => import('./at-most-once-drop/meta.js'),
+    code: () => import('./at-most-once-drop/lab.js'),
+  }),
+  lab('replay', {
+    meta: () => import('./replay/meta.js'),
+    code: () => import('./replay/lab.js'),
+  }),
+  lab('compensate', {
+    meta: () => import('./compensate/meta.js'),
+    code: () => import('./compensate/lab.js'),
+  }),
+  lab('consumer-crash', {
+    meta: () => import('./consumer-crash/meta.js'),
+    code: () => import('./consumer-crash/lab.js'),
+  }),
+  lab('crash-loop', {
+    meta: () => import('./crash-loop/meta.js'),
+    code: () => import('./crash-loop/lab.js'),
+  }),
+  lab('publish-confirm', {
+    meta: () => import('./publish-confirm/meta.js'),
+    code: () => import('./publish-confirm/lab.js'),
+  }),
+  lab('auto-ack-loss', { meta: () => import('./auto-ack-loss/meta.js'), code: () => import('./auto-ack-loss/lab.js') }),
+  lab('outbox', {
+    meta: () => import('./outbox/meta.js'),
+    code: () => import('./outbox/lab.js'),
+  }),
+  lab('retry-dlq', {
+    meta: () => import('./retry-dlq/meta.js'),
+    code: () => import('./retry-dlq/lab.js'),
+  }),
+  lab('retry-ladder', { meta: () => import('./retry-ladder/meta.js'), code: () => import('./retry-ladder/lab.js') }),
+  lab('dead-letter-reasons', {
+    meta: () => import('./dead-letter-reasons/meta.js'),
+    code: () => import('./dead-letter-reasons/lab.js'),
+  }),
+  lab('requeue-storm', { meta: () => import('./requeue-storm/meta.js'), code: () => import('./requeue-storm/lab.js') }),
+  lab('archive', {
+    meta: () => import('./archive/meta.js'),
+    code: () => import('./archive/lab.js'),
+  }),
+  lab('ordering', {
+    meta: () => import('./ordering/meta.js'),
+    code: () => import('./ordering/lab.js'),
+  }),
+  lab('dlx-loop', {
+    meta: () => import('./dlx-loop/meta.js'),
+    code: () => import('./dlx-loop/lab.js'),
+  }),
+  lab('retry-loop-limit', {
+    meta: () => import('./retry-loop-limit/meta.js'),
+    code: () => import('./retry-loop-limit/lab.js'),
+  }),
+  lab('order-timeout', {
+    meta: () => import('./order-timeout/meta.js'),
+    code: () => import('./order-timeout/lab.js'),
+  }),
+  lab('delayed-retry', {
+    meta: () => import('./delayed-retry/meta.js'),
+    code: () => import('./delayed-retry/lab.js'),
+  }),
+  lab('quorum-failover', {
+    meta: () => import('./quorum-failover/meta.js'),
+    code: () => import('./quorum-failover/lab.js'),
+  }),
+  lab('partition', { meta: () => import('./partition/meta.js'), code: () => import('./partition/lab.js') }),
+  lab('node-pause', { meta: () => import('./node-pause/meta.js'), code: () => import('./node-pause/lab.js') }),
+  lab('db-outage', {
+    meta: () => import('./db-outage/meta.js'),
+    code: () => import('./db-outage/lab.js'),
+  }),
+  lab('broker-restart', {
+    meta: () => import('./broker-restart/meta.js'),
+    code: () => import('./broker-restart/lab.js'),
+  }),
 ];

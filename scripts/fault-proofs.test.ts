@@ -1,9 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gaps, report } from './fault-proofs.js';
-import { registry } from '../labs/registry.js';
-import { ROOT } from '../test/helpers.js';
 
 const lab = (checks: string[], faults: Record<string, string[]>) => ({
   name: 'retry',
@@ -36,20 +32,4 @@ describe('gaps', () => {
       'retry: 1 of 2 checks failed by a declared variant; unproven: b; no labs/retry/retry.faults.int.test.ts',
     );
   });
-});
-
-// npm run proofs, as a unit test: what every lab of the registry declares has no gap
-describe('the labs', () => {
-  it.each(registry.map((m) => [m.name, m] as const))(
-    '%s: every declared check is failed by a declared variant, and a fault test runs them',
-    (name, meta) => {
-      const hasTest = ['faults.int.test.ts', 'faults.cluster.int.test.ts'].some((s) =>
-        fs.existsSync(path.join(ROOT, 'labs', name, `${name}.${s}`)),
-      );
-      expect(report([gaps(meta, hasTest)]).lines[0]).toBe(
-        `${name}: ${meta.checks.length} of ${meta.checks.length} checks failed by a declared variant`,
-      );
-      expect(meta.checks.length).toBeGreaterThan(0);
-    },
-  );
 });

@@ -1,6 +1,6 @@
 /**
  * The pure part of `npm run proofs` (unproven-checks.ts), read from what the labs declare: every
- * check in meta.checks is in `fails` of at least one broken variant (labs/<lab>/faults.ts), every
+ * check in meta.checks is in `fails` of at least one broken variant (labs/<lab>/meta.ts), every
  * variant names a check it breaks and only declared ones, and the lab has a fault test file (whose
  * describeFaults, test/faults.ts, runs every declared variant and asserts its FAIL lines).
  */

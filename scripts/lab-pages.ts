@@ -1,20 +1,30 @@
 /**
- * `npm run docs`: each lab's page (docs/labs/<lab>.md) gets its "Broken variants (tests only)"
- * section from the lab's catalogue (labs/<lab>/faults.ts: name, what it breaks, the checks that must
- * print FAIL), so the page can never list a variant the lab does not have or miss one it has.
- * scripts/lab-pages.test.ts fails when a page is out of step (and says to run this).
+ * `npm run docs`: every list that copies the labs' metas (labs/<lab>/meta.ts) is written from them,
+ * between markers, so no page can drift from a lab:
+ * - each lab page's (docs/labs/<lab>.md) "## Checkpoints" list and "Broken variants" section;
+ * - the lab tables of README.md and docs/README.md (name, summary, seed);
+ * - labs/titles.ts, the titles `mqlab --help` and `mqlab list` print without loading a meta.
+ * labs/conventions.test.ts fails when anything is out of step (and says to run this).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LabMeta } from '../src/lab/lab.js';
+import type { LabSpec } from '../src/lab/lab.js';
 
-const BEGIN =
-  '<!-- broken variants: generated from the lab’s faults.ts by `npm run docs`; edit the catalogue, not this section -->';
+type AnyMeta = Pick<LabSpec, 'name' | 'title' | 'summary' | 'seed' | 'faults' | 'checkpoints' | 'disruptive'>;
+
 const END = '<!-- end of the generated section -->';
-const HEADING = '## Broken variants (tests only)';
+const begin = (what: string) =>
+  `<!-- ${what}: generated from the labs' meta.ts by \`npm run docs\`; edit the meta, not here -->`;
 
-type AnyMeta = Pick<LabMeta, 'name' | 'faults' | 'disruptive'>;
+/** `text` with the part between `what`'s begin marker and the end marker after it replaced by `body` */
+export function between(text: string, what: string, body: string): string {
+  const b = text.indexOf(begin(what));
+  if (b < 0) throw new Error(`no "${begin(what)}" marker`);
+  const e = text.indexOf(END, b);
+  if (e < 0) throw new Error(`no end marker after "${begin(what)}"`);
+  return `${text.slice(0, b)}${begin(what)}\n\n${body.trim()}\n\n${text.slice(e)}`;
+}
 
 /** the test file that runs the lab's variants (a cluster lab's runs in the cluster suite) */
 export function faultTestFile(root: string, lab: string): string {
@@ -25,70 +35,95 @@ export function faultTestFile(root: string, lab: string): string {
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** the generated section for one lab: heading, markers, an introduction and one row per variant */
-export function variantsSection(meta: AnyMeta, testFile: string): string {
+/** a page's broken variants: an introduction and one row per variant */
+export function variantsBody(meta: AnyMeta, testFile: string): string {
   const rows = Object.entries(meta.faults).map(
     ([name, f]) => `| \`${name}\` | ${cell(f.breaks)} | ${f.fails.map((c) => `\`${c}\``).join(', ')} |`,
   );
   return [
-    HEADING,
-    '',
-    BEGIN,
-    '',
-    `Each variant breaks the lab on purpose: \`MQLAB_FAULT=${meta.name}:<variant>\` (several: comma-separated), for`,
-    `tests only — a run with one says so on its second line and in every report. \`${testFile}\` runs`,
-    'each and asserts a `FAIL` line for every check in its row, so each check the lab prints is shown failing.',
+    `Each variant breaks the lab on purpose: \`MQLAB_FAULT=${meta.name}:<variant>\` (several: comma-separated). In class,`,
+    'predict which checks will FAIL, then run it; in CI, ' +
+      `\`${testFile}\` runs each and asserts a \`FAIL\` line for every check in its row, so each check the lab`,
+    'prints is shown failing. A run with a variant says so on its second line and in every report.',
     '',
     '| variant | what it breaks | checks that print FAIL |',
     '| --- | --- | --- |',
     ...rows,
-    '',
-    END,
   ].join('\n');
 }
 
-/** the page with its section in step: replaced between the markers, else after the Checkpoints section */
-export function syncPage(page: string, section: string): string {
-  const begin = page.indexOf(BEGIN);
-  if (begin >= 0) {
-    const start = page.lastIndexOf(HEADING, begin);
-    const end = page.indexOf(END, begin);
-    if (start < 0 || end < 0) throw new Error(`the generated section's heading or end marker is missing`);
-    return page.slice(0, start) + section + page.slice(end + END.length);
-  }
-  const lines = page.split('\n');
-  const checkpoints = lines.findIndex((l) => l === '## Checkpoints');
-  const next = lines.findIndex((l, i) => i > checkpoints && l.startsWith('## '));
-  const at = checkpoints >= 0 && next >= 0 ? next : lines.length;
-  const before = lines.slice(0, at).join('\n').replace(/\n*$/, '\n\n');
-  const after = lines.slice(at).join('\n');
-  return before + section + (after ? '\n\n' + after : '\n');
+/** a page's checkpoints: one `- \`name\` — sentence` line each, in run order, the sentence `--step` prints */
+export function checkpointsBody(meta: AnyMeta): string {
+  const items = Object.entries(meta.checkpoints).map(([name, sentence]) => `- \`${name}\` — ${sentence}`);
+  return items.length ? items.join('\n') : 'none';
 }
 
-/** the names a page's "## Checkpoints" section lists (each as a `name` at the start of a list item) */
-export function checkpointsListed(page: string): string[] {
-  const lines = page.split('\n');
-  const start = lines.findIndex((l) => l === '## Checkpoints');
-  if (start < 0) return [];
-  const end = lines.findIndex((l, i) => i > start && l.startsWith('## '));
-  return lines.slice(start + 1, end < 0 ? undefined : end).flatMap((l) => /^[-*] `([a-z0-9-]+)`/.exec(l)?.[1] ?? []);
+/** README.md's lab table */
+export function readmeTable(labs: readonly AnyMeta[]): string {
+  return [
+    '| lab | what it proves |',
+    '| --- | --- |',
+    ...labs.map((m) => `| \`${m.name}\` | ${cell(m.summary)} |`),
+  ].join('\n');
+}
+
+/** docs/README.md's lab table */
+export function docsTable(labs: readonly AnyMeta[]): string {
+  return [
+    '| lab | what it shows | seed |',
+    '| --- | --- | --- |',
+    ...labs.map((m) => `| [${m.name}](labs/${m.name}.md) | ${cell(m.title)} | ${m.seed ?? '—'} |`),
+  ].join('\n');
+}
+
+/** labs/titles.ts */
+export function titlesModule(labs: readonly AnyMeta[]): string {
+  return [
+    "/** Generated by `npm run docs` from each lab's meta.ts: the titles `mqlab --help` and `mqlab list` print. */",
+    'export const titles: Readonly<Record<string, string>> = {',
+    ...labs.map((m) => `  ${JSON.stringify(m.name)}: ${JSON.stringify(m.title)},`),
+    '};',
+    '',
+  ].join('\n');
+}
+
+/** every generated file's content as it should be, by path under the root: what `npm run docs` writes */
+export function generated(root: string, labs: readonly AnyMeta[]): Map<string, string> {
+  const read = (rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
+  const out = new Map<string, string>();
+  for (const m of labs) {
+    const rel = `docs/labs/${m.name}.md`;
+    let page = read(rel);
+    page = between(page, 'checkpoints', checkpointsBody(m));
+    page = between(page, 'broken variants', variantsBody(m, faultTestFile(root, m.name)));
+    out.set(rel, page);
+  }
+  out.set('README.md', between(read('README.md'), 'labs', readmeTable(labs)));
+  out.set('docs/README.md', between(read('docs/README.md'), 'labs', docsTable(labs)));
+  out.set('labs/titles.ts', titlesModule(labs));
+  return out;
+}
+
+/** the generated files that differ from what is on disk (a prettier-formatted titles.ts counts as equal) */
+export function outOfStep(root: string, labs: readonly AnyMeta[]): string[] {
+  return [...generated(root, labs)].flatMap(([rel, text]) => {
+    const file = path.join(root, rel);
+    return fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text ? [] : [rel];
+  });
 }
 
 async function main() {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   const { registry } = await import('../labs/registry.js');
   let changed = 0;
-  for (const meta of registry) {
-    const file = path.join(root, 'docs', 'labs', `${meta.name}.md`);
-    const page = fs.readFileSync(file, 'utf8');
-    const next = syncPage(page, variantsSection(meta, faultTestFile(root, meta.name)));
-    if (next !== page) {
-      fs.writeFileSync(file, next);
-      changed++;
-      process.stdout.write(`docs: ${path.relative(root, file)}: broken variants written\n`);
-    }
+  for (const [rel, text] of generated(root, registry)) {
+    const file = path.join(root, rel);
+    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) continue;
+    fs.writeFileSync(file, text);
+    changed++;
+    process.stdout.write(`docs: ${rel} written\n`);
   }
-  process.stdout.write(`docs: ${registry.length} lab pages, ${changed} changed\n`);
+  process.stdout.write(`docs: ${registry.length} labs, ${changed} file(s) changed\n`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();

@@ -1,7 +1,7 @@
 /**
  * npm run proofs: a static check of what the labs declare (no services needed). For every lab of the
  * registry: each check in meta.checks is listed in `fails` by at least one broken variant of
- * labs/<lab>/faults.ts, and the lab has a fault test file, whose describeFaults (test/faults.ts) runs
+ * labs/<lab>/meta.ts, and the lab has a fault test file, whose describeFaults (test/faults.ts) runs
  * every declared variant and asserts the FAIL lines its catalogue lists. Exits 1 on any gap.
  */
 import fs from 'node:fs';

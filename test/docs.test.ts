@@ -1,7 +1,5 @@
 /**
- * The lab pages cannot drift from the labs:
- * - each docs/labs/<lab>.md has a "## Checkpoints" section listing, one `- \`name\` — …` line each (or
- *   the single line "none"), exactly the checkpoints the lab declares (meta.checkpoints), in that order;
+ * The docs (the lists copied from the labs' metas are labs/conventions.test.ts's):
  * - no Chinese (CJK) text is left in docs/ or the README outside a block marked as the original:
  *   `<details><summary>原文 (original)</summary> … </details>`.
  */
@@ -13,46 +11,11 @@ import { registry } from '../labs/registry.js';
 const root = join(import.meta.dirname, '..');
 const read = (...p: string[]) => readFileSync(join(root, ...p), 'utf8');
 
-/** the names in a page's "## Checkpoints" section, in order; [] for "none" */
-export function pageCheckpoints(markdown: string): string[] {
-  const section = markdown.split(/^## /m).find((s) => /^Checkpoints\s*\n/.test(s));
-  if (!section) throw new Error('no "## Checkpoints" section');
-  const items = [...section.matchAll(/^- `([^`]+)` — /gm)].map((m) => m[1]!);
-  if (items.length === 0 && !/^none\b/m.test(section))
-    throw new Error('"## Checkpoints" lists no checkpoint and does not say "none"');
-  return items;
-}
-
 /** CJK text outside `<details><summary>原文 (original)</summary> … </details>` blocks */
 export function untranslated(markdown: string): string[] {
   const outside = markdown.replace(/<details>\s*<summary>原文 \(original\)<\/summary>[\s\S]*?<\/details>/g, '');
   return outside.split('\n').filter((line) => /[\p{Script=Han}\u3000-\u303f\uff00-\uffef]/u.test(line));
 }
-
-describe('lab pages list the lab’s declared checkpoints', () => {
-  for (const { name, checkpoints } of registry) {
-    it(`docs/labs/${name}.md`, () => {
-      expect(pageCheckpoints(read('docs', 'labs', `${name}.md`))).toEqual(Object.keys(checkpoints));
-    });
-  }
-
-  it('every lab has a page and every page a lab', () => {
-    const pages = readdirSync(join(root, 'docs', 'labs'))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => f.slice(0, -3));
-    expect(pages.sort()).toEqual(registry.map((l) => l.name).sort());
-  });
-
-  it('a page that differs from its lab is caught', () => {
-    const page = (items: string) => `# x\n\n## Checkpoints\n\n${items}\n\n## Try this\n`;
-    expect(pageCheckpoints(page('- `before-ack` — a\n- `dead-letter-sampled` — b'))).toEqual([
-      'before-ack',
-      'dead-letter-sampled',
-    ]);
-    expect(pageCheckpoints(page('none'))).toEqual([]);
-    expect(() => pageCheckpoints('# x\n\n## Try this\n')).toThrow(/no "## Checkpoints"/);
-  });
-});
 
 describe('docs are in English', () => {
   const pages = [
@@ -77,16 +40,6 @@ describe('docs are in English', () => {
       [],
     );
     expect(untranslated('<details><summary>more</summary>归档</details>')).toHaveLength(1);
-  });
-});
-
-describe('docs/README.md', () => {
-  it('lists every lab, linked to its page, in the order of `mqlab all`', () => {
-    const listed = [...read('docs', 'README.md').matchAll(/^\| \[([a-z0-9-]+)\]\(labs\/\1\.md\) \|/gm)].map(
-      (m) => m[1],
-    );
-    expect(listed).toEqual(registry.map((l) => l.name));
-    for (const { name } of registry) expect(existsSync(join(root, 'docs', 'labs', `${name}.md`)), name).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Helpers for the fault tests (`labs/<lab>/<lab>.faults.int.test.ts`): run a lab with test-only
  * broken variants (MQLAB_FAULT=<lab>:<fault>, src/lab/fault.ts) and assert that every check the lab's
- * catalogue (labs/<lab>/faults.ts) says they break prints `FAIL <check>:`, and that the lab exits 1.
+ * catalogue (labs/<lab>/meta.ts) says they break prints `FAIL <check>:`, and that the lab exits 1.
  *
  * `describeFaults(meta, namespace, cases)` writes one test per case and one more that the cases run
  * every declared variant; `npm run proofs` checks that every declared check is in some variant's
@@ -13,11 +13,11 @@
  * cases one at a time (`oneAtATime`).
  */
 import { describe, expect, it } from 'vitest';
-import type { FaultName, LabMeta } from '../src/lab/lab.js';
+import type { FaultName, LabSpec } from '../src/lab/lab.js';
 import type { AnyOptions } from '../src/core/options.js';
 import { mqlab, type CliRun } from './helpers.js';
 
-type AnyMeta = LabMeta<AnyOptions, string, string, string>;
+type AnyMeta = LabSpec<AnyOptions, string, string, string>;
 
 export interface FaultRun<M extends AnyMeta> {
   meta: M;

@@ -11,7 +11,7 @@ import { deferred, type Delivery, unchanged, withVariants } from '../../src/kit/
 import type { ArchiveNames } from './names.js';
 import { archiveLetter } from './store.js';
 import { businessIdOf } from './letter.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { archiverVariants, type ArchiverSteps } from './variants.js';
 
 const killAfterCommit = process.argv.includes('--kill-after-commit');

@@ -10,9 +10,7 @@
  * archived 31 days ago. Topology: see topology.ts.
  */
 import {
-  type Lab,
   type LabContext,
-  type NoOptions,
   type ChildRun,
   runChild,
   check,
@@ -21,9 +19,9 @@ import {
   formatDuration,
   must,
   withVariants,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { names, reset, ROUTE, schema, topology, type ArchiveNames } from './names.js';
 import { purgeArchive, setStatus, type ArchiveRow } from './store.js';
 import { labVariants, type ArchiveSteps } from './variants.js';
@@ -36,7 +34,7 @@ const LETTERS = [
   { messageId: 'order-without-id', route: ROUTE.created, payload: { sku: 'SKU-9', quantity: 1 } },
 ];
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -183,7 +181,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 /**
  * Publish the three orders through the business exchange; a consumer on the business queue rejects

@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where the archive lab's broken variants (declared in faults.ts; MQLAB_FAULT=archive:<name>,
+ * TEST ONLY: where the archive lab's broken variants (declared in meta.ts; MQLAB_FAULT=archive:<name>,
  * src/lab/fault.ts) replace a step: of the lab (`ArchiveSteps`, lab.ts) or of the archiver process
  * (`ArchiverSteps`, archiver.ts). Both files read as the correct experiment.
  */
 import type { Delivery, Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { Letter } from './letter.js';
 
 /** the steps of the lab a broken variant may replace */

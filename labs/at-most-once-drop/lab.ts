@@ -16,7 +16,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  type Lab,
   type LabContext,
   check,
   summaryLine,
@@ -30,11 +29,10 @@ import {
   ownBrokerLog,
   withVariants,
   text,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { BODY, EVENT_ID, PHASE_HEADER, RUN_HEADER, names, topology, type DropNames } from './names.js';
-import type { DropOptions } from './options.js';
 import { phaseDetail, rebind, rejectWhileUnbound } from './unbound.js';
 import { sourceWhen } from './source-now.js';
 import { fallbackWarning } from './fallback-log.js';
@@ -62,7 +60,7 @@ interface Arrival {
   headers: Record<string, unknown>;
 }
 
-export const lab: Lab<DropOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
 
   async run(ctx) {
@@ -241,7 +239,7 @@ export const lab: Lab<DropOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 /** the strategy a phase's policy gives the source, as the reading showed it (null: no reading named the policy) */
 function strategyOf(def: Record<string, unknown> | null): string | null {

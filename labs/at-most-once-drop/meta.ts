@@ -1,8 +1,6 @@
 /** The at-most-once-drop lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab, parseOptions } from '../../src/kit/index.js';
+import { defineLab, parseOptions, type FaultName } from '../../src/kit/index.js';
 import { options } from './options.js';
-import { faults } from './faults.js';
-import { checkpoints } from './checkpoints.js';
 
 /**
  * dead_letter_worker_publisher_confirm_timeout on mqlab's services (config/rabbitmq/advanced.config): the
@@ -13,6 +11,9 @@ const WORKER_TIMER_MS = 1000;
 export const meta = defineLab({
   name: 'at-most-once-drop',
   title: 'the default dead-letter strategy drops a letter whose target is unbound',
+  summary:
+    'the default dead-letter strategy drops a rejected letter whose target is unbound; at-least-once holds the same letter and delivers it',
+  seed: '000',
   proves:
     'With a dead-letter policy that names no strategy (at-most-once, the default) on a quorum queue, a message ' +
     "rejected without requeue while the target queue is unbound is gone: the source's counters hold no letter " +
@@ -46,7 +47,41 @@ export const meta = defineLab({
     'acceptedWhileHeld',
     'heldLetterDelivered',
   ],
-  faults,
-  checkpoints,
-  load: () => import('./lab.js'),
+  // the broken variants (MQLAB_FAULT=at-most-once-drop:<name>): what each breaks, and the checks that must print FAIL
+  faults: {
+    'at-least-once-in-drop': {
+      breaks: 'the drop phase uses at-least-once: the letter is held',
+      fails: ['dropStrategy', 'heldAfterReject'],
+    },
+    'keep-binding': {
+      breaks: 'the target is left bound in the drop phase: the letter is routed, not dropped',
+      fails: ['targetUnbound', 'droppedArrivals'],
+    },
+    'fallback-with-reject-publish': {
+      breaks: 'the fallback phase sets overflow=reject-publish too: the letter is held, no warning is logged',
+      fails: ['fallbackPolicy', 'fallbackHeld', 'fallbackArrivals', 'fallbackWarningLogged'],
+    },
+    'purge-markers': {
+      breaks:
+        'the markers are purged instead of taken off: on 4.3 the held letter goes with them and no longer counts toward max-length (3.10 keeps it)',
+      fails: ['heldAfterMarkers', 'acceptedWhileHeld'],
+    },
+    'at-least-once-missing': {
+      breaks: 'the hold phase has no at-least-once strategy: nothing is held, nothing delivered',
+      fails: ['holdStrategy', 'heldWhileUnbound', 'heldLetterDelivered', 'acceptedWhileHeld'],
+    },
+  },
+  // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
+  checkpoints: {
+    dropped:
+      'phase 1 (at-most-once): the letter was rejected while the target is unbound, and the first reading of the counters of the source that shows both markers shows no held letter; the target is empty and still unbound',
+    'fell-back':
+      'phase 2 (at-least-once, but overflow left at drop-head): the broker fell back to at-most-once, nothing is held; the target is empty and still unbound',
+    'letter-held':
+      'phase 3 (at-least-once with overflow=reject-publish): the same letter is held in the source, also once the markers were taken off; the target is still unbound',
+    recovered: "the binding is back and the broker's dead-letter worker delivered the held letter to the target",
+  },
 });
+
+/** a broken variant of at-most-once-drop */
+export type Fault = FaultName<typeof meta.faults>;

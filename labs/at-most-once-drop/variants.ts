@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where at-most-once-drop's broken variants (declared in faults.ts;
+ * TEST ONLY: where at-most-once-drop's broken variants (declared in meta.ts;
  * MQLAB_FAULT=at-most-once-drop:<name>, src/lab/fault.ts) change the three phases lab.ts runs
  * (`DropPhases`: each phase's strategy, overflow and steps as data).
  */
 import type { Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { PhaseInput } from './unbound.js';
 
 /** what sets the three phases apart (the rest of each phase's input is the run's) */

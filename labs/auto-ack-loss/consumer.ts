@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/kit/child/runtime.js';
 import { deferred, sleep, withVariants } from '../../src/kit/index.js';
 import { IDLE_MS, WORK_MS, queueOf, type AckNames, type Phase } from './names.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { variants, type ConsumerSettings } from './variants.js';
 
 const rt = await childRuntime<AckNames, Fault>();

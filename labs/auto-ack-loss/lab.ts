@@ -12,9 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  type Lab,
   type LabContext,
-  type NoOptions,
   startAhead,
   type Ahead,
   type ChildRun,
@@ -22,9 +20,9 @@ import {
   checkAtLeast,
   summaryLine,
   must,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import {
   CRASH_AFTER,
   FORGET_MESSAGES,
@@ -42,7 +40,7 @@ import {
 
 const CONSUMER = new URL('./consumer.js', import.meta.url);
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -162,7 +160,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 /** publish `count` messages with confirms; returns how many the broker acked */
 async function publish(ctx: LabContext, name: AckNames, phase: Phase, count: number): Promise<number> {

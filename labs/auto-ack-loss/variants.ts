@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where auto-ack-loss's broken variants (declared in faults.ts;
+ * TEST ONLY: where auto-ack-loss's broken variants (declared in meta.ts;
  * MQLAB_FAULT=auto-ack-loss:<name>, src/lab/fault.ts) change how the consumer process consumes
  * (`ConsumerSettings`, consumer.ts).
  */
 import type { Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { Phase } from './names.js';
 
 /** how one phase's consumer consumes */

@@ -9,8 +9,7 @@
  * account: every id once in the effect table, every message the queue held delivered after the restart
  */
 import {
-  type Lab,
-  type LabContext,
+  type ContextOf,
   type Outage,
   Broker,
   ReconnectingPublisher,
@@ -22,11 +21,10 @@ import {
   maskUrl,
   type Backoff,
   withVariants,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { FIRST_BATCH, PREFETCH, AFTER_RECONNECT, messageId, names, reset, schema, topology } from './names.js';
-import type { BrokerRestartOptions } from './options.js';
 import { consume, produce, type ConsumerRecord, type Hooks, type ProducerRecord } from './clients.js';
 import { tally } from './verdicts.js';
 import { variants, type RestartSteps } from './variants.js';
@@ -40,7 +38,7 @@ const BACKOFF: Backoff = { initialMs: 100, maxMs: 500 };
 /** after the producer finished: how long without a delivery ends the wait for the last acks */
 const SETTLE_IDLE_MS = BACKOFF.maxMs + 3000;
 
-export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -172,11 +170,11 @@ export const lab: Lab<BrokerRestartOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 /** stop the RabbitMQ node and start it again under both clients; `confirmed`: what the node had confirmed at its stop */
 async function restartNode(
-  ctx: LabContext<BrokerRestartOptions, Fault, Checkpoint>,
+  ctx: ContextOf<typeof meta>,
   confirmed: () => string[],
   readyTimeoutMs: number,
 ): Promise<Outage<string[]>> {

@@ -1,12 +1,12 @@
 /** The broker-restart lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/kit/index.js';
+import { defineLab, type FaultName } from '../../src/kit/index.js';
 import { options } from './options.js';
-import { faults } from './faults.js';
-import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'broker-restart',
   title: 'the RabbitMQ node restarted under a consumer holding unacked deliveries and a producer with confirms',
+  summary:
+    "the RabbitMQ node restarted under a reconnecting consumer holding unacked deliveries and a producer with confirms: held ones redelivered, unconfirmed ones resent, the quorum queue's contents survive, each id once (needs mqlab's own services)",
   proves:
     'The RabbitMQ node `mqlab up` started is stopped (its process exits, its port refuses) and started again while a ' +
     'consumer holds committed but unacked deliveries and a producer publishes with confirms. Both clients reconnect by ' +
@@ -33,7 +33,29 @@ export const meta = defineLab({
     'missingIds',
     'effectRows',
   ],
-  faults,
-  checkpoints,
-  load: () => import('./lab.js'),
+  // the broken variants (MQLAB_FAULT=broker-restart:<name>): what each breaks, and the checks that must print FAIL
+  faults: {
+    'transient-classic': {
+      breaks: 'transient messages on a classic queue: the restart loses what the queue held',
+      fails: ['heldRedelivered', 'survivedDelivered', 'missingIds', 'effectRows'],
+    },
+    'no-resend': { breaks: 'the producer forgets what was not confirmed at the restart', fails: ['unconfirmedResent'] },
+    'no-dedupe': {
+      breaks: 'the consumer writes without the idempotency key: redeliveries write twice',
+      fails: ['duplicateEffects'],
+    },
+    'no-restart': {
+      breaks: 'the run never restarts the node: no new process, no refused port, nothing unconfirmed',
+      fails: ['brokerPidChanged', 'brokerRefused', 'unconfirmedAtRestart', 'heldRedelivered'],
+    },
+  },
+  // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
+  checkpoints: {
+    holding: 'five deliveries are committed and their acks held',
+    'broker-down': "the node's process is gone and its port refuses (with --step the node stays down while you wait)",
+    'broker-back': 'the producer reconnected and resent what the node had not confirmed',
+  },
 });
+
+/** a broken variant of broker-restart */
+export type Fault = FaultName<typeof meta.faults>;

@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where the broker-restart lab's broken variants (declared in faults.ts;
+ * TEST ONLY: where the broker-restart lab's broken variants (declared in meta.ts;
  * MQLAB_FAULT=broker-restart:<name>, src/lab/fault.ts) replace a step of the experiment (`RestartSteps`:
  * lab.ts, clients.ts). Those files read as the correct experiment.
  */
 import type { Outage, Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { BrokerRestartNames } from './names.js';
 
 /** the steps of the experiment a broken variant may replace */

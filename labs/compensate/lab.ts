@@ -14,9 +14,8 @@
  * In both races the first attempt to lock the reservation row holds its transaction open until
  * the other is seen waiting on that lock, so the two really overlap on every run.
  */
-import { type Lab, type NoOptions, type Db, check, must, withVariants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { type Db, check, must, withVariants, labCode } from '../../src/kit/index.js';
+import { meta } from './meta.js';
 import {
   RELEASE_RULES,
   blockedBehind,
@@ -43,7 +42,7 @@ async function rows(db: Db, name: Tables) {
   };
 }
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   schema,
   reset,
 
@@ -126,4 +125,4 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       facts: { start, sequential, after, checkThenAct: naive, race: raced },
     };
   },
-};
+});

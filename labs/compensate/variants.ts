@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where compensate's broken variants (declared in faults.ts;
+ * TEST ONLY: where compensate's broken variants (declared in meta.ts;
  * MQLAB_FAULT=compensate:<name>, src/lab/fault.ts) replace a step of the compensation lab.ts runs
  * (`CompensateSteps`). lab.ts reads as the correct experiment.
  */
 import type { Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { ReleaseOutcome, ReleaseRules } from './release.js';
 
 /** the steps of the compensation a broken variant may replace */

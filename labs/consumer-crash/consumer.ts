@@ -15,7 +15,7 @@ import { childRuntime } from '../../src/kit/child/runtime.js';
 import { deferred, pauses, replayGate, heldDeadline, withVariants } from '../../src/kit/index.js';
 import { CONSUMER, SERVICE, envelopeFields, parseEnvelope, processOnce } from './orders.js';
 import type { CrashNames } from './names.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { variants, type ConsumerSteps } from './variants.js';
 
 const rt = await childRuntime<CrashNames, Fault>();

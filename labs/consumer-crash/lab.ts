@@ -7,7 +7,6 @@
  *   consumer-run2 (own process): 001 redelivered → key conflict → duplicate_skipped → ack; 002, 003 → commit → ack
  */
 import {
-  type Lab,
   type LabContext,
   runChild,
   startAhead,
@@ -15,19 +14,17 @@ import {
   must,
   keepEvents,
   type LabEvent,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { SERVICE, envelopeFields, orderEvents, publishProps } from './orders.js';
 import { LAB, names, reset, schema, topology } from './names.js';
 import { ackedMessageIds, committedNotAcked, observeDeliveries, summaryLine } from './verdicts.js';
-
-import type { CrashOptions } from './options.js';
 const MESSAGES = 3;
 const CRASH_AFTER_COMMITS = 1;
 const CONSUMER_SCRIPT = new URL('./consumer.js', import.meta.url);
 
-export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -144,7 +141,7 @@ export const lab: Lab<CrashOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 /** sample a broker statistic until it reaches `target` (normally at once) or `ms` pass; the last sample */
 async function readyWhen(ctx: LabContext, sample: () => Promise<number>, target: number, ms: number): Promise<number> {

@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where consumer-crash's broken variants (declared in faults.ts;
+ * TEST ONLY: where consumer-crash's broken variants (declared in meta.ts;
  * MQLAB_FAULT=consumer-crash:<name>, src/lab/fault.ts) replace a step of the consumer process
  * (`ConsumerSteps`, consumer.ts). consumer.ts reads as the correct consumer.
  */
 import type { Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 
 /** the steps of the consumer a broken variant may replace */
 export interface ConsumerSteps {

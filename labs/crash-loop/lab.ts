@@ -10,9 +10,7 @@
  * Each consumer is its own process (poison-consumer.ts); the crashes are observed as their exits.
  */
 import {
-  type Lab,
   type LabContext,
-  type NoOptions,
   runChild,
   type ChildRun,
   check,
@@ -22,9 +20,9 @@ import {
   closeChannel,
   deferred,
   type Count,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta, type Fault } from './meta.js';
 import { DELAY_MS, LIMIT, names, topology, type CrashLoopNames } from './names.js';
 import { absentCounts, failedDeliveryCounts } from './counts.js';
 import { watchDeadLetters, type DeadLetters } from './dead-letters.js';
@@ -34,7 +32,7 @@ const SCRIPT = new URL('./poison-consumer.js', import.meta.url);
 /** consumer processes started at most on the work queue: the limit's deliveries and a few more */
 const MAX_CONSUMERS = LIMIT + 3;
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   async run(ctx) {
     const name = names(ctx.names);
@@ -105,14 +103,14 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
                 DELAY_MS,
                 `needs RabbitMQ 4.3 native delayed retry (this broker: ${ctx.caps.version} ignores x-delayed-retry-*)`,
               ),
-        ] as ReturnType<typeof check>[],
+        ],
         facts,
       };
     } finally {
       await dead.close();
     }
   },
-};
+});
 
 const isDelivery = (e: ChildRun['events'][number]) => e.source === 'consumer' && e.fields.status === 'received';
 

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/kit/child/runtime.js';
 import { deferred, withVariants } from '../../src/kit/index.js';
 import type { CrashLoopNames } from './names.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { poisonVariants, type PoisonSteps } from './variants.js';
 
 const { values } = parseArgs({

@@ -1,5 +1,5 @@
 /**
- * TEST ONLY: crash-loop's broken variants (declared in faults.ts; MQLAB_FAULT=crash-loop:<variant>, src/lab/fault.ts): the seams that
+ * TEST ONLY: crash-loop's broken variants (declared in meta.ts; MQLAB_FAULT=crash-loop:<variant>, src/lab/fault.ts): the seams that
  * apply them. lab.ts reads as the correct experiment.
  */
 import {
@@ -13,7 +13,7 @@ import {
   type ChildRuntime,
   type Variants,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 
 /** the topology a broken variant declares instead of the lab's (declared again over the engine's) */
 export async function declareBroken(

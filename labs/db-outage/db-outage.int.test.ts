@@ -13,7 +13,7 @@ import {
 } from '../../test/helpers.js';
 import { runLabs } from '../../src/engine/runner.js';
 import { planLab } from '../../src/lab/lab.js';
-import { meta } from './meta.js';
+import { catalogue } from '../catalogue.js';
 import { openDb } from '../../src/db/client.js';
 
 const n = useNamespace('t_db_outage');
@@ -141,6 +141,7 @@ describe('db-outage against the PostgreSQL and RabbitMQ mqlab started', () => {
         /^mqlab: db-outage needs the services `mqlab up` started: MQLAB_AMQP_URL is amqp:\/\/app:\*\*\*@127\.0\.0\.2:/,
       );
       const hooks = { stderr: () => {}, waitForEnter: async () => {} };
+      const meta = await catalogue.find((e) => e.name === 'db-outage')!.load();
       const { reports } = await runLabs({
         plan: [planLab(meta), planLab(meta)],
         config: { ...CONFIG, home },

@@ -9,7 +9,6 @@
  * account: each id one effect row, none lost, nothing acked before its commit
  */
 import {
-  type Lab,
   type Outage,
   type Stopped,
   unchanged,
@@ -20,16 +19,15 @@ import {
   skipCheck,
   summaryLine,
   deferred,
+  labCode,
 } from '../../src/kit/index.js';
 import { variants, type OutageSteps } from './variants.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { BACKOFF, HELD, MESSAGES, messageId, names, reset, schema, topology } from './names.js';
-import type { DbOutageOptions } from './options.js';
 import { startConsumer, transact } from './consumer.js';
 import { account, ackedBeforeCommit, expectedOutcome, heldOutcome } from './verdicts.js';
 
-export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -164,4 +162,4 @@ export const lab: Lab<DbOutageOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});

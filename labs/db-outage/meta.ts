@@ -1,12 +1,12 @@
 /** The db-outage lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/kit/index.js';
+import { defineLab, type FaultName } from '../../src/kit/index.js';
 import { options } from './options.js';
-import { faults } from './faults.js';
-import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'db-outage',
   title: 'PostgreSQL stopped while a consumer holds a delivery between receive and commit',
+  summary:
+    "PostgreSQL stopped while a consumer holds a delivery between receive and commit: the transaction fails, no ack, the delivery comes back redelivered (or is kept while retrying); each id one row, none lost (needs mqlab's own services)",
   proves:
     'PostgreSQL (the cluster `mqlab up` started) is stopped while the consumer has a transaction open for a ' +
     'delivery, and started again after --down: the commit fails (connection refused, the process exited), the ' +
@@ -34,7 +34,29 @@ export const meta = defineLab({
     'duplicateEffects',
     'effectRows',
   ],
-  faults,
-  checkpoints,
-  load: () => import('./lab.js'),
+  // the broken variants (MQLAB_FAULT=db-outage:<name>): what each breaks, and the checks that must print FAIL
+  faults: {
+    'ack-before-commit': {
+      breaks: 'the consumer acks on receipt: the held message is lost when its transaction fails',
+      fails: ['heldDeliveryOutcome', 'readyWhileHeld', 'ackedBeforeCommit', 'lostIds', 'effectRows'],
+    },
+    autocommit: {
+      breaks: 'the effect and the dedupe key commit separately: the redelivery writes the effect twice',
+      fails: ['duplicateEffects', 'effectRows'],
+    },
+    'no-outage': {
+      breaks: 'the run never stops PostgreSQL: nothing shows the database down, no commit fails',
+      fails: ['postgresExited', 'postgresRefused', 'failedCommits'],
+    },
+  },
+  // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
+  checkpoints: {
+    holding: 'dbo-003 is received and its transaction open, not committed; PostgreSQL still runs',
+    'postgres-down':
+      "PostgreSQL's process is gone and its port refuses; the held delivery is still unacked (with --step the outage lasts while you wait)",
+    'postgres-back': 'PostgreSQL accepts connections again; the consumer retries its commits',
+  },
 });
+
+/** a broken variant of db-outage */
+export type Fault = FaultName<typeof meta.faults>;

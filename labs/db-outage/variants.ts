@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where the db-outage lab's broken variants (declared in faults.ts;
+ * TEST ONLY: where the db-outage lab's broken variants (declared in meta.ts;
  * MQLAB_FAULT=db-outage:<name>, src/lab/fault.ts) replace a step of the experiment (`OutageSteps`: lab.ts,
  * consumer.ts). Those files read as the correct experiment.
  */
 import type { Outage, Stopped, Variants, Db } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { DbOutageNames } from './names.js';
 
 /** how the consumer settles one delivery: ack after its commit, or give it back (nack with requeue) */

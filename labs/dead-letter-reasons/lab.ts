@@ -5,9 +5,7 @@
  * Topology: ./topology.ts. All paths run at once, so the run waits only for the longest TTL (150 ms).
  */
 import {
-  type Lab,
   type LabContext,
-  type NoOptions,
   closeChannel,
   type Delivery,
   check,
@@ -16,9 +14,10 @@ import {
   deferred,
   LabError,
   withVariants,
+  labCode,
+  type CheckOf,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { names, topology, TWICE_AGAIN } from './names.js';
 import { variants, type ReasonSteps, type Settle } from './variants.js';
 import {
@@ -44,7 +43,7 @@ interface Arrival {
 
 /** routing keys of the dead letters the watch queue must see: one per path, two for `twice` */
 const WATCHED = [...SINGLE_PATHS, 'twice', TWICE_AGAIN];
-const CHECK_NAME: Record<PathName, string> = {
+const CHECK_NAME: Record<PathName, CheckOf<typeof meta>['name']> = {
   'queue-ttl': 'queueTtl',
   'message-ttl': 'messageTtl',
   'max-length': 'maxLength',
@@ -53,7 +52,7 @@ const CHECK_NAME: Record<PathName, string> = {
   twice: 'twice',
 };
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
 
   async run(ctx) {
@@ -153,7 +152,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
     const wantWork = works.map((q) => (q === name.work['max-length'] ? 1 : 0));
     const [dlqDepths, workDepths] = await depthsWhenSettled(ctx, [dlqs, works], [dlqs.map(() => 1), wantWork], 1_000);
 
-    const checks = [];
+    const checks: CheckOf<typeof meta>[] = [];
     for (const p of SINGLE_PATHS) {
       const a = byKey(p);
       checks.push(
@@ -206,7 +205,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 type Pair<T> = [T, T];
 

@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where dead-letter-reasons' broken variants (declared in faults.ts;
+ * TEST ONLY: where dead-letter-reasons' broken variants (declared in meta.ts;
  * MQLAB_FAULT=dead-letter-reasons:<name>, src/lab/fault.ts) replace a step of the producer or the
  * consumers lab.ts runs (`ReasonSteps`). lab.ts reads as the correct experiment.
  */
 import type { Broker, Delivery, Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { names } from './names.js';
 import { TWICE_AGAIN } from './names.js';
 import type { PathName } from './reasons.js';

@@ -4,9 +4,7 @@
  * nativeDelayedRetry, derived from the broker version in src/broker/capabilities.ts).
  */
 import {
-  type Lab,
   type LabContext,
-  type NoOptions,
   declareTopology,
   purgeTopology,
   type QueueSpec,
@@ -17,9 +15,9 @@ import {
   javaList,
   gapsMs,
   withVariants,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HOLD_MS, SPEC, expectedDelays, judgeGaps, ladderTiers } from './delays.js';
 import { ladderTopology, names, nativeTopology } from './names.js';
@@ -37,7 +35,7 @@ import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS, runRules } from './rules.js';
 const LATE_CAP_MS = SPEC.maxMs;
 const lateMargin = (loopDelayMs: number) => LATE_CAP_MS + Math.min(loopDelayMs, LATE_CAP_MS);
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   async run(ctx) {
     if (!ctx.caps.nativeDelayedRetry)
       return { lines: [], checks: [], skipped: `needs RabbitMQ 4.3 (this broker: ${ctx.caps.version})` };
@@ -156,7 +154,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 /**
  * what the management API shows of one approach: its queues, the exchanges that route to them or

@@ -1,12 +1,13 @@
 /** The delayed-retry lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/kit/index.js';
+import { defineLab, type FaultName } from '../../src/kit/index.js';
 import { HOLD_MS } from './delays.js';
-import { faults } from './faults.js';
-import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'delayed-retry',
   title: "RabbitMQ 4.3's native delayed retry on a quorum queue, next to a TTL ladder",
+  summary:
+    'RabbitMQ 4.3 native delayed retry (`x-delayed-retry-*`): reject grows the delay, nack keeps `min`, the message stays counted; next to a TTL ladder (SKIP before 4.3)',
+  seed: '000',
   proves:
     'On a quorum queue with x-delayed-retry-type=all, min 200 ms, max 600 ms: a message rejected with requeue comes back ' +
     'after min(min × delivery-count, max) = 200, 400, 600, 600 ms and its x-delivery-count grows; one nacked with requeue ' +
@@ -45,7 +46,60 @@ export const meta = defineLab({
     'lowerMinWins',
     'unlimitedLimitDelays',
   ],
-  faults,
-  checkpoints,
-  load: () => import('./lab.js'),
+  // the broken variants (MQLAB_FAULT=delayed-retry:<name>): what each breaks, and the checks that must print FAIL
+  faults: {
+    'no-delayed-retry': {
+      breaks: 'the queues are declared without x-delayed-retry-*: returns come back at once, nothing is held',
+      fails: ['heldGapMs', 'heldInQueue', 'nackEarlyGaps', 'rejectEarlyGaps'],
+    },
+    'nack-for-reject': {
+      breaks: 'nack where the lab means reject: the delivery count and the delay do not grow',
+      fails: ['rejectDeliveryCounts', 'rejectEarlyGaps'],
+    },
+    'reject-for-nack': {
+      breaks: 'reject where the lab means nack: the delivery count and the delay grow',
+      fails: ['nackDeliveryCounts'],
+    },
+    'slow-consumer': {
+      breaks: 'the consumer works longer than the maximum delay before returning',
+      fails: ['nackMaxLateMs', 'rejectMaxLateMs'],
+    },
+    'no-max-length': {
+      breaks: 'the held queue without x-max-length: the third publish is accepted too',
+      fails: ['maxLengthCountsHeld'],
+    },
+    'native-bound': {
+      breaks: "the native reject queue is also bound to an exchange, as a ladder's queue would be",
+      fails: ['nativeTopology'],
+    },
+    'work-bound-to-retry': {
+      breaks: "the ladder's work queue is bound to its retry exchange: the first retry comes back at once",
+      fails: ['ladderTopology', 'ladderEarlyGaps', 'queueDepthAfter'],
+    },
+    'failed-as-all': {
+      breaks: "the failed type's queue is declared with type all: a nack is delayed too",
+      fails: ['typeDelays'],
+    },
+    'min-given': { breaks: 'the no-min queue and the policy without min both get a min', fails: ['minRequired'] },
+    'max-not-below-min': {
+      breaks: 'the policy whose max is below its min gets max = min: accepted',
+      fails: ['policyMaxBelowMin'],
+    },
+    'max-given': {
+      breaks: 'the max-default queue is declared with max = 3 x min: the waits grow',
+      fails: ['maxDefaultsToMin'],
+    },
+    'no-policies': { breaks: 'the two precedence policies are not applied', fails: ['policyTypeWins', 'lowerMinWins'] },
+    'unlimited-as-failed': {
+      breaks: 'the x-delivery-limit -1 queue is declared with type failed: its nack is not delayed',
+      fails: ['unlimitedLimitDelays'],
+    },
+  },
+  // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
+  checkpoints: {
+    held: 'm-held was rejected with requeue on the native held queue (min = max = 3000 ms) and its consumer cancelled; the queue holds it (ready 0, unacked 0) and the two x-max-length publishes are not sent yet',
+  },
 });
+
+/** a broken variant of delayed-retry */
+export type Fault = FaultName<typeof meta.faults>;

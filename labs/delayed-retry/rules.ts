@@ -61,7 +61,7 @@ const retry = (
   ...extra,
 });
 
-/** the queues, as declared (broken variants change them at faults.ts) */
+/** the queues, as declared (broken variants change them in meta.ts) */
 export function rulesQueues(name: RetryNames): QueueSpec[] {
   return [
     ...TYPES.map((t) => ({ name: name.type(t), args: retry(t, RULE_MIN_MS) })),

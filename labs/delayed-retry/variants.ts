@@ -1,5 +1,5 @@
 /**
- * TEST ONLY: the seams of the delayed-retry variants (declared in faults.ts) that add routes (MQLAB_FAULT=delayed-retry:<fault>),
+ * TEST ONLY: the seams of the delayed-retry variants (declared in meta.ts) that add routes (MQLAB_FAULT=delayed-retry:<fault>),
  * and (breakRules, below) those of the rules.
  *   native-bound         the native reject queue also bound to an exchange (amq.direct), as a ladder's
  *                        queue would be: the native design is no longer one queue and nothing else
@@ -16,7 +16,7 @@ import {
   type Variants,
   closeChannel,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { RetryNames } from './names.js';
 import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS } from './rules.js';
 

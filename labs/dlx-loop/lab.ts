@@ -4,9 +4,7 @@
  * The queues and routes are drawn in names.ts.
  */
 import {
-  type Lab,
   type LabContext,
-  type NoOptions,
   type Delivery,
   check,
   checkAtLeast,
@@ -19,9 +17,9 @@ import {
   settledOrIdle,
   LabError,
   withVariants,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { names, RETRY_TTL_MS, topology } from './names.js';
 import { variants, withFaultRoutes, type LoopSteps } from './variants.js';
 
@@ -30,7 +28,7 @@ const MAX_ATTEMPTS = 3;
 /** give up on a message once nothing has arrived for this long (a busy machine only makes hops later) */
 const IDLE_MS = 10_000;
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
 
   async run(ctx) {
@@ -91,7 +89,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       };
     });
   },
-};
+});
 
 /**
  * what `mqlab status` would flag, restricted to this lab's queues (read one by one: listing every queue

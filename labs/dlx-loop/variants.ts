@@ -1,5 +1,5 @@
 /**
- * TEST ONLY: where dlx-loop's broken variants (declared in faults.ts; MQLAB_FAULT=dlx-loop:<fault>,
+ * TEST ONLY: where dlx-loop's broken variants (declared in meta.ts; MQLAB_FAULT=dlx-loop:<fault>,
  * src/lab/fault.ts) apply: a replaced step of the consumers (`LoopSteps`, below), or a changed route
  * (`withFaultRoutes`):
  *   no-loop-binding     the broken queue's dead-letter route is unbound: a rejected message is dropped
@@ -8,7 +8,7 @@
  */
 import { type LabContext, closeChannel, type Delivery, type Variants } from '../../src/kit/index.js';
 import type { names } from './names.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 
 /** the steps of the two consumers a broken variant may replace */
 export interface LoopSteps {

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  type Lab,
   type LabContext,
   type Delivery,
   type QueueStats,
@@ -18,9 +17,9 @@ import {
   statsLine,
   withVariants,
   text,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { BODY, EVENT_ID, ROUTING_KEY, RUN_HEADER, holdPolicy, names, topology } from './names.js';
 import { StatsWatch } from './stats-watch.js';
 import {
@@ -34,7 +33,6 @@ import {
   sourceAfter,
   sourceWhileHeld,
 } from './verdicts.js';
-import type { HoldOptions } from './options.js';
 import { variants, type HoldSteps } from './variants.js';
 
 /** the window in which the unbound target must stay empty */
@@ -48,7 +46,7 @@ interface Received {
   headers: Record<string, unknown>;
 }
 
-export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
 
   async run(ctx) {
@@ -314,7 +312,7 @@ export const lab: Lab<HoldOptions, Fault, Checkpoint> = {
       watch.stop();
     }
   },
-};
+});
 
 function targetBound(ctx: LabContext, name: ReturnType<typeof names>): Promise<boolean> {
   return ctx.mgmt.hasBinding(name.dlx, name.target, ROUTING_KEY);

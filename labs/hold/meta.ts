@@ -1,12 +1,13 @@
 /** The hold lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/kit/index.js';
+import { defineLab, type FaultName } from '../../src/kit/index.js';
 import { options } from './options.js';
-import { faults } from './faults.js';
-import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'hold',
   title: 'at-least-once dead lettering holds a letter while its target is unbound',
+  summary:
+    'at-least-once dead lettering: a letter rejected while its target is unbound is held, then delivered by the broker',
+  seed: '000 `hold`',
   proves:
     'With the policy me12-hold (dead-letter-strategy at-least-once, overflow reject-publish) on the source, a ' +
     'message rejected without requeue while the target queue is unbound stays held in the source (messages=1, ' +
@@ -38,7 +39,49 @@ export const meta = defineLab({
     'policyCleared',
     'targetDepthAfter',
   ],
-  faults,
-  checkpoints,
-  load: () => import('./lab.js'),
+  // the broken variants (MQLAB_FAULT=hold:<name>): what each breaks, and the checks that must print FAIL
+  faults: {
+    'wrong-pattern': {
+      breaks: 'the at-least-once policy matches no queue: the letter is dropped, nothing is held',
+      fails: [
+        'policyStored',
+        'policyOnSource',
+        'sourceWhileHeld',
+        'recoveredOriginalEvent',
+        'targetDeliveries',
+        'deadLetteredByBroker',
+        'noApplicationRepublish',
+      ],
+    },
+    'keep-binding': {
+      breaks: 'the target is never unbound: the letter is routed at once, nothing is held',
+      fails: ['targetUnbound', 'targetEmpty'],
+    },
+    republish: {
+      breaks: 'the application republishes the event itself after the rebind',
+      fails: ['targetDeliveries', 'noApplicationRepublish'],
+    },
+    'late-republish': {
+      breaks: 'the application republishes the event once more after the lab consumed the target',
+      fails: ['targetDepthAfter'],
+    },
+    'no-rebind': {
+      breaks: 'the binding is never restored: the letter stays held and the policy must stay',
+      fails: ['bindingRestored', 'recoveredOriginalEvent', 'sourceAfter', 'policyCleared'],
+    },
+    'publish-twice': {
+      breaks: 'the event is published twice: two letters are held and two reach the target',
+      fails: ['targetDeliveries'],
+    },
+  },
+  // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
+  checkpoints: {
+    'letter-held':
+      'the end of the 2 s window: the letter was rejected while the target is unbound, the target is empty, and the latest reading of the counters of the source shows the held letter; the binding is not restored yet',
+    recovered:
+      "the binding is back and the target delivered the same message id and body, with the broker's x-death record",
+  },
 });
+
+/** a broken variant of hold */
+export type Fault = FaultName<typeof meta.faults>;

@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where hold's broken variants (declared in faults.ts; MQLAB_FAULT=hold:<name>,
+ * TEST ONLY: where hold's broken variants (declared in meta.ts; MQLAB_FAULT=hold:<name>,
  * src/lab/fault.ts) replace a step of the experiment lab.ts runs (`HoldSteps`). lab.ts reads as the
  * correct experiment; each entry here is one way to get it wrong.
  */
 import type { PolicySpec, Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 
 /** the steps of the hold experiment a broken variant may replace */
 export interface HoldSteps {

@@ -8,10 +8,11 @@
  * broker itself proved the hold (this run's letter reached the target, dead-lettered from the source
  * by the broker) while the counters still showed an older state.
  */
+import type { meta } from './meta.js';
 import {
   check,
   skipCheck,
-  type Check,
+  type CheckOf,
   type QueueStats,
   heldLetters,
   statsLine,
@@ -112,7 +113,7 @@ export function emptyGraceMs(s: StatsSeen, capMs: number, marginMs = 1000): numb
   return lag <= capMs ? lag + marginMs : 0;
 }
 
-export function sourceWhileHeld(s: StatsSeen): Check {
+export function sourceWhileHeld(s: StatsSeen): CheckOf<typeof meta> {
   const held = heldSample(s);
   if (held) return check('sourceWhileHeld', HELD_LINE, statsLine(held.stats));
   if (s.brokerDelivered && s.deliveredAt !== null) {
@@ -145,12 +146,12 @@ export function sourceWhileHeld(s: StatsSeen): Check {
  * The policy in force on the source, from its queue record (read at once, never an older state): a
  * reading during the run that shows this run's policy, else the last reading's.
  */
-export function policyOnSource(s: StatsSeen): Check {
+export function policyOnSource(s: StatsSeen): CheckOf<typeof meta> {
   const shown = s.samples.find((x) => x.stats.policy === s.policy);
   return check('policyOnSource', s.policy, (shown ?? s.samples.at(-1))?.stats.policy ?? null);
 }
 
-export function sourceAfter(s: StatsSeen): Check {
+export function sourceAfter(s: StatsSeen): CheckOf<typeof meta> {
   const held = heldSample(s);
   const empty = emptyAfter(s, held);
   if (empty) return check('sourceAfter', EMPTY_LINE, statsLine(empty.stats));

@@ -4,9 +4,8 @@
  * a majority node; held past the failure detector, then resumed (SIGCONT). The run's history
  * (src/kit/cluster/history.ts) and the majority's view decide the checks (names.ts: the topology).
  */
-import { type Lab, summaryLine, withVariants, NET_TICKTIME_S } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { summaryLine, withVariants, NET_TICKTIME_S, labCode } from '../../src/kit/index.js';
+import { meta } from './meta.js';
 import {
   analyse,
   firstConfirmAfter,
@@ -18,7 +17,6 @@ import {
 import { CLUSTER_NODES, names, queueArguments } from './names.js';
 import { variants, type PauseSteps } from './variants.js';
 import { verdicts, type Observed } from './verdicts.js';
-import type { NodePauseOptions } from './options.js';
 
 const correct: PauseSteps = {
   frozen: (leader) => leader,
@@ -31,7 +29,7 @@ const correct: PauseSteps = {
   ackUnrecorded: 0,
 };
 
-export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   // nothing declared up front: the run declares its queue through the node it fails (names.ts); named here for `--names`
   topology: (n) => {
     names(n);
@@ -176,4 +174,4 @@ export const lab: Lab<NodePauseOptions, Fault, Checkpoint> = {
       await stream.close();
     }
   },
-};
+});

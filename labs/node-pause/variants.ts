@@ -1,11 +1,11 @@
 /**
- * TEST ONLY: where the node-pause lab's broken variants (declared in faults.ts; MQLAB_FAULT=node-pause:<name>,
+ * TEST ONLY: where the node-pause lab's broken variants (declared in meta.ts; MQLAB_FAULT=node-pause:<name>,
  * src/lab/fault.ts) replace a step of the experiment lab.ts runs (`PauseSteps`). lab.ts reads as the correct
  * experiment.
  */
 import type { Variants } from '../../src/kit/index.js';
 import type { ClusterNode } from '../../src/kit/cluster/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 
 /** the steps of the node-pause experiment a broken variant may replace */
 export interface PauseSteps {

@@ -8,7 +8,6 @@
  * A sweeper closes what the pending-task table still shows as due (the check whose message was lost).
  */
 import {
-  type Lab,
   type LabContext,
   type Delivery,
   LabError,
@@ -19,9 +18,9 @@ import {
   deferred,
   watchStalls,
   withVariants,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { names, reset, schema, topology, type OrderNames } from './names.js';
 import {
   closeIfDue,
@@ -37,10 +36,9 @@ import {
 } from './orders.js';
 import { CHECK_DELIVERIES, NEVER_PAID, ORDERS, PAID, SWEPT, checkId } from './scenario.js';
 import { observe, withStatus } from './observe.js';
-import type { OrderTimeoutOptions } from './options.js';
 import { variants, type TimeoutSteps } from './variants.js';
 
-export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology: (n, o) => topology(names(n), o.delayMs),
   schema: (n) => schema(names(n)),
   reset: (n) => reset(names(n)),
@@ -113,7 +111,7 @@ export const lab: Lab<OrderTimeoutOptions, Fault, Checkpoint> = {
       facts: { observed: o, sweeperFound: swept, lostMessage: lost, delayMs },
     };
   },
-};
+});
 
 /** the lost check: taken out of the delay queue (basic.get + ack) before it expires; it is the only message there */
 async function takeLostCheck(ctx: LabContext, name: OrderNames): Promise<string> {

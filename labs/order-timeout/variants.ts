@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where order-timeout's broken variants (declared in faults.ts;
+ * TEST ONLY: where order-timeout's broken variants (declared in meta.ts;
  * MQLAB_FAULT=order-timeout:<name>, src/lab/fault.ts) replace a step of the experiment lab.ts runs
  * (`TimeoutSteps`). lab.ts reads as the correct experiment.
  */
 import type { Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { Guards } from './orders.js';
 
 /** the steps of the experiment a broken variant may replace */

@@ -6,18 +6,16 @@
  * The queues and routes are drawn in names.ts.
  */
 import {
-  type Lab,
   type LabContext,
-  type NoOptions,
   type Delivery,
   check,
   checkAtLeast,
   javaList,
   deferred,
   withVariants,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { applyLastWriteWins, applyVersioned, type OrderEvent } from './store.js';
 import { AGGREGATE, TTL_MS, names, reset, schema, topology } from './names.js';
 import { lastWriteWins, lostEvents, type Outcome } from './versions.js';
@@ -29,7 +27,7 @@ const EVENTS = [V1, V2];
 /** its first attempt meets a briefly unavailable downstream (a transient failure) */
 const FAILS_ONCE = V1.eventId;
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -124,7 +122,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 interface Consumed {
   /** versions in the order their transactions committed */

@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where the ordering lab's broken variants (declared in faults.ts;
+ * TEST ONLY: where the ordering lab's broken variants (declared in meta.ts;
  * MQLAB_FAULT=ordering:<name>, src/lab/fault.ts) replace a step of the consumer lab.ts runs
  * (`OrderingSteps`). lab.ts reads as the correct experiment.
  */
 import type { LabContext, Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { names } from './names.js';
 import type { OrderEvent, WriteRules } from './store.js';
 

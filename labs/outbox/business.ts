@@ -4,7 +4,7 @@
  */
 import { type LabContext, LabError } from '../../src/kit/index.js';
 import { ORDERS, eventIdOf, type OutboxNames } from './names.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { OutboxSteps } from './variants.js';
 
 export interface Placed {

@@ -6,7 +6,7 @@
  */
 import { type LabContext, deferred, text } from '../../src/kit/index.js';
 import type { OutboxNames } from './names.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { OutboxSteps } from './variants.js';
 
 export interface Consumed {

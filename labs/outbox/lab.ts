@@ -10,18 +10,16 @@
  *   me12.outbox.orders ──▶ consumer: tx { claim event id in outbox_processed; effect row } → ack
  */
 import {
-  type Lab,
   type LabContext,
-  type NoOptions,
   startAhead,
   check,
   checkAtLeast,
   summaryLine,
   must,
   withVariants,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { consumeAll } from './consumer.js';
 import { placeOrders } from './business.js';
 import { variants, type OutboxSteps } from './variants.js';
@@ -31,7 +29,7 @@ const RELAY = new URL('./relay.js', import.meta.url);
 /** the relay dies after this many confirms, before marking the last one sent */
 const CRASH_AFTER_CONFIRM = 2;
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -136,7 +134,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 async function unsent(ctx: LabContext, name: OutboxNames): Promise<number> {
   const [r] = await ctx.db`SELECT count(*)::int AS n FROM ${ctx.db(name.outbox)} WHERE sent_at IS NULL`;

@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/kit/child/runtime.js';
 import type { OutboxNames } from './names.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { withVariants } from '../../src/kit/index.js';
 import { relayVariants, type RelaySteps } from './variants.js';
 

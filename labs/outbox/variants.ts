@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where outbox's broken variants (declared in faults.ts; MQLAB_FAULT=outbox:<name>,
+ * TEST ONLY: where outbox's broken variants (declared in meta.ts; MQLAB_FAULT=outbox:<name>,
  * src/lab/fault.ts) replace a step: of the lab (`OutboxSteps`: lab.ts, business.ts, consumer.ts) or of
  * the relay process (`RelaySteps`: relay.ts). Those files read as the correct outbox.
  */
 import type { Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 
 /** the steps of the lab a broken variant may replace */
 export interface OutboxSteps {

@@ -4,9 +4,8 @@
  * that node and one through a majority node; held past the nodes' failure detector, then healed.
  * The run's history (src/kit/cluster/history.ts) and the nodes' own views decide the checks (names.ts: topology).
  */
-import { type Lab, EnvError, summaryLine, withVariants, NET_TICKTIME_S } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { EnvError, summaryLine, withVariants, NET_TICKTIME_S, labCode } from '../../src/kit/index.js';
+import { meta } from './meta.js';
 import {
   analyse,
   firstConfirmAfter,
@@ -21,7 +20,6 @@ import {
 import { CLUSTER_NODES, names, queueArguments } from './names.js';
 import { variants, type PartitionSteps } from './variants.js';
 import { verdicts, type Observed } from './verdicts.js';
-import type { PartitionOptions } from './options.js';
 
 const correct: PartitionSteps = {
   cutOff: (leader) => leader,
@@ -33,7 +31,7 @@ const correct: PartitionSteps = {
   timeoutIsConfirm: false,
 };
 
-export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   // nothing declared up front: the run declares its queue through the node it fails (names.ts); named here for `--names`
   topology: (n) => {
     names(n);
@@ -193,4 +191,4 @@ export const lab: Lab<PartitionOptions, Fault, Checkpoint> = {
       await cut?.heal();
     }
   },
-};
+});

@@ -1,9 +1,7 @@
 /** The partition lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab, UsageError, NET_TICKTIME_S } from '../../src/kit/index.js';
+import { defineLab, UsageError, NET_TICKTIME_S, type FaultName } from '../../src/kit/index.js';
 import { options } from './options.js';
 import { CLUSTER_NODES } from './names.js';
-import { faults } from './faults.js';
-import { checkpoints } from './checkpoints.js';
 
 /** the nodes declare a silent peer down after at most 1.25 × net_ticktime; the cut must outlast that */
 const DETECTOR_MS = NET_TICKTIME_S * 1250;
@@ -11,6 +9,8 @@ const DETECTOR_MS = NET_TICKTIME_S * 1250;
 export const meta = defineLab({
   name: 'partition',
   title: "a quorum queue's leader node cut off from the other two mid-stream, then healed: no confirmed message lost",
+  summary:
+    "a quorum queue's leader node cut off from the other two mid-stream (nftables on the nodes' own addresses; `mqlab up --nodes 3`, root), then healed: the cut-off leader confirms nothing, the majority elects and confirms on, both sides see the partition and the heal (3.10: the minority restarted), zero confirmed loss",
   proves:
     'Two producers publish ids with confirms to a quorum queue on 3 nodes, one through the node that leads it, one ' +
     "through a majority node. Mid-stream the lab cuts the leader's node off from the other two (its Erlang " +
@@ -45,12 +45,48 @@ export const meta = defineLab({
     'duplicatesNotUnconfirmed',
     'unconfirmedResent',
   ],
-  faults,
-  checkpoints,
+  // the broken variants (MQLAB_FAULT=partition:<name>): what each breaks, and the checks that must print FAIL
+  faults: {
+    'cut-follower': {
+      breaks:
+        "the lab cuts off a follower's node (producer B's), not the leader's: the leader keeps leading and confirming",
+      fails: ['leaderChanged', 'cutOffLeaderConfirmsNothing', 'majorityResumedMs', 'majorityConfirmsDuringCut'],
+    },
+    'no-heal': {
+      breaks:
+        'the links stay cut until the lab ends: the nodes never see each other again, the replica never catches up',
+      fails: ['partitionHealed', 'cutOffReplicaCaughtUp'],
+    },
+    'no-resend': {
+      breaks: 'the producer does not send again the ids it has no confirm for',
+      fails: ['everyIdConsumed', 'unconfirmedResent'],
+    },
+    'resend-confirmed': {
+      breaks: 'the producer sends a window of confirmed ids again too',
+      fails: ['duplicatesNotUnconfirmed'],
+    },
+    'timeout-is-confirm': {
+      breaks: 'the producer takes a confirm timeout for a confirm (and so sends nothing again)',
+      fails: ['confirmedLost'],
+    },
+    'short-cut': {
+      breaks: "the cut is healed before the nodes' failure detector (net_ticktime) can see it",
+      fails: ['partitionObserved'],
+    },
+  },
+  // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
+  checkpoints: {
+    'before-cut': "both producers are confirming; the leader's node is about to be cut off from the other two",
+    'cut-off':
+      "the links are cut and held: the majority's leader, each side's view of the other, the producers' outcomes are read",
+    healed: "the links are back; the cut-off node's replica is compared with the leader's commit index next",
+  },
   requires: async (config) => {
     const missing = await (await import('../../src/services/cluster.js')).clusterMissing(config, CLUSTER_NODES);
     return missing ?? (await import('../../src/services/link-cut.js')).linkCutRefusal(config.ports);
   },
   disruptive: true,
-  load: () => import('./lab.js'),
 });
+
+/** a broken variant of partition */
+export type Fault = FaultName<typeof meta.faults>;

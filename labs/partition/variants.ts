@@ -1,11 +1,11 @@
 /**
- * TEST ONLY: where the partition lab's broken variants (declared in faults.ts; MQLAB_FAULT=partition:<name>,
+ * TEST ONLY: where the partition lab's broken variants (declared in meta.ts; MQLAB_FAULT=partition:<name>,
  * src/lab/fault.ts) replace a step of the experiment lab.ts runs (`PartitionSteps`). lab.ts reads as the
  * correct experiment.
  */
 import type { Variants } from '../../src/kit/index.js';
 import type { ClusterNode } from '../../src/kit/cluster/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 
 /** the steps of the partition experiment a broken variant may replace */
 export interface PartitionSteps {

@@ -1,5 +1,6 @@
 /** The partition checks, from the run's history and what the nodes showed (pure: unit-tested). */
-import { check, checkAtLeast, checkAtMost, type Check } from '../../src/kit/index.js';
+import type { meta } from './meta.js';
+import { check, checkAtLeast, checkAtMost, type CheckOf } from '../../src/kit/index.js';
 import {
   analyse,
   confirmedAfter,
@@ -33,7 +34,7 @@ export interface Observed {
   replicas: readonly ReplicaStatus[] | null;
 }
 
-export function verdicts(o: Observed, electionBoundMs: number): Check[] {
+export function verdicts(o: Observed, electionBoundMs: number): CheckOf<typeof meta>[] {
   const a = analyse(o.history);
   const idx = replicaIndex(o.replicas, o.cutOff);
   // the majority's failover as its client saw it: the first confirm of a publish sent after the cut (before the heal)

@@ -6,7 +6,7 @@
  */
 import { type LabContext, deferred, text } from '../../src/kit/index.js';
 import type { ConfirmNames } from './names.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { ConfirmSteps } from './variants.js';
 
 export interface Delivered {

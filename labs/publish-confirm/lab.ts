@@ -11,9 +11,7 @@
  *        consumer: each copy rejected once (requeue), then one transaction: claim event id, write effect; ack
  */
 import {
-  type Lab,
   type LabContext,
-  type NoOptions,
   runChild,
   startAhead,
   type Ahead,
@@ -21,9 +19,9 @@ import {
   summaryLine,
   must,
   withVariants,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { consumeEvents, type Delivered } from './consumer.js';
 import { FrameRecorder } from './frames.js';
 import { variants, type ConfirmSteps } from './variants.js';
@@ -41,7 +39,7 @@ import {
 
 const PRODUCER_SCRIPT = new URL('./producer.js', import.meta.url);
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -107,7 +105,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       await ctx.broker.channel.unbindQueue(name.orders, name.exchange, UNROUTED_KEY).catch(() => {});
     }
   },
-};
+});
 
 /** (a) mandatory and (b) plain publishes that no binding matches */
 async function unroutable(ctx: LabContext, name: ConfirmNames, rec: FrameRecorder, steps: ConfirmSteps) {

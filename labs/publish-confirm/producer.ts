@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import type { Socket } from 'node:net';
 import { childRuntime } from '../../src/kit/child/runtime.js';
 import { EVENT_ID, type ConfirmNames } from './names.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { withVariants } from '../../src/kit/index.js';
 import { producerVariants } from './variants.js';
 

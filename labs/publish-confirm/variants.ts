@@ -1,11 +1,11 @@
 /**
- * TEST ONLY: where publish-confirm's broken variants (declared in faults.ts;
+ * TEST ONLY: where publish-confirm's broken variants (declared in meta.ts;
  * MQLAB_FAULT=publish-confirm:<name>, src/lab/fault.ts) replace a step of the publishers and the
  * consumer: of the lab (`ConfirmSteps`: lab.ts, consumer.ts) or of the producer process
  * (`ProducerSteps`: producer.ts). Those files read as the correct experiment.
  */
 import type { Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 
 /** the steps of the lab a broken variant may replace */
 export interface ConfirmSteps {

@@ -5,15 +5,14 @@
  * what was unconfirmed; the consumer's unique key absorbs the duplicates (names.ts: the topology).
  */
 import {
-  type Lab,
   type LabContext,
   ReconnectingConsumer,
   LabError,
   summaryLine,
   withVariants,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import {
   clusterRunning,
   declareReplicated,
@@ -35,7 +34,7 @@ import { variants, type FailoverSteps } from './variants.js';
 
 type Ctx = LabContext<QuorumFailoverOptions>;
 
-export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   schema,
   reset,
 
@@ -172,7 +171,7 @@ export const lab: Lab<QuorumFailoverOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 const byName = (c: OwnCluster, name: string) =>
   c.nodes.find((n) => n.name === name) ??

@@ -1,11 +1,11 @@
 /**
- * TEST ONLY: where the quorum-failover lab's broken variants (declared in faults.ts;
+ * TEST ONLY: where the quorum-failover lab's broken variants (declared in meta.ts;
  * MQLAB_FAULT=quorum-failover:<name>, src/lab/fault.ts) replace a step of the experiment (`FailoverSteps`:
  * lab.ts, producer.ts). Those files read as the correct experiment.
  */
 import type { ReconnectingPublisher, Variants } from '../../src/kit/index.js';
 import type { ClusterNode } from '../../src/kit/cluster/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 
 /** the steps of the experiment a broken variant may replace */
 export interface FailoverSteps {

@@ -1,5 +1,6 @@
 /** The quorum-failover checks, from what the run observed and its history (pure: unit-tested). */
-import { check, checkAtMost, type Check } from '../../src/kit/index.js';
+import type { meta } from './meta.js';
+import { check, checkAtMost, type CheckOf } from '../../src/kit/index.js';
 import { historyChecks, type HistoryAnalysis, type ReplicaStatus } from '../../src/kit/cluster/index.js';
 
 export interface Row {
@@ -35,7 +36,7 @@ export function caughtUp(
   return leader && back ? { leader: leader.commitIndex, killed: back.commitIndex } : null;
 }
 
-export function verdicts(o: Observed, failoverBoundMs: number): Check[] {
+export function verdicts(o: Observed, failoverBoundMs: number): CheckOf<typeof meta>[] {
   const idx = caughtUp(o.replicas, o.killed);
   return [
     check('leaderChanged', true, o.leaderAfter !== null && o.leaderAfter !== o.leaderBefore),

@@ -4,17 +4,8 @@
  * (the queues, the audit table and the route are drawn in names.ts).
  */
 import type { ConfirmChannel } from 'amqplib';
-import {
-  type Lab,
-  type NoOptions,
-  closeChannel,
-  type Delivery,
-  check,
-  deferred,
-  withVariants,
-} from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { closeChannel, type Delivery, check, deferred, withVariants, labCode } from '../../src/kit/index.js';
+import { meta } from './meta.js';
 import { removedAfterConfirm, repairPayload, type ReplayStep } from './repair.js';
 import { messagesLeft } from './queue-left.js';
 import { EVENT_ID, names, reset, schema, topology } from './names.js';
@@ -29,7 +20,7 @@ interface Seen {
   body: string;
 }
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -172,7 +163,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});
 
 /** stop consuming, count what the queue still holds (held deliveries included), close the channel */
 async function finish(ch: ConfirmChannel, consumer: { cancel(): Promise<void> }, queue: string) {

@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where the replay lab's broken variants (declared in faults.ts; MQLAB_FAULT=replay:<name>,
+ * TEST ONLY: where the replay lab's broken variants (declared in meta.ts; MQLAB_FAULT=replay:<name>,
  * src/lab/fault.ts) replace a step of the replay tool lab.ts runs (`ReplaySteps`). lab.ts reads as the
  * correct tool.
  */
 import type { Delivery, Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 
 /** the steps of the replay tool a broken variant may replace */
 export interface ReplaySteps {

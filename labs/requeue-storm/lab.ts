@@ -6,12 +6,10 @@
  * Mode (b) runs first: its failing message comes back from the delay queue (≤ one TTL) while
  * mode (a) runs, and is taken off then, so the run costs the two windows and no extra TTL.
  */
-import { type Lab, type LabResult, check, checkAtLeast, checkAtMost, gapsMs } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { check, checkAtLeast, checkAtMost, gapsMs, labCode } from '../../src/kit/index.js';
+import { meta } from './meta.js';
 import { runMode, type ModeRun, type Removal } from './mode.js';
 import { latencySummary, percentile, perSecond, ratio, round1 } from './measure.js';
-import type { StormOptions } from './options.js';
 import { DELAY_TTL_MS, DELIVERY_LIMIT, names, topology } from './names.js';
 
 const HEALTHY_PER_SEC = 50;
@@ -24,7 +22,7 @@ const MAX_REDELIVERIES = 50_000;
  */
 const REQUEUE_GAP_P50_MAX_MS = DELAY_TTL_MS / 2;
 
-export const lab: Lab<StormOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
 
   async run(ctx) {
@@ -61,7 +59,7 @@ export const lab: Lab<StormOptions, Fault, Checkpoint> = {
     const depths = await Promise.all([name.requeue, name.work, name.delay].map((name) => ctx.broker.depth(name)));
     return result({ prefetch, requeue: requeue, delayed, rr: requeueRemoval, dr: delayedRemoval, depths, name });
   },
-};
+});
 
 /** one mode's facts in the report (its tests read them) */
 export type ModeFacts = ReturnType<typeof modeFacts>;
@@ -106,7 +104,7 @@ interface Observed {
   name: ReturnType<typeof names>;
 }
 
-function result({ prefetch, requeue, delayed, rr, dr, depths, name }: Observed): LabResult {
+function result({ prefetch, requeue, delayed, rr, dr, depths, name }: Observed) {
   const a = modeFacts(requeue, rr);
   const b = modeFacts(delayed, dr);
   const r = ratio(a.redeliveriesPerSec, b.redeliveriesPerSec);

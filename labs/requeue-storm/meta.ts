@@ -1,12 +1,12 @@
 /** The requeue-storm lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab, parseOptions } from '../../src/kit/index.js';
+import { defineLab, parseOptions, type FaultName } from '../../src/kit/index.js';
 import { options } from './options.js';
-import { faults } from './faults.js';
-import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'requeue-storm',
   title: 'why nack(requeue=true) is not a retry: the requeue storm next to a TTL delay queue',
+  summary: '`nack(requeue=true)` against a TTL delay queue: redeliveries per second, CPU, healthy latency',
+  seed: '003 §1.2, §3.1',
   proves:
     'For the same window, one message that always fails and a steady stream of healthy ones: ' +
     'nack(requeue=true) hands the failing message back at once, so it is redelivered at least 20x more often ' +
@@ -25,7 +25,31 @@ export const meta = defineLab({
     'healthyProcessedDelayed',
     'queueDepthAfter',
   ],
-  faults,
-  checkpoints,
-  load: () => import('./lab.js'),
+  // the broken variants (MQLAB_FAULT=requeue-storm:<name>): what each breaks, and the checks that must print FAIL
+  faults: {
+    'delayed-requeues': {
+      breaks: 'the delayed mode requeues at once instead of going through the delay queue',
+      fails: ['delayedGapMinMs'],
+    },
+    'healthy-lost': {
+      breaks: 'the last healthy message of each mode is acked unprocessed',
+      fails: ['healthyProcessedRequeue', 'healthyProcessedDelayed'],
+    },
+    'leave-failing': {
+      breaks: 'the failing message is put back at the end instead of being taken off',
+      fails: ['queueDepthAfter'],
+    },
+    'requeue-waits': {
+      breaks: 'the requeue consumer holds the failing message one delay TTL before its nack',
+      fails: ['requeueGapP50Ms'],
+    },
+  },
+  // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
+  checkpoints: {
+    'delayed-window-closed':
+      'mode (b), reject to a 500 ms TTL delay queue and back, has run its window and its healthy messages are processed; mode (a), nack(requeue=true), has not started',
+  },
 });
+
+/** a broken variant of requeue-storm */
+export type Fault = FaultName<typeof meta.faults>;

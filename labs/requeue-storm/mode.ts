@@ -20,7 +20,7 @@ import {
   withVariants,
 } from '../../src/kit/index.js';
 import { healthySchedule } from './measure.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { variants, type StormSteps } from './variants.js';
 
 export type ModeName = 'requeue' | 'delayed';

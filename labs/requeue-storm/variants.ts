@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where requeue-storm's broken variants (declared in faults.ts;
+ * TEST ONLY: where requeue-storm's broken variants (declared in meta.ts;
  * MQLAB_FAULT=requeue-storm:<name>, src/lab/fault.ts) replace a step of a mode's consumer
  * (`StormSteps`, mode.ts). mode.ts reads as the correct consumer.
  */
 import type { Delivery, Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { DELAY_TTL_MS } from './names.js';
 
 /** the steps of a mode's consumer a broken variant may replace */

@@ -29,7 +29,7 @@ import {
 import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
 import { fieldsOfDelivery, SERVICE_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { consumerVariants, type ConsumerSteps } from './variants.js';
 
 const CONSUMER = 'consumer-1';

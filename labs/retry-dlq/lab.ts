@@ -3,14 +3,12 @@
  * The consumer runs as a separate process, the producer in the lab's; see names.ts for the routing and
  * docs/labs/retry-dlq.md for each output line.
  */
-import { type Lab, runChild, keepEvents, check, javaList, must, withVariants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { runChild, keepEvents, check, javaList, must, withVariants, labCode } from '../../src/kit/index.js';
+import { meta } from './meta.js';
 import { countStatus, trailOf } from './verdicts.js';
 import { produceOrders } from './producer.js';
 import { HEALTHY, ORDERS, POISON, SERVICE_FIELDS, orderBody, publishProps } from './orders.js';
 import { MAX_ATTEMPTS, TTL_MS, reset, names, schema, topology } from './names.js';
-import type { RetryDlqOptions } from './options.js';
 import { labVariants, type LabSteps } from './variants.js';
 
 /**
@@ -21,7 +19,7 @@ const CONSUMER_IDLE_MS = TTL_MS + 13_000;
 /** the lab's outer bound on the consumer process: a safety net far beyond any run that makes progress */
 const CONSUMER_BOUND_MS = 120_000;
 
-export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -122,4 +120,4 @@ export const lab: Lab<RetryDlqOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});

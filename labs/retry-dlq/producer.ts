@@ -7,7 +7,7 @@
  */
 import { type LabContext, LabError, type LabEvent, keepEvents } from '../../src/kit/index.js';
 import { fieldsOfOrder, orderBody, ORDERS, publishProps, SERVICE_FIELDS } from './orders.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { LabSteps } from './variants.js';
 
 export async function produceOrders(

@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where retry-dlq's broken variants (declared in faults.ts; MQLAB_FAULT=retry-dlq:<name>,
+ * TEST ONLY: where retry-dlq's broken variants (declared in meta.ts; MQLAB_FAULT=retry-dlq:<name>,
  * src/lab/fault.ts) replace a step: of the lab (`LabSteps`: lab.ts, producer.ts) or of the consumer
  * process (`ConsumerSteps`: consumer.ts). Those files read as the correct experiment.
  */
 import type { Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { ORDERS } from './orders.js';
 
 type Order = (typeof ORDERS)[number];

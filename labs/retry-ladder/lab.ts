@@ -11,7 +11,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  type Lab,
   type LabContext,
   closeChannel,
   type Delivery,
@@ -21,16 +20,16 @@ import {
   must,
   withVariants,
   text,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff } from './backoff.js';
 import { PARKED_KEY, WORK_KEY, names, reset, schema, tierKey, topology } from './names.js';
 import { ladderChecks, ladderFacts, ladderLine, type Observed } from './verdicts.js';
 import { EVENTS, callSucceeds, deadlineInMs, isEvent, type EventId, type Trail } from './scenario.js';
 import { variants, type LadderSteps } from './variants.js';
 
-export const lab: Lab<Backoff, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -243,7 +242,7 @@ export const lab: Lab<Backoff, Fault, Checkpoint> = {
     await ctx.checkpoint('settled', { dlq: observed.dlqDepth, parking: observed.parkingDepth });
     return { lines: [ladderLine(observed)], checks: ladderChecks(observed), facts: ladderFacts(observed) };
   },
-};
+});
 
 /**
  * The application's own headers, the only ones a copy carries forward: the broker's x-death stays

@@ -1,11 +1,11 @@
 /**
- * TEST ONLY: where retry-ladder's broken variants (declared in faults.ts;
+ * TEST ONLY: where retry-ladder's broken variants (declared in meta.ts;
  * MQLAB_FAULT=retry-ladder:<name>, src/lab/fault.ts) replace a step of the consumer lab.ts runs
  * (`LadderSteps`). lab.ts reads as the correct ladder.
  */
 import type { Broker, Delivery, Variants } from '../../src/kit/index.js';
 import type { Decision } from './backoff.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { EXHAUSTED_KEY, WORK_KEY, type names } from './names.js';
 import type { EventId } from './scenario.js';
 

@@ -10,18 +10,16 @@
  * Every dead letter of work is kept by the trail queue, every letter that left wait by the expired-trail.
  */
 import {
-  type Lab,
   type LabContext,
-  type NoOptions,
   check,
   summaryLine,
   closeChannel,
   type Delivery,
   type Count,
   deferred,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta, type Fault } from './meta.js';
 import { LIMIT, LOOPS, MAX_REQUEUES, WAIT_TTL_MS, names, topology, type LoopNames } from './names.js';
 import { limitedIn, watchTrail, type Trail } from './trails.js';
 import { countReader, declareBroken, waitWorker } from './variants.js';
@@ -29,7 +27,7 @@ import { countReader, declareBroken, waitWorker } from './variants.js';
 /** how long a letter may take to come back from the wait queue before "it did not": its TTL and a margin for a loaded machine */
 const BACK_WINDOW_MS = WAIT_TTL_MS + 1500;
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology: (n) => topology(n),
   async run(ctx) {
     const name = names(ctx.names);
@@ -90,7 +88,7 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       await expired.close();
     }
   },
-};
+});
 
 /**
  * One push consumer on work for both messages: each message's own handler decides (reject,

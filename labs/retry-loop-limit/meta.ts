@@ -1,12 +1,12 @@
 /** The retry-loop-limit lab's metadata: cheap to import (the CLI lists and describes labs from it). */
-import { defineLab } from '../../src/kit/index.js';
+import { defineLab, type FaultName } from '../../src/kit/index.js';
 import { LIMIT, LOOPS, WAIT_TTL_MS } from './names.js';
-import { faults } from './faults.js';
-import { checkpoints } from './checkpoints.js';
 
 export const meta = defineLab({
   name: 'retry-loop-limit',
   title: 'a TTL retry loop wears down the delivery limit (4.0+), and the dead-letter cycle rule',
+  summary:
+    'a TTL retry loop carries the delivery count (4.x): after enough laps one requeue dead-letters at once (`delivery_limit`), and the cycle rule drops the letter on its way back into the loop; 3.10 loops for ever',
   proves:
     `A message rejected (requeue=false) ${LOOPS} times through a TTL wait queue (${WAIT_TTL_MS} ms) back into its quorum work queue ` +
     `(x-delivery-limit ${LIMIT}) arrives with the delivery count it gathered (4.x: absent, 1 … ${LOOPS}; 3.10: absent every time); ` +
@@ -19,7 +19,22 @@ export const meta = defineLab({
   database: false,
   options: {},
   checks: ['loopDeliveryCounts', 'requeuesUntilDeadLetter', 'deadLetterReason', 'cycleAfterLimit', 'freshLimitCycle'],
-  faults,
-  checkpoints,
-  load: () => import('./lab.js'),
+  // the broken variants (MQLAB_FAULT=retry-loop-limit:<name>): what each breaks, and the checks that must print FAIL
+  faults: {
+    'count-missing-as-zero': { breaks: 'an absent x-delivery-count is read as 0', fails: ['loopDeliveryCounts'] },
+    'no-delivery-limit': {
+      breaks: 'the work queue without x-delivery-limit: never dead-lettered within the requeues tried',
+      fails: ['requeuesUntilDeadLetter', 'deadLetterReason', 'cycleAfterLimit', 'freshLimitCycle'],
+    },
+    'wait-by-consumer': {
+      breaks:
+        'a worker rejects the letters out of the wait queue instead of a TTL: a client reject in the loop, no cycle (4.x)',
+      fails: ['loopDeliveryCounts', 'cycleAfterLimit', 'freshLimitCycle'],
+    },
+  },
+  // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
+  checkpoints: {},
 });
+
+/** a broken variant of retry-loop-limit */
+export type Fault = FaultName<typeof meta.faults>;

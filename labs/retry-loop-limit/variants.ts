@@ -1,9 +1,9 @@
 /**
- * TEST ONLY: retry-loop-limit's broken variants (declared in faults.ts; MQLAB_FAULT=retry-loop-limit:<variant>,
+ * TEST ONLY: retry-loop-limit's broken variants (declared in meta.ts; MQLAB_FAULT=retry-loop-limit:<variant>,
  * src/lab/fault.ts): the seams that apply them. lab.ts reads as the correct experiment.
  */
 import { type LabContext, declareTopology, closeChannel, readCount, type Count } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import { WAIT_TTL_MS, names, topology } from './names.js';
 
 export const variants = [

@@ -3,8 +3,6 @@
  * mode does it (docs/labs/retry.md; the queues and their routes are drawn in names.ts).
  */
 import {
-  type Lab,
-  type NoOptions,
   type Delivery,
   check,
   checkAtLeast,
@@ -16,15 +14,15 @@ import {
   TimedOut,
   unchanged,
   withVariants,
+  labCode,
 } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
-import type { Checkpoint } from './checkpoints.js';
+import { meta } from './meta.js';
 import { variants, type RetryPolicy } from './variants.js';
 import { EVENTS, TTL_MS, names, reset, schema, topology } from './names.js';
 
 const MAX_ATTEMPTS = 3;
 
-export const lab: Lab<NoOptions, Fault, Checkpoint> = {
+export const lab = labCode(meta, {
   topology,
   schema,
   reset,
@@ -175,4 +173,4 @@ export const lab: Lab<NoOptions, Fault, Checkpoint> = {
       },
     };
   },
-};
+});

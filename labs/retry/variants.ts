@@ -1,10 +1,10 @@
 /**
- * TEST ONLY: where the retry lab's broken variants (declared in faults.ts; MQLAB_FAULT=retry:<name>,
+ * TEST ONLY: where the retry lab's broken variants (declared in meta.ts; MQLAB_FAULT=retry:<name>,
  * src/lab/fault.ts) replace a step of the protocol lab.ts follows (`RetryPolicy`). lab.ts reads as the
  * correct protocol; each entry here is one way to get it wrong.
  */
 import type { Broker, Delivery, Variants } from '../../src/kit/index.js';
-import type { Fault } from './faults.js';
+import type { Fault } from './meta.js';
 import type { names } from './names.js';
 
 /** the steps of the retry protocol a broken variant may replace */

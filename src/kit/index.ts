@@ -9,6 +9,13 @@
 export {
   defineFaults,
   defineLab,
+  labCode,
+  catalogueEntry,
+  type LabParts,
+  type FaultName,
+  type LabSpec,
+  type CheckOf,
+  type ContextOf,
   type Catalogue,
   type Lab,
   type LabContext,

@@ -27,7 +27,7 @@ export interface FaultSpec<C extends string = string> {
   fails: readonly C[];
 }
 
-/** a lab's broken variants by name: labs/<lab>/faults.ts, data only (meta.ts imports it) */
+/** a lab's broken variants by name: the `faults` of labs/<lab>/meta.ts */
 export type FaultCatalogue<F extends string = string, C extends string = string> = {
   readonly [name in F]: FaultSpec<C>;
 };
@@ -35,8 +35,12 @@ export type FaultCatalogue<F extends string = string, C extends string = string>
 /** the identity, keeping the literal names: `export const faults = defineFaults({ 'ack-poison': { … } })` */
 export const defineFaults = <const T extends Record<string, FaultSpec>>(faults: T): T => faults;
 
-/** What the CLI knows about a lab without loading its code (keeps `mqlab --help` fast). */
-export interface LabMeta<
+/**
+ * A lab's meta (labs/<lab>/meta.ts): what the CLI knows about it without loading its code (keeps
+ * `mqlab --help` fast). Data only — the code (lab.ts) is typed from it by `labCode`, and the catalogue
+ * (labs/catalogue.ts) joins the two.
+ */
+export interface LabSpec<
   O = AnyOptions,
   C extends string = string,
   F extends string = string,
@@ -45,6 +49,10 @@ export interface LabMeta<
   name: string;
   /** one line for `mqlab list` and `mqlab --help` */
   title: string;
+  /** one line for the lab tables of README.md and docs/README.md (`npm run docs` writes them): what it shows */
+  summary: string;
+  /** where the experiment comes from in the seeds, for docs/README.md (e.g. "000 `retry`", "003 §2") */
+  seed?: string;
   /** what the lab proves, for `mqlab <lab> --help` */
   proves: string;
   /** the waits the experiment itself needs (TTLs, recovery windows) with default options, for the bench */
@@ -61,7 +69,7 @@ export interface LabMeta<
   validate?: (options: O) => void;
   /** every check name the lab can return (the runner refuses any other: a lab bug, exit 2) */
   checks: readonly C[];
-  /** the lab's broken variants (labs/<lab>/faults.ts); fails name declared checks only */
+  /** the lab's broken variants; `fails` name declared checks only */
   faults: FaultCatalogue<F, NoInfer<C>>;
   /**
    * every ctx.checkpoint(name) the lab can call, in run order, each with one human sentence: what is
@@ -93,13 +101,40 @@ export interface LabMeta<
   measuresCapabilities?: boolean;
   /** subcommands of `mqlab <lab>`; `mqlab <lab>` alone still runs the lab */
   tools?: LabTool<AnyOptions>[];
-  load: () => Promise<{ lab: Lab<O, F, K> }>;
+}
+
+/** a lab's meta with its code's loader, as the catalogue joins them: what the engine runs */
+export interface LabMeta<
+  O = AnyOptions,
+  C extends string = string,
+  F extends string = string,
+  K extends string = string,
+> extends LabSpec<O, C, F, K> {
+  load: () => Promise<{ lab: Lab<O, F, K, C> }>;
 }
 
 /** the identity, for type inference: `export const meta = defineLab({ … })` */
 export const defineLab = <O, const C extends string, F extends string, K extends string>(
-  meta: LabMeta<O, C, F, K>,
-): LabMeta<O, C, F, K> => meta;
+  meta: LabSpec<O, C, F, K>,
+): LabSpec<O, C, F, K> => meta;
+
+/**
+ * The lab's code, typed by its meta (the identity at run time): `export const lab = labCode(meta, { … })`.
+ * `ctx.checkpoint` takes only the meta's checkpoints, a check only the meta's check names (a
+ * misspelt one is a compile error), `ctx.fault` only its variants.
+ */
+export const labCode = <O, C extends string, F extends string, K extends string>(
+  _meta: LabSpec<O, C, F, K>,
+  lab: Lab<O, F, K, NoInfer<C>>,
+): Lab<O, F, K, C> => lab;
+
+/** the check a lab's meta declares, e.g. `(o: Observed): CheckOf<typeof meta>[]` in a lab's verdicts.ts */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- only C is read
+export type CheckOf<M> = M extends LabSpec<any, infer C, any, any> ? Check<C> : never;
+
+/** the context of a lab's run, typed by its meta: for the lab's own functions that take `ctx` */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- only O, F and K are read
+export type ContextOf<M> = M extends LabSpec<infer O, any, infer F, infer K> ? LabContext<O, F, K> : never;
 
 /** the options of a lab that takes none */
 export type NoOptions = Record<never, never>;
@@ -108,7 +143,7 @@ export type NoOptions = Record<never, never>;
 export type FaultName<T> = keyof T & string;
 
 /** the lab's options from raw flag strings (absent: default), validated: parsed once, at the boundary */
-export function labOptions<O>(meta: LabMeta<O>, given: Partial<Record<keyof O, string>> = {}): O {
+export function labOptions<O>(meta: LabSpec<O>, given: Partial<Record<keyof O, string>> = {}): O {
   const options = parseOptions(meta.options, given);
   meta.validate?.(options);
   return options;
@@ -161,7 +196,7 @@ export interface ToolResult {
 
 export type ToolHandler<O = AnyOptions> = (ctx: ToolContext<O>) => Promise<ToolResult>;
 
-export interface Lab<O = AnyOptions, F extends string = string, K extends string = string> {
+export interface Lab<O = AnyOptions, F extends string = string, K extends string = string, C extends string = string> {
   /**
    * exchanges, queues, bindings, policies as data; the engine declares them and purges the queues.
    * `options` matter to labs whose queues depend on them (one delay queue per configured tier).
@@ -171,13 +206,13 @@ export interface Lab<O = AnyOptions, F extends string = string, K extends string
   schema?: (names: Names) => string;
   /** SQL that resets the lab's own rows, run after schema */
   reset?: (names: Names) => string;
-  run(ctx: LabContext<O, F, K>): Promise<LabResult>;
+  run(ctx: LabContext<O, F, K>): Promise<LabResult<C>>;
 }
 
-export interface LabResult {
+export interface LabResult<C extends string = string> {
   /** the lab's summary line(s) (`retry: healthyAttempts=1 …`), printed first, computed from observations */
   lines: string[];
-  checks: Check[];
+  checks: Check<C>[];
   facts?: Record<string, unknown>;
   /** set when the broker lacks what the lab needs: printed as SKIP with the reason */
   skipped?: string;
@@ -218,7 +253,7 @@ export interface LabContext<O = AnyOptions, F extends string = string, K extends
   /** labs with meta.disruptive only: a planned outage of a service mqlab started (src/engine/outage.ts) */
   services: LabServices;
   /**
-   * TEST ONLY: is the deliberately broken variant `name` (declared in labs/<lab>/faults.ts) asked for
+   * TEST ONLY: is the deliberately broken variant `name` (declared in labs/<lab>/meta.ts) asked for
    * (MQLAB_FAULT=<lab>:<name>, see src/lab/fault.ts)? Integration tests use it to show a check failing.
    */
   fault(name: F): boolean;
@@ -232,6 +267,27 @@ export interface CatalogueEntry {
   readonly name: string;
   readonly title: string;
   load(): Promise<LabMeta>;
+}
+
+/**
+ * A catalogue line: the lab's name and title, its meta's and its code's loaders. The code must be
+ * the code of that meta (`labCode(meta, …)`): a lab.ts typed by another meta does not compile.
+ */
+export interface LabParts<O, C extends string, F extends string, K extends string> {
+  meta: () => Promise<{ meta: LabSpec<O, C, F, K> }>;
+  code: () => Promise<{ lab: Lab<NoInfer<O>, NoInfer<F>, NoInfer<K>, NoInfer<C>> }>;
+}
+
+export function catalogueEntry<O, C extends string, F extends string, K extends string>(
+  name: string,
+  title: string,
+  parts: LabParts<O, C, F, K>,
+): CatalogueEntry {
+  return {
+    name,
+    title,
+    load: async () => ({ ...(await parts.meta()).meta, load: parts.code }) as LabMeta,
+  };
 }
 
 /** every lab, in the order `mqlab all` runs them, loaded when a command needs it (labs/catalogue.ts) */

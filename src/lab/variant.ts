@@ -2,7 +2,7 @@
  * The seam where a lab's broken variants (TEST ONLY, MQLAB_FAULT, src/lab/fault.ts) are applied, so that
  * lab.ts reads as the correct experiment. A lab writes the steps a variant may replace as one object
  * of correct steps (its policy: a settle, a route, a topology, a wrapped handler); its variants.ts
- * says, per variant declared in faults.ts, which steps that variant replaces. `withVariants` returns
+ * says, per variant declared in meta.ts, which steps that variant replaces. `withVariants` returns
  * the policy with the asked-for variants' replacements (in the order variants.ts lists them), or the
  * policy itself when none is asked for.
  */

@@ -3,8 +3,9 @@
  * `compare` covers the few claims that are bounds rather than equalities.
  */
 import { text } from '../core/text.js';
-export interface Check {
-  name: string;
+/** a claim of a lab; N, its name, is one of the lab's declared checks (LabSpec.checks) */
+export interface Check<N extends string = string> {
+  name: N;
   expected: unknown;
   actual: unknown;
   compare?: 'eq' | 'atLeast' | 'atMost';
@@ -19,14 +20,18 @@ export interface CheckResult extends Check {
   pass: boolean;
 }
 
-export const check = (name: string, expected: unknown, actual: unknown): Check => ({ name, expected, actual });
-export const checkAtLeast = (name: string, min: number, actual: number | null): Check => ({
+export const check = <N extends string>(name: N, expected: unknown, actual: unknown): Check<N> => ({
+  name,
+  expected,
+  actual,
+});
+export const checkAtLeast = <N extends string>(name: N, min: number, actual: number | null): Check<N> => ({
   name,
   expected: min,
   actual,
   compare: 'atLeast',
 });
-export const checkAtMost = (name: string, max: number, actual: number | null): Check => ({
+export const checkAtMost = <N extends string>(name: N, max: number, actual: number | null): Check<N> => ({
   name,
   expected: max,
   actual,
@@ -34,7 +39,7 @@ export const checkAtMost = (name: string, max: number, actual: number | null): C
 });
 
 /** a claim this run could not observe, with the reason (printed SKIP, counted neither passed nor failed) */
-export const skipCheck = (name: string, expected: unknown, reason: string): Check => ({
+export const skipCheck = <N extends string>(name: N, expected: unknown, reason: string): Check<N> => ({
   name,
   expected,
   actual: null,

@@ -29,7 +29,7 @@ export interface ChildRuntime<N, F extends string = string> {
   /** print one event line: [source] timestamp=… lab=… key=value … */
   emit(source: string, fields: Record<string, unknown>): void;
   /**
-   * TEST ONLY: the broken variant `name` of this lab (labs/<lab>/faults.ts) is asked for (MQLAB_FAULT,
+   * TEST ONLY: the broken variant `name` of this lab (labs/<lab>/meta.ts) is asked for (MQLAB_FAULT,
    * inherited from the parent, which refused any variant the lab does not declare)
    */
   fault(name: F): boolean;

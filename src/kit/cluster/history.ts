@@ -6,7 +6,7 @@
  * are not of unconfirmed ids, ids delivered although never confirmed. Labs record; the engine
  * checks, and the history goes into --json (facts.history) and onto the --html timeline (noted()).
  */
-import { check, type Check } from '../../report/checks.js';
+import { check } from '../../report/checks.js';
 
 export type HistoryKind = 'publish' | 'confirm' | 'nack' | 'timeout' | 'lost' | 'consume' | 'fault';
 
@@ -197,7 +197,7 @@ export function outcomes(h: readonly HistoryEntry[], node: string, from: number,
  * The three checks every failure lab shares, by the names quorum-failover has always printed:
  * no confirmed id lost, every id 1…messages consumed, no duplicate of an id that was confirmed.
  */
-export function historyChecks(a: HistoryAnalysis, messages: number): Check[] {
+export function historyChecks(a: HistoryAnalysis, messages: number) {
   const inRange = [...a.consumed].filter((id) => id >= 1 && id <= messages).length;
   return [
     check('confirmedLost', 0, a.lostConfirmed.length),
@@ -231,7 +231,7 @@ export function resentElsewhere(h: readonly HistoryEntry[]): { unconfirmed: numb
 }
 
 /** every id its first node left unconfirmed was confirmed through another node (the resend's confirms) */
-export function unconfirmedResentCheck(h: readonly HistoryEntry[]): Check {
+export function unconfirmedResentCheck(h: readonly HistoryEntry[]) {
   const r = resentElsewhere(h);
   return check('unconfirmedResent', r.unconfirmed, r.confirmedElsewhere);
 }
