@@ -11,7 +11,7 @@ import {
   useNamespace,
   useServices,
 } from '../../test/helpers.js';
-import { runLabs } from '../../src/engine/runner.js';
+import { runLabs } from '../../src/engine/run-labs.js';
 import { planLab } from '../../src/lab/lab.js';
 import { catalogue } from '../catalogue.js';
 import { openDb } from '../../src/db/client.js';

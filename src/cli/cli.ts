@@ -208,9 +208,9 @@ export function buildProgram(
       const plan = leaveOut(registry, o.skip).map((entry) => planLab(entry));
       const config = configFrom(o);
       // the set's hold and the connections start now, and the engine's modules load meanwhile
-      beginRun({ plan, config, summary: true, wait: o.wait, signal: signals.signal }, jobs);
+      const start = beginRun({ plan, config, summary: true, wait: o.wait, signal: signals.signal }, jobs);
       const { runCommand } = await import('./commands/run-labs.js');
-      ended(await runCommand({ plan, config, flags: { ...o, jobs }, summary: true }, signals));
+      ended(await runCommand({ plan, config, flags: { ...o, jobs }, summary: true, start }, signals));
     });
   for (const { name, title } of catalogue) {
     const meta = registry.find((entry) => entry.name === name);
@@ -285,9 +285,9 @@ function labCommand(
     }
     const config = configFrom(o);
     // the set's hold and the connections start now, and the engine's modules load meanwhile
-    beginRun({ plan: [planned], config, summary: false, wait: o.wait, signal: signals.signal });
+    const start = beginRun({ plan: [planned], config, summary: false, wait: o.wait, signal: signals.signal });
     const { runCommand } = await import('./commands/run-labs.js');
-    ended(await runCommand({ plan: [planned], config, flags: o, summary: false }, signals));
+    ended(await runCommand({ plan: [planned], config, flags: o, summary: false, start }, signals));
   });
   for (const tool of entry.tools ?? []) labToolCommand(cmd, entry, tool, ended);
 }

@@ -5,7 +5,7 @@
 import readline from 'node:readline';
 import type { PlannedLab } from '../../lab/lab.js';
 import type { Config } from '../../core/config.js';
-import { runLabs } from '../../engine/runner.js';
+import { runLabs } from '../../engine/run-labs.js';
 import type { LabReport } from '../../report/lab-report.js';
 import { exitCodeOf, renderLab, renderSummary, useColour } from '../../report/text.js';
 import { jsonDocument } from '../../report/json.js';
@@ -13,7 +13,7 @@ import { JunitFile, type QuitNow } from '../../report/junit-file.js';
 import { checkOutputPaths } from '../../report/out-files.js';
 import { EnvError, Interrupted } from '../../core/errors.js';
 import { holdServices } from '../../engine/set-hold.js';
-import { takeHold } from '../../engine/early-start.js';
+import { nothingBegun, type EarlyStart } from '../../engine/early-start.js';
 import type { LiveSession } from '../../page/session.js';
 import { writeUnmasked } from '../../log/redact-streams.js';
 
@@ -60,6 +60,8 @@ export interface CommandRun {
   flags: RunFlags;
   /** `mqlab all`: a heading per lab and the summary table; a lab that cannot run here is SKIP, not exit 2 */
   summary: boolean;
+  /** the set's hold and the connections the action began while this module loaded (beginRun) */
+  start?: EarlyStart;
 }
 
 /** a CommandRun under way: the first Ctrl-C's signal, and the --junit file each lab is added to as it ends */
@@ -106,7 +108,8 @@ async function runAndPrint(run: ActiveRun): Promise<number> {
     flags.live || flags.port !== undefined || flags.liveViewers ? await import('../../page/session.js') : null;
   const port = liveCode ? liveCode.livePort(flags) : null;
   // begun by the CLI with the connections (src/engine/early-start.ts) when it could, else here
-  const lock = await takeHold(run.config.home, () => holdServices({ ...run, wait: run.flags.wait }));
+  const start = run.start ?? nothingBegun();
+  const lock = await start.takeHold(run.config.home, () => holdServices({ ...run, wait: run.flags.wait }));
   let live: LiveSession | null = null;
   try {
     live =
@@ -126,7 +129,7 @@ async function runAndPrint(run: ActiveRun): Promise<number> {
       if (live.viewers) process.stderr.write(`mqlab: view-only page (no Continue) at ${live.viewUrl}\n`);
       await live.firstPage(() => waitForEnter('  (or press Enter to start without one) ', signal));
     }
-    return await runAndReport({ ...run, live, writeHtml: html?.writeHtml });
+    return await runAndReport({ ...run, start, live, writeHtml: html?.writeHtml });
   } finally {
     await live?.close();
     lock?.release();
@@ -134,7 +137,7 @@ async function runAndPrint(run: ActiveRun): Promise<number> {
 }
 
 async function runAndReport(run: ReportedRun): Promise<number> {
-  const { plan, config, flags, signal, summary, junit, live, writeHtml } = run;
+  const { plan, config, flags, signal, summary, junit, live, writeHtml, start } = run;
   const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   let first = true;
@@ -166,6 +169,7 @@ async function runAndReport(run: ReportedRun): Promise<number> {
       },
     },
     signal,
+    start,
   });
   // --json and --html: one document, printed and drawn
   const doc = flags.json || flags.html ? jsonDocument(session, reports, config) : null;
