@@ -10,15 +10,18 @@ import { VERSION } from '../core/version.js';
 import type { RunFlags, RunOutcome, RunSignals } from './commands/run-labs.js';
 import type { AuditFlags } from './commands/audit.js';
 import type { ClassFlags } from './commands/class.js';
+import type { CheckCommandFlags } from './commands/check.js';
 import { addSpecOptions, givenOptions } from './cli-options.js';
 import { integer, parseOptions } from '../core/options.js';
 import { UsageError } from '../core/errors.js';
 import { refuseUnknownLabs } from '../lab/fault.js';
 import { COMMANDS, listText, PROGRAM_DESCRIPTION } from './top-help.js';
 import { beginRun } from '../engine/early-start.js';
+import { GROUP_NAMES } from '../check/group-names.js';
+import { CHECK_DEFAULTS } from '../check/options.js';
 
 /** commands that need no lab's meta: the catalogue's names and titles are enough (or nothing of a lab) */
-const WITHOUT_METAS = new Set(['-h', '--help', '-V', '--version', 'list', 'up', 'down', 'audit', 'class']);
+const WITHOUT_METAS = new Set(['-h', '--help', '-V', '--version', 'list', 'up', 'down', 'audit', 'class', 'check']);
 
 /**
  * The metas a command line needs: the one lab it names (`mqlab retry …`), none for the commands
@@ -188,6 +191,8 @@ export function buildProgram(
       ended({ code: await auditCommand(file, o) });
     });
 
+  checkCommandOf(program, signals, ended);
+
   program.commandsGroup('Labs:');
   program
     .command('list')
@@ -219,6 +224,63 @@ export function buildProgram(
   }
   return program;
 }
+
+/** `mqlab check`: the labs' faults on the user's own consumer (src/check/, docs/check.md) */
+function checkCommandOf(program: Command, signals: RunSignals, ended: (outcome: Outcome) => void): void {
+  namespaceOption(
+    connectionOptions(program.command('check')),
+    "prefix the check's queues (the consumer gets it as MQLAB_NAMESPACE)",
+  )
+    .description(COMMANDS.check)
+    .option('--consumer <command>', 'the command that starts your consumer (run with sh -c, restarted when it exits)')
+    .option(
+      '--effects <sql>',
+      "a query returning one row per business effect, the message id first (else: the consumer's `status=business_committed messageId=…` lines)",
+    )
+    .option('--cleanup <sql>', 'SQL run once after the check, e.g. to delete its effect rows (ids start with chk-)')
+    .option('--only <groups>', `run only these check groups (comma-separated): ${GROUP_NAMES.join(', ')}`)
+    .option('--seed <n>', 'the seed of the kill moments (default: a new one, printed)')
+    .option('--settle <duration>', 'how long nothing may move before the check judges', CHECK_DEFAULTS.settle)
+    .option(
+      '--start-timeout <duration>',
+      'how long a consumer may take to start consuming',
+      CHECK_DEFAULTS.startTimeout,
+    )
+    .option(
+      '--consumer-timeout <duration>',
+      "the work queue's consumer timeout (consumer-timeout group)",
+      CHECK_DEFAULTS.consumerTimeout,
+    )
+    .option(
+      '--poison-deliveries <n>',
+      'a poison message must be dead-lettered within this many deliveries',
+      CHECK_DEFAULTS.poisonDeliveries,
+    )
+    .option('--json', 'print one JSON document (docs/check.schema.json) instead of text')
+    .option('--junit <file>', 'also write JUnit XML, one testcase per check')
+    .option('-v, --verbose', "print the consumer's output on stderr")
+    .option('--color', 'colour the text output even when it is not a terminal')
+    .option('--no-color', 'no colours (as NO_COLOR=1)')
+    .addHelpText('after', CHECK_HELP)
+    .action(async (o: CheckCommandFlags) => {
+      const { checkCommand } = await import('./commands/check.js');
+      ended({ code: await checkCommand(o, signals.signal) });
+    });
+}
+
+const CHECK_HELP = `
+Your consumer gets (docs/check.md has the whole contract, in a page):
+  MQLAB_AMQP_URL   connect here (mqlab's proxy to the broker) and consume, manual ack
+  MQLAB_QUEUE      the work queue; messages: message_id property + JSON body {"id", "seq"}
+  MQLAB_DLQ        where the work queue dead-letters a reject/nack(requeue=false)
+  MQLAB_PG_URL     your database (through mqlab's proxy)
+Per message: commit the effect with a dedupe row keyed by the message id, then ack;
+park what you cannot parse (reject, requeue=false); exit or reconnect when the broker
+cancels you or closes the channel — mqlab restarts a consumer that exits.
+
+Anomalies: lost, duplicated, stuck, poison-not-parked, unexpected (exit 1).
+Example:
+  mqlab check --consumer "python3 consumer.py" --effects "SELECT message_id FROM orders" --junit check.xml`;
 
 /** `status --lab a,b`: those labs of the registry (all of them without the flag) */
 function onlyLabs(registry: Registry, list: string | undefined, flag: string): Registry {

@@ -19,11 +19,12 @@ export const COMMANDS = {
   status: 'show URLs, reachability, versions, capabilities and the lab queues',
   class: 'a class on this set: a login, a vhost and a schema per student; their lines, a board, a reset',
   audit: "look for the labs' pitfalls on a broker, read-only: its management API (GET only) or a definitions export",
+  check: "turn the labs' faults on your own consumer (crash, duplicate, poison, timeout, restart, outage)",
   list: 'list every lab with what it shows',
   all: 'run every lab in order and print a summary table',
 } as const;
 
-const SERVICES = ['up', 'down', 'status', 'class', 'audit'] as const;
+const SERVICES = ['up', 'down', 'status', 'class', 'audit', 'check'] as const;
 const LABS = ['list', 'all'] as const;
 const HELP = 'display help for command';
 
