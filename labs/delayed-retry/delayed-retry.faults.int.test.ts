@@ -30,7 +30,10 @@ const broken = (title: string, faults: FaultCase<typeof meta>['faults'], only = 
   only,
   alsoMayFail: ['rejectMaxLateMs', 'nackMaxLateMs', 'heldInQueue'],
   run: async (standard, ns) => {
-    if (atLeast(broker.version, 4, 3)) return standard();
+    if (atLeast(broker.version, 4, 3)) {
+      await standard();
+      return;
+    }
     const r = await mqlab([meta.name, '--namespace', ns], {
       MQLAB_FAULT: faults.map((f) => `${meta.name}:${f}`).join(','),
     });

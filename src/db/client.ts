@@ -104,6 +104,7 @@ export function dbLossProbe(
             return attempt(timeoutsLeft - 1);
           if (!isEnding() && isConnectionLoss(err)) onLost(lossCause(err, 'connection lost during the run'), since);
           probing = false;
+          return undefined;
         },
       );
     void attempt(PROBE_TIMEOUTS);
