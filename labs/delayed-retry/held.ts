@@ -6,7 +6,7 @@
  * and a third refused), so with the held message counted: second accepted, third refused; were it not
  * counted, both would be accepted.
  */
-import { type LabContext, LabError, deferred } from '../../src/kit/index.js';
+import { type LabContext, LabError, Nacked, deferred } from '../../src/kit/index.js';
 
 export interface Held {
   /** the statistics sample taken during the hold, before anything else was published */
@@ -87,7 +87,7 @@ async function accepted(ctx: LabContext, queue: string, id: string): Promise<'ac
     await ctx.broker.sendConfirmed(queue, id, { messageId: id });
     return 'accepted';
   } catch (err) {
-    if (!(err instanceof LabError) || !/nacked/.test(err.message)) throw err;
+    if (!(err instanceof Nacked)) throw err;
     return 'refused';
   }
 }

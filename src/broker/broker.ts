@@ -4,7 +4,7 @@
  */
 import amqp from 'amqplib';
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
-import { connectError } from './errors.js';
+import { connectError, isNackError, Nacked } from './errors.js';
 import { LabError } from '../core/errors.js';
 import { lossCause } from '../core/lost.js';
 import { text } from '../core/text.js';
@@ -90,7 +90,9 @@ export class Broker {
     this.returned.delete(id);
     await new Promise<void>((resolve, reject) => {
       this.channel.publish(exchange, routingKey, Buffer.from(body), options, (err) =>
-        err ? reject(new LabError(`the broker nacked message ${id || '(no id)'} to ${where}`)) : resolve(),
+        err
+          ? reject(isNackError(err) ? new Nacked(id, where) : new LabError(`message ${id} to ${where}: ${String(err)}`))
+          : resolve(),
       );
     });
     const returned = this.returned.get(id);

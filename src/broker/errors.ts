@@ -1,4 +1,4 @@
-import { EnvError, UP_HINT } from '../core/errors.js';
+import { EnvError, LabError, UP_HINT } from '../core/errors.js';
 import { maskText, maskUrl } from '../core/urls.js';
 
 /** Turn whatever the AMQP client threw while connecting into one line the user can act on. */
@@ -54,5 +54,22 @@ function vhostName(url: string): string {
     return p.length > 1 ? decodeURIComponent(p.slice(1)) : '/';
   } catch {
     return '?';
+  }
+}
+
+/**
+ * amqplib answers a publish's confirm callback with Error('message nacked') for a basic.nack, and
+ * with Error('channel closed') for one still unconfirmed when its channel closes (amqplib 2.3.1,
+ * lib/channel.js): told apart here, in one place, by that text
+ */
+export const isNackError = (err: unknown): boolean => err instanceof Error && err.message === 'message nacked';
+
+/** the broker refused a publish with basic.nack (a full queue with reject-publish, a node without a leader …) */
+export class Nacked extends LabError {
+  constructor(
+    readonly messageId: string,
+    where?: string,
+  ) {
+    super(`the broker nacked message ${messageId || '(no id)'}${where ? ` to ${where}` : ''}`);
   }
 }

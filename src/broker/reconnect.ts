@@ -7,11 +7,11 @@
  */
 import amqp from 'amqplib';
 import type { ChannelModel, ConfirmChannel, Options } from 'amqplib';
-import { EnvError, LabError } from '../core/errors.js';
+import { EnvError } from '../core/errors.js';
 import { maskUrl } from '../core/urls.js';
 import { sleep } from '../core/time.js';
 import { closeChannel, closeConnection, delivery, type Delivery } from './broker.js';
-import { connectError } from './errors.js';
+import { connectError, isNackError, Nacked } from './errors.js';
 import { attemptPlan, ConfirmLedger, DEFAULT_BACKOFF, type Backoff } from './reconnect-plan.js';
 
 export interface ReconnectOptions {
@@ -157,9 +157,9 @@ export class ReconnectingPublisher {
         if (!err) {
           this.ledger.settle(id, 'confirmed');
           resolve();
-        } else if (/nacked/.test(String((err as Error).message))) {
+        } else if (isNackError(err)) {
           this.ledger.settle(id, 'nacked');
-          reject(new LabError(`the broker nacked message ${id}`));
+          reject(new Nacked(id));
         } else {
           this.ledger.settle(id, 'lost');
           reject(new PublishLost(id));

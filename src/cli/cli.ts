@@ -282,9 +282,8 @@ Anomalies: lost, duplicated, stuck, poison-not-parked, unexpected (exit 1).
 Example:
   mqlab check --consumer "python3 consumer.py" --effects "SELECT message_id FROM orders" --junit check.xml`;
 
-/** `status --lab a,b`: those labs of the registry (all of them without the flag) */
-function onlyLabs(registry: Registry, list: string | undefined, flag: string): Registry {
-  if (list === undefined) return registry;
+/** the lab names a flag lists (`a,b`), each a lab of the registry; else a usage error showing `example` */
+function labNames(registry: Registry, list: string, flag: string, example: string): string[] {
   const names = list
     .split(',')
     .map((n) => n.trim())
@@ -293,24 +292,22 @@ function onlyLabs(registry: Registry, list: string | undefined, flag: string): R
   if (unknown.length || !names.length)
     throw new UsageError(
       `${flag} takes lab names, got '${unknown.join(',') || list}'`,
-      'see `mqlab list` for the names, e.g. --lab retry-dlq',
+      `see \`mqlab list\` for the names, e.g. ${flag} ${example}`,
     );
+  return names;
+}
+
+/** `status --lab a,b`: those labs of the registry (all of them without the flag) */
+function onlyLabs(registry: Registry, list: string | undefined, flag: string): Registry {
+  if (list === undefined) return registry;
+  const names = labNames(registry, list, flag, 'retry-dlq');
   return registry.filter((l) => names.includes(l.name));
 }
 
 /** `all --skip a,b`: those labs stay in the run as SKIP (in the summary, --json and --junit), not run */
 function leaveOut(registry: Registry, skip: string | undefined): readonly LabMeta[] {
   if (skip === undefined) return registry;
-  const names = skip
-    .split(',')
-    .map((n) => n.trim())
-    .filter(Boolean);
-  const unknown = names.filter((n) => !registry.some((l) => l.name === n));
-  if (unknown.length || !names.length)
-    throw new UsageError(
-      `--skip takes lab names, got '${unknown.join(',') || skip}'`,
-      'see `mqlab list` for the names, e.g. --skip db-outage,broker-restart',
-    );
+  const names = labNames(registry, skip, '--skip', 'db-outage,broker-restart');
   return registry.map((l) =>
     names.includes(l.name) ? { ...l, requires: () => Promise.resolve('left out with --skip') } : l,
   );

@@ -100,7 +100,7 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
             watch,
           });
         } catch (err) {
-          if (!(err instanceof EnvError) || err instanceof Interrupted || err instanceof UsageError) throw err;
+          if (!(err instanceof EnvError) || err instanceof UsageError) throw err; // Interrupted is no EnvError
           outcome = { report: environmentReport(entry, err), cause: err }; // the broker refused the lab's connection
         }
         const { report, cause } = outcome;

@@ -37,6 +37,7 @@ export { formatDuration } from '../core/duration.js';
 export { ticking } from './ticking.js';
 // errors and small helpers
 export { EnvError, LabError, TimedOut, UsageError } from '../core/errors.js';
+export { Nacked } from '../broker/errors.js';
 export { must } from '../core/must.js';
 export { text } from '../core/text.js';
 export { maskUrl } from '../core/urls.js';
