@@ -42,7 +42,10 @@ export const lab = labCode(meta, {
     };
     const steps = withVariants(ctx, correct, variants(ctx, name));
     return withFaultRoutes(ctx, name, async () => {
+      // the management API's view of the routes, read while the runs go on and awaited after them: a
+      // refusal meanwhile reaches the run there (an environment error), not the process as unhandled
       const topologyCheck = loopsOf(ctx, [name.business, name.fixedBusiness, name.fixedRetry, name.fixedArchive]);
+      topologyCheck.catch(() => {});
       const broken = await runBroken(ctx, name.business, steps);
       const fixed = await runFixed(ctx, name, steps);
       const loops = await topologyCheck;

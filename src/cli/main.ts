@@ -21,7 +21,7 @@ let maskText: (text: string) => string;
 export async function main(catalogue: Catalogue, argv: string[] = process.argv): Promise<never> {
   let code = 0;
   // `mqlab list | head -1`: a closed pipe ends the program quietly, not with a stack trace
-  endQuietlyWhenClosed(process.stdout, () => process.exit(code));
+  endQuietlyWhenClosed(process.stdout, (exitCode = code) => process.exit(exitCode));
   // --help, list, --version: printed from the catalogue, without commander and the CLI's modules
   const quick = quickOutput(catalogue, argv.slice(2), process.stdout.isTTY ? process.stdout.columns : undefined);
   if (quick !== null) {
@@ -69,12 +69,14 @@ export async function main(catalogue: Catalogue, argv: string[] = process.argv):
   }
 
   // after an interrupt, a promise a lab started and had not awaited yet (a child process, a timer)
-  // rejects with nobody listening: that is part of stopping, not a crash; before it, it is a bug
+  // rejects with nobody listening: that is part of stopping, not a crash; before it, a bug — yet one that
+  // says the environment failed (a management API refusing) still ends as environment errors do: its one
+  // line, exit 2, and the --junit file saying why
   process.on('unhandledRejection', (reason) => {
     if (controller.signal.aborted) return;
-    process.stderr.write(`mqlab: internal error: ${maskText(String((reason as Error)?.message ?? reason))}\n`);
-    if (process.env.MQLAB_DEBUG) process.stderr.write(`${(reason as Error)?.stack}\n`);
-    process.exit(1);
+    const code = exitCodeFor(reason, controller.signal);
+    finishJunit(junitCode, undefined, argv, code, runEnd(reason, code));
+    process.exit(code);
   });
   process.on('rejectionHandled', () => {}); // one of those awaited late after all: no warning
 
