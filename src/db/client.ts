@@ -79,6 +79,26 @@ export function dbError(err: unknown, url: string): EnvError {
   return new EnvError(`${where}: ${networkCause(e, msg)}`, UP_HINT);
 }
 
+/** SQLSTATEs that say the lab may not have its tables here: insufficient_privilege, invalid_schema_name, undefined_table */
+const NOT_HERE = new Set(['42501', '3F000', '42P01']);
+
+/**
+ * An error of a lab's schema or reset SQL that says this database is not one a lab can use (no
+ * CREATE on the schema, a search_path naming no schema): an environment error naming the user and the
+ * database, else null (a lab bug, reported as such)
+ */
+export function setupError(err: unknown, url: string): EnvError | null {
+  const e = err as { code?: string; message?: string };
+  if (!e?.code || !NOT_HERE.has(e.code)) return null;
+  const u = new URL(url);
+  const user = decodeURIComponent(u.username) || 'the user';
+  const database = decodeURIComponent(u.pathname.slice(1)) || user;
+  return new EnvError(
+    `PostgreSQL at ${maskUrl(url)}: user ${user} cannot create the lab's tables in database ${database} (${maskText(String(e.message))})`,
+    `mqlab up provisions database lab with schema lab for user app; point MQLAB_PG_URL there, or ${UP_HINT}`,
+  );
+}
+
 /**
  * When a connection of `db` closes and the pool is not being ended, ask the database at once
  * (`select 1`, a new connection): refused or reset → `onLost` with the cause and when the probe began.

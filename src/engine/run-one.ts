@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import type { Lab, LabMeta, LabResult } from '../lab/lab.js';
 import type { Broker } from '../broker/broker.js';
 import { declareTopology, purgeTopology, type Topology } from '../broker/topology.js';
-import type { Db } from '../db/client.js';
+import { setupError, type Db } from '../db/client.js';
 import { EventLog } from '../log/events.js';
 import { namesFor, type Names } from '../core/names.js';
 import { evaluate } from '../report/checks.js';
@@ -94,7 +94,9 @@ export async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
     await orLost(
       prepare(lab, topology, broker, db, names, (q) =>
         hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`),
-      ),
+      ).catch((err: unknown) => {
+        throw setupError(err, config.pgUrl) ?? err;
+      }),
     );
     report.timings.setupMs = performance.now() - started;
     const pause = { sample: async () => {} };
@@ -149,7 +151,9 @@ export async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
     }
     if (err instanceof Interrupted) throw err;
     report.status = 'error';
-    report.error = err instanceof LabError ? err.message : String((err as Error)?.stack ?? err);
+    // never a stack trace in a report (--json, --junit, --out): MQLAB_DEBUG prints it on stderr
+    report.error = err instanceof LabError ? err.message : errorLine(err);
+    if (process.env.MQLAB_DEBUG) hooks.stderr(String((err as Error)?.stack ?? err));
   } finally {
     ended.abort();
     signal.removeEventListener('abort', onAbort);
@@ -205,3 +209,7 @@ async function prepare<O>(
   if (lab.schema) await db.unsafe(lab.schema(names));
   if (lab.reset) await db.unsafe(lab.reset(names));
 }
+
+/** an unexpected error as one line: its class and message */
+const errorLine = (err: unknown) =>
+  err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
