@@ -1,7 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AT, AT_RE, mqlab, useNamespace } from './helpers.js';
+import { AT, AT_RE, CLI, mqlab, useNamespace } from './helpers.js';
 
-useNamespace(import.meta.url);
+const { namespace } = useNamespace(import.meta.url);
 
 // Every way the environment can be wrong: one line naming the service, the masked URL and the
 // cause, a line saying what to do, exit code 2, no stack trace, no password.
@@ -93,5 +97,65 @@ describe('environment errors', () => {
       ),
     );
     expect(r.stdout + r.stderr).not.toContain('pw-secret');
+  });
+
+  it('the management API refused in the middle of a lab (dlx-loop): the one line, exit 2, and every report written', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-mgmt-'));
+    try {
+      const junit = path.join(dir, 'j.xml');
+      const r = await mqlab(['dlx-loop', '--json', '--junit', junit], {
+        MQLAB_MGMT_URL: `http://mqlab-admin:pw-secret@${AT.mgmt}`,
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        /^mqlab: RabbitMQ management API at http:\/\/mqlab-admin:\*\*\*@.*: credentials refused$/m,
+      );
+      expect(r.stderr).not.toContain('internal error');
+      expect(JSON.parse(r.stdout)).toMatchObject({ result: 'error', labs: [{ lab: 'dlx-loop', status: 'error' }] });
+      expect(fs.readFileSync(junit, 'utf8')).toMatch(/credentials refused/);
+      expect(r.stdout + r.stderr + fs.readFileSync(junit, 'utf8')).not.toContain('pw-secret');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a database where the lab may not create its tables: the one line, exit 2, no stack trace in any report', async () => {
+    // database postgres: the app user has no CREATE on its schema public (PostgreSQL 15+)
+    const url = `postgres://app:app-lab-only@${AT.pg}/postgres`;
+    const r = await mqlab(['retry', '--json'], { MQLAB_PG_URL: url });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /^mqlab: PostgreSQL at postgres:\/\/app:\*\*\*@.*\/postgres: user app cannot create the lab's tables/m,
+    );
+    expect(r.stderr).toMatch(/^ {2}→ \S/m);
+    expect(r.stdout + r.stderr).not.toMatch(/^\s+at /m);
+    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'error' });
+  });
+
+  it('an output that cannot be written (--junit, --html on a full device): one line, exit 2', async () => {
+    for (const args of [
+      ['--junit', '/dev/full'],
+      ['--html', '/dev/full'],
+      ['--html', '/proc/self/nope.html'],
+    ]) {
+      const r = await mqlab(['compensate', ...args]);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, args.join(' ')).not.toContain('internal error');
+      expect(r.stderr.trim().split('\n').length, r.stderr).toBeLessThanOrEqual(2);
+    }
+    // --json into a full device: the document cannot be printed
+    const full = fs.openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [CLI, 'compensate', '--json'], {
+        stdio: ['ignore', full, 'pipe'],
+        env: { ...process.env, NO_COLOR: '1', MQLAB_NAMESPACE: namespace },
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^mqlab: cannot write to standard output \(ENOSPC\)$/m);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      fs.closeSync(full);
+    }
   });
 });

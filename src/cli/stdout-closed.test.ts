@@ -13,11 +13,13 @@ describe('endQuietlyWhenClosed', () => {
     expect(exit).toHaveBeenCalledOnce();
   });
 
-  it('lets any other stdout error through', () => {
+  it('any other stdout error (a full device) is one line on stderr and exit 2', () => {
     const stdout = new EventEmitter();
     const exit = vi.fn();
-    endQuietlyWhenClosed(stdout, exit);
-    expect(() => stdout.emit('error', failure('ENOSPC'))).toThrow('write ENOSPC');
-    expect(exit).not.toHaveBeenCalled();
+    const said: string[] = [];
+    endQuietlyWhenClosed(stdout, exit, (line) => said.push(line));
+    stdout.emit('error', failure('ENOSPC'));
+    expect(exit).toHaveBeenCalledWith(2);
+    expect(said.join('')).toMatch(/^mqlab: cannot write to standard output \(ENOSPC\)\n/);
   });
 });

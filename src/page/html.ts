@@ -13,6 +13,7 @@ import { eventTime, formatMs, laneKey, type TimelineEvent } from './html-layout.
 import { esc, legend } from './html-marks.js';
 import { CSS, SCRIPT } from './html-style.js';
 import { UsageError } from '../core/errors.js';
+import { unwritable, writeUserFile } from '../report/out-files.js';
 import { must } from '../core/must.js';
 import { benchHtml, benchLab, type BenchLab } from './page.js';
 import { BENCH_CSS } from './page-style.js';
@@ -178,6 +179,19 @@ export function checkHtmlTarget(target: string, several: boolean): void {
       'give a directory, e.g. --html out/',
     );
   }
+  // before the run, not after it: a page that cannot be written there is refused now
+  let problem: string | null;
+  try {
+    fs.mkdirSync(several ? target : path.dirname(path.resolve(target)), { recursive: true });
+    problem = unwritable(several ? path.join(target, 'index.html') : target);
+  } catch (err) {
+    problem = (err as NodeJS.ErrnoException).code ?? String(err);
+  }
+  if (problem)
+    throw new UsageError(
+      `--html ${target}: cannot write ${several ? 'pages' : 'the page'} there (${problem})`,
+      `give a ${several ? 'directory' : 'file path'} you can write to`,
+    );
 }
 
 /** one lab: FILE; several (`mqlab all`): DIR/<lab>.html and DIR/index.html. Returns the files written. */
@@ -190,17 +204,17 @@ export function writeHtml(
   if (!several) {
     fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
     const lab = must(doc.labs[0], 'the lab of the report');
-    fs.writeFileSync(target, labPage(doc, lab, extras(lab.lab)));
+    writeUserFile(target, labPage(doc, lab, extras(lab.lab)));
     return [target];
   }
   fs.mkdirSync(target, { recursive: true });
   const files = doc.labs.map((l) => {
     const file = path.join(target, `${l.lab}.html`);
-    fs.writeFileSync(file, labPage(doc, l, extras(l.lab)));
+    writeUserFile(file, labPage(doc, l, extras(l.lab)));
     return file;
   });
   const index = path.join(target, 'index.html');
-  fs.writeFileSync(
+  writeUserFile(
     index,
     indexPage(doc, (lab) => `${lab}.html`),
   );

@@ -9,7 +9,7 @@ import type { LabReport } from './lab-report.js';
 import { formatEvent, type LabEvent } from '../log/events.js';
 import { renderLab } from './text.js';
 import { redactSecrets } from '../core/secrets.js';
-import { UsageError } from '../core/errors.js';
+import { EnvError, UsageError } from '../core/errors.js';
 
 /** the directory a lab writes into (created), or undefined without --out */
 export function labOutDir(out: string | undefined, lab: string, severalLabs: boolean): string | undefined {
@@ -32,7 +32,31 @@ export function keepEvents(dir: string | undefined, name: string, events: LabEve
 
 /** every file mqlab writes for the user (--out, --junit): secrets redacted like stdout */
 export function writeOutput(file: string, text: string): void {
-  fs.writeFileSync(file, redactSecrets(text));
+  writeUserFile(file, redactSecrets(text));
+}
+
+/** a file the user asked for: a failure to write it (a full device, no such directory) is one line, exit 2 */
+export function writeUserFile(file: string, text: string): void {
+  try {
+    fs.writeFileSync(file, text);
+  } catch (err) {
+    throw new EnvError(
+      `cannot write ${file} (${codeOf(err)})`,
+      'give a path on a device with room that you can write to',
+    );
+  }
+}
+
+/** can `file` be opened for writing (made, then removed again, when it is not there)? else the reason */
+export function unwritable(file: string): string | null {
+  const existed = fs.existsSync(file);
+  try {
+    fs.closeSync(fs.openSync(file, 'a'));
+    if (!existed) fs.rmSync(file);
+    return null;
+  } catch (err) {
+    return codeOf(err);
+  }
 }
 
 /**
@@ -53,17 +77,12 @@ export function checkOutputPaths(flags: { out?: string | undefined; junit?: stri
   }
   if (flags.junit !== undefined) {
     const dir = path.dirname(path.resolve(flags.junit));
-    let problem = '';
-    if (flags.junit === '' || (fs.existsSync(flags.junit) && fs.statSync(flags.junit).isDirectory()))
-      problem = 'it is a directory';
-    else if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) problem = `no directory ${dir}`;
-    else {
-      try {
-        fs.accessSync(fs.existsSync(flags.junit) ? flags.junit : dir, fs.constants.W_OK);
-      } catch (err) {
-        problem = codeOf(err);
-      }
-    }
+    const problem =
+      flags.junit === '' || (fs.existsSync(flags.junit) && fs.statSync(flags.junit).isDirectory())
+        ? 'it is a directory'
+        : !fs.existsSync(dir) || !fs.statSync(dir).isDirectory()
+          ? `no directory ${dir}`
+          : unwritable(flags.junit);
     if (problem)
       throw new UsageError(
         `--junit ${JSON.stringify(flags.junit)}: cannot write the XML file there (${problem})`,
