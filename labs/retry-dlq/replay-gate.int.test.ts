@@ -113,10 +113,10 @@ describe('retry-dlq replay gate', () => {
     expect(pause(0)).toContain('held = messages - ready - unacked');
     // the retry hop is on screen: the poison message ready in the retry queue
     expect(pause(6)).toContain('now in ' + `${NS}.orders.retry`);
-    // ready only: the statistics would show the message after its 1000 ms TTL had already sent it back
+    // ready only: the counters would show the message after its 1000 ms TTL had already sent it back
     expect(counts(raw(6), 'retry')).toEqual([1, null, null]);
     expect(counts(raw(6), 'work')).toEqual([0, null, null]);
-    expect(pause(6)).toContain('the statistics lag behind a message on a TTL hop');
+    expect(pause(6)).toContain('ready only, counted now: the message is on a timed hop');
     // attempt 2 after one hop: the broker's history, newest first
     expect(pause(7)).toContain('attempt=2');
     expect(pause(7)).toContain(`x-death: ${NS}.orders.retry expired ×1, ${NS}.orders.work rejected ×1`);

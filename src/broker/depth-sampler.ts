@@ -1,15 +1,18 @@
 /**
- * Queue depths over a run, for the --json report and the --html timeline: the lab's queues (from
- * its topology) sampled at a modest interval, two ways at each tick:
- * - `ready`: passive queue.declare on a connection of its own: the ready messages at that moment;
- * - `messages`: the management API's count, which also holds unacked and held (at-least-once
- *   dead-lettering) messages, but passes through the quorum tick and the metrics collector: it
- *   lagged 1–3 s here even with both at 1 s (consumer-crash: 0 for 2.4 s while 3 were ready).
+ * Queue depths over a run, for the --json report, the --html timeline and the bench's steps: the
+ * lab's queues (from its topology) sampled at a modest interval, two ways:
+ * - `ready` at each tick: passive queue.declare on a connection of its own: the ready messages at that moment;
+ * - about once a second, each queue's own counters and record (src/broker/broker-state.ts: messages,
+ *   ready, unacked and held of one answer, the policy in force) and the bindings from the lab's
+ *   exchanges — not the statistics, which pass through the metrics collector (they lagged 1–3 s
+ *   here: consumer-crash showed 0 for 2.4 s while 3 were ready; a policy 2 s after it was set).
  * Sampling never fails a lab: a sample that could not be taken is left out and counted.
  */
 import type { Channel } from 'amqplib';
 import { Broker } from './broker.js';
 import type { Management } from './management.js';
+import { readOnce, type LabObjects } from './broker-state.js';
+import type { BindingAt, QueueCounts } from '../core/checkpoint-view.js';
 
 export interface DepthSample {
   /** wall-clock ISO time the answers arrived */
@@ -21,11 +24,17 @@ export interface DepthSample {
    * asked once a second only (the broker refreshes them no more often), so absent in other samples
    */
   messages?: (number | null)[];
-  /** in the same samples as `messages`, from the same answer: unacked (delivered, not settled) and held (messages_dlx) */
+  /**
+   * in the same samples as `messages`, from the same answer (the queue's own counters): ready,
+   * unacked (delivered, not settled) and held (messages − ready − unacked: at-least-once dead letters)
+   */
+  readyNow?: (number | null)[];
   unacked?: (number | null)[];
   held?: (number | null)[];
-  /** in the same samples as `messages`, from the same answer: the policy in effect per queue (null: no answer) */
+  /** in the same samples as `messages`, from the queue's record: the policy in force per queue (null: no answer) */
   policy?: (QueuePolicy | null)[];
+  /** in the same samples as `messages`: the bindings from the lab's exchanges to queues (null: no answer) */
+  bindings?: BindingAt[] | null;
 }
 
 /**
@@ -53,6 +62,11 @@ export interface DepthSeries {
 }
 
 export const DEPTH_INTERVAL_MS = 250;
+/** how the samples are taken, as the --html page's note says it */
+export const DEPTH_METHOD = {
+  ready: 'queue.declare passive (now)',
+  messages: 'management API: each queue’s own counters and record (one answer per queue, about once a second)',
+};
 /** the management API every 4th sample: about once a second, as often as it refreshes */
 const MGMT_EVERY = 4;
 
@@ -63,15 +77,11 @@ export const samplerConnection = (amqpUrl: string): Promise<Broker | null> => Br
 export function sampleDepths(
   connection: Promise<Broker | null>,
   mgmt: Management,
-  queues: string[],
+  { queues, exchanges }: { queues: string[]; exchanges: readonly string[] },
   intervalMs = DEPTH_INTERVAL_MS,
   onSample?: (sample: DepthSample) => void,
 ) {
-  const method = {
-    ready: 'queue.declare passive (now)',
-    messages: 'management API (refreshed by the broker, lags 1–3 s)',
-  };
-  const series: DepthSeries = { intervalMs, method, queues, samples: [], missed: 0 };
+  const series: DepthSeries = { intervalMs, method: DEPTH_METHOD, queues, samples: [], missed: 0 };
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const broker = connection;
@@ -93,11 +103,15 @@ export function sampleDepths(
     const b = await broker;
     if (!b) return void (series.missed += 1);
     try {
-      const stats = tick++ % MGMT_EVERY === 0 || withStats ? managementCounts(mgmt, queues) : undefined;
+      const stats = tick++ % MGMT_EVERY === 0 || withStats ? managementCounts(mgmt, { queues, exchanges }) : undefined;
       const ready: (number | null)[] = [];
       for (const q of queues) ready.push(await readyOf(b, q));
       const counts = await stats;
-      const sample: DepthSample = { timestamp: new Date().toISOString(), ready, ...(counts ?? {}) };
+      const sample: DepthSample = {
+        timestamp: new Date().toISOString(),
+        ready,
+        ...(counts ? current(counts, ready) : {}),
+      };
       series.samples.push(sample);
       onSample?.(sample);
     } catch {
@@ -136,51 +150,39 @@ export function sampleDepths(
 }
 
 /**
- * The management API's count per queue: one small request each, in parallel (listing the vhost's
- * queues took 3 s with ~360 queues of other namespaces; one queue ~50 ms). null where it did not answer.
+ * Each queue's own counters and record (messages, ready, unacked, held, policy: one answer per
+ * queue, src/broker/broker-state.ts) and the bindings from the lab's exchanges. null where the
+ * broker did not answer.
  */
 async function managementCounts(
   mgmt: Management,
-  queues: string[],
-): Promise<Required<Pick<DepthSample, 'messages' | 'unacked' | 'held' | 'policy'>>> {
-  const v = encodeURIComponent(mgmt.vhost);
-  type Row = {
-    messages?: number;
-    messages_unacknowledged?: number;
-    messages_dlx?: number;
-    policy?: string | null;
-    operator_policy?: string | null;
-    effective_policy_definition?: Record<string, unknown> | unknown[];
-  } | null;
-  const rows = await Promise.all(
-    queues.map((q) =>
-      mgmt
-        .request<Row>(
-          'GET',
-          `/api/queues/${v}/${encodeURIComponent(q)}?columns=messages,messages_unacknowledged,messages_dlx,policy,operator_policy,effective_policy_definition`,
-        )
-        .catch(() => null),
-    ),
-  );
-  // messages_dlx: quorum queues only (read in the source: rabbit_quorum_queue.erl, v3.10.8 and v4.3.5); 0 elsewhere
+  lab: LabObjects,
+): Promise<Required<Pick<DepthSample, 'messages' | 'readyNow' | 'unacked' | 'held' | 'policy' | 'bindings'>>> {
+  const { queues, broker } = await readOnce(mgmt, lab);
+  const known = (q: QueueCounts) => q.ready !== null && q.unacked !== null && q.held !== null;
   return {
-    messages: rows.map((r) => (r ? (r.messages ?? 0) : null)),
-    unacked: rows.map((r) => (r ? (r.messages_unacknowledged ?? 0) : null)),
-    held: rows.map((r) => (r ? (r.messages_dlx ?? 0) : null)),
-    policy: rows.map((r) => (r ? policyOf(r) : null)),
+    messages: queues.map((q) => (known(q) ? q.ready! + q.unacked! + q.held! : null)),
+    readyNow: queues.map((q) => q.ready),
+    unacked: queues.map((q) => q.unacked),
+    held: queues.map((q) => q.held),
+    policy: broker.policies,
+    bindings: broker.bindings,
   };
 }
 
-/** the row's policy fields as a QueuePolicy (a definition that is not an object counts as none) */
-function policyOf(r: {
-  policy?: string | null;
-  operator_policy?: string | null;
-  effective_policy_definition?: Record<string, unknown> | unknown[];
-}): QueuePolicy {
-  const d = r.effective_policy_definition;
+/**
+ * the counters checked against ready now (the declares of the same sample): a queue whose counters'
+ * ready is another is a tick behind — its ready is now's, its unacked and held unknown (null)
+ */
+function current<T extends { readyNow: (number | null)[]; unacked: (number | null)[]; held: (number | null)[] }>(
+  counts: T,
+  ready: (number | null)[],
+): T {
+  const behind = (i: number) => counts.readyNow[i] !== ready[i];
   return {
-    name: r.policy || null,
-    ...(r.operator_policy ? { operator: r.operator_policy } : {}),
-    definition: d && !Array.isArray(d) ? d : {},
+    ...counts,
+    readyNow: counts.readyNow.map((r, i) => (behind(i) ? (ready[i] ?? null) : r)),
+    unacked: counts.unacked.map((u, i) => (behind(i) ? null : u)),
+    held: counts.held.map((h, i) => (behind(i) ? null : h)),
   };
 }

@@ -4,18 +4,49 @@
  * `view` of the event in --json), so a page or a player can draw the same state.
  */
 
-/** one queue of the lab at the checkpoint */
+/** one queue of the lab at the checkpoint: all three counts from one answer of the broker (src/broker/broker-state.ts) */
 export interface QueueCounts {
   queue: string;
-  /** ready to deliver: a passive queue.declare at the pause (exact at that moment); null: the queue is not there */
+  /** ready to deliver; null: the queue is not there, or the broker did not answer */
   ready: number | null;
-  /** delivered, not acked yet: the management API's latest sample; null without a sample */
+  /** delivered, not acked yet; null: not read (a `ready-only` reading), or no answer */
   unacked: number | null;
   /**
    * at-least-once dead letters the source queue still keeps (its target has not confirmed them):
-   * the management API's messages − ready − unacked, all three from one sample; null without a sample
+   * messages − ready − unacked of the same answer; null: not read, or no answer
    */
   held: number | null;
+}
+
+/** a binding from an exchange to a queue, as the broker lists it */
+export interface BindingAt {
+  exchange: string;
+  queue: string;
+  key: string;
+}
+
+/** the policy in force on a queue, from its record: name null when none applies */
+export interface PolicyAt {
+  name: string | null;
+  definition: Record<string, unknown>;
+}
+
+/**
+ * how the counts were read: `settled` readings a quorum tick apart until two agreed (nothing moved
+ * between them); `changing` they never agreed within the bound (the last one is shown); `once` one
+ * reading while the run went on; `ready-only` ready counted now, unacked and held not read
+ */
+export type ReadingKind = 'settled' | 'changing' | 'once' | 'ready-only';
+
+/** what the broker itself said at the checkpoint, beside the counts */
+export interface BrokerAtCheckpoint {
+  /** ISO time of the reading shown */
+  at: string;
+  reading: ReadingKind;
+  /** the bindings from the lab's exchanges to queues; null: the broker did not answer */
+  bindings: BindingAt[] | null;
+  /** per queue of the lab (in its order): the policy in force; null where the broker did not answer */
+  policies: (PolicyAt | null)[];
 }
 
 /** one entry of the broker's dead-letter history (x-death), as the message carried it */
@@ -55,15 +86,29 @@ export interface CheckpointView {
   message?: MessageAtCheckpoint;
   /** every queue of the lab's topology, in its order */
   queues: QueueCounts[];
+  /** the bindings and policies the broker listed with the counts, and how they were read */
+  broker?: BrokerAtCheckpoint;
   /** the lab's own fields for this checkpoint (exitCode=137 businessRows=1 …), as logged */
   facts: Record<string, string>;
   /** ISO time the checkpoint was reached */
   at: string;
 }
 
-/** where the counts come from, said once under the table and in the docs */
-export const COUNTS_BASIS =
-  'ready: queue.declare now · unacked, held: management API sample · held = messages - ready - unacked';
+/** where a checkpoint's counts come from, in words a projector carries (under the table, in the docs) */
+export function countsBasis(reading: ReadingKind | undefined): string {
+  switch (reading) {
+    case 'settled':
+      return 'one reading of the broker at the pause, read again a second later until nothing had moved · held = messages - ready - unacked';
+    case 'changing':
+      return 'the broker’s last reading: the counts were still changing while paused (a timer or a consumer moves messages) · held = messages - ready - unacked';
+    case 'once':
+      return 'one reading of the broker at the pause, while the run went on (? where a queue’s counters had not caught up: its ready is counted now) · held = messages - ready - unacked';
+    case 'ready-only':
+      return 'ready only, counted now: the message is on a timed hop and would leave before the other counts could show it';
+    default:
+      return 'ready, unacked and held from one reading of the broker · held = messages - ready - unacked';
+  }
+}
 
 /** held letters from one management sample; never negative (ready and messages are sampled together) */
 export function heldOf(sample: { messages: number; ready: number; unacked: number }): number {

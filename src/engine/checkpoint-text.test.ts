@@ -31,10 +31,33 @@ describe('a checkpoint in the terminal', () => {
     // the basis of the counts once, at the first checkpoint
     expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('held = messages - ready - unacked');
     expect(checkpointLines({ ...view, seq: 2 }).join(' ')).not.toContain('held = messages');
-    // on a TTL hop the counts are ready only, and the pause says why
-    const hop = checkpointLines({ ...view, queues: view.queues.map((q) => ({ ...q, unacked: null, held: null })) });
+    // on a TTL hop the counts are ready only, and the pause says why, at every checkpoint
+    const hop = checkpointLines({
+      ...view,
+      seq: 4,
+      queues: view.queues.map((q) => ({ ...q, unacked: null, held: null })),
+      broker: { at: view.at, reading: 'ready-only', bindings: null, policies: [null, null] },
+    });
     expect(hop).toContain('  tw.orders.retry      1        ?     ?  ◀ the message waits here');
-    expect(hop.join(' ')).toContain('the statistics lag behind a message on a TTL hop');
+    expect(hop.join(' ').replace(/\s+/g, ' ')).toContain('ready only, counted now: the message is on a timed hop');
+  });
+
+  it('says what the broker binds now, from its own list: a binding the lab removed is not there', () => {
+    const broker = {
+      at: view.at,
+      reading: 'settled' as const,
+      bindings: [{ exchange: 'tw.orders.dead', queue: 'tw.orders.dlq', key: 'failed' }],
+      policies: [],
+    };
+    expect(checkpointLines({ ...view, seq: 2, broker })).toContain(
+      '  bound now: orders.dead → orders.dlq (key failed)',
+    );
+    expect(checkpointLines({ ...view, seq: 2, broker: { ...broker, bindings: [] } })).toContain(
+      '  bound now: nothing from the lab’s exchanges',
+    );
+    // still changing while paused: said at every checkpoint
+    const changing = checkpointLines({ ...view, seq: 3, broker: { ...broker, reading: 'changing' } });
+    expect(changing.join(' ').replace(/\s+/g, ' ')).toContain('the counts were still changing while paused');
   });
 
   it('fits its width: no line longer than the terminal, long text wrapped', () => {

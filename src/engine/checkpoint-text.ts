@@ -3,7 +3,7 @@
  * lab's queues (ready / unacked / held), fitted to the terminal's width. Plain text: the caller
  * colours the header line or not.
  */
-import { COUNTS_BASIS, type CheckpointView, type MessageAtCheckpoint } from '../core/checkpoint-view.js';
+import { countsBasis, type CheckpointView, type MessageAtCheckpoint } from '../core/checkpoint-view.js';
 
 /** the header line, the description, the message, the facts, the table (and, at the first checkpoint, its basis) */
 export function checkpointLines(v: CheckpointView, width = 100): string[] {
@@ -24,16 +24,24 @@ export function checkpointLines(v: CheckpointView, width = 100): string[] {
       const here = v.message?.queue === q.queue ? '  ◀ the message waits here' : '';
       out.push(`  ${q.queue.padEnd(qw)}  ${n(q.ready, 5)}  ${n(q.unacked, 7)}  ${n(q.held, 4)}${here}`);
     }
-    if (v.seq === 1) out.push(...wrap(`(${COUNTS_BASIS})`, w - 2).map((l) => '  ' + l));
-    if (v.message?.queue && v.queues.every((q) => q.unacked === null))
-      out.push(
-        ...wrap('(unacked, held: ? — the statistics lag behind a message on a TTL hop; ready is exact)', w - 2).map(
-          (l) => '  ' + l,
-        ),
-      );
+    // how they were read: at the first pause, and whenever it is not the usual settled reading
+    const reading = v.broker?.reading;
+    if (v.seq === 1 || (reading !== undefined && reading !== 'settled'))
+      out.push(...wrap(`(${countsBasis(reading)})`, w - 2).map((l) => '  ' + l));
   }
+  const bound = v.broker?.bindings;
+  if (bound)
+    out.push(
+      ...wrap(
+        `bound now: ${bound.length ? bound.map((b) => `${tail(b.exchange)} → ${tail(b.queue)}${b.key ? ` (key ${b.key})` : ''}`).join(', ') : 'nothing from the lab’s exchanges'}`,
+        w - 2,
+      ).map((l) => '  ' + l),
+    );
   return out;
 }
+
+/** a name's last two parts (me12.retry.dlq → retry.dlq), as the graph's notes say it */
+const tail = (name: string) => name.split('.').slice(-2).join('.');
 
 /**
  * message order-poison (01JMQ…P)  attempt=2  redelivered=true  x-delivery-count=1

@@ -13,6 +13,7 @@ import { FAULT_ENV, faultsFor } from '../lab/fault.js';
 import { labServices } from './outage.js';
 import type { CheckpointView, MessageAtCheckpoint } from '../core/checkpoint-view.js';
 import type { LabRun } from './run-options.js';
+import { brokerAtPause } from '../broker/broker-state.js';
 
 /** what runOne set up for the lab before its ctx is built */
 export interface LabSetup {
@@ -20,6 +21,8 @@ export interface LabSetup {
   names: Names;
   /** the topology's queues: the counts a checkpoint shows */
   queues: readonly string[];
+  /** the topology's exchanges: the bindings from them a checkpoint shows */
+  exchanges: readonly string[];
   /** the --live page's depth sample at a --step pause (a no-op until the sampler runs) */
   pause: { sample(): Promise<void> };
   /** aborted when the lab's run has settled (LabContext.ended) */
@@ -27,7 +30,7 @@ export interface LabSetup {
 }
 
 /** the lab's ctx; `run.signal` is the lab's own (it also ends when a service is lost) */
-export function context<O>(run: LabRun<O>, { log, names, queues, pause, ended }: LabSetup): LabContext<O> {
+export function context<O>(run: LabRun<O>, { log, names, queues, exchanges, pause, ended }: LabSetup): LabContext<O> {
   const { entry, options, config, runOptions, hooks, signal, broker, db, watch } = run;
   let seq = 0;
   const mgmt = new Management(config.mgmtUrl, config.vhost);
@@ -59,7 +62,7 @@ export function context<O>(run: LabRun<O>, { log, names, queues, pause, ended }:
           ? await checkpointView(
               entry,
               { name, seq, detail, message },
-              { queues, broker, mgmt, fresh: runOptions.step },
+              { queues, exchanges, broker, mgmt, settle: runOptions.step },
             )
           : undefined;
       log.emit(
@@ -100,28 +103,34 @@ interface CheckpointCall {
   message: MessageAtCheckpoint | undefined;
 }
 
-/** where a checkpoint's counts come from; `fresh`: wait for statistics newer than the pause (--step) */
+/** where a checkpoint's counts come from; `settle`: read until nothing moves (a paused run, --step) */
 interface CountsSource {
   queues: readonly string[];
+  exchanges: readonly string[];
   broker: Broker;
   mgmt: Management;
-  fresh: boolean;
+  settle: boolean;
 }
 
-/** what a checkpoint shows: the lab's description of it, the message, every queue's counts now */
+/**
+ * what a checkpoint shows: the lab's description of it, the message, and the broker's state — every
+ * queue's counts, the bindings and policies — from one reading (src/broker/broker-state.ts)
+ */
 async function checkpointView(
   entry: LabMeta,
   { name, seq, detail, message }: CheckpointCall,
-  { queues, broker, mgmt, fresh }: CountsSource,
+  { queues, exchanges, broker, mgmt, settle }: CountsSource,
 ): Promise<CheckpointView> {
   // loaded here: only --step, --live and --html runs take views
-  const [{ queueCounts }, { factsOf, messageOf }] = await Promise.all([
-    import('../broker/queue-counts.js'),
-    import('../core/checkpoint-view.js'),
-  ]);
+  const { factsOf, messageOf } = await import('../core/checkpoint-view.js');
   const at = new Date().toISOString();
-  // a message on a TTL hop (message.queue) leaves before a fresh sample could show it: ready only, then
-  const counts = await queueCounts(broker, mgmt, queues, message?.queue ? 'none' : fresh ? 'fresh' : 'latest');
+  // a message on a TTL hop (message.queue) leaves before a tick could show it: ready only, then
+  const state = await brokerAtPause(
+    broker,
+    mgmt,
+    { queues, exchanges },
+    message?.queue ? 'ready-only' : settle ? 'settled' : 'once',
+  );
   const msg = message ?? messageOf(undefined, typeof detail.messageId === 'string' ? detail.messageId : undefined);
   return {
     lab: entry.name,
@@ -130,7 +139,8 @@ async function checkpointView(
     description: entry.checkpoints[name] ?? null,
     ...(typeof detail.process === 'string' ? { process: detail.process } : {}),
     ...(msg ? { message: msg } : {}),
-    queues: counts,
+    queues: state.queues,
+    broker: state.broker,
     facts: factsOf(detail),
     at,
   };

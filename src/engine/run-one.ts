@@ -91,6 +91,7 @@ export async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
     // the topology as data, built once: declared, purged, reported, and counted at each checkpoint
     const topology = lab.topology?.(names, options);
     const queues = topology?.queues.map((q) => q.name) ?? [];
+    const exchanges = topology?.exchanges?.map((x) => x.name) ?? [];
     await orLost(
       prepare(lab, topology, broker, db, names, (q) =>
         hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`),
@@ -100,7 +101,7 @@ export async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
     );
     report.timings.setupMs = performance.now() - started;
     const pause = { sample: async () => {} };
-    const ctx = context({ ...run, signal: labSignal }, { log, names, queues, pause, ended: ended.signal });
+    const ctx = context({ ...run, signal: labSignal }, { log, names, queues, exchanges, pause, ended: ended.signal });
     if (topology) report.topology = topology;
     observer?.labStarted({
       lab: entry.name,
@@ -116,7 +117,7 @@ export async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
       const depths = sampleDepths(
         samplerConn,
         ctx.mgmt,
-        queues,
+        { queues, exchanges },
         undefined,
         observer && ((s) => observer.sample(entry.name, queues, s)),
       );
