@@ -149,16 +149,13 @@ const labelsOverlapping = (page: Page) =>
     return found;
   });
 
-/** how far down the viewport the bench's essentials end: the graph with its player, the step, the message, the business rows */
+/** how far down the viewport the pause's essentials end: what it is, what it means, and Continue */
 const essentials = (page: Page) =>
   page.evaluate(() => {
     const bottom = (sel: string) => Math.round(document.querySelector(sel)!.getBoundingClientRect().bottom);
     return {
-      graph: bottom('#stage'),
-      player: bottom('#player'),
-      step: Math.max(bottom('#step-title'), bottom('#step-desc')),
-      message: Math.max(bottom('#message-head'), bottom('#message')),
-      business: Math.max(bottom('#business-head'), bottom('#business')),
+      step: Math.max(bottom('#step-title'), bottom('#step-desc'), bottom('#bindings-now')),
+      continue: bottom('#continue'),
       height: innerHeight,
     };
   });
@@ -278,7 +275,7 @@ describe('the bench: --live and the player in headless Chromium', () => {
       if (!shotMidRun && /before-retry/.test(title)) {
         await page.waitForTimeout(1200); // the management API's counts catch up while paused
         await shoot(page, 'live-retry-dlq-1280.png', { width: 1280, height: 720 });
-        // at 1280×720 the graph, the step, the message and the business rows are all above the fold
+        // at 1280×720 the pause's meaning and Continue are above the fold (the graph may go on below it)
         const fold = await essentials(page);
         for (const [part, y] of Object.entries(fold))
           expect(y, `${part}: ${JSON.stringify(fold)}`).toBeLessThanOrEqual(720);
@@ -363,6 +360,13 @@ describe('the bench: --live and the player in headless Chromium', () => {
           expect.arrayContaining(['dead-letter-strategy at-least-once', 'overflow reject-publish', 'max-length 100']),
         );
         expect(await policyOutside(page), 'policy lines outside their box').toEqual([]);
+        // the binding the lab removed is drawn as removed, as the broker lists it at the pause (issue 46)
+        expect(await services.mgmt.bindingsBetween(dlx.slice(2), target.slice(2))).toEqual([]);
+        const edge = page.locator(`svg.graph path.g-binding[data-from="${dlx}"][data-to="${target}"]`);
+        expect(await edge.getAttribute('class')).toMatch(/\boff\b/);
+        expect(await page.locator('#bindings-now').innerText()).toBe(
+          `Not bound now: ${dlx.slice(2)} → ${target.slice(2)}`,
+        );
         await shoot(page, 'live-hold-policy-1280.png', { width: 1280, height: 720 });
         await shoot(page, 'live-hold-policy-1920.png', { width: 1920, height: 1080 });
         // the business panel has the checkpoint's facts, not its view again (nor "[object Object]")
@@ -379,8 +383,8 @@ describe('the bench: --live and the player in headless Chromium', () => {
     expect(r.exitCode, run.stderr()).toBe(0);
     expect(shot).toBe(true);
     const seen = await page.evaluate(() => (window as unknown as { seen: { title: string; policy: string }[] }).seen);
-    // replayed: the steps up to the lab's `policy applied` show the node without one (the API's answers
-    // up to then), a later step with it
+    // replayed: the steps before the lab's `policy applied` show the node without one, its pause
+    // `letter-held` with it (read from the queue's record at the pause: the broker's, at once)
     const total = Number(/\/ (\d+)/.exec(await page.locator('#step-no').innerText())?.[1]);
     await page.keyboard.press('Home');
     const replay: { title: string; policy: string | null }[] = [];
@@ -393,14 +397,15 @@ describe('the bench: --live and the player in headless Chromium', () => {
     }
     const at = replay.findIndex((x) => x.title === 'policy: applied');
     expect(at, JSON.stringify(replay)).toBeGreaterThanOrEqual(0);
-    for (const x of replay.slice(0, at + 1)) expect(x.policy, JSON.stringify(replay)).toBe('');
-    expect(replay.findIndex((x) => x.policy === `policy ${n.p('me12-hold')}`)).toBeGreaterThan(at);
+    for (const x of replay.slice(0, at)) expect(x.policy, JSON.stringify(replay)).toBe('');
+    const held = replay.find((x) => /letter-held/.test(x.title));
+    expect(held?.policy, JSON.stringify(replay)).toBe(`policy ${n.p('me12-hold')}`);
     // live, in the order the page showed it: the node without a policy first, with it later. The page
     // follows the newest step, so it may skip the few before the policy (the lab sets it at once): what
     // it did show of them, it showed without one
     const first = seen.findIndex((x) => x.policy !== '');
     expect(first, JSON.stringify(seen)).toBeGreaterThan(0);
-    const beforePolicy = new Set(replay.slice(0, at + 1).map((x) => x.title));
+    const beforePolicy = new Set(replay.slice(0, at).map((x) => x.title));
     for (const x of seen) if (beforePolicy.has(x.title)) expect(x.policy, JSON.stringify(seen)).toBe('');
     // the letter's way to the target: along the policy's dead-letter route and the binding, its centre on each path
     await page.keyboard.press('Home');
@@ -411,7 +416,12 @@ describe('the bench: --live and the player in headless Chromium', () => {
     await page.keyboard.press('ArrowRight');
     const frames = await track;
     expect(frames.length, JSON.stringify(frames)).toBeGreaterThan(5);
-    expect([...new Set(frames.map((f) => f.edge))]).toEqual([`${source}>${dlx}`, `${dlx}>${target}`]);
+    // …and on to the process it delivers to, along the flow the run drew (issue 46)
+    expect([...new Set(frames.map((f) => f.edge))]).toEqual([
+      `${source}>${dlx}`,
+      `${dlx}>${target}`,
+      `${target}>p:target`,
+    ]);
     for (const f of frames) expect(f.off, JSON.stringify(f)).toBeLessThan(1.5);
     expect(await page.locator('svg.graph .token[data-token="held-event"]').getAttribute('data-at')).toBe('p:target');
   }, 180_000);

@@ -3,7 +3,7 @@
  * pages as the bench's data (a lab's steps, graph and timeline), a few times a second at most;
  * and the paused checkpoint a page may release.
  */
-import type { DepthSample, DepthSeries } from '../broker/depth-sampler.js';
+import { DEPTH_INTERVAL_MS, DEPTH_METHOD, type DepthSample, type DepthSeries } from '../broker/depth-sampler.js';
 import type { LabEvent } from '../log/events.js';
 import { formatEvent } from '../log/events.js';
 import type { TimelineEvent } from './html-layout.js';
@@ -51,7 +51,7 @@ export class LiveFeed implements RunObserver {
     this.labs.set(info.lab, {
       start: info,
       events: [],
-      depths: { intervalMs: 0, method: { ready: '', messages: '' }, queues, samples: [], missed: 0 },
+      depths: { intervalMs: DEPTH_INTERVAL_MS, method: DEPTH_METHOD, queues, samples: [], missed: 0 },
     });
     this.schedule(info.lab, 0);
   }

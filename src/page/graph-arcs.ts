@@ -89,6 +89,8 @@ export function layoutArcs(
   nodes: readonly ArcNode[],
   edges: readonly ArcEdge[],
   bounds: { top: number; bottom: number },
+  /** the heights at which other lines (the run's flows) cross every lane: no label there */
+  across: readonly number[] = [],
 ): Arc[] {
   const at = (id: string) => nodes.find((n) => n.id === id);
   const mid = (n: ArcNode) => n.y + n.h / 2;
@@ -128,9 +130,10 @@ export function layoutArcs(
     const yb = port.get(`${r.edge}:b`) ?? mid(r.b);
     const [lo, hi] = [Math.min(ya, yb), Math.max(ya, yb)];
     // the horizontal stretches of the routes outside this one cross its label's lane
-    const crossing = found
-      .filter((o) => o.lane > r.lane)
-      .flatMap((o) => [port.get(`${o.edge}:a`)!, port.get(`${o.edge}:b`)!]);
+    const crossing = [
+      ...found.filter((o) => o.lane > r.lane).flatMap((o) => [port.get(`${o.edge}:a`)!, port.get(`${o.edge}:b`)!]),
+      ...across,
+    ];
     const free = freeStretches(bounds.top, bounds.bottom, crossing);
     const centre = (lo + hi) / 2;
     // the stretch beside the route's own vertical stretch (the one around its middle, else the longest it meets)

@@ -9,7 +9,7 @@
  * Edge labels name their edge's ends too (data-from, data-to).
  */
 import { esc } from './html-marks.js';
-import { LINE_H, nodeLayout, type Graph, type GraphEdge, type GraphNode } from './graph.js';
+import { flowPort, LINE_H, nodeLayout, type Graph, type GraphEdge, type GraphNode } from './graph.js';
 import { CORNER, type Arc } from './graph-arcs.js';
 
 const find = (g: Graph, id: string) => g.nodes.find((n) => n.id === id);
@@ -18,7 +18,10 @@ function nodeSvg(n: GraphNode): string {
   const l = nodeLayout(n.name.length, n.notes.length + (n.policyLines ?? 0), n.tokenRows);
   const name = n.name.map((t, i) => `<tspan x="${n.x + 12}" y="${n.y + l.name[i]!}">${esc(t)}</tspan>`).join('');
   const notes = n.notes
-    .map((t, i) => `<text class="g-note" x="${n.x + 12}" y="${n.y + l.note + i * LINE_H}">${esc(t)}</text>`)
+    .map((t, i) => {
+      const binding = n.noteBindings?.[i];
+      return `<text class="g-note"${binding ? ` data-binding="${esc(binding)}"` : ''} x="${n.x + 12}" y="${n.y + l.note + i * LINE_H}">${esc(t)}</text>`;
+    })
     .join('');
   const policy = Array.from(
     { length: n.policyLines ?? 0 },
@@ -65,15 +68,18 @@ function edgeSvg(g: Graph, e: GraphEdge, i: number): string {
   if (arc) return arcSvg(e, arc, cls, ends);
   if (a.x === b.x) return '';
   const [from, to] = a.x < b.x ? [a, b] : [b, a];
+  const flow = e.kind === 'flow';
   const x1 = from.x + from.w;
-  const y1 = from.y + from.h / 2;
+  const y1 = flow ? flowPort(from, e) : from.y + from.h / 2;
   const x2 = to.x;
-  const y2 = to.y + to.h / 2;
-  const mx = (x1 + x2) / 2;
+  const y2 = flow ? flowPort(to, e) : to.y + to.h / 2;
+  // a flow from a queue's side runs level across the dead-letter arcs' lanes (no label is there), then bends
+  const lanes = flow && from.kind === 'queue' && g.arcs.length ? Math.max(...g.arcs.map((r) => r.right)) + 6 : x1;
+  const mx = (lanes + x2) / 2;
   const d =
     a.x < b.x
-      ? `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2 - 8},${y2}`
-      : `M${x2},${y2} C${mx},${y2} ${mx},${y1} ${x1 + 8},${y1}`;
+      ? `M${x1},${y1} H${lanes} C${mx},${y1} ${mx},${y2} ${x2 - 8},${y2}`
+      : `M${x2},${y2} C${mx},${y2} ${mx},${y1} ${lanes},${y1} H${x1 + 8}`;
   return `<path class="${cls}" ${ends} d="${d}" marker-end="url(#arrow)"><title>${esc(e.label)}</title></path>`;
 }
 

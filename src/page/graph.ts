@@ -25,6 +25,8 @@ export interface GraphNode {
   tokenRows: number;
   /** queues: the lines kept under the notes for the policy in effect (the page fills them per step) */
   policyLines?: number;
+  /** exchanges: per note line that names a binding, the binding (`x:<exchange>>q:<queue>`: the page strikes it while unbound) */
+  noteBindings?: Record<number, string>;
   x: number;
   y: number;
   w: number;
@@ -34,7 +36,7 @@ export interface GraphNode {
 export interface GraphEdge {
   from: string;
   to: string;
-  kind: 'binding' | 'dead-letter';
+  kind: 'binding' | 'dead-letter' | 'flow';
   label: string;
   /** a route a run-time policy added: the queue (node id) whose policy it is */
   policyOf?: string;
@@ -47,6 +49,8 @@ export interface GraphExtras {
   policyEdges?: GraphEdge[];
   /** per node id: the widths of the tokens it held at once, at each moment that had any (tokenWidth) */
   tokens?: Record<string, number[][]>;
+  /** the run's flows so far (src/page/flows.ts): process → queue publishes, queue → process deliveries */
+  flows?: GraphEdge[];
 }
 
 export interface Graph {
@@ -63,7 +67,7 @@ export const exchangeId = (name: string) => `x:${name}`;
 export const processId = (lane: string) => `p:${lane}`;
 
 const ROW_GAP = 16;
-const COL = { process: 150, exchange: 200, queue: 310, gap: 24, bends: 36 };
+const COL = { process: 150, exchange: 200, queue: 310, gap: 24, bends: 36, flows: 60 };
 /**
  * a name is 25 px bold (page-style.ts .g-name): 15.9 px a character in DejaVu Sans Bold as Chromium
  * draws it, 16.4 counted; a process's column fits the longest, up to a limit (then it wraps)
@@ -167,8 +171,12 @@ export function queueNotes(q: QueueSpec): string[] {
   return notes;
 }
 
-/** dead-letter routes from the queues' arguments: to an exchange, or through the default exchange to a queue */
-export function deadLetterEdges(t: Topology): GraphEdge[] {
+/**
+ * dead-letter routes from the queues' arguments: to an exchange, or through the default exchange to
+ * a queue. `delivering`: the queues that delivered to a process so far (the run's flows), when
+ * known — only those can reject (a TTL hop no one consumes dead-letters by expiry alone)
+ */
+export function deadLetterEdges(t: Topology, delivering?: ReadonlySet<string>): GraphEdge[] {
   const queues = new Set(t.queues.map((q) => q.name));
   const out: GraphEdge[] = [];
   for (const q of t.queues) {
@@ -178,7 +186,7 @@ export function deadLetterEdges(t: Topology): GraphEdge[] {
     const key = a['x-dead-letter-routing-key'];
     // what the queue's own arguments let dead-letter it: a reject always, and what its limits add
     const why = [
-      'rejected',
+      ...(!delivering || delivering.has(q.name) ? ['rejected'] : []),
       ...(a['x-message-ttl'] !== undefined ? ['expired'] : []),
       ...(a['x-max-length'] !== undefined ? ['maxlen'] : []),
       ...(a['x-delivery-limit'] !== undefined ? ['delivery limit'] : []),
@@ -189,7 +197,7 @@ export function deadLetterEdges(t: Topology): GraphEdge[] {
         from: queueId(q.name),
         to: queueId(key),
         kind: 'dead-letter',
-        label: `dead letter: ${why}${strategy}`,
+        label: `dead letter${why ? `: ${why}` : ''}${strategy}`,
       });
     else if (dlx !== '')
       out.push({
@@ -210,6 +218,17 @@ function deadLetterNote(q: QueueSpec, tail: (n: string) => string): string[] {
   return [`dead letters → ${tail(text(dlx))}`, ...(key ? [`  key ${text(key)}`] : [])];
 }
 
+/**
+ * where a flow meets a node's side: off its middle by direction (a delivery above, a publish below),
+ * so a delivery and a publish between one queue and one process do not overlap
+ */
+export const flowPort = (n: { y: number; h: number }, f: { from: string }) =>
+  n.y + n.h / 2 + (f.from.startsWith('q:') ? -14 : 14);
+
+/** the queues the flows show delivering to a process (undefined: flows unknown) */
+const delivering = (flows: readonly GraphEdge[] | undefined) =>
+  flows && new Set(flows.filter((f) => f.from.startsWith('q:') && f.to.startsWith('p:')).map((f) => f.from.slice(2)));
+
 export function buildGraph(t: Topology | null, lanes: readonly string[], extras: GraphExtras = {}): Graph {
   const exchanges = t?.exchanges ?? [];
   const queues = t?.queues ?? [];
@@ -219,7 +238,14 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
   let x = 20;
   let bottom = 20 + ROW_GAP + nodeHeight(1, 1);
   const nodes: GraphNode[] = [];
-  type Item = { id: string; kind: GraphNode['kind']; label: string; notes: string[]; policyLines?: number };
+  type Item = {
+    id: string;
+    kind: GraphNode['kind'];
+    label: string;
+    notes: string[];
+    policyLines?: number;
+    noteBindings?: Record<number, string>;
+  };
   const held = extras.tokens ?? {};
   const column = (items: Item[], w: number) => {
     if (items.length === 0) return;
@@ -234,15 +260,28 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
     bottom = Math.max(bottom, y);
     x += w + COL.gap;
   };
+  const tail = (name: string) => name.split('.').slice(-2).join('.');
+  // a sender left of an exchange column: its flows to queues as note lines (an arrow would cross the exchanges)
+  const across = exchanges.length > 0;
+  const flows = (extras.flows ?? []).filter((f) => !(across && left.some((l) => f.from === processId(l))));
+  const sentTo = (l: string) =>
+    across
+      ? (extras.flows ?? [])
+          .filter((f) => f.from === processId(l) && f.to.startsWith('q:'))
+          .map((f) => `→ ${tail(f.to.slice(2))}`)
+      : [];
   column(
-    left.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })),
+    left.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process', ...sentTo(l)] })),
     processWidth(left, held),
   );
-  const tail = (name: string) => name.split('.').slice(-2).join('.');
+  // an exchange's bindings as note lines, each line knowing its binding (the page strikes an unbound one)
   const binds = (x: string) =>
     (t?.bindings ?? [])
       .filter((b) => b.exchange === x)
-      .flatMap((b) => [`→ ${tail(b.queue)}`, ...(b.key ? [`  key ${b.key}`] : [])]);
+      .flatMap((b) => {
+        const id = `${exchangeId(b.exchange)}>${queueId(b.queue)}`;
+        return [{ line: `→ ${tail(b.queue)}`, id }, ...(b.key ? [{ line: `  key ${b.key}`, id }] : [])];
+      });
   const edges: GraphEdge[] = [
     ...(t?.bindings ?? []).map((b) => ({
       from: exchangeId(b.exchange),
@@ -250,16 +289,21 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
       kind: 'binding' as const,
       label: b.key ? `key ${b.key}` : 'bound',
     })),
-    ...(t ? deadLetterEdges(t) : []),
+    ...(t ? deadLetterEdges(t, delivering(extras.flows)) : []),
     ...(extras.policyEdges ?? []),
+    ...flows,
   ];
   column(
-    exchanges.map((e) => ({
-      id: exchangeId(e.name),
-      kind: 'exchange' as const,
-      label: e.name,
-      notes: [`${e.type} exchange`, ...binds(e.name)],
-    })),
+    exchanges.map((e) => {
+      const lines = binds(e.name);
+      return {
+        id: exchangeId(e.name),
+        kind: 'exchange' as const,
+        label: e.name,
+        notes: [`${e.type} exchange`, ...lines.map((l) => l.line)],
+        noteBindings: Object.fromEntries(lines.map((l, i) => [i + 1, l.id])),
+      };
+    }),
     COL.exchange,
   );
   // room for the edges between exchanges and queues to show (and a token on them), when there are any
@@ -276,9 +320,16 @@ export function buildGraph(t: Topology | null, lanes: readonly string[], extras:
     })),
     Math.min(QUEUE_MAX_W, Math.max(COL.queue, Math.ceil(24 + policyChars * CHAR_W))),
   );
-  // the dead-letter arcs between queues, each in its lane, with their labels: their room
-  const arcs = layoutArcs(nodes, edges, { top: 20, bottom: bottom - ROW_GAP });
+  // the dead-letter arcs between queues, each in its lane, with their labels: their room (the flows
+  // between the queues and the processes right of them cross every lane, level with their queue's port)
+  const levels = flows.flatMap((f) => {
+    const q = nodes.find((n) => n.kind === 'queue' && (n.id === f.from || n.id === f.to));
+    return q ? [flowPort(q, f)] : [];
+  });
+  const arcs = layoutArcs(nodes, edges, { top: 20, bottom: bottom - ROW_GAP }, levels);
   if (arcs.length) x = Math.max(x, Math.max(...arcs.map((a) => a.right)) + COL.gap);
+  // room for the flows to the processes on the right to bend, each its own way
+  if (flows.some((f) => right.some((l) => f.from === processId(l) || f.to === processId(l)))) x += COL.flows;
   column(
     right.map((l) => ({ id: processId(l), kind: 'process' as const, label: l, notes: ['process'] })),
     processWidth(right, held),

@@ -1,7 +1,7 @@
 /**
  * The queue-depth charts under the timeline, on the same time axis: each of the lab's queues as a
  * step line, once as sampled by passive queue.declare (ready messages, at that moment) and once as
- * the management API reported it (all messages: ready, unacked and held; refreshed late).
+ * each queue's own counters said (all messages: ready, unacked and held; about once a second).
  * Lines differ by dash pattern and carry their queue's name in the key, so they read without colour.
  */
 import type { DepthSeries } from '../broker/depth-sampler.js';
@@ -20,8 +20,8 @@ const STYLES = [
   { colour: '#555555', dash: '10 4' },
 ];
 const TITLE: Record<DepthKind, [string, string, string]> = {
-  ready: ['ready messages', 'queue.declare passive', 'at that moment'],
-  messages: ['all messages', 'management API: + unacked,', 'held; refreshed 1–3 s late'],
+  ready: ['ready', 'queue.declare', 'at that moment'],
+  messages: ['all messages', 'with unacked', 'and held'],
 };
 
 /** the samples that hold this kind (the management API is asked in some samples only) */
@@ -40,7 +40,7 @@ export function depthChart(
   g: { left: number; width: number; right: number },
 ): string {
   const [t1, t2, t3] = TITLE[kind];
-  const title = `<text x="8" y="14" class="lane-label">${t1}</text><text x="8" y="30" class="lane-sub">${t2}</text><text x="8" y="44" class="lane-sub">${t3}</text>`;
+  const title = `<text x="8" y="16" class="lane-label">${t1}</text><text x="8" y="35" class="lane-sub">${t2}</text><text x="8" y="53" class="lane-sub">${t3}</text>`;
   if (!d || d.samples.length === 0) {
     return `${title}<text x="${g.left}" y="40" class="lane-sub">no samples${d?.missed ? ` (${d.missed} failed)` : ''}</text>`;
   }
@@ -51,8 +51,8 @@ export function depthChart(
   const out = [
     title,
     `<line class="tick" x1="${g.left}" x2="${g.width - g.right}" y1="${PLOT.bottom}" y2="${PLOT.bottom}"/>`,
-    `<text class="tick-label" x="${g.left - 6}" y="${PLOT.bottom + 4}" text-anchor="end">0</text>`,
-    `<text class="tick-label" x="${g.left - 6}" y="${PLOT.top + 4}" text-anchor="end">${max}</text>`,
+    `<text class="tick-label" x="${g.left + 4}" y="${PLOT.bottom - 4}" text-anchor="start">0</text>`,
+    `<text class="tick-label" x="${g.left + 4}" y="${PLOT.top + 16}" text-anchor="start">${max}</text>`,
     `<line class="tick" x1="${g.left}" x2="${g.width - g.right}" y1="${PLOT.top}" y2="${PLOT.top}"/>`,
   ];
   series.forEach((values, q) => {

@@ -11,12 +11,12 @@ h1 { font-size: 34px; margin: 0 0 4px; } h2 { font-size: 24px; margin: 22px 0 8p
 pre.lines { background: #f4f4f4; padding: 8px 10px; border-left: 6px solid #333; white-space: pre-wrap; font: 700 24px/1.35 ui-monospace, monospace; }
 .timeline { width: 100%; height: auto; display: block; border: 1px solid #ccc; }
 .band.even { fill: #fafafa; } .band.odd { fill: #efefef; }
-.lane-label { font-weight: 700; font-size: 16px; } .lane-sub { font-size: 13px; fill: #333; }
-.axis-title { font-size: 13px; fill: #333; } .tick { stroke: #ccc; stroke-width: 1; } .tick-label { font-size: 13px; fill: #111; text-anchor: middle; }
+.lane-label { font-weight: 700; font-size: 18px; } .lane-sub { font-size: 16px; fill: #333; }
+.axis-title { font-size: 16px; fill: #333; } .tick { stroke: #ccc; stroke-width: 1; } .tick-label { font-size: 16px; fill: #111; text-anchor: middle; }
 .journey { fill: none; stroke-width: 1.6; stroke-dasharray: 4 2; opacity: .75; }
-.cp-line line { stroke: #CC79A7; stroke-width: 1; stroke-dasharray: 2 3; } .cp-line text { font-size: 13px; fill: #7a3a63; }
-.crash-line line { stroke: #D55E00; stroke-width: 2.5; } .crash-line text { font-size: 15px; font-weight: 700; fill: #a32700; }
-.depth { fill: none; stroke-width: 2.2; } .wait { font-size: 13px; fill: #333; text-anchor: middle; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.cp-line line { stroke: #CC79A7; stroke-width: 1; stroke-dasharray: 2 3; } .cp-line text { font-size: 16px; fill: #7a3a63; }
+.crash-line line { stroke: #D55E00; stroke-width: 2.5; } .crash-line text { font-size: 17px; font-weight: 700; fill: #a32700; }
+.depth { fill: none; stroke-width: 2.2; } .wait { font-size: 16px; fill: #333; text-anchor: middle; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
 .ev { cursor: default; } .ev:hover, .ev.hl { filter: drop-shadow(0 0 2px #000); } .journey.hl { stroke-width: 3.5; opacity: 1; }
 ul.legend, ul.depth-keys { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 8px 0; }
 ul.legend li, ul.depth-keys li { display: flex; align-items: center; gap: 6px; }

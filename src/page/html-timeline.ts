@@ -21,7 +21,7 @@ import { esc, shape } from './html-marks.js';
 import { depthChart, DEPTH_HEIGHT } from './html-depths.js';
 import { must } from '../core/must.js';
 
-export const GEOMETRY = { width: 1200, left: 170, right: 40, axis: 34, lane: 50, rows: 3, rowGap: 12, minGap: 7 };
+export const GEOMETRY = { width: 1200, left: 170, right: 40, axis: 34, lane: 60, rows: 3, rowGap: 12, minGap: 7 };
 
 export interface TimelineInput {
   events: TimelineEvent[];
@@ -77,7 +77,7 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
       l.kind === 'process' ? 'separate process' : l.kind === 'checkpoints' ? 'pauses (--step)' : 'in the lab process';
     parts.push(
       `<g class="lane" data-lane="${esc(l.key)}"><rect x="0" y="${top}" width="${g.width}" height="${g.lane}" class="band ${i % 2 ? 'odd' : 'even'}"/>` +
-        `<text x="8" y="${top + 22}" class="lane-label">${esc(l.label)}</text><text x="8" y="${top + 38}" class="lane-sub">${sub}</text></g>`,
+        `<text x="8" y="${top + 22}" class="lane-label">${esc(l.label)}</text><text x="8" y="${top + 42}" class="lane-sub">${sub}</text></g>`,
     );
   });
   parts.push(axis(t0, t1, x, lanesBottom));
@@ -86,9 +86,12 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
   const place = labelPlacer();
   for (const { ev: e, x: px, y: py, lane, kind } of marks) {
     if (kind === 'crash') {
+      const label = `✖ crash: ${e.process ?? e.source} exit ${e.exitCode}`;
+      // on the line's left where it would run off the right edge
+      const left = px + 6 + textWidth(label) * 1.1 > g.width;
       parts.push(
         `<g class="crash-line"><line x1="${px}" x2="${px}" y1="${g.axis}" y2="${lanesBottom}"/>` +
-          `<text x="${px + 6}" y="${g.axis + 12}">✖ crash: ${esc(e.process ?? e.source)} exit ${esc(e.exitCode)}</text></g>`,
+          `<text x="${left ? px - 6 : px + 6}" y="${g.axis + 14}"${left ? ' text-anchor="end"' : ''}>${esc(label)}</text></g>`,
       );
     } else if (e.source === 'checkpoint' && e.status === 'waiting') {
       const label = String(e.checkpoint);
@@ -98,7 +101,7 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
       const text =
         level === null
           ? ''
-          : `<text x="${nearEnd ? px - 6 : px + 4}" y="${py + 20 + level * 11}"${nearEnd ? ' text-anchor="end"' : ''}>${esc(label)}</text>`;
+          : `<text x="${nearEnd ? px - 6 : px + 4}" y="${py + 22 + level * 17}"${nearEnd ? ' text-anchor="end"' : ''}>${esc(label)}</text>`;
       parts.push(`<g class="cp-line"><line x1="${px}" x2="${px}" y1="${g.axis}" y2="${lanesBottom}"/>${text}</g>`);
     }
   }
@@ -205,8 +208,8 @@ function axis(t0: number, t1: number, x: (t: number) => number, bottom: number):
   return `<g class="axis">${out.join('')}</g>`;
 }
 
-/** about how wide a 13 px label is */
-const textWidth = (t: string) => t.length * 7.5;
+/** about how wide a 16 px label is */
+const textWidth = (t: string) => t.length * 9.4;
 
 /** per lane, up to two label levels; null when both are taken where the label would go */
 function labelPlacer() {

@@ -73,7 +73,7 @@ export const BENCH_SCRIPT = String.raw`
     const top = stage.getBoundingClientRect().top + scrollY;
     const below = $('player').offsetHeight + 12;
     const high = innerHeight - top - below - frame;
-    const panel = innerWidth >= 1600 ? 560 : 400;
+    const panel = innerWidth >= 1600 ? 560 : 360;
     const wide = bench.clientWidth - panel - 14 - frame - 2;
     const least = vb.width * Number(svg.dataset.minScale || 1);
     let w = Math.min(wide, (high * vb.width) / vb.height);
@@ -161,6 +161,10 @@ export const BENCH_SCRIPT = String.raw`
       lines.forEach((t, k) => { t.textContent = shown[k] || ''; t.classList.toggle('none', !(p && p.length)); });
       n.dataset.policy = p && p.length ? p[0] : ''; n.classList.toggle('has-policy', !!(p && p.length));
     });
+    // a binding the broker did not list with the step's counts is drawn as not bound (its edge and its note lines)
+    const bound = s && s.counts.bindings ? new Set(s.counts.bindings) : null;
+    svg.querySelectorAll('path.g-binding').forEach((e) => e.classList.toggle('off', !!bound && !bound.has(e.dataset.from + '>' + e.dataset.to)));
+    svg.querySelectorAll('text[data-binding]').forEach((t) => t.classList.toggle('off', !!bound && !bound.has(t.dataset.binding)));
     // a route a policy added is dimmed while the queue's sample shows it without one
     svg.querySelectorAll('[data-policy-of]').forEach((e) => {
       const p = s && s.counts.policy ? s.counts.policy[l.queues.indexOf(e.dataset.policyOf.slice(2))] : null;
@@ -176,13 +180,17 @@ export const BENCH_SCRIPT = String.raw`
     $('counts').innerHTML = '<tr><th>queue</th><th>ready</th><th>unacked</th><th>held</th></tr>' + l.queues.map((q, i) =>
       '<tr data-queue="' + esc(q) + '"><td>' + esc(q).replace(/\./g, '.<wbr>') + '</td><td' + (c && c.readyBefore && c.readyBefore[i] ? ' class="stale">' + num(c.ready[i]) + '*' : '>' + num(c && c.ready && c.ready[i])) + '</td><td>' + num(c && c.unacked && c.unacked[i]) + '</td><td>' + num(c && c.held && c.held[i]) + '</td></tr>').join('');
     const at = (ms) => (ms === null ? 'no sample yet' : ms < 0 ? fmt(-ms) + ' before the first event' : '+' + fmt(ms));
-    $('counts-basis').textContent = (c && c.basis ? 'at the pause (' + at(c.readyAt) + '): ' + c.basis : c ? 'ready: queue.declare passive, sampled at ' + at(c.readyAt) + '; unacked, held: management API at ' + at(c.mgmtAt) + ' (refreshed by the broker, 1–3 s late)' : '') + (c && c.policy && c.policy.some((p) => p && p.length) ? '; policies: management API at ' + at(c.mgmtAt) + ' (about 2 s after a change)' : '')
-      + (c && c.readyBefore && c.readyBefore.some(Boolean) ? '. * sampled before a message last entered or left that queue: it may not count every token drawn there' : '');
+    $('counts-basis').textContent = (c && c.basis ? 'at the pause (' + at(c.readyAt) + '): ' + c.basis : c && c.readyAt !== null ? 'the broker’s latest reading (' + at(c.readyAt) + '): ready, unacked and held of each queue from one answer' : '')
+      + (c && c.readyBefore && c.readyBefore.some(Boolean) ? '. * read before a message last entered or left that queue: it may not count every token drawn there' : '');
+    // the declared bindings the broker did not list at this step, in words
+    const unbound = c && c.bindings ? [...document.querySelectorAll('svg.graph path.g-binding')].filter((e) => !c.bindings.includes(e.dataset.from + '>' + e.dataset.to)).map((e) => e.dataset.from.slice(2) + ' → ' + e.dataset.to.slice(2)) : [];
+    $('bindings-now').hidden = unbound.length === 0;
+    $('bindings-now').textContent = 'Not bound now: ' + [...new Set(unbound)].join(', ');
     const tk = s ? s.tokens[s.token || s.messageId] : null;
     $('message-head').innerHTML = s && s.messageId ? 'Message ' + esc(tk ? tk.label : s.messageId) + (tk && tk.skipped ? ', skipped as a duplicate' : '') + ' <span class="basis">as its events said</span>' : 'Message';
     flow($('message'), s && s.message ? s.message : {}, moreFields);
     kv($('event'), s ? s.fields : {});
-    $('business-from').textContent = s && s.business ? 'as ' + s.business.from + ' reported' : 'nothing reported yet';
+    $('business-from').textContent = s && s.business ? 'at ' + s.business.from : 'nothing reported yet';
     flow($('business'), s && s.business ? s.business.fields : {}, null);
     // only the pause the run waits on has a waiting token (steps.ts); events logged during it come after it
     const waiting = s && s.waiting && data.live && !st.ended;

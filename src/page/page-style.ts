@@ -1,8 +1,9 @@
 /**
  * The bench's CSS (graph, step panel, player controls): a projector first, high contrast, large type.
- * At 1280×720 the header is three short rows, the graph and its player on the left sized to the
- * height left (page-script.ts fit()), the step beside it: what happens, the message, the business
- * rows first, the queues' table and the event after them.
+ * Under the header, the step as one bar the whole width: what happens (at a pause, what it means,
+ * what the broker no longer binds) and Continue — above the fold at 1280×720 whatever the graph's
+ * size; then the graph and its player, sized to the height left (page-script.ts fit()), and beside
+ * it (or below, where it has no room) the message, what the lab reported, the queues' table and the event.
  */
 export const BENCH_CSS = `
 body { margin: 10px 16px; }
@@ -18,7 +19,7 @@ body { margin: 10px 16px; }
 .bench { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; margin: 6px 0 10px; }
 .stage-col { flex: 0 1 auto; min-width: 0; max-width: 100%; }
 .stage { border: 2px solid #000; border-radius: 8px; padding: 4px; background: #fff; }
-.bench > .step-panel { flex: 1 1 0; min-width: 400px; box-sizing: border-box; }
+.bench > .step-panel { flex: 1 1 0; min-width: 360px; box-sizing: border-box; }
 svg.graph { width: 100%; height: auto; display: block; }
 .g-node rect { fill: #fff; stroke: #000; stroke-width: 2.5; }
 .g-queue rect { fill: #eef6ff; } .g-exchange rect { fill: #fff7e6; } .g-process rect { fill: #f2f2f2; }
@@ -27,10 +28,12 @@ svg.graph { width: 100%; height: auto; display: block; }
 .g-name { font-size: 25px; font-weight: 800; } .g-note { font-size: 20px; fill: #222; }
 .g-count, .g-state { font-size: 20px; font-weight: 700; fill: #000; } .g-count .stale { fill: #555; font-style: italic; }
 .step-panel td.stale { color: #555; font-style: italic; }
-.g-edge { fill: none; stroke: #000; stroke-width: 2.5; } .g-dead-letter { stroke: #a32700; stroke-dasharray: 8 5; }
+.g-edge { fill: none; stroke: #000; stroke-width: 2.5; } .g-dead-letter { stroke: #a32700; stroke-dasharray: 8 5; } .g-flow { stroke: #0057b8; stroke-width: 2.5; }
 .g-policy { font-size: 20px; fill: #4b1d7a; font-weight: 600; } .g-policy-name { font-weight: 800; } .g-policy.none { fill: #555; font-weight: 400; font-style: italic; }
 .g-queue.has-policy rect { stroke: #4b1d7a; stroke-width: 4; }
 .g-policy-route { stroke: #4b1d7a; } .g-policy-route.off { stroke-opacity: .3; }
+.g-binding.off { stroke: #a32700; stroke-dasharray: 3 6; stroke-opacity: .55; } .g-note.off { fill: #a32700; text-decoration: line-through; }
+.bindings-now { font-size: 20px; font-weight: 700; color: #7a1d00; margin: 4px 0; } .bindings-now[hidden] { display: none; }
 .g-edge-label { font-size: 20px; fill: #7a1d00; font-weight: 600; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
 marker path { fill: #000; }
 .token rect { fill: #0057b8; stroke: #000; stroke-width: 1.5; } .token.done rect { fill: #6b6b6b; } .token.current rect { fill: #b34000; stroke-width: 3; }
@@ -39,9 +42,12 @@ marker path { fill: #000; }
 .token { transition: transform .45s ease-in-out; } .token.moving rect { stroke: #fff; stroke-width: 3; }
 @media (prefers-reduced-motion: reduce) { .token { transition: none; } }
 .step-panel { border: 2px solid #000; border-radius: 8px; padding: 6px 14px 10px; min-width: 0; overflow-wrap: anywhere; }
-.step-head { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 4px 12px; }
-.step-no { font-size: 20px; font-weight: 700; } .step-title { font-size: 27px; margin: 2px 0 4px; line-height: 1.2; }
-.step-desc { font-size: 21px; line-height: 1.3; margin: 0 0 4px; } .step-desc:empty { display: none; }
+.now { display: flex; align-items: flex-start; gap: 4px 18px; border-left: 8px solid #00603f; background: #f2f8f5; padding: 4px 12px; margin: 6px 0; }
+.now-text { flex: 1 1 0; min-width: 0; overflow-wrap: anywhere; }
+.step-head { display: flex; flex-direction: column; align-items: flex-end; gap: 2px; flex: 0 0 auto; }
+.step-no { font-size: 20px; font-weight: 700; white-space: nowrap; } .step-title { font-size: 27px; margin: 0 0 2px; line-height: 1.2; }
+.step-desc { font-size: 21px; line-height: 1.3; margin: 0 0 2px; } .step-desc:empty { display: none; }
+.now .bindings-now, .now .viewer-note { margin: 0 0 2px; }
 .step-panel table { border-collapse: collapse; width: 100%; } .step-panel td, .step-panel th { border: 1px solid #777; padding: 2px 6px; text-align: right; font-size: 20px; }
 .step-panel td:first-child, .step-panel th:first-child { text-align: left; overflow-wrap: normal; }
 .step-panel td:not(:first-child), .step-panel th:not(:first-child) { white-space: nowrap; width: 1%; }
@@ -53,7 +59,7 @@ dl.kv.flow { display: flex; flex-wrap: wrap; gap: 1px 20px; line-height: 1.3; }
 dl.kv.flow .kv-item { display: flex; flex-wrap: wrap; column-gap: 8px; max-width: 100%; min-width: 0; } dl.kv.flow dt { white-space: nowrap; }
 details.more-fields summary { font-size: 18px; cursor: pointer; } details.more-fields[hidden] { display: none; }
 dl.kv.flow > details.more-fields[open] { flex-basis: 100%; }
-#continue { font-size: 26px; font-weight: 800; padding: 4px 22px; background: #00603f; color: #fff; border: 0; border-radius: 8px; margin: 6px 0; cursor: pointer; }
+#continue { font-size: 26px; font-weight: 800; padding: 4px 22px; background: #00603f; color: #fff; border: 0; border-radius: 8px; margin: 2px 0 4px; cursor: pointer; }
 #continue:focus-visible, nav.player button:focus-visible { outline: 4px solid #d55e00; outline-offset: 2px; }
 #continue[hidden] { display: none; }
 .viewer-note { font-size: 18px; font-weight: 700; }
@@ -61,7 +67,7 @@ nav.player { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px;
 nav.player button, nav.player select { font-size: 22px; min-width: 52px; padding: 2px 10px; }
 nav.player input[type=range] { flex: 1 1 160px; min-width: 120px; }
 @media (min-width: 1600px) {
-  .step-no { font-size: 24px; } .step-title { font-size: 34px; } .step-desc { font-size: 26px; } .step-panel h3 { font-size: 24px; }
+  .step-no { font-size: 24px; } .step-title { font-size: 32px; } .step-desc { font-size: 25px; } .step-panel h3 { font-size: 24px; }
   dl.kv { font-size: 23px; } .step-panel td, .step-panel th { font-size: 22px; } .basis, details.event-fields summary, details.more-fields summary { font-size: 20px; }
 }
 @media print { body { margin: 0; } pre.lines { font-size: 13px; } .stage-col, .bench > .step-panel { flex: 1 1 100%; } svg.graph { width: 100% !important; height: auto !important; } }

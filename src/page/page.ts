@@ -13,6 +13,8 @@ import { buildGraph, tokenWidth } from './graph.js';
 import { graphSvg } from './graph-svg.js';
 import { buildSteps, type Step } from './steps.js';
 import { policyEdges, policyRoom } from './policy.js';
+import { drawnBindings } from './bindings.js';
+import { flowEdges } from './flows.js';
 
 export type BenchVerdict = 'PASS' | 'FAIL' | 'SKIP' | 'RUNNING';
 
@@ -58,11 +60,16 @@ export function tokensAt(steps: readonly Step[]): Record<string, number[][]> {
 }
 
 export function benchLab(src: BenchSource): BenchLab {
+  // the declared bindings and any other the broker listed: the graph has an edge for each
+  const topology = src.topology && { ...src.topology, bindings: drawnBindings(src.topology, src.depths, src.events) };
+  // what the processes did so far: publishes to queues, deliveries from them
+  const flows = flowEdges(src.events, topology?.queues.map((q) => q.name) ?? []);
   const steps = buildSteps({
     events: src.events,
     depths: src.depths,
-    topology: src.topology,
+    topology,
     descriptions: src.descriptions,
+    flows,
   });
   return {
     lab: src.lab,
@@ -72,10 +79,11 @@ export function benchLab(src: BenchSource): BenchLab {
     lines: src.lines ?? [],
     queues: src.topology?.queues.map((q) => q.name) ?? [],
     graph: graphSvg(
-      buildGraph(src.topology, processLanes(src.events), {
+      buildGraph(topology, processLanes(src.events), {
         policyRoom: policyRoom(src.depths),
-        policyEdges: policyEdges(src.depths, src.topology),
+        policyEdges: policyEdges(src.depths, topology),
         tokens: tokensAt(steps),
+        flows,
       }),
     ),
     steps,
@@ -93,6 +101,11 @@ export function benchHtml(labs: BenchLab[], live: boolean): string {
     `BROKEN VARIANT (MQLAB_FAULT, test only): <span id="fault-names">${esc(first?.faults.join(', ') ?? '')}</span> — this is not the correct experiment</div>`;
   return `${fault}
 <nav class="labs-nav" id="labs-nav" aria-label="labs of the run"></nav>
+<section class="now" aria-live="polite" aria-label="this step">
+<div class="now-text"><h2 class="step-title" id="step-title"></h2><p class="step-desc" id="step-desc"></p>
+<p class="bindings-now" id="bindings-now" hidden></p><p class="viewer-note" id="viewer-note" hidden></p></div>
+<div class="step-head"><div class="step-no" id="step-no">${live ? 'waiting for the run…' : ''}</div><button id="continue" type="button" hidden>Continue ⏎</button></div>
+</section>
 <section class="bench" aria-label="the lab bench">
 <div class="stage-col">
 <div class="stage" id="stage">${first?.graph ?? ''}</div>
@@ -104,13 +117,9 @@ export function benchHtml(labs: BenchLab[], live: boolean): string {
 <span class="basis keys">keys: ← → step · space play/pause${live ? ' · Enter Continue' : ''}</span>
 </nav>
 </div>
-<aside class="step-panel" aria-live="polite">
-<div class="step-head"><div class="step-no" id="step-no">${live ? 'waiting for the run…' : ''}</div><button id="continue" type="button" hidden>Continue ⏎</button></div>
-<h2 class="step-title" id="step-title"></h2>
-<p class="step-desc" id="step-desc"></p>
-<p class="viewer-note" id="viewer-note" hidden></p>
+<aside class="step-panel" aria-label="the step's message, reports and queues">
 <h3 id="message-head">Message</h3><dl class="kv flow" id="message"></dl><details class="more-fields" id="message-more" hidden><summary></summary><dl class="kv flow" id="message-rest"></dl></details>
-<h3 id="business-head">Business state <span class="basis" id="business-from"></span></h3><dl class="kv flow" id="business"></dl>
+<h3 id="business-head">What the lab reported <span class="basis" id="business-from"></span></h3><dl class="kv flow" id="business"></dl>
 <h3>Queues at this step</h3><table id="counts"></table><p class="basis" id="counts-basis"></p>
 <details class="event-fields"><summary>This step’s event</summary><dl class="kv" id="event"></dl></details>
 </aside>

@@ -19,13 +19,15 @@ import { eventTime, formatMs, laneKey, markKind, type MarkKind, type TimelineEve
 import { deadLetterEdges, exchangeId, processId, queueId, sends, type GraphEdge } from './graph.js';
 import { policyEdges, policyLines } from './policy.js';
 import type { Topology } from '../broker/topology.js';
-import { COUNTS_BASIS, type CheckpointView } from '../core/checkpoint-view.js';
+import { countsBasis, type BindingAt, type CheckpointView } from '../core/checkpoint-view.js';
 
 export interface StepCounts {
-  /** ready per queue (queue.declare passive) and when it was sampled (ms since the first step) */
+  /**
+   * ready, unacked and held per queue from one answer of the broker per queue (the latest
+   * management reading up to the step, or the checkpoint's own), and when (ms since the first step)
+   */
   ready: (number | null)[] | null;
   readyAt: number | null;
-  /** unacked and held per queue (management API), and when */
   unacked: (number | null)[] | null;
   held: (number | null)[] | null;
   mgmtAt: number | null;
@@ -36,6 +38,11 @@ export interface StepCounts {
   policy: (string[] | null)[] | null;
   /** set when the counts are the checkpoint's own (taken at the pause): how they were taken */
   basis?: string;
+  /**
+   * the bindings from the lab's exchanges as the broker listed them with these counts
+   * (`x:<exchange>>q:<queue>` each); null before the broker was asked: the graph draws the declared ones
+   */
+  bindings?: string[] | null;
   /**
    * per queue: its ready count was sampled before a message last entered or left it (by the steps up
    * to this one), so it may not count the tokens drawn there; null where there is no count
@@ -87,6 +94,8 @@ export interface StepInput {
   depths?: DepthSeries | undefined;
   topology: Topology | null;
   descriptions: Record<string, string>;
+  /** the processes' flows the graph draws (src/page/flows.ts): a message's route may take them */
+  flows?: GraphEdge[];
 }
 
 const BOILERPLATE = new Set([
@@ -146,7 +155,9 @@ export function buildSteps(input: StepInput): Step[] {
       label: '',
     })),
     ...deadEdges,
+    ...(input.flows ?? []),
   ];
+  const flowTo = new Set((input.flows ?? []).map((f) => `${f.from}>${f.to}`));
   /** the last queue or exchange each message was at (or received from) */
   const lastNode = new Map<string, string>();
   const released = new Set(
@@ -276,8 +287,17 @@ export function buildSteps(input: StepInput): Step[] {
         (kind === 'retry' || kind === 'dead') && from && at !== processId(e.process ?? lane)
           ? queueId(from)
           : lastNode.get(id);
-      const end = at.startsWith('p:') ? (kind === 'receive' && q ? queueId(q) : undefined) : at;
-      if (start && end && start !== end) route = routeAlong(edges, start, end);
+      // a delivery the graph draws as a flow goes on to its process; a publish starts from it
+      const delivered = kind === 'receive' && q && flowTo.has(`${queueId(q)}>${at}`);
+      const end = at.startsWith('p:') ? (delivered ? at : kind === 'receive' && q ? queueId(q) : undefined) : at;
+      const from0 =
+        start &&
+        start.startsWith('q:') &&
+        flowTo.has(`${processId(e.process ?? lane)}>${end}`) &&
+        prev?.at === processId(e.process ?? lane)
+          ? prev.at
+          : start;
+      if (from0 && end && from0 !== end) route = routeAlong(edges, from0, end);
       if (end) lastNode.set(id, end);
       const skipped = SKIPPED.test(e.status ?? '') || (prev?.skipped ?? false);
       // a copy that reaches a queue is the broker's again: not done, whatever its sender did before
@@ -311,8 +331,10 @@ export function buildSteps(input: StepInput): Step[] {
     // a pause shows the counts taken while it lasted (the runner samples at the pause)
     const until = kind === 'checkpoint' ? (releaseAt.get(e.token) ?? Infinity) : t;
     const upTo = samples.filter((s) => s.t <= until);
-    const ready = upTo.at(-1);
+    // every count of a panel from one answer: the latest management reading (ready, unacked and held
+    // of each queue from its own counters); a recording without one (older runs) has the declare's ready
     const mgmt = upTo.filter((s) => s.unacked !== undefined || s.messages !== undefined).at(-1);
+    const ready = mgmt?.readyNow ? { ready: mgmt.readyNow, t: mgmt.t } : upTo.at(-1);
     const step: Step = {
       t,
       rel: t - t0,
@@ -327,6 +349,7 @@ export function buildSteps(input: StepInput): Step[] {
         held: mgmt?.held ?? null,
         mgmtAt: mgmt ? mgmt.t - t0 : null,
         policy: mgmt?.policy?.map(policyLines) ?? null,
+        bindings: mgmt?.bindings === undefined ? null : bindingIds(mgmt.bindings),
       },
       tokens: structuredClone(tokens),
       processes: { ...processes },
@@ -359,16 +382,18 @@ export function buildSteps(input: StepInput): Step[] {
 function applyView(step: Step, view: CheckpointView, queues: string[], t0: number, token: Token | null): void {
   if (view.description) step.description = view.description;
   const of = (q: string) => view.queues.find((x) => x.queue === q);
-  const at = Date.parse(view.at) - t0;
+  const at = Date.parse(view.broker?.at ?? view.at) - t0;
+  const b = view.broker;
   step.counts = {
     ready: queues.map((q) => of(q)?.ready ?? null),
     readyAt: at,
     unacked: queues.map((q) => of(q)?.unacked ?? null),
     held: queues.map((q) => of(q)?.held ?? null),
     mgmtAt: at,
-    // the view has no policy: the step's management sample's
-    policy: step.counts.policy,
-    basis: COUNTS_BASIS,
+    // the broker's own policies and bindings of the same reading (a view without them: the step's sample's)
+    policy: b ? b.policies.map(policyLines) : step.counts.policy,
+    bindings: b && b.bindings !== null ? bindingIds(b.bindings) : (step.counts.bindings ?? null),
+    basis: countsBasis(b?.reading),
   };
   const m = view.message;
   if (!m) return;
@@ -386,6 +411,10 @@ function applyView(step: Step, view: CheckpointView, queues: string[], t0: numbe
   if (m.queue && queues.includes(m.queue)) step.tokens[key] = { ...token, at: queueId(m.queue) };
   else if (view.process) step.tokens[key] = { ...token, at: processId(view.process) };
 }
+
+/** the bindings as the graph's edges name their ends (`x:<exchange>>q:<queue>`) */
+export const bindingIds = (bindings: readonly BindingAt[] | null): string[] | null =>
+  bindings === null ? null : [...new Set(bindings.map((b) => `${exchangeId(b.exchange)}>${queueId(b.queue)}`))];
 
 /** per queue: was its ready count sampled (at `at`) before a token last entered or left it */
 function staleness(
