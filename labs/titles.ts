@@ -17,7 +17,7 @@ export const titles: Readonly<Record<string, string>> = {
   "archive": "archiving dead letters into a history table: idempotent, nothing lost, with retention",
   "ordering": "version checks beat ordering under delayed retry",
   "dlx-loop": "a dead-letter route that leads back to its own queue, and the fix",
-  "retry-loop-limit": "a TTL retry loop wears down the delivery limit (4.0+), and the dead-letter cycle rule",
+  "retry-loop-limit": "a TTL retry loop wears down the delivery limit (4.3+), and the dead-letter cycle rule",
   "order-timeout": "a delayed check closes only an unpaid order; a sweeper finds the lost check",
   "delayed-retry": "RabbitMQ 4.3's native delayed retry on a quorum queue, next to a TTL ladder",
   "quorum-failover": "a quorum queue's leader node SIGKILLed mid-stream: no confirmed message lost, unconfirmed ones resent",

@@ -1,9 +1,12 @@
 /**
- * retry-loop-limit — a TTL retry loop wears down the delivery limit (4.0+), and the cycle rule.
+ * retry-loop-limit — a TTL retry loop wears down the delivery limit (4.3+), and the cycle rule.
  *
  *   looped: work ─reject(false)─▶ dlx ─▶ wait (TTL 50 ms) ─expired─▶ back ─▶ work   × LOOPS (4)
- *           then one reject(requeue=true): 4.x dead-letters it at once (delivery_limit, count 5 > limit 2);
- *           its way into wait closes a fully automatic cycle (no client reject since it left wait): dropped
+ *           then reject(requeue=true): 4.3 dead-letters it at once (delivery_limit, count 5 > limit 2);
+ *           4.0–4.2 and 3.10 after limit + 1 (the limit reads a count the loop did not carry);
+ *           its way into wait closes a fully automatic cycle (no client reject since it left wait): dropped (4.x)
+ *   nacked: the same laps, then nack(requeue=true), which does not raise the count on 4.3: dead-lettered
+ *           at once all the same, as the carried count is already past the limit
  *   fresh:  work ─reject(requeue=true) × 3─▶ delivery_limit ─▶ wait ─expired─▶ back ─▶ work: the second
  *           arrival in work closes a fully automatic cycle: dropped on its way back
  *
@@ -38,10 +41,15 @@ export const lab = labCode(meta, {
     const work = new WorkConsumer(ctx, name);
     try {
       await work.start();
-      const [looped, fresh] = await Promise.all([
-        loopedRun(ctx, name, work, trail),
+      const [looped, nacked, fresh] = await Promise.all([
+        loopedRun(ctx, name, work, trail, 'looped', (m) => m.reject(true)),
+        loopedRun(ctx, name, work, trail, 'nacked', (m) => m.nack(true)),
         freshRun(ctx, name, work, trail, expired),
       ]);
+      // 4.3 (measured: the probe's nack did not raise the count) compares the delivery count, which the
+      // copy carried round the loop; 4.0–4.2 compare the acquired count and 3.10 every return, which
+      // start again in each queue: limit + 1 returns, a nack's included
+      const carriedCountIsLimits = ctx.caps.deliveryLimitCounter === 'delivery-count';
       const counts = {
         looped: ctx.caps.deadLetteredCopyCarriesDeliveryCount
           ? ['absent', ...Array.from({ length: LOOPS }, (_, i) => i + 1)]
@@ -52,6 +60,7 @@ export const lab = labCode(meta, {
           summaryLine('retry-loop-limit', {
             loopDeliveryCounts: `[${looped.counts.join(', ')}]`,
             requeuesUntilDeadLetter: looped.requeues,
+            nacksUntilDeadLetter: nacked.requeues,
             deadLetter: looped.reason,
             cycleAfterLimit: `'${looped.outcome}'`,
             freshLimitCycle: `'${fresh.outcome}'`,
@@ -61,8 +70,13 @@ export const lab = labCode(meta, {
           check('loopDeliveryCounts', counts.looped, looped.counts),
           check(
             'requeuesUntilDeadLetter',
-            ctx.caps.deadLetteredCopyCarriesDeliveryCount ? 1 : LIMIT + 1,
+            carriedCountIsLimits ? 1 : LIMIT + 1,
             looped.reason === 'none' ? 'not dead-lettered' : looped.requeues,
+          ),
+          check(
+            'nacksUntilDeadLetter',
+            carriedCountIsLimits ? 1 : LIMIT + 1,
+            nacked.reason === 'none' ? 'not dead-lettered' : nacked.requeues,
           ),
           check('deadLetterReason', 'delivery_limit', looped.reason),
           check(
@@ -77,7 +91,9 @@ export const lab = labCode(meta, {
           loops: LOOPS,
           waitTtlMs: WAIT_TTL_MS,
           backWindowMs: BACK_WINDOW_MS,
+          deliveryLimitCounter: ctx.caps.deliveryLimitCounter,
           looped: { ...looped, trail: trail.reasons('looped'), leftWait: expired.reasons('looped') },
+          nacked: { ...nacked, trail: trail.reasons('nacked'), leftWait: expired.reasons('nacked') },
           fresh: { ...fresh, trail: trail.reasons('fresh'), leftWait: expired.reasons('fresh') },
         },
       };
@@ -123,14 +139,23 @@ class WorkConsumer {
 const orAfter = <T>(ctx: LabContext<unknown, Fault>, p: Promise<T>, ms: number, fallback: T): Promise<T> =>
   Promise.race([p, ctx.sleep(ms).then(() => fallback)]);
 
-/** LOOPS laps through the wait queue, then reject(requeue=true) until the broker dead-letters it */
-async function loopedRun(ctx: LabContext<unknown, Fault>, name: LoopNames, work: WorkConsumer, trail: Trail) {
+/** LOOPS laps through the wait queue, then `requeue` (reject or nack with requeue=true) until the broker dead-letters it */
+async function loopedRun(
+  ctx: LabContext<unknown, Fault>,
+  name: LoopNames,
+  work: WorkConsumer,
+  trail: Trail,
+  id: string,
+  requeue: (m: Delivery) => void,
+) {
   const read = countReader(ctx);
   const counts: Count[] = [];
+  /** x-delivery-count of each requeued delivery after the laps (4.0–4.2 show the acquired count: 1, 2 …) */
+  const requeueCounts: Count[] = [];
   let arrivals = 0;
   let requeues = 0;
   const back = deferred<string>();
-  work.on('looped', (m) => {
+  work.on(id, (m) => {
     arrivals += 1;
     if (limitedIn(m.headers, name.work)) {
       // after its limit: it came round again
@@ -139,10 +164,11 @@ async function loopedRun(ctx: LabContext<unknown, Fault>, name: LoopNames, work:
       return;
     }
     if (arrivals <= LOOPS + 1) counts.push(read(m.headers['x-delivery-count']));
+    else requeueCounts.push(read(m.headers['x-delivery-count']));
     ctx.log.emit('work', {
-      messageId: 'looped',
+      messageId: id,
       arrival: arrivals,
-      deliveryCount: String(counts.at(-1)),
+      deliveryCount: String(read(m.headers['x-delivery-count'])),
       status: 'received',
     });
     if (arrivals <= LOOPS) return m.reject(false);
@@ -152,20 +178,20 @@ async function loopedRun(ctx: LabContext<unknown, Fault>, name: LoopNames, work:
       return;
     }
     requeues += 1;
-    m.reject(true);
+    requeue(m);
   });
-  await ctx.broker.sendConfirmed(name.work, 'looped', { messageId: 'looped' });
+  await ctx.broker.sendConfirmed(name.work, id, { messageId: id });
   const first = await ctx.within(
     Promise.race([
-      trail.afterLimit('looped').then((r) => ({ reason: r })),
+      trail.afterLimit(id).then((r) => ({ reason: r })),
       back.promise.then((b) => ({ reason: 'none', b })),
     ]),
     30_000,
-    `the looped message dead-lettered or given up on ${name.work}`,
+    `the ${id} message dead-lettered or given up on ${name.work}`,
   );
-  if (first.reason === 'none') return { counts, requeues, reason: 'none', outcome: 'no dead letter' };
+  if (first.reason === 'none') return { counts, requeues, requeueCounts, reason: 'none', outcome: 'no dead letter' };
   const outcome = await orAfter(ctx, back.promise, BACK_WINDOW_MS, 'dropped on its way into the wait queue');
-  return { counts, requeues, reason: first.reason, outcome };
+  return { counts, requeues, requeueCounts, reason: first.reason, outcome };
 }
 
 /** a message never rejected: reject(requeue=true) until delivery_limit, then through the wait queue and back? */

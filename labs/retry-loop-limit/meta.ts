@@ -4,27 +4,45 @@ import { LIMIT, LOOPS, WAIT_TTL_MS } from './names.js';
 
 export const meta = defineLab({
   name: 'retry-loop-limit',
-  title: 'a TTL retry loop wears down the delivery limit (4.0+), and the dead-letter cycle rule',
+  title: 'a TTL retry loop wears down the delivery limit (4.3+), and the dead-letter cycle rule',
   summary:
-    'a TTL retry loop carries the delivery count (4.x): after enough laps one requeue dead-letters at once (`delivery_limit`), and the cycle rule drops the letter on its way back into the loop; 3.10 loops for ever',
+    'on 4.3 a TTL retry loop carries the count the delivery limit reads: after enough laps one requeue, even a nack, dead-letters at once (`delivery_limit`), and the cycle rule drops the letter on its way back into the loop; 4.0–4.2 carry a count the limit does not read; 3.10 loops for ever',
   proves:
     `A message rejected (requeue=false) ${LOOPS} times through a TTL wait queue (${WAIT_TTL_MS} ms) back into its quorum work queue ` +
-    `(x-delivery-limit ${LIMIT}) arrives with the delivery count it gathered (4.x: absent, 1 … ${LOOPS}; 3.10: absent every time); ` +
-    `then one reject(requeue=true) dead-letters it at once as delivery_limit (3.10: after ${LIMIT + 1}), and its way back into the wait ` +
+    `(x-delivery-limit ${LIMIT}) arrives with the delivery count it gathered (4.x: absent, 1 … ${LOOPS}; 3.10: absent every time). ` +
+    `On 4.3 that is the count the limit compares: one reject(requeue=true) dead-letters it at once as delivery_limit, and so does ` +
+    `one nack(requeue=true), which does not raise the count; on 4.0–4.2 the limit compares the acquired count, which starts again ` +
+    `in every queue, and on 3.10 nothing was carried: ${LIMIT + 1} requeues, nacks or rejects. Its way back into the wait ` +
     `queue is a fully automatic cycle that 4.x drops (3.10 lets it loop). A message that never was rejected goes ` +
-    `delivery_limit → wait → expired and is dropped on its second arrival in work, on both lines.`,
+    `delivery_limit → wait → expired and is dropped on its second arrival in work, on every line.`,
   // each lap waits the TTL; the drop is decided after a window of TTL + 1.5 s without a return
   floorMs: LOOPS * WAIT_TTL_MS + 2 * (WAIT_TTL_MS + 1500),
   // no database in this process: the run opens no connection to PostgreSQL
   database: false,
+  // the expectation of requeuesUntilDeadLetter and nacksUntilDeadLetter reads which count the limit
+  // compares (deliveryLimitCounter), measured on the broker at hand by the capability probe
+  measuresCapabilities: true,
   options: {},
-  checks: ['loopDeliveryCounts', 'requeuesUntilDeadLetter', 'deadLetterReason', 'cycleAfterLimit', 'freshLimitCycle'],
+  checks: [
+    'loopDeliveryCounts',
+    'requeuesUntilDeadLetter',
+    'nacksUntilDeadLetter',
+    'deadLetterReason',
+    'cycleAfterLimit',
+    'freshLimitCycle',
+  ],
   // the broken variants (MQLAB_FAULT=retry-loop-limit:<name>): what each breaks, and the checks that must print FAIL
   faults: {
     'count-missing-as-zero': { breaks: 'an absent x-delivery-count is read as 0', fails: ['loopDeliveryCounts'] },
     'no-delivery-limit': {
       breaks: 'the work queue without x-delivery-limit: never dead-lettered within the requeues tried',
-      fails: ['requeuesUntilDeadLetter', 'deadLetterReason', 'cycleAfterLimit', 'freshLimitCycle'],
+      fails: [
+        'requeuesUntilDeadLetter',
+        'nacksUntilDeadLetter',
+        'deadLetterReason',
+        'cycleAfterLimit',
+        'freshLimitCycle',
+      ],
     },
     'wait-by-consumer': {
       breaks:
