@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectLabPasses, runLabJson, useNamespace, useServices } from '../../test/helpers.js';
 import { atLeast, capabilities } from '../../src/broker/capabilities.js';
 import type { Delivery } from '../../src/broker/broker.js';
+import { DELIVERY_LIMIT } from './reasons.js';
 
 /** the facts these tests read */
 interface ReasonsFacts {
@@ -51,9 +52,27 @@ describe('dead-letter-reasons lab against the real broker', () => {
     else expect(m.headers['x-last-death-reason']).toBeUndefined();
     expect(m.raw.properties.expiration).toBeUndefined();
     // the DLQ's letter itself was never delivered; from 4.0 a copy dead-lettered from a quorum queue
-    // carries the delivery count (rejected: 1, delivery_limit: limit + 1), so it comes redelivered
-    const delivered = reason === 'rejected' || reason === 'delivery_limit';
-    expect(m.redelivered).toBe(delivered && capabilities(s.broker.version).deadLetteredCopyCarriesDeliveryCount);
+    // carries the count of failed deliveries, and comes redelivered when it is above 0: a
+    // reject(requeue=false) is one (1); the delivery_limit path's reject(requeue=true) raises it only
+    // from 4.3.0 (limit + 1), where the limit compares it too: on 4.0–4.2 it is a plain return, the
+    // copy carries none (rabbit_fifo return_one, v4.2.9; measured on 4.0.5)
+    const caps = capabilities(s.broker.version);
+    const carried =
+      reason === 'rejected' || (reason === 'delivery_limit' && caps.deliveryLimitCounter === 'delivery-count');
+    expect(m.redelivered).toBe(carried && caps.deadLetteredCopyCarriesDeliveryCount);
+    expect(m.headers['x-delivery-count'] ?? 'absent').toBe(
+      firstGetCount(carried ? (reason === 'rejected' ? 1 : DELIVERY_LIMIT + 1) : 0),
+    );
+  }
+
+  /**
+   * x-delivery-count of a DLQ's first basic.get, for a copy that carried `carried` failed deliveries:
+   * 3.10.8 adds it to every basic.get, 0 for a copy (it carries nothing); from 4.0 it is there when the
+   * copy carried a count above 0 (rabbit_fifo_client add_delivery_count_header, v4.0.0 … v4.3.5)
+   */
+  function firstGetCount(carried: number): number | 'absent' {
+    if (!capabilities(s.broker.version).deadLetteredCopyCarriesDeliveryCount) return 0;
+    return carried > 0 ? carried : 'absent';
   }
 
   it('passes twice in a row, prints its line, and leaves exactly one letter in each DLQ', async () => {
@@ -96,6 +115,9 @@ describe('dead-letter-reasons lab against the real broker', () => {
     );
 
     const twice = await take(n.q('dlr.twice.dlq'));
+    // two reject(requeue=false): two failed deliveries carried (4.x), redelivered
+    expect(twice.headers['x-delivery-count'] ?? 'absent').toBe(firstGetCount(2));
+    expect(twice.redelivered).toBe(capabilities(s.broker.version).deadLetteredCopyCarriesDeliveryCount);
     expect(twice.headers['x-death']).toMatchObject([
       { reason: 'rejected', queue: n.q('dlr.twice'), count: 2 },
       { reason: 'expired', queue: n.q('dlr.twice.retry'), count: 1 },
