@@ -112,6 +112,12 @@ export class Management {
     return this.request('GET', '/api/overview');
   }
 
+  /** the names of the broker's enabled feature flags (GET /api/feature-flags: any management user) */
+  async enabledFeatureFlags(): Promise<string[]> {
+    const flags = await this.request<{ name: string; state: string }[] | null>('GET', '/api/feature-flags');
+    return (flags ?? []).filter((f) => f.state === 'enabled').map((f) => f.name);
+  }
+
   async queue(name: string): Promise<QueueStats | null> {
     const q = await this.request<Record<string, unknown> | null>(
       'GET',
@@ -150,11 +156,12 @@ export class Management {
   }
 
   /**
-   * queueNow with the definition of the policy its record names, on every line. From 4.3.0 the reply
+   * queueNow with the definition of the policy its record names, on every line. From 4.2.5 the reply
    * carries the record's `effective_policy_definition` itself (among a quorum queue's `type_specific`
-   * fields: rabbit_quorum_queue format_policy_fields, v4.3.0 and v4.3.5; measured on 4.3.6); before,
-   * only the policy's name (3.10.8: `type_specific` is members, online and leader, rabbit_quorum_queue
-   * format/1; measured), so the definition is the policy's own, asked of GET /api/policies right after
+   * fields: rabbit_quorum_queue format_policy_fields, commit 4a5178b2c4, #15182: in v4.2.5 … v4.3.5,
+   * not in v4.2.4; measured on 4.3.6); before, only the policy's name (3.10.8: `type_specific` is
+   * members, online and leader, rabbit_quorum_queue format/1; measured on 3.10.8 and 4.0.5), so the
+   * definition is the policy's own, asked of GET /api/policies right after
    * (`policyFrom`). That is the effective one for every key but the few an operator policy may also
    * set, none of them a dead-letter key on 3.10.8 (expires, message-ttl, max-length(-bytes),
    * max-in-memory-*, delivery-limit: rabbit_policies.erl).
