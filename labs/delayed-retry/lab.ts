@@ -1,7 +1,8 @@
 /**
  * delayed-retry (docs/labs/delayed-retry.md): RabbitMQ 4.3's native delayed retry for quorum queues, measured, next
  * to the TTL ladder that does the same schedule by hand. Older brokers: SKIP (capability
- * nativeDelayedRetry, derived from the broker version in src/broker/capabilities.ts).
+ * nativeDelayedRetry, derived from the broker version in src/broker/capabilities.ts); 4.3.0 takes
+ * the arguments but no policy keys (delayedRetryPolicyKeys, 4.3.1): the policy rules SKIP there.
  */
 import {
   type LabContext,
@@ -12,6 +13,7 @@ import {
   check,
   checkAtLeast,
   checkAtMost,
+  skipCheck,
   javaList,
   gapsMs,
   withVariants,
@@ -74,8 +76,12 @@ export const lab = labCode(meta, {
         holdOne(ctx, name.held, HOLD_MS),
       ]).finally(() => loopDelay.disable());
       // after the hold, not beside it: its statistics sample needs a management API that is not busy with the rules' policies
-      const rules = await runRules(ctx, name, declareRules, (queues, policies, refusals) =>
-        breakRules(ctx, name, queues, policies, refusals),
+      const rules = await runRules(
+        ctx,
+        name,
+        ctx.caps.delayedRetryPolicyKeys,
+        declareRules,
+        (queues, policies, refusals) => breakRules(ctx, name, queues, policies, refusals),
       );
       const size = {
         native: await topologySize(ctx, { queues: [{ name: name.reject }] }),
@@ -87,6 +93,15 @@ export const lab = labCode(meta, {
       return { reject, nack, viaLadder, held, size, depth, rules };
     });
 
+    // the rules a policy sets: 4.3.0 takes the arguments but refuses delayed-retry-* in a policy (policy keys from 4.3.1)
+    const policyCheck = (
+      n: 'minRequired' | 'policyMaxBelowMin' | 'policyTypeWins' | 'lowerMinWins',
+      want: string,
+      got: string,
+    ) =>
+      ctx.caps.delayedRetryPolicyKeys
+        ? check(n, want, got)
+        : skipCheck(n, want, `needs delayed-retry-* as policy keys: RabbitMQ 4.3.1 (this broker: ${ctx.caps.version})`);
     const loopDelayMs = Math.round(loopDelay.max / 1e6);
     const margin = lateMargin(loopDelayMs);
     const gaps = { reject: gapsMs(reject.at), nack: gapsMs(nack.at), ladder: gapsMs(viaLadder.at) };
@@ -130,12 +145,12 @@ export const lab = labCode(meta, {
         check('queueDepthAfter', 0, depth),
         // the rules (rules.ts): which returns each type delays; min required; max = min by default; precedence; limit -1
         check('typeDelays', 'disabled=none all=reject,nack failed=reject returned=nack', rules.typeDelays),
-        check('minRequired', 'argument=not delayed policy=refused', rules.minRequired),
-        check('policyMaxBelowMin', 'refused', rules.policyMaxBelowMin),
+        policyCheck('minRequired', 'argument=not delayed policy=refused', rules.minRequired),
+        policyCheck('policyMaxBelowMin', 'refused', rules.policyMaxBelowMin),
         // X at x-delivery-count 2 and a fresh Y nacked together: with max = min, X back first (max = 3 × min: Y first)
         check('maxDefaultsToMin', 'x-delivery-count 2, then 0', rules.maxDefaultsToMin),
-        check('policyTypeWins', 'reject=immediate nack=delayed', rules.policyTypeWins),
-        check('lowerMinWins', `argument-lower=${RULE_MIN_MS} policy-lower=${RULE_MIN_MS}`, rules.lowerMinWins),
+        policyCheck('policyTypeWins', 'reject=immediate nack=delayed', rules.policyTypeWins),
+        policyCheck('lowerMinWins', `argument-lower=${RULE_MIN_MS} policy-lower=${RULE_MIN_MS}`, rules.lowerMinWins),
         // x-delivery-limit -1: the nack is delayed too (measured on 4.3.6; the source's skip is not on the 0.9.1 path, rules.ts)
         check('unlimitedLimitDelays', 'nack=delayed reject=delayed', rules.unlimitedLimitDelays),
       ],

@@ -6,7 +6,7 @@ export const meta = defineLab({
   name: 'delayed-retry',
   title: "RabbitMQ 4.3's native delayed retry on a quorum queue, next to a TTL ladder",
   summary:
-    'RabbitMQ 4.3 native delayed retry (`x-delayed-retry-*`): reject grows the delay, nack keeps `min`, the message stays counted; next to a TTL ladder (SKIP before 4.3)',
+    'RabbitMQ 4.3 native delayed retry (`x-delayed-retry-*`): reject grows the delay, nack does not (it stays at `min` for a message that never failed), the message stays counted; next to a TTL ladder (SKIP before 4.3; policy keys from 4.3.1)',
   seed: '000',
   proves:
     'On a quorum queue with x-delayed-retry-type=all, min 200 ms, max 600 ms: a message rejected with requeue comes back ' +
@@ -18,7 +18,7 @@ export const meta = defineLab({
     'nothing, all both returns, failed the reject, returned the nack; without min a queue argument delays nothing and a policy ' +
     "is refused (so is a policy whose max is below its min); max defaults to min; a policy's type wins over the argument and " +
     'the lower min/max of the two wins; with x-delivery-limit -1 the nack is still delayed (measured; the source has a skip ' +
-    'that 0.9.1 returns do not take). Needs RabbitMQ 4.3: older brokers SKIP.',
+    'that 0.9.1 returns do not take). Needs RabbitMQ 4.3: older brokers SKIP; the policy rules need 4.3.1 (4.3.0: SKIP).',
   // the reject schedule (200+400+600+600) runs beside the 3 s hold; then the rules' queues (two 1 s waits at most)
   floorMs: HOLD_MS + 2 * 1000, // 2 × RULE_MIN_MS (rules.ts, not imported here: it loads the broker client)
   // no database in this process: the run opens no connection to PostgreSQL

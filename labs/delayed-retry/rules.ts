@@ -131,6 +131,8 @@ export interface RuleVerdicts {
 export async function runRules(
   ctx: LabContext,
   name: RetryNames,
+  /** the broker takes delayed-retry-* as policy keys (4.3.1+); without them no policy is PUT and its verdicts are 'not run' */
+  policyKeys: boolean,
   declare: (queues: QueueSpec[]) => Promise<void>,
   breakRules: (
     queues: QueueSpec[],
@@ -153,7 +155,7 @@ export async function runRules(
       'delayed-retry-max': RULE_MIN_MS / 5,
     }),
   };
-  const policies = breakRules(queues, rulesPolicies(ctx, name), refusals);
+  const policies = policyKeys ? breakRules(queues, rulesPolicies(ctx, name), refusals) : [];
   await declare(queues);
   const all = rulesPolicies(ctx, name);
   const put: string[] = [];
@@ -178,10 +180,10 @@ export async function runRules(
       judge(name.policyMin, ['reject']),
       judge(name.unlimited, ['nack', 'reject']),
     ]);
-    const [withoutMin, maxBelowMin] = [
-      await policyVerdict(ctx, refusals.withoutMin),
-      await policyVerdict(ctx, refusals.maxBelowMin),
-    ];
+    const notRun = { verdict: 'not run', text: '' };
+    const [withoutMin, maxBelowMin] = policyKeys
+      ? [await policyVerdict(ctx, refusals.withoutMin), await policyVerdict(ctx, refusals.maxBelowMin)]
+      : [notRun, notRun];
     const v = (j: Judged[], i: number) => j[i]?.verdict ?? 'missing';
     const delayedActions = (j: Judged[]) =>
       j

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { atLeast, capabilities, describeCapabilities, parseVersion, withMeasured } from './capabilities.js';
+import {
+  atLeast,
+  capabilities,
+  describeCapabilities,
+  parseVersion,
+  withFeatureFlags,
+  withMeasured,
+} from './capabilities.js';
 import { fromSeen } from './capability-probe.js';
 
 describe('capabilities from the broker version', () => {
@@ -127,8 +134,23 @@ describe('what the probe saw → capabilities', () => {
     expect(capabilities('3.10.8').acquiredCountHeader).toBe(false);
   });
 
-  it('dead-letter cycles judged by recency from 4.0.0 on (is_cycle_v2)', () => {
+  it('dead-letter cycles judged by recency from 4.0.0 on (is_cycle_v2), on 3.13.3+ by its feature flag', () => {
     expect(capabilities('4.0.0').deadLetterCycleByRecency).toBe(true);
     expect(capabilities('3.13.7').deadLetterCycleByRecency).toBe(false);
+    const flagged = withFeatureFlags(capabilities('3.13.3'), ['message_containers', 'message_containers_deaths_v2']);
+    expect(flagged.deadLetterCycleByRecency).toBe(true);
+    expect(flagged.basis.deadLetterCycleByRecency).toBe('measured');
+    expect(withFeatureFlags(capabilities('3.13.7'), ['message_containers']).deadLetterCycleByRecency).toBe(false);
+    // the flag does not exist before 3.13.3, and from 4.0.0 the version alone decides
+    expect(withFeatureFlags(capabilities('3.13.2'), ['message_containers_deaths_v2']).deadLetterCycleByRecency).toBe(
+      false,
+    );
+    expect(withFeatureFlags(capabilities('4.0.5'), []).deadLetterCycleByRecency).toBe(true);
+  });
+
+  it('delayed retry: queue arguments from 4.3.0, policy keys from 4.3.1', () => {
+    expect(capabilities('4.3.0')).toMatchObject({ nativeDelayedRetry: true, delayedRetryPolicyKeys: false });
+    expect(capabilities('4.3.1')).toMatchObject({ nativeDelayedRetry: true, delayedRetryPolicyKeys: true });
+    expect(capabilities('4.2.9')).toMatchObject({ nativeDelayedRetry: false, delayedRetryPolicyKeys: false });
   });
 });

@@ -40,17 +40,25 @@ export interface Capabilities {
   /** native delayed retry on quorum queues: x-delayed-retry-type|min|max (4.3.0: rabbitmq-server #13885) */
   nativeDelayedRetry: boolean;
   /**
+   * delayed-retry-type|min|max as policy and operator-policy keys, with their refusal messages and
+   * precedence (4.3.1: commit fc9b4d09bc, #16395/#16398; v4.3.0 registers no validator for them, so
+   * rabbit_policy refuses such a policy as "not recognised policy settings")
+   */
+  delayedRetryPolicyKeys: boolean;
+  /**
    * a quorum queue's redelivery carries x-acquired-count (every return) beside x-delivery-count
    * (failed deliveries only): since 4.3.0 (rabbit_fifo_client add_delivery_count_header, v4.3.0;
    * absent in v4.2.9). Measured: 4.3.6 sends it, 3.10.8 does not
    */
   acquiredCountHeader: boolean;
   /**
-   * dead-letter cycle detection walks the deaths newest first (4.0.0+: mc.erl is_cycle_v2): a loop
-   * back into a queue is dropped when no client reject happened since the message last left it, so
-   * a reject from an earlier lap no longer keeps a delivery_limit → TTL queue → back loop alive.
-   * 3.10.8 reads the x-death header, whose order it does not keep (rabbit_dead_letter is_cycle):
-   * measured there, such a loop went on
+   * dead-letter cycle detection walks the deaths newest first (mc.erl is_cycle_v2): a loop back into
+   * a queue is dropped when no client reject happened since the message last left it, so a reject
+   * from an earlier lap no longer keeps a delivery_limit → TTL queue → back loop alive. From 3.13.3
+   * behind the feature flag message_containers_deaths_v2 ("Bug fix for dead letter cycle detection",
+   * #11159; rabbit_core_ff.erl v3.13.3), always from 4.0.0: on 3.13.3–3.13.x the version does not
+   * say, the flag's state does (withFeatureFlags). 3.10.8 reads the x-death header, whose order it
+   * does not keep (rabbit_dead_letter is_cycle): measured there, such a loop went on
    */
   deadLetterCycleByRecency: boolean;
   /**
@@ -124,6 +132,7 @@ export function capabilities(version: string): Capabilities {
     readsClientXDeath: !atLeast(version, 4, 0),
     lastDeathHeaders: atLeast(version, 3, 13),
     nativeDelayedRetry: atLeast(version, 4, 3),
+    delayedRetryPolicyKeys: atLeast(version, 4, 3, 1),
     acquiredCountHeader: atLeast(version, 4, 3),
     deadLetterCycleByRecency: atLeast(version, 4, 0),
     deadLetteredCopyCarriesDeliveryCount: atLeast(version, 4, 0),
@@ -134,6 +143,18 @@ export function capabilities(version: string): Capabilities {
   const basis: Capabilities['basis'] = {};
   for (const k of Object.keys(caps)) if (k !== 'version') basis[k as CapabilityName] = 'derived';
   return { ...caps, basis };
+}
+
+/** the feature flag that brings recency-ordered deaths and is_cycle_v2 to 3.13.3–3.13.x (unconditional from 4.0.0) */
+export const DEATHS_V2_FLAG = 'message_containers_deaths_v2';
+
+/** the broker's feature flags decide what its version cannot: true when the flags must be read (3.13.3 ≤ version < 4.0) */
+export const needsFeatureFlags = (version: string): boolean => atLeast(version, 3, 13, 3) && !atLeast(version, 4, 0);
+
+/** the capabilities a feature flag of this broker decides, laid over the derived ones (marked 'measured') */
+export function withFeatureFlags(c: Capabilities, enabled: readonly string[]): Capabilities {
+  if (!needsFeatureFlags(c.version)) return c;
+  return withMeasured(c, { deadLetterCycleByRecency: enabled.includes(DEATHS_V2_FLAG) });
 }
 
 /** what a probe saw, laid over the derived values (each one it measured is marked 'measured') */
@@ -169,6 +190,7 @@ export function describeCapabilities(c: Capabilities): string[] {
     ['readsClientXDeath', 'reads republished x-death', yes(c.readsClientXDeath)],
     ['lastDeathHeaders', 'x-last-death-* headers', yes(c.lastDeathHeaders)],
     ['nativeDelayedRetry', 'native delayed retry', yes(c.nativeDelayedRetry)],
+    ['delayedRetryPolicyKeys', 'delayed retry as policy keys', yes(c.delayedRetryPolicyKeys)],
     ['acquiredCountHeader', 'x-acquired-count header', yes(c.acquiredCountHeader)],
     ['deadLetterCycleByRecency', 'DLX cycle check newest first', yes(c.deadLetterCycleByRecency)],
     [

@@ -14,7 +14,14 @@
 import type { Channel, GetMessage } from 'amqplib';
 import { randomBytes } from 'node:crypto';
 import { closeChannel, type Broker } from './broker.js';
-import { atLeast, withMeasured, type Capabilities, type DeliveryLimitCounter } from './capabilities.js';
+import {
+  atLeast,
+  needsFeatureFlags,
+  withFeatureFlags,
+  withMeasured,
+  type Capabilities,
+  type DeliveryLimitCounter,
+} from './capabilities.js';
 import type { Names } from '../core/names.js';
 
 export interface ProbeSeen {
@@ -44,13 +51,25 @@ export function fromSeen(version: string, seen: ProbeSeen) {
   };
 }
 
-/** the derived capabilities with the probe's measurements laid over them; derived alone when the probe fails */
+/**
+ * the derived capabilities with the probe's measurements laid over them, and on 3.13.3–3.13.x the
+ * ones a feature flag decides (`featureFlags`: the broker's enabled flags, read only there); derived
+ * alone where the probe or the reading fails
+ */
 export async function measureCapabilities(
   broker: Broker,
   names: Names,
-  derived: Capabilities,
+  versionDerived: Capabilities,
+  featureFlags?: () => Promise<string[]>,
   timeoutMs = 5000,
 ): Promise<Capabilities> {
+  const derived =
+    featureFlags && needsFeatureFlags(versionDerived.version)
+      ? await featureFlags().then(
+          (enabled) => withFeatureFlags(versionDerived, enabled),
+          () => versionDerived,
+        )
+      : versionDerived;
   if (!derived.quorumMessageTtl) return derived; // no quorum queues worth probing (before 3.10)
   const ch = await broker.connection.createChannel();
   ch.on('error', () => {});

@@ -7,6 +7,7 @@ import type { LabMeta } from '../lab/lab.js';
 import type { Config } from '../core/config.js';
 import { Broker } from '../broker/broker.js';
 import { capabilities } from '../broker/capabilities.js';
+import { Management } from '../broker/management.js';
 import { openDb, dbLossProbe, type Db } from '../db/client.js';
 import { namesFor } from '../core/names.js';
 import type { SessionInfo } from '../report/lab-report.js';
@@ -64,7 +65,9 @@ export async function openSession(
     capabilities: entries.some((e) => e.measuresCapabilities)
       ? await (
           await import('../broker/capability-probe.js')
-        ).measureCapabilities(first.value, namesFor(config), capabilities(first.value.version))
+        ).measureCapabilities(first.value, namesFor(config), capabilities(first.value.version), () =>
+          new Management(config.mgmtUrl, config.vhost).enabledFeatureFlags(),
+        )
       : capabilities(first.value.version),
   };
   let spare: Broker | null = first.value;

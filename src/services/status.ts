@@ -73,7 +73,8 @@ async function measured(config: Config, derived: Capabilities): Promise<Capabili
   const broker = await Broker.connect(config.amqpUrl).catch(() => null);
   if (!broker) return derived;
   try {
-    return await measureCapabilities(broker, namesFor(config), derived);
+    const mgmt = new Management(config.mgmtUrl, config.vhost);
+    return await measureCapabilities(broker, namesFor(config), derived, () => mgmt.enabledFeatureFlags());
   } finally {
     await broker.close();
   }
