@@ -18,6 +18,7 @@ const DISRUPTIVE = [
   'test/set-lock.int.test.ts',
   'test/all.int.test.ts',
   'test/html.int.test.ts',
+  'test/check-consumers.int.test.ts', // broker-restart and db-outage groups of mqlab check
 ];
 const SERIAL = [
   'test/live.int.test.ts', // headless Chromium on a live run and the player
@@ -71,7 +72,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'labs/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
+          include: [
+            'src/**/*.test.ts',
+            'labs/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'test/**/*.test.ts',
+            'examples/**/*.test.ts',
+          ],
           exclude: ['**/*.int.test.ts', 'node_modules/**', 'dist/**', '.mqlab*/**'],
           // one module graph per worker, not per file: pure logic with no module state, no vi.mock and
           // no process.env writes, so nothing carries from one file to the next (it passes shuffled).

@@ -38,6 +38,13 @@ describe('capabilities from the broker version', () => {
     });
   });
 
+  it('consumer timeouts: per queue from 3.12.0, answered with basic.cancel from 4.3.0 (source)', () => {
+    expect(capabilities('3.11.28').consumerTimeoutPerQueue).toBe(false);
+    expect(capabilities('3.12.0').consumerTimeoutPerQueue).toBe(true);
+    expect(capabilities('4.2.9').consumerTimeoutCancels).toBe(false);
+    expect(capabilities('4.3.0').consumerTimeoutCancels).toBe(true);
+  });
+
   it('the boundaries the source shows: 3.12.5 sticky nack, 3.13 x-last-death, 4.0 carried count, 4.3 counter and purge', () => {
     expect(capabilities('3.12.4').quorumPublishNackSticksToChannel).toBe(true);
     expect(capabilities('3.12.5').quorumPublishNackSticksToChannel).toBe(false);

@@ -95,6 +95,21 @@ export interface Capabilities {
    * track_qq_members_uids). Derived true below 4.3.0 (3.11–4.2 not run here)
    */
   quorumRedeclareStaleReplica: boolean;
+  /**
+   * a consumer timeout per queue: the x-consumer-timeout argument or the consumer-timeout policy key
+   * (3.12.0: rabbit_channel get_queue_consumer_timeout; 3.10.8 and 3.11.0 read only the broker-wide
+   * consumer_timeout, when a channel opens)
+   */
+  consumerTimeoutPerQueue: boolean;
+  /**
+   * a delivery held past the consumer timeout: the quorum queue returns it without counting it and the
+   * channel sends basic.cancel (4.3.0: rabbit_fifo {timeout, evaluate_consumer_timeout}, rabbit_channel
+   * `{released, …, timeout}`, to a client that announced consumer_cancel_notify); below 4.3.0 the channel
+   * checks on its tick (channel_tick_interval, 60 s by default) and closes with 406 PRECONDITION_FAILED,
+   * which returns and counts every unacked delivery of the channel (v4.2.0, v4.0.5, v3.10.8
+   * evaluate_consumer_timeout). Measured by `mqlab check`'s consumer-timeout group on 4.3.6 and 3.10.8
+   */
+  consumerTimeoutCancels: boolean;
   /** per capability: 'measured' on this broker (capability-probe.ts) or 'derived' from the version */
   basis: Partial<Record<CapabilityName, 'measured' | 'derived'>>;
 }
@@ -139,6 +154,8 @@ export function capabilities(version: string): Capabilities {
     purgeRemovesHeldLetters: atLeast(version, 4, 3),
     quorumPublishNackSticksToChannel: !atLeast(version, 3, 12, 5),
     quorumRedeclareStaleReplica: !atLeast(version, 4, 3),
+    consumerTimeoutPerQueue: atLeast(version, 3, 12),
+    consumerTimeoutCancels: atLeast(version, 4, 3),
   };
   const basis: Capabilities['basis'] = {};
   for (const k of Object.keys(caps)) if (k !== 'version') basis[k as CapabilityName] = 'derived';
@@ -201,6 +218,12 @@ export function describeCapabilities(c: Capabilities): string[] {
     ['purgeRemovesHeldLetters', 'purge removes held letters', yes(c.purgeRemovesHeldLetters)],
     ['quorumPublishNackSticksToChannel', 'quorum nack sticks to channel', yes(c.quorumPublishNackSticksToChannel)],
     ['quorumRedeclareStaleReplica', 'quorum re-declare needs a pause', yes(c.quorumRedeclareStaleReplica)],
+    ['consumerTimeoutPerQueue', 'consumer timeout per queue', yes(c.consumerTimeoutPerQueue)],
+    [
+      'consumerTimeoutCancels',
+      'consumer timeout answered with',
+      c.consumerTimeoutCancels ? 'basic.cancel' : 'channel close 406',
+    ],
   ];
   return rows.map(([k, label, value]) => `${(label + ' ').padEnd(33, '.')} ${value} (${c.basis[k] ?? 'derived'})`);
 }

@@ -32,6 +32,8 @@ export class ConsumerProcess {
   private timer: NodeJS.Timeout | null = null;
   /** instances started */
   starts = 0;
+  /** Date.now() when the instance running now (or the last one) started */
+  startedAt = 0;
   /** exits since the last instance that the check saw consume (for the backoff) */
   exitsInARow = 0;
   readonly exits: Exit[] = [];
@@ -65,6 +67,7 @@ export class ConsumerProcess {
       env: this.env,
     });
     this.child = child;
+    this.startedAt = Date.now();
     const n = ++this.starts;
     for (const stream of ['stdout', 'stderr'] as const) {
       const lines = lineSplitter((line) => {
@@ -114,8 +117,8 @@ export class ConsumerProcess {
   }
 
   /** resolves when `n` instances have exited in all (polled: an instance may exit and restart between two looks) */
-  async exitedTimes(n: number): Promise<void> {
-    while (this.exits.length < n) await new Promise((r) => setTimeout(r, 10));
+  async exitedTimes(n: number, signal?: AbortSignal): Promise<void> {
+    while (this.exits.length < n && !signal?.aborted) await new Promise((r) => setTimeout(r, 10));
   }
 
   /** no restart from now on: SIGTERM (a thawed group), SIGKILL after `graceMs`, and wait for the exit */

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { Broker } from '../broker/broker.js';
 import { capabilities, type Capabilities } from '../broker/capabilities.js';
 import type { Config } from '../core/config.js';
-import { EnvError, UsageError } from '../core/errors.js';
+import { EnvError } from '../core/errors.js';
 import { openDb, type Db } from '../db/client.js';
 import { check, evaluate, formatValue, type CheckResult } from '../report/checks.js';
 import { holdHome, type SetLock } from '../services/set-lock.js';
@@ -78,7 +78,7 @@ export async function runCheck(
       const opened = await openDb(config.pgUrl);
       [db, postgres, env.db] = [opened.db, opened.version, opened.db];
     }
-    const selected = options.groups.map((g) => must(GROUPS[g], g));
+    const selected = options.groups.map((g) => GROUPS[g]);
     const exclusive = selected.some((g) => g.exclusive?.(env));
     lock = await holdHome(config.home, {
       mode: exclusive ? 'exclusive' : 'shared',
@@ -108,11 +108,6 @@ export async function runCheck(
   }
 }
 
-function must(g: Group | undefined, name: string): Group {
-  if (!g) throw new UsageError(`the check group ${name} is not built yet`);
-  return g;
-}
-
 async function runGroup(env: RunEnv, g: Group): Promise<GroupReport> {
   const startedAt = new Date();
   const base = { group: g.name, title: g.title, startedAt, facts: {}, anomalies: [], checks: [] };
@@ -123,6 +118,7 @@ async function runGroup(env: RunEnv, g: Group): Promise<GroupReport> {
   }
   env.say(`${g.name}: ${g.title}`);
   const s = new Scenario(env, g.name, rng(env.options.seed + GROUP_SALT[g.name]));
+  const restore = await g.before?.(env);
   try {
     await s.open(g.queueArgs?.(env));
     await g.run(s);
@@ -151,6 +147,7 @@ async function runGroup(env: RunEnv, g: Group): Promise<GroupReport> {
     };
   } finally {
     await s.remove();
+    await restore?.();
   }
 }
 

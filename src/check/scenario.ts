@@ -243,9 +243,13 @@ export class Scenario {
         this.consumer.starts,
       ].join();
       if (now !== signature) [signature, movedAt] = [now, Date.now()];
-      const starting = this.proxy.consuming === 0 && this.consumer.running;
-      const waitFor = starting ? Math.max(options.settleMs, options.startTimeoutMs) : options.settleMs;
-      if (Date.now() - movedAt > waitFor) return 'quiet';
+      // an instance that started a moment ago and does not consume yet gets its --start-timeout; one that
+      // runs longer without consuming (it ignored a cancel or a lost connection) does not
+      const starting =
+        this.proxy.consuming === 0 &&
+        this.consumer.running &&
+        Date.now() - this.consumer.startedAt < options.startTimeoutMs;
+      if (!starting && Date.now() - movedAt > options.settleMs) return 'quiet';
       await sleep(POLL_MS, this.env.signal);
     }
   }

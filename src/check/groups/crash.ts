@@ -45,7 +45,7 @@ export const crash: Group = {
       const moment = await killAt(s, m);
       done.push(moment);
       if (!moment.killed) break; // every message settled before this moment came
-      await s.consumer.exitedTimes(exits + 1);
+      await s.consumer.exitedTimes(exits + 1, s.env.signal);
       await new Promise((r) => setImmediate(r)); // the dropped connections' close events
       await s.consuming();
     }

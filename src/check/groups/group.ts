@@ -17,6 +17,8 @@ export interface Group {
   cannotRun?(env: RunEnv): Promise<string | null>;
   /** it stops a service or changes a broker-wide setting: the set of services is held alone meanwhile */
   exclusive?(env: RunEnv): boolean;
+  /** before the queues and the consumer: a setting for this group, and how to set it back after */
+  before?(env: RunEnv): Promise<(() => Promise<void>) | undefined>;
   /** more arguments of its work queue */
   queueArgs?(env: RunEnv): Record<string, unknown>;
   /** after the consumer consumes: publish, inject, settle; facts and summary fields into s.facts */
