@@ -8,14 +8,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { lineSplitter } from '../kit/child/child.js';
 
-export interface Exit {
+interface Exit {
   /** as a shell reports it: 128 + the signal's number for a killed process */
   code: number;
   signal: string | null;
   at: number;
 }
 
-export interface ConsumerHooks {
+interface ConsumerHooks {
   /** a line the consumer printed on stdout */
   onLine?(line: string, stream: 'stdout' | 'stderr'): void;
   /** an instance started (n = 1 for the first) */
@@ -24,7 +24,7 @@ export interface ConsumerHooks {
 }
 
 /** the restart pause after n exits in a row: 100 ms × 2^n, at most 1 s (a supervisor's backoff) */
-export const restartPauseMs = (n: number) => Math.min(1000, 100 * 2 ** Math.max(0, n - 1));
+const restartPauseMs = (n: number) => Math.min(1000, 100 * 2 ** Math.max(0, n - 1));
 
 export class ConsumerProcess {
   private child: ChildProcess | null = null;

@@ -13,7 +13,7 @@ import { VERSION } from '../core/version.js';
 import { VOCABULARY } from './anomalies.js';
 import type { CheckRun } from './run-check.js';
 
-export const CHECK_SCHEMA_VERSION = 1;
+const CHECK_SCHEMA_VERSION = 1;
 
 const allChecks = (r: CheckRun): CheckResult[] => r.groups.flatMap((g) => g.checks);
 

@@ -19,7 +19,7 @@ import type { CheckOptions } from './options.js';
 import { Scenario, type RunEnv } from './scenario.js';
 import { rng } from './seed.js';
 
-export interface GroupReport {
+interface GroupReport {
   group: GroupName;
   title: string;
   status: 'passed' | 'failed' | 'skipped';
@@ -162,7 +162,7 @@ const GROUP_SALT: Record<GroupName, number> = {
 };
 
 /** one check per anomaly the group exposes, and one for any other anomaly found there */
-export function checksOf(g: Pick<Group, 'name' | 'exposes'>, anomalies: readonly Anomaly[]) {
+function checksOf(g: Pick<Group, 'name' | 'exposes'>, anomalies: readonly Anomaly[]) {
   const kinds = ANOMALIES.filter((k) => g.exposes.includes(k) || anomalies.some((a) => a.kind === k));
   const count = (k: AnomalyKind) => anomalies.find((a) => a.kind === k)?.messageIds.length ?? 0;
   return kinds.map((k) => check(`${g.name}.${k}`, 0, count(k)));

@@ -20,7 +20,7 @@ import type { DeadLetter, Ledger, Published } from './anomalies.js';
 import type { Rng } from './seed.js';
 import type { CheckOptions } from './options.js';
 
-export interface BrokerHolder {
+interface BrokerHolder {
   current: Broker;
   /** connect again (after a restart of the broker) */
   reconnect(): Promise<void>;
@@ -46,7 +46,7 @@ const POLL_MS = 100;
 /** the queues delete themselves when a run was killed before it could (x-expires, unused this long) */
 const EXPIRES_MS = 30 * 60_000;
 /** the work queue's delivery limit: the 4.x default, set on every line (3.10 has none by default) */
-export const DELIVERY_LIMIT = 20;
+const DELIVERY_LIMIT = 20;
 
 export class Scenario {
   readonly work: string;

@@ -13,10 +13,10 @@ import type { Group } from './group.js';
 
 const MESSAGES = 16;
 
-export const MOMENTS = ['on-delivery', 'after-ack-sent', 'after-ack-before-commit', 'after-delay'] as const;
-export type MomentKind = (typeof MOMENTS)[number];
+const MOMENTS = ['on-delivery', 'after-ack-sent', 'after-ack-before-commit', 'after-delay'] as const;
+type MomentKind = (typeof MOMENTS)[number];
 
-export interface Moment {
+interface Moment {
   kind: MomentKind;
   /** the k-th delivery after the consumer (re)started */
   k: number;
@@ -25,7 +25,7 @@ export interface Moment {
 }
 
 /** the kill moments of a seed: each kind once, in the seed's order, each at the seed's delivery */
-export function plan(s: Pick<Scenario, 'rng'>): Moment[] {
+function plan(s: Pick<Scenario, 'rng'>): Moment[] {
   return s.rng.shuffle(MOMENTS).map((kind) => ({
     kind,
     k: s.rng.int(1, 3),

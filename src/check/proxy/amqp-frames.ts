@@ -57,7 +57,7 @@ export class FrameSplitter {
   }
 }
 
-export type Method =
+type Method =
   | { kind: 'consume-ok'; consumerTag: string }
   | { kind: 'deliver'; consumerTag: string; deliveryTag: number; redelivered: boolean }
   | { kind: 'ack'; deliveryTag: number; multiple: boolean }

@@ -20,9 +20,9 @@ export interface DeliveryInfo {
   index: number;
 }
 
-export type Settle = 'ack' | 'nack' | 'reject';
+type Settle = 'ack' | 'nack' | 'reject';
 
-export interface AmqpSeams {
+interface AmqpSeams {
   /** before the delivery reaches the consumer: a scenario freezes, stalls or kills it here (synchronously) */
   onDeliver?(d: DeliveryInfo): void;
   /** true: the consumer's settle of `d` and every byte after it are held (then dropped with the connection) */

@@ -9,7 +9,7 @@
 import net from 'node:net';
 
 /** one direction of a connection */
-export class Pipe {
+class Pipe {
   private held: Buffer[] | null = null;
   private dropped = false;
 
@@ -54,7 +54,7 @@ export interface RelayConn {
   closed: boolean;
 }
 
-export interface RelayHooks {
+interface RelayHooks {
   /** the consumer's bytes; forward them with conn.toServer.write (default: all of them) */
   onClientData?(conn: RelayConn, chunk: Buffer): void;
   onServerData?(conn: RelayConn, chunk: Buffer): void;
