@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +27,21 @@ const cases: { what: string; args: string[]; says: RegExp }[] = [
     says: /vhost 'no-such-vhost' does not exist/,
   },
   { what: 'not an AMQP port', args: ['--amqp-url', `amqp://app:pw-secret@${AT.pg}/lab`], says: /no AMQP handshake/ },
+  {
+    what: 'an HTTP server at the AMQP URL (the management port: it waits for a request)',
+    args: ['--amqp-url', `amqp://app:pw-secret@${AT.mgmt}/lab`],
+    says: /: no AMQP handshake \(the port accepts connections, but nothing answered as AMQP within 5 s\); is this the right port\?$/m,
+  },
+  {
+    what: 'amqps:// to a plain AMQP port',
+    args: ['--amqp-url', `amqps://app:pw-secret@${AT.amqp}/lab`],
+    says: /: the server does not speak TLS on this port$/m,
+  },
+  {
+    what: 'an unencoded @ in the password',
+    args: ['--amqp-url', `amqp://app:pw-secret@RET/zz#?@${AT.amqp}/lab`],
+    says: /the password holds a character that must be percent-encoded/,
+  },
   {
     what: 'malformed URL',
     args: ['--amqp-url', 'amqp://app:pw-secret@'],
@@ -156,6 +172,22 @@ describe('environment errors', () => {
       expect(r.stderr).not.toMatch(/^\s+at /m);
     } finally {
       fs.closeSync(full);
+    }
+  });
+
+  it('a server that answers the AMQP header with HTTP (a proxy): no AMQP handshake, exit 2', async () => {
+    const server = net.createServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as net.AddressInfo;
+      const r = await mqlab(['retry', '--amqp-url', `amqp://app:pw-secret@127.0.0.1:${port}/lab`]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/: no AMQP handshake .*is this the right port\?$/m);
+      expect(r.stderr).not.toMatch(/Frame size|^\s+at /m);
+    } finally {
+      server.close();
     }
   });
 });

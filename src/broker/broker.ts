@@ -2,9 +2,9 @@
  * One AMQP connection with one confirm channel: publishConfirmed, push consumers, depth checks.
  * Everything a lab does with the broker goes through here, so errors map to one place.
  */
-import amqp from 'amqplib';
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
-import { connectError, isNackError, Nacked } from './errors.js';
+import { isNackError, Nacked } from './errors.js';
+import { openLink } from './link.js';
 import { LabError } from '../core/errors.js';
 import { lossCause } from '../core/lost.js';
 import { text } from '../core/text.js';
@@ -54,15 +54,7 @@ export class Broker {
   }
 
   static async connect(url: string): Promise<Broker> {
-    let connection: ChannelModel;
-    try {
-      connection = await amqp.connect(url, { timeout: 5000, noDelay: true });
-    } catch (err) {
-      throw connectError(err, url);
-    }
-    connection.on('error', () => {}); // surfaced through the failing operation instead
-    const channel = await connection.createConfirmChannel();
-    channel.on('error', () => {});
+    const { connection, channel } = await openLink(url, 5000);
     const props = connection.connection.serverProperties as unknown as Record<string, unknown>;
     return new Broker(connection, channel, text(props.product, 'RabbitMQ'), text(props.version, '0'), url);
   }

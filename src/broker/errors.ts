@@ -27,7 +27,24 @@ export function connectError(err: unknown, url: string): EnvError {
   }
   if (/NOT.ALLOWED|530/.test(msg))
     return new EnvError(`${where}: access to the vhost refused (${msg})`, 'check the vhost permissions of the user');
+  // amqps:// to a plain port: OpenSSL reads the server's first bytes as a TLS record
+  if (/SSL routines|wrong version number|ERR_SSL|EPROTO/i.test(msg + (e?.code ?? '')))
+    return new EnvError(
+      `${where}: the server does not speak TLS on this port`,
+      'use amqp:// for a plain port (mqlab up listens without TLS), or the TLS port with amqps://',
+    );
+  // an HTTP server (or anything but AMQP) answered: its first bytes read as a frame ("HTTP/1." → a huge size)
+  if (/Frame size \d+ exceeds maxFrameSize|Unexpected frame|Invalid frame|Expected ConnectionStart/i.test(msg))
+    return new EnvError(`${where}: no AMQP handshake (not an AMQP server); is this the right port?`, UP_HINT);
   return new EnvError(`${where}: ${networkCause(e, msg)}`, UP_HINT);
+}
+
+/** a port that accepted the connection and never answered as an AMQP server (an HTTP server waits for a request) */
+export function silentPort(url: string, timeoutMs: number): EnvError {
+  return new EnvError(
+    `RabbitMQ at ${maskUrl(url)}: no AMQP handshake (the port accepts connections, but nothing answered as AMQP within ${Math.round(timeoutMs / 1000)} s); is this the right port?`,
+    UP_HINT,
+  );
 }
 
 export function networkCause(e: { code?: string; cause?: unknown }, msg: string): string {

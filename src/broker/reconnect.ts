@@ -5,13 +5,13 @@
  * loss `unconfirmed()` names the ids to resend over the new connection; ReconnectingConsumer
  * subscribes again by itself after a loss.
  */
-import amqp from 'amqplib';
 import type { ChannelModel, ConfirmChannel, Options } from 'amqplib';
 import { EnvError } from '../core/errors.js';
 import { maskUrl } from '../core/urls.js';
 import { sleep } from '../core/time.js';
 import { closeChannel, closeConnection, delivery, type Delivery } from './broker.js';
 import { connectError, isNackError, Nacked } from './errors.js';
+import { openLink } from './link.js';
 import { attemptPlan, ConfirmLedger, DEFAULT_BACKOFF, type Backoff } from './reconnect-plan.js';
 
 export interface ReconnectOptions {
@@ -42,13 +42,9 @@ export async function connectAny(opts: ReconnectOptions, after = -1): Promise<Li
     const url = opts.urls[index]!;
     try {
       const timeout = Math.max(500, Math.min(5000, deadline - Date.now()));
-      const connection = await amqp.connect(url, { timeout, noDelay: true });
-      connection.on('error', () => {});
-      const channel = await connection.createConfirmChannel();
-      channel.on('error', () => {});
-      return { connection, channel, url, index };
+      return { ...(await openLink(url, timeout)), url, index };
     } catch (err) {
-      last = connectError(err, url).message;
+      last = (err instanceof EnvError ? err : connectError(err, url)).message;
       opts.onAttempt?.(url, last);
     }
   }

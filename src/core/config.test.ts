@@ -40,6 +40,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses a password whose @, /, ? or # is not percent-encoded: the host the driver reads is another', () => {
+    for (const input of [
+      { amqpUrl: 'amqp://app:Zq9SEC@RET/zz#?@127.0.0.1:6172/lab' },
+      { pgUrl: 'postgres://app:x@y/z@127.0.0.1/lab' },
+    ]) {
+      const url = Object.values(input)[0]!;
+      const attempt = () => loadConfig(input, {});
+      expect(attempt, url).toThrow(/the password holds a character that must be percent-encoded/);
+      try {
+        attempt();
+      } catch (e) {
+        expect(String((e as Error).message)).not.toMatch(/Zq9SEC|RET\/zz|app:x@/);
+      }
+    }
+    expect(() => loadConfig({ amqpUrl: 'amqp://app:a%40b%2F@127.0.0.1:5772/lab' }, {})).not.toThrow();
+  });
+
   it('rejects a URL of the wrong kind', () => {
     expect(() => loadConfig({ pgUrl: 'mysql://a:b@h/db' }, {})).toThrow(
       /must start with postgres:\/\/ or postgresql:\/\//,

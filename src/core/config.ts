@@ -87,6 +87,13 @@ function parseUrl(raw: string, what: string, protocols: readonly [string, ...str
     );
   }
   if (!url.hostname) throw new UsageError(`${what} has no host: ${maskUrl(raw)}`);
+  // an '@' past the host: a password with an unencoded '@', '/', '?' or '#' that the parser cut apart
+  // (the driver would then connect to the wrong host, and the message name another)
+  if (/@/.test(url.pathname + url.search + url.hash))
+    throw new UsageError(
+      `${what}: the password holds a character that must be percent-encoded: ${maskUrl(raw)}`,
+      'write @ as %40, / as %2F, ? as %3F and # as %23 in the password',
+    );
   return url;
 }
 
