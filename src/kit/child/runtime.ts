@@ -36,6 +36,24 @@ export interface ChildRuntime<N, F extends string = string> {
   close(): Promise<void>;
 }
 
+/**
+ * mqlab died without ending this process (its parent alone SIGKILLed, or crashed): a consumer left
+ * running would go on holding the lab's queue for the next run, so it ends too, within ORPHAN_POLL_MS
+ * (the kernel gives an orphan a new parent: its ppid changes)
+ */
+function exitWhenOrphaned(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid === parent) return;
+    process.stderr.write(`${process.env.MQLAB_PROCESS ?? 'child'}: mqlab (pid ${parent}) is gone: this process ends\n`);
+    process.exit(CHILD_ORPHANED_EXIT);
+  }, ORPHAN_POLL_MS).unref();
+}
+
+const ORPHAN_POLL_MS = 250;
+/** the exit code of a child whose mqlab died (nobody reads it: for ps and a shell that started it) */
+const CHILD_ORPHANED_EXIT = 4;
+
 export async function childRuntime<N, F extends string = string>(): Promise<ChildRuntime<N, F>> {
   const config = loadConfig();
   const lab = process.env.MQLAB_LAB ?? 'unknown';
@@ -45,6 +63,7 @@ export async function childRuntime<N, F extends string = string>(): Promise<Chil
     s === 'PostgreSQL' ? config.pgUrl : s === 'RabbitMQ' ? config.amqpUrl : config.mgmtUrl;
   const lost = (service: ServiceName, cause: string) => exitLost(new ServiceLost(service, urlOf(service), cause));
   exitOnLoss(config, lost);
+  exitWhenOrphaned();
   const onDbClose = dbLossProbe(
     () => db,
     () => ending,
