@@ -6,8 +6,9 @@
  * then takes the token out of its address bar, so a projector does not show it: see
  * TOKEN_OUT_OF_ADDRESS). A request without it is refused, unless the server was
  * asked for viewers (`viewers`): then a GET without it is let through as a viewer, and the handler
- * decides what a viewer may see. Beside the token: the Host header must name this address and port
- * (a web page elsewhere cannot rebind a name to it), a request from another site or origin
+ * decides what a viewer may see. Beside the token: the Host header must name this address and port,
+ * or a loopback name on another port (a tunnel's local end: `ssh -L 9000:127.0.0.1:8420`), never
+ * another name (a web page elsewhere cannot rebind a name to it); a request from another site or origin
  * (Sec-Fetch-Site, Origin) is refused, and the handler's own errors are the server's — answered
  * 500 and told to `onTrouble`, never thrown to the run that serves the page.
  *
@@ -80,8 +81,14 @@ export async function startLoopbackServer(
 
   function serve(req: http.IncomingMessage, res: http.ServerResponse) {
     const host = req.headers.host ?? '';
-    if (!hosts.has(host))
-      return refuse(res, 403, `${opts.what} answers to 127.0.0.1:${bound} and localhost:${bound} only, not '${host}'`);
+    // this address and port, or a loopback name on another port: the local end of a tunnel to this one
+    // (`ssh -L 9000:127.0.0.1:8420`); a name that is not loopback is DNS rebinding, refused
+    if (!hosts.has(host) && !LOOPBACK_HOST.test(host))
+      return refuse(
+        res,
+        403,
+        `${opts.what} answers to 127.0.0.1, localhost or a tunnel's local end on them only, not '${host}'`,
+      );
     const target = req.url ?? '/';
     const q = target.indexOf('?');
     const path = q < 0 ? target : target.slice(0, q);
@@ -95,8 +102,14 @@ export async function startLoopbackServer(
       const site = req.headers['sec-fetch-site'];
       if (site !== undefined && site !== 'same-origin' && site !== 'none')
         return refuse(res, 403, `${opts.what} does not answer requests from another site (${site})`);
+      // a page's own requests come from the origin it was opened at, which is the Host they name (through a
+      // tunnel: its local port); another port's page on 127.0.0.1 is another origin
       const origin = req.headers.origin;
-      if (origin !== undefined && !(origin.startsWith('http://') && hosts.has(origin.slice(7))))
+      if (
+        origin !== undefined &&
+        origin !== `http://${host}` &&
+        !(origin.startsWith('http://') && hosts.has(origin.slice(7)))
+      )
         return refuse(res, 403, `${opts.what} does not answer requests from ${origin}`);
     }
     const owner = byToken || isToken(cookieValue(req.headers.cookie, cookie()));
@@ -153,6 +166,9 @@ export async function startLoopbackServer(
       }),
   };
 }
+
+/** a Host header of a loopback name with a port: 127.0.0.1:9000, localhost:9000, [::1]:9000 */
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/;
 
 /** the value of cookie `name` in a Cookie header */
 function cookieValue(header: string | undefined, name: string): string | undefined {

@@ -136,7 +136,18 @@ describe('the live server', () => {
     expect((await request(s.port, { headers: withToken })).body).toBe('<p>bench</p>');
     expect((await request(s.port, { host: `localhost:${s.port}`, headers: withToken })).status).toBe(200);
     expect((await request(s.port, { host: `attacker.example:${s.port}`, headers: withToken })).status).toBe(403);
-    expect((await request(s.port, { host: '127.0.0.1:1', headers: withToken })).status).toBe(403);
+    // a loopback name on another port: the local end of a tunnel (ssh -L 9000:127.0.0.1:<port>) is let in
+    expect((await request(s.port, { host: '127.0.0.1:9000', headers: withToken })).status).toBe(200);
+    expect((await request(s.port, { host: 'localhost:9000', headers: withToken })).status).toBe(200);
+    expect((await request(s.port, { host: '127.0.0.1.attacker.example:9000', headers: withToken })).status).toBe(403);
+    // through the tunnel the page's own requests come from its local origin; another port's page does not
+    const tunnel = { cookie: `mqlab-token-${s.port}=${TOKEN}`, 'sec-fetch-site': 'same-origin' };
+    const through = await events(s.port, { ...tunnel, host: '127.0.0.1:9000', origin: 'http://127.0.0.1:9000' });
+    expect(through.status).toBe(200);
+    through.req.destroy();
+    expect((await events(s.port, { ...tunnel, host: '127.0.0.1:9000', origin: 'http://127.0.0.1:9001' })).status).toBe(
+      403,
+    );
     const cookie = { cookie: `mqlab-token-${s.port}=${TOKEN}` };
     // the cookie goes with a request another site's page makes (a same-site port on 127.0.0.1 too): refused
     for (const site of ['cross-site', 'same-site'])
