@@ -7,7 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { Broker } from '../src/broker/broker.js';
-import { CONFIG, mqlab, useNamespace, expectPassed } from './helpers.js';
+import { CONFIG, mqlab, startMqlab, useNamespace, expectPassed } from './helpers.js';
+import { tcpProxy } from './tcp-proxy.js';
+import type { Board } from '../src/class/board-data.js';
+import { startRecorder } from '../src/class/recorder.js';
+import { catalogue } from '../labs/catalogue.js';
 import { nodeCli, postgresAdmin } from '../src/class/admin-path.js';
 import type { StudentCard } from '../src/class/lines.js';
 
@@ -31,6 +35,12 @@ const mgmtAs = (c: StudentCard, path: string, init: RequestInit = {}) =>
     ...init,
     headers: { authorization: basic(c), 'content-type': 'application/json', ...init.headers },
   });
+/** `--skip` of every lab but these */
+const everyLabBut = (keep: string[]) =>
+  catalogue
+    .map((l) => l.name)
+    .filter((n) => !keep.includes(n))
+    .join(',');
 const sqlAs = (c: StudentCard) => postgres(c.urls.pg, { max: 1, onnotice: () => {} });
 
 /** what the broker and the database hold of `name`: its definitions, queue depths, tables' rows, board rows */
@@ -175,6 +185,107 @@ describe('a class of thirty on one set', () => {
       } finally {
         await sql.end();
       }
+    });
+  });
+
+  describe('the board, predictions and the labs kept to the teacher', () => {
+    it("a student's runs are rows on the board; another student reads none of them and deletes nothing", async () => {
+      const r = await mqlab(['retry', '--predict', 'transientAttempts=1,2,3 businessRows=3'], envOf(card('s5')));
+      expectPassed(r, { line: /^retry: / });
+      expect(r.stderr).toContain('retry: prediction: transientAttempts=1,2,3 ✓; businessRows=3 ✗ (actual 2)');
+      const own = sqlAs(card('s5'));
+      const other = sqlAs(card('s6'));
+      try {
+        const [row] = await own<{ status: string; prediction: { name: string; right: boolean }[] }[]>`
+          SELECT status, prediction FROM mqlab_class.runs WHERE lab = 'retry' ORDER BY id DESC LIMIT 1`;
+        expect(row?.status).toBe('passed');
+        expect(row?.prediction.map((p) => [p.name, p.right])).toEqual([
+          ['transientAttempts', true],
+          ['businessRows', false],
+        ]);
+        expect(await other`SELECT * FROM mqlab_class.runs WHERE student = 's5'`).toEqual([]);
+        expect((await other`UPDATE mqlab_class.runs SET status = 'failed' WHERE student = 's5'`).count).toBe(0);
+        await expect(other`DELETE FROM mqlab_class.runs`).rejects.toMatchObject({ code: '42501' });
+      } finally {
+        await own.end();
+        await other.end();
+      }
+    });
+
+    it('the board shows them, through a tunnel to its port too (a loopback name on another port)', async () => {
+      const board = startMqlab(['class', 'board', '--port', '0']);
+      try {
+        await board.stderrShows('?token=', 30_000);
+        const url = new URL(/http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(board.stderr())![0]);
+        const tunnel = await tcpProxy(Number(url.port));
+        try {
+          const base = `http://127.0.0.1:${tunnel.port}`;
+          expect((await fetch(`${base}/`)).status).toBe(403); // no token, no page
+          const page = await fetch(`${base}/?token=${url.searchParams.get('token')}`);
+          expect(page.status).toBe(200);
+          expect(await page.text()).toContain('mqlab class board');
+          const events = await fetch(`${base}/events`, {
+            headers: { authorization: `token ${url.searchParams.get('token')}` },
+          });
+          const reader = events.body!.getReader();
+          let text = '';
+          while (!/\n\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+          await reader.cancel();
+          const board = JSON.parse(/^data: (.*)$/m.exec(text)![1]!) as Board;
+          expect(board.students.map((st) => st.name)).toEqual(cards.map((c) => c.name));
+          const s5 = board.students.find((st) => st.name === 's5')!;
+          expect(s5.runs[0]).toMatchObject({
+            lab: 'retry',
+            state: 'passed',
+            predict: 'transientAttempts=1,2,3 businessRows=3',
+          });
+        } finally {
+          await tunnel.close();
+        }
+      } finally {
+        board.child.kill('SIGINT');
+        await board.exited(30_000);
+      }
+    });
+
+    it('a second run of the same lab in the same namespace is told another run uses it', async () => {
+      // the first run: a recorder as a run of consumer-crash holds it from its start (src/class/recorder.ts)
+      const c = card('s6');
+      const first = await startRecorder({ pgUrl: c.urls.pg, vhost: c.vhost, student: c.name }, null, () => {});
+      await first!.labStarting('consumer-crash', c.namespace);
+      try {
+        const second = await mqlab(['consumer-crash'], envOf(c));
+        expect(second.stderr).toMatch(
+          /^mqlab: another run of consumer-crash is using namespace s6 now \(started \d\d:\d\d:\d\d on .+, pid \d+\): the two purge and reset each other's queues and rows, and either may FAIL/m,
+        );
+      } finally {
+        await first!.close(); // its connection ends: the namespace is free
+      }
+      const third = await mqlab(['consumer-crash'], envOf(c));
+      expect(third.stderr).not.toContain('another run');
+    });
+
+    it("the labs that stop services are the teacher's: a student's run refuses them alone, and SKIPs them in all", async () => {
+      const alone = await mqlab(['db-outage'], envOf(card('s7')));
+      expect(alone.code).toBe(2);
+      expect(alone.stderr).toMatch(
+        /^mqlab: db-outage stops or restarts a service the whole class uses: the teacher runs it, not a student's credentials \(MQLAB_STUDENT=s7\)$/m,
+      );
+      const all = await mqlab(['all', '--skip', everyLabBut(['db-outage', 'broker-restart'])], envOf(card('s7')));
+      expect(all.code, all.stdout + all.stderr).toBe(0);
+      for (const lab of ['db-outage', 'broker-restart'])
+        expect(all.stdout).toContain(
+          `SKIP ${lab}: stops or restarts a service the whole class uses: the teacher runs it, not a student's credentials (MQLAB_STUDENT=s7)`,
+        );
+    });
+
+    it("the teacher's `mqlab all` says what it would stop under the class, and without --yes (no terminal) does not start", async () => {
+      const r = await mqlab(['all', '--skip', everyLabBut(['db-outage'])], {}, 60_000);
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^mqlab: all: db-outage stops or restarts a service of this set, under the class of 30 student\(s\) who use it \(s1, s2, s3, … s30 \(30\); \d+ of their runs under way now\): their runs wait or fail meanwhile\n {2}→ add --yes to stop it anyway, or leave it out: --skip db-outage$/,
+      );
     });
   });
 

@@ -256,7 +256,7 @@ export function startMqlab(args: string[]) {
       clearTimeout(timer);
     }
   };
-  return { child, stderrShows, exited };
+  return { child, stderrShows, exited, stderr: () => stderr };
 }
 
 /** the checks a `--json` run failed, one line each (for an assertion's message); '' when stdout is no document */

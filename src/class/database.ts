@@ -10,7 +10,7 @@ import type { ClassLimits, Student } from './roster.js';
 
 export const BOARD_SCHEMA = 'mqlab_class';
 /** the group every student's role is a member of: the board's grants go to it, not to each student */
-export const STUDENTS_ROLE = 'mqlab_class_students';
+const STUDENTS_ROLE = 'mqlab_class_students';
 
 /** a quoted SQL literal of a password the roster made (base64url), refused otherwise */
 const literal = (s: string) => {
@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS ${BOARD_SCHEMA}.runs (
   namespace text NOT NULL,
   status text NOT NULL,
   predict text,
+  prediction jsonb,
   fails jsonb NOT NULL DEFAULT '[]',
   checks jsonb NOT NULL DEFAULT '[]',
   skipped text,
@@ -46,6 +47,7 @@ CREATE TABLE IF NOT EXISTS ${BOARD_SCHEMA}.runs (
   started_at timestamptz NOT NULL DEFAULT now(),
   ended_at timestamptz,
   ms integer,
+  vhost text,
   host text,
   pid integer,
   backend integer NOT NULL DEFAULT pg_backend_pid());
@@ -74,7 +76,7 @@ ALTER ROLE ${name} IN DATABASE ${database} SET search_path = ${name};`;
 };
 
 /** end the sessions of these roles (a lab holding a lock on a table would keep a DROP waiting) */
-export async function endSessions(sql: Sql, names: readonly string[]): Promise<void> {
+async function endSessions(sql: Sql, names: readonly string[]): Promise<void> {
   if (names.length)
     await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = ANY(${names as string[]})`;
 }

@@ -16,7 +16,7 @@ import type { ClassLimits, Student } from './roster.js';
 /** the tag every class account and vhost carries, so `class down` finds them even without class.json */
 export const CLASS_TAG = 'mqlab-class';
 
-export interface BrokerDefinitions {
+interface BrokerDefinitions {
   users: {
     name: string;
     password_hash: string;

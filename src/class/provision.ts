@@ -65,7 +65,7 @@ async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   return [x.value, y.value];
 }
 
-export interface ClassMade {
+interface ClassMade {
   roster: Roster;
   added: Student[];
   ms: number;
@@ -87,7 +87,7 @@ export async function classUp(config: SetConfig, names: readonly string[], limit
   return { roster, added, ms: performance.now() - started };
 }
 
-export interface ClassRemoved {
+interface ClassRemoved {
   broker: string[];
   postgres: string[];
   ms: number;

@@ -34,7 +34,7 @@ export interface Roster {
   limits: ClassLimits;
 }
 
-export const ROSTER_FILE = 'class.json';
+const ROSTER_FILE = 'class.json';
 const rosterPath = (home: string) => path.join(home, ROSTER_FILE);
 
 /**
@@ -58,7 +58,7 @@ export function checkStudentName(name: string): void {
 /** s1 … sN */
 export const numberedNames = (n: number): string[] => Array.from({ length: n }, (_, i) => `s${i + 1}`);
 
-export const newPassword = () => crypto.randomBytes(18).toString('base64url');
+const newPassword = () => crypto.randomBytes(18).toString('base64url');
 
 /** the class of the data folder, or null when it has none */
 export function readRoster(home: string): Roster | null {

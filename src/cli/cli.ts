@@ -4,8 +4,8 @@
  * the engine load only when a command runs. Lab and tool options are parsed here, once.
  */
 import { Command, Option } from 'commander';
-import { planLab, type Catalogue, type LabMeta, type LabTool, type Registry } from '../lab/lab.js';
-import { loadConfig, type ConfigInput } from '../core/config.js';
+import { planLab, type Catalogue, type LabMeta, type LabTool, type PlannedLab, type Registry } from '../lab/lab.js';
+import { loadConfig, type Config, type ConfigInput } from '../core/config.js';
 import { VERSION } from '../core/version.js';
 import type { RunFlags, RunOutcome, RunSignals } from './commands/run-labs.js';
 import type { AuditFlags } from './commands/audit.js';
@@ -19,6 +19,7 @@ import { COMMANDS, listText, PROGRAM_DESCRIPTION } from './top-help.js';
 import { beginRun } from '../engine/early-start.js';
 import { GROUP_NAMES } from '../check/group-names.js';
 import { CHECK_DEFAULTS } from '../check/options.js';
+import { LEFT_OUT } from '../engine/refusal.js';
 
 /** commands that need no lab's meta: the catalogue's names and titles are enough (or nothing of a lab) */
 const WITHOUT_METAS = new Set(['-h', '--help', '-V', '--version', 'list', 'up', 'down', 'audit', 'class', 'check']);
@@ -92,7 +93,20 @@ function runOptions(cmd: Command): Command {
     .option(
       '--no-wait',
       'when another run stops a service of this set (or holds it for one), exit 2 at once instead of waiting',
-    );
+    )
+    .option('--yes', 'on a set with a class (mqlab class): stop its services under the students without asking');
+}
+
+/** the teacher's run of a lab that stops services under a class: said, and asked (src/class/presence.ts) */
+async function confirmStopping(plan: readonly PlannedLab[], config: Config, what: string, yes?: boolean) {
+  if (!plan.some((p) => p.entry.disruptive)) return;
+  const { confirmStopping } = await import('../class/presence.js');
+  await confirmStopping(
+    plan.map((p) => p.entry),
+    config,
+    what,
+    Boolean(yes),
+  );
 }
 
 const configFrom = (o: ConfigInput) =>
@@ -171,7 +185,7 @@ export function buildProgram(
       } else ended({ code: await statusCommand(labs, configFrom(o), Boolean(o.json)) });
     });
 
-  classCommands(program, ended);
+  classCommands(program, signals, ended);
 
   program
     .command('audit [definitions]')
@@ -212,6 +226,7 @@ export function buildProgram(
       // every lab with its defaults, as if run alone without options
       const plan = leaveOut(registry, o.skip).map((entry) => planLab(entry));
       const config = configFrom(o);
+      await confirmStopping(plan, config, 'mqlab all', o.yes);
       // the set's hold and the connections start now, and the engine's modules load meanwhile
       const start = beginRun({ plan, config, summary: true, wait: o.wait, signal: signals.signal }, jobs);
       const { runCommand } = await import('./commands/run-labs.js');
@@ -308,9 +323,7 @@ function onlyLabs(registry: Registry, list: string | undefined, flag: string): R
 function leaveOut(registry: Registry, skip: string | undefined): readonly LabMeta[] {
   if (skip === undefined) return registry;
   const names = labNames(registry, skip, '--skip', 'db-outage,broker-restart');
-  return registry.map((l) =>
-    names.includes(l.name) ? { ...l, requires: () => Promise.resolve('left out with --skip') } : l,
-  );
+  return registry.map((l) => (names.includes(l.name) ? { ...l, requires: () => Promise.resolve(LEFT_OUT) } : l));
 }
 
 function labCommand(
@@ -325,6 +338,10 @@ function labCommand(
   cmd.addHelpText(
     'after',
     `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`,
+  );
+  cmd.option(
+    '--predict <guesses>',
+    'what you expect before the run, e.g. "transientAttempts=1,2,3 businessRows=2" (a check or fact of the lab, or PASS/FAIL): held against the run, and shown on the class board',
   );
   cmd.option(
     '--names',
@@ -343,6 +360,7 @@ function labCommand(
       return;
     }
     const config = configFrom(o);
+    await confirmStopping([planned], config, entry.name, o.yes);
     // the set's hold and the connections start now, and the engine's modules load meanwhile
     const start = beginRun({ plan: [planned], config, summary: false, wait: o.wait, signal: signals.signal });
     const { runCommand } = await import('./commands/run-labs.js');
@@ -383,7 +401,7 @@ function wrap(text: string, width: number): string[] {
 }
 
 /** `mqlab class up|add|lines|reset|down|board`: a class of students on this set (src/class/) */
-function classCommands(program: Command, ended: (outcome: Outcome) => void): void {
+function classCommands(program: Command, signals: RunSignals, ended: (outcome: Outcome) => void): void {
   const cls = program
     .command('class')
     .description(COMMANDS.class)
@@ -424,6 +442,14 @@ function classCommands(program: Command, ended: (outcome: Outcome) => void): voi
     .option('--runs', "also delete the student's rows on the board")
     .action(async (name: string, o: { runs?: boolean }) => {
       ended({ code: await (await load()).classResetCommand(loadConfig(), name, Boolean(o.runs)) });
+    });
+  cls
+    .command('board')
+    .description("the students' runs live, as they write them: lab, verdict, failed checks, time, prediction")
+    .option('--port <n>', 'the port on 127.0.0.1 (default 8430; 0: any free port)')
+    .option('--viewers', 'also serve a view-only page without the token (to project)')
+    .action(async (o: { port?: string; viewers?: boolean }) => {
+      ended({ code: await (await load()).classBoardCommand(loadConfig(), o, signals.signal) });
     });
   cls
     .command('down')

@@ -20,6 +20,12 @@ export interface Config {
   home: string;
   /** the ports mqlab's own services listen on (defaults + MQLAB_PORT_OFFSET) */
   ports: Ports;
+  /**
+   * MQLAB_STUDENT: '' or the name of the class student whose credentials this run uses (the line
+   * `mqlab class` hands out sets it): their runs are recorded on the teacher's board, and the labs
+   * that stop services the whole class uses are left to the teacher
+   */
+  student: string;
 }
 
 export interface ConfigInput {
@@ -53,6 +59,8 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   parseUrl(mgmtUrl, 'MQLAB_MGMT_URL / --mgmt-url', ['http:', 'https:']);
   const namespace = flags.namespace ?? env.MQLAB_NAMESPACE ?? '';
   if (namespace !== '') checkNamespace(namespace, `invalid namespace '${namespace}'`);
+  const student = env.MQLAB_STUDENT ?? '';
+  if (student !== '') checkNamespace(student, `invalid MQLAB_STUDENT '${student}'`);
   return {
     amqpUrl,
     pgUrl,
@@ -61,6 +69,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     namespace,
     home: defaultHome(PROJECT_ROOT, env),
     ports,
+    student,
   };
 }
 

@@ -15,6 +15,7 @@ import { disruptiveLast, jobConfig, LabOutput, longestFirst } from './jobs.js';
 import { expectedMs, recordedTimes, recordTimes } from './lab-times.js';
 import { nothingBegun, type EarlyStart } from './early-start.js';
 import { openSession } from './session.js';
+import { cannotRun } from './refusal.js';
 import { environmentReport, runOne, skippedReport, type LabOutcome } from './run-one.js';
 import type { Hooks, RunOptions } from './run-options.js';
 
@@ -83,7 +84,7 @@ export async function runLabs(request: RunRequest): Promise<RunResult> {
         const out = labOutDir(opts.out, entry.name, entries.length > 1);
         const labHooks = { ...hooks, stderr: output.stderrOf(i) };
         let outcome: LabOutcome;
-        const missing = await entry.requires?.(configs[i]!);
+        const missing = await cannotRun(entry, configs[i]!);
         if (missing) return skippedReport(entry, missing, jobs > 1 ? configs[i]!.namespace : undefined);
         try {
           // the first lab uses the connection that just proved the broker

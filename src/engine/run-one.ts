@@ -92,6 +92,7 @@ export async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
     const topology = lab.topology?.(names, options);
     const queues = topology?.queues.map((q) => q.name) ?? [];
     const exchanges = topology?.exchanges?.map((x) => x.name) ?? [];
+    await hooks.labStarting?.(entry.name, config.namespace);
     await orLost(
       prepare(lab, topology, broker, db, names, (q) =>
         hooks.stderr(`${entry.name}: queue ${q} had other arguments; deleted and declared again`),

@@ -34,6 +34,11 @@ export interface Hooks {
   onReport?(report: LabReport): void;
   /** --live: each lab's start (its topology as data), every event as it is logged, every queue-depth sample */
   observer?: RunObserver;
+  /**
+   * just before a lab declares its topology and resets its state, with the namespace it runs in (a
+   * class student's run: its row on the board, and whether another run uses that namespace)
+   */
+  labStarting?(lab: string, namespace: string): Promise<void>;
 }
 
 /** one lab's run: the lab with its options, and what the run shares with it */

@@ -7,6 +7,7 @@
 import type { PlannedLab } from '../lab/lab.js';
 import type { Config } from '../core/config.js';
 import { holdHome, type SetLock } from '../services/set-lock.js';
+import { cannotRun } from './refusal.js';
 
 export interface HoldRequest {
   plan: readonly PlannedLab[];
@@ -21,7 +22,7 @@ export interface HoldRequest {
 export async function holdServices({ plan, config, summary, wait, signal }: HoldRequest): Promise<SetLock | null> {
   const entries = plan.map((p) => p.entry);
   let disruptive = false;
-  for (const e of entries) if (e.disruptive && !(await e.requires?.(config))) disruptive = true;
+  for (const e of entries) if (e.disruptive && !(await cannotRun(e, config))) disruptive = true;
   const what = summary ? 'mqlab all' : (entries[0]?.name ?? 'mqlab');
   const say = (line: string) => process.stderr.write(`${what}: ${line}\n`);
   return holdHome(config.home, {

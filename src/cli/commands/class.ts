@@ -114,3 +114,34 @@ export async function classDownCommand(config: Config): Promise<number> {
   );
   return 0;
 }
+
+/** `class board`: serve the board until Ctrl-C (`signal`) */
+export async function classBoardCommand(
+  config: Config,
+  flags: { port?: string; viewers?: boolean },
+  signal: AbortSignal,
+): Promise<number> {
+  const roster = readRoster(config.home);
+  if (!roster?.students.length)
+    throw new UsageError(`no class on the set of ${config.home}`, 'make one: mqlab class up --students N');
+  const { serveBoard, DEFAULT_BOARD_PORT } = await import('../../class/board.js');
+  const port = flags.port === undefined ? DEFAULT_BOARD_PORT : integer(0, 65535)(flags.port, '--port');
+  const board = await serveBoard(config, {
+    port,
+    viewers: Boolean(flags.viewers),
+    students: roster.students.map((s) => s.name),
+    onTrouble: (line) => log(line),
+  });
+  // the address carries the board's token: written as it is (redact-streams masks token= otherwise)
+  writeUnmasked(
+    process.stderr,
+    `mqlab class: board of ${roster.students.length} student(s) at ${board.url} (127.0.0.1 only; the token in it lets a page in: keep it off the projector); Ctrl-C ends it\n`,
+  );
+  if (flags.viewers) log(`view-only page to project: ${board.viewUrl}`);
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await board.close();
+  return 0;
+}

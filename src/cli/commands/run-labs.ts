@@ -14,8 +14,11 @@ import { checkOutputPaths } from '../../report/out-files.js';
 import { EnvError, Interrupted } from '../../core/errors.js';
 import { holdServices } from '../../engine/set-hold.js';
 import { nothingBegun, type EarlyStart } from '../../engine/early-start.js';
+import { cannotRun } from '../../engine/refusal.js';
 import type { LiveSession } from '../../page/session.js';
+import type { RunRecorder } from '../../class/recorder.js';
 import { writeUnmasked } from '../../log/redact-streams.js';
+import { judgePrediction, parsePrediction, predictionLine, type Guess } from '../../report/prediction.js';
 
 export interface RunFlags {
   json?: boolean;
@@ -35,6 +38,10 @@ export interface RunFlags {
   port?: string;
   /** --live-viewers: a view-only page without the token */
   liveViewers?: boolean;
+  /** --yes: on a set with a class, stop its services without asking (src/class/presence.ts) */
+  yes?: boolean;
+  /** --predict "name=value …": what the class expects, held against the run (and recorded on a class's board) */
+  predict?: string;
 }
 
 /**
@@ -74,6 +81,8 @@ interface ActiveRun extends CommandRun {
 interface ReportedRun extends ActiveRun {
   live: LiveSession | null;
   writeHtml: typeof import('../../page/html.js').writeHtml | undefined;
+  /** --predict, parsed */
+  guesses: Guess[] | null;
 }
 
 export async function runCommand(run: CommandRun, { signal, quit }: RunSignals): Promise<RunOutcome> {
@@ -96,10 +105,11 @@ async function runAndPrint(run: ActiveRun): Promise<number> {
   const { plan, config, flags, signal, summary } = run;
   const entries = plan.map((p) => p.entry);
   checkOutputPaths(flags);
+  const guesses = flags.predict === undefined ? null : parsePrediction(flags.predict);
   // a lab run alone that cannot run here (e.g. it needs a cluster) is an environment error: one line, exit 2
   if (!summary)
     for (const e of entries) {
-      const missing = await e.requires?.(config);
+      const missing = await cannotRun(e, config);
       if (missing) throw new EnvError(`${e.name} ${missing}`);
     }
   const html = flags.html ? await import('../../page/html.js') : null;
@@ -129,7 +139,7 @@ async function runAndPrint(run: ActiveRun): Promise<number> {
       if (live.viewers) process.stderr.write(`mqlab: view-only page (no Continue) at ${live.viewUrl}\n`);
       await live.firstPage(() => waitForEnter('  (or press Enter to start without one) ', signal));
     }
-    return await runAndReport({ ...run, start, live, writeHtml: html?.writeHtml });
+    return await runAndReport({ ...run, start, live, writeHtml: html?.writeHtml, guesses });
   } finally {
     await live?.close();
     lock?.release();
@@ -137,7 +147,25 @@ async function runAndPrint(run: ActiveRun): Promise<number> {
 }
 
 async function runAndReport(run: ReportedRun): Promise<number> {
-  const { plan, config, flags, signal, summary, junit, live, writeHtml, start } = run;
+  const { config, guesses } = run;
+  // a class student's run writes its rows on the teacher's board (src/class/recorder.ts)
+  const recorder = config.student
+    ? await (
+        await import('../../class/recorder.js')
+      ).startRecorder(config, guesses, (line) => process.stderr.write(`mqlab: ${line}\n`))
+    : null;
+  const recording: Promise<void>[] = [];
+  try {
+    return await printRun(run, recorder, recording);
+  } finally {
+    await Promise.all(recording);
+    await recorder?.close();
+  }
+}
+
+/** run the labs and print them as they end; a class student's `recorder` writes each lab's row */
+async function printRun(run: ReportedRun, recorder: RunRecorder | null, recording: Promise<void>[]): Promise<number> {
+  const { plan, config, flags, signal, summary, junit, live, writeHtml, start, guesses } = run;
   const colour = !flags.json && useColour(process.stdout, process.env, flags.color);
   const print = (lines: string[]) => process.stdout.write(lines.map((l) => l + '\n').join(''));
   let first = true;
@@ -159,9 +187,15 @@ async function runAndReport(run: ReportedRun): Promise<number> {
       waitForEnter: (prompt) => (live ? live.pause(() => waitForEnter(prompt, signal)) : waitForEnter(prompt, signal)),
       ...(live ? { observer: live.feed } : {}),
       width: process.stderr.columns || undefined,
+      ...(recorder ? { labStarting: (lab: string, ns: string) => recorder.labStarting(lab, ns) } : {}),
       onReport: (r: LabReport) => {
         live?.labEnded(r);
         junit?.add(r);
+        if (recorder) recording.push(recorder.labEnded(r, r.namespace ?? config.namespace));
+        if (guesses && r.status !== 'skipped')
+          process.stderr.write(
+            `${r.lab}: ${r.status === 'error' ? 'prediction not judged: the run did not complete' : predictionLine(judgePrediction(guesses, r))}\n`,
+          );
         if (flags.json) return;
         if (summary) print([`${first ? '' : '\n'}== ${r.lab}: ${r.title}`]);
         first = false;
