@@ -135,6 +135,49 @@ describe('broker facts of docs/broker-versions.md, on the broker at hand', () =>
     ch.ack(copy!);
   });
 
+  it('queue.purge and held at-least-once letters: 4.3 counts and removes them, yet the worker delivers the copies it took (its prefetch, 32); before 4.3 they stay', async () => {
+    const HELD = 40;
+    const READY = 4;
+    /** dead_letter_worker_consumer_prefetch (deps/rabbit/Makefile v4.3.5: 32): the letters the worker checks out */
+    const WORKER_PREFETCH = 32;
+    /** dead_letter_worker_publisher_confirm_timeout on mqlab's services (config/rabbitmq/advanced.config) */
+    const WORKER_TIMER_MS = 1000;
+    const dlx = n.x('facts.purge.dlx');
+    await ch.assertExchange(dlx, 'direct', { durable: true });
+    await quorum(q('purge-target'));
+    await quorum(q('purge-source'), {
+      'x-dead-letter-exchange': dlx,
+      'x-dead-letter-routing-key': 'held',
+      'x-dead-letter-strategy': 'at-least-once',
+      'x-overflow': 'reject-publish',
+    });
+    await ch.unbindQueue(q('purge-target'), dlx, 'held').catch(() => {});
+    for (let i = 0; i < HELD; i++) await s.broker.sendConfirmed(q('purge-source'), `held-${i}`);
+    for (let i = 0; i < HELD; i++) ch.reject((await getWithin(q('purge-source'), 2000))!, false);
+    for (let i = 0; i < READY; i++) await s.broker.sendConfirmed(q('purge-source'), `ready-${i}`);
+    // every letter held (no route to the target yet): the queue's counters, written on its tick, count them
+    const held = await s.mgmt.queueWhen(
+      q('purge-source'),
+      (x) => x.messages === HELD + READY && x.ready === READY && x.unacked === 0,
+      15_000,
+      200,
+      'now',
+    );
+    expect(held, `${HELD} held and ${READY} ready in ${q('purge-source')}`).not.toBeNull();
+    const { messageCount } = await ch.purgeQueue(q('purge-source'));
+    expect(messageCount).toBe(caps.purgeRemovesHeldLetters ? HELD + READY : READY);
+    await ch.bindQueue(q('purge-target'), dlx, 'held');
+    // the worker republishes what it still has on its timer: 4.3 the letters it had checked out, before 4.3 all
+    const delivered = caps.purgeRemovesHeldLetters ? Math.min(WORKER_PREFETCH, HELD) : HELD;
+    const end = Date.now() + 20_000;
+    while ((await s.broker.depth(q('purge-target'))) < delivered && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 100));
+    // and nothing more for three of its timer's periods
+    await new Promise((r) => setTimeout(r, 3 * WORKER_TIMER_MS));
+    expect(await s.broker.depth(q('purge-target'))).toBe(delivered);
+    await ch.deleteExchange(dlx).catch(() => {});
+  });
+
   it('the capability probe measures what the version says (nack, consumer loss, the dead-lettered copy)', async () => {
     const measured = await measureCapabilities(s.broker, n, caps);
     expect(measured.basis.nackRequeueCountsTowardLimit).toBe('measured');
