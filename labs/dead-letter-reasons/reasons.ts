@@ -2,9 +2,11 @@
  * The pure half of dead-letter-reasons: what a dead letter's headers say (classifyDeadLetter), what
  * each path must show on a given broker version (expectedDeadLetters), and the summary line.
  *
- * Version facts (measured here on 3.10.8 and 4.3.6; 4.0–4.2 read in rabbit_dead_letter.erl, mc.erl, rabbit_fifo.erl):
- * - the four reasons, x-death keyed by (queue, reason) newest first, x-first-death-* and the removal of
- *   `expiration` (kept as x-death `original-expiration`) are the same on both;
+ * Version facts (measured here on 3.10.8, 4.0.5 and 4.3.6; 4.1–4.2 read in rabbit_dead_letter.erl, mc.erl, rabbit_fifo.erl):
+ * - the four reasons, x-death keyed by (queue, reason), x-first-death-* and the removal of `expiration`
+ *   (kept as x-death `original-expiration`) are the same on every line; from 4.0 (3.13.3 behind a feature
+ *   flag) the entries are newest first, while 3.10 puts the entry just updated first and reverses the rest
+ *   on each update (rabbit_dead_letter update_x_death_header, v3.10.8): read x-death[0] only;
  * - a quorum queue past x-delivery-limit dead-letters with reason `delivery_limit` on 3.10.8 too;
  * - x-last-death-{reason,queue,exchange} exist from 3.13 (message containers) on; 3.10 has none.
  */
@@ -125,7 +127,7 @@ export function expectedDeadLetters(version: string, q: PathQueues): Record<Path
     'message-ttl': once('message-ttl', 'expired', 'message-ttl', {}, String(MESSAGE_TTL_MS)),
     'max-length': once('max-length', 'maxlen', 'oldest'),
     reject: once('reject', 'rejected', 'reject'),
-    // same reason on 3.10.8 and 4.3.6 (measured): the counter past the limit (3.10 every return, 4.0–4.2 the
+    // same reason on 3.10.8, 4.0.5 and 4.3.6 (measured): the counter past the limit (3.10 every return, 4.0–4.2 the
     // acquired count, 4.3 the delivery count: rabbit_fifo return_one), which reject(requeue=true) raises on each
     'delivery-limit': once('delivery-limit', 'delivery_limit', 'delivery-limit', { deliveries: DELIVERY_LIMIT + 1 }),
     twice: {

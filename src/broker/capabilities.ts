@@ -20,7 +20,8 @@ export interface Capabilities {
    * which counter x-delivery-limit is compared with (rabbit_fifo.erl return_one):
    * 'every-return' (3.10–3.13: delivery_count, raised by every return: nack and reject with requeue,
    * recover, the unacked messages of a channel or connection that closed or died);
-   * 'acquired-count' (4.0–4.2: acquired_count, raised by the same returns, rabbitmq-server #10637 in 4.0.0);
+   * 'acquired-count' (4.0–4.2: acquired_count, raised by the same returns, rabbitmq-server #10637 in 4.0.0;
+   * it starts again at 0 in every queue: a count a dead-lettered copy carries in is not read);
    * 'delivery-count' (4.3.0+: delivery_count, raised by reject(requeue=true) and by a consumer whose
    * channel or connection ends with unacked messages, not by nack(requeue=true): rabbitmq-server #15387)
    */
@@ -62,11 +63,14 @@ export interface Capabilities {
    */
   deadLetterCycleByRecency: boolean;
   /**
-   * a copy dead-lettered from a quorum queue carries the message's delivery count, so it arrives
-   * redelivered=true with x-delivery-count when that count is above 0, and the count travels on
-   * to further quorum queues (4.0.0: rabbit_fifo_dlx annotate_msg, rabbitmq-server #10637). On 4.3 a
-   * nack(requeue=false) copy of a message never rejected carries none; a delivery_limit copy carries
-   * limit + 1
+   * a copy dead-lettered from a quorum queue carries the message's count of failed deliveries
+   * (delivery_count), so it arrives redelivered=true with x-delivery-count when that count is above
+   * 0, and the count travels on to further quorum queues (4.0.0: rabbit_fifo_dlx annotate_msg,
+   * rabbitmq-server #10637). A failed delivery is a reject(requeue=false) or a consumer lost with the
+   * message (every line from 4.0), and from 4.3.0 a reject(requeue=true) too. On 4.0–4.2 it is not the
+   * count the consumer saw (x-delivery-count showed the acquired count) nor the one the limit compares:
+   * a delivery_limit copy after rejects with requeue carries none there (measured on 4.0.5), limit + 1
+   * on 4.3; a nack(requeue=false) copy of a message never rejected carries none on 4.3
    */
   deadLetteredCopyCarriesDeliveryCount: boolean;
   /**
@@ -163,7 +167,7 @@ export function capabilities(version: string): Capabilities {
 }
 
 /** the feature flag that brings recency-ordered deaths and is_cycle_v2 to 3.13.3–3.13.x (unconditional from 4.0.0) */
-export const DEATHS_V2_FLAG = 'message_containers_deaths_v2';
+const DEATHS_V2_FLAG = 'message_containers_deaths_v2';
 
 /** the broker's feature flags decide what its version cannot: true when the flags must be read (3.13.3 ≤ version < 4.0) */
 export const needsFeatureFlags = (version: string): boolean => atLeast(version, 3, 13, 3) && !atLeast(version, 4, 0);
