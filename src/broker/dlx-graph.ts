@@ -5,6 +5,7 @@
  * Pure: works on what the management API reports (queues with their effective policy, exchanges,
  * bindings).
  */
+import { cyclicComponents } from '../core/cycles.js';
 import type { Management, QueueStats } from './management.js';
 import { text } from '../core/text.js';
 
@@ -93,6 +94,20 @@ export function deadLetterHops(
   exchanges: ExchangeNode[],
   bindings: Binding[],
 ): (q: QueueNode) => Hop[] {
+  const routes = deadLetterRoutes(queues, exchanges, bindings);
+  return (q) => routes(q).flat();
+}
+
+/**
+ * The same hops, as one list per key the queue's letters may carry; the lists are shared: one per
+ * exchange and key, and one per fanout exchange whatever the key (security review D8: a fanout
+ * dead-letter exchange bound to 5,000 queues, fed by 5,000 queues, is 5,000 lists, not 25 million hops).
+ */
+export function deadLetterRoutes(
+  queues: QueueNode[],
+  exchanges: ExchangeNode[],
+  bindings: Binding[],
+): (q: QueueNode) => Hop[][] {
   const byName = new Set(queues.map((q) => q.name));
   const types = new Map(exchanges.map((x) => [x.name, x.type]));
 
@@ -128,48 +143,112 @@ export function deadLetterHops(
     }
     return out;
   }
+  const keyless = (x: string) =>
+    types.get(x) === 'fanout' && (from.get(x) ?? []).every((b) => b.destination_type === 'queue');
+  const cache = new Map<string, Hop[]>();
+  const cached = (x: string, key: string | null) => {
+    const id = keyless(x) ? `${x}\u0000*` : `${x}\u0000${key ?? '\u0000'}`;
+    let r = cache.get(id);
+    if (!r) cache.set(id, (r = route(x, key)));
+    return r;
+  };
 
   return (q) => {
     const t = deadLetterTarget(q);
     if (!t) return [];
-    if (t.key !== null) return route(t.exchange, t.key);
-    return keysInto(q.name).flatMap((k) => route(t.exchange, k));
+    if (t.key !== null) return [cached(t.exchange, t.key)];
+    return [...new Set(keysInto(q.name).map((k) => cached(t.exchange, k)))];
   };
 }
 
+/**
+ * Every queue on a dead-letter loop with no TTL queue on the way, with one way round through it.
+ * Linear in the graph (core/cycles.ts): a node per queue without a TTL and per shared route list.
+ */
 export function findDeadLetterLoops(
   queues: QueueNode[],
   exchanges: ExchangeNode[],
   bindings: Binding[],
 ): DeadLetterLoop[] {
-  const byName = new Map(queues.map((q) => [q.name, q]));
-  /** one dead-letter hop from q: the queues its dead letters reach */
-  const hops = deadLetterHops(queues, exchanges, bindings);
-
-  const loops: DeadLetterLoop[] = [];
-  for (const start of queues) {
-    if (hasMessageTtl(start)) continue; // a TTL queue in the cycle delays it: not an undelayed loop
-    // depth-first over queues without a TTL, looking for the way back to start
-    const stack: { queue: string; path: string[] }[] = [{ queue: start.name, path: [start.name] }];
-    const visited = new Set<string>();
-    let found: string[] | null = null;
-    while (stack.length && !found) {
-      const { queue, path } = stack.pop()!;
-      const node = byName.get(queue);
-      if (!node) continue;
-      for (const h of hops(node)) {
-        const next = [...path, ...h.via, h.queue];
-        if (h.queue === start.name) {
-          found = next;
-          break;
-        }
-        const target = byName.get(h.queue);
-        if (!target || hasMessageTtl(target) || visited.has(h.queue)) continue;
-        visited.add(h.queue);
-        stack.push({ queue: h.queue, path: next });
+  const routes = deadLetterRoutes(queues, exchanges, bindings);
+  const id = new Map<string, number>();
+  const nodes: { queue: QueueNode | null; hops: Hop[] | null }[] = [];
+  for (const q of queues) if (!hasMessageTtl(q)) id.set(q.name, nodes.push({ queue: q, hops: null }) - 1);
+  const routeId = new Map<Hop[], number>();
+  const out: number[][] = nodes.map(() => []);
+  for (const [name, n] of [...id]) {
+    for (const r of routes(nodes[n]!.queue!)) {
+      if (!routeId.has(r)) {
+        routeId.set(r, nodes.push({ queue: null, hops: r }) - 1);
+        out.push([...new Set(r.filter((h) => id.has(h.queue)).map((h) => id.get(h.queue)!))]);
       }
+      out[id.get(name)!]!.push(routeId.get(r)!);
     }
-    if (found) loops.push({ queue: start.name, path: found });
   }
-  return loops;
+  const loops: DeadLetterLoop[] = [];
+  for (const component of cyclicComponents(nodes.length, (n) => out[n]!)) {
+    const within = new Set(component);
+    const root = component.find((n) => nodes[n]!.queue)!;
+    // shortest ways from the root to each node, and from each node back to the root
+    const forward = bfs(root, (n) => out[n]!.filter((m) => within.has(m)));
+    const reverse = new Map<number, number[]>();
+    for (const n of component)
+      for (const m of out[n]!) if (within.has(m)) reverse.set(m, [...(reverse.get(m) ?? []), n]);
+    const back = bfs(root, (n) => reverse.get(n) ?? []);
+    for (const n of component) {
+      if (!nodes[n]!.queue) continue;
+      // straight back in one hop, else n → … → root → … → n; for the root, its shortest way round
+      const direct = out[n]!.find((r) => out[r]!.includes(n));
+      if (direct !== undefined) {
+        loops.push({ queue: nodes[n]!.queue.name, path: pathOf([n, direct, n], nodes) });
+        continue;
+      }
+      const there = n === root ? [root] : walk(back, n).reverse(); // n … root
+      const home = n === root ? roundTrip(root, out, within) : walk(forward, n); // root … n
+      const ids = n === root ? home : [...there, ...home.slice(1)];
+      loops.push({ queue: nodes[n]!.queue.name, path: pathOf(ids, nodes) });
+    }
+  }
+  return loops.sort((a, b) => id.get(a.queue)! - id.get(b.queue)!);
+}
+
+/** breadth-first parents from `root` along `next` */
+function bfs(root: number, next: (n: number) => readonly number[]): Map<number, number> {
+  const parent = new Map<number, number>([[root, root]]);
+  const todo = [root];
+  for (let k = 0; k < todo.length; k++)
+    for (const m of next(todo[k]!))
+      if (!parent.has(m)) {
+        parent.set(m, todo[k]!);
+        todo.push(m);
+      }
+  return parent;
+}
+
+/** the nodes from the root to n, following the parents back */
+function walk(parent: Map<number, number>, n: number): number[] {
+  const ids = [n];
+  for (let at = n; parent.get(at) !== at; at = parent.get(at)!) ids.push(parent.get(at)!);
+  return ids.reverse();
+}
+
+/** a shortest cycle from the root back to itself */
+function roundTrip(root: number, out: number[][], within: Set<number>): number[] {
+  const parent = bfs(root, (n) => out[n]!.filter((m) => within.has(m) && m !== root));
+  for (const n of parent.keys()) if (out[n]!.includes(root)) return [...walk(parent, n), root];
+  return [root];
+}
+
+/** queue names and the exchanges between them */
+function pathOf(ids: number[], nodes: { queue: QueueNode | null; hops: Hop[] | null }[]): string[] {
+  const path: string[] = [];
+  for (let k = 0; k < ids.length; k++) {
+    const node = nodes[ids[k]!]!;
+    if (node.queue) path.push(node.queue.name);
+    else {
+      const next = nodes[ids[k + 1]!]?.queue?.name;
+      path.push(...(node.hops!.find((h) => h.queue === next)?.via ?? []));
+    }
+  }
+  return path;
 }
