@@ -1,6 +1,11 @@
 /** Helpers for the audit's integration tests: run `mqlab audit --json`, wait for a finding, record HTTP methods. */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { recordedBackend } from '../src/services/data-folder.js';
+import { existingServiceDir, hostOf, outer, run } from '../src/services/host.js';
+import { rabbitAccount, rabbitEnv } from '../src/services/rabbitmq-node.js';
 import { expect } from 'vitest';
 import { CONFIG, mqlab } from './helpers.js';
 import { auditErrors } from './audit-validate.js';
@@ -10,8 +15,10 @@ export interface AuditFinding {
   severity: string;
   vhost: string;
   object: { kind: string; name: string; queue?: string };
+  /** every queue the cause hits, when more than the object */
+  queues?: string[];
   problem: string;
-  lab: string;
+  lab: string | null;
   fix: string;
   evidence: Record<string, unknown>;
 }
@@ -34,9 +41,13 @@ export async function auditDoc(args: string[] = [], env: Record<string, string> 
   return doc;
 }
 
-/** the findings about the objects of namespace `ns` (a queue, or a consumer's queue) */
+/** the findings about the objects of namespace `ns` (a queue, a consumer's queue, an exchange or policy, or listing its queues) */
 export const findingsOf = (doc: AuditDoc, ns: string) =>
-  doc.findings.filter((f) => (f.object.queue ?? f.object.name).startsWith(`${ns}.`));
+  doc.findings.filter((f) =>
+    [f.object.queue ?? f.object.name, ...(f.queues ?? [])].some(
+      (n) => n.startsWith(`${ns}.`) || n.startsWith(`${ns}-`),
+    ),
+  );
 
 /**
  * audit until `ok` holds for the findings (statistics are sampled every few seconds): the last
@@ -46,10 +57,11 @@ export async function auditUntil(
   ok: (findings: AuditFinding[]) => boolean,
   select: (doc: AuditDoc) => AuditFinding[],
   timeoutMs = 45_000,
+  args: string[] = [],
 ): Promise<AuditFinding[]> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const found = select(await auditDoc());
+    const found = select(await auditDoc(args));
     if (ok(found)) return found;
     if (Date.now() > end) {
       expect.fail(
@@ -97,4 +109,53 @@ export async function fakeServer(handler: http.RequestListener): Promise<{ port:
         server.close(() => r());
       }),
   };
+}
+
+/**
+ * rabbitmqctl of mqlab's own node (chroot or system backend), as the service account: `args`, with
+ * `files` written into the node's folder first (their names replaced in `args` by the node's paths)
+ * and removed after. The node's CLI, not the management API: an import or a vhost needs an
+ * administrator, which the management account need not be.
+ */
+export async function rabbitmqctl(
+  args: string[],
+  files: Record<string, string> = {},
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const backend = recordedBackend(CONFIG.home);
+  if (backend !== 'chroot' && backend !== 'system')
+    throw new Error(`this test runs rabbitmqctl of mqlab's own node (chroot or system backend), not ${backend}`);
+  const host = hostOf(CONFIG, backend);
+  const dir = existingServiceDir(host, 'rabbitmq');
+  if (!dir) throw new Error('no rabbitmq folder in the data folder: run mqlab up');
+  const ctl = ['/usr/lib/rabbitmq/bin/rabbitmqctl', '/usr/sbin/rabbitmqctl'].find((p) =>
+    fs.existsSync(outer(host, p)),
+  )!;
+  const inner = (name: string) => path.join(dir, `audit-${process.pid}-${name}`);
+  for (const [name, content] of Object.entries(files)) {
+    fs.writeFileSync(outer(host, inner(name)), content);
+    fs.chmodSync(outer(host, inner(name)), 0o644);
+  }
+  try {
+    const argv = args.map((a) => (a in files ? inner(a) : a));
+    const r = await run(host, rabbitAccount(host), ctl, argv, rabbitEnv(dir, CONFIG.ports), '/');
+    return { exitCode: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  } finally {
+    for (const name of Object.keys(files)) fs.rmSync(outer(host, inner(name)), { force: true });
+  }
+}
+
+/** a file the node wrote (export_definitions), read from the host */
+export async function exportDefinitions(): Promise<unknown> {
+  const backend = recordedBackend(CONFIG.home);
+  const host = hostOf(CONFIG, backend as 'chroot' | 'system');
+  const dir = existingServiceDir(host, 'rabbitmq')!;
+  const name = `audit-${process.pid}-export.json`;
+  const r = await rabbitmqctl(['export_definitions', path.join(dir, name)]);
+  if (r.exitCode !== 0) throw new Error(`export_definitions: ${r.stdout}\n${r.stderr}`);
+  const file = outer(host, path.join(dir, name));
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 }

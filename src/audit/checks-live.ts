@@ -2,11 +2,11 @@
  * Checks that need what the broker sees now (consumers, channels, message rates, replicas, nodes):
  * skipped on a definitions file. Thresholds are constants here and on docs/audit.md.
  */
-import { hasMessageTtl } from '../broker/dlx-graph.js';
-import type { Check } from './finding.js';
-import { graphs } from './graph.js';
+import { grouped, type Check, type Draft } from './finding.js';
 import { SEE } from './labs.js';
-import { setting, underDefaultLimit, versionOf, type AuditQueue } from './snapshot.js';
+import { valueOf } from './settings.js';
+import { underDefaultLimit, type AuditQueue } from './snapshot.js';
+import { atLeast, versionText } from './target.js';
 
 /** redeliveries per second that make a requeue storm, when they are also most of the deliveries */
 export const STORM_RATE = 20;
@@ -26,28 +26,44 @@ const stats = (q: AuditQueue) =>
     redelivered: 0,
   };
 const unset = (v: unknown) => v === undefined || v === null;
+const list = (names: readonly string[], max = 4) =>
+  names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+
+/** DEFAULT_DELIVERY_LIMIT in rabbit_quorum_queue.erl (v4.0.0 … v4.3.5) */
+export const DEFAULT_DELIVERY_LIMIT = 20;
+const DROPPED = `a message is dropped at its ${DEFAULT_DELIVERY_LIMIT + 1}st return (after ${DEFAULT_DELIVERY_LIMIT + 1} deliveries; \`DeliveryCount > DeliveryLimit\` on a return, rabbit_fifo.erl v4.3.5; from 4.3 only reject(requeue=true) and a lost consumer count, nack(requeue=true) does not) and, with no dead-letter exchange, lost`;
 
 export const quorumDefaultLimit: Check = {
   id: 'quorum-default-delivery-limit',
   severity: 'warning',
-  title: 'a quorum queue whose messages come back, with no dead-letter target, under the default delivery limit',
+  title: 'quorum queues with no dead-letter exchange under the default delivery limit (20, from RabbitMQ 4.0)',
   lab: SEE.deliveryLimit,
-  fix: 'give the queue a dead-letter exchange with a bound DLQ (and set delivery-limit to the bound you mean), or delivery-limit=-1 to keep requeued messages',
-  needs: ['statistics'],
-  notApplicable: (s) =>
-    versionOf(s)[0] < 4 ? `RabbitMQ ${s.broker?.version ?? '?'} has no default delivery limit (20 from 4.0)` : null,
-  find: (s) =>
-    s.queues.flatMap((q) => {
-      if (!underDefaultLimit(q) || stats(q).redelivered === 0) return [];
-      return [
-        {
-          vhost: q.vhost,
-          object: queue(q.name),
-          problem: `messages return to it (${stats(q).redelivered} redeliveries) and after 20 deliveries the broker drops a message: it has no dead-letter exchange`,
-          evidence: { redelivered: stats(q).redelivered },
-        },
-      ];
-    }),
+  fix: 'give the queue a dead-letter exchange with a bound DLQ (and set delivery-limit to the bound you mean), or delivery-limit=-1 for no limit (a policy’s -1 does not lift a positive x-delivery-limit argument: from 4.0 the larger wins when one is negative)',
+  needs: [],
+  notApplicable: (c) =>
+    atLeast(c.target, '4.0.0')
+      ? null
+      : `RabbitMQ ${versionText(c.target)} has no default delivery limit (${DEFAULT_DELIVERY_LIMIT} from 4.0)`,
+  find: ({ snapshot: s }) => {
+    // live: the queues whose messages did come back; a file: every queue the default governs
+    const hit = s.queues.filter((q) => underDefaultLimit(q) && (s.consumers === null || stats(q).redelivered > 0));
+    // a file: one finding per vhost (one cause: the default); live: per queue (its own redeliveries)
+    return grouped(hit, (q) => (s.consumers === null ? q.vhost : `${q.vhost}\u0000${q.name}`)).map((g): Draft => ({
+      vhost: g[0]!.vhost,
+      object: queue(g[0]!.name),
+      ...(g.length > 1 ? { queues: g.map((q) => q.name) } : {}),
+      problem:
+        s.consumers === null
+          ? `${g.length} quorum queue(s) (${list(g.map((q) => q.name))}) have no delivery-limit and no dead-letter exchange: from 4.0 the default limit is ${DEFAULT_DELIVERY_LIMIT}, so ${DROPPED}`
+          : `messages return to ${g.length} quorum queue(s) (${g
+              .map((q) => `${q.name}: ${stats(q).redelivered} redeliveries`)
+              .slice(0, 4)
+              .join(', ')}) with no delivery-limit and no dead-letter exchange: ${DROPPED}`,
+      evidence: Object.fromEntries(
+        g.slice(0, 50).map((q) => [q.name, { redelivered: q.stats ? stats(q).redelivered : null }]),
+      ),
+    }));
+  },
 };
 
 export const delayQueueMessageTtl: Check = {
@@ -57,9 +73,10 @@ export const delayQueueMessageTtl: Check = {
   lab: SEE.delayQueue,
   fix: 'one delay queue per delay with x-message-ttl on the queue (a ladder of tiers), or the broker’s delayed retry on 4.3',
   needs: ['statistics'],
-  find: (s) =>
+  find: ({ snapshot: s, target: v }) =>
     s.queues.flatMap((q) => {
       const st = stats(q);
+      const setting = (q: AuditQueue, key: string) => valueOf(q, key, v);
       if (
         unset(setting(q, 'dead-letter-exchange')) ||
         !unset(setting(q, 'message-ttl')) ||
@@ -87,12 +104,12 @@ export const growingDlq: Check = {
   lab: SEE.growingDlq,
   fix: 'consume the DLQ (archive, alert, replay), or bound it with x-message-ttl or max-length so it cannot fill the broker',
   needs: ['statistics'],
-  find: (s) =>
-    graphs(s).flatMap((g) => {
-      const targets = g.deadLetterTargets();
+  find: ({ model, target: v }) =>
+    model.vhosts.flatMap((g) => {
+      const setting = (q: AuditQueue, key: string) => valueOf(q, key, v);
       return g.queues.flatMap((q) => {
         const st = stats(q);
-        if (!targets.has(q.name) || hasMessageTtl(g.node(q)) || st.consumers > 0 || st.messages === 0) return [];
+        if (!g.routesInto.has(q.name) || g.ttl.has(q.name) || st.consumers > 0 || st.messages === 0) return [];
         if (!unset(setting(q, 'max-length')) || !unset(setting(q, 'max-length-bytes')) || !unset(setting(q, 'expires')))
           return [];
         return [
@@ -114,7 +131,7 @@ export const requeueStorm: Check = {
   lab: SEE.requeueStorm,
   fix: 'do not requeue a failed message at once: reject it without requeue into a delay queue (TTL) or a DLQ, with a bound on attempts',
   needs: ['statistics'],
-  find: (s) =>
+  find: ({ snapshot: s }) =>
     s.queues.flatMap((q) => {
       const st = stats(q);
       if (st.redeliverRate < STORM_RATE || st.redeliverRate < st.deliverRate / 2) return [];
@@ -136,7 +153,7 @@ export const unackedPile: Check = {
   lab: SEE.unackedPile,
   fix: 'find the stuck consumer (its channel holds the unacked messages): ack or reject each delivery, set a consumer timeout, and restart it',
   needs: ['statistics'],
-  find: (s) =>
+  find: ({ snapshot: s }) =>
     s.queues.flatMap((q) => {
       const st = stats(q);
       if (st.consumers === 0 || st.unacked === 0 || st.ready === 0 || st.ackRate > 0) return [];
@@ -158,7 +175,7 @@ export const autoAck: Check = {
   lab: SEE.autoAck,
   fix: 'consume with manual acks: ack after the work is done (committed), so a crash returns the message',
   needs: ['statistics'],
-  find: (s) =>
+  find: ({ snapshot: s }) =>
     (s.consumers ?? [])
       .filter((c) => !c.ackRequired)
       .map((c) => ({
@@ -176,7 +193,7 @@ export const unlimitedPrefetch: Check = {
   lab: SEE.prefetch,
   fix: 'set a prefetch (basic.qos), e.g. 10-100: the broker then holds the rest for other consumers',
   needs: ['statistics'],
-  find: (s) =>
+  find: ({ snapshot: s }) =>
     (s.consumers ?? [])
       .filter((c) => c.ackRequired && c.prefetch === 0 && c.channelPrefetch === 0)
       .map((c) => ({
@@ -194,7 +211,7 @@ export const noConfirms: Check = {
   lab: SEE.confirms,
   fix: 'publish on a confirm channel (confirm.select) and resend what is not confirmed',
   needs: ['statistics'],
-  find: (s) =>
+  find: ({ snapshot: s }) =>
     (s.channels ?? [])
       .filter((c) => !c.confirm && c.published > 0)
       .map((c) => ({
@@ -205,7 +222,7 @@ export const noConfirms: Check = {
       })),
 };
 
-const clusterOnly = (s: { nodes: string[] | null }) =>
+const clusterOnly = ({ snapshot: s }: { snapshot: { nodes: string[] | null } }) =>
   (s.nodes?.length ?? 0) < 2 ? `one node (${s.nodes?.[0] ?? '?'}): nothing to replicate` : null;
 
 export const fewReplicas: Check = {
@@ -216,7 +233,7 @@ export const fewReplicas: Check = {
   fix: `grow the queue (rabbitmq-queues grow <node> all, or add_member) to ${REPLICAS} replicas (or every node, on a smaller cluster)`,
   needs: ['statistics', 'cluster'],
   notApplicable: clusterOnly,
-  find: (s) => {
+  find: ({ snapshot: s }) => {
     const want = Math.min(REPLICAS, s.nodes?.length ?? 0);
     return s.queues.flatMap((q) =>
       q.type === 'quorum' && q.members && q.members.length < want
@@ -241,7 +258,7 @@ export const classicOnCluster: Check = {
   fix: 'declare durable data as a quorum queue (x-queue-type=quorum): it keeps a replica on several nodes',
   needs: ['cluster'],
   notApplicable: clusterOnly,
-  find: (s) =>
+  find: ({ snapshot: s }) =>
     s.queues
       .filter((q) => q.type === 'classic' && q.durable && !q.exclusive && !q.autoDelete)
       .map((q) => ({

@@ -1,19 +1,29 @@
 /**
- * Checks on what the definitions alone say (queue arguments, effective policies, exchanges,
- * bindings): dead-letter loops and lost letters, at-least-once that is not, retry loops.
- * The broker facts are read in the source (rabbit_quorum_queue.erl, v3.10.8 and v4.3.5) or measured
- * by the lab each check names.
+ * Checks on the dead-letter routes (model.ts): loops, letters dropped (all or some of their keys),
+ * retry loops, retries that reach other queues too. One finding per cause: a loop once with all its
+ * queues; lost letters once per dead-letter exchange and per place the setting comes from.
  */
-import { deadLetterTarget } from '../broker/dlx-graph.js';
-import type { Check } from './finding.js';
-import { graphs } from './graph.js';
+import { grouped, type Check, type Draft } from './finding.js';
 import { SEE } from './labs.js';
-import { setting, versionOf } from './snapshot.js';
 import { text } from '../core/text.js';
+import { sourcesOf, type DeadLetter, type VhostModel } from './model.js';
+import { ANY, keysText } from './routes.js';
+import { setting } from './settings.js';
+import { atLeast, versionText, type Version } from './target.js';
 
-const queue = (name: string) => ({ kind: 'queue' as const, name });
-const keyText = (k: string | null) => (k === null ? "the messages' own routing keys" : `routing key '${k}'`);
+const queueObject = (name: string) => ({ kind: 'queue' as const, name });
 const exchangeText = (x: string) => (x === '' ? 'the default exchange' : `exchange '${x}'`);
+const list = (names: readonly string[], max = 5) =>
+  names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+/** "argument" or the policy a setting came from: letters of one cause share it */
+const origin = (from: string) => (from.startsWith('argument') ? 'argument' : from.replace(/ \(.*$/, ''));
+
+/** a queue whose dead-letter settings come from a policy and which is itself a target of that exchange: the pattern is too wide */
+function policyCatchesTarget(m: VhostModel, dl: DeadLetter): string | null {
+  if (origin(dl.exchangeFrom) === 'argument') return null;
+  const fed = (m.routesInto.get(dl.queue.name) ?? []).some((r) => m.routeFrom.get(r)!.exchange === dl.exchange);
+  return fed ? origin(dl.exchangeFrom) : null;
+}
 
 export const deadLetterLoop: Check = {
   id: 'dead-letter-loop',
@@ -22,14 +32,24 @@ export const deadLetterLoop: Check = {
   lab: SEE.deadLetterLoop,
   fix: 'route dead letters to a queue outside the loop (a DLQ), or through a delay queue with a message TTL and a bound on attempts',
   needs: [],
-  find: (s) =>
-    graphs(s).flatMap((g) =>
-      g.loops().map((l) => ({
-        vhost: g.vhost,
-        object: queue(l.queue),
-        problem: `a dead letter comes straight back into the queue (${l.path.join(' → ')}) with no delay: a rejected message loops forever`,
-        evidence: { path: l.path },
-      })),
+  find: ({ model }) =>
+    model.vhosts.flatMap((m) =>
+      m.loops.map((l): Draft => {
+        const dl = m.deadLetters.get(l.queues[0]!)!;
+        const policy = policyCatchesTarget(m, dl);
+        return {
+          vhost: m.vhost,
+          object: queueObject(l.queues[0]!),
+          ...(l.queues.length > 1 ? { queues: l.queues } : {}),
+          problem: `a dead letter comes straight back (${l.path.join(' → ')}) with no delay: a rejected message loops forever`,
+          evidence: { path: l.path, deadLetterExchange: dl.exchange, from: dl.exchangeFrom },
+          ...(policy
+            ? {
+                fix: `${policy} also gives the queues that receive its dead letters a dead-letter exchange: narrow its pattern so it leaves them out (e.g. ^(?!.*\\.dlq$)…), or give them settings of their own`,
+              }
+            : {}),
+        };
+      }),
     ),
 };
 
@@ -40,48 +60,77 @@ export const deadLetterExchangeMissing: Check = {
   lab: SEE.lostLetters,
   fix: 'declare the dead-letter exchange and bind the DLQ to it, or correct dead-letter-exchange in the queue arguments or the policy',
   needs: [],
-  find: (s) =>
-    graphs(s).flatMap((g) =>
-      g.queues.flatMap((q) => {
-        const t = deadLetterTarget(g.node(q));
-        if (!t || t.exchange === '' || g.exchanges.has(t.exchange)) return [];
-        return [
-          {
-            vhost: g.vhost,
-            object: queue(q.name),
-            problem: `its dead letters go to exchange '${t.exchange}', which does not exist: they are dropped`,
-            evidence: { deadLetterExchange: t.exchange },
-          },
-        ];
-      }),
-    ),
+  find: ({ model }) =>
+    model.vhosts.flatMap((m) => {
+      const missing = [...m.deadLetters.values()].filter((dl) => !m.router.exists(dl.exchange));
+      return grouped(missing, (dl) => `${dl.exchange}\u0000${origin(dl.exchangeFrom)}`).map((g): Draft => ({
+        vhost: m.vhost,
+        object: { kind: 'exchange', name: g[0]!.exchange },
+        queues: g.map((dl) => dl.queue.name),
+        problem: `${g.length} queue(s) (${list(g.map((dl) => dl.queue.name))}) dead-letter to exchange '${g[0]!.exchange}', which does not exist: their dead letters are dropped`,
+        evidence: { deadLetterExchange: g[0]!.exchange, from: g[0]!.exchangeFrom },
+      }));
+    }),
 };
 
 export const deadLetterUnroutable: Check = {
   id: 'dead-letter-unroutable',
   severity: 'error',
-  title: 'a dead-letter exchange with no binding for the routing key the letters carry',
+  title: 'dead letters (all, or those with some keys) that the dead-letter exchange routes nowhere',
   lab: SEE.lostLetters,
-  fix: 'bind a DLQ to the dead-letter exchange with the dead-letter routing key (or set dead-letter-routing-key to one that is bound)',
+  fix: 'bind a DLQ to the dead-letter exchange for every key the letters carry (or set dead-letter-routing-key to one that is bound, or give the exchange an alternate-exchange)',
   needs: [],
-  find: (s) =>
-    graphs(s).flatMap((g) =>
-      g.queues.flatMap((q) => {
-        const t = deadLetterTarget(g.node(q));
-        if (!t || (t.exchange !== '' && !g.exchanges.has(t.exchange))) return [];
-        // an alternate exchange catches what the dead-letter exchange cannot route: not followed, not flagged
-        if (t.exchange !== '' && g.exchanges.get(t.exchange)?.arguments['alternate-exchange'] !== undefined) return [];
-        if (g.hops(q).length) return [];
-        return [
-          {
-            vhost: g.vhost,
-            object: queue(q.name),
-            problem: `its dead letters go to ${exchangeText(t.exchange)} with ${keyText(t.key)}, which no binding routes: they are dropped`,
-            evidence: { deadLetterExchange: t.exchange, deadLetterRoutingKey: t.key },
+  find: ({ model }) =>
+    model.vhosts.flatMap((m) => {
+      // letters that may carry any key (through a fanout exchange from publishers) are lost only where nothing takes them
+      const losing = (dl: DeadLetter, i: number) => {
+        const r = dl.routes[i]!;
+        return r.dropped.length > 0 && !r.unknown && !(dl.keys[i] === ANY && r.queues.size > 0);
+      };
+      const lost = [...m.deadLetters.values()].filter(
+        (dl) => m.router.exists(dl.exchange) && dl.routes.some((_, i) => losing(dl, i)),
+      );
+      return grouped(lost, (dl) => `${dl.exchange}\u0000${origin(dl.exchangeFrom)}`).map((g): Draft => {
+        const per = g.map((dl) => {
+          const dropped = [...new Set(dl.routes.flatMap((r, i) => (losing(dl, i) ? r.dropped : [])))];
+          const routed = dl.routes.some((r) => r.queues.size);
+          return { dl, dropped, routed };
+        });
+        const partly = per.filter((p) => p.routed);
+        const sample = per[0]!;
+        const how = partly.length
+          ? `some of their letters are dropped: ${per
+              .map((p) => `${p.dl.queue.name} ${p.dropped.map((k) => `'${k}'`).join(', ')}`)
+              .slice(0, 3)
+              .join('; ')} reach no binding, while other keys are routed`
+          : `they are dropped`;
+        const keysOf =
+          sample.dl.key === null
+            ? `the keys that brought them in (${sample.dl.keys.map(keysText).join(', ')})`
+            : `routing key '${sample.dl.key}'`;
+        const policy = policyCatchesTarget(m, sample.dl);
+        return {
+          vhost: m.vhost,
+          object: { kind: 'exchange', name: sample.dl.exchange },
+          queues: g.map((dl) => dl.queue.name),
+          problem: `${g.length} queue(s) (${list(g.map((dl) => dl.queue.name))}) dead-letter to ${exchangeText(sample.dl.exchange)} with ${keysOf}, which no binding routes: ${how}`,
+          evidence: {
+            deadLetterExchange: sample.dl.exchange,
+            from: sample.dl.exchangeFrom,
+            deadLetterRoutingKey: sample.dl.key,
+            dropped: Object.fromEntries(per.map((p) => [p.dl.queue.name, p.dropped])),
+            routedElsewhere: Object.fromEntries(
+              partly.map((p) => [p.dl.queue.name, [...new Set(p.dl.routes.flatMap((r) => [...r.queues.keys()]))]]),
+            ),
           },
-        ];
-      }),
-    ),
+          ...(policy
+            ? {
+                fix: `${policy} also gives the queues that receive its dead letters a dead-letter exchange: narrow its pattern so it leaves them out, or bind their keys`,
+              }
+            : {}),
+        };
+      });
+    }),
 };
 
 export const atLeastOnceUnsafe: Check = {
@@ -91,28 +140,33 @@ export const atLeastOnceUnsafe: Check = {
   lab: SEE.atLeastOnce,
   fix: 'at-least-once dead lettering needs a quorum queue with a dead-letter exchange and overflow=reject-publish (set them in the same policy)',
   needs: [],
-  find: (s) =>
-    s.queues.flatMap((q) => {
-      if (setting(q, 'dead-letter-strategy') !== 'at-least-once') return [];
-      const overflow = setting(q, 'overflow') ?? 'drop-head';
-      const dlx = setting(q, 'dead-letter-exchange');
-      const why =
-        q.type !== 'quorum'
-          ? `a ${q.type} queue cannot dead-letter at least once`
-          : dlx === undefined || dlx === null
-            ? 'it has no dead-letter exchange'
-            : overflow !== 'reject-publish'
-              ? `its overflow is ${text(overflow)}, not reject-publish`
-              : null;
-      if (!why) return [];
-      return [
-        {
-          vhost: q.vhost,
-          object: queue(q.name),
-          problem: `at-least-once dead lettering is silently at-most-once here: ${why} (the broker only logs a warning)`,
-          evidence: { type: q.type, overflow, deadLetterExchange: dlx ?? null },
+  find: ({ model, target }) =>
+    model.vhosts.flatMap((m) => {
+      const bad = m.queues.flatMap((q) => {
+        const strategy = settingOf(m, q.name, 'dead-letter-strategy', target);
+        if (q.type !== 'quorum' || !strategy || strategy.value !== 'at-least-once') return [];
+        const overflow = settingOf(m, q.name, 'overflow', target);
+        const dl = m.deadLetters.get(q.name);
+        const why = !dl
+          ? 'it has no dead-letter exchange: dead lettering is disabled (the broker logs a warning)'
+          : (overflow?.value ?? 'drop-head') !== 'reject-publish'
+            ? `its overflow is ${text(overflow?.value, 'drop-head')}${overflow ? ` (from ${overflow.from})` : ' (the default)'}, not reject-publish: the broker falls back to at-most-once and logs a warning`
+            : null;
+        return why ? [{ q, why, strategy, overflow }] : [];
+      });
+      return grouped(bad, (b) => `${b.why}\u0000${origin(b.strategy.from)}`).map((g): Draft => ({
+        vhost: m.vhost,
+        object: queueObject(g[0]!.q.name),
+        ...(g.length > 1 ? { queues: g.map((b) => b.q.name) } : {}),
+        problem: `at-least-once dead lettering (from ${g[0]!.strategy.from}) is not: ${g[0]!.why}`,
+        evidence: {
+          type: 'quorum',
+          strategyFrom: g[0]!.strategy.from,
+          overflow: g[0]!.overflow?.value ?? 'drop-head',
+          overflowFrom: g[0]!.overflow?.from ?? 'default',
+          deadLetterExchange: m.deadLetters.get(g[0]!.q.name)?.exchange ?? null,
         },
-      ];
+      }));
     }),
 };
 
@@ -123,27 +177,75 @@ export const retryLoopUnbounded: Check = {
   lab: SEE.retryLoop,
   fix: "count attempts in the consumer (x-death's count for this queue and reason rejected, or a header of your own) and move the message to a DLQ at the bound",
   needs: [],
-  find: (s) => {
-    const carried = versionOf(s)[0] >= 4;
-    return graphs(s).flatMap((g) =>
-      g.queues.flatMap((q) => {
-        const cycle = g.retryCycle(q);
-        if (!cycle) return [];
-        const allQuorum = cycle.every((n) => !g.byName.has(n) || g.byName.get(n)!.type === 'quorum');
-        const limit = setting(q, 'delivery-limit');
+  // one finding per shape of loop (the exchanges it passes): 500 services built alike are one design
+  find: ({ model, target }) =>
+    model.vhosts.flatMap((m) =>
+      grouped(m.retries, (c) => c.path.filter((_, i) => i % 2 === 1).join('\u0000')).map((g): Draft => {
+        const c = g[0]!;
+        const work = g.flatMap((c) => c.queues.filter((n) => !m.ttl.has(n)));
+        const q = m.byName.get(work[0]!)!;
+        const allQuorum = g.every((c) => c.queues.every((n) => m.byName.get(n)?.type === 'quorum'));
+        const limit = settingOf(m, q.name, 'delivery-limit', target);
+        // 4.3.0: the delivery count a dead-lettered copy carries is the one the next queue's limit reads
         const worn =
-          carried && allQuorum && q.type === 'quorum'
-            ? `; on RabbitMQ 4.x a pass dead-lettered by reject(requeue=false) also adds to the delivery count the letter carries (on 4.0–4.2 a nack(requeue=false) too; an expiry adds nothing), so after ${text(limit, '20')} passes like that one requeue or consumer crash dead-letters it as delivery_limit (mqlab retry-loop-limit)`
+          atLeast(target, '4.3.0') && allQuorum
+            ? `; on RabbitMQ 4.3 (from 4.3.0), with quorum queues all round, a pass dead-lettered by reject(requeue=false) also adds to the delivery count the letter carries, so after ${text(limit?.value, '20')} such passes one requeue or consumer crash dead-letters it as delivery_limit (mqlab retry-loop-limit; on 4.0–4.2 the carried count is not the one the limit reads)`
             : '';
+        const more = g.length > 1 ? ` (and ${g.length - 1} more loop(s) through the same exchanges)` : '';
+        return {
+          vhost: m.vhost,
+          object: queueObject(q.name),
+          ...(work.length > 1 ? { queues: work } : {}),
+          problem: `dead letters cycle back through a TTL queue (${c.path.join(' → ')})${more} with no bound in the broker on how often${worn}`,
+          evidence: {
+            cycle: c.path,
+            loops: g.length,
+            deliveryLimit: limit?.value ?? null,
+            target: versionText(target),
+          },
+        };
+      }),
+    ),
+};
+
+export const retryFanout: Check = {
+  id: 'dead-letter-retry-fanout',
+  severity: 'warning',
+  title: 'a TTL retry queue whose letters also reach queues other than the one they retry',
+  lab: SEE.retryLoop,
+  fix: "route each retry back to its own queue only: give the delay queue x-dead-letter-routing-key (the work queue's name through the default exchange), or a dead-letter exchange of its own",
+  needs: [],
+  find: ({ model }) =>
+    model.vhosts.flatMap((m) =>
+      [...m.ttl].flatMap((t): Draft[] => {
+        const delay = m.deadLetters.get(t);
+        if (!delay) return [];
+        const extra = new Map<string, string[]>();
+        for (const source of sourcesOf(m, t)) {
+          const from = m.deadLetters.get(source)!;
+          const keys = delay.key !== null ? delay.keys : from.keys.filter((_, i) => from.routes[i]!.queues.has(t));
+          const reached = new Set(keys.flatMap((k) => [...m.router.route(delay.exchange, k).queues.keys()]));
+          if (!reached.has(source)) continue; // not a retry of this queue: the delay forwards
+          const others = [...reached].filter((n) => n !== source && n !== t);
+          if (others.length) extra.set(source, others);
+        }
+        if (!extra.size) return [];
+        const [first, others] = [...extra][0]!;
         return [
           {
-            vhost: g.vhost,
-            object: queue(q.name),
-            problem: `dead letters cycle back through a TTL queue (${cycle.join(' → ')}) with no bound in the broker on how often${worn}`,
-            evidence: { cycle, deliveryLimit: limit ?? null },
+            vhost: m.vhost,
+            object: queueObject(t),
+            queues: [...new Set([...extra.values()].flat())],
+            problem: `retries of ${list([...extra.keys()])} come back through ${exchangeText(delay.exchange)}, which also delivers every retry to ${list(others)}: each failure there is a new message in another consumer's queue (${first} → ${t} → ${others[0]})`,
+            evidence: {
+              retried: Object.fromEntries(extra),
+              deadLetterExchange: delay.exchange,
+              from: delay.exchangeFrom,
+            },
           },
         ];
       }),
-    );
-  },
+    ),
 };
+
+const settingOf = (m: VhostModel, queue: string, key: string, v: Version) => setting(m.byName.get(queue)!, key, v);

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { audit } from './run-audit.js';
+import { audit as run } from './run-audit.js';
 import { CHECKS } from './checks.js';
+import type { Severity } from './finding.js';
 import type { AuditQueue, QueueStats, Snapshot } from './snapshot.js';
+import { parseVersion } from './target.js';
+
+/** the audit judged for the snapshot's own version */
+const audit = (s: Snapshot, failOn: Severity | 'never') =>
+  run(s, { failOn, target: parseVersion(s.broker?.version)!, exact: true, targetFrom: 'source' });
 
 const STATS: QueueStats = {
   messages: 0,
@@ -25,6 +31,8 @@ const q = (
   exclusive: false,
   arguments: {},
   policy: null,
+  policyName: null,
+  operatorPolicyName: null,
   members: null,
   ...over,
   stats: over.stats === null ? null : { ...STATS, ...over.stats },
@@ -36,6 +44,8 @@ const snap = (over: Partial<Snapshot>): Snapshot => ({
   queues: [],
   exchanges: [],
   bindings: [],
+  policies: [],
+  file: null,
   consumers: [],
   channels: [],
   nodes: ['n1'],
@@ -54,24 +64,28 @@ const bind = (source: string, destination: string, key: string) => ({
   destination_type: 'queue' as const,
   routing_key: key,
 });
-/** the findings of one check as [object name, …] */
-const found = (id: string, s: Snapshot) =>
-  audit(s, 'error')
-    .findings.filter((f) => f.check === id)
-    .map((f) => f.object.name);
+/** the findings of one check as [object name, …]; a finding about several queues as its queues */
+const found = async (id: string, s: Snapshot) =>
+  (await audit(s, 'error')).findings
+    .filter((f) => f.check === id)
+    .flatMap((f) =>
+      f.object.kind === 'queue' || f.object.kind === 'consumer' || f.object.kind === 'channel'
+        ? (f.queues ?? [f.object.name])
+        : (f.queues ?? [f.object.name]),
+    );
 
 describe('dead-letter routes', () => {
   const dlx = (key?: string) => ({
     'x-dead-letter-exchange': 'dlx',
     ...(key ? { 'x-dead-letter-routing-key': key } : {}),
   });
-  it('a loop without a TTL hop is an error; through a TTL queue it is a retry loop (info)', () => {
+  it('a loop without a TTL hop is an error; through a TTL queue it is a retry loop (info)', async () => {
     const loop = snap({
       queues: [q('work', { arguments: dlx('k') })],
       exchanges: [x('dlx')],
       bindings: [bind('dlx', 'work', 'k')],
     });
-    expect(found('dead-letter-loop', loop)).toEqual(['work']);
+    expect(await found('dead-letter-loop', loop)).toEqual(['work']);
     const retry = snap({
       queues: [
         q('work', { arguments: dlx('k') }),
@@ -82,63 +96,83 @@ describe('dead-letter routes', () => {
       exchanges: [x('dlx')],
       bindings: [bind('dlx', 'delay', 'k')],
     });
-    expect(found('dead-letter-loop', retry)).toEqual([]);
-    expect(found('retry-loop-unbounded', retry)).toEqual(['work']);
-    expect(audit(retry, 'error').findings[0]?.problem).toMatch(/after 20 passes/);
-    // 3.10: no delivery count travels with the letter
-    expect(
-      audit({ ...retry, broker: { product: 'RabbitMQ', version: '3.10.8' } }, 'error').findings[0]?.problem,
-    ).not.toMatch(/passes/);
+    expect(await found('dead-letter-loop', retry)).toEqual([]);
+    expect(await found('retry-loop-unbounded', retry)).toEqual(['work']);
+    // 4.3: the count a dead-lettered copy carries is the one the next queue's limit reads
+    expect((await audit(retry, 'error')).findings[0]?.problem).toMatch(/after 20 such passes/);
+    // 4.0–4.2 and 3.10: it is not (source-audit-2 #1, #4)
+    for (const version of ['4.2.9', '4.0.5', '3.10.8'])
+      expect(
+        (await audit({ ...retry, broker: { product: 'RabbitMQ', version } }, 'error')).findings[0]?.problem,
+      ).not.toMatch(/passes/);
   });
 
-  it('a missing dead-letter exchange, and one that routes the key nowhere, lose the letters', () => {
+  it('a missing dead-letter exchange, and one that routes the key nowhere, lose the letters', async () => {
     const missing = snap({ queues: [q('work', { arguments: dlx('k') })] });
-    expect(found('dead-letter-exchange-missing', missing)).toEqual(['work']);
-    expect(found('dead-letter-unroutable', missing)).toEqual([]);
+    expect(await found('dead-letter-exchange-missing', missing)).toEqual(['work']);
+    expect(await found('dead-letter-unroutable', missing)).toEqual([]);
     const unbound = snap({
       queues: [q('work', { arguments: dlx('k') }), q('dlq')],
       exchanges: [x('dlx')],
       bindings: [bind('dlx', 'dlq', 'other')],
     });
-    expect(found('dead-letter-unroutable', unbound)).toEqual(['work']);
+    expect(await found('dead-letter-unroutable', unbound)).toEqual(['work']);
     const bound = snap({ ...unbound, bindings: [bind('dlx', 'dlq', 'k')] });
-    expect(found('dead-letter-unroutable', bound)).toEqual([]);
+    expect(await found('dead-letter-unroutable', bound)).toEqual([]);
     // without a dead-letter routing key the letter keeps its own keys (the queue's name via the default exchange, its bindings)
     const ownKey = snap({
       queues: [q('work', { arguments: dlx() }), q('dlq')],
       exchanges: [x('dlx', 'fanout')],
       bindings: [bind('dlx', 'dlq', '')],
     });
-    expect(found('dead-letter-unroutable', ownKey)).toEqual([]);
+    expect(await found('dead-letter-unroutable', ownKey)).toEqual([]);
     // through the default exchange to a queue that does not exist
     const noQueue = snap({
       queues: [q('work', { arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'gone' } })],
     });
-    expect(found('dead-letter-unroutable', noQueue)).toEqual(['work']);
+    expect(await found('dead-letter-unroutable', noQueue)).toEqual(['work']);
     // a policy sets it as well as an argument
     const byPolicy = snap({ queues: [q('work', { policy: { 'dead-letter-exchange': 'nope' } })] });
-    expect(found('dead-letter-exchange-missing', byPolicy)).toEqual(['work']);
+    expect(await found('dead-letter-exchange-missing', byPolicy)).toEqual(['work']);
   });
 
-  it('at-least-once needs a quorum queue, a dead-letter exchange and reject-publish', () => {
+  it('at-least-once needs a quorum queue, a dead-letter exchange and reject-publish', async () => {
     const policy = { 'dead-letter-strategy': 'at-least-once', 'dead-letter-exchange': 'dlx' };
-    const s = (over: Partial<AuditQueue>) => snap({ queues: [q('h', { policy, ...over })], exchanges: [x('dlx')] });
-    expect(found('at-least-once-fallback', s({}))).toEqual(['h']);
-    expect(found('at-least-once-fallback', s({ policy: { ...policy, overflow: 'reject-publish' } }))).toEqual([]);
-    expect(
-      found('at-least-once-fallback', s({ type: 'classic', policy: { ...policy, overflow: 'reject-publish' } })),
-    ).toEqual(['h']);
-    expect(
-      found(
-        'at-least-once-fallback',
-        s({ policy: { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' } }),
-      ),
-    ).toEqual(['h']);
+    const s = (over: Partial<AuditQueue>) =>
+      snap({ queues: [q('h', { policy, policyName: 'alo', ...over })], exchanges: [x('dlx')] });
+    expect(await found('at-least-once-fallback', s({}))).toEqual(['h']);
+    expect(await found('at-least-once-fallback', s({ policy: { ...policy, overflow: 'reject-publish' } }))).toEqual([]);
+    const noDlx = s({ policy: { 'dead-letter-strategy': 'at-least-once', overflow: 'reject-publish' } });
+    expect(await found('at-least-once-fallback', noDlx)).toEqual(['h']);
+  });
+
+  it('quorum queues: overflow is the policy’s even where the argument says otherwise (source-audit-2 #14)', async () => {
+    const policy = { 'dead-letter-strategy': 'at-least-once', 'dead-letter-exchange': 'dlx', overflow: 'drop-head' };
+    const argWins = snap({
+      queues: [q('h', { policy, policyName: 'p', arguments: { 'x-overflow': 'reject-publish' } })],
+      exchanges: [x('dlx')],
+    });
+    const [f] = (await audit(argWins, 'error')).findings.filter((f) => f.check === 'at-least-once-fallback');
+    expect(f?.evidence).toMatchObject({
+      overflow: 'drop-head',
+      overflowFrom: expect.stringMatching(/^policy 'p' \(it wins over argument x-overflow/) as unknown,
+    });
+    const fixed = snap({
+      queues: [
+        q('h', {
+          policy: { ...policy, overflow: 'reject-publish' },
+          policyName: 'p',
+          arguments: { 'x-overflow': 'drop-head' },
+        }),
+      ],
+      exchanges: [x('dlx')],
+    });
+    expect(await found('at-least-once-fallback', fixed)).toEqual([]);
   });
 });
 
 describe('live statistics', () => {
-  it('a quorum queue with redeliveries, no dead-letter target and the default limit: 4.x only', () => {
+  it('a quorum queue with redeliveries, no dead-letter target and the default limit: 4.x only', async () => {
     const s = snap({
       queues: [
         q('w', { stats: { redelivered: 3 } }),
@@ -146,14 +180,14 @@ describe('live statistics', () => {
         q('calm'),
       ],
     });
-    expect(found('quorum-default-delivery-limit', s)).toEqual(['w']);
-    const old = audit({ ...s, broker: { product: 'RabbitMQ', version: '3.10.8' } }, 'error').checks.find(
+    expect(await found('quorum-default-delivery-limit', s)).toEqual(['w']);
+    const old = (await audit({ ...s, broker: { product: 'RabbitMQ', version: '3.10.8' } }, 'error')).checks.find(
       (c) => c.id === 'quorum-default-delivery-limit',
     );
     expect(old?.status).toBe('skipped');
   });
 
-  it('a delay queue fed per-message TTLs; a DLQ that only grows', () => {
+  it('a delay queue fed per-message TTLs; a DLQ that only grows', async () => {
     const s = snap({
       queues: [
         q('delay', { arguments: { 'x-dead-letter-exchange': 'x' }, stats: { ready: 4 } }),
@@ -167,16 +201,16 @@ describe('live statistics', () => {
       exchanges: [x('x')],
       bindings: [bind('x', 'dlq', 'dead')],
     });
-    expect(found('delay-queue-per-message-ttl', s)).toEqual(['delay']);
-    expect(found('dead-letter-queue-grows', s)).toEqual(['dlq']);
+    expect(await found('delay-queue-per-message-ttl', s)).toEqual(['delay']);
+    expect(await found('dead-letter-queue-grows', s)).toEqual(['dlq']);
     const consumed = {
       ...s,
       queues: s.queues.map((x) => (x.name === 'dlq' ? q('dlq', { stats: { messages: 7, consumers: 1 } }) : x)),
     };
-    expect(found('dead-letter-queue-grows', consumed)).toEqual([]);
+    expect(await found('dead-letter-queue-grows', consumed)).toEqual([]);
   });
 
-  it('a requeue storm, a stuck consumer, auto-ack, no prefetch, no confirms', () => {
+  it('a requeue storm, a stuck consumer, auto-ack, no prefetch, no confirms', async () => {
     const s = snap({
       queues: [
         q('storm', { stats: { redeliverRate: 300, deliverRate: 310 } }),
@@ -194,14 +228,14 @@ describe('live statistics', () => {
         { vhost: 'v', name: 'c3', user: 'app', confirm: false, published: 0 },
       ],
     });
-    expect(found('requeue-storm', s)).toEqual(['storm']);
-    expect(found('unacked-pile', s)).toEqual(['stuck']);
-    expect(found('consumer-auto-ack', s)).toEqual(['noack']);
-    expect(found('consumer-unlimited-prefetch', s)).toEqual(['greedy']);
-    expect(found('publisher-without-confirms', s)).toEqual(['c1']);
+    expect(await found('requeue-storm', s)).toEqual(['storm']);
+    expect(await found('unacked-pile', s)).toEqual(['stuck']);
+    expect(await found('consumer-auto-ack', s)).toEqual(['noack']);
+    expect(await found('consumer-unlimited-prefetch', s)).toEqual(['greedy']);
+    expect(await found('publisher-without-confirms', s)).toEqual(['c1']);
   });
 
-  it('on a cluster: too few quorum replicas, durable classic queues; on one node both are skipped', () => {
+  it('on a cluster: too few quorum replicas, durable classic queues; on one node both are skipped', async () => {
     const queues = [
       q('q1', { members: ['n1'] }),
       q('q3', { members: ['n1', 'n2', 'n3'] }),
@@ -209,17 +243,21 @@ describe('live statistics', () => {
       q('tmp', { type: 'classic', exclusive: true }),
     ];
     const cluster = snap({ queues, nodes: ['n1', 'n2', 'n3'] });
-    expect(found('quorum-few-replicas', cluster)).toEqual(['q1']);
-    expect(found('classic-durable-on-cluster', cluster)).toEqual(['c']);
-    const one = audit(snap({ queues }), 'error').checks.filter(
+    expect(await found('quorum-few-replicas', cluster)).toEqual(['q1']);
+    expect(await found('classic-durable-on-cluster', cluster)).toEqual(['c']);
+    const one = (await audit(snap({ queues }), 'error')).checks.filter(
       (c) => c.id.includes('replicas') || c.id.includes('cluster'),
     );
     expect(one.map((c) => c.status)).toEqual(['skipped', 'skipped']);
   });
 
-  it('offline (no live state): the checks that need statistics or the cluster say they were skipped', () => {
-    const r = audit(snap({ consumers: null, channels: null, nodes: null, queues: [q('w', { stats: null })] }), 'error');
+  it('offline (no live state): the checks that need statistics or the cluster say they were skipped', async () => {
+    const r = await audit(
+      snap({ consumers: null, channels: null, nodes: null, queues: [q('w', { stats: null })] }),
+      'error',
+    );
     const skipped = r.checks.filter((c) => c.status === 'skipped').map((c) => c.id);
+    // the checks of a definitions file (needs: file) skip here too: this snapshot has no file
     expect(skipped).toEqual(CHECKS.filter((c) => c.needs.length).map((c) => c.id));
     expect(r.checks.find((c) => c.id === 'consumer-auto-ack')?.skipped).toMatch(/needs live statistics/);
   });
@@ -227,10 +265,10 @@ describe('live statistics', () => {
 
 describe('--fail-on', () => {
   const s = snap({ queues: [q('stuck', { stats: { consumers: 1, unacked: 5, ready: 20 } })] });
-  it('fails at or above the severity it names, never with never', () => {
-    expect(audit(s, 'error').failed).toBe(false);
-    expect(audit(s, 'warning').failed).toBe(true);
-    expect(audit(s, 'info').failed).toBe(true);
-    expect(audit(s, 'never').failed).toBe(false);
+  it('fails at or above the severity it names, never with never', async () => {
+    expect((await audit(s, 'error')).failed).toBe(false);
+    expect((await audit(s, 'warning')).failed).toBe(true);
+    expect((await audit(s, 'info')).failed).toBe(true);
+    expect((await audit(s, 'never')).failed).toBe(false);
   });
 });

@@ -5,8 +5,12 @@ import {
   deadLetterExchangeMissing,
   deadLetterLoop,
   deadLetterUnroutable,
+  retryFanout,
   retryLoopUnbounded,
 } from './checks-routes.js';
+import { policyNotApplied, policyPatternInvalid } from './checks-policies.js';
+import { classicMirroring, queueArgumentsRefused, queueModeIgnored, transientQueues } from './checks-upgrade.js';
+import { bindingToUndeclared, definitionsInvalid, definitionsWithoutVhost, queueTypeIgnored } from './checks-import.js';
 import {
   autoAck,
   classicOnCluster,
@@ -27,6 +31,17 @@ export const CHECKS: readonly Check[] = [
   atLeastOnceUnsafe,
   quorumDefaultLimit,
   retryLoopUnbounded,
+  retryFanout,
+  policyPatternInvalid,
+  policyNotApplied,
+  classicMirroring,
+  queueArgumentsRefused,
+  transientQueues,
+  queueModeIgnored,
+  bindingToUndeclared,
+  definitionsWithoutVhost,
+  definitionsInvalid,
+  queueTypeIgnored,
   delayQueueMessageTtl,
   growingDlq,
   requeueStorm,

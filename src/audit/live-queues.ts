@@ -8,17 +8,19 @@
  * arguments, effective policy and members (`format_policy_fields`, rabbit_classic_queue.erl and
  * rabbit_quorum_queue.erl, v4.3.5), and `enable_queue_totals=true` adds its message counts.
  *
- * So from 4.3 (where `format_policy_fields` first appears, v4.3.0): both listings, then statistics (one request a queue) for the queues that hold messages,
+ * So from 4.2.5 (where `format_policy_fields` first appears: commit 4a5178b2c4, #15182, first tag
+ * v4.2.5; absent in v4.2.4): both listings, then statistics (one request a queue) for the queues that hold messages,
  * have a consumer, or are quorum queues under the default delivery limit. Every statistics check
  * needs one of those: a delay queue, a growing DLQ, unacked messages and a requeue storm each have
  * messages in the queue (a requeued message is ready or unacked), a stuck consumer is a consumer.
  * When they are more than a third of the queues, or the broker lists no policy without statistics
- * (before 4.3; on 3.10.8 `basic/1` in rabbit_mgmt_wm_queues.erl names the policy, not its
+ * (before 4.2.5; on 3.10.8 `basic/1` in rabbit_mgmt_wm_queues.erl names the policy, not its
  * definition), or the queues are too many for one request, the listing with statistics instead.
  */
 import type { Reader } from './http.js';
 import { listing, unpaged, type Row } from './listing.js';
 import { underDefaultLimit, type AuditQueue } from './snapshot.js';
+import { atLeast, type Version } from './target.js';
 import { text } from '../core/text.js';
 
 /**
@@ -26,8 +28,9 @@ import { text } from '../core/text.js';
  * v4.3.5): the default listing has no message_stats, which the rate checks read.
  */
 const STATS_COLUMNS =
-  'name,vhost,type,durable,auto_delete,exclusive,arguments,effective_policy_definition,consumers,messages,messages_ready,messages_unacknowledged,message_stats,members';
-const PLAIN_COLUMNS = 'name,vhost,type,durable,auto_delete,exclusive,arguments,effective_policy_definition,members';
+  'name,vhost,type,durable,auto_delete,exclusive,arguments,policy,operator_policy,effective_policy_definition,consumers,messages,messages_ready,messages_unacknowledged,message_stats,members';
+const PLAIN_COLUMNS =
+  'name,vhost,type,durable,auto_delete,exclusive,arguments,policy,operator_policy,effective_policy_definition,members';
 /** past this share of the queues, one request each costs the broker more than the listing with statistics */
 export const ONE_BY_ONE_SHARE = 1 / 3;
 
@@ -36,8 +39,8 @@ export interface QueueRead {
   path: string;
   /** the overview's object_totals.queues */
   total: unknown;
-  /** the broker's [major, minor] ([0, 0] unknown) */
-  version: [number, number];
+  /** the broker's version ([0, 0, 0] unknown) */
+  version: Version;
   consumers: Promise<Row[]>;
   progress: (line: string) => void;
 }
@@ -53,8 +56,7 @@ export async function readQueues(http: Reader, o: QueueRead): Promise<AuditQueue
       (r) => toQueue(r, r),
     );
   // without statistics in pages, each page would cost a pass over every queue: one request or none
-  const [major, minor] = o.version;
-  if (!unpaged(o.total) || major < 4 || (major === 4 && minor < 3)) return withStats();
+  if (!unpaged(o.total) || !atLeast(o.version, '4.2.5')) return withStats();
   const totalsRead = http.get<Row[]>(
     `${o.path}?disable_stats=true&enable_queue_totals=true&columns=vhost,name,messages`,
   );
@@ -104,6 +106,8 @@ function toQueue(q: Row, s: Row | null): AuditQueue {
     exclusive: q.exclusive === true,
     arguments: args,
     policy: policy && typeof policy === 'object' && !Array.isArray(policy) ? obj(policy) : null,
+    policyName: typeof q.policy === 'string' && q.policy ? q.policy : null,
+    operatorPolicyName: typeof q.operator_policy === 'string' && q.operator_policy ? q.operator_policy : null,
     stats: s ? statsOf(s) : statsOf({}),
     members: Array.isArray(q.members) ? q.members.map(String) : null,
   };

@@ -9,13 +9,14 @@ import { maskUrl } from '../core/urls.js';
 import { limited, type Reader } from './http.js';
 import { listing, type Row } from './listing.js';
 import { readQueues } from './live-queues.js';
-import { versionOf, type AuditChannel, type AuditConsumer, type Snapshot } from './snapshot.js';
+import type { AuditChannel, AuditConsumer, AuditPolicy, Snapshot } from './snapshot.js';
+import { parseVersion } from './target.js';
 import { text } from '../core/text.js';
 
 /** requests in flight at once: enough to hide the latency, few enough not to load a busy broker */
 export const CONCURRENCY = 4;
 
-const EXCHANGE_COLUMNS = 'name,vhost,type,arguments';
+const EXCHANGE_COLUMNS = 'name,vhost,type,arguments,policy';
 const BINDING_COLUMNS = 'vhost,source,destination,destination_type,routing_key';
 const CHANNEL_COLUMNS = 'name,vhost,user,confirm,global_prefetch_count,message_stats';
 
@@ -58,11 +59,11 @@ export async function readLive(reader: Reader, o: LiveOptions): Promise<Snapshot
     listing(http, { path, columns, what, total: totals[what] }, o.progress);
   const channelsPath = o.vhost === undefined ? '/api/channels' : `/api/vhosts${scope}/channels`;
   const consumersRead = http.get<Row[]>(`/api/consumers${scope}`);
-  const [queues, exchanges, bindings, consumers, channels] = await Promise.all([
+  const [queues, exchanges, bindings, consumers, channels, policies] = await Promise.all([
     readQueues(http, {
       path: `/api/queues${scope}`,
       total: totals.queues,
-      version: versionOf({ broker: { product: '', version: overview.rabbitmq_version } }),
+      version: parseVersion(overview.rabbitmq_version) ?? [0, 0, 0],
       consumers: consumersRead,
       progress: o.progress,
     }),
@@ -70,6 +71,8 @@ export async function readLive(reader: Reader, o: LiveOptions): Promise<Snapshot
     http.get<Row[]>(`/api/bindings${scope}?columns=${BINDING_COLUMNS}`),
     consumersRead,
     list(channelsPath, CHANNEL_COLUMNS, 'channels'),
+    // any user with access to the vhost may list its policies (rabbit_mgmt_wm_policies is_authorized_vhost)
+    http.get<Row[]>(`/api/policies${scope}`),
   ]);
   const channelPrefetch = new Map(channels.map((c) => [String(c.name), num(c.global_prefetch_count)]));
   return {
@@ -82,6 +85,7 @@ export async function readLive(reader: Reader, o: LiveOptions): Promise<Snapshot
       name: String(x.name),
       type: String(x.type),
       arguments: obj(x.arguments),
+      policyName: typeof x.policy === 'string' && x.policy ? x.policy : null,
     })),
     bindings: bindings.map((b) => ({
       vhost: String(b.vhost),
@@ -90,6 +94,8 @@ export async function readLive(reader: Reader, o: LiveOptions): Promise<Snapshot
       destination_type: b.destination_type === 'exchange' ? 'exchange' : 'queue',
       routing_key: String(b.routing_key),
     })),
+    policies: policies.filter((p) => vhosts.includes(String(p.vhost))).map(toPolicy),
+    file: null,
     consumers: consumers.map((c) => toConsumer(c, channelPrefetch)),
     channels: channels.map(toChannel),
     nodes,
@@ -106,6 +112,18 @@ function toConsumer(c: Row, channelPrefetch: Map<string, number>): AuditConsumer
     ackRequired: c.ack_required !== false,
     prefetch: num(c.prefetch_count),
     channelPrefetch: channelPrefetch.get(channel) ?? 0,
+  };
+}
+
+function toPolicy(p: Row): AuditPolicy {
+  return {
+    vhost: String(p.vhost),
+    name: String(p.name),
+    pattern: text(p.pattern),
+    applyTo: text(p['apply-to'], 'all'),
+    priority: typeof p.priority === 'number' ? p.priority : 0,
+    definition: obj(p.definition),
+    operator: false,
   };
 }
 

@@ -2,9 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { audit } from './run-audit.js';
-import { auditJson, auditJunit, renderText } from './output.js';
-import { fromDefinitions, readDefinitions, effectivePolicy } from './definitions.js';
+import { audit as run } from './run-audit.js';
+import { auditErrorJson, auditJson, auditJunit, renderText } from './output.js';
+import { checkExport, fromDefinitions } from './definitions.js';
+import { readJsonFile } from './read-file.js';
+import type { Severity } from './finding.js';
+import type { Snapshot } from './snapshot.js';
+import { noTicks } from './ticker.js';
+import { UsageError } from '../core/errors.js';
 import { auditErrors } from '../../test/audit-validate.js';
 import { ensureXmllint, find, junitXsdErrors, parseXml } from '../../test/report-validate.js';
 
@@ -58,58 +63,70 @@ const EXPORT = {
 
 beforeAll(() => ensureXmllint(), 600_000);
 
+const read = (doc: unknown, vhost?: string) => fromDefinitions(doc, { file: 'defs.json', vhost, tick: noTicks });
+const audit = (s: Snapshot, failOn: Severity | 'never' = 'error') =>
+  run(s, { failOn, target: [4, 3, 6], exact: true, targetFrom: 'source' });
+const readFile = (file: string) => checkExport(readJsonFile(file), file);
+
 describe('a definitions export', () => {
-  it('audits offline: the policy in effect is the matching one of highest priority whose apply-to fits', () => {
-    const s = fromDefinitions(EXPORT, 'defs.json');
-    expect(s.vhosts).toEqual(['lab', '/']);
-    expect(s.queues.find((q) => q.name === 'hold')?.policy).toEqual({
-      'dead-letter-exchange': 'dlx',
-      'dead-letter-strategy': 'at-least-once',
+  it('audits offline: the policy in effect is the matching one of highest priority whose apply-to fits', async () => {
+    const s = await read(EXPORT);
+    expect(s.vhosts).toEqual(['/', 'lab']);
+    const r = await audit(s);
+    expect(s.queues.find((q) => q.name === 'hold')).toMatchObject({
+      policy: { 'dead-letter-exchange': 'dlx', 'dead-letter-strategy': 'at-least-once' },
+      policyName: 'high',
     });
-    expect(effectivePolicy('hold', 'classic', EXPORT.policies)).toEqual({ 'dead-letter-exchange': 'gone' });
-    const r = audit(s, 'error');
-    expect(r.findings.map((f) => [f.check, f.vhost, f.object.name])).toEqual([
-      ['dead-letter-loop', 'lab', 'loop'],
-      ['dead-letter-exchange-missing', '/', 'other'],
-      ['dead-letter-unroutable', 'lab', 'hold'],
-      ['at-least-once-fallback', 'lab', 'hold'],
+    expect(r.findings.map((f) => [f.check, f.vhost, f.object.name, f.queues ?? []])).toEqual([
+      ['dead-letter-loop', 'lab', 'loop', []],
+      ['dead-letter-exchange-missing', '/', 'nowhere', ['other']],
+      ['dead-letter-unroutable', 'lab', 'dlx', ['hold']],
+      ['at-least-once-fallback', 'lab', 'hold', []],
     ]);
-    expect(fromDefinitions(EXPORT, 'defs.json', 'lab').queues.map((q) => q.name)).toEqual(['hold', 'loop']);
+    expect(r.findings[1]?.evidence.from).toBe('argument x-dead-letter-exchange');
+    expect(r.findings[3]?.problem).toMatch(/^at-least-once dead lettering \(from policy 'high'\) is not/);
+    expect((await read(EXPORT, 'lab')).queues.map((q) => q.name)).toEqual(['hold', 'loop']);
   });
 
   it('a truncated file, foreign JSON, or a missing file is one line (a UsageError), naming the file', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-audit-'));
     const write = (name: string, text: string) => (fs.writeFileSync(path.join(dir, name), text), path.join(dir, name));
     const truncated = write('t.json', JSON.stringify(EXPORT).slice(0, 200));
-    expect(() => readDefinitions(truncated)).toThrow(/t\.json is not valid JSON .*truncated/);
-    expect(() => readDefinitions(write('f.json', '{"name":"my-app","version":"1.0.0","dependencies":{}}'))).toThrow(
+    expect(() => readFile(truncated)).toThrow(/t\.json is not valid JSON \(it ends too soon\): a truncated/);
+    expect(() => readFile(write('f.json', '{"name":"my-app","version":"1.0.0","dependencies":{}}'))).toThrow(
       /is not a RabbitMQ definitions export/,
     );
-    expect(() => readDefinitions(write('a.json', '[1,2]'))).toThrow(/is not a RabbitMQ definitions export/);
-    expect(() => readDefinitions(path.join(dir, 'none.json'))).toThrow(/cannot read .*none\.json: ENOENT/);
+    expect(() => readFile(write('a.json', '[1,2]'))).toThrow(/is not a RabbitMQ definitions export \(a JSON array/);
+    expect(() => readFile(path.join(dir, 'none.json'))).toThrow(/cannot read .*none\.json: ENOENT/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 
-describe('outputs', () => {
-  const r = audit(fromDefinitions(EXPORT, 'defs.json'), 'error');
-  const t = { readMs: 12.4, checkMs: 3.2, requests: 0 };
+describe('outputs', async () => {
+  const r = await audit(await read(EXPORT));
+  const t = { readMs: 12.4, checkMs: 3.2, checkCpuMs: 2.1, requests: 0 };
 
   it('--json matches docs/audit.schema.json, and the schema does refuse a wrong document', () => {
     const doc = auditJson(r, t);
     expect(auditErrors(doc)).toBe('');
     expect(doc).toMatchObject({
-      schemaVersion: 1,
+      schemaVersion: 2,
       result: 'failed',
       source: { kind: 'definitions', file: 'defs.json' },
-      objects: { consumers: null },
+      target: { version: '4.3.6', from: 'source' },
+      definitions: { shape: 'cluster', nothingToCheck: false },
+      objects: { consumers: null, policies: 2 },
       summary: { error: 4 },
     });
     expect(auditErrors({ ...doc, findings: [{ ...doc.findings[0], severity: 'fatal' }] })).toMatch(/severity/);
     expect(auditErrors({ ...doc, source: { kind: 'management', url: 'http://admin:secret@h:15672' } })).not.toBe('');
+    // after a usage error, --json still prints a document: "result": "error"
+    const error = auditErrorJson(new UsageError('defs.json is not valid JSON (line 2, column 1)', 'give an export'));
+    expect(auditErrors(error)).toBe('');
+    expect(error).toMatchObject({ result: 'error', error: { kind: 'usage', hint: 'give an export' } });
   });
 
-  it('--junit: one testcase per check, a finding at or above --fail-on is its failure, a skipped check is skipped (Jenkins XSD)', () => {
+  it('--junit: one testcase per check, a finding at or above --fail-on is its failure, a skipped check is skipped (Jenkins XSD)', async () => {
     const xml = auditJunit(r, t, new Date('2026-12-01T10:00:00Z'));
     expect(junitXsdErrors(xml)).toBe('');
     const doc = parseXml(xml);
@@ -118,23 +135,30 @@ describe('outputs', () => {
     expect(find(doc, 'failure').map((f) => f.attrs.type)).toEqual(['error', 'error', 'error', 'error']);
     expect(find(doc, 'skipped').length).toBe(r.checks.filter((c) => c.status === 'skipped').length);
     // at --fail-on never nothing fails: the findings stay in the testcase's output
-    const never = parseXml(auditJunit(audit(r.snapshot, 'never'), t));
+    const never = parseXml(auditJunit(await audit(r.snapshot, 'never'), t));
     expect(find(never, 'failure')).toEqual([]);
   });
 
-  it('text: grouped by severity, each finding with its object, lab and fix, the skipped checks, a RESULT line', () => {
+  it('text: grouped by severity, each finding with its object, lab and fix, the skipped checks by reason, a RESULT line', () => {
     const lines = renderText(r);
     expect(lines[0]).toBe(
-      'audit: RabbitMQ 4.3.6 from the definitions file defs.json (offline); 2 vhosts: 3 queues, 1 exchange, 1 binding',
+      'audit: RabbitMQ 4.3.6 from the definitions file defs.json (offline); 2 vhosts: 3 queues, 1 exchange, 1 binding, 2 policies; judged for 4.3.6',
     );
     expect(lines).toContain('ERRORS (4)');
     expect(lines).toContain('  dead-letter-loop: vhost lab, queue loop');
     expect(lines).toContain('    see: mqlab dlx-loop');
-    expect(lines.filter((l) => l.startsWith('SKIP ')).length).toBe(
-      r.checks.filter((c) => c.status === 'skipped').length,
+    const skipped = r.checks.filter((c) => c.status === 'skipped');
+    expect(lines.filter((l) => l.startsWith('SKIP ')).join('\n')).toMatch(
+      new RegExp(
+        `^SKIP ${skipped
+          .filter((c) => /statistics/.test(c.skipped!))
+          .map((c) => c.id)
+          .join(', ')}: needs live statistics`,
+        'm',
+      ),
     );
     expect(lines.at(-1)).toBe(
-      'RESULT: 5 of 15 checks ran, 4 findings (4 error, 0 warning, 0 info): FAILED (--fail-on error)',
+      `RESULT: ${r.checks.length - skipped.length} of ${r.checks.length} checks ran, 4 findings (4 error, 0 warning, 0 info): FAILED (--fail-on error)`,
     );
   });
 });

@@ -15,6 +15,12 @@ export interface AuditQueue {
   arguments: Record<string, unknown>;
   /** the definition of the policy in effect (operator policy merged, as the broker reports it) */
   policy: Record<string, unknown> | null;
+  /** the names of the policy and the operator policy in effect (null: none, or not known) */
+  policyName: string | null;
+  operatorPolicyName: string | null;
+  /** offline: the keys the policy and the operator policy each set (the evidence names them); live: unknown */
+  policyKeys?: readonly string[];
+  operatorKeys?: readonly string[];
   /** live only */
   stats: QueueStats | null;
   /** quorum queues, live only: the nodes holding a replica */
@@ -39,6 +45,20 @@ export interface AuditExchange {
   name: string;
   type: string;
   arguments: Record<string, unknown>;
+  /** the name of the policy in effect on the exchange (its definition is among the snapshot's policies) */
+  policyName?: string | null;
+}
+
+/** a policy (or operator policy) as the broker lists it */
+export interface AuditPolicy {
+  vhost: string;
+  name: string;
+  pattern: string;
+  /** all | queues | exchanges | classic_queues | quorum_queues | streams */
+  applyTo: string;
+  priority: number;
+  definition: Record<string, unknown>;
+  operator: boolean;
 }
 
 export interface AuditBinding {
@@ -77,6 +97,10 @@ export interface Snapshot {
   queues: AuditQueue[];
   exchanges: AuditExchange[];
   bindings: AuditBinding[];
+  /** the policies of the audited vhosts (null: the source did not give them) */
+  policies: AuditPolicy[] | null;
+  /** a definitions file only: what it says about itself (definitions.ts) */
+  file: FileFacts | null;
   /** null: the source has no live state (a definitions file) */
   consumers: AuditConsumer[] | null;
   channels: AuditChannel[] | null;
@@ -84,23 +108,28 @@ export interface Snapshot {
   nodes: string[] | null;
 }
 
-/** a queue argument or, without it, the key of its effective policy (queue arguments win, as in RabbitMQ) */
-export function setting(q: Pick<AuditQueue, 'arguments' | 'policy'>, key: string): unknown {
-  const a = q.arguments[`x-${key}`];
-  return a !== undefined && a !== null ? a : q.policy?.[key];
+/** how a file is shaped, as RabbitMQ's import reads it (rabbit_definitions.erl) */
+export interface FileFacts {
+  /** cluster: every object names its vhost; vhost: none does (GET /api/definitions/VHOST); mixed */
+  shape: 'cluster' | 'vhost' | 'mixed' | 'empty';
+  /** the vhost a one-vhost export names (original_vhost_name, 4.0+), or the one --vhost gave it */
+  vhostName: string | null;
+  /** queues, exchanges and bindings without a vhost field */
+  vhostless: number;
+  /** the lists the file holds */
+  lists: string[];
+  /** entries the import refuses or skips: each what, the object's name and why */
+  invalid: { what: string; name: string; vhost: string; reason: string }[];
+  /** queues whose `type` field the import ignores (it reads x-queue-type) */
+  typeIgnored: { vhost: string; name: string; type: string; becomes: string }[];
 }
 
-/** a quorum queue with no dead-letter target and no delivery limit of its own: on 4.x the default limit (20) drops what returns too often */
+/** a quorum queue with no dead-letter exchange and no delivery limit: from 4.0 the default limit (20) applies */
 export function underDefaultLimit(q: Pick<AuditQueue, 'type' | 'arguments' | 'policy'>): boolean {
   const unset = (key: string) => {
-    const v = setting(q, key);
-    return v === undefined || v === null;
+    const a = q.arguments[`x-${key}`];
+    const p = q.policy?.[key];
+    return (a === undefined || a === null) && (p === undefined || p === null);
   };
   return q.type === 'quorum' && unset('dead-letter-exchange') && unset('delivery-limit');
-}
-
-/** the broker's major.minor as numbers, [0, 0] when unknown */
-export function versionOf(s: Pick<Snapshot, 'broker'>): [number, number] {
-  const m = /^(\d+)\.(\d+)/.exec(s.broker?.version ?? '');
-  return m ? [Number(m[1]), Number(m[2])] : [0, 0];
 }

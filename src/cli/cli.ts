@@ -196,13 +196,17 @@ export function buildProgram(
     .option('--junit <file>', 'also write JUnit XML, one testcase per check')
     .option('--fail-on <severity>', 'exit 1 when a finding is at or above: error, warning, info or never', 'error')
     .option('--timeout <seconds>', 'how long one management API request may take', '30')
+    .option(
+      '--target-version <x.y>',
+      'judge for this RabbitMQ line, e.g. 4.3 before an upgrade (default: the version of the file or broker, else 4.3)',
+    )
     .addHelpText(
       'after',
       '\nEach finding names the lab that shows the pitfall (see: mqlab <lab>) and the fix. Docs: docs/audit.md',
     )
     .action(async (file: string | undefined, o: AuditFlags) => {
       const { auditCommand } = await import('./commands/audit.js');
-      ended({ code: await auditCommand(file, o) });
+      ended({ code: await auditCommand(file, o, signals.signal) });
     });
 
   checkCommandOf(program, signals, ended);
