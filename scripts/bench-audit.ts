@@ -5,6 +5,10 @@
  * `mqlab audit` to read and check. Run it on a set of your own (MQLAB_HOME + MQLAB_PORT_OFFSET): thousands of queues
  * slow a shared broker's management API for everyone.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
 import { Broker, closeChannel } from '../src/broker/broker.js';
 import { loadConfig } from '../src/core/config.js';
 
@@ -75,4 +79,118 @@ export async function dropQueues(count: number, parallel = 8): Promise<number> {
     await broker.close();
   }
   return dropped;
+}
+
+/**
+ * A definitions export of `count` queues in the shape real services use, for the offline bound: per
+ * twenty queues, ten work queues (quorum, each bound to topic exchange `events` with `svcN.*`), nine
+ * DLQs (bound to topic exchange `dlx` with `svcN.#`; the tenth work queue has none: its letters are
+ * lost, a finding) and one TTL retry queue for the first (a retry loop back through `events`). The
+ * dead-letter exchange comes from a policy matching `\.work$`, so every work queue's letters go
+ * through the topic exchange with the keys that brought them in: each a pattern checked against
+ * thousands of bindings.
+ */
+export function topicDefinitions(count: number): Record<string, unknown> {
+  const vhost = 'bench';
+  const queues: Record<string, unknown>[] = [];
+  const bindings: Record<string, unknown>[] = [];
+  const queue = (name: string, args: Record<string, unknown>) =>
+    queues.push({ name, vhost, durable: true, auto_delete: false, arguments: { 'x-queue-type': 'quorum', ...args } });
+  const bind = (source: string, destination: string, key: string) =>
+    bindings.push({ source, vhost, destination, destination_type: 'queue', routing_key: key, arguments: {} });
+  for (let i = 0; i < count; i++) {
+    const k = i % 20;
+    const svc = `svc${i - k + (k < 10 ? k : k < 19 ? k - 10 : 0)}`;
+    if (k < 10) {
+      queue(`${svc}.work`, k === 0 ? { 'x-dead-letter-exchange': 'retry', 'x-dead-letter-routing-key': svc } : {});
+      bind('events', `${svc}.work`, `${svc}.*`);
+    } else if (k < 19) {
+      queue(`${svc}.dlq`, {});
+      bind('dlx', `${svc}.dlq`, `${svc}.#`);
+    } else {
+      queue(`${svc}.retry`, {
+        'x-message-ttl': 5000,
+        'x-dead-letter-exchange': 'events',
+        'x-dead-letter-routing-key': `${svc}.retried`,
+      });
+      bind('retry', `${svc}.retry`, svc);
+    }
+  }
+  const exchange = (name: string, type: string) => ({
+    name,
+    vhost,
+    type,
+    durable: true,
+    auto_delete: false,
+    internal: false,
+    arguments: {},
+  });
+  return {
+    rabbit_version: '4.3.6',
+    rabbitmq_version: '4.3.6',
+    vhosts: [{ name: vhost }],
+    policies: [
+      {
+        vhost,
+        name: 'work-dlx',
+        pattern: '\\.work$',
+        'apply-to': 'queues',
+        priority: 1,
+        definition: { 'dead-letter-exchange': 'dlx', 'delivery-limit': 5 },
+      },
+      {
+        vhost,
+        name: 'dlq-bound',
+        pattern: '\\.dlq$',
+        'apply-to': 'queues',
+        priority: 1,
+        definition: { 'max-length': 100000 },
+      },
+    ],
+    exchanges: [exchange('events', 'topic'), exchange('dlx', 'topic'), exchange('retry', 'direct')],
+    queues,
+    bindings,
+  };
+}
+
+/** the offline bounds (docs/audit.md "Scale"): checks of 10,000 queues through a topic DLX, and 100,000 queues end to end */
+export const OFFLINE_BOUNDS = [
+  { queues: 10_000, measure: 'checks', boundMs: 1000 },
+  { queues: 100_000, measure: 'total', boundMs: 10_000 },
+] as const;
+
+export interface OfflineRun {
+  /** wall time of the process, start to end */
+  wallMs: number;
+  readMs: number;
+  checkMs: number;
+  checkCpuMs: number;
+  findings: number;
+}
+
+/**
+ * `mqlab audit FILE --json --fail-on never` on a generated export of `count` queues, `runs` times:
+ * each run's wall time (the process), and the audit's own read, check and check-CPU times.
+ */
+export async function offlineRuns(cli: string, count: number, runs: number): Promise<OfflineRun[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-bench-audit-'));
+  const file = path.join(dir, `definitions-${count}.json`);
+  fs.writeFileSync(file, JSON.stringify(topicDefinitions(count)));
+  const out: OfflineRun[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      const r = await execa('node', [cli, 'audit', file, '--json', '--fail-on', 'never'], { reject: false });
+      const wallMs = performance.now() - t;
+      if (r.exitCode !== 0) throw new Error(`mqlab audit ${file}: exit ${r.exitCode}: ${r.stderr.split('\n')[0]}`);
+      const doc = JSON.parse(r.stdout) as {
+        findings: unknown[];
+        timings: { readMs: number; checkMs: number; checkCpuMs: number };
+      };
+      out.push({ wallMs, ...doc.timings, findings: doc.findings.length });
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
 }

@@ -22,11 +22,13 @@
  *   mqlab − waits and (mqlab − waits) / (seed − waits).
  * npm run bench -- --concurrent N [--labs a,b]: a class running one lab at once: for each lab, N runs
  * start together, each in its own namespace (bench_c1 … bench_cN); every run must pass.
- * npm run bench -- --audit [--queues N] [--runs N]: `mqlab audit --vhost <vhost> --json` on a broker
- * filled with N generated queues (10000 unless told, namespace bench_audit, removed at the end unless
- * --keep); the
- * audit must take under 10 s. Run it on a set of your own (MQLAB_HOME + MQLAB_PORT_OFFSET), not a
- * shared one.
+ * npm run bench -- --audit [--queues N] [--runs N] [--offline]: first `mqlab audit FILE --json` on
+ * generated definitions exports (scripts/bench-audit.ts topicDefinitions): 10,000 queues through a topic
+ * dead-letter exchange, checked in under 1 s, and 100,000 queues, read and checked in under 10 s (each
+ * with its CPU time: on a shared machine the wall time also measures the others' work); then, unless
+ * --offline, `mqlab audit --vhost <vhost> --json` on a broker filled with N generated queues (10000
+ * unless told, namespace bench_audit, removed at the end unless --keep): under 10 s. Run it on a set of
+ * your own (MQLAB_HOME + MQLAB_PORT_OFFSET), not a shared one.
  * Every row carries the machine's load average (1 min) when it was measured: timings depend on it.
  */
 import fs from 'node:fs';
@@ -40,7 +42,7 @@ import { peerRefusal, peerRuns, PEER_MODES, type PeerRun } from './bench-peer.js
 import { portOffset } from '../src/core/defaults.js';
 import { dropNamespaces } from './bench-clean.js';
 import { jobNamespace } from '../src/engine/jobs.js';
-import { dropQueues, fillQueues } from './bench-audit.js';
+import { dropQueues, fillQueues, OFFLINE_BOUNDS, offlineRuns } from './bench-audit.js';
 import { loadConfig } from '../src/core/config.js';
 import type { LabMeta } from '../src/lab/lab.js';
 
@@ -57,7 +59,7 @@ if (args.includes('--help') || args.includes('-h')) {
 const problems = argProblems(
   args,
   ['--runs', '--jobs', '--concurrent', '--queues', '--labs', '--peer-dir'],
-  ['--all', '--peer', '--audit', '--keep'],
+  ['--all', '--peer', '--audit', '--keep', '--offline'],
 );
 if (problems.length) {
   process.stderr.write(`bench: ${problems.join('; ')}: npm run bench -- --help lists the arguments\n`);
@@ -396,8 +398,33 @@ async function concurrentRuns(n: number) {
   }
 }
 
+/** `mqlab audit FILE` on generated exports: the offline bounds of docs/audit.md "Scale" */
+async function offlineAuditRows() {
+  for (const b of OFFLINE_BOUNDS) {
+    const done = await offlineRuns(cli, b.queues, Math.min(runs, 3));
+    const measured = median(done.map((r) => (b.measure === 'checks' ? r.checkMs : r.wallMs)));
+    const cpu = median(done.map((r) => r.checkCpuMs));
+    const ok = measured < b.boundMs;
+    add([
+      `mqlab audit FILE (${b.queues} queues, topic DLX)`,
+      String(done.length),
+      fmt(median(done.map((r) => r.wallMs))),
+      '-',
+      '-',
+      '-',
+      '-',
+      '-',
+      load(),
+      `${ok ? 'ok' : 'SLOW'} (${b.measure === 'checks' ? 'checks' : 'read + checks, start to end'} ${fmt(measured)} < ${fmt(b.boundMs)}): read ${fmt(median(done.map((r) => r.readMs)))}, checks ${fmt(median(done.map((r) => r.checkMs)))} (${fmt(cpu)} CPU), ${done[0]?.findings ?? 0} finding(s)`,
+    ]);
+    if (!ok) failed = true;
+  }
+}
+
 /** `mqlab audit` of a vhost holding `count` generated queues (and whatever else it holds): under 10 s */
 async function auditRuns(count: number) {
+  await offlineAuditRows();
+  if (args.includes('--offline')) return;
   const fillMs = await fillQueues(count);
   process.stderr.write(`bench: declared ${count} queue(s) in ${fmt(fillMs)}\n`);
   const vhost = config.vhost;
