@@ -2,7 +2,7 @@
  * One push consumer on the dead-letter queue: each dead letter, acked, resolves the wait for its
  * message id with what the broker sent (the x-death reason, x-delivery-count, redelivered).
  */
-import { type LabContext, closeChannel, deferred, text } from '../../src/kit/index.js';
+import { type LabContext, closeChannel, deferred, newestDeath, text } from '../../src/kit/index.js';
 
 export interface DeadLetter {
   reason: string;
@@ -27,9 +27,8 @@ export async function watchDeadLetters(ctx: LabContext, queue: string): Promise<
   const consumer = await ctx.broker.consume(
     queue,
     (m) => {
-      const death = (m.headers['x-death'] as { reason?: string }[] | undefined)?.[0];
       const letter = {
-        reason: String(death?.reason ?? 'none'),
+        reason: newestDeath(m.headers)?.reason ?? 'none',
         deliveryCount: m.headers['x-delivery-count'],
         redelivered: m.redelivered,
       };

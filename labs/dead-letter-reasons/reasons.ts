@@ -51,9 +51,6 @@ export function classifyDeadLetter(
 ): DeadLetterView {
   const entries = deadLetterHistory(headers);
   const newest = entries[0];
-  const raw = Array.isArray(headers['x-death'])
-    ? (headers['x-death'][0] as Record<string, unknown> | undefined)
-    : undefined;
   const f = firstDeath(headers);
   const last = (k: string) =>
     headers[`x-last-death-${k}`] === undefined ? null : String(headers[`x-last-death-${k}`]);
@@ -68,7 +65,7 @@ export function classifyDeadLetter(
         : { reason: last('reason')!, queue: last('queue') ?? '', exchange: last('exchange') ?? '' },
     expiration:
       properties.expiration === undefined || properties.expiration === null ? null : text(properties.expiration),
-    originalExpiration: raw?.['original-expiration'] === undefined ? null : text(raw['original-expiration']),
+    originalExpiration: newest?.originalExpiration ?? null,
     history: entries.map((e) => `${e.reason}/${e.queue}×${e.count}`),
   };
 }

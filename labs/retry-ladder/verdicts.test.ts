@@ -79,7 +79,15 @@ function observed(over: Partial<Observed> = {}): Observed {
     inFlight: 0,
     parkedReason: 'deadline',
     parked: { attempt: 2, deadlineAt: 10_500, decidedAt: 10_210 },
-    dlqDeath: { queue: 'me12.ladder.work', reason: 'rejected', count: 1, exchange: '', routingKeys: [], time: null },
+    dlqDeath: {
+      queue: 'me12.ladder.work',
+      reason: 'rejected',
+      count: 1,
+      exchange: '',
+      routingKeys: [],
+      time: null,
+      originalExpiration: null,
+    },
     facts: {},
     ...over,
   };

@@ -3,17 +3,11 @@
  * left the wait queue (expired-trail), each acked and kept with its death reason, so the lab can
  * wait for "the delivery_limit copy of message m" or "m left the wait queue after its limit".
  */
-import { type LabContext, closeChannel, deferred } from '../../src/kit/index.js';
+import { type LabContext, closeChannel, deathCount, deferred, newestDeath } from '../../src/kit/index.js';
 
-interface Death {
-  queue?: string;
-  reason?: string;
-}
-
-export const deaths = (headers: Record<string, unknown>): Death[] => (headers['x-death'] as Death[] | undefined) ?? [];
 /** the message died in `queue` with reason delivery_limit at some point of its history */
 export const limitedIn = (headers: Record<string, unknown>, queue: string) =>
-  deaths(headers).some((d) => d.queue === queue && d.reason === 'delivery_limit');
+  deathCount(headers, queue, 'delivery_limit') > 0;
 
 export interface Trail {
   /** resolves with the newest death's reason when the first copy of `id` whose history has a delivery_limit in `queue` arrives */
@@ -33,7 +27,7 @@ export async function watchTrail(ctx: LabContext, queue: string, work: string): 
     (m) => {
       m.ack();
       const id = String(m.messageId);
-      const reason = String(deaths(m.headers)[0]?.reason ?? 'none');
+      const reason = newestDeath(m.headers)?.reason ?? 'none';
       seen.set(id, [...(seen.get(id) ?? []), reason]);
       ctx.log.emit('trail', { queue, messageId: id, reason, status: 'received' });
       if (limitedIn(m.headers, work)) wait(id).resolve(reason);

@@ -69,7 +69,7 @@ export { ownBrokerLog } from '../services/broker-log.js';
 export { openDb, type Db } from '../db/client.js';
 export type { LabEvent } from '../log/events.js';
 // dead letters: the x-death reader, policies, counts
-export { deadLetterHistory, deathCount, firstDeath, type DeathEntry } from './xdeath.js';
+export { deadLetterHistory, deathCount, firstDeath, newestDeath, type DeathEntry } from './xdeath.js';
 export {
   POLICY_MAX_LENGTH,
   deadLetterPolicy,

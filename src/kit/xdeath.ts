@@ -12,6 +12,8 @@ export interface DeathEntry {
   routingKeys: string[];
   /** seconds since the epoch, as the broker stamped it */
   time: number | null;
+  /** the expiration the message had when it died this way (a per-message TTL), else null */
+  originalExpiration: string | null;
 }
 
 export function deadLetterHistory(headers: Record<string, unknown> | undefined): DeathEntry[] {
@@ -24,7 +26,16 @@ export function deadLetterHistory(headers: Record<string, unknown> | undefined):
     exchange: text(e.exchange),
     routingKeys: Array.isArray(e['routing-keys']) ? (e['routing-keys'] as unknown[]).map(String) : [],
     time: timeOf(e.time),
+    originalExpiration: e['original-expiration'] === undefined ? null : text(e['original-expiration']),
   }));
+}
+
+/**
+ * The entry the broker updated last: the death this copy arrived from. It comes first on every line
+ * (3.10 too, where only the first entry is the newest: the order of the rest is not recency).
+ */
+export function newestDeath(headers: Record<string, unknown> | undefined): DeathEntry | null {
+  return deadLetterHistory(headers)[0] ?? null;
 }
 
 /** count of the (queue, reason) entry, 0 when the message never died that way */
