@@ -137,18 +137,24 @@ export function buildProgram(
     .addOption(
       new Option(
         '--backend <backend>',
-        "docker (compose.yaml), chroot (RabbitMQ 4.3 + PostgreSQL 18 in a private Debian root, as root), system (this machine's packages; local is its old name); auto: docker if a Docker engine answers, else chroot as root, else system",
+        "docker (compose.yaml), chroot (a private Debian root of the line, as root), system (this machine's packages; local is its old name); auto: the one this data folder holds, else docker if a Docker engine answers, else chroot as root, else system",
       )
         .choices(BACKEND_NAMES)
         .default('auto'),
+    )
+    .addOption(
+      new Option(
+        '--line <line>',
+        "the broker line: 4.3 (RabbitMQ 4.3 + PostgreSQL 18: Debian unstable in a private root, or Docker), 4.0 (RabbitMQ 4.0 + PostgreSQL 17: Debian 13 in a private root, as root), 3.10 (the system backend: Debian 12's packages); default: the one this data folder holds, else 4.3. A second line runs beside the first with its own MQLAB_HOME and MQLAB_PORT_OFFSET",
+      ).env('MQLAB_LINE'),
     )
     .option(
       '--nodes <n>',
       'RabbitMQ nodes: 1, or 3 for a cluster (node i on the AMQP, management and distribution ports + 10 × (i-1); chroot and system backends); default: the running count, else 1',
     )
-    .action(async (o: { backend: string; nodes?: string }) => {
+    .action(async (o: { backend: string; nodes?: string; line?: string }) => {
       const { upCommand } = await import('./commands/services.js');
-      ended({ code: await upCommand(loadConfig(), o.backend, o.nodes) });
+      ended({ code: await upCommand(loadConfig(), o.backend, o.nodes, o.line) });
     });
   program
     .command('down')

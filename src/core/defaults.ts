@@ -60,9 +60,6 @@ export function urlsFor(ports: Ports) {
 /** the URLs of the default ports (no offset) */
 export const DEFAULT_URLS = urlsFor(PORTS);
 
-/** the Debian suite the chroot backend installs from: RabbitMQ 4.3.x and PostgreSQL 18.x */
-export const CHROOT = { suite: 'sid', postgresMajor: 18, packages: ['rabbitmq-server', 'postgresql-18'] } as const;
-
 /** `mqlab up --nodes N`: a cluster of at most this many RabbitMQ nodes */
 export const MAX_NODES = 3;
 /** node i (1-based) of a cluster listens on the ports of node 1 plus (i-1) × this; epmd is shared */

@@ -11,6 +11,7 @@ export const MARKER = '.mqlab-data';
 export const OWN_ENTRIES = [
   MARKER,
   'backend',
+  'line',
   'nodes',
   'rabbitmq',
   'rabbitmq-c1',
@@ -94,3 +95,14 @@ export function recordedNodes(home: string): number {
   }
 }
 export const recordNodes = (home: string, n: number) => fs.writeFileSync(path.join(home, NODES_FILE), `${n}\n`);
+
+/** the broker line `mqlab up --line` recorded in the data folder (lines.ts) */
+export const LINE_FILE = 'line';
+export function recordedLineName(home: string): string | null {
+  try {
+    return fs.readFileSync(path.join(home, LINE_FILE), 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+export const recordLine = (home: string, line: string) => fs.writeFileSync(path.join(home, LINE_FILE), `${line}\n`);

@@ -1,22 +1,26 @@
 /**
- * The chroot backend's private Debian root: Debian `unstable` with rabbitmq-server (4.3.x) and
- * postgresql-18, from the archive this machine's apt already uses. Built once per machine into a
- * cache (/var/cache/mqlab, or MQLAB_CACHE), then copied (cp -a --reflink=auto) to HOME/root. Both
- * are built in a temporary folder and renamed when complete, so an interrupted setup is redone.
+ * The chroot backend's private Debian root of a line (lines.ts): Debian `unstable` with
+ * rabbitmq-server 4.3.x and postgresql-18, or Debian 13 (trixie) with 4.0.x and postgresql-17, from
+ * the archive this machine's apt already uses. Built once per machine and suite into a cache
+ * (/var/cache/mqlab/debian-<suite>-root, or MQLAB_CACHE), then copied (cp -a --reflink=auto) to
+ * HOME/root. Both are built in a temporary folder and renamed when complete, so an interrupted setup
+ * is redone.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { CHROOT } from '../core/defaults.js';
 import { EnvError } from '../core/errors.js';
 import { withProgress } from './progress.js';
 import { cacheDir, ensureProgram, oneInstallAtATime } from './apt.js';
+import type { RootLine } from './lines.js';
 
 const READY = '.mqlab-root';
+/** the suite a root was built from (a root without it is from before lines: sid) */
+const SUITE = '.mqlab-suite';
 const noExpiry = ['-o', 'Acquire::Check-Valid-Until=false'];
 
 export const rootDir = (home: string) => path.join(home, 'root');
-const cachedRoot = (env: NodeJS.ProcessEnv) => path.join(cacheDir(env), `debian-${CHROOT.suite}-root`);
+const cachedRoot = (line: RootLine, env: NodeJS.ProcessEnv) => path.join(cacheDir(env), `debian-${line.suite}-root`);
 
 /** the Debian archive apt is configured with here (MQLAB_DEBIAN_MIRROR overrides) */
 export function debianMirror(env: NodeJS.ProcessEnv = process.env): string {
@@ -59,6 +63,16 @@ export function rootVersions(root: string): string {
 
 export const rootReady = (root: string) => fs.existsSync(path.join(root, READY));
 
+/** the Debian suite a ready root was built from, or null when there is none */
+export function rootSuite(root: string): string | null {
+  if (!rootReady(root)) return null;
+  try {
+    return fs.readFileSync(path.join(root, SUITE), 'utf8').trim();
+  } catch {
+    return 'sid';
+  }
+}
+
 /** why this machine cannot run the chroot backend, or null */
 export async function chrootRefusal(): Promise<string | null> {
   if (process.getuid?.() !== 0) return 'the chroot backend needs root';
@@ -69,15 +83,22 @@ export async function chrootRefusal(): Promise<string | null> {
 /** make HOME/root ready: from the machine's cache, building the cache first when needed */
 export async function ensureRoot(
   home: string,
+  line: RootLine,
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string> {
   const root = rootDir(home);
-  if (rootReady(root)) return root;
-  const cached = cachedRoot(env);
+  const suite = rootSuite(root);
+  if (suite === line.suite) return root;
+  if (suite !== null)
+    throw new EnvError(
+      `${root} is a Debian ${suite} root, not the ${line.release} root of line ${line.line}`,
+      'run `mqlab down --volumes` first, or start the line in a data folder of its own (MQLAB_HOME)',
+    );
+  const cached = cachedRoot(line, env);
   if (!rootReady(cached))
-    await oneInstallAtATime('root', 'building the Debian root', log, async () => {
-      if (!rootReady(cached)) await buildRoot(cached, log, env); // else another up built it meanwhile
+    await oneInstallAtATime('root', `building the ${line.release} root`, log, async () => {
+      if (!rootReady(cached)) await buildRoot(cached, line, log, env); // else another up built it meanwhile
     });
   const tmp = `${root}.tmp`;
   await removeTree(tmp);
@@ -89,7 +110,12 @@ export async function ensureRoot(
   return root;
 }
 
-async function buildRoot(target: string, log: (line: string) => void, env: NodeJS.ProcessEnv): Promise<void> {
+async function buildRoot(
+  target: string,
+  line: RootLine,
+  log: (line: string) => void,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   await ensureDebootstrap(log);
   const mirror = debianMirror(env);
   fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -98,7 +124,7 @@ async function buildRoot(target: string, log: (line: string) => void, env: NodeJ
   const based = path.join(tmp, '.mqlab-debootstrap-done');
   if (!fs.existsSync(based)) await removeTree(tmp);
   log(
-    `building a Debian ${CHROOT.suite} root with ${CHROOT.packages.join(' and ')} from ${mirror} (once per machine, 2–10 min)`,
+    `building a ${line.release} root with ${line.packages.join(' and ')} from ${mirror} (once per machine, 2–10 min)`,
   );
   const step = (what: string, file: string, args: string[]) =>
     withProgress(what, log, () =>
@@ -107,7 +133,7 @@ async function buildRoot(target: string, log: (line: string) => void, env: NodeJ
   if (!fs.existsSync(based)) {
     await step('debootstrap (download and unpack the base system)', 'debootstrap', [
       '--variant=minbase',
-      CHROOT.suite,
+      line.suite,
       tmp,
       mirror,
     ]);
@@ -119,18 +145,19 @@ async function buildRoot(target: string, log: (line: string) => void, env: NodeJ
   // postgresql-common's scripts run systemd-tmpfiles, which needs /proc: mounted for the install only
   await execa('mount', ['-t', 'proc', 'proc', path.join(tmp, 'proc')]);
   try {
-    await step(`installing ${CHROOT.packages.join(', ')}`, 'chroot', [
+    await step(`installing ${line.packages.join(', ')}`, 'chroot', [
       tmp,
       'sh',
       '-c',
-      `dpkg --configure -a && apt-get ${noExpiry.join(' ')} install -y --no-install-recommends ${CHROOT.packages.join(' ')}`,
+      `dpkg --configure -a && apt-get ${noExpiry.join(' ')} install -y --no-install-recommends ${line.packages.join(' ')}`,
     ]);
   } finally {
     await execa('umount', ['-l', path.join(tmp, 'proc')], { reject: false });
   }
   await execa('chroot', [tmp, 'apt-get', 'clean'], { reject: false });
   fs.rmSync(based);
-  const q = await execa('chroot', [tmp, 'dpkg-query', '-W', '-f', '${Package} ${Version}\n', ...CHROOT.packages]);
+  const q = await execa('chroot', [tmp, 'dpkg-query', '-W', '-f', '${Package} ${Version}\n', ...line.packages]);
+  fs.writeFileSync(path.join(tmp, SUITE), line.suite + '\n');
   fs.writeFileSync(path.join(tmp, READY), q.stdout.trim().split('\n').join(', ') + '\n');
   await removeTree(target);
   fs.renameSync(tmp, target);

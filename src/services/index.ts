@@ -4,9 +4,17 @@ import type { Config } from '../core/config.js';
 import { EnvError, UsageError } from '../core/errors.js';
 import { maskUrl } from '../core/urls.js';
 import { dockerAvailability, dockerDown, dockerRunning, dockerUp } from './docker.js';
-import { ensureSystemPackages, ownRunning, ownStart, ownStop, removeOutsideDirs } from './own-services.js';
+import {
+  ensureSystemPackages,
+  installedVersions,
+  ownRunning,
+  ownStart,
+  ownStop,
+  removeOutsideDirs,
+} from './own-services.js';
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
 import { hostOf } from './host.js';
+import { pointsAt } from './control.js';
 import { ensureProgram } from './apt.js';
 import { chrootRefusal, ensureRoot, removeTree, rootDir, rootVersions } from './debian-root.js';
 import {
@@ -15,12 +23,15 @@ import {
   deleteHome,
   recordBackend,
   recordedBackend,
+  recordedLineName,
   recordedNodes,
+  recordLine,
   recordNodes,
 } from './data-folder.js';
+import { DEFAULT_LINE, LINE_NAMES, lineSpec, rootLine, type Line } from './lines.js';
 import { ownCluster, sweepInjectedFaults, waitForMembers, type NodeFailure } from './cluster.js';
 import { endKeptPartition } from './cluster-watch.js';
-import { MAX_NODES, urlsFor } from '../core/defaults.js';
+import { BASE_PORTS, MAX_NODES, urlsFor } from '../core/defaults.js';
 
 /** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
 export type Backend = 'auto' | 'docker' | 'chroot' | 'system';
@@ -34,11 +45,79 @@ export function parseBackend(raw: string): Backend {
 const HOW_TO_GET_43 =
   'for RabbitMQ 4.3 + PostgreSQL 18 run `mqlab up` as root (chroot backend) or with a Docker engine';
 
+/**
+ * The line a data folder holds: recorded by `up --line`, else the one its backend ran before lines
+ * were recorded (chroot and docker: 4.3; system: 3.10); null when `up` never ran there.
+ */
+export function recordedLine(home: string): Line | null {
+  const named = recordedLineName(home);
+  if (named && LINE_NAMES.includes(named)) return named as Line;
+  const backend = recordedBackend(home);
+  if (backend === 'chroot' || backend === 'docker') return '4.3';
+  return backend === 'system' ? '3.10' : null;
+}
+
+/** the data folder holds a line's services' data (not just its marker and records) */
+const holdsData = (home: string) =>
+  fs.existsSync(home) && fs.readdirSync(home).some((e) => /^(root|postgres|rabbitmq(-c\d+)?)$/.test(e));
+
+/** another line than the one asked for holds this data folder's data: refuse, saying how to run both */
+function checkLine(config: Config, asked: Line | undefined): void {
+  const held = recordedLine(config.home);
+  if (!asked || !held || held === asked || !holdsData(config.home)) return;
+  const offset = config.ports.amqp - BASE_PORTS.amqp;
+  throw new EnvError(
+    `${config.home} holds line ${held}'s data (${lineSpec(held).runs}), not line ${asked}'s`,
+    `run line ${asked} beside it, in a data folder and on ports of its own: ` +
+      `MQLAB_HOME=${config.home}-${asked} MQLAB_PORT_OFFSET=${offset + 100} mqlab up --line ${asked} ` +
+      `(and the same two variables for every command on it); or \`mqlab down --volumes\` first (deletes line ${held}'s data)`,
+  );
+}
+
+interface Chosen {
+  backend: Exclude<Backend, 'auto'>;
+  line: Line;
+}
+
+/** the backend of an asked line: --backend must agree with it (docker and chroot run 4.3; chroot 4.0; system 3.10) */
+async function chooseForLine(backend: Backend, line: Line, log: (line: string) => void): Promise<Chosen> {
+  const spec = lineSpec(line);
+  const allowed: Backend[] = line === '4.3' ? ['auto', 'docker', 'chroot'] : ['auto', spec.backend];
+  if (!allowed.includes(backend))
+    throw new UsageError(
+      `--line ${line} runs ${spec.runs}${spec.backend === 'chroot' ? ' in a private Debian root' : ''}, not with --backend ${backend}`,
+      `leave out --backend, or use --backend ${allowed.filter((b) => b !== 'auto').join(' or ')}`,
+    );
+  if (spec.backend === 'system') return { backend: 'system', line };
+  if (backend === 'auto' && line === '4.3') {
+    const docker = await dockerAvailability();
+    if (docker.use) {
+      log(`backend: docker (${docker.why})`);
+      return { backend: 'docker', line };
+    }
+  }
+  if (backend === 'docker') return { backend, line };
+  const why = await chrootRefusal();
+  if (why)
+    throw new EnvError(
+      `cannot start line ${line} (${spec.runs} in a private Debian root): ${why}`,
+      line === '4.3' ? HOW_TO_GET_43 : 'run `mqlab up --line 4.0` as root',
+    );
+  return { backend: 'chroot', line };
+}
+
 async function choose(
   backend: Backend,
-  recorded: string | null,
+  asked: Line | undefined,
+  home: string,
   log: (line: string) => void,
-): Promise<Exclude<Backend, 'auto'>> {
+): Promise<Chosen> {
+  const recorded = recordedBackend(home);
+  const held = recordedLine(home);
+  if (asked) return chooseForLine(backend, asked, log);
+  // the backend a data folder holds keeps its line; another backend asked for gets that backend's line
+  const lineOf = (b: Exclude<Backend, 'auto'>): Line =>
+    b === 'system' ? '3.10' : b === 'chroot' && held && lineSpec(held).backend === 'chroot' ? held : DEFAULT_LINE;
   if (backend === 'chroot') {
     const why = await chrootRefusal();
     if (why)
@@ -47,15 +126,17 @@ async function choose(
         `${HOW_TO_GET_43}; or use --backend system (this machine's packages)`,
       );
   }
-  if (backend !== 'auto') return backend;
+  if (backend !== 'auto') return { backend, line: lineOf(backend) };
   if (recorded === 'system' || recorded === 'chroot' || recorded === 'docker') {
-    log(`backend: ${recorded} (the one this data folder was set up with; --backend picks another)`);
-    return recorded;
+    log(
+      `backend: ${recorded}, line ${lineOf(recorded)} (the one this data folder was set up with; --line or --backend picks another)`,
+    );
+    return { backend: recorded, line: lineOf(recorded) };
   }
   const docker = await dockerAvailability();
   if (docker.use) {
     log(`backend: docker (${docker.why})`);
-    return 'docker';
+    return { backend: 'docker', line: '4.3' };
   }
   log(`not using Docker: ${docker.why}`);
   const why = await chrootRefusal();
@@ -63,22 +144,48 @@ async function choose(
     log(
       'backend: chroot (no Docker engine answers; RabbitMQ 4.3 and PostgreSQL 18 from Debian unstable in a private root)',
     );
-    return 'chroot';
+    return { backend: 'chroot', line: DEFAULT_LINE };
   }
   log(`backend: system (this machine's packages; no Docker engine answers and ${why}): ${HOW_TO_GET_43}`);
-  return 'system';
+  return { backend: 'system', line: '3.10' };
 }
 
 export { hostOf };
 
-/** "chroot (Debian sid root: rabbitmq-server 4.3.6-1, postgresql-18 18.6-1)", or null when mqlab started nothing here */
-export function backendLine(config: Config): string | null {
+/**
+ * "chroot, line 4.0 (Debian 13 (trixie) root …/root: rabbitmq-server 4.0.5-6+deb13u2, postgresql-17 …)",
+ * or null when mqlab started nothing here
+ */
+export function backendLine(config: Pick<Config, 'home'>): string | null {
   const name = recordedBackend(config.home);
-  if (name === 'chroot')
-    return `chroot (Debian root ${rootDir(config.home)}: ${rootVersions(rootDir(config.home)) || 'not built'})`;
-  if (name === 'system') return "system (this machine's rabbitmq-server and postgresql packages)";
+  const line = recordedLine(config.home);
+  if (name === 'chroot') {
+    const spec = rootLine(line && lineSpec(line).backend === 'chroot' ? line : DEFAULT_LINE);
+    const root = rootDir(config.home);
+    return `chroot, line ${spec.line} (${spec.release} root ${root}: ${rootVersions(root) || 'not built'})`;
+  }
+  if (name === 'system') {
+    const v = installedVersions(hostOf(config, 'system'));
+    return `system, line ${v.line ?? '?'} (this machine's packages: ${v.text})`;
+  }
+  if (name === 'docker') return 'docker, line 4.3 (compose.yaml)';
   return name;
 }
+
+/**
+ * backendLine of the services the run's URLs reach: null when the URLs name services of the user's own
+ * (MQLAB_AMQP_URL …: `status` then describes the broker it reached, not this folder's backend), or when
+ * the services on this set's ports run from another data folder
+ */
+export function reachedBackendLine(config: Config): string | null {
+  return ownPorts(config) && anotherSet(config) === null ? backendLine(config) : null;
+}
+
+/** the run's three URLs reach this set's ports on 127.0.0.1 (whatever their accounts) */
+const ownPorts = (config: Config) =>
+  pointsAt(config.amqpUrl, config.ports.amqp) &&
+  pointsAt(config.pgUrl, config.ports.postgres) &&
+  pointsAt(config.mgmtUrl, config.ports.management);
 
 /** `--nodes N`: 1 (one node) up to MAX_NODES (a cluster) */
 export function parseNodes(raw: string): number {
@@ -97,7 +204,9 @@ export async function up(
   backend: Backend,
   log: (line: string) => void,
   asked?: number,
+  line?: Line,
 ): Promise<Probe> {
+  checkLine(config, line);
   await sweepInjectedFaults(config, log);
   const before = await probe(config);
   const ownNodes = fs.existsSync(config.home) ? recordedNodes(config.home) : 1;
@@ -124,11 +233,11 @@ export async function up(
     }
     log(`a member of the ${nodes}-node cluster is not running: starting it`);
   }
-  const chosen = await choose(backend, recordedBackend(config.home), log);
+  const { backend: chosen, line: chosenLine } = await choose(backend, line, config.home, log);
   if (nodes > 1 && chosen === 'docker')
     throw new UsageError(
       "--nodes runs a cluster on mqlab's own nodes, not with Docker",
-      'use --backend chroot (RabbitMQ 4.3, as root) or --backend system',
+      'use --backend chroot (as root) or --backend system',
     );
   let failure: NodeFailure = () => null;
   if (chosen === 'docker') {
@@ -137,9 +246,10 @@ export async function up(
   } else {
     claimHome(config.home);
     const host = hostOf(config, chosen);
-    if (chosen === 'chroot') await ensureRoot(config.home, log);
+    if (chosen === 'chroot') await ensureRoot(config.home, rootLine(chosenLine), log);
     else await ensureSystemPackages(host, log);
     recordBackend(config.home, chosen);
+    recordLine(config.home, chosenLine);
     failure = await ownStart(host, config.ports, nodes, log);
     recordNodes(config.home, nodes);
   }

@@ -1,4 +1,5 @@
 /** mqlab's own RabbitMQ node and PostgreSQL cluster on a Host (this machine's packages, or the private Debian root). */
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -21,7 +22,7 @@ import {
   type Started,
 } from './rabbitmq-node.js';
 import { sleep } from '../core/time.js';
-import { removeOutsideDir, type Host } from './host.js';
+import { outer, removeOutsideDir, type Host } from './host.js';
 import { oneInstallAtATime } from './apt.js';
 
 /** install the machine's Debian packages when missing (the script prints the command when not root) */
@@ -159,3 +160,16 @@ export function removeOutsideDirs(host: Host): void {
 
 export const ownRunning = (host: Host, ports: Ports) =>
   allNodeSpecs(ports, MAX_NODES).some((n) => rabbitPid(host, n) !== null);
+
+/** the RabbitMQ and PostgreSQL a host's packages hold ("RabbitMQ 3.10.8, PostgreSQL 15") and its line ("3.10") */
+export function installedVersions(host: Host): { line: string | null; text: string } {
+  const lib = outer(host, '/usr/lib/rabbitmq/lib');
+  const rabbit = (fs.existsSync(lib) ? fs.readdirSync(lib) : [])
+    .map((d) => /^rabbitmq_server-(\d+\.\d+\.\d+)/.exec(d)?.[1])
+    .find((v) => v !== undefined);
+  const pg = pgBinDir(host)?.split('/')[4];
+  return {
+    line: rabbit ? rabbit.split('.').slice(0, 2).join('.') : null,
+    text: `RabbitMQ ${rabbit ?? 'not installed'}, PostgreSQL ${pg ?? 'not installed'}`,
+  };
+}

@@ -12,7 +12,7 @@ import { measureCapabilities } from '../broker/capability-probe.js';
 import { maskUrl } from '../core/urls.js';
 import { labOptions, type Registry } from '../lab/lab.js';
 import { probe, type Probe } from './probe.js';
-import { backendLine } from './index.js';
+import { reachedBackendLine } from './index.js';
 import { vhostDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
 import { addressOf, members, quorumReplicas, type Member, type QuorumReplicas } from './cluster.js';
 import { heldOf } from '../core/checkpoint-view.js';
@@ -22,7 +22,7 @@ export interface StatusReport {
   namespace: string;
   urls: { amqp: string; mgmt: string; pg: string };
   vhost: string;
-  /** the backend `mqlab up` used for this data folder and what it runs, or null */
+  /** the backend `mqlab up` used for this data folder and the line it runs; null when the URLs reach other services */
   backend: string | null;
   probe: Probe;
   capabilities: Capabilities | null;
@@ -42,7 +42,7 @@ export async function status(registry: Registry, config: Config): Promise<Status
     namespace: ns,
     urls: { amqp: maskUrl(config.amqpUrl), mgmt: maskUrl(config.mgmtUrl), pg: maskUrl(config.pgUrl) },
     vhost: config.vhost,
-    backend: backendLine(config),
+    backend: reachedBackendLine(config),
     probe: p,
     capabilities: p.amqp.ok ? await measured(config, capabilities(p.amqp.version!)) : null,
     queues: [],

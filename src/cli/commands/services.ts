@@ -9,6 +9,7 @@ import { sleep } from '../../core/time.js';
 import { maskText } from '../../core/urls.js';
 import { holdHome, holdMachine } from '../../services/set-lock.js';
 import { claimHome } from '../../services/data-folder.js';
+import { parseLine } from '../../services/lines.js';
 
 const log = (line: string) => process.stderr.write(`mqlab: ${line}\n`);
 
@@ -30,9 +31,10 @@ const holding = async <T>(
   }
 };
 
-export async function upCommand(config: Config, backend: string, nodes?: string): Promise<number> {
+export async function upCommand(config: Config, backend: string, nodes?: string, line?: string): Promise<number> {
   const chosen = parseBackend(backend);
   const asked = nodes === undefined ? undefined : parseNodes(nodes);
+  const askedLine = line === undefined || line === '' ? undefined : parseLine(line);
   await holding(config, 'mqlab up', 'shared', async () => {
     // and one up of this set at a time: two at once (`mqlab up` beside `npm test`'s own) each copied the
     // Debian root and created the database, and one failed on the other's half-done work
@@ -42,7 +44,7 @@ export async function upCommand(config: Config, backend: string, nodes?: string)
       got: 'its turn to start the services',
     });
     try {
-      await up(config, chosen, log, asked);
+      await up(config, chosen, log, asked, askedLine);
     } finally {
       turn?.release();
     }
