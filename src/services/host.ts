@@ -93,8 +93,29 @@ export async function run(
   cwd: string,
 ) {
   const c = command(host, who, cmd, args, env, cwd);
-  return execa(c.file, c.args, { ...c.options, reject: false, extendEnv: false, timeout: 120_000 });
+  // a process group of its own, ended whole at the bound or when mqlab exits: a program that leaves a
+  // process behind holding its output (rabbitmqctl's escript VM, under chroot and a script) would
+  // otherwise keep the call waiting for ever, though the one execa started was gone
+  const sub = execa(c.file, c.args, { ...c.options, reject: false, extendEnv: false, detached: true });
+  const killGroup = () => {
+    try {
+      if (sub.pid) process.kill(-sub.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  };
+  const timer = setTimeout(killGroup, RUN_BOUND_MS);
+  process.once('exit', killGroup);
+  try {
+    return await sub;
+  } finally {
+    clearTimeout(timer);
+    process.removeListener('exit', killGroup);
+  }
 }
+
+/** the longest a service program mqlab runs (initdb, pg_ctl, rabbitmqctl, epmd -kill) may take */
+const RUN_BOUND_MS = 120_000;
 
 /**
  * The folder a service keeps its data in (inner path), owned by `who`. On the machine's packages
