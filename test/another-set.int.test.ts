@@ -12,13 +12,14 @@ const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-other-home-'));
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 describe('another data folder on the same ports', () => {
-  it('up says the services answering are another set’s; down stops nothing of them', async () => {
+  it('up says the services answering are another set’s (exit 2: their management password is not this folder’s); down stops nothing of them', async () => {
     const up = await mqlab(['up'], { MQLAB_HOME: home });
-    expect(up.code, up.stderr).toBe(0);
-    const upSays = `${up.stdout}\n${up.stderr}`;
-    expect(upSays).toContain('services are already up');
-    expect(upSays).toContain(`they do not run from this data folder (${home}) but from another mqlab set`);
-    expect(upSays).toContain('MQLAB_PORT_OFFSET=100 mqlab up');
+    expect(up.code, up.stderr).toBe(2);
+    expect(up.stderr).toContain(
+      `services answer on these ports, but the management API refuses the account of ${home}: they run from another data folder`,
+    );
+    expect(up.stderr).toContain('MQLAB_PORT_OFFSET=100 mqlab up');
+    expect(fs.readdirSync(home)).not.toContain('root'); // nothing started or built for it
 
     const down = await mqlab(['down'], { MQLAB_HOME: home });
     expect(down.code, down.stderr).toBe(0);

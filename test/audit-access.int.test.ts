@@ -10,8 +10,8 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AT, CONFIG, mqlab, useNamespace } from './helpers.js';
-import { Management } from '../src/broker/management.js';
 import { recordedBackend } from '../src/services/data-folder.js';
+import { deleteBrokerUser, putBrokerUser } from '../src/services/admin.js';
 import { existingServiceDir, hostOf, outer, run } from '../src/services/host.js';
 import { rabbitAccount, rabbitEnv } from '../src/services/rabbitmq-node.js';
 import { auditErrors } from './audit-validate.js';
@@ -19,7 +19,6 @@ import { fakeServer, recordingProxy, type AuditDoc } from './audit-support.js';
 
 const n = useNamespace(import.meta.url);
 const NS = n.namespace;
-const mgmt = new Management(CONFIG.mgmtUrl, CONFIG.vhost);
 const USER = `${NS}_monitor`;
 const PASSWORD = 'Monitor-secret-42';
 const LOOP = n.q('loop');
@@ -36,11 +35,11 @@ beforeAll(async () => {
   });
   await ch.bindQueue(LOOP, n.x('dlx'), 'k');
   await conn.close();
-  await mgmt.request('PUT', `/api/users/${USER}`, { password: PASSWORD, tags: 'monitoring' });
+  await putBrokerUser(CONFIG, { user: USER, password: PASSWORD, tags: ['monitoring'] });
 });
 
 afterAll(async () => {
-  await mgmt.request('DELETE', `/api/users/${USER}`).catch(() => {});
+  await deleteBrokerUser(CONFIG, USER).catch(() => {});
   const conn = await amqp.connect(CONFIG.amqpUrl);
   const ch = await conn.createChannel();
   await ch.deleteQueue(LOOP);
@@ -66,10 +65,11 @@ describe('read-only', () => {
         ),
       );
       // permissions that allow nothing (empty patterns) make the vhost visible: it can read no message, declare nothing
-      await mgmt.request('PUT', `/api/permissions/${encodeURIComponent(CONFIG.vhost)}/${USER}`, {
-        configure: '',
-        write: '',
-        read: '',
+      await putBrokerUser(CONFIG, {
+        user: USER,
+        password: PASSWORD,
+        tags: ['monitoring'],
+        permissions: { configure: '', write: '', read: '' },
       });
       const hiddenRequests = proxy.requests.length;
       const r = await mqlab(['audit', '--mgmt-url', url, '--vhost', CONFIG.vhost, '--json']);

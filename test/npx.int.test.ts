@@ -32,6 +32,8 @@ async function npmExec(command: string[]) {
       NO_COLOR: '1',
       XDG_STATE_HOME: undefined,
       MQLAB_HOME: undefined,
+      // the management account's password is the suite's data folder's secret, not in the new home
+      MQLAB_MGMT_URL: CONFIG.mgmtUrl,
     },
   });
   return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };

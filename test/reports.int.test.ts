@@ -39,7 +39,7 @@ beforeAll(() => ensureXmllint(), 600_000);
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('reports a CI job reads', () => {
-  useServices({ setup: (s) => ensureMonitorAccount(s.mgmt) });
+  useServices({ setup: () => ensureMonitorAccount() });
   /** the `mqlab all` run's document and its --html folder, for the page test after it */
   let all: { doc: RunDoc; out: string } | undefined;
 

@@ -7,13 +7,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mqlab, PORT, useNamespace } from './helpers.js';
+import { CONFIG, mqlab, PORT, useNamespace } from './helpers.js';
 import { ACCOUNTS } from '../src/core/defaults.js';
+import { adminPassword } from '../src/core/account-secrets.js';
 import { parseRun } from './report.js';
 
 useNamespace(import.meta.url);
 
-const SECRETS = [ACCOUNTS.app.password, ACCOUNTS.admin.password, encodeURIComponent(ACCOUNTS.app.password)];
+const SECRETS = [
+  ACCOUNTS.app.password,
+  ACCOUNTS.admin.password,
+  adminPassword(CONFIG.home),
+  encodeURIComponent(ACCOUNTS.app.password),
+];
 // the app's password in the query string (libpq's form): taken as the password, never printed
 const PG_QUERY_URL = `postgresql://${ACCOUNTS.app.user}@127.0.0.1:${PORT.postgres}/${ACCOUNTS.database}?sslmode=disable&password=${ACCOUNTS.app.password}`;
 

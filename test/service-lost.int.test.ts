@@ -14,11 +14,12 @@ import { CLI, ROOT, CONFIG, PORT, useNamespace } from './helpers.js';
 const NS = useNamespace(import.meta.url).namespace;
 import { tcpProxy, viaPort, type TcpProxy } from './tcp-proxy.js';
 import { ACCOUNTS } from '../src/core/defaults.js';
+import { adminPassword } from '../src/core/account-secrets.js';
 import { namesFor } from '../src/core/names.js';
 import { names as crashNames } from '../labs/consumer-crash/names.js';
 import { parseRun } from './report.js';
 
-const SECRETS = [ACCOUNTS.app.password, ACCOUNTS.admin.password];
+const SECRETS = [ACCOUNTS.app.password, ACCOUNTS.admin.password, adminPassword(CONFIG.home)];
 let proxy: TcpProxy | undefined;
 afterEach(async () => {
   await proxy?.close();

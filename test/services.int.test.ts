@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AT, AT_RE, mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
+import { AT, AT_RE, CONFIG, mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
+import { brokerUsers } from '../src/services/admin.js';
 import { parseStatus } from './report.js';
 
 const n = useNamespace(import.meta.url);
@@ -90,11 +91,11 @@ describe('mqlab up / status against the running services', () => {
   });
 
   it('provisioning: app has no admin tags and is no superuser; schema lab belongs to app', async () => {
-    const users = await s.mgmt.request<{ name: string; tags: string[] | string }[]>('GET', '/api/users');
-    const tags = (n: string) => [users.find((u) => u.name === n)?.tags].flat().join(',');
+    const users = await brokerUsers(CONFIG);
+    const tags = (n: string) => users.find((u) => u.user === n)?.tags.join(',');
     expect(tags('app')).toBe('');
-    expect(tags('mqlab-admin')).toContain('administrator');
-    expect(users.map((u) => u.name)).not.toContain('guest');
+    expect(tags('mqlab-admin')).toBe('policymaker,monitoring');
+    expect(users.map((u) => u.user)).not.toContain('guest');
     const [me] =
       await s.db`SELECT current_user AS name, rolsuper, rolcreaterole, rolcreatedb FROM pg_roles WHERE rolname = current_user`;
     expect(me).toMatchObject({ name: 'app', rolsuper: false, rolcreaterole: false, rolcreatedb: false });

@@ -6,6 +6,7 @@ import { UsageError } from './errors.js';
 import { maskUrl } from './urls.js';
 import { defaultHome } from './home.js';
 import { rememberSecrets } from './secrets.js';
+import { adminPassword } from './account-secrets.js';
 
 /** One validated, typed view of flags + MQLAB_* environment: loadConfig builds it once per command (cli.ts) and per child process (child-runtime.ts). */
 export interface Config {
@@ -48,7 +49,8 @@ const NAMESPACE = /^[a-z][a-z0-9_]{0,23}$/;
 
 export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const ports = portsFor(portOffset(env));
-  const urls = urlsFor(ports);
+  const home = defaultHome(PROJECT_ROOT, env);
+  const urls = urlsFor(ports, adminPassword(home));
   const amqpUrl = flags.amqpUrl ?? env.MQLAB_AMQP_URL ?? urls.amqp;
   const pgUrl = flags.pgUrl ?? env.MQLAB_PG_URL ?? urls.pg;
   const mgmtUrl = flags.mgmtUrl ?? env.MQLAB_MGMT_URL ?? urls.mgmt;
@@ -67,7 +69,7 @@ export function loadConfig(flags: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     mgmtUrl,
     vhost: vhostOf(amqp),
     namespace,
-    home: defaultHome(PROJECT_ROOT, env),
+    home,
     ports,
     student,
   };

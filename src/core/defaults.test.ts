@@ -26,14 +26,14 @@ describe('defaults stay in step with compose.yaml and config/', () => {
     expect(compose).toMatch(/image: postgres:18\.\d+\n/);
   });
 
-  it('provisions app without admin tags and an administrator for the management API', () => {
+  it('provisions app without admin tags and a management account for policies and statistics only', () => {
     const defs = JSON.parse(read('config', 'rabbitmq', 'definitions.json')) as {
       users: { name: string; tags: string[] }[];
       vhosts: { name: string }[];
     };
     const user = (n: string) => defs.users.find((u) => u.name === n);
     expect(user(ACCOUNTS.app.user)?.tags).toEqual([]);
-    expect(user(ACCOUNTS.admin.user)?.tags).toEqual(['administrator']);
+    expect(user(ACCOUNTS.admin.user)?.tags).toEqual(['policymaker', 'monitoring']);
     expect(defs.vhosts).toEqual([{ name: ACCOUNTS.vhost }]);
     expect(compose).toContain(`POSTGRES_PASSWORD: ${ACCOUNTS.pgSuperuser.password}`);
     expect(read('config', 'postgres', 'init.sql')).toContain(`PASSWORD '${ACCOUNTS.app.password}'`);

@@ -42,18 +42,24 @@ export const PORTS: Ports = BASE_PORTS;
 export const ACCOUNTS = {
   vhost: 'lab',
   app: { user: 'app', password: 'app-lab-only' },
-  /** management API only: policies and queue statistics */
+  /**
+   * management API only: policies and queue statistics (tags policymaker,monitoring; vhost lab). Its
+   * password on mqlab's own nodes is the data folder's random secret (src/account-secrets.ts); this
+   * fixed one is Docker's (config/rabbitmq/definitions.json)
+   */
   admin: { user: 'mqlab-admin', password: 'admin-lab-only' },
   database: 'lab',
   schema: 'lab',
+  /** the superuser's password on mqlab's own clusters is the data folder's random secret; this fixed one is Docker's */
   pgSuperuser: { user: 'postgres', password: 'postgres-lab-only' },
 } as const;
 
-export function urlsFor(ports: Ports) {
+/** `admin`: the management account's password (the data folder's secret: account-secrets.ts adminPassword) */
+export function urlsFor(ports: Ports, admin: string = ACCOUNTS.admin.password) {
   return {
     amqp: `amqp://${ACCOUNTS.app.user}:${ACCOUNTS.app.password}@127.0.0.1:${ports.amqp}/${ACCOUNTS.vhost}`,
     pg: `postgres://${ACCOUNTS.app.user}:${ACCOUNTS.app.password}@127.0.0.1:${ports.postgres}/${ACCOUNTS.database}`,
-    mgmt: `http://${ACCOUNTS.admin.user}:${ACCOUNTS.admin.password}@127.0.0.1:${ports.management}`,
+    mgmt: `http://${ACCOUNTS.admin.user}:${encodeURIComponent(admin)}@127.0.0.1:${ports.management}`,
   } as const;
 }
 

@@ -8,6 +8,7 @@ import type { Config } from '../core/config.js';
 import { Broker } from '../broker/broker.js';
 import { Management } from '../broker/management.js';
 import { MAX_NODES, nodePorts, urlsFor } from '../core/defaults.js';
+import { adminPassword } from '../core/account-secrets.js';
 import { EnvError } from '../core/errors.js';
 import { sleep } from '../core/time.js';
 import { recordedBackend, recordedNodes } from './data-folder.js';
@@ -99,7 +100,10 @@ export async function waitForMembers(
   opts: { failure?: NodeFailure; listeners?: boolean } = {},
 ): Promise<Member[]> {
   const mgmt = new Management(config.mgmtUrl, config.vhost);
-  const urls = Array.from({ length: n }, (_, k) => urlsFor(nodePorts(config.ports, k + 1)).amqp);
+  const urls = Array.from(
+    { length: n },
+    (_, k) => urlsFor(nodePorts(config.ports, k + 1), adminPassword(config.home)).amqp,
+  );
   const end = Date.now() + timeoutMs;
   for (;;) {
     const m = await members(mgmt).catch(() => []);
@@ -183,7 +187,9 @@ export function ownCluster(config: Config, minNodes: number): OwnCluster | { mis
   const host = hostOf(config, backend);
   const specs = clusterNodes(config.ports, n);
   return {
-    nodes: specs.map((spec, k) => clusterNode(host, spec, specs[0]!, urlsFor(nodePorts(config.ports, k + 1)))),
+    nodes: specs.map((spec, k) =>
+      clusterNode(host, spec, specs[0]!, urlsFor(nodePorts(config.ports, k + 1), adminPassword(config.home))),
+    ),
     quorumStatus: (queue, vhost) => quorumStatus(host, specs[0]!, queue, vhost),
   };
 }

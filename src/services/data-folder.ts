@@ -22,6 +22,7 @@ export const OWN_ENTRIES = [
   'root.tmp',
   'lab-times.json',
   'class.json',
+  'secrets.json',
   'lock',
   'up-lock',
 ];

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Config } from '../core/config.js';
 import { EnvError, UsageError } from '../core/errors.js';
 import { maskUrl } from '../core/urls.js';
+import { rememberSecrets } from '../core/secrets.js';
 import { dockerAvailability, dockerDown, dockerRunning, dockerUp } from './docker.js';
 import {
   ensureSystemPackages,
@@ -15,6 +16,7 @@ import {
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
 import { hostOf } from './host.js';
 import { pointsAt } from './control.js';
+import { adoptSecrets } from './accounts.js';
 import { ensureProgram } from './apt.js';
 import { chrootRefusal, ensureRoot, removeTree, rootDir, rootVersions } from './debian-root.js';
 import {
@@ -32,6 +34,7 @@ import { DEFAULT_LINE, LINE_NAMES, lineSpec, rootLine, type Line } from './lines
 import { ownCluster, sweepInjectedFaults, waitForMembers, type NodeFailure } from './cluster.js';
 import { endKeptPartition } from './cluster-watch.js';
 import { BASE_PORTS, MAX_NODES, urlsFor } from '../core/defaults.js';
+import { adminPassword, ensureSecrets, readSecrets } from '../core/account-secrets.js';
 
 /** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
 export type Backend = 'auto' | 'docker' | 'chroot' | 'system';
@@ -207,6 +210,7 @@ export async function up(
   line?: Line,
 ): Promise<Probe> {
   checkLine(config, line);
+  config = withSecret(config); // an up before this one (it held the up-lock) may have made the secrets
   await sweepInjectedFaults(config, log);
   const before = await probe(config);
   const ownNodes = fs.existsSync(config.home) ? recordedNodes(config.home) : 1;
@@ -228,11 +232,19 @@ export async function up(
       log('services are already up');
       const whose = anotherSet(config);
       if (whose) log(`${whose}: the labs here use them, \`mqlab down\` here leaves them running; ${OWN_SET}`);
+      const ownBackend = ['chroot', 'system'].includes(recordedBackend(config.home) ?? '');
+      if (whose === null && ownBackend && ownPorts(config) && (await adoptSecrets(config, log))) {
+        config = withSecret(config);
+        const now = await waitForServices(config, 30_000);
+        report(config, now, log, nodes);
+        return now;
+      }
       report(config, before, log, nodes, whose === null);
       return before;
     }
     log(`a member of the ${nodes}-node cluster is not running: starting it`);
   }
+  refuseAnotherSetsManagement(config, before);
   const { backend: chosen, line: chosenLine } = await choose(backend, line, config.home, log);
   if (nodes > 1 && chosen === 'docker')
     throw new UsageError(
@@ -245,6 +257,8 @@ export async function up(
     if (fs.existsSync(config.home)) recordBackend(config.home, 'docker');
   } else {
     claimHome(config.home);
+    ensureSecrets(config.home);
+    config = withSecret(config);
     const host = hostOf(config, chosen);
     if (chosen === 'chroot') await ensureRoot(config.home, rootLine(chosenLine), log);
     else await ensureSystemPackages(host, log);
@@ -286,6 +300,28 @@ export async function up(
   return ready;
 }
 
+/** the config with the management URL of the data folder's secret, where it had the default of a folder without one */
+function withSecret(config: Config): Config {
+  if (config.mgmtUrl !== urlsFor(config.ports).mgmt || !readSecrets(config.home)) return config;
+  const mgmtUrl = urlsFor(config.ports, adminPassword(config.home)).mgmt;
+  rememberSecrets(mgmtUrl);
+  return { ...config, mgmtUrl };
+}
+
+/**
+ * The lab account gets in on these ports but the management account does not: the services are another
+ * data folder's, whose management password is that folder's secret (account-secrets.ts). Starting
+ * ours would find the ports taken: say whose they may be instead.
+ */
+function refuseAnotherSetsManagement(config: Config, p: Probe): void {
+  const theirs = p.amqp.ok && p.pg.ok && !p.mgmt.ok && /credentials refused/.test(`${p.mgmt.error}`);
+  if (!theirs || (['chroot', 'system'] as const).some((kind) => ownRunning(hostOf(config, kind), config.ports))) return;
+  throw new EnvError(
+    `services answer on these ports, but the management API refuses the account of ${config.home}: they run from another data folder`,
+    "point MQLAB_HOME at that folder (its secrets.json has the management password), or set MQLAB_MGMT_URL; for a set of this folder's own: MQLAB_PORT_OFFSET=100 mqlab up",
+  );
+}
+
 /** `ours`: the services run from this data folder (else its recorded backend says nothing of them) */
 function report(config: Config, p: Probe, log: (line: string) => void, nodes = 1, ours = true) {
   const b = ours ? backendLine(config) : null;
@@ -304,7 +340,7 @@ const OWN_SET = "for a set of this folder's own, on free ports: MQLAB_PORT_OFFSE
  * or another MQLAB_HOME, started them on the same ports.
  */
 function anotherSet(config: Config): string | null {
-  const own = urlsFor(config.ports);
+  const own = urlsFor(config.ports, adminPassword(config.home));
   if (config.amqpUrl !== own.amqp || config.pgUrl !== own.pg || config.mgmtUrl !== own.mgmt) return null;
   if (recordedBackend(config.home) === 'docker') return null;
   if ((['chroot', 'system'] as const).some((kind) => ownRunning(hostOf(config, kind), config.ports))) return null;
@@ -340,7 +376,8 @@ export async function down(
   // read before the stop: nothing of this data folder runs, so what answers on its ports is another set's
   const whose = anotherSet(config);
   for (const h of hosts) await ownStop(h, config.ports, log);
-  if (whose && allUp(await probe(config)))
+  const after = whose ? await probe(config) : null;
+  if (after?.amqp.ok && after.pg.ok)
     log(`services still answer on these ports: ${whose}; that set's \`mqlab down\` stops them; ${OWN_SET}`);
   if (volumes && doomed.length) {
     removeOutsideDirs(hostOf(config, 'system'));

@@ -83,7 +83,7 @@ export async function ownStart(
     `RabbitMQ node ${first.name} ${rabbit.state === 'running' ? 'already running' : 'starting'} (logs: ${where(rabbit)})`,
   );
   log(`PostgreSQL cluster ${pg === 'running' ? 'already running' : 'started'}`);
-  await provisionPostgres(ports);
+  await provisionPostgres(host.home, ports, log);
   const started = [rabbit];
   if (wanted.length > 1) {
     if (!rejoin) await listening(first, rabbit);

@@ -9,7 +9,8 @@ import postgres from 'postgres';
 import { ACCOUNTS, type Ports } from '../core/defaults.js';
 import { PROJECT_ROOT } from '../core/config.js';
 import { EnvError } from '../core/errors.js';
-import { account, chownTo, existingServiceDir, outer, run, serviceDir, type Host } from './host.js';
+import { account, chownTo, existingServiceDir, outer, run, serviceDir, type Account, type Host } from './host.js';
+import { ensureSecrets, mustReadSecrets } from '../core/account-secrets.js';
 
 /** the newest /usr/lib/postgresql/<major>/bin of the host (inner path) */
 export function pgBinDir(host: Host): string | null {
@@ -48,31 +49,7 @@ export async function startPostgres(
   const dir = await serviceDir(host, 'postgres', who);
   const data = path.join(dir, 'data');
   const pg = (tool: string, args: string[]) => run(host, who, path.join(bin, tool), args, { HOME: dir }, dir);
-  if (!fs.existsSync(outer(host, path.join(data, 'PG_VERSION')))) {
-    log(`creating a PostgreSQL cluster in ${outer(host, data)} (runs as ${who.name})`);
-    const pwfile = path.join(dir, 'superuser.pw');
-    fs.writeFileSync(outer(host, pwfile), ACCOUNTS.pgSuperuser.password + '\n', { mode: 0o600 });
-    chownTo(outer(host, pwfile), who);
-    const init = await pg('initdb', [
-      '-D',
-      data,
-      '-U',
-      ACCOUNTS.pgSuperuser.user,
-      `--pwfile=${pwfile}`,
-      '--auth=scram-sha-256',
-      '-E',
-      'UTF8',
-      '--locale=C',
-    ]);
-    fs.rmSync(outer(host, pwfile));
-    if (init.exitCode !== 0) {
-      fs.rmSync(outer(host, data), { recursive: true, force: true }); // a half-made cluster would break the next `up`
-      throw new EnvError(
-        `could not create the PostgreSQL cluster: ${lastLine(init.stderr || init.stdout)}`,
-        `check that user ${who.name} can write ${outer(host, dir)}`,
-      );
-    }
-  }
+  if (!fs.existsSync(outer(host, path.join(data, 'PG_VERSION')))) await createCluster(host, who, dir, data, pg, log);
   // the port follows MQLAB_PORT_OFFSET: rewrite mqlab's block on every start
   const confFile = outer(host, path.join(data, 'postgresql.conf'));
   fs.writeFileSync(confFile, fs.readFileSync(confFile, 'utf8').replace(/\n# --- mqlab[^]*$/, '') + conf(ports));
@@ -104,6 +81,52 @@ export async function startPostgres(
   return 'started';
 }
 
+/**
+ * initdb into `data.tmp`, renamed to `data` once complete: an `up` killed while the cluster is being
+ * made leaves no half-made `data` that every later `up` would take for a cluster (security review D7).
+ * The superuser's password is the data folder's secret (account-secrets.ts), handed over in a 0600
+ * file that is removed whatever happens.
+ */
+async function createCluster(
+  host: Host,
+  who: Account,
+  dir: string,
+  data: string,
+  pg: (tool: string, args: string[]) => ReturnType<typeof run>,
+  log: (line: string) => void,
+): Promise<void> {
+  const tmp = `${data}.tmp`;
+  log(`creating a PostgreSQL cluster in ${outer(host, data)} (runs as ${who.name})`);
+  fs.rmSync(outer(host, tmp), { recursive: true, force: true }); // what a killed `up` left
+  const pwfile = path.join(dir, 'superuser.pw');
+  fs.writeFileSync(outer(host, pwfile), ensureSecrets(host.home).postgres + '\n', { mode: 0o600 });
+  let init;
+  try {
+    chownTo(outer(host, pwfile), who);
+    init = await pg('initdb', [
+      '-D',
+      tmp,
+      '-U',
+      ACCOUNTS.pgSuperuser.user,
+      `--pwfile=${pwfile}`,
+      '--auth=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
+  } finally {
+    fs.rmSync(outer(host, pwfile), { force: true });
+  }
+  if (init.exitCode !== 0) {
+    fs.rmSync(outer(host, tmp), { recursive: true, force: true });
+    throw new EnvError(
+      `could not create the PostgreSQL cluster: ${lastLine(init.stderr || init.stdout)}`,
+      `check that user ${who.name} can write ${outer(host, dir)}`,
+    );
+  }
+  fs.renameSync(outer(host, tmp), outer(host, data));
+}
+
 export async function stopPostgres(host: Host): Promise<boolean> {
   const bin = pgBinDir(host);
   const dir = existingServiceDir(host, 'postgres');
@@ -119,26 +142,65 @@ export async function stopPostgres(host: Host): Promise<boolean> {
   return r.exitCode === 0;
 }
 
-/** database `lab`, role `app`, schema `lab` owned by app: config/postgres/init.sql, as docker runs it */
-export async function provisionPostgres(ports: Ports): Promise<void> {
-  const admin = (db: string) =>
-    postgres({
-      host: '127.0.0.1',
-      port: ports.postgres,
-      user: ACCOUNTS.pgSuperuser.user,
-      password: ACCOUNTS.pgSuperuser.password,
-      database: db,
-      onnotice: () => {},
-      max: 1,
+/**
+ * The superuser's connection to database `db` of the cluster on `ports`, with the data folder's secret
+ * (the administrative path for other code: provisioning, per-student roles). The caller ends it.
+ */
+export function superuserSql(home: string, ports: Ports, db = 'postgres', password?: string): postgres.Sql {
+  return postgres({
+    host: '127.0.0.1',
+    port: ports.postgres,
+    user: ACCOUNTS.pgSuperuser.user,
+    password: password ?? mustReadSecrets(home).postgres,
+    database: db,
+    onnotice: () => {},
+    max: 1,
+  });
+}
+
+const AUTH_FAILED = '28P01';
+
+/**
+ * A cluster made before the secrets (its superuser had the fixed ACCOUNTS.pgSuperuser password, which
+ * every local user could read in the source): log in with that once more and set the data folder's secret.
+ */
+async function rotateLegacySuperuser(home: string, ports: Ports, log: (line: string) => void): Promise<void> {
+  const probe = superuserSql(home, ports);
+  try {
+    await probe`select 1`;
+    return;
+  } catch (err) {
+    if ((err as { code?: string }).code !== AUTH_FAILED) throw err;
+  } finally {
+    await probe.end({ timeout: 1 });
+  }
+  const legacy = superuserSql(home, ports, 'postgres', ACCOUNTS.pgSuperuser.password);
+  try {
+    await legacy`select 1`.catch((err: { code?: string }) => {
+      if (err.code !== AUTH_FAILED) throw err;
+      throw new EnvError(
+        `PostgreSQL's superuser refuses the secret of ${home} (secrets.json was replaced or removed?)`,
+        '`mqlab down --volumes` deletes the data folder; the next `mqlab up` makes it anew',
+      );
     });
-  const root = admin('postgres');
+    await legacy.unsafe(`ALTER ROLE ${ACCOUNTS.pgSuperuser.user} PASSWORD '${ensureSecrets(home).postgres}'`);
+    log("PostgreSQL's superuser no longer has the fixed password: it has this data folder's secret (secrets.json)");
+  } finally {
+    await legacy.end({ timeout: 1 });
+  }
+}
+
+/** database `lab`, role `app`, schema `lab` owned by app: config/postgres/init.sql, as docker runs it */
+export async function provisionPostgres(home: string, ports: Ports, log: (line: string) => void): Promise<void> {
+  await rotateLegacySuperuser(home, ports, log);
+  const root = superuserSql(home, ports);
   try {
     const [exists] = await root`select 1 from pg_database where datname = ${ACCOUNTS.database}`;
     if (!exists) await root.unsafe(`CREATE DATABASE ${ACCOUNTS.database}`);
   } finally {
     await root.end({ timeout: 1 });
   }
-  const lab = admin(ACCOUNTS.database);
+  const lab = superuserSql(home, ports, ACCOUNTS.database);
   try {
     await lab.unsafe(fs.readFileSync(path.join(PROJECT_ROOT, 'config', 'postgres', 'init.sql'), 'utf8'));
   } finally {

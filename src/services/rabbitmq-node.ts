@@ -11,6 +11,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
 import {
+  ACCOUNTS,
   clusterNodeName,
   NET_TICKTIME_S,
   nodeAddress,
@@ -18,6 +19,7 @@ import {
   SINGLE_NODE_NAME,
   type Ports,
 } from '../core/defaults.js';
+import { readSecrets } from '../core/account-secrets.js';
 import { PROJECT_ROOT } from '../core/config.js';
 import { EnvError } from '../core/errors.js';
 import { pidRuns, waitGone } from './process.js';
@@ -78,7 +80,30 @@ export const nodeServices = (max: number): string[] => [
 /** every node folder mqlab may have made (a single node and the largest cluster) */
 export const allNodeSpecs = (ports: Ports, max: number): NodeSpec[] => [singleNode(ports), ...clusterNodes(ports, max)];
 
-const CONFIG_FILES = ['advanced.config', 'enabled_plugins', 'definitions.json'];
+const CONFIG_FILES = ['advanced.config', 'enabled_plugins'];
+
+/**
+ * RabbitMQ's stored form of a password (rabbit_password_hashing_sha256, the default of 3.10 to 4.3):
+ * base64 of a 4-byte salt followed by sha256(salt ++ password)
+ */
+export function passwordHash(password: string, salt: Buffer = crypto.randomBytes(4)): string {
+  const hash = crypto
+    .createHash('sha256')
+    .update(Buffer.concat([salt, Buffer.from(password, 'utf8')]))
+    .digest();
+  return Buffer.concat([salt, hash]).toString('base64');
+}
+
+/**
+ * config/rabbitmq/definitions.json with the management account's password set to the data folder's
+ * secret (the node imports it at every boot: the account, its tags and password follow the file)
+ */
+export function nodeDefinitions(template: string, adminSecret: string | undefined): string {
+  const defs = JSON.parse(template) as { users: { name: string; password_hash: string }[] };
+  if (adminSecret !== undefined)
+    for (const u of defs.users) if (u.name === ACCOUNTS.admin.user) u.password_hash = passwordHash(adminSecret);
+  return JSON.stringify(defs, null, 2) + '\n';
+}
 
 export function rabbitBin(host: Host): string | null {
   for (const p of ['/usr/lib/rabbitmq/bin/rabbitmq-server', '/usr/sbin/rabbitmq-server'])
@@ -179,6 +204,8 @@ function writeFiles(host: Host, dir: string, spec: NodeSpec, who: Account, cooki
   put(p.conf, confText(host, dir, ports, spec.peers), 0o600);
   for (const f of CONFIG_FILES)
     put(path.join(dir, f), fs.readFileSync(path.join(PROJECT_ROOT, 'config', 'rabbitmq', f)), 0o600);
+  const template = fs.readFileSync(path.join(PROJECT_ROOT, 'config', 'rabbitmq', 'definitions.json'), 'utf8');
+  put(path.join(dir, 'definitions.json'), nodeDefinitions(template, readSecrets(host.home)?.admin), 0o600);
   const cookie = outer(host, p.cookie);
   if (cookieText !== undefined && (!fs.existsSync(cookie) || fs.readFileSync(cookie, 'utf8') !== cookieText))
     put(p.cookie, cookieText, 0o400);
