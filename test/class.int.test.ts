@@ -113,6 +113,15 @@ describe('a class of thirty on one set', () => {
     expectPassed(r, { line: /^consumer-crash: / });
   });
 
+  it("a student's status and --names: their own vhost's queues, their own schema's tables", async () => {
+    const status = await mqlab(['status', '--lab', 'consumer-crash'], envOf(card('s1')));
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^RabbitMQ {4}amqp:\/\/s1:\*\*\*@127\.0\.0\.1:\d+\/s1 {2}reachable$/m);
+    expect(status.stdout).toMatch(/^ {2}consumer-crash {2}s1\.orders\.crash /m);
+    const names = await mqlab(['outbox', '--names'], envOf(card('s1')));
+    expect(names.stdout).toContain('(your own schema s1: SELECT * FROM <table>)');
+  });
+
   describe("student s1's credentials on student s2's things", () => {
     beforeAll(async () => {
       // s2 has a queue, a policy and a table of their own

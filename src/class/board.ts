@@ -60,6 +60,7 @@ export async function serveBoard(config: Pick<Config, 'home' | 'ports'>, o: Boar
         if (stream && board) stream.send('board', board);
         return;
       }
+      if (r.path === '/favicon.ico') return void r.res.writeHead(204).end();
       refuse(r.res, 404, 'not found');
     },
   );

@@ -362,9 +362,12 @@ function labCommand(
     const planned = planLab(entry, givenOptions(entry.options, o));
     if (o.names) {
       const { runNames, renderNames } = await import('./commands/names.js');
-      const n = await runNames(entry, configFrom(o), planned.options);
+      const config = configFrom(o);
+      const n = await runNames(entry, config, planned.options);
       process.stdout.write(
-        (o.json ? JSON.stringify({ lab: entry.name, ...n }, null, 2) : renderNames(entry.name, n).join('\n')) + '\n',
+        (o.json
+          ? JSON.stringify({ lab: entry.name, ...n }, null, 2)
+          : renderNames(entry.name, n, config.student).join('\n')) + '\n',
       );
       ended({ code: 0 });
       return;

@@ -68,24 +68,25 @@ function printClass(config: Config, roster: Roster, only: readonly string[] | nu
 export async function classUpCommand(config: Config, students: string, flags: ClassFlags): Promise<number> {
   const n = integer(1, 200)(students, '--students');
   const made = await holding(config, 'mqlab class up', () => classUp(config, numberedNames(n), limitsOf(flags)));
-  report(made.roster, made.added.length, made.ms);
+  report(config, made.roster, made.added.length, made.ms);
   printClass(config, made.roster, null, Boolean(flags.json));
   return 0;
 }
 
 export async function classAddCommand(config: Config, names: string[], flags: ClassFlags): Promise<number> {
   const made = await holding(config, 'mqlab class add', () => classUp(config, names, limitsOf(flags)));
-  report(made.roster, made.added.length, made.ms);
+  report(config, made.roster, made.added.length, made.ms);
   printClass(config, made.roster, names, Boolean(flags.json));
   return 0;
 }
 
-function report(roster: Roster, added: number, ms: number): void {
+function report(config: Config, roster: Roster, added: number, ms: number): void {
   const names = roster.students.map((s) => s.name);
   log(
     `${names.length} student(s) (${listNames(names)}), ${added} new, ready in ${seconds(ms)}: each has a RabbitMQ user and vhost (at most ${roster.limits.queues} queues, ${roster.limits.connections} connections), a PostgreSQL role and schema`,
   );
   log('hand each student their line (`mqlab class lines NAME` prints one again); `mqlab class board` shows their runs');
+  log(`a student on a laptop opens a tunnel first: ${tunnelCommand(config.ports)}`);
 }
 
 export function classLinesCommand(config: Config, names: string[], flags: ClassFlags): number {

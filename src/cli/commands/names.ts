@@ -48,7 +48,8 @@ export async function runNames(entry: LabMeta, config: Config, options: unknown)
   };
 }
 
-export function renderNames(lab: string, n: RunNames): string[] {
+/** `student`: a class student's run (MQLAB_STUDENT): their tables are in their own schema, on their search_path */
+export function renderNames(lab: string, n: RunNames, student = ''): string[] {
   const list = (xs: string[]) => (xs.length ? xs.join('  ') : '-');
   if (!n.queues.length && !n.exchanges.length && !n.policies.length && !n.tables.length)
     return [
@@ -59,6 +60,6 @@ export function renderNames(lab: string, n: RunNames): string[] {
     `  queues     ${list(n.queues)}`,
     `  exchanges  ${list(n.exchanges)}`,
     `  policies   ${list(n.policies)}`,
-    `  tables     ${list(n.tables)}${n.tables.length ? '  (schema lab on the services mqlab starts: SELECT * FROM lab.<table>)' : ''}`,
+    `  tables     ${list(n.tables)}${!n.tables.length ? '' : student ? `  (your own schema ${student}: SELECT * FROM <table>)` : '  (schema lab on the services mqlab starts: SELECT * FROM lab.<table>)'}`,
   ];
 }
