@@ -7,7 +7,8 @@
 import type { Config } from '../core/config.js';
 import { EnvError } from '../core/errors.js';
 import { recordedBackend, recordedNodes } from './data-folder.js';
-import { existingServiceDir, hostOf, run } from './host.js';
+import fs from 'node:fs';
+import { existingServiceDir, hostOf, outer, run } from './host.js';
 import { nodesFor, rabbitAccount, rabbitEnv } from './rabbitmq-node.js';
 import { ownServicesRefusal } from './control.js';
 
@@ -27,10 +28,13 @@ export async function setRabbitEnv(config: Config, values: RabbitEnv): Promise<R
     values[k] === undefined ? `application:unset_env(rabbit, ${k})` : `application:set_env(rabbit, ${k}, ${values[k]})`,
   );
   const expr = `Old = [application:get_env(rabbit, K) || K <- [${keys.join(', ')}]], ${set.join(', ')}, Old.`;
+  // the package's own script: Debian's /usr/sbin/rabbitmqctl wrapper resets HOME to the rabbitmq
+  // account's (/var/lib/rabbitmq), whose Erlang cookie is not the node's
+  const ctl = ['/usr/lib/rabbitmq/bin/rabbitmqctl', '/usr/sbin/rabbitmqctl'].find((p) => fs.existsSync(outer(host, p)))!;
   const r = await run(
     host,
     rabbitAccount(host),
-    'rabbitmqctl',
+    ctl,
     ['eval', expr],
     rabbitEnv(dir, node.ports, node.name, true, node.dist),
     dir,
