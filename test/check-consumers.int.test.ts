@@ -45,7 +45,15 @@ describe.each(REFERENCE_CONSUMERS)('mqlab check on $file', (c) => {
     const doc = JSON.parse(r.stdout) as Doc;
     const failed = doc.groups.flatMap((g) => g.checks.filter((k) => !k.pass).map((k) => k.name));
     expect(doc.groups.filter((g) => g.status === 'skipped').map((g) => g.group)).toEqual([]);
-    expect(failed.sort(), r.stderr).toEqual([...c.fails].sort());
+    const allowed = [...c.fails, ...(c.mayFail ?? [])];
+    expect(
+      failed.filter((f) => !allowed.includes(f)),
+      r.stderr,
+    ).toEqual([]);
+    expect(
+      c.fails.filter((f) => !failed.includes(f)),
+      r.stderr,
+    ).toEqual([]);
     expect(r.code).toBe(c.fails.length ? 1 : 0);
     // the consumer timeout as the broker line answers it (capabilities.ts consumerTimeoutCancels)
     const timeout = doc.groups.find((g) => g.group === 'consumer-timeout')!;

@@ -12,6 +12,11 @@ export interface ReferenceConsumer {
   language: Language;
   /** the checks (`group.anomaly`) a run of every group prints FAIL for; [] for a correct consumer */
   fails: readonly string[];
+  /**
+   * checks it may FAIL besides, depending on the broker line and the client library (never a check
+   * that only this consumer would show failing)
+   */
+  mayFail?: readonly string[];
 }
 
 /** the interpreter of the Python consumers: Debian's, where apt-get puts python3-pika and python3-psycopg2 */
@@ -31,9 +36,23 @@ export const REFERENCE_CONSUMERS: readonly ReferenceConsumer[] = [
   { file: 'examples/consumers/python/consumer.py', language: 'python', fails: [] },
   ...Object.entries(BROKEN).flatMap(([name, fails]): ReferenceConsumer[] => [
     { file: `examples/consumers/typescript/broken-${name}.ts`, language: 'typescript', fails },
-    { file: `examples/consumers/python/broken_${name.replaceAll('-', '_')}.py`, language: 'python', fails },
+    { file: `examples/consumers/python/broken_${name.replaceAll('-', '_')}.py`, language: 'python', ...python(fails) },
   ]),
 ];
+
+/**
+ * consumer-timeout below 4.3 closes the channel (406) while the frozen consumer holds the delivery:
+ * thawed, pika reads the delivery and the close together and drops the delivery with its channel, so
+ * the broken no-dedupe Python consumer never applies it twice there (measured on 3.10.8); amqplib
+ * runs the delivery's callback first (the TypeScript one shows the check failing on every line)
+ */
+function python(fails: readonly string[]): Pick<ReferenceConsumer, 'fails' | 'mayFail'> {
+  const lineDependent = ['consumer-timeout.duplicated'];
+  return {
+    fails: fails.filter((f) => !lineDependent.includes(f)),
+    mayFail: fails.filter((f) => lineDependent.includes(f)),
+  };
+}
 
 /** the command that starts it, from the project's root (the TypeScript ones as compiled into dist/) */
 export const commandOf = (c: ReferenceConsumer): string =>

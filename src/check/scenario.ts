@@ -243,11 +243,12 @@ export class Scenario {
         this.consumer.starts,
       ].join();
       if (now !== signature) [signature, movedAt] = [now, Date.now()];
-      // an instance that started a moment ago and does not consume yet gets its --start-timeout; one that
-      // runs longer without consuming (it ignored a cancel or a lost connection) does not
+      // an instance that started a moment ago and has acked nothing yet gets its --start-timeout (a JVM's
+      // first message took 3 s at a load of 17); one that runs longer (it ignored a cancel or a lost
+      // connection) does not
       const starting =
-        this.proxy.consuming === 0 &&
         this.consumer.running &&
+        this.proxy.lastAckAt < this.consumer.startedAt &&
         Date.now() - this.consumer.startedAt < options.startTimeoutMs;
       if (!starting && Date.now() - movedAt > options.settleMs) return 'quiet';
       await sleep(POLL_MS, this.env.signal);

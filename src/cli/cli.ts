@@ -253,7 +253,13 @@ export function buildProgram(
 /** `mqlab check`: the labs' faults on the user's own consumer (src/check/, docs/check.md) */
 function checkCommandOf(program: Command, signals: RunSignals, ended: (outcome: Outcome) => void): void {
   namespaceOption(
-    connectionOptions(program.command('check')),
+    program
+      .command('check')
+      .option(
+        '--amqp-url <url>',
+        'AMQP URL of the app user (env MQLAB_AMQP_URL): the consumer reaches it through a proxy',
+      )
+      .option('--pg-url <url>', 'PostgreSQL URL of the app user (env MQLAB_PG_URL): --effects runs there'),
     "prefix the check's queues (the consumer gets it as MQLAB_NAMESPACE)",
   )
     .description(COMMANDS.check)

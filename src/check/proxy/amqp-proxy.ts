@@ -50,6 +50,8 @@ export class AmqpProxy {
   private state = new Map<number, ConnState>();
   deliveries = 0;
   acks = 0;
+  /** Date.now() of the last ack the broker was sent */
+  lastAckAt = 0;
   /** deliveries per message id */
   readonly deliveredTimes = new Map<string, number>();
   /** what the broker did to its consumers: basic.cancel, channel.close (code text) */
@@ -169,7 +171,7 @@ export class AmqpProxy {
     const requeue = m.kind === 'ack' ? false : m.requeue;
     for (const d of settled) {
       tags.delete(d.tag);
-      if (m.kind === 'ack') this.acks += 1;
+      if (m.kind === 'ack') [this.acks, this.lastAckAt] = [this.acks + 1, Date.now()];
       this.seams.onSettled?.(d, m.kind, requeue);
     }
   }
