@@ -30,7 +30,9 @@ export async function setRabbitEnv(config: Config, values: RabbitEnv): Promise<R
   const expr = `Old = [application:get_env(rabbit, K) || K <- [${keys.join(', ')}]], ${set.join(', ')}, Old.`;
   // the package's own script: Debian's /usr/sbin/rabbitmqctl wrapper resets HOME to the rabbitmq
   // account's (/var/lib/rabbitmq), whose Erlang cookie is not the node's
-  const ctl = ['/usr/lib/rabbitmq/bin/rabbitmqctl', '/usr/sbin/rabbitmqctl'].find((p) => fs.existsSync(outer(host, p)))!;
+  const ctl = ['/usr/lib/rabbitmq/bin/rabbitmqctl', '/usr/sbin/rabbitmqctl'].find((p) =>
+    fs.existsSync(outer(host, p)),
+  )!;
   const r = await run(
     host,
     rabbitAccount(host),
