@@ -104,7 +104,7 @@ export async function runConsumer(steps: Steps = CORRECT): Promise<void> {
     queue,
     (m) => {
       if (m === null) return lost('the broker cancelled the consumer');
-      inHand = inHand.then(() => handle(m)).catch((err: Error) => leave(1, err.message));
+      inHand = inHand.then(() => handle(m)).catch((err: Error) => lost(err.message)); // e.g. an ack on a closed channel
     },
     { noAck: false },
   );
