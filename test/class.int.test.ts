@@ -12,7 +12,7 @@ import { tcpProxy } from './tcp-proxy.js';
 import type { Board } from '../src/class/board-data.js';
 import { startRecorder } from '../src/class/recorder.js';
 import { catalogue } from '../labs/catalogue.js';
-import { nodeCli, postgresAdmin } from '../src/class/admin-path.js';
+import { nodeCli, postgresAdmin } from '../src/services/admin.js';
 import type { StudentCard } from '../src/class/lines.js';
 
 useNamespace(import.meta.url);

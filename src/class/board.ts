@@ -7,7 +7,7 @@
 import type { Config } from '../core/config.js';
 import { startLoopbackServer, refuse, type LoopbackServer } from '../page/loopback.js';
 import { EventStreams, STREAM_LIMITS } from '../page/event-streams.js';
-import { postgresAdmin } from './admin-path.js';
+import { postgresAdmin } from '../services/admin.js';
 import { readBoard, type Board } from './board-data.js';
 import { boardHtml } from './board-page.js';
 

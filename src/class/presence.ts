@@ -24,7 +24,7 @@ function classOf(home: string): string[] {
 /** how many of the students' runs are under way now (their recording connection alive), or null when unknown */
 async function runsUnderWay(config: Config): Promise<number | null> {
   try {
-    const { postgresAdmin } = await import('./admin-path.js');
+    const { postgresAdmin } = await import('../services/admin.js');
     const sql = postgresAdmin(config, 'lab');
     try {
       const [row] = await sql<{ n: string }[]>`

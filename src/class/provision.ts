@@ -1,13 +1,13 @@
 /**
  * `mqlab class up|add|down|reset`: the class's accounts and objects made and removed through the
- * set's administrative path (src/class/admin-path.ts): the broker's in one definitions import (and
+ * set's administrative path (src/services/admin.ts): the broker's in one definitions import (and
  * one `eval` to remove them), PostgreSQL's in one transaction of the superuser. Only for a set of
  * mqlab's own services, by whoever ran `mqlab up` there (the teacher).
  */
 import type { Config } from '../core/config.js';
 import { ACCOUNTS } from '../core/defaults.js';
 import { EnvError } from '../core/errors.js';
-import { nodeCli, passwordHash, postgresAdmin, type CliResult } from './admin-path.js';
+import { nodeCli, passwordHash, postgresAdmin, type CliResult } from '../services/admin.js';
 import { classDefinitions, deleteExpression, removedNames } from './definitions.js';
 import { boardSql, classRoles, dropStudents, resetStudentRows, studentSql } from './database.js';
 import {
