@@ -60,5 +60,5 @@ describe.each(REFERENCE_CONSUMERS)('mqlab check on $file', (c) => {
     expect(timeout.facts.brokerAction).toBe(
       capabilities(doc.broker.version).consumerTimeoutCancels ? 'basic.cancel' : 'channel.close 406',
     );
-  });
+  }, 300_000); // every group: 25–100 s a consumer at a load of 17
 });
