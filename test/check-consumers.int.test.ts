@@ -26,39 +26,43 @@ interface Doc {
 }
 
 describe.each(REFERENCE_CONSUMERS)('mqlab check on $file', (c) => {
-  it(c.fails.length ? `fails ${c.fails.join(', ')} and nothing else` : 'passes every group', async () => {
-    if (c.language === 'python') expect(await pythonMissing()).toBeNull();
-    const args = [
-      'check',
-      '--consumer',
-      commandOf(c),
-      '--effects',
-      sql.effects,
-      '--cleanup',
-      sql.cleanup,
-      '--seed',
-      SEED,
-      '--json',
-    ];
-    const r = await mqlab(args);
-    expect([0, 1], r.stderr).toContain(r.code);
-    const doc = JSON.parse(r.stdout) as Doc;
-    const failed = doc.groups.flatMap((g) => g.checks.filter((k) => !k.pass).map((k) => k.name));
-    expect(doc.groups.filter((g) => g.status === 'skipped').map((g) => g.group)).toEqual([]);
-    const allowed = [...c.fails, ...(c.mayFail ?? [])];
-    expect(
-      failed.filter((f) => !allowed.includes(f)),
-      r.stderr,
-    ).toEqual([]);
-    expect(
-      c.fails.filter((f) => !failed.includes(f)),
-      r.stderr,
-    ).toEqual([]);
-    expect(r.code).toBe(c.fails.length ? 1 : 0);
-    // the consumer timeout as the broker line answers it (capabilities.ts consumerTimeoutCancels)
-    const timeout = doc.groups.find((g) => g.group === 'consumer-timeout')!;
-    expect(timeout.facts.brokerAction).toBe(
-      capabilities(doc.broker.version).consumerTimeoutCancels ? 'basic.cancel' : 'channel.close 406',
-    );
-  }, 300_000); // every group: 25–100 s a consumer at a load of 17
+  it(
+    c.fails.length ? `fails ${c.fails.join(', ')} and nothing else` : 'passes every group',
+    async () => {
+      if (c.language === 'python') expect(await pythonMissing()).toBeNull();
+      const args = [
+        'check',
+        '--consumer',
+        commandOf(c),
+        '--effects',
+        sql.effects,
+        '--cleanup',
+        sql.cleanup,
+        '--seed',
+        SEED,
+        '--json',
+      ];
+      const r = await mqlab(args);
+      expect([0, 1], r.stderr).toContain(r.code);
+      const doc = JSON.parse(r.stdout) as Doc;
+      const failed = doc.groups.flatMap((g) => g.checks.filter((k) => !k.pass).map((k) => k.name));
+      expect(doc.groups.filter((g) => g.status === 'skipped').map((g) => g.group)).toEqual([]);
+      const allowed = [...c.fails, ...(c.mayFail ?? [])];
+      expect(
+        failed.filter((f) => !allowed.includes(f)),
+        r.stderr,
+      ).toEqual([]);
+      expect(
+        c.fails.filter((f) => !failed.includes(f)),
+        r.stderr,
+      ).toEqual([]);
+      expect(r.code).toBe(c.fails.length ? 1 : 0);
+      // the consumer timeout as the broker line answers it (capabilities.ts consumerTimeoutCancels)
+      const timeout = doc.groups.find((g) => g.group === 'consumer-timeout')!;
+      expect(timeout.facts.brokerAction).toBe(
+        capabilities(doc.broker.version).consumerTimeoutCancels ? 'basic.cancel' : 'channel.close 406',
+      );
+    },
+    300_000,
+  ); // every group: 25–100 s a consumer at a load of 17
 });
