@@ -218,5 +218,20 @@ describe('bad input: one line, exit 2, no stack, no password', () => {
       /give a definitions file or --mgmt-url, not both$/,
     );
     oneLine(await mqlab(['audit', '--fail-on', 'fatal']), /invalid --fail-on 'fatal'$/);
+    oneLine(
+      await mqlab(['audit', path.join(tmp, 'package.json'), '--target-version', 'latest']),
+      /invalid --target-version 'latest'$/,
+    );
+  });
+
+  it('a device, /dev/zero, is refused before it is read (review D18: it hung); --json says "result": "error"', async () => {
+    oneLine(await mqlab(['audit', '/dev/zero']), /\/dev\/zero is not a regular file \(a device, FIFO or socket\)$/);
+    fs.writeFileSync(path.join(tmp, 'not-export.json'), JSON.stringify({ name: 'app', version: '1.0.0' }));
+    const r = await mqlab(['audit', path.join(tmp, 'not-export.json'), '--json']);
+    expect(r.code).toBe(2);
+    const doc = JSON.parse(r.stdout) as { result: string; error: { kind: string; message: string } };
+    expect(auditErrors(doc)).toBe('');
+    expect(doc).toMatchObject({ result: 'error', error: { kind: 'usage' } });
+    expect(doc.error.message).toMatch(/is not a RabbitMQ definitions export/);
   });
 });

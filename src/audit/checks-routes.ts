@@ -7,7 +7,7 @@ import { grouped, type Check, type Draft } from './finding.js';
 import { SEE } from './labs.js';
 import { text } from '../core/text.js';
 import { sourcesOf, type DeadLetter, type VhostModel } from './model.js';
-import { ANY, keysText } from './routes.js';
+import { ANY } from './routes.js';
 import { setting } from './settings.js';
 import { atLeast, versionText, type Version } from './target.js';
 
@@ -98,22 +98,27 @@ export const deadLetterUnroutable: Check = {
         });
         const partly = per.filter((p) => p.routed);
         const sample = per[0]!;
-        const how = partly.length
-          ? `some of their letters are dropped: ${per
-              .map((p) => `${p.dl.queue.name} ${p.dropped.map((k) => `'${k}'`).join(', ')}`)
-              .slice(0, 3)
-              .join('; ')} reach no binding, while other keys are routed`
-          : `they are dropped`;
-        const keysOf =
-          sample.dl.key === null
-            ? `the keys that brought them in (${sample.dl.keys.map(keysText).join(', ')})`
-            : `routing key '${sample.dl.key}'`;
+        const x = sample.dl.exchange;
+        const keys = (p: (typeof per)[number]) => p.dropped.map((k) => `'${k}'`).join(', ');
+        const dropped = per
+          .slice(0, 3)
+          .map((p) => `${p.dl.queue.name}: ${keys(p)}`)
+          .join('; ');
+        // the exchange binds nothing at all, one key for every queue, or keys per queue
+        const what =
+          x !== '' && m.router.bindingCount(x) === 0
+            ? `${exchangeText(x)}, which has no binding: all their dead letters are dropped`
+            : sample.dl.key !== null && per.every((p) => p.dl.key === sample.dl.key)
+              ? `${exchangeText(x)} with routing key '${sample.dl.key}', which no binding routes: their dead letters are dropped`
+              : partly.length
+                ? `${exchangeText(x)} with the keys that brought messages in, some of which no binding routes (${dropped}${per.length > 3 ? '; …' : ''}): those letters are dropped while the others are routed`
+                : `${exchangeText(x)} with the keys that brought messages in, which no binding routes (${dropped}${per.length > 3 ? '; …' : ''}): their dead letters are dropped`;
         const policy = policyCatchesTarget(m, sample.dl);
         return {
           vhost: m.vhost,
           object: { kind: 'exchange', name: sample.dl.exchange },
           queues: g.map((dl) => dl.queue.name),
-          problem: `${g.length} queue(s) (${list(g.map((dl) => dl.queue.name))}) dead-letter to ${exchangeText(sample.dl.exchange)} with ${keysOf}, which no binding routes: ${how}`,
+          problem: `${g.length} queue(s) (${list(g.map((dl) => dl.queue.name))}) dead-letter (from ${origin(sample.dl.exchangeFrom)}) to ${what}`,
           evidence: {
             deadLetterExchange: sample.dl.exchange,
             from: sample.dl.exchangeFrom,

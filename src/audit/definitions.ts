@@ -18,7 +18,7 @@ const isRow = (v: unknown): v is Row => Boolean(v) && typeof v === 'object' && !
 const obj = (v: unknown): Row => (isRow(v) ? v : {});
 
 /** the lists an export may hold (rabbit_definitions `apply_defs`) */
-export const LISTS = [
+const LISTS = [
   'users',
   'vhosts',
   'permissions',
@@ -104,7 +104,10 @@ export async function fromDefinitions(doc: unknown, o: ReadOptions): Promise<Sna
   const vhostless = objects.filter((r) => typeof r.vhost !== 'string').length;
   const shape: FileFacts['shape'] =
     objects.length === 0 ? 'empty' : vhostless === 0 ? 'cluster' : vhostless === objects.length ? 'vhost' : 'mixed';
-  const fileVhost = named ?? (vhostless ? (o.vhost ?? UNNAMED_VHOST) : null);
+  // a 3.x one-vhost export strips the vhost of queues, exchanges and bindings, not of policies
+  const named3x = [...new Set(policyRows.map((p) => p.row.vhost).filter((v) => typeof v === 'string'))];
+  const guess = shape === 'vhost' && named3x.length === 1 ? (named3x[0] as string) : UNNAMED_VHOST;
+  const fileVhost = named ?? (vhostless ? (o.vhost ?? guess) : null);
   const vh = (r: Row) => (typeof r.vhost === 'string' ? r.vhost : (fileVhost ?? UNNAMED_VHOST));
 
   const listed = vhostRows.map((v) => text(v.name)).filter(Boolean);

@@ -3,7 +3,7 @@
  * text's length when it ends too soon. Used only after JSON.parse failed, to say "line L, column C"
  * without quoting the text (V8 names a position for some errors and quotes the text for others).
  */
-export function jsonErrorOffset(text: string): number {
+function jsonErrorOffset(text: string): number {
   let at = 0;
   const ws = () => {
     while (at < text.length && ' \t\n\r'.includes(text[at]!)) at++;

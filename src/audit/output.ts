@@ -14,6 +14,8 @@ export const AUDIT_SCHEMA_VERSION = 2;
 
 export interface Timings {
   readMs: number;
+  /** the CPU time of reading (the file's parse, or the requests' answers) */
+  readCpuMs: number;
   checkMs: number;
   /** the CPU time of the checks (user + system): what the audit cost, whatever else the machine ran */
   checkCpuMs: number;
@@ -158,6 +160,7 @@ export function auditJson(r: AuditResult, t: Timings) {
     findings: r.findings,
     timings: {
       readMs: Math.round(t.readMs),
+      readCpuMs: Math.round(t.readCpuMs),
       checkMs: Math.round(t.checkMs),
       checkCpuMs: Math.round(t.checkCpuMs),
       requests: t.requests,

@@ -15,7 +15,7 @@ const LOOK = 3;
 const MATCH = 4;
 
 /** more states than this (a {1000} on a large group) is refused rather than built */
-export const MAX_STATES = 20_000;
+const MAX_STATES = 20_000;
 
 const ASSERTS: AssertKind[] = ['bol', 'eol', 'mbol', 'meol', 'start', 'end', 'endnl', 'word', 'nonword'];
 

@@ -85,7 +85,7 @@ export class PolicyIndex {
 }
 
 /** a policy's and an operator policy's definitions merged per key (rabbit_policy `merge_operator_definitions`) */
-export function mergeDefinitions(
+function mergeDefinitions(
   policy: Record<string, unknown> | null,
   operator: Record<string, unknown> | null,
   v: Version,

@@ -20,8 +20,6 @@ export interface Keys {
 }
 export const ANY: Keys = { text: '#', pattern: true };
 export const keyOf = (k: string): Keys => ({ text: k, pattern: false });
-export const keysText = (k: Keys) =>
-  k.pattern ? (k.text === '#' ? 'any key' : `keys matching '${k.text}'`) : `key '${k.text}'`;
 
 export interface Route {
   /** queue → the exchanges the message passed to reach it (the first one first) */
@@ -67,6 +65,11 @@ export class Router {
     for (const x of this.index.values())
       x.keyless =
         x.type === 'fanout' && x.bindings.length > 0 && x.bindings.every((b) => b.destination_type === 'queue');
+  }
+
+  /** the bindings whose source is the exchange */
+  bindingCount(exchange: string): number {
+    return this.index.get(exchange)?.bindings.length ?? 0;
   }
 
   /** is there an exchange of that name (declared, or one every vhost has) */

@@ -18,7 +18,7 @@ const set = (v: unknown) => v !== undefined && v !== null;
 const num = (v: unknown) => (typeof v === 'number' ? v : Number.NaN);
 
 /** where the policy's key came from: the policy, the operator policy, or both (merged) */
-export function policySource(
+function policySource(
   q: Pick<AuditQueue, 'policyName' | 'operatorPolicyName' | 'policyKeys' | 'operatorKeys'>,
   key: string,
 ): string {

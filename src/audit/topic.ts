@@ -126,7 +126,7 @@ export function freshWord(vocabulary: ReadonlySet<string>): string {
 }
 
 /** keys of a topic pattern: * as `other`; each # as none, one or two words (at most 4 #s vary) */
-export function fillings(pattern: string, other: string): string[] {
+function fillings(pattern: string, other: string): string[] {
   const p = words(pattern);
   const hashes = p.filter((w) => w === '#').length;
   const choices = hashes > 4 ? [[0], [1]] : [[0], [1], [2]];

@@ -68,6 +68,7 @@ async function run(file: string | undefined, o: AuditFlags, signal?: AbortSignal
   checkOutputPaths({ junit: o.junit });
   const tick = ticker(signal);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   let requests = 0;
   let snapshot: Snapshot;
   if (file !== undefined) {
@@ -80,6 +81,7 @@ async function run(file: string | undefined, o: AuditFlags, signal?: AbortSignal
     requests = http.requests;
   }
   const t1 = performance.now();
+  const readCpu = process.cpuUsage(cpu0);
   const cpu = process.cpuUsage();
   const known = parseVersion(snapshot.broker?.version);
   const result: AuditResult = await audit(snapshot, {
@@ -92,6 +94,7 @@ async function run(file: string | undefined, o: AuditFlags, signal?: AbortSignal
   // CPU time besides wall time: on a machine shared with other work, the wall time says little of the audit
   const timings: Timings = {
     readMs: t1 - t0,
+    readCpuMs: cpuMs(readCpu),
     checkMs: performance.now() - t1,
     checkCpuMs: cpuMs(process.cpuUsage(cpu)),
     requests,
