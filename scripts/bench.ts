@@ -402,20 +402,22 @@ async function concurrentRuns(n: number) {
 async function offlineAuditRows() {
   for (const b of OFFLINE_BOUNDS) {
     const done = await offlineRuns(cli, b.queues, Math.min(runs, 3));
-    const measured = median(done.map((r) => (b.measure === 'checks' ? r.checkMs : r.wallMs)));
-    const cpu = median(done.map((r) => r.checkCpuMs));
-    const ok = measured < b.boundMs;
+    const m = (f: (r: (typeof done)[number]) => number) => median(done.map(f));
+    // judged in CPU time: the audit is one thread, and the wall time of a shared machine measures its other work too
+    const [cpu, wall] =
+      b.measure === 'checks' ? [m((r) => r.checkCpuMs), m((r) => r.checkMs)] : [m((r) => r.cpuMs), m((r) => r.wallMs)];
+    const ok = cpu < b.boundMs;
     add([
       `mqlab audit FILE (${b.queues} queues, topic DLX)`,
       String(done.length),
-      fmt(median(done.map((r) => r.wallMs))),
+      fmt(m((r) => r.wallMs)),
       '-',
       '-',
       '-',
       '-',
       '-',
       load(),
-      `${ok ? 'ok' : 'SLOW'} (${b.measure === 'checks' ? 'checks' : 'read + checks, start to end'} ${fmt(measured)} < ${fmt(b.boundMs)}): read ${fmt(median(done.map((r) => r.readMs)))}, checks ${fmt(median(done.map((r) => r.checkMs)))} (${fmt(cpu)} CPU), ${done[0]?.findings ?? 0} finding(s)`,
+      `${ok ? 'ok' : 'SLOW'} (${b.measure === 'checks' ? 'checks' : 'the whole process'}: ${fmt(cpu)} CPU < ${fmt(b.boundMs)}; ${fmt(wall)} wall): read ${fmt(m((r) => r.readMs))} (${fmt(m((r) => r.readCpuMs))} CPU), checks ${fmt(m((r) => r.checkMs))} (${fmt(m((r) => r.checkCpuMs))} CPU), ${done[0]?.findings ?? 0} finding(s)`,
     ]);
     if (!ok) failed = true;
   }
