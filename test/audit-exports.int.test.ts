@@ -10,18 +10,22 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG, mqlab, useNamespace } from './helpers.js';
-import { Management } from '../src/broker/management.js';
+import type { Management } from '../src/broker/management.js';
+import { dropAdministrator, makeAdministrator } from './administrator.js';
 import { auditErrors } from './audit-validate.js';
 import { auditDoc, exportDefinitions, findingsOf, type AuditDoc, type AuditFinding } from './audit-support.js';
 
 const n = useNamespace(import.meta.url);
 const NS = n.namespace;
-const mgmt = new Management(CONFIG.mgmtUrl, CONFIG.vhost);
+/** an administrator: GET /api/definitions is for administrators, which mqlab's management account is not */
+const ADMIN = `${NS}-admin`;
+let mgmt: Management;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-audit-exports-'));
 const QUEUES = ['loop', 'work', 'pay.dlq', 'work2', 'delay', 'audit', 'shadow', 'plain'];
 const EXCHANGES = ['loop.dlx', 'events', 'dlx', 'retry', 'events2'];
 
 beforeAll(async () => {
+  mgmt = await makeAdministrator(ADMIN);
   const conn = await amqp.connect(CONFIG.amqpUrl);
   const ch = await conn.createChannel();
   const quorum = (args: Record<string, unknown> = {}) => ({
@@ -84,6 +88,7 @@ afterAll(async () => {
   for (const q of QUEUES) await ch.deleteQueue(n.q(q));
   for (const x of EXCHANGES) await ch.deleteExchange(n.x(x));
   await conn.close();
+  await dropAdministrator(ADMIN);
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 

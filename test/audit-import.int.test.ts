@@ -11,7 +11,8 @@ import path from 'node:path';
 import amqp, { type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG, mqlab, useNamespace } from './helpers.js';
-import { Management } from '../src/broker/management.js';
+import type { Management } from '../src/broker/management.js';
+import { dropAdministrator, makeAdministrator } from './administrator.js';
 import { auditErrors } from './audit-validate.js';
 import { auditDoc, auditUntil, rabbitmqctl, type AuditDoc, type AuditFinding } from './audit-support.js';
 import { atLeast, parseVersion, type Version } from '../src/audit/target.js';
@@ -20,12 +21,15 @@ const n = useNamespace(import.meta.url);
 const NS = n.namespace;
 /** a vhost of this file's own, made by the imports and deleted at the end */
 const VH = `${NS}-vh`;
-const mgmt = new Management(CONFIG.mgmtUrl, CONFIG.vhost);
+/** an administrator: this file reads its own vhost, which mqlab's management account (vhost lab only) may not */
+const ADMIN = `${NS}-admin`;
+let mgmt: Management;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-audit-import-'));
 let version: Version;
 let conn: ChannelModel;
 
 beforeAll(async () => {
+  mgmt = await makeAdministrator(ADMIN);
   version = parseVersion((await mgmt.request<{ rabbitmq_version: string }>('GET', '/api/overview')).rabbitmq_version)!;
   conn = await amqp.connect(CONFIG.amqpUrl);
   await rabbitmqctl(['delete_vhost', VH]); // left by an earlier run
@@ -37,6 +41,7 @@ afterAll(async () => {
   const ch = await conn.createChannel();
   for (const q of ['lazy', 'v1', 'transient', 'pol.classic', 'pol.quorum', 'ovf']) await ch.deleteQueue(n.q(q));
   await conn.close();
+  await dropAdministrator(ADMIN);
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
