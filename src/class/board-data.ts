@@ -18,7 +18,7 @@ interface BoardRun {
   fails: { name: string; expected: string; actual: string }[];
   checks: { passed: number; total: number } | null;
   predict: string | null;
-  prediction: { name: string; said: string; actual: string | null; right: boolean | null }[] | null;
+  prediction: { name: string; said: string; op?: string; actual: string | null; right: boolean | null }[] | null;
   /** why: the SKIP reason, the error line */
   why: string | null;
   started: string;

@@ -1,5 +1,6 @@
 /**
- * The teacher's board as one page: a row per student, a chip per lab they ran (its newest run,
+ * The teacher's board as one page: a card per student (columns as wide as the screen allows: thirty
+ * fit a 1920×1080 projector), a chip per lab they ran (its newest run,
  * newest first, ×N for N runs) — PASS / FAIL (the failed checks by name) / SKIP (why, on hover) /
  * running (for how long) / ended without a verdict — and their prediction next to the verdict (✓ / ✗). Redrawn from each `board` event of /events;
  * nothing is fetched from elsewhere. Sized to be read from the back of a room.
@@ -10,11 +11,11 @@ const STYLE = `
 body{font:18px/1.35 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1b1f24}
 header{display:flex;gap:24px;align-items:baseline;padding:14px 20px;background:#1b1f24;color:#fff}
 header h1{font-size:24px;margin:0}header .sum{font-size:18px;opacity:.9}
-table{border-collapse:collapse;width:100%}
-td{padding:8px 12px;border-bottom:1px solid #dde1e6;vertical-align:top}
-td.name{font-weight:700;font-size:22px;white-space:nowrap;width:1%}
-td.tally{white-space:nowrap;width:1%;color:#57606a}
-.chip{display:inline-block;margin:0 8px 8px 0;padding:4px 10px;border-radius:8px;border:2px solid;background:#fff}
+#grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:8px;padding:8px}
+.card{background:#fff;border:1px solid #dde1e6;border-radius:8px;padding:6px 10px}
+.card h2{font-size:22px;margin:0 0 4px;display:flex;gap:14px;align-items:baseline}
+.card h2 span{font-size:15px;font-weight:400;color:#57606a}
+.chip{display:inline-block;margin:0 6px 6px 0;padding:3px 8px;border-radius:8px;border:2px solid;background:#fff}
 .chip b{font-weight:700}.chip small{display:block;font-size:14px;color:#57606a}
 .passed{border-color:#1a7f37}.passed b{color:#1a7f37}
 .failed{border-color:#cf222e}.failed b{color:#cf222e}
@@ -38,7 +39,7 @@ function chip(r, tries) {
   if (r.fails.length) lines.push(r.fails.map((f) => esc(f.name)).join(', '));
   if (r.state === 'error') lines.push(esc((r.why || '').slice(0, 90)));
   if (r.prediction) lines.push('predicted ' + r.prediction.map((p) =>
-    '<span class="' + (p.right === true ? 'right' : p.right === false ? 'wrong' : '') + '">' + esc(p.name + '=' + p.said) +
+    '<span class="' + (p.right === true ? 'right' : p.right === false ? 'wrong' : '') + '">' + esc(p.name + (p.op || '=') + p.said) +
     (p.right === true ? ' ✓' : p.right === false ? ' ✗ (' + esc(p.actual) + ')' : '') + '</span>').join(' '));
   else if (r.predict) lines.push('predicted ' + esc(r.predict));
   const title = [r.why || '', ...r.fails.map((f) => f.name + ': expected=' + f.expected + ' actual=' + f.actual)].filter(Boolean).join('\\n');
@@ -59,10 +60,10 @@ function draw() {
     const labs = latest(s.runs);
     const p = labs.filter((l) => l.run.state === 'passed').length, f = labs.filter((l) => l.run.state === 'failed').length;
     running += s.runs.filter((r) => r.state === 'running').length; passed += p; failed += f;
-    return '<tr><td class="name">' + esc(s.name) + '</td><td class="tally">' + p + ' passed<br>' + f + ' failed</td><td>' +
-      (labs.length ? labs.map((l) => chip(l.run, l.tries)).join('') : '<span class="none">no run yet</span>') + '</td></tr>';
+    return '<div class="card"><h2>' + esc(s.name) + '<span>' + p + ' passed · ' + f + ' failed</span></h2>' +
+      (labs.length ? labs.map((l) => chip(l.run, l.tries)).join('') : '<span class="none">no run yet</span>') + '</div>';
   });
-  document.getElementById('rows').innerHTML = rows.join('');
+  document.getElementById('grid').innerHTML = rows.join('');
   document.getElementById('sum').textContent = board.students.length + ' students · ' + running + ' running · ' +
     passed + ' labs passed · ' + failed + ' failing · updated ' + new Date(board.at).toLocaleTimeString();
 }
@@ -75,5 +76,5 @@ export function boardHtml(title: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <meta name="viewport" content="width=device-width,initial-scale=1"><style>${STYLE}</style></head>
 <body><header><h1>${title}</h1><span class="sum" id="sum">waiting for the first reading…</span></header>
-<div id="gone"></div><table><tbody id="rows"></tbody></table><script>${SCRIPT}</script></body></html>`;
+<div id="gone"></div><div id="grid"></div><script>${SCRIPT}</script></body></html>`;
 }

@@ -12,7 +12,7 @@ import postgres, { type Sql } from 'postgres';
 import type { Config } from '../core/config.js';
 import type { LabReport } from '../report/lab-report.js';
 import { formatExpected, formatValue } from '../report/checks.js';
-import { judgePrediction, type Guess } from '../report/prediction.js';
+import { guessText, judgePrediction, type Guess } from '../report/prediction.js';
 import { BOARD_SCHEMA } from './database.js';
 import { LEFT_OUT } from '../engine/refusal.js';
 
@@ -70,7 +70,7 @@ export async function startRecorder(
       if (!lock?.got) await sayOther(sql, lab, namespace, say);
       const [made] = await sql<{ id: string }[]>`
         INSERT INTO ${sql(BOARD_SCHEMA)}.runs (lab, namespace, vhost, status, predict, host, pid)
-        VALUES (${lab}, ${namespace}, ${config.vhost}, 'running', ${guesses ? guesses.map((g) => `${g.name}=${g.said}`).join(' ') : null},
+        VALUES (${lab}, ${namespace}, ${config.vhost}, 'running', ${guesses ? guesses.map(guessText).join(' ') : null},
                 ${os.hostname()}, ${process.pid})
         RETURNING id`;
       ids.set(lab, Number(made?.id));

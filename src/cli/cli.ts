@@ -357,7 +357,7 @@ function labCommand(
   );
   cmd.option(
     '--predict <guesses>',
-    'what you expect before the run, e.g. "transientAttempts=1,2,3 businessRows=2" (a check or fact of the lab, or PASS/FAIL): held against the run, and shown on the class board',
+    'what you expect before the run, e.g. "transientAttempts=1,2,3 shortestRetryGapMs>=500" (a check or fact of the lab: =, >=, <=; or PASS/FAIL): held against the run, and shown on the class board',
   );
   cmd.option(
     '--names',

@@ -6,6 +6,7 @@ const report = {
   checks: [
     { name: 'transientAttempts', expected: [1, 2, 3], actual: [1, 2, 3], pass: true },
     { name: 'businessRows', expected: 2, actual: 2, pass: true },
+    { name: 'shortestRetryGapMs', expected: 500, actual: 503, pass: true, compare: 'atLeast' as const },
   ],
   facts: { poisonDeadLettered: true },
 };
@@ -20,8 +21,22 @@ describe('--predict', () => {
       { name: 'transientAttempts', said: '1, 2, 3' },
       { name: 'verdict', said: 'PASS' },
     ]);
+    expect(parsePrediction('shortestRetryGapMs>=500 x<=2')).toEqual([
+      { name: 'shortestRetryGapMs', said: '500', op: '>=' },
+      { name: 'x', said: '2', op: '<=' },
+    ]);
     expect(() => parsePrediction('three')).toThrow(/name=value/);
+    expect(() => parsePrediction('gap>=soon')).toThrow(/name>=n/);
     expect(() => parsePrediction('  ')).toThrow(/empty/);
+  });
+
+  it('a bound is judged as a bound: 503 is >=500, not =500', () => {
+    const judged = judgePrediction(
+      parsePrediction('shortestRetryGapMs>=500 shortestRetryGapMs=500 shortestRetryGapMs<=400'),
+      report,
+    );
+    expect(judged.map((j) => j.right)).toEqual([true, false, false]);
+    expect(predictionLine(judged.slice(0, 1))).toBe('prediction: shortestRetryGapMs>=500 ✓');
   });
 
   it('judged by the check of that name, else the fact, else nobody', () => {

@@ -107,7 +107,9 @@ export async function classResetCommand(config: Config, name: string, runs: bool
 
 export async function classDownCommand(config: Config): Promise<number> {
   const removed = await holding(config, 'mqlab class down', () => classDown(config));
-  const names = [...new Set([...removed.broker, ...removed.postgres])].sort();
+  const names = [...new Set([...removed.broker, ...removed.postgres])].sort((a, b) =>
+    a.localeCompare(b, 'en', { numeric: true }),
+  );
   log(
     names.length
       ? `removed ${names.length} student(s) (${listNames(names)}): their RabbitMQ users and vhosts, PostgreSQL roles and schemas, and the board, in ${seconds(removed.ms)}`
