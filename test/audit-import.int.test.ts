@@ -267,38 +267,57 @@ describe('policies the broker applies', { timeout: 240_000 }, () => {
     await ch.close();
   });
 
-  it('quorum overflow: the policy’s drop-head wins over an x-overflow argument of reject-publish (the head is dropped)', async () => {
+  it('quorum overflow: the policy’s wins over the argument (source-audit-2 #14): at-least-once falls back; the policy’s reject-publish: gone', async () => {
     const q = n.q('ovf');
     const ch = await conn.createConfirmChannel();
+    ch.on('error', () => {});
+    // the argument asks reject-publish; the policy says drop-head, with at-least-once dead lettering
     await ch.assertQueue(q, {
       durable: true,
       arguments: { 'x-queue-type': 'quorum', 'x-max-length': 1, 'x-overflow': 'reject-publish' },
     });
-    await mgmt.putPolicy({
-      name: n.p('ovf'),
-      pattern: `^${q.replace(/\./g, '\\.')}$`,
-      definition: { overflow: 'drop-head' },
-      applyTo: 'queues',
+    const policy = (overflow: string) =>
+      mgmt.putPolicy({
+        name: n.p('ovf'),
+        pattern: `^${q.replace(/\./g, '\\.')}$`,
+        definition: { overflow, 'dead-letter-exchange': 'amq.fanout', 'dead-letter-strategy': 'at-least-once' },
+        applyTo: 'queues',
+      });
+    await policy('drop-head');
+    const fallback = (doc: AuditDoc) =>
+      doc.findings.filter((f) => f.check === 'at-least-once-fallback' && f.object.name === q);
+    const [f] = await auditUntil((fs) => fs.length > 0, fallback);
+    expect(f?.evidence).toMatchObject({
+      overflow: 'drop-head',
+      overflowFrom: expect.stringMatching(
+        /^policy .* \(it wins over argument x-overflow = reject-publish\)$/,
+      ) as unknown,
     });
-    await expect
-      .poll(
-        async () =>
-          (await mgmt.request<{ policy: string | null }>('GET', `/api/queues/${CONFIG.vhost}/${q}?columns=policy`))
-            .policy,
-        { timeout: 20_000 },
-      )
-      .toBe(n.p('ovf'));
-    // with reject-publish the second publish would be nacked; with drop-head both are confirmed and the first goes
+    // what the broker does: both publishes confirmed, the first dropped (reject-publish would nack the second)
     for (const body of ['first', 'second']) {
       ch.sendToQueue(q, Buffer.from(body));
       await ch.waitForConfirms();
     }
     const m = await ch.get(q, { noAck: true });
     expect(m && m.content.toString()).toBe('second');
-    await ch.close();
-    // and the audit resolves the key as the broker did: at-least-once here would fall back (policy drop-head)
-    const doc = await auditDoc();
-    const evidence = doc.findings.find((f) => f.object.name === q);
-    expect(evidence).toBeUndefined(); // no dead lettering asked of it: nothing to report
+    // the fix in the policy, where the key is read: the second publish past the limit is refused
+    await policy('reject-publish');
+    await auditUntil((fs) => fs.length === 0, fallback);
+    // (a quorum queue refuses once it is over the limit: the publish that crosses it is still taken)
+    const nacked = async () => {
+      for (const body of ['one', 'two', 'three']) {
+        ch.sendToQueue(q, Buffer.from(body));
+        if (
+          await ch.waitForConfirms().then(
+            () => false,
+            () => true,
+          )
+        )
+          return body;
+      }
+      return null;
+    };
+    expect(await nacked()).not.toBeNull();
+    await ch.close().catch(() => {});
   });
 });

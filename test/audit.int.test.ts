@@ -237,6 +237,18 @@ describe('routes by the keys letters carry: each set up, shown by the broker, fi
     expect(policyFinding(await auditDoc(['--target-version', '4.3']))).toEqual([]);
   });
 
+  it('a policy pattern with a back-reference (valid PCRE, held by the broker): reported, not run; plain: gone', async () => {
+    const name = n.p('backref');
+    const found = (d: AuditDoc) =>
+      d.findings.filter((f) => f.check === 'policy-pattern-invalid' && f.object.name === name);
+    await mgmt.putPolicy({ name, pattern: `^(${NS})\\.\\1$`, definition: { 'max-length': 1000 }, applyTo: 'queues' });
+    expect(found(await auditDoc())).toMatchObject([
+      { severity: 'info', evidence: { reason: expect.stringMatching(/back-reference/) as unknown } },
+    ]);
+    await mgmt.putPolicy({ name, pattern: `^${NS}\\.${NS}$`, definition: { 'max-length': 1000 }, applyTo: 'queues' });
+    expect(found(await auditDoc())).toEqual([]);
+  });
+
   it('classic mirroring where the broker holds it (3.10): for an upgrade to 4.3 an error; the policy without ha-*: gone', async () => {
     const doc = await auditDoc();
     if (!doc.broker.version.startsWith('3.')) return; // 4.x refuses the policy: test/audit-import.int.test.ts shows it
