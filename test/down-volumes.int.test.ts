@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIG, mqlab, useNamespace } from './helpers.js';
+import { execa } from 'execa';
 import { BASE_PORTS } from '../src/core/defaults.js';
+import { outsideDir } from '../src/services/links.js';
 
 useNamespace(import.meta.url);
 
@@ -49,17 +51,120 @@ describe('mqlab down --volumes deletes only what mqlab created', () => {
     expect(fs.existsSync(path.join(dir, 'postgres/PG_VERSION'))).toBe(true);
   });
 
-  it('deletes a folder that holds only what mqlab made (marked or from an older mqlab)', async () => {
-    for (const files of [
-      { '.mqlab-data': 'x', 'rabbitmq/rabbitmq.conf': '', backend: 'system\n' },
-      { 'postgres/x': '' },
-    ] as Record<string, string>[]) {
-      const dir = home(files);
-      const r = await down(dir);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/deleted .*: mqlab's RabbitMQ and PostgreSQL data/);
-      expect(fs.existsSync(dir)).toBe(false);
+  it('deletes a marked folder that holds only what mqlab made', async () => {
+    const dir = home({ '.mqlab-data': 'x', 'rabbitmq/rabbitmq.conf': '', backend: 'system\n' });
+    const r = await down(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/deleted .*: mqlab's RabbitMQ and PostgreSQL data/);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('D3: refuses a folder without the marker, however much its names look like mqlab’s', async () => {
+    // the review: a mistyped MQLAB_HOME on a folder holding a real PostgreSQL folder named postgres
+    const dir = home({ 'postgres/PG_VERSION_real': 'real db', 'root/notes.txt': 'notes', 'lock/x': '' });
+    const r = await down(dir);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(
+      /^mqlab: not deleting .*: it is not mqlab's data folder \(no \.mqlab-data\): lock, postgres, root; kept everything, nothing stopped$/m,
+    );
+    expect(r.stderr).toContain('`mqlab up` marks it');
+    expect(fs.readFileSync(path.join(dir, 'postgres/PG_VERSION_real'), 'utf8')).toBe('real db');
+    expect(fs.readFileSync(path.join(dir, 'root/notes.txt'), 'utf8')).toBe('notes');
+  });
+
+  it('D2: deletes nothing through a link: a service folder linked elsewhere, a dangling one; the targets stay', async () => {
+    const victim = home({ 'sub/file.txt': 'precious', 'top.txt': 'precious' });
+    for (const target of [victim, path.join(victim, 'gone')]) {
+      const dir = home({ '.mqlab-data': 'x', backend: 'chroot\n' });
+      fs.symlinkSync(target, path.join(dir, 'postgres'));
+      const r = await down(dir, 'auto');
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        `postgres is a link to ${target}: mqlab deletes nothing through a link it did not make`,
+      );
+      expect(fs.readlinkSync(path.join(dir, 'postgres'))).toBe(target);
+      expect(fs.readFileSync(path.join(victim, 'sub/file.txt'), 'utf8')).toBe('precious');
+      expect(fs.readFileSync(path.join(victim, 'top.txt'), 'utf8')).toBe('precious');
     }
+  });
+
+  it('D2: the link mqlab makes itself (system backend, /var/tmp/mqlab-<id>/<service>) goes, with its folder', async () => {
+    const dir = home({ '.mqlab-data': 'x', backend: 'system\n' });
+    const away = outsideDir(dir, 'postgres');
+    fs.mkdirSync(away, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(away, 'PG_VERSION'), '15');
+    fs.symlinkSync(away, path.join(dir, 'postgres'));
+    const r = await down(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.existsSync(dir)).toBe(false);
+    expect(fs.existsSync(away)).toBe(false);
+    expect(fs.existsSync(path.dirname(away))).toBe(false);
+  });
+
+  it('D2: mqlab’s own link whose folder is gone (a reboot cleaned /var/tmp) is unlinked, nothing else', async () => {
+    const dir = home({ '.mqlab-data': 'x', backend: 'system\n' });
+    fs.symlinkSync(outsideDir(dir, 'rabbitmq'), path.join(dir, 'rabbitmq'));
+    const r = await down(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'D2: mqlab’s link name and target, but the /var/tmp folder another user made: refused, kept',
+    async () => {
+      // /var/tmp is everyone's: another user may make /var/tmp/mqlab-<id> first and put a link in it
+      const dir = home({ '.mqlab-data': 'x', backend: 'system\n' });
+      const away = outsideDir(dir, 'postgres');
+      const victim = home({ 'top.txt': 'precious' });
+      fs.mkdirSync(path.dirname(away), { mode: 0o755 });
+      scratch.push(path.dirname(away));
+      fs.symlinkSync(victim, away);
+      fs.lchownSync(away, 65534, 65534);
+      fs.chownSync(path.dirname(away), 65534, 65534);
+      fs.symlinkSync(away, path.join(dir, 'postgres'));
+      const r = await down(dir);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`postgres links to ${away}, but ${path.dirname(away)} belongs to uid 65534`);
+      expect(fs.readFileSync(path.join(victim, 'top.txt'), 'utf8')).toBe('precious');
+      expect(fs.lstatSync(away).isSymbolicLink()).toBe(true);
+    },
+  );
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'D2: a root linked elsewhere: no umount through the link, its mount stays',
+    async () => {
+      const fake = home({ 'etc/hostname': 'fake' });
+      fs.mkdirSync(path.join(fake, 'proc'));
+      await execa('mount', ['-t', 'tmpfs', 'mqlab-test', path.join(fake, 'proc')]);
+      try {
+        const dir = home({ '.mqlab-data': 'x', backend: 'chroot\n' });
+        fs.symlinkSync(fake, path.join(dir, 'root'));
+        const r = await down(dir, 'auto');
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain(`root is a link to ${fake}`);
+        expect((await execa('findmnt', [path.join(fake, 'proc')], { reject: false })).exitCode).toBe(0);
+        expect(fs.readFileSync(path.join(fake, 'etc/hostname'), 'utf8')).toBe('fake');
+      } finally {
+        await execa('umount', [path.join(fake, 'proc')], { reject: false });
+      }
+    },
+  );
+
+  it('D17: refuses a Debian root holding files mqlab did not put there, or a root mqlab did not build', async () => {
+    const stray = home({
+      '.mqlab-data': 'x',
+      'root/.mqlab-root': 'rabbitmq-server 4.3.6-1\n',
+      'root/home/me/thesis.tex': 'x',
+    });
+    const r = await down(stray, 'auto');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('its Debian root holds files mqlab did not put there: root/home/me');
+    expect(fs.existsSync(path.join(stray, 'root/home/me/thesis.tex'))).toBe(true);
+    const notOurs = home({ '.mqlab-data': 'x', 'root/etc/passwd': 'root:x:0:0::/root:/bin/sh\n' });
+    const n = await down(notOurs, 'auto');
+    expect(n.code, n.stderr).toBe(2);
+    expect(n.stderr).toContain('root (no .mqlab-root: not a root mqlab built)');
+    expect(fs.existsSync(path.join(notOurs, 'root/etc/passwd'))).toBe(true);
   });
 
   it('two ups of one new set at once: the second waits for the first and finds the services up', async () => {
@@ -67,9 +172,9 @@ describe('mqlab down --volumes deletes only what mqlab created', () => {
     // created the database the other had just created (an internal error, exit 1)
     const dir = path.join(home({}), 'set');
     // ports of their own below Linux's ephemeral range (32768 up): a node started on a port in it may find
-    // it taken by an outgoing connection (29000 did: AMQP 34772, eaddrinuse); 300 above the suite's set,
-    // where no set of a CI run (offsets 0, 1000 … 6000) or of a helper session (its own hundreds) runs
-    const env = { MQLAB_HOME: dir, MQLAB_PORT_OFFSET: String(CONFIG.ports.amqp - BASE_PORTS.amqp + 300) };
+    // it taken by an outgoing connection (29000 did: AMQP 34772, eaddrinuse); 50 above the suite's set,
+    // inside the hundred its offset owns (a cluster of it takes + 10 and + 20 only), where no other set runs
+    const env = { MQLAB_HOME: dir, MQLAB_PORT_OFFSET: String(CONFIG.ports.amqp - BASE_PORTS.amqp + 50) };
     try {
       const [a, b] = await Promise.all([mqlab(['up'], env), mqlab(['up'], env)]);
       expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);

@@ -5,6 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EnvError } from '../core/errors.js';
+import { foreignLink, isLink, SERVICE_LINKS } from './links.js';
+
+/** the file a Debian root mqlab built holds (debian-root.ts READY) */
+const ROOT_READY = '.mqlab-root';
 
 export const MARKER = '.mqlab-data';
 /** everything mqlab may create in its data folder */
@@ -47,25 +51,80 @@ export function claimHome(home: string): void {
   );
 }
 
-/** what `down --volumes` would delete; throws (deleting nothing) when HOME is not mqlab's or holds anything else */
+/**
+ * what `down --volumes` would delete; throws (deleting nothing) when HOME is not mqlab's (no marker:
+ * only `up` adopts an unmarked folder, and marks it), holds anything else, holds a link mqlab did not
+ * make (nothing is deleted through a link), or holds a Debian root with files mqlab did not put there
+ */
 export function deletable(home: string): string[] {
   if (!fs.existsSync(home)) return [];
+  const refuse = (why: string, hint: string): never => {
+    throw new EnvError(`not deleting ${home}: ${why}; kept everything, nothing stopped`, hint);
+  };
   const other = foreign(home);
-  if (other.length) {
-    const whose = fs.existsSync(path.join(home, MARKER))
-      ? 'holds files mqlab did not create'
-      : `is not mqlab's data folder (no ${MARKER})`;
-    throw new EnvError(
-      `not deleting ${home}: it ${whose}: ${list(other)}; kept everything, nothing stopped`,
+  if (!fs.existsSync(path.join(home, MARKER)))
+    refuse(
+      `it is not mqlab's data folder (no ${MARKER}): ${list(entries(home))}`,
+      other.length
+        ? 'delete the folder yourself if it is yours to delete'
+        : 'if an older mqlab made it, `mqlab up` marks it as mqlab’s; else delete it yourself',
+    );
+  if (other.length)
+    refuse(
+      `it holds files mqlab did not create: ${list(other)}`,
       'move those files out of it, or delete the folder yourself',
     );
+  for (const e of entries(home)) {
+    const why = isLink(path.join(home, e)) ? foreignLink(home, e) : null;
+    if (why)
+      refuse(why, `remove the link yourself (rm ${path.join(home, e)}), then run \`mqlab down --volumes\` again`);
   }
+  const strays = rootStrays(path.join(home, 'root'));
+  if (strays.length)
+    refuse(
+      `its Debian root holds files mqlab did not put there: ${list(strays)}`,
+      'move them out of the root, or delete the folder yourself',
+    );
   return entries(home);
 }
 
-/** delete mqlab's entries (each with `remove`: a root must not be deleted through a mount), then the folder */
-export async function deleteHome(home: string, remove: (dir: string) => Promise<void>): Promise<void> {
-  for (const e of deletable(home)) await remove(path.join(home, e));
+/**
+ * what a user put into a Debian root that mqlab built (HOME/root): anything in its /home, in its /root
+ * but the shell's dotfiles, and in /mqlab but the services' folders; a folder named root without the
+ * root's ready marker is not one mqlab built (root.tmp, an unfinished copy, is)
+ */
+export function rootStrays(root: string): string[] {
+  if (!fs.existsSync(root)) return [];
+  if (!fs.existsSync(path.join(root, ROOT_READY))) return [`root (no ${ROOT_READY}: not a root mqlab built)`];
+  const inside = (dir: string, keep: (name: string) => boolean) => {
+    const at = path.join(root, dir);
+    return fs.existsSync(at) && !isLink(at)
+      ? fs
+          .readdirSync(at)
+          .filter((n) => !keep(n))
+          .map((n) => `root/${dir}/${n}`)
+      : [];
+  };
+  return [
+    ...inside('home', () => false),
+    ...inside('root', (n) => /^\.(bashrc|profile|ssh|cache|local|config)$/.test(n)),
+    ...inside('mqlab', (n) => SERVICE_LINKS.test(n)),
+  ];
+}
+
+/** delete mqlab's entries (a link: itself, after the folder outside it that mqlab made; a root: never through a mount), then the folder */
+export async function deleteHome(
+  home: string,
+  remove: (dir: string) => Promise<void>,
+  removeOutside: (service: string) => void,
+): Promise<void> {
+  for (const e of deletable(home)) {
+    const p = path.join(home, e);
+    if (isLink(p)) {
+      removeOutside(e);
+      fs.unlinkSync(p);
+    } else await remove(p);
+  }
   if (fs.existsSync(home)) fs.rmdirSync(home);
 }
 

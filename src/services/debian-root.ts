@@ -13,6 +13,7 @@ import { EnvError } from '../core/errors.js';
 import { withProgress } from './progress.js';
 import { cacheDir, ensureProgram, oneInstallAtATime } from './apt.js';
 import type { RootLine } from './lines.js';
+import { isLink } from './links.js';
 
 const READY = '.mqlab-root';
 /** the suite a root was built from (a root without it is from before lines: sid) */
@@ -166,8 +167,11 @@ async function buildRoot(
 
 /** delete a root (or a half-built one): never through a /proc left mounted in it, never across file systems */
 export async function removeTree(dir: string): Promise<void> {
+  if (isLink(dir)) return fs.unlinkSync(dir); // the link itself, never through it
   if (!fs.existsSync(dir)) return;
-  await execa('umount', ['-l', path.join(dir, 'proc')], { reject: false }).catch(() => {});
+  const proc = path.join(dir, 'proc');
+  // a proc that is a link (to the host's /proc, say) is not the root's: umount nothing through it
+  if (!isLink(proc)) await execa('umount', ['-l', proc], { reject: false }).catch(() => {});
   await execa('rm', ['-rf', '--one-file-system', dir]);
 }
 

@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import { execa } from 'execa';
 import { EnvError } from '../core/errors.js';
 import type { Config } from '../core/config.js';
 import { rootDir } from './debian-root.js';
+import { foreignLink, isLink, notOwnDir, outsideDir } from './links.js';
 
 /** a service's account: its uid and gid, or neither for the caller itself (mqlab does not run as root) */
 export type Account = { name: string; uid: number; gid: number } | { name: string; uid?: undefined; gid?: undefined };
@@ -134,12 +134,20 @@ export async function serviceDir(host: Host, service: string, who: Account): Pro
     return inner;
   }
   const dir = path.join(host.home, service);
+  if (isLink(dir)) {
+    const away = ownOutsideDir(host.home, service); // throws for a link mqlab did not make
+    if (fs.existsSync(away)) {
+      if (who.uid !== undefined && fs.statSync(away).uid !== who.uid)
+        await execa('chown', ['-R', '--no-dereference', `${who.uid}:${who.gid}`, away]);
+      return away;
+    }
+    fs.unlinkSync(dir); // its folder is gone (a reboot's /var/tmp cleaning): made anew below
+  }
   if (fs.existsSync(dir)) {
-    const real = fs.realpathSync(dir);
     // made by an older mqlab that ran the node as root: hand it to the service's account
-    if (who.uid !== undefined && fs.statSync(real).uid !== who.uid)
-      await execa('chown', ['-R', `${who.uid}:${who.gid}`, real]);
-    return real;
+    if (who.uid !== undefined && fs.statSync(dir).uid !== who.uid)
+      await execa('chown', ['-R', '--no-dereference', `${who.uid}:${who.gid}`, dir]);
+    return dir;
   }
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (who.uid === undefined) return dir;
@@ -147,34 +155,61 @@ export async function serviceDir(host: Host, service: string, who: Account): Pro
   const reach = await execa('test', ['-w', dir], { uid: who.uid, gid: who.gid, reject: false });
   if (reach.exitCode === 0) return dir;
   fs.rmdirSync(dir);
-  const id = crypto.createHash('sha1').update(host.home).digest('hex').slice(0, 10);
-  const parent = path.join('/var/tmp', `mqlab-${id}`);
-  const away = path.join(parent, service);
+  const away = outsideDir(host.home, service);
+  const parent = path.dirname(away);
   fs.mkdirSync(parent, { recursive: true, mode: 0o711 });
+  mustBeOwnDir(parent); // /var/tmp is everyone's: a folder or link someone else made there is refused
   fs.mkdirSync(away, { recursive: true, mode: 0o700 });
+  mustBeOwnDir(away);
   chownTo(away, who);
   fs.symlinkSync(away, dir);
   return away;
 }
 
-/** the service's folder if it exists (inner path), without creating it */
+/** a real folder (no link) of this process's user's that only it may add to, else an EnvError */
+function mustBeOwnDir(dir: string): void {
+  const why = notOwnDir(dir);
+  if (why)
+    throw new EnvError(
+      `${why}: it is not a folder of ${os.userInfo().username}'s alone`,
+      "remove it (someone else made it where mqlab keeps a service's data), then run `mqlab up` again",
+    );
+}
+
+/**
+ * the folder outside HOME behind HOME/<service>, when the link is exactly the one serviceDir makes;
+ * else an EnvError (mqlab follows no other link)
+ */
+export function ownOutsideDir(home: string, service: string): string {
+  const why = foreignLink(home, service);
+  if (why)
+    throw new EnvError(
+      `${home.replace(/\/$/, '')}/${why}`,
+      'mqlab reads, writes and deletes nothing through a link it did not make: remove the link or point MQLAB_HOME elsewhere',
+    );
+  return outsideDir(home, service);
+}
+
+/** the service's folder if it exists (inner path), without creating it; a link only when it is mqlab's own */
 export function existingServiceDir(host: Host, service: string): string | null {
   if (host.root) return fs.existsSync(outer(host, `/mqlab/${service}`)) ? `/mqlab/${service}` : null;
   const dir = path.join(host.home, service);
-  return fs.existsSync(dir) ? fs.realpathSync(dir) : null;
+  if (isLink(dir)) {
+    try {
+      const away = ownOutsideDir(host.home, service);
+      return fs.existsSync(away) ? away : null;
+    } catch {
+      return null;
+    }
+  }
+  return fs.existsSync(dir) ? dir : null;
 }
 
-/** remove what serviceDir made outside HOME (the /var/tmp folder behind a link) */
+/** remove what serviceDir made outside HOME (the /var/tmp folder behind the link; the link itself goes with HOME) */
 export function removeOutsideDir(host: Host, service: string): void {
-  const dir = path.join(host.home, service);
-  try {
-    if (fs.lstatSync(dir).isSymbolicLink()) {
-      const away = fs.realpathSync(dir);
-      fs.rmSync(away, { recursive: true, force: true });
-      const parent = path.dirname(away);
-      if (fs.readdirSync(parent).length === 0) fs.rmdirSync(parent);
-    }
-  } catch {
-    /* nothing there */
-  }
+  if (!isLink(path.join(host.home, service))) return;
+  const away = ownOutsideDir(host.home, service); // refused before (data-folder.ts deletable): never another link
+  fs.rmSync(away, { recursive: true, force: true });
+  const parent = path.dirname(away);
+  if (fs.existsSync(parent) && fs.readdirSync(parent).length === 0) fs.rmdirSync(parent);
 }

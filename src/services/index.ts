@@ -5,16 +5,9 @@ import { EnvError, UsageError } from '../core/errors.js';
 import { maskUrl } from '../core/urls.js';
 import { rememberSecrets } from '../core/secrets.js';
 import { dockerAvailability, dockerDown, dockerRunning, dockerUp } from './docker.js';
-import {
-  ensureSystemPackages,
-  installedVersions,
-  ownRunning,
-  ownStart,
-  ownStop,
-  removeOutsideDirs,
-} from './own-services.js';
+import { ensureSystemPackages, installedVersions, ownRunning, ownStart, ownStop } from './own-services.js';
 import { allUp, probe, waitForServices, type Probe } from './probe.js';
-import { hostOf } from './host.js';
+import { hostOf, removeOutsideDir } from './host.js';
 import { pointsAt } from './control.js';
 import { adoptSecrets } from './accounts.js';
 import { ensureProgram } from './apt.js';
@@ -380,8 +373,7 @@ export async function down(
   if (after?.amqp.ok && after.pg.ok)
     log(`services still answer on these ports: ${whose}; that set's \`mqlab down\` stops them; ${OWN_SET}`);
   if (volumes && doomed.length) {
-    removeOutsideDirs(hostOf(config, 'system'));
-    await deleteHome(config.home, removeTree);
+    await deleteHome(config.home, removeTree, (service) => removeOutsideDir(hostOf(config, 'system'), service));
     log(
       `deleted ${config.home} (${doomed.join(', ')}): mqlab's RabbitMQ and PostgreSQL data${doomed.includes('root') ? ' and its Debian root' : ''}`,
     );

@@ -11,7 +11,6 @@ import {
   allNodeSpecs,
   featureFlagSyncRace,
   nodeCookie,
-  nodeServices,
   nodeHasData,
   nodesFor,
   rabbitBin,
@@ -22,7 +21,7 @@ import {
   type Started,
 } from './rabbitmq-node.js';
 import { sleep } from '../core/time.js';
-import { outer, removeOutsideDir, type Host } from './host.js';
+import { outer, type Host } from './host.js';
 import { oneInstallAtATime } from './apt.js';
 
 /** install the machine's Debian packages when missing (the script prints the command when not root) */
@@ -151,11 +150,6 @@ export async function ownStop(host: Host, ports: Ports, log: (line: string) => v
       : 'RabbitMQ node was not running',
   );
   log(pg ? 'PostgreSQL cluster stopped' : 'PostgreSQL cluster was not running');
-}
-
-/** the folders outside HOME that the system backend may have made (see serviceDir) */
-export function removeOutsideDirs(host: Host): void {
-  for (const s of [...nodeServices(MAX_NODES), 'postgres']) removeOutsideDir(host, s);
 }
 
 export const ownRunning = (host: Host, ports: Ports) =>

@@ -71,12 +71,6 @@ export function clusterNodes(ports: Ports, n: number): NodeSpec[] {
 /** the nodes for a node count: one single node, or a cluster */
 export const nodesFor = (ports: Ports, n: number): NodeSpec[] => (n > 1 ? clusterNodes(ports, n) : [singleNode(ports)]);
 
-/** the folders of every node mqlab may run (a single node and the largest cluster) */
-export const nodeServices = (max: number): string[] => [
-  'rabbitmq',
-  ...Array.from({ length: max }, (_, k) => `rabbitmq-c${k + 1}`),
-];
-
 /** every node folder mqlab may have made (a single node and the largest cluster) */
 export const allNodeSpecs = (ports: Ports, max: number): NodeSpec[] => [singleNode(ports), ...clusterNodes(ports, max)];
 
