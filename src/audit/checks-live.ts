@@ -6,7 +6,7 @@ import { grouped, type Check, type Draft } from './finding.js';
 import { SEE } from './labs.js';
 import { valueOf } from './settings.js';
 import { underDefaultLimit, type AuditQueue } from './snapshot.js';
-import { atLeast, versionText } from './target.js';
+import { atLeast, parseVersion, versionText } from './target.js';
 
 /** redeliveries per second that make a requeue storm, when they are also most of the deliveries */
 export const STORM_RATE = 20;
@@ -258,13 +258,18 @@ export const classicOnCluster: Check = {
   fix: 'declare durable data as a quorum queue (x-queue-type=quorum): it keeps a replica on several nodes',
   needs: ['cluster'],
   notApplicable: clusterOnly,
-  find: ({ snapshot: s }) =>
-    s.queues
+  find: ({ snapshot: s }) => {
+    // before 4.0 an ha-mode policy mirrors a classic queue (rabbit_mirror_queue_misc.erl v3.10.8); 4.0 removed it
+    const running = parseVersion(s.broker?.version ?? '');
+    const mirrors = running !== null && !atLeast(running, '4.0.0');
+    return s.queues
       .filter((q) => q.type === 'classic' && q.durable && !q.exclusive && !q.autoDelete)
+      .filter((q) => !(mirrors && q.policy?.['ha-mode'] !== undefined))
       .map((q) => ({
         vhost: q.vhost,
         object: queue(q.name),
         problem: `a durable classic queue on a cluster of ${s.nodes!.length} nodes: while its node is down its messages cannot be reached, and a lost disk loses them`,
         evidence: { nodes: s.nodes },
-      })),
+      }));
+  },
 };

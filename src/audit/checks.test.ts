@@ -245,6 +245,12 @@ describe('live statistics', () => {
     const cluster = snap({ queues, nodes: ['n1', 'n2', 'n3'] });
     expect(await found('quorum-few-replicas', cluster)).toEqual(['q1']);
     expect(await found('classic-durable-on-cluster', cluster)).toEqual(['c']);
+    // before 4.0 an ha-mode policy mirrors it (source-audit-2 #16): left out on 3.10, reported on 4.x
+    const mirrored = [...queues, q('m', { type: 'classic', policy: { 'ha-mode': 'all' } })];
+    const on = (version: string) =>
+      snap({ queues: mirrored, nodes: ['n1', 'n2', 'n3'], broker: { product: 'RabbitMQ', version } });
+    expect(await found('classic-durable-on-cluster', on('3.10.8'))).toEqual(['c']);
+    expect(await found('classic-durable-on-cluster', on('4.3.6'))).toEqual(['c', 'm']);
     const one = (await audit(snap({ queues }), 'error')).checks.filter(
       (c) => c.id.includes('replicas') || c.id.includes('cluster'),
     );

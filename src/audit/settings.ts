@@ -50,8 +50,12 @@ export function setting(q: AuditQueue, key: string, v: Version): Setting | null 
       if (Number.isNaN(p) || Number.isNaN(a)) return { value: arg, from: argFrom };
       const rule = resolveRule(q.type, key, v);
       const value = rule === 'delivery-limit' && (p < 0 || a < 0) ? Math.max(p, a) : Math.min(p, a);
-      const how = rule === 'delivery-limit' && (p < 0 || a < 0) ? 'the larger, one being negative' : 'the lower';
-      return { value, from: `${value === a ? argFrom : polFrom} (${how} of ${argFrom} = ${a} and ${polFrom} = ${p})` };
+      const both = `${argFrom} = ${a} and ${polFrom} = ${p}`;
+      const how =
+        rule === 'delivery-limit' && (p < 0 || a < 0)
+          ? `the larger of ${both}, one being negative`
+          : `the lower of ${both}`;
+      return { value, from: `${value === a ? argFrom : polFrom} (${how})` };
     }
     default:
       // the argument wins (the dead-letter keys of both types, classic overflow), or the type reads no policy for it
