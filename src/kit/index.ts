@@ -66,6 +66,8 @@ export {
 } from '../broker/reconnect.js';
 export { vhostDeadLetterLoops } from '../broker/dlx-graph.js';
 export { ownBrokerLog } from '../services/broker-log.js';
+export { setRabbitEnv, type RabbitEnv } from '../services/broker-env.js';
+export { ownServicesRefusal } from '../services/control.js';
 export { openDb, type Db } from '../db/client.js';
 export type { LabEvent } from '../log/events.js';
 // dead letters: the x-death reader, policies, counts

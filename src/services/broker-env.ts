@@ -15,19 +15,45 @@ import { ownServicesRefusal } from './control.js';
 /** a setting's value: a whole number, or undefined (not set: the broker's built-in default applies) */
 export type RabbitEnv = Record<string, number | undefined>;
 
-/** set `values` on node 1 of this data folder's services; resolves with the values they had */
-export async function setRabbitEnv(config: Config, values: RabbitEnv): Promise<RabbitEnv> {
+/**
+ * settings set for a moment only: after `ms` the node itself (a process it spawns, whatever becomes
+ * of the caller) sets each back to the rabbit application's default (read from its rabbit.app file,
+ * not application:get_key, which answers the current values; mqlab's own nodes set none of these in
+ * their config) — not to the value found, which a run beside this one may have set for its own
+ * moment. For a setting a channel reads when it opens (3.10's consumer_timeout): the caller's
+ * channels opened within `ms` keep it, channels opened later never get it.
+ */
+export interface Moment {
+  values: RabbitEnv;
+  ms: number;
+}
+
+/**
+ * set `values` (kept) and `moment.values` (for `moment.ms` only) on node 1 of this data folder's
+ * services, with one `rabbitmqctl eval` (a CLI's start takes a second or more); resolves with the
+ * values they all had
+ */
+export async function setRabbitEnv(config: Config, values: RabbitEnv, moment?: Moment): Promise<RabbitEnv> {
   const refusal = ownServicesRefusal(config);
   if (refusal) throw new EnvError(refusal, 'run `mqlab up` and leave the MQLAB_* URLs unset');
   const host = hostOf(config, recordedBackend(config.home) as 'chroot' | 'system');
   const node = nodesFor(config.ports, recordedNodes(config.home))[0]!; // at least one
   const dir = existingServiceDir(host, node.service);
   if (!dir) throw new EnvError(`no RabbitMQ node folder in ${config.home}`, 'run `mqlab up`');
-  const keys = Object.keys(values);
+  const all: RabbitEnv = { ...values, ...moment?.values };
+  const keys = Object.keys(all);
   const set = keys.map((k) =>
-    values[k] === undefined ? `application:unset_env(rabbit, ${k})` : `application:set_env(rabbit, ${k}, ${values[k]})`,
+    all[k] === undefined ? `application:unset_env(rabbit, ${k})` : `application:set_env(rabbit, ${k}, ${all[k]})`,
   );
-  const expr = `Old = [application:get_env(rabbit, K) || K <- [${keys.join(', ')}]], ${set.join(', ')}, Old.`;
+  const brief = Object.keys(moment?.values ?? {});
+  const back = !moment
+    ? ''
+    : `spawn(fun() -> timer:sleep(${Math.max(0, Math.round(moment.ms))}), ` +
+      `{ok, [{application, rabbit, Props}]} = file:consult(code:where_is_file("rabbit.app")), ` +
+      `AppEnv = proplists:get_value(env, Props, []), ` +
+      `lists:foreach(fun(K) -> case lists:keyfind(K, 1, AppEnv) of {K, V} -> application:set_env(rabbit, K, V); ` +
+      `false -> application:unset_env(rabbit, K) end end, [${brief.join(', ')}]) end), `;
+  const expr = `Old = [application:get_env(rabbit, K) || K <- [${keys.join(', ')}]], ${set.join(', ')}, ${back}Old.`;
   // the package's own script: Debian's /usr/sbin/rabbitmqctl wrapper resets HOME to the rabbitmq
   // account's (/var/lib/rabbitmq), whose Erlang cookie is not the node's
   const ctl = ['/usr/lib/rabbitmq/bin/rabbitmqctl', '/usr/sbin/rabbitmqctl'].find((p) =>
