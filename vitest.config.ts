@@ -27,6 +27,9 @@ const SERIAL = [
   'test/services.int.test.ts', // a second `mqlab up` returns in < 5 s
   'labs/retry-dlq/replay-gate.int.test.ts', // --step: the first checkpoint within 20 s
   'labs/order-timeout/order-timeout.int.test.ts', // a payment raced against the check's UPDATE (--gate)
+  // 3.10: the lab sets the broker-wide consumer_timeout (1 s) while its channels open: a file beside it
+  // could open a channel in that moment and have its held deliveries timed out
+  'labs/consumer-timeout/*.int.test.ts',
   // stop or restart the shared PostgreSQL / RabbitMQ node (disruptive labs): nothing may run beside
   // them — unless they have a set of services of their own (DISRUPTIVE_SET below)
   ...DISRUPTIVE,

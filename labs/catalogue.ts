@@ -40,6 +40,10 @@ export const catalogue: Catalogue = [
     meta: () => import('./crash-loop/meta.js'),
     code: () => import('./crash-loop/lab.js'),
   }),
+  lab('consumer-timeout', {
+    meta: () => import('./consumer-timeout/meta.js'),
+    code: () => import('./consumer-timeout/lab.js'),
+  }),
   lab('publish-confirm', {
     meta: () => import('./publish-confirm/meta.js'),
     code: () => import('./publish-confirm/lab.js'),

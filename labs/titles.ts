@@ -7,6 +7,7 @@ export const titles: Readonly<Record<string, string>> = {
   "compensate": "idempotent conditional compensation in one transaction",
   "consumer-crash": "a consumer crash between business commit and ack, caught by the idempotency table",
   "crash-loop": "a poison pill that kills its consumer on every delivery, ended by the delivery limit",
+  "consumer-timeout": "a consumer that holds a delivery past the consumer timeout: cancelled (4.3) or its channel closed",
   "publish-confirm": "what a publisher confirm says and does not say; publish retry vs consume retry",
   "auto-ack-loss": "\"auto-ack with a durable queue is safe\" is false: a consumer crash loses what was delivered",
   "outbox": "transactional outbox: business success must be published, a rollback never is",

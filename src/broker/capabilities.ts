@@ -111,7 +111,8 @@ export interface Capabilities {
    * `{released, …, timeout}`, to a client that announced consumer_cancel_notify); below 4.3.0 the channel
    * checks on its tick (channel_tick_interval, 60 s by default) and closes with 406 PRECONDITION_FAILED,
    * which returns and counts every unacked delivery of the channel (v4.2.0, v4.0.5, v3.10.8
-   * evaluate_consumer_timeout). Measured by `mqlab check`'s consumer-timeout group on 4.3.6 and 3.10.8
+   * evaluate_consumer_timeout). Measured by `mqlab check`'s consumer-timeout group on 4.3.6 and 3.10.8,
+   * and by the consumer-timeout lab on 4.3.6, 4.0.5 and 3.10.8
    */
   consumerTimeoutCancels: boolean;
   /** per capability: 'measured' on this broker (capability-probe.ts) or 'derived' from the version */

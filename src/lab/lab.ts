@@ -83,8 +83,9 @@ export interface LabSpec<
    */
   requires?: (config: Config) => Promise<string | null>;
   /**
-   * the lab kills or stops services (a broker node, the database): `mqlab all --jobs N` runs it
-   * alone, after every other lab has finished, never beside another lab
+   * the lab kills or stops services (a broker node, the database), or changes a node's settings for
+   * its run: `mqlab all --jobs N` runs it alone, after every other lab has finished, never beside
+   * another lab
    */
   disruptive?: boolean;
   /**
