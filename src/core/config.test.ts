@@ -84,7 +84,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { MQLAB_PORT_OFFSET: '300', MQLAB_AMQP_URL: 'amqp://u:p@h:1/v' }).amqpUrl).toBe(
       'amqp://u:p@h:1/v',
     );
-    for (const bad of ['-1', '1.5', 'ten', '40000'])
+    for (const bad of ['-1', '1.5', 'ten', '40000', '0x190', ' 400', '400 ', '4e2', '+400'])
       expect(() => loadConfig({}, { MQLAB_PORT_OFFSET: bad })).toThrow(UsageError);
   });
 });

@@ -24,7 +24,7 @@ export type Ports = { readonly [K in keyof typeof BASE_PORTS]: number };
 export function portOffset(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.MQLAB_PORT_OFFSET ?? '';
   if (raw === '') return 0;
-  const n = Number(raw);
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN; // Number() alone took 0x190, ' 400' and 4e2 for 400
   if (!Number.isInteger(n) || n < 0 || n > 30000)
     throw new UsageError(`invalid MQLAB_PORT_OFFSET '${raw}'`, 'use a whole number from 0 to 30000, for example 100');
   return n;
