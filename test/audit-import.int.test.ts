@@ -108,6 +108,37 @@ describe('imports (rabbitmqctl import_definitions) and the audit of the same fil
     }
   });
 
+  it('a user whose limit is not a number (failing_case19): refused on every line before any queue; a number: imported', async () => {
+    const user = `${NS}-limited`;
+    const doc = (limit: unknown) => ({
+      users: [{ name: user, password_hash: '', tags: [], limits: { 'max-connections': limit } }],
+      vhosts: [{ name: VH }],
+      queues: [queue('u1')],
+    });
+    // the vhost too is made after the users: a refused user leaves no vhost (null: not found)
+    const queues = async () =>
+      ((await mgmt.request<{ name: string }[] | null>('GET', `/api/queues/${VH}?columns=name`)) ?? []).map(
+        (q) => q.name,
+      );
+    try {
+      const bad = doc('twomincepies');
+      const r = await importFile(bad);
+      expect(r.exitCode, r.stdout).not.toBe(0);
+      expect(await queues()).not.toContain('u1');
+      expect(checks(await auditFile(bad, 'user.json'))).toContainEqual([
+        'definitions-invalid',
+        'error',
+        `user ${user}`,
+      ]);
+      const good = doc(10);
+      expect((await importFile(good)).exitCode).toBe(0);
+      expect(await queues()).toContain('u1');
+      expect(checks(await auditFile(good, 'user.json')).filter((c) => c[0] === 'definitions-invalid')).toEqual([]);
+    } finally {
+      await rabbitmqctl(['delete_user', user]);
+    }
+  });
+
   it('a binding to a queue the file does not declare: 4.x fails after declaring the rest, 3.10 drops it without a word', async () => {
     const doc = {
       vhosts: [{ name: VH }],

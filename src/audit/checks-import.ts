@@ -80,7 +80,7 @@ export const definitionsInvalid: Check = {
   id: 'definitions-invalid',
   severity: 'error',
   title:
-    'entries the import refuses (no name, no pattern, an unknown exchange type, a list that is not a list) or skips (amq.* names)',
+    'entries the import refuses (no name, no pattern, an unknown exchange type, a user limit that is not a number, a list that is not a list) or skips (amq.* names)',
   lab: null,
   fix: 'correct or remove the entry: RabbitMQ stops the import at the first one it refuses',
   needs: ['file'],

@@ -274,6 +274,34 @@ describe('policies as the broker applies them', () => {
     );
   });
 
+  it('users the import refuses (put_user): no name, both password and hash, limits not whole numbers (failing_case19)', async () => {
+    const user = (name: string | undefined, more: Record<string, unknown> = {}) => ({
+      ...(name === undefined ? {} : { name }),
+      password_hash: 'h',
+      tags: [],
+      ...more,
+    });
+    const doc = {
+      users: [
+        user('ok', { limits: { 'max-connections': 10, 'max-channels': 2 } }),
+        user('none', { limits: {} }),
+        user('empty', { limits: [] }),
+        user('limited_guest', { limits: { 'max-connections': 'twomincepies' } }),
+        user('odd', { limits: { 'max-queues': 1 } }),
+        user('both', { password: 'p' }),
+        { username: 'keycloak-shaped' },
+      ],
+    };
+    const s = await read(doc);
+    expect(s.file!.invalid.map((i) => [i.name, i.reason])).toEqual([
+      ['limited_guest', 'its limit max-connections is twomincepies, not a whole number'],
+      ['odd', "its limits hold 'max-queues', which is not a user limit (max-connections, max-channels)"],
+      ['both', 'it has both password and password_hash'],
+      ['(unnamed)', 'it has no name'],
+    ]);
+    expect((await findings(doc)).list.map((f) => f[0])).toEqual(Array(4).fill('definitions-invalid'));
+  });
+
   it('a pattern the broker refuses is an error; one that needs backtracking is reported, not run (review D8: 91 s)', async () => {
     const doc = {
       policies: [

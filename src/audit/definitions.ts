@@ -12,6 +12,7 @@ import { text } from '../core/text.js';
 import { NOT_EXPORT_HINT } from './read-file.js';
 import type { AuditBinding, AuditExchange, AuditPolicy, AuditQueue, FileFacts, Snapshot } from './snapshot.js';
 import type { Ticker } from './ticker.js';
+import { invalidUsers } from './users.js';
 
 type Row = Record<string, unknown>;
 const isRow = (v: unknown): v is Row => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -98,6 +99,7 @@ export async function fromDefinitions(doc: unknown, o: ReadOptions): Promise<Sna
       })),
   ];
   const vhostRows = list('vhosts');
+  invalid.push(...invalidUsers(list('users')));
   for (const k of LISTS) if (!lists.includes(k) && k in d) list(k);
 
   const objects = [...rows.queues, ...rows.exchanges, ...rows.bindings];
