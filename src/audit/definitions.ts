@@ -2,7 +2,7 @@
  * A snapshot from a definitions file, read as RabbitMQ's import reads it (rabbit_definitions.erl,
  * v3.10.8 … v4.3.5): every list is optional, and so is `rabbit_version` (`maps:get(…, undefined)`);
  * a file of `rabbitmqctl export_definitions` or GET /api/definitions names every object's vhost, one
- * of GET /api/definitions/VHOST none (4.0+ says which in `original_vhost_name`); policies may also
+ * of GET /api/definitions/VHOST none (from 4.0.5 it says which in `original_vhost_name`); policies may also
  * come as parameters of component `policy` / `operator_policy`. A queue's type is its x-queue-type
  * argument, else its vhost's default queue type, else classic — the `type` field is not read.
  * Each queue's and exchange's policy in effect is then worked out as the broker does (policies.ts).

@@ -4,7 +4,7 @@
  * Statistics are what a queue listing costs: for each queue the broker works out rates from its
  * sample windows (`list_queue_stats` in rabbit_mgmt_db.erl, exometer_slide; measured on 4.3.6 at
  * about 0.85 ms of broker CPU per queue, idle or not), one queue after another in one process
- * (rabbit_mgmt_db_cache). Without them (`disable_stats=true`) RabbitMQ 4.x still lists each queue's
+ * (rabbit_mgmt_db_cache). Without them (`disable_stats=true`) RabbitMQ from 4.2.5 still lists each queue's
  * arguments, effective policy and members (`format_policy_fields`, rabbit_classic_queue.erl and
  * rabbit_quorum_queue.erl, v4.3.5), and `enable_queue_totals=true` adds its message counts.
  *

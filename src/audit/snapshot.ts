@@ -112,7 +112,7 @@ export interface Snapshot {
 export interface FileFacts {
   /** cluster: every object names its vhost; vhost: none does (GET /api/definitions/VHOST); mixed */
   shape: 'cluster' | 'vhost' | 'mixed' | 'empty';
-  /** the vhost a one-vhost export names (original_vhost_name, 4.0+), or the one --vhost gave it */
+  /** the vhost a one-vhost export names (original_vhost_name, from 4.0.5), or the one --vhost gave it */
   vhostName: string | null;
   /** queues, exchanges and bindings without a vhost field */
   vhostless: number;
