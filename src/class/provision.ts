@@ -32,14 +32,20 @@ async function ctl(config: SetConfig, what: string, args: string[], input?: stri
   return r.stdout;
 }
 
-/** the broker's accounts, vhosts, permissions and limits of `students`: one import */
-const importStudents = (config: SetConfig, students: readonly Student[], limits: ClassLimits) =>
-  ctl(
+/**
+ * The broker's accounts, vhosts, permissions and limits of `students`: one import. Without `users`,
+ * their vhosts, permissions and limits only: the accounts stay as they are (a reset, which would
+ * otherwise store each password again under a new salt)
+ */
+const importStudents = (config: SetConfig, students: readonly Student[], limits: ClassLimits, users = true) => {
+  const defs = classDefinitions(students, limits, (pw) => passwordHash(pw));
+  return ctl(
     config,
     'making the students on RabbitMQ',
     ['import_definitions'],
-    JSON.stringify(classDefinitions(students, limits, (pw) => passwordHash(pw))),
+    JSON.stringify(users ? defs : { ...defs, users: [] }),
   );
+};
 
 /** PostgreSQL's roles and schemas of `students` and the board's table: one transaction */
 async function makeStudentRoles(config: SetConfig, students: readonly Student[], limits: ClassLimits) {
@@ -119,7 +125,7 @@ export async function classDown(config: SetConfig): Promise<ClassRemoved> {
 
 /**
  * Empty one student's world: their vhost deleted and made again (its queues, exchanges, bindings,
- * policies, and the connections to it, go), their schema dropped and made again (their tables and
+ * policies, and the connections to it, go; their account is left as it was), their schema dropped and made again (their tables and
  * rows), with `runs` their board rows too. Nothing of another student's is touched.
  */
 export async function classReset(config: SetConfig, name: string, runs: boolean): Promise<{ ms: number }> {
@@ -131,7 +137,7 @@ export async function classReset(config: SetConfig, name: string, runs: boolean)
     const r = await nodeCli(config, 'rabbitmqctl', ['delete_vhost', student.name]);
     if (r.exitCode !== 0 && !/no_such_vhost|does not exist/.test(r.stderr + r.stdout))
       throw new EnvError(`resetting ${name}: rabbitmqctl delete_vhost failed (exit ${r.exitCode}): ${lastLine(r)}`);
-    await importStudents(config, [student], limits);
+    await importStudents(config, [student], limits, false);
   };
   const rows = async () => {
     const sql = postgresAdmin(config, ACCOUNTS.database);
