@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { Broker } from '../src/broker/broker.js';
-import { CONFIG, mqlab, startMqlab, useNamespace, expectPassed } from './helpers.js';
+import { CLI, CONFIG, mqlab, startMqlab, useNamespace, expectPassed } from './helpers.js';
+import { asStudentUser, ensureStudentUsers } from './other-user.js';
 import { tcpProxy } from './tcp-proxy.js';
 import type { Board } from '../src/class/board-data.js';
 import { startRecorder } from '../src/class/recorder.js';
@@ -43,45 +44,76 @@ const everyLabBut = (keep: string[]) =>
     .join(',');
 const sqlAs = (c: StudentCard) => postgres(c.urls.pg, { max: 1, onnotice: () => {} });
 
-/** what the broker and the database hold of `name`: its definitions, queue depths, tables' rows, board rows */
-async function stateOf(name: string): Promise<string> {
+/** the board's first `board` event, read with the token of `url` (as the page's own requests carry it) */
+async function boardOnce(url: URL, base = url.origin): Promise<Board> {
+  const events = await fetch(`${base}/events`, {
+    headers: { authorization: `token ${url.searchParams.get('token')}` },
+  });
+  expect(events.status).toBe(200);
+  const reader = events.body!.getReader();
+  let text = '';
+  while (!/\n\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+  await reader.cancel();
+  return JSON.parse(/^data: (.*)$/m.exec(text)![1]!) as Board;
+}
+
+type StudentState = Record<string, unknown> & { queues: unknown[]; rows: Record<string, unknown> };
+
+/**
+ * What the broker and the database hold of every student at one moment, by name: their account,
+ * vhost, definitions, queue depths, tables' rows and board rows (one export, one query of every
+ * queue's depth, one database session)
+ */
+async function classState(): Promise<Map<string, string>> {
+  const names = cards.map((c) => c.name);
   const exported = await nodeCli(CONFIG, 'rabbitmqctl', ['export_definitions', '-', '--format', 'json']);
   const defs = JSON.parse(exported.stdout.slice(exported.stdout.indexOf('{'))) as Record<string, unknown[]>;
-  const ofVhost = (k: string) =>
-    (defs[k] ?? [])
-      .filter((x) => (x as { vhost?: string }).vhost === name)
-      .map((x) => JSON.stringify(x))
-      .sort();
-  const user = (defs.users ?? []).filter((u) => (u as { name: string }).name === name);
-  const vhost = (defs.vhosts ?? []).filter((v) => (v as { name: string }).name === name);
-  const depths = await nodeCli(CONFIG, 'rabbitmqctl', [
-    'list_queues',
-    '-p',
-    name,
-    'name',
-    'messages',
-    '--formatter',
-    'json',
+  // every queue's depth, exact (not the management's sampled statistics): the node encodes them as JSON,
+  // the CLI prints that as an Erlang binary, perhaps over several lines: its quoted pieces joined
+  const depthsOut = await nodeCli(CONFIG, 'rabbitmqctl', [
+    'eval',
+    'rabbit_json:encode([#{vhost => V, name => N, depth => rabbit_amqqueue:info(Q, [messages, messages_ready, messages_unacknowledged])} || Q <- rabbit_amqqueue:list(), {resource, V, queue, N} <- [amqqueue:get_name(Q)]]).',
   ]);
+  expect(depthsOut.exitCode, depthsOut.stderr).toBe(0);
+  const pieces = [...depthsOut.stdout.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]).join('');
+  const depths = JSON.parse(JSON.parse(`"${pieces}"`) as string) as { vhost: string; name: string; depth: unknown }[];
   const sql = postgresAdmin(CONFIG, 'lab');
   try {
-    const tables = await sql<
-      { t: string }[]
-    >`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ${name} ORDER BY 1`;
-    const rows: Record<string, unknown> = {};
-    for (const { t } of tables)
-      rows[t] = (await sql.unsafe(`SELECT * FROM ${name}.${t} ORDER BY 1`)).map((r) => JSON.stringify(r));
-    const runs = await sql`SELECT * FROM mqlab_class.runs WHERE student = ${name} ORDER BY id`;
-    return JSON.stringify({
-      user,
-      vhost,
-      ...Object.fromEntries(
-        ['queues', 'exchanges', 'bindings', 'policies', 'parameters', 'permissions'].map((k) => [k, ofVhost(k)]),
-      ),
-      depths: JSON.parse(depths.stdout.slice(depths.stdout.indexOf('['))) as unknown,
-      rows,
-      runs,
-    });
+    const tables = await sql<{ s: string; t: string }[]>`
+      SELECT table_schema AS s, table_name AS t FROM information_schema.tables
+      WHERE table_schema = ANY(${names}) ORDER BY 1, 2`;
+    const rows = new Map<string, Record<string, unknown>>();
+    for (const { s, t } of tables)
+      rows.set(s, {
+        ...rows.get(s),
+        [t]: (await sql.unsafe(`SELECT * FROM ${s}.${t} ORDER BY 1`)).map((r) => JSON.stringify(r)),
+      });
+    const runs = await sql<{ student: string }[]>`SELECT * FROM mqlab_class.runs ORDER BY id`;
+    const of = (k: string, key: string, name: string) =>
+      (defs[k] ?? [])
+        .filter((x) => (x as Record<string, unknown>)[key] === name)
+        .map((x) => JSON.stringify(x))
+        .sort();
+    return new Map(
+      names.map((name) => [
+        name,
+        JSON.stringify({
+          user: of('users', 'name', name),
+          vhost: of('vhosts', 'name', name),
+          ...Object.fromEntries(
+            ['queues', 'exchanges', 'bindings', 'policies', 'parameters', 'permissions', 'topic_permissions'].map(
+              (k) => [k, of(k, 'vhost', name)],
+            ),
+          ),
+          depths: depths
+            .filter((d) => d.vhost === name)
+            .map((d) => JSON.stringify(d))
+            .sort(),
+          rows: rows.get(name) ?? {},
+          runs: runs.filter((r) => r.student === name).map((r) => JSON.stringify(r)),
+        }),
+      ]),
+    );
   } finally {
     await sql.end({ timeout: 1 });
   }
@@ -199,9 +231,14 @@ describe('a class of thirty on one set', () => {
 
   describe('the board, predictions and the labs kept to the teacher', () => {
     it("a student's runs are rows on the board; another student reads none of them and deletes nothing", async () => {
-      const r = await mqlab(['retry', '--predict', 'transientAttempts=1,2,3 businessRows=3'], envOf(card('s5')));
+      const r = await mqlab(
+        ['retry', '--predict', 'transientAttempts=1,2,3 businessRows=3 shortestRetryGapMs>=500'],
+        envOf(card('s5')),
+      );
       expectPassed(r, { line: /^retry: / });
-      expect(r.stderr).toContain('retry: prediction: transientAttempts=1,2,3 ✓; businessRows=3 ✗ (actual 2)');
+      expect(r.stderr).toContain(
+        'retry: prediction: transientAttempts=1,2,3 ✓; businessRows=3 ✗ (actual 2); shortestRetryGapMs>=500 ✓',
+      );
       const own = sqlAs(card('s5'));
       const other = sqlAs(card('s6'));
       try {
@@ -211,6 +248,7 @@ describe('a class of thirty on one set', () => {
         expect(row?.prediction.map((p) => [p.name, p.right])).toEqual([
           ['transientAttempts', true],
           ['businessRows', false],
+          ['shortestRetryGapMs', true],
         ]);
         expect(await other`SELECT * FROM mqlab_class.runs WHERE student = 's5'`).toEqual([]);
         expect((await other`UPDATE mqlab_class.runs SET status = 'failed' WHERE student = 's5'`).count).toBe(0);
@@ -229,24 +267,29 @@ describe('a class of thirty on one set', () => {
         const tunnel = await tcpProxy(Number(url.port));
         try {
           const base = `http://127.0.0.1:${tunnel.port}`;
-          expect((await fetch(`${base}/`)).status).toBe(403); // no token, no page
+          // no token, or another one, in the address or the header: no page and no feed
+          const wrong = 'f'.repeat(32);
+          for (const [path, headers] of [
+            ['/', {}],
+            [`/?token=${wrong}`, {}],
+            ['/events', {}],
+            [`/events?token=${wrong}`, {}],
+            ['/events', { authorization: `token ${wrong}` }],
+          ] as const) {
+            const r = await fetch(`${base}${path}`, { headers });
+            expect(r.status, path).toBe(403);
+            expect(await r.text()).toMatch(/^class board needs the token mqlab printed/);
+          }
           const page = await fetch(`${base}/?token=${url.searchParams.get('token')}`);
           expect(page.status).toBe(200);
           expect(await page.text()).toContain('mqlab class board');
-          const events = await fetch(`${base}/events`, {
-            headers: { authorization: `token ${url.searchParams.get('token')}` },
-          });
-          const reader = events.body!.getReader();
-          let text = '';
-          while (!/\n\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
-          await reader.cancel();
-          const board = JSON.parse(/^data: (.*)$/m.exec(text)![1]!) as Board;
+          const board = await boardOnce(url, base);
           expect(board.students.map((st) => st.name)).toEqual(cards.map((c) => c.name));
           const s5 = board.students.find((st) => st.name === 's5')!;
           expect(s5.runs[0]).toMatchObject({
             lab: 'retry',
             state: 'passed',
-            predict: 'transientAttempts=1,2,3 businessRows=3',
+            predict: 'transientAttempts=1,2,3 businessRows=3 shortestRetryGapMs>=500',
           });
         } finally {
           await tunnel.close();
@@ -298,20 +341,68 @@ describe('a class of thirty on one set', () => {
     });
   });
 
-  it("class reset s3 empties s3's vhost and schema; the others' state is the same, byte for byte", async () => {
+  it("ten students, ten local accounts without root and without MQLAB_HOME, run ten labs at once from the teacher's copy: all pass, and the board shows them", async () => {
+    const labs = ['retry', 'consumer-crash', 'retry-dlq', 'hold', 'outbox', 'publish-confirm', 'auto-ack-loss'];
+    labs.push('dead-letter-reasons', 'archive', 'ordering');
+    const users = await ensureStudentUsers('mqlab-stu', labs.length);
+    const started = Date.now();
+    // what each types, as docs/workshop.md prints it: their line, then mqlab from their home folder
+    const runs = await Promise.all(
+      users.map((user, i) =>
+        asStudentUser(
+          user,
+          `${card(`s${i + 11}`).line}; echo "uid=$(id -u) home=\${MQLAB_HOME-none} cwd=$PWD"; ${process.execPath} ${CLI} ${labs[i]} --predict PASS`,
+        ),
+      ),
+    );
+    console.log(`ten local students, ten labs at once: ${Date.now() - started} ms`);
+    runs.forEach((r, i) => {
+      const [who, ...rest] = r.stdout.split('\n');
+      expect(who).toMatch(new RegExp(`^uid=[1-9]\\d* home=none cwd=/home/${users[i]}$`));
+      expectPassed({ ...r, stdout: rest.join('\n') }, { line: new RegExp(`^${labs[i]}: `) });
+      expect(r.stderr).toContain(`${labs[i]}: prediction: verdict=PASS ✓`);
+    });
+    const board = startMqlab(['class', 'board', '--port', '0']);
+    try {
+      await board.stderrShows('?token=', 30_000);
+      const url = new URL(/http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(board.stderr())![0]);
+      const shown = await boardOnce(url);
+      for (const [i, lab] of labs.entries())
+        expect(shown.students.find((st) => st.name === `s${i + 11}`)?.runs[0]).toMatchObject({
+          lab,
+          state: 'passed',
+          predict: 'verdict=PASS',
+        });
+    } finally {
+      board.child.kill('SIGINT');
+      await board.exited(30_000);
+    }
+  });
+
+  it("class reset s3 empties s3's vhost and schema, leaves s3's account; every other student's state is the same, byte for byte", async () => {
     for (const s of ['s2', 's3', 's4'])
       expectPassed(await mqlab(['retry-dlq'], envOf(card(s))), { line: /^retry-dlq: / });
-    const before = { s2: await stateOf('s2'), s4: await stateOf('s4') };
-    const s3Before = await stateOf('s3');
+    // s3 has a policy of their own too
+    const policy = await mgmtAs(card('s3'), '/api/policies/s3/s3-all', {
+      method: 'PUT',
+      body: JSON.stringify({ pattern: '.*', definition: { 'message-ttl': 100_000 }, 'apply-to': 'queues' }),
+    });
+    expect(policy.status).toBeLessThan(300);
+    const before = await classState();
     const r = await mqlab(['class', 'reset', 's3']);
     expect(r.code, r.stderr).toBe(0);
-    expect(await stateOf('s2')).toBe(before.s2);
-    expect(await stateOf('s4')).toBe(before.s4);
-    type State = { queues: unknown[]; rows: Record<string, unknown> };
-    const s3 = JSON.parse(await stateOf('s3')) as State;
-    expect((JSON.parse(s3Before) as State).queues.length).toBeGreaterThan(0);
-    expect(s3.queues).toEqual([]);
+    const after = await classState();
+    for (const c of cards.filter((c) => c.name !== 's3')) expect(after.get(c.name), c.name).toBe(before.get(c.name));
+    const s3Before = JSON.parse(before.get('s3')!) as StudentState;
+    const s3 = JSON.parse(after.get('s3')!) as StudentState;
+    expect(s3Before.queues.length).toBeGreaterThan(0);
+    expect(Object.keys(s3Before.rows).length).toBeGreaterThan(0);
+    for (const emptied of ['queues', 'bindings', 'policies', 'depths'] as const)
+      expect(s3[emptied], emptied).toEqual([]);
     expect(s3.rows).toEqual({});
+    // s3's account, vhost, permissions, limits and board rows (no --runs) as they were, the password's hash too
+    for (const kept of ['user', 'vhost', 'permissions', 'parameters', 'topic_permissions', 'runs'])
+      expect(s3[kept], kept).toEqual(s3Before[kept]);
     // and s3 starts again with their line as it was
     expectPassed(await mqlab(['consumer-crash'], envOf(card('s3'))), { line: /^consumer-crash: / });
   });

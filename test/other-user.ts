@@ -31,3 +31,30 @@ export async function asOtherUser(script: string, args: string[] = [], timeoutMs
   });
   return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
+
+/**
+ * Local accounts with a home folder, as a class's students have on the teacher's machine: `prefix1`
+ * … `prefixN`, made once with `useradd --create-home` (login shell bash) and kept, like OTHER_USER.
+ */
+export async function ensureStudentUsers(prefix: string, n: number): Promise<string[]> {
+  const names = Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
+  for (const name of names) {
+    if ((await execa('id', ['-u', name], { reject: false })).exitCode === 0) continue;
+    if (process.getuid?.() !== 0) throw new Error(`the tests of local students need root to make ${name}`);
+    const r = await execa('useradd', ['--create-home', '--shell', '/bin/bash', name], { reject: false });
+    if (r.exitCode !== 0 && (await execa('id', ['-u', name], { reject: false })).exitCode !== 0)
+      throw new Error(`useradd ${name} failed: ${r.stderr}`);
+  }
+  return names;
+}
+
+/** `command` in a login shell of `user` (runuser -l: their home folder, their environment, none of root's) */
+export async function asStudentUser(user: string, command: string, timeoutMs = 120_000) {
+  const r = await execa('runuser', ['-l', user, '-c', command], {
+    reject: false,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    extendEnv: false,
+    timeout: timeoutMs,
+  });
+  return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
