@@ -191,6 +191,19 @@ export function buildProgram(
       } else ended({ code: await statusCommand(labs, configFrom(o), Boolean(o.json)) });
     });
 
+  // the services' own tools: what follows the command is the tool's (its options too)
+  for (const tool of ['ctl', 'psql'] as const)
+    program
+      .command(tool)
+      .description(COMMANDS[tool])
+      .argument('[args...]', `passed to ${tool === 'ctl' ? 'rabbitmqctl' : 'psql'} as they are`)
+      .allowUnknownOption()
+      .helpOption(false)
+      .action(async (args: string[]) => {
+        const { serviceToolCommand } = await import('./commands/service-tools.js');
+        ended({ code: await serviceToolCommand(tool, loadConfig(), args) });
+      });
+
   classCommands(program, signals, ended);
 
   program

@@ -20,11 +20,13 @@ export const COMMANDS = {
   class: 'a class on this set: a login, a vhost and a schema per student; their lines, a board, a reset',
   audit: "look for the labs' pitfalls on a broker, read-only: its management API (GET only) or a definitions export",
   check: "turn the labs' faults on your own consumer (crash, duplicate, poison, timeout, restart, outage)",
+  ctl: 'rabbitmqctl on the node `mqlab up` started (its cookie and ports), e.g. mqlab ctl list_queues -p lab',
+  psql: "psql on the labs' database with the run's URL and account, e.g. mqlab psql -c 'SELECT 1'",
   list: 'list every lab with what it shows',
   all: 'run every lab in order and print a summary table',
 } as const;
 
-const SERVICES = ['up', 'down', 'status', 'class', 'audit', 'check'] as const;
+const SERVICES = ['up', 'down', 'status', 'ctl', 'psql', 'class', 'audit', 'check'] as const;
 const LABS = ['list', 'all'] as const;
 const HELP = 'display help for command';
 

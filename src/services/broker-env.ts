@@ -7,9 +7,8 @@
 import type { Config } from '../core/config.js';
 import { EnvError } from '../core/errors.js';
 import { recordedBackend, recordedNodes } from './data-folder.js';
-import fs from 'node:fs';
-import { existingServiceDir, hostOf, outer, run } from './host.js';
-import { nodesFor, rabbitAccount, rabbitEnv } from './rabbitmq-node.js';
+import { existingServiceDir, hostOf, run } from './host.js';
+import { nodesFor, rabbitAccount, rabbitCtl, rabbitEnv } from './rabbitmq-node.js';
 import { ownServicesRefusal } from './control.js';
 
 /** a setting's value: a whole number, or undefined (not set: the broker's built-in default applies) */
@@ -54,15 +53,10 @@ export async function setRabbitEnv(config: Config, values: RabbitEnv, moment?: M
       `lists:foreach(fun(K) -> case lists:keyfind(K, 1, AppEnv) of {K, V} -> application:set_env(rabbit, K, V); ` +
       `false -> application:unset_env(rabbit, K) end end, [${brief.join(', ')}]) end), `;
   const expr = `Old = [application:get_env(rabbit, K) || K <- [${keys.join(', ')}]], ${set.join(', ')}, ${back}Old.`;
-  // the package's own script: Debian's /usr/sbin/rabbitmqctl wrapper resets HOME to the rabbitmq
-  // account's (/var/lib/rabbitmq), whose Erlang cookie is not the node's
-  const ctl = ['/usr/lib/rabbitmq/bin/rabbitmqctl', '/usr/sbin/rabbitmqctl'].find((p) =>
-    fs.existsSync(outer(host, p)),
-  )!;
   const r = await run(
     host,
     rabbitAccount(host),
-    ctl,
+    rabbitCtl(host),
     ['eval', expr],
     rabbitEnv(dir, node.ports, node.name, true, node.dist),
     dir,

@@ -105,6 +105,18 @@ export function rabbitBin(host: Host): string | null {
   return null;
 }
 
+/**
+ * the node's CLI: the package's own script, not Debian's /usr/sbin wrapper — that one cds to
+ * /var/lib/rabbitmq and takes HOME from there when it holds a cookie (the machine's node's, not this
+ * node's); `rabbitmqctl` on PATH where neither exists
+ */
+export function rabbitCtl(host: Host): string {
+  return (
+    ['/usr/lib/rabbitmq/bin/rabbitmqctl', '/usr/sbin/rabbitmqctl'].find((p) => fs.existsSync(outer(host, p))) ??
+    'rabbitmqctl'
+  );
+}
+
 export const rabbitAccount = (host: Host) => account(host, ['rabbitmq', 'nobody']);
 
 function paths(dir: string) {
