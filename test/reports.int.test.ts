@@ -72,7 +72,7 @@ describe('reports a CI job reads', () => {
     expect(doc.labs[0]?.faults).toEqual(['late-publish']);
     const text = await mqlab(['retry-dlq', '--namespace', NS], fault);
     expect(text.stdout.split('\n')[1]).toBe(
-      'BROKEN VARIANT retry-dlq: late-publish (MQLAB_FAULT, test only): not the correct experiment',
+      'BROKEN VARIANT retry-dlq: late-publish (MQLAB_FAULT): not the correct experiment',
     );
     // the correct experiment carries no such field
     const correct = parseRun((await mqlab(['retry-dlq', '--namespace', NS, '--json'])).stdout);

@@ -27,7 +27,7 @@ export async function archiveLetter(
   { dedupe = true } = {},
 ): Promise<ArchiveOutcome> {
   const r = archiveRecord(letter);
-  const onConflict = dedupe ? db`ON CONFLICT (business_id) DO NOTHING` : db``; // without: the test-only fault no-dedupe
+  const onConflict = dedupe ? db`ON CONFLICT (business_id) DO NOTHING` : db``; // without: the broken variant no-dedupe
   try {
     const rows = await db`
       INSERT INTO ${db(name.archive)} (business_id, message_id, payload, original_exchange, original_routing_key,

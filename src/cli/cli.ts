@@ -366,7 +366,7 @@ function labCommand(
   addSpecOptions(cmd, entry.options);
   cmd.addHelpText(
     'after',
-    `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n\nDocs: docs/labs/${entry.name}.md`,
+    `\nWhat it proves:\n  ${wrap(entry.proves, 78).join('\n  ')}\n${variantsHelp(entry)}\nDocs: docs/labs/${entry.name}.md`,
   );
   cmd.option(
     '--predict <guesses>',
@@ -489,4 +489,21 @@ function classCommands(program: Command, signals: RunSignals, ended: (outcome: O
     .action(async () => {
       ended({ code: await (await load()).classDownCommand(loadConfig()) });
     });
+}
+
+/**
+ * a lab's broken variants for its --help: a teaching tool as much as a test one (run one, predict
+ * which checks FAIL); '' for a lab without any
+ */
+export function variantsHelp(entry: Pick<LabMeta, 'name' | 'faults'>): string {
+  const faults = Object.entries(entry.faults as Record<string, { breaks: string }>);
+  if (!faults.length) return '';
+  const w = Math.max(...faults.map(([n]) => n.length));
+  return [
+    '',
+    'Broken variants (in class: predict which checks FAIL, then run one):',
+    `  MQLAB_FAULT=${entry.name}:<variant> mqlab ${entry.name}`,
+    ...faults.flatMap(([name, f]) => wrap(f.breaks, 76 - w).map((l, i) => `  ${(i ? '' : name).padEnd(w)}  ${l}`)),
+    '',
+  ].join('\n');
 }

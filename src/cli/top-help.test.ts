@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from './cli.js';
+import { buildProgram, variantsHelp } from './cli.js';
 import type { Catalogue, LabMeta } from '../lab/lab.js';
 import { listText, quickOutput, topHelp } from './top-help.js';
 import { VERSION } from '../core/version.js';
@@ -42,5 +42,22 @@ describe('the help printed without commander', () => {
     expect(quickOutput(catalogue, ['-V'], undefined)).toBe(`${VERSION}\n`);
     for (const args of [[], ['list', '--json'], ['retry'], ['retry', '--help'], ['help'], ['--help', 'all']])
       expect(quickOutput(catalogue, args, undefined)).toBeNull();
+  });
+});
+
+describe("a lab's --help names its broken variants", () => {
+  it('every variant of every lab, with the variable that runs it; nothing for a lab without any', async () => {
+    const { registry } = await import('../../labs/registry.js');
+    for (const lab of registry) {
+      const help = variantsHelp(lab);
+      const names = Object.keys(lab.faults);
+      if (!names.length) {
+        expect(help, lab.name).toBe('');
+        continue;
+      }
+      expect(help, lab.name).toContain(`\n  MQLAB_FAULT=${lab.name}:<variant> mqlab ${lab.name}\n`);
+      for (const name of names) expect(help, `${lab.name} ${name}`).toMatch(new RegExp(`^  ${name} `, 'm'));
+      for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
   });
 });

@@ -36,7 +36,9 @@ export function context<O>(run: LabRun<O>, { log, names, queues, exchanges, paus
   const mgmt = new Management(config.mgmtUrl, config.vhost);
   const faults = faultsFor(entry);
   if (faults.size)
-    hooks.stderr(`${entry.name}: ${FAULT_ENV} asks for the broken variant(s) ${[...faults].join(', ')} (test only)`);
+    hooks.stderr(
+      `${entry.name}: ${FAULT_ENV} asks for the broken variant(s) ${[...faults].join(', ')}: not the correct experiment (predict which checks FAIL)`,
+    );
   return {
     lab: entry.name,
     names,

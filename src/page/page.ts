@@ -98,7 +98,7 @@ export function benchHtml(labs: BenchLab[], live: boolean): string {
   const first = labs[0];
   const fault =
     `<div class="fault-banner" id="fault-banner"${first?.faults.length ? '' : ' hidden'} role="status">` +
-    `BROKEN VARIANT (MQLAB_FAULT, test only): <span id="fault-names">${esc(first?.faults.join(', ') ?? '')}</span> — this is not the correct experiment</div>`;
+    `BROKEN VARIANT (MQLAB_FAULT): <span id="fault-names">${esc(first?.faults.join(', ') ?? '')}</span> — this is not the correct experiment</div>`;
   return `${fault}
 <nav class="labs-nav" id="labs-nav" aria-label="labs of the run"></nav>
 <section class="now" aria-live="polite" aria-label="this step">

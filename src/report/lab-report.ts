@@ -26,7 +26,7 @@ export interface LabReport {
   depths?: DepthSeries;
   /** the exchanges, queues and bindings the engine declared for the lab (the bench draws them) */
   topology?: Topology;
-  /** MQLAB_FAULT: the deliberately broken variants this run was made with (test only); absent for the correct experiment */
+  /** MQLAB_FAULT: the deliberately broken variants this run was made with (a test's, or a class's "predict the FAIL"); absent for the correct experiment */
   faults?: string[];
   /** the lab's own namespace in a --jobs run (absent: the run's namespace) */
   namespace?: string;

@@ -20,7 +20,7 @@ export function palette(colour: boolean) {
 
 /** a run of a deliberately broken variant is marked as one, after the summary line */
 export const faultLine = (r: Pick<LabReport, 'lab' | 'faults'>) =>
-  `BROKEN VARIANT ${r.lab}: ${(r.faults ?? []).join(', ')} (MQLAB_FAULT, test only): not the correct experiment`;
+  `BROKEN VARIANT ${r.lab}: ${(r.faults ?? []).join(', ')} (MQLAB_FAULT): not the correct experiment`;
 
 export function renderLab(r: LabReport, colour: boolean): string[] {
   const p = palette(colour);
