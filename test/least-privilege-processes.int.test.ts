@@ -59,6 +59,25 @@ describe.skipIf(!ownServices || process.getuid?.() !== 0)(
       }
     });
 
+    it.skipIf(recordedBackend(CONFIG.home) !== 'chroot')(
+      'D9: in the Debian root they run as the machine’s accounts of mqlab’s own, which own their files',
+      async () => {
+        // the root's packages picked ids that are other accounts on the machine (avahi, messagebus, _ssh)
+        const all = await listeners();
+        const nameOf = async (uid: number) => (await execa('getent', ['passwd', String(uid)])).stdout.split(':')[0];
+        const broker = all.find((l) => l.port === CONFIG.ports.amqp)!.pid;
+        const database = all.find((l) => l.port === CONFIG.ports.postgres)!.pid;
+        expect(await nameOf(uidOf(broker))).toBe('mqlab-rabbitmq');
+        expect(await nameOf(uidOf(database))).toBe('mqlab-postgres');
+        const root = path.join(CONFIG.home, 'root');
+        const cookie = fs.statSync(path.join(root, 'mqlab/rabbitmq/.erlang.cookie'));
+        const group = async (gid: number) => (await execa('getent', ['group', String(gid)])).stdout.split(':')[0];
+        expect([await nameOf(cookie.uid), await group(cookie.gid)]).toEqual(['mqlab-rabbitmq', 'mqlab-rabbitmq']);
+        const data = fs.statSync(path.join(root, 'mqlab/postgres/data'));
+        expect([await nameOf(data.uid), await group(data.gid)]).toEqual(['mqlab-postgres', 'mqlab-postgres']);
+      },
+    );
+
     it('the Erlang cookie is private to the broker’s user and not the package default', () => {
       const cookies = ['rabbitmq', 'root/mqlab/rabbitmq']
         .map((d) => path.join(CONFIG.home, d, '.erlang.cookie'))

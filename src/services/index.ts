@@ -10,6 +10,7 @@ import { allUp, probe, waitForServices, type Probe } from './probe.js';
 import { hostOf, removeOutsideDir } from './host.js';
 import { pointsAt } from './control.js';
 import { adoptSecrets } from './accounts.js';
+import { adoptOwnAccounts } from './service-accounts.js';
 import { ensureProgram } from './apt.js';
 import { chrootRefusal, ensureRoot, removeTree, rootDir, rootVersions } from './debian-root.js';
 import {
@@ -253,7 +254,7 @@ export async function up(
     ensureSecrets(config.home);
     config = withSecret(config);
     const host = hostOf(config, chosen);
-    if (chosen === 'chroot') await ensureRoot(config.home, rootLine(chosenLine), log);
+    if (chosen === 'chroot') await adoptOwnAccounts(await ensureRoot(config.home, rootLine(chosenLine), log), log);
     else await ensureSystemPackages(host, log);
     recordBackend(config.home, chosen);
     recordLine(config.home, chosenLine);
