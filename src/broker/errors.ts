@@ -40,9 +40,13 @@ export function connectError(err: unknown, url: string): EnvError {
 }
 
 /** a port that accepted the connection and never answered as an AMQP server (an HTTP server waits for a request) */
-export function silentPort(url: string, timeoutMs: number): EnvError {
+export function silentPort(url: string, how: { timeoutMs: number } | { closed: true }): EnvError {
+  const what =
+    'closed' in how
+      ? 'closed the connection without an AMQP answer'
+      : `nothing answered as AMQP within ${Math.round(how.timeoutMs / 1000)} s`;
   return new EnvError(
-    `RabbitMQ at ${maskUrl(url)}: no AMQP handshake (the port accepts connections, but nothing answered as AMQP within ${Math.round(timeoutMs / 1000)} s); is this the right port?`,
+    `RabbitMQ at ${maskUrl(url)}: no AMQP handshake (the port accepts connections, but ${what}); is this the right port?`,
     UP_HINT,
   );
 }

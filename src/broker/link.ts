@@ -22,8 +22,11 @@ export async function openLink(url: string, timeoutMs: number): Promise<OpenLink
   } catch (err) {
     // a timeout: nothing answered, or something took the connection and said nothing an AMQP server says
     // (amqplib 2.3.1 rejects with a bare Error('connect ETIMEDOUT'), no code)
-    if (/ETIMEDOUT/.test(String((err as Error)?.message)) && (await accepts(target.hostname, target.port)))
-      throw silentPort(url, timeoutMs);
+    const msg = String((err as Error)?.message);
+    if (/ETIMEDOUT/.test(msg) && (await accepts(target.hostname, target.port))) throw silentPort(url, { timeoutMs });
+    // the same server may close first: RabbitMQ's management listener (cowboy) ends a connection that
+    // sent no request after 5 s, the moment amqplib's own timer fires; which comes first is a race
+    if (/Socket closed abruptly during opening handshake/.test(msg)) throw silentPort(url, { closed: true });
     throw connectError(err, url);
   }
   connection.on('error', () => {}); // surfaced through the failing operation instead
