@@ -1,11 +1,17 @@
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { DEFAULT_URLS } from './defaults.js';
 import { UsageError } from './errors.js';
 
+// a data folder with no secrets.json: the default management URL then holds the fixed lab password
+// (account-secrets.ts); the project's own .mqlab/ holds random ones once `mqlab up` ran in this clone
+const NO_SECRETS = { MQLAB_HOME: path.join(os.tmpdir(), 'mqlab-config-test-no-data-folder') };
+
 describe('loadConfig', () => {
   it('defaults to what mqlab up starts', () => {
-    const c = loadConfig({}, {});
+    const c = loadConfig({}, NO_SECRETS);
     expect(c).toMatchObject({
       amqpUrl: DEFAULT_URLS.amqp,
       pgUrl: DEFAULT_URLS.pg,
@@ -76,7 +82,7 @@ describe('loadConfig', () => {
   });
 
   it('MQLAB_PORT_OFFSET moves every port and the default URLs, in one place', () => {
-    const c = loadConfig({}, { MQLAB_PORT_OFFSET: '300' });
+    const c = loadConfig({}, { ...NO_SECRETS, MQLAB_PORT_OFFSET: '300' });
     expect(c.ports).toEqual({ amqp: 6072, management: 16072, postgres: 5832, erlangDist: 26072, epmd: 4769 });
     expect(c.amqpUrl).toBe(DEFAULT_URLS.amqp.replace(':5772/', ':6072/'));
     expect(c.pgUrl).toBe(DEFAULT_URLS.pg.replace(':5532/', ':5832/'));
