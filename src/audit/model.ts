@@ -151,6 +151,23 @@ async function vhostModel(
     const x = text(s.dlx.value);
     (dlxUsers.get(x) ?? dlxUsers.set(x, []).get(x)!).push(name);
   }
+  // past a few feeders (a fanout dead-letter exchange of thousands of queues) their keys as one group,
+  // made once per exchange and shared: linear, not quadratic, and still the keys the letters carry
+  const groups = new Map<string, Keys>();
+  const groupOf = (x: string, users: readonly string[], depth: number): Keys => {
+    let g = groups.get(x);
+    if (!g) {
+      groups.set(x, ANY); // while it is being made: a way back into it carries any key
+      const members = distinct(users.flatMap((u) => keysOf(u, depth + 1)));
+      g = {
+        text: `(the letters ${users.length} queues dead-letter to ${x === '' ? 'the default exchange' : x})`,
+        pattern: true,
+        group: members,
+      };
+      groups.set(x, members.includes(ANY) ? ANY : g);
+    }
+    return groups.get(x)!;
+  };
   const keysOf = (name: string, depth = 0): Keys[] => {
     const rk = settings.get(name)?.rk;
     if (rk && depth > 0) return [keyOf(text(rk.value))];
@@ -158,8 +175,8 @@ async function vhostModel(
     const keys = [...(into?.keys ?? [])];
     for (const x of into?.anyFrom ?? []) {
       const users = dlxUsers.get(x);
-      // past a few feeders (a fanout dead-letter exchange of thousands of queues) any key: linear, not quadratic
-      if (!users?.length || depth >= 3 || users.length > 16) keys.push(ANY);
+      if (!users?.length || depth >= 3) keys.push(ANY);
+      else if (users.length > 16) keys.push(groupOf(x, users, depth));
       else for (const u of users) keys.push(...keysOf(u, depth + 1));
     }
     return carried(name, keys, viaDefault.has(name));
@@ -205,10 +222,15 @@ async function vhostModel(
 function carried(name: string, bound: Keys[] | undefined, byName: boolean): Keys[] {
   const keys = [...(bound ?? [])];
   if (!keys.length || byName) keys.push(keyOf(name));
+  return distinct(keys);
+}
+
+/** each key once; any key (#) stands for all */
+function distinct(keys: readonly Keys[]): Keys[] {
   if (keys.some((k) => k.pattern && k.text === '#')) return [ANY];
   const seen = new Set<string>();
   return keys.filter((k) => {
-    const id = `${k.pattern ? 'p' : 'k'}${k.text}`;
+    const id = `${k.group ? 'g' : k.pattern ? 'p' : 'k'}${k.text}`;
     return !seen.has(id) && Boolean(seen.add(id));
   });
 }

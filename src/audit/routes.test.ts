@@ -189,6 +189,16 @@ describe('loops at scale (security review D8)', () => {
     expect((used.user + used.system) / 1000).toBeLessThan(3000);
   });
 
+  it('the review’s file itself: a loop through the default exchange, found past 16 feeders too (keys as one group)', async () => {
+    // odd queues dead-letter to the fanout, bound to the even ones, which dead-letter by the default
+    // exchange with the keys the odd queues' letters carry (their names): back to them
+    for (const n of [20, 100, 10_000]) {
+      const found = await of('dead-letter-loop', fanout(n));
+      expect(found, `${n} queues`).toHaveLength(1);
+      expect(found[0]!.queues).toHaveLength(n);
+    }
+  });
+
   it('one loop of 10,000 queues is one finding listing them, not 10,000', async () => {
     const found = await of('dead-letter-loop', fanout(10_000, true));
     expect(found).toHaveLength(1);

@@ -17,6 +17,12 @@ export interface Keys {
   /** a routing key, or with `pattern` a topic pattern (# = any key) */
   text: string;
   pattern: boolean;
+  /**
+   * a group: the keys of the letters many queues dead-letter into one exchange (its `text` names it,
+   * unique in the vhost), routed once and shared by every queue that exchange feeds — linear where
+   * copying the keys into each queue would be quadratic
+   */
+  group?: readonly Keys[];
 }
 export const ANY: Keys = { text: '#', pattern: true };
 export const keyOf = (k: string): Keys => ({ text: k, pattern: false });
@@ -29,6 +35,9 @@ export interface Route {
   /** an exchange on the way whose routing is not modelled (headers, a plugin type), or null */
   unknown: string | null;
 }
+
+/** the dropped keys a group's route keeps as witnesses */
+const WITNESSES = 20;
 
 const BUILT_IN: Record<string, string> = {
   'amq.direct': 'direct',
@@ -85,13 +94,27 @@ export class Router {
   route(exchange: string, k: Keys): Route {
     const id = this.index.get(exchange)?.keyless
       ? `${exchange}\u0000fanout`
-      : `${exchange}\u0000${k.pattern ? 'p' : 'k'}${k.text}`;
+      : `${exchange}\u0000${k.group ? 'g' : k.pattern ? 'p' : 'k'}${k.text}`;
     let r = this.cache.get(id);
     if (!r) {
-      r = this.compute(exchange, k, new Set());
+      r = k.group ? this.merge(exchange, k.group) : this.compute(exchange, k, new Set());
       this.cache.set(id, r);
     }
     return r;
+  }
+
+  /** a group's route: where each of its keys goes, together (a witness of each dropped key, at most WITNESSES) */
+  private merge(exchange: string, group: readonly Keys[]): Route {
+    const out: Route = { queues: new Map(), dropped: [], unknown: null };
+    const dropped = new Set<string>();
+    for (const k of group) {
+      const r = this.route(exchange, k);
+      for (const [q, via] of r.queues) if (!out.queues.has(q)) out.queues.set(q, via);
+      for (const d of r.dropped) if (dropped.size < WITNESSES) dropped.add(d);
+      out.unknown ??= r.unknown;
+    }
+    out.dropped = [...dropped];
+    return out;
   }
 
   private compute(exchange: string, k: Keys, seen: Set<string>): Route {
