@@ -129,8 +129,9 @@ export function timelineSvg(input: TimelineInput): { svg: string; kinds: MarkKin
         // above the lane's marks, else along its bottom edge, else no label (hover still tells)
         const level = label ? placeWait(a.lane, mid - textWidth(label) / 2, textWidth(label)) : null;
         const ty = level === 0 ? Math.min(from.y, b.y) - 3 : g.axis + (a.lane + 1) * g.lane - 3;
+        // the wait's length always on the path (data-wait, and its hover title): the label only where it fits
         parts.push(
-          `<path ${attrs} d="M${a.x},${a.y} L${b.x},${b.y}"/>` +
+          `<path ${attrs} data-wait="${esc(basis.short)}" d="M${a.x},${a.y} L${b.x},${b.y}"><title>${esc(basis.long)}</title></path>` +
             (label && level !== null ? `<text class="wait" x="${mid}" y="${ty}">${esc(label)}</text>` : ''),
         );
       }
