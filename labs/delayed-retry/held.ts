@@ -47,10 +47,6 @@ export async function holdOne(ctx: LabContext, queue: string, holdMs: number): P
   await ctx.broker.sendConfirmed(queue, 'm-held', { messageId: 'm-held' });
   await ctx.within(Promise.race([returned.promise, first.failure]), 10_000, `the first delivery of m-held on ${queue}`);
   await first.cancel(); // nobody consumes during the hold: what the queue holds stays there
-  await ctx.checkpoint('held', {
-    queue,
-    note: `m-held was rejected with requeue; the queue holds it for ${holdMs} ms`,
-  });
 
   // statistics are samples (every second, after the queue's own tick): wait for one taken after the reject,
   // leaving the last 800 ms of the hold for the two publishes below. Before the first delivery the queue
@@ -70,6 +66,11 @@ export async function holdOne(ctx: LabContext, queue: string, holdMs: number): P
   const publishes: string[] = [];
   for (const id of ['m-second', 'm-third']) publishes.push(`${id.slice(2)}=${await accepted(ctx, queue, id)}`);
   ctx.log.emit('held', { queue, stats, publishes, status: 'sampled' });
+  // the pause after the readings: a pause (--step) longer than the hold cannot change what they saw
+  await ctx.checkpoint('held', {
+    queue,
+    note: `m-held was rejected with requeue; the queue held it for ${holdMs} ms: ${stats}, ${publishes.join(' ')}`,
+  });
   // the second consumer waits for m-held and the accepted publishes: m-held may come first (a late subscribe on a busy machine)
   acceptedExtras = publishes.filter((p) => p.endsWith('=accepted')).length;
 

@@ -97,7 +97,7 @@ export const meta = defineLab({
   },
   // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
   checkpoints: {
-    held: 'm-held was rejected with requeue on the native held queue (min = max = 3000 ms) and its consumer cancelled; the queue holds it (ready 0, unacked 0) and the two x-max-length publishes are not sent yet',
+    held: 'm-held was rejected with requeue on the native held queue (min = max = 3000 ms) and its consumer cancelled; the queue held it (messages 1, ready 0, unacked 0) and counted it against x-max-length 1 (second publish accepted, third refused); it comes back when its delay ends, whatever the pause',
   },
 });
 
