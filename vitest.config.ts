@@ -19,9 +19,11 @@ const DISRUPTIVE = [
   'test/all.int.test.ts',
   'test/html.int.test.ts',
   'test/check-consumers.int.test.ts', // broker-restart and db-outage groups of mqlab check
+  'test/pauses-disruptive.int.test.ts', // every pause of db-outage and broker-restart
 ];
 const SERIAL = [
   'test/live.int.test.ts', // headless Chromium on a live run and the player
+  'test/pauses.int.test.ts', // headless Chromium at every pause of every lab
   'labs/requeue-storm/*.int.test.ts', // a storm of redeliveries holds a core for its window
   'test/service-lost.int.test.ts', // a lost service noticed "at once": < 5 s after the cut
   'test/services.int.test.ts', // a second `mqlab up` returns in < 5 s

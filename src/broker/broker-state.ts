@@ -20,7 +20,7 @@ import type { Broker } from './broker.js';
 import type { Management, QueueStats } from './management.js';
 import { heldOf, type BindingAt, type BrokerAtCheckpoint, type QueueCounts } from '../core/checkpoint-view.js';
 
-export type Reading = 'settled' | 'once' | 'ready-only';
+type Reading = 'settled' | 'once' | 'ready-only';
 
 export interface LabObjects {
   queues: readonly string[];

@@ -23,7 +23,7 @@ export interface EventStream {
   send(event: string, data: unknown): void;
 }
 
-export const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 export class EventStreams {
   private readonly streams = new Set<Stream>();

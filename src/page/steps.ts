@@ -413,7 +413,7 @@ function applyView(step: Step, view: CheckpointView, queues: string[], t0: numbe
 }
 
 /** the bindings as the graph's edges name their ends (`x:<exchange>>q:<queue>`) */
-export const bindingIds = (bindings: readonly BindingAt[] | null): string[] | null =>
+const bindingIds = (bindings: readonly BindingAt[] | null): string[] | null =>
   bindings === null ? null : [...new Set(bindings.map((b) => `${exchangeId(b.exchange)}>${queueId(b.queue)}`))];
 
 /** per queue: was its ready count sampled (at `at`) before a token last entered or left it */
