@@ -82,7 +82,7 @@ export async function startPostgres(
 }
 
 /**
- * initdb into `data.tmp`, renamed to `data` once complete: an `up` killed while the cluster is being
+ * initdb into `data.tmp-<pid>`, renamed to `data` once complete: an `up` killed while the cluster is being
  * made leaves no half-made `data` that every later `up` would take for a cluster (security review D7).
  * The superuser's password is the data folder's secret (account-secrets.ts), handed over in a 0600
  * file that is removed whatever happens.
@@ -95,9 +95,10 @@ async function createCluster(
   pg: (tool: string, args: string[]) => ReturnType<typeof run>,
   log: (line: string) => void,
 ): Promise<void> {
-  const tmp = `${data}.tmp`;
+  // a folder of this up's own: a killed up's initdb runs on in its process group for a few seconds
+  const tmp = `${data}.tmp-${process.pid}`;
   log(`creating a PostgreSQL cluster in ${outer(host, data)} (runs as ${who.name})`);
-  fs.rmSync(outer(host, tmp), { recursive: true, force: true }); // what a killed `up` left
+  removeLeftovers(outer(host, dir));
   const pwfile = path.join(dir, 'superuser.pw');
   fs.writeFileSync(outer(host, pwfile), ensureSecrets(host.home).postgres + '\n', { mode: 0o600 });
   let init;
@@ -124,7 +125,19 @@ async function createCluster(
       `check that user ${who.name} can write ${outer(host, dir)}`,
     );
   }
+  // a `data` without PG_VERSION is no cluster (an older mqlab's initdb killed before it wrote one)
+  fs.rmSync(outer(host, data), { recursive: true, force: true });
   fs.renameSync(outer(host, tmp), outer(host, data));
+}
+
+/** the temporary clusters killed `up`s left (their initdb may still write: what cannot go now goes next time) */
+function removeLeftovers(dir: string): void {
+  for (const e of fs.readdirSync(dir).filter((n) => /^data\.tmp/.test(n)))
+    try {
+      fs.rmSync(path.join(dir, e), { recursive: true, force: true });
+    } catch {
+      /* still being written */
+    }
 }
 
 export async function stopPostgres(host: Host): Promise<boolean> {
