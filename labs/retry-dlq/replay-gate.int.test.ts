@@ -111,10 +111,15 @@ describe('retry-dlq replay gate', () => {
     // the consumer holds the three orders (prefetch 10): unacked, not ready — what the broker showed
     expect(counts(raw(0), 'work')).toEqual([0, 3, 0]);
     expect(pause(0)).toContain('held = messages - ready - unacked');
-    // the retry hop is on screen: the poison message ready in the retry queue
-    expect(pause(6)).toContain('now in ' + `${NS}.orders.retry`);
+    // the retry hop is on screen: the poison message ready in the retry queue — or, where the way from the
+    // consumer's sighting to the pause's reading took longer than its 1000 ms TTL (CI at load 30 on 3.10),
+    // the pause says it is gone, and the count agrees
+    if (pause(6).includes(`now in ${NS}.orders.retry`)) expect(counts(raw(6), 'retry')).toEqual([1, null, null]);
+    else {
+      expect(pause(6)).toContain(`was in ${NS}.orders.retry, gone by this reading (its TTL sent it on)`);
+      expect(counts(raw(6), 'retry')).toEqual([0, null, null]);
+    }
     // ready only: the counters would show the message after its 1000 ms TTL had already sent it back
-    expect(counts(raw(6), 'retry')).toEqual([1, null, null]);
     expect(counts(raw(6), 'work')).toEqual([0, null, null]);
     expect(pause(6)).toContain('ready only, counted now: the message is on a timed hop');
     // attempt 2 after one hop: the broker's history, newest first

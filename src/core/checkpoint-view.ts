@@ -72,6 +72,11 @@ export interface MessageAtCheckpoint {
   deliveryCount?: number;
   /** where the message is at this checkpoint, when that is the point (e.g. the retry queue) */
   queue?: string;
+  /**
+   * the queue the lab saw it in when the pause's reading no longer found it there: a timed hop (a
+   * TTL) shorter than the way from the lab's sighting to the reading, on a busy machine
+   */
+  leftQueue?: string;
 }
 
 export interface CheckpointView {

@@ -40,6 +40,13 @@ describe('a checkpoint in the terminal', () => {
     });
     expect(hop).toContain('  tw.orders.retry      1        ?     ?  ◀ the message waits here');
     expect(hop.join(' ').replace(/\s+/g, ' ')).toContain('ready only, counted now: the message is on a timed hop');
+    // the reading came after the hop ended: no "now in", no marker on an empty row
+    const gone = checkpointLines(
+      { ...view, message: { id: view.message!.id, label: 'order-poison', leftQueue: 'tw.orders.retry' } },
+      200,
+    );
+    expect(gone.join('\n')).toContain('was in tw.orders.retry, gone by this reading (its TTL sent it on)');
+    expect(gone.join('\n')).not.toMatch(/now in|waits here/);
   });
 
   it('says what the broker binds now, from its own list: a binding the lab removed is not there', () => {

@@ -53,6 +53,7 @@ export function messageLines(m: MessageAtCheckpoint): string[] {
   if (m.redelivered !== undefined) parts.push(`redelivered=${m.redelivered}`);
   if (m.deliveryCount !== undefined) parts.push(`x-delivery-count=${m.deliveryCount}`);
   if (m.queue) parts.push(`now in ${m.queue}`);
+  if (m.leftQueue) parts.push(`was in ${m.leftQueue}, gone by this reading (its TTL sent it on)`);
   const lines = [parts.join(' · ')];
   if (m.deaths)
     lines.push(

@@ -133,7 +133,10 @@ async function checkpointView(
     { queues, exchanges },
     message?.queue ? 'ready-only' : settle ? 'settled' : 'once',
   );
-  const msg = message ?? messageOf(undefined, typeof detail.messageId === 'string' ? detail.messageId : undefined);
+  const msg = goneFrom(
+    message ?? messageOf(undefined, typeof detail.messageId === 'string' ? detail.messageId : undefined),
+    state.queues,
+  );
   return {
     lab: entry.name,
     checkpoint: name,
@@ -146,6 +149,19 @@ async function checkpointView(
     facts: factsOf(detail),
     at,
   };
+}
+
+/**
+ * the message as the reading shows it: where the lab saw it in a queue the reading found empty, it
+ * had left before the reading (its TTL ran out on the way), and the view says so instead of "now in"
+ */
+function goneFrom(
+  msg: MessageAtCheckpoint | undefined,
+  queues: readonly { queue: string; ready: number | null }[],
+): MessageAtCheckpoint | undefined {
+  if (!msg?.queue || queues.find((q) => q.queue === msg.queue)?.ready !== 0) return msg;
+  const { queue, ...rest } = msg;
+  return { ...rest, leftQueue: queue };
 }
 
 /** the same promise, its rejection marked as handled (whoever awaits it still gets it) */
