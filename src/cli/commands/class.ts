@@ -3,6 +3,7 @@
  * the board. Each prints one line of what it did on stderr; up, add and lines print the students'
  * lines on stdout (or one JSON document with --json).
  */
+import fs from 'node:fs';
 import type { Config } from '../../core/config.js';
 import { UsageError } from '../../core/errors.js';
 import { integer } from '../../core/options.js';
@@ -50,10 +51,28 @@ function limitsOf(flags: ClassFlags): ClassLimits {
   };
 }
 
+/**
+ * stdout a file that others may read (`> lines.txt` under umask 022, in a folder the students read):
+ * made the teacher's only, before a password is written to it, and said
+ */
+function keepStdoutPrivate(): void {
+  try {
+    const st = fs.fstatSync(1);
+    if (!st.isFile() || (st.mode & 0o077) === 0) return;
+    fs.fchmodSync(1, st.mode & 0o700);
+    log(
+      `the file the lines go to was readable by others (mode ${(st.mode & 0o777).toString(8)}): it is yours only now (600), for it holds the students' passwords`,
+    );
+  } catch {
+    // not ours to change (another's file, a special file): the guide's `umask 077` is the teacher's own guard
+  }
+}
+
 /** the students' lines (stdout, with their passwords: they are to be handed out), or the class as one JSON document */
 function printClass(config: Config, roster: Roster, only: readonly string[] | null, json: boolean): void {
   const students = only ? only.map((n) => studentOf(roster, n)) : roster.students;
   const cards = students.map((s) => studentCard(s, config.ports));
+  keepStdoutPrivate();
   if (json) {
     const doc = {
       ports: { amqp: config.ports.amqp, postgres: config.ports.postgres, management: config.ports.management },
