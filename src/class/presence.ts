@@ -53,7 +53,7 @@ export async function confirmStopping(
   if (!stopping.length) return;
   const busy = await runsUnderWay(config);
   const labs = stopping.join(', ');
-  const line = `${labs} ${stopping.length > 1 ? 'stop or restart services' : 'stops or restarts a service'} of this set, under the class of ${students.length} student(s) who use it (${listNames(students)}${busy === null ? '' : `; ${busy} of their runs under way now`}): their runs wait or fail meanwhile`;
+  const line = `${labs} ${stopping.length > 1 ? 'stop, restart or reconfigure services' : 'stops, restarts or reconfigures a service'} of this set, under the class of ${students.length} student(s) who use it (${listNames(students)}${busy === null ? '' : `; ${busy} of their runs under way now`}): their runs wait or fail meanwhile`;
   const them = stopping.length > 1 ? 'them' : 'it';
   // `mqlab all` can leave them out; a lab run alone is that lab
   const hint = `add --yes to stop ${them} anyway${what === 'mqlab all' ? `, or leave ${them} out: --skip ${stopping.join(',')}` : ''}`;
