@@ -4,6 +4,10 @@
  * the database refuse; a lab passes with them; `class reset` empties one student and leaves the
  * others byte for byte; `class down` leaves nothing. On every broker line CI runs.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { Broker } from '../src/broker/broker.js';
@@ -138,6 +142,23 @@ describe('a class of thirty on one set', () => {
     console.log(`class up --students ${STUDENTS}: ${ms} ms (the command's own line: ${r.stderr.split('\n')[0]})`);
     const lines = await mqlab(['class', 'lines']);
     expect(lines.stdout.trim().split('\n')).toEqual(cards.map((c) => c.line));
+  });
+
+  it("the lines written to a file others may read (`> lines.txt`, umask 022): the file is made the teacher's only", async () => {
+    const file = path.join(os.tmpdir(), `mqlab-class-lines-${process.pid}.txt`);
+    fs.writeFileSync(file, '');
+    fs.chmodSync(file, 0o644);
+    try {
+      const r = await execa('sh', ['-c', `"${process.execPath}" "${CLI}" class lines > "${file}"`], { reject: false });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(r.stderr).toContain(
+        'the file the lines go to was readable by others (mode 644): it is yours only now (600)',
+      );
+      expect(fs.readFileSync(file, 'utf8').trim().split('\n')).toEqual(cards.map((c) => c.line));
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 
   it("a student's line runs a lab, in their own vhost and schema", async () => {
@@ -321,13 +342,16 @@ describe('a class of thirty on one set', () => {
       const alone = await mqlab(['db-outage'], envOf(card('s7')));
       expect(alone.code).toBe(2);
       expect(alone.stderr).toMatch(
-        /^mqlab: db-outage stops or restarts a service the whole class uses: the teacher runs it, not a student's credentials \(MQLAB_STUDENT=s7\)$/m,
+        /^mqlab: db-outage stops, restarts or reconfigures a service the whole class uses: the teacher runs it, not a student's credentials \(MQLAB_STUDENT=s7\)$/m,
       );
-      const all = await mqlab(['all', '--skip', everyLabBut(['db-outage', 'broker-restart'])], envOf(card('s7')));
+      const all = await mqlab(
+        ['all', '--skip', everyLabBut(['db-outage', 'broker-restart', 'consumer-timeout'])],
+        envOf(card('s7')),
+      );
       expect(all.code, all.stdout + all.stderr).toBe(0);
-      for (const lab of ['db-outage', 'broker-restart'])
+      for (const lab of ['db-outage', 'broker-restart', 'consumer-timeout'])
         expect(all.stdout).toContain(
-          `SKIP ${lab}: stops or restarts a service the whole class uses: the teacher runs it, not a student's credentials (MQLAB_STUDENT=s7)`,
+          `SKIP ${lab}: stops, restarts or reconfigures a service the whole class uses: the teacher runs it, not a student's credentials (MQLAB_STUDENT=s7)`,
         );
     });
 
@@ -336,7 +360,7 @@ describe('a class of thirty on one set', () => {
       expect(r.code, r.stdout + r.stderr).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(
-        /^mqlab: all: db-outage stops or restarts a service of this set, under the class of 30 student\(s\) who use it \(s1, s2, s3, … s30 \(30\); \d+ of their runs under way now\): their runs wait or fail meanwhile\n {2}→ add --yes to stop it anyway, or leave it out: --skip db-outage$/,
+        /^mqlab: all: db-outage stops, restarts or reconfigures a service of this set, under the class of 30 student\(s\) who use it \(s1, s2, s3, … s30 \(30\); \d+ of their runs under way now\): their runs wait or fail meanwhile\n {2}→ add --yes to stop it anyway, or leave it out: --skip db-outage$/,
       );
     });
   });
