@@ -27,7 +27,7 @@ import {
 } from './rabbitmq-node.js';
 import { existingServiceDir, hostOf, run, type Host } from './host.js';
 import { processStopped, waitGone } from './process.js';
-import { sweepLinkCut } from './link-cut.js';
+import { linkCutLeft, linkTable, sweepLinkCut } from './link-cut.js';
 
 export interface Member {
   name: string;
@@ -292,6 +292,27 @@ function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: 
       return pid;
     },
   };
+}
+
+/**
+ * `mqlab status`: what a lab injected and an earlier run left (mqlab itself killed), said, not undone:
+ * the set's link-cut table, and any of its nodes left stopped (security review D12)
+ */
+export async function leftFaults(config: Config): Promise<string[]> {
+  const out: string[] = [];
+  if (await linkCutLeft(config.ports))
+    out.push(
+      `the links between the nodes are cut (nft table inet ${linkTable(config.ports)}): a partition run was killed`,
+    );
+  const backend = recordedBackend(config.home);
+  if (backend !== 'chroot' && backend !== 'system') return out;
+  const host = hostOf(config, backend);
+  for (const spec of clusterNodes(config.ports, MAX_NODES)) {
+    const pid = rabbitPid(host, spec);
+    if (pid && processStopped(pid))
+      out.push(`${spec.name} (pid ${pid}) is frozen (SIGSTOP): a node-pause run was killed`);
+  }
+  return out;
 }
 
 /**

@@ -88,6 +88,13 @@ export async function cutLinks(ports: Ports, side: readonly string[], rest: read
   };
 }
 
+/** is the set's link-cut table there (a run that cut the links was killed)? false when not root */
+export async function linkCutLeft(ports: Ports): Promise<boolean> {
+  if (process.getuid?.() !== 0) return false;
+  const r = await nft(['list', 'table', 'inet', linkTable(ports)]).catch(() => ({ exitCode: 1 }));
+  return r.exitCode === 0;
+}
+
 async function removeTable(table: string): Promise<boolean> {
   const r = await nft(['delete', 'table', 'inet', table]).catch(() => ({ exitCode: 1 }));
   return r.exitCode === 0;

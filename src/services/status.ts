@@ -14,7 +14,7 @@ import { labOptions, type Registry } from '../lab/lab.js';
 import { probe, type Probe } from './probe.js';
 import { reachedBackendLine } from './index.js';
 import { vhostDeadLetterLoops, type DeadLetterLoop } from '../broker/dlx-graph.js';
-import { addressOf, members, quorumReplicas, type Member, type QuorumReplicas } from './cluster.js';
+import { addressOf, leftFaults, members, quorumReplicas, type Member, type QuorumReplicas } from './cluster.js';
 import { heldOf } from '../core/checkpoint-view.js';
 
 export interface StatusReport {
@@ -31,6 +31,8 @@ export interface StatusReport {
   loops: DeadLetterLoop[] | null;
   /** the broker's cluster members (one for a single node) and each quorum queue's replicas (the namespace's only) */
   cluster: { members: Member[]; quorumQueues: QuorumReplicas[] } | null;
+  /** faults a lab injected that an earlier, killed run left (a link cut, a frozen node): `mqlab up` undoes them */
+  leftFaults: string[];
 }
 
 /** `registry`: the labs whose queues to show (handed in by the entry point: the engine knows no lab) */
@@ -48,6 +50,7 @@ export async function status(registry: Registry, config: Config): Promise<Status
     queues: [],
     loops: null,
     cluster: null,
+    leftFaults: await leftFaults(config),
   };
   if (p.mgmt.ok) {
     const mgmt = new Management(config.mgmtUrl, config.vhost);
@@ -107,6 +110,8 @@ export function renderServices(s: StatusReport): string[] {
   }
   if (s.cluster && s.cluster.members.length > 1)
     out.push('', ...(s.namespace ? clusterSummary(s.cluster, s.namespace) : renderCluster(s.cluster)));
+  if (s.leftFaults.length)
+    out.push('', 'LEFT BY AN EARLIER RUN (`mqlab up` undoes it):', ...s.leftFaults.map((f) => `  ${f}`));
   return out;
 }
 

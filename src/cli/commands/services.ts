@@ -68,6 +68,11 @@ export async function statusCommand(registry: Registry, config: Config, json: bo
     if (!json) process.stderr.write(`mqlab: not every service is reachable\n  → ${UP_HINT}\n`);
     return 2;
   }
+  if (s.leftFaults.length) {
+    if (!json)
+      process.stderr.write('mqlab: an earlier run left a fault in the cluster\n  → run `mqlab up`: it undoes it\n');
+    return 2;
+  }
   return 0;
 }
 

@@ -14,6 +14,7 @@ import { caughtUp, declareReplicated, endKeptPartition, viewOf } from '../../ser
 import { NET_TICKTIME_S } from '../../core/defaults.js';
 import type { ReplicaStatus } from '../../services/cluster.js';
 import { sleep, within } from '../../core/time.js';
+import { sweepLinkCut } from '../../services/link-cut.js';
 import { PacedProducer, drainRecorded, resendUnconfirmed, type ProducerOptions } from './recorded-clients.js';
 
 /**
@@ -26,6 +27,9 @@ export async function clusterRunning(
   progress: (line: string) => void,
 ): Promise<void> {
   for (const node of cluster.nodes) node.resume(); // SIGCONT: a node an interrupted run left frozen runs again
+  // and the link cut a killed run left (the run holds the set alone: no other run's cut is there)
+  if (await sweepLinkCut(config.ports))
+    progress('removed the link cut an earlier run left between the nodes (nft table)');
   for (const node of cluster.nodes.filter((n) => n.pid() === null)) {
     progress(`${node.name} does not run (left down by an earlier run?): starting it`);
     await node.start();
