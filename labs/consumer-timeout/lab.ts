@@ -26,7 +26,6 @@ import {
   setRabbitEnv,
   summaryLine,
   withVariants,
-  type RabbitEnv,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { names, timeoutPolicy, topology, type TimeoutNames } from './names.js';
@@ -34,8 +33,15 @@ import { variants, type TimeoutSteps } from './variants.js';
 
 type Ctx = ContextOf<typeof meta>;
 
-/** the channel tick below 4.3, on mqlab's own node for the run (the broker's default: 60 s) */
-const TICK_MS = 200;
+/**
+ * the channel tick below 4.3, on mqlab's own node for the run (the broker's default: 60 s). Not
+ * shorter: a channel that closed itself for a timeout sends its close again on every tick until the
+ * client's close-ok arrives (`handle_exception` answers noreply in state closing, rabbit_channel.erl
+ * v4.0.5), and amqplib takes a second close on a channel it has freed for a connection error — seen
+ * with 200 ms under load average 30 (`Frame on unknown channel`)
+ */
+const TICK_MS = 1000;
+/** rabbit.app's channel_tick_interval (v3.10.8, v4.0.5); mqlab's own nodes set none */
 const DEFAULT_TICK_MS = 60_000;
 /** 3.10: the broker-wide consumer_timeout stands this long, for the lab's channels to open (they keep it) */
 const OPEN_WINDOW_MS = 2000;
@@ -80,10 +86,10 @@ export const lab = labCode(meta, {
       !caps.consumerTimeoutPerQueue && timeoutMs !== null
         ? { values: { consumer_timeout: timeoutMs }, ms: OPEN_WINDOW_MS }
         : undefined;
-    let tickBefore: RabbitEnv | null = null;
+    let tickSet = false;
     if (!caps.consumerTimeoutCancels && !notOwn) {
-      const before = await setRabbitEnv(ctx.config, { channel_tick_interval: TICK_MS }, moment);
-      tickBefore = { channel_tick_interval: before.channel_tick_interval };
+      await setRabbitEnv(ctx.config, { channel_tick_interval: TICK_MS }, moment);
+      tickSet = true;
     } else if (!caps.consumerTimeoutCancels)
       ctx.progress(
         `RabbitMQ ${caps.version} checks a consumer's timeout on its channel's tick (channel_tick_interval, 60 s by default): waiting up to ${Math.round((ctx.options.timeoutMs + tickMs) / 1000)} s`,
@@ -156,12 +162,13 @@ export const lab = labCode(meta, {
         facts,
       };
     } finally {
+      // first, whatever fails after: the default, not the value found (a run cut short may have left its own)
+      if (tickSet) await setRabbitEnv(ctx.config, { channel_tick_interval: DEFAULT_TICK_MS });
       for (const ch of channels) await closeChannel(ch);
       // what the ignoring and the classic consumer left, so the queues end empty
       await emptied(ctx, name.ignored);
       await emptied(ctx, name.classic);
       if (caps.consumerTimeoutPerQueue) await ctx.mgmt.deletePolicy(name.policy);
-      if (tickBefore) await setRabbitEnv(ctx.config, tickBefore);
     }
   },
 });
