@@ -41,7 +41,7 @@ export const meta = defineLab({
   // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
   checkpoints: {
     'before-ack':
-      'the retry copy of transient (attempt + 1) is confirmed in the delay queue; the original delivery is not yet acked (reached for attempts 1 and 2)',
+      'the retry copy of transient (attempt + 1) was confirmed in the delay queue before this pause, and the original delivery is not yet acked (reached for attempts 1 and 2); the copy’s 500 ms TTL runs on during the pause: it expires back into the work queue and the consumer (prefetch 10) holds it beside the original',
     'dead-letter-sampled':
       'the DLQ consumer holds the poison message unacked, and its x-death entry (the work queue, reason rejected) was read',
   },
