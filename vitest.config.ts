@@ -24,6 +24,7 @@ const DISRUPTIVE = [
 const SERIAL = [
   'test/live.int.test.ts', // headless Chromium on a live run and the player
   'test/pauses.int.test.ts', // headless Chromium at every pause of every lab
+  'test/try-this.int.test.ts', // every lab page's Try-this commands as printed: ~50 lab runs, and vhost-wide policies for a moment
   'labs/requeue-storm/*.int.test.ts', // a storm of redeliveries holds a core for its window
   'test/service-lost.int.test.ts', // a lost service noticed "at once": < 5 s after the cut
   'test/services.int.test.ts', // a second `mqlab up` returns in < 5 s

@@ -1,0 +1,153 @@
+/**
+ * Every command a lab page's "Try this" prints, run as printed (issue 46): `mqlab …` lines through a
+ * shell with `mqlab` on PATH (the built CLI), in the namespace the page gives (`--namespace s3`) or
+ * none, from a scratch folder; a whole SQL statement as typed into `mqlab psql`. A `--step` run is
+ * given Enter at every pause. Each exits as the page says: 0, a broken variant's 1 with its
+ * `BROKEN VARIANT` line, or the code named below; a command the page runs at a pause is run at that
+ * pause. Not run here: `mqlab up …` (the services' own tests), the pages of labs that stop a service
+ * or need a cluster (their own sets in CI). Slow: about 50 lab runs, one after another (SERIAL).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI, CONFIG, ROOT, useNamespace } from './helpers.js';
+import { pagesCommands, type PrintedCommand } from './try-this.js';
+import { registry } from '../labs/registry.js';
+
+useNamespace('s3'); // the pages' own namespace; a command without --namespace runs in none, as printed
+
+const SCRATCH = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-try-this-'));
+const BIN = path.join(SCRATCH, 'bin');
+fs.mkdirSync(BIN);
+fs.writeFileSync(path.join(BIN, 'mqlab'), `#!/bin/sh\nexec node ${JSON.stringify(CLI)} "$@"\n`, { mode: 0o755 });
+afterAll(() => fs.rmSync(SCRATCH, { recursive: true, force: true }));
+
+/** what a command's exit code must be when it is not 0 (or a broken variant's 1) */
+const EXIT: Record<string, number[]> = {
+  'mqlab archive --namespace s3 purge --older-than 30': [2], // the page: a usage error, exit 2
+  'mqlab hold --recover-timeout 1s': [0, 1], // the page: a race with the worker's tick
+};
+
+/** commands a page runs at a pause of a --step run: the run, its checkpoint, and how the run ends then */
+const AT_PAUSE: Record<string, { run: string; checkpoint: string; then: 'continue' | 'interrupt'; code: number }> = {
+  // hold 2: the policy cleared at letter-held loses the letter; Enter, and the page stops the waiting run with Ctrl-C
+  'mqlab ctl clear_policy -p lab me12-hold': {
+    run: 'mqlab hold --step',
+    checkpoint: 'letter-held',
+    then: 'interrupt',
+    code: 130,
+  },
+};
+
+const env = () => {
+  const e: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', PATH: `${BIN}:${process.env.PATH}` };
+  delete e.MQLAB_NAMESPACE;
+  delete e.MQLAB_FAULT;
+  return e;
+};
+
+/** run a printed line through the shell; a --step run gets Enter at each pause */
+async function shell(line: string, input = '\n'.repeat(200)) {
+  const r = await execa(line, { shell: '/bin/sh', cwd: SCRATCH, env: env(), extendEnv: false, input, reject: false });
+  return { code: r.exitCode ?? -1, out: `${r.stdout}\n${r.stderr}` };
+}
+
+/** a --step run paused at `checkpoint`, `then` `action` (a printed command), then continued or interrupted */
+async function atPause(line: string, checkpoint: string, action: string, then: 'continue' | 'interrupt') {
+  // a process group of its own, as a terminal's job: Ctrl-C is SIGINT to the group (the shell and mqlab)
+  const child = execa(line, {
+    shell: '/bin/sh',
+    cwd: SCRATCH,
+    env: env(),
+    extendEnv: false,
+    reject: false,
+    detached: true,
+  });
+  let out = '';
+  let acted: { code: number; out: string } | null = null;
+  const reached = new Promise<void>((resolve) => {
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      if (new RegExp(`── checkpoint \\d+: ${checkpoint}\\b[\\s\\S]*press Enter`).test(out)) resolve();
+      else if (/press Enter/.test(out.slice(-200))) child.stdin?.write('\n'); // an earlier pause
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+  });
+  await Promise.race([reached, child]);
+  if (child.exitCode === null) {
+    acted = await shell(action, '');
+    if (then === 'interrupt') {
+      // Enter, as the page says; then Ctrl-C once the run is waiting (its progress line), or after 15 s
+      child.stdin?.write('\n');
+      const since = out.length;
+      for (let i = 0; i < 150 && child.exitCode === null && !/waiting/.test(out.slice(since)); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      process.kill(-child.pid!, 'SIGINT');
+    } else child.stdin?.end('\n'.repeat(200));
+  }
+  const r = await child;
+  // the shell ended by the same Ctrl-C: its status is 128 + SIGINT, as a terminal's $? says
+  return { code: r.exitCode ?? (r.signal === 'SIGINT' ? 130 : -1), out, acted };
+}
+
+const byName = new Map(registry.map((l) => [l.name, l]));
+const pages = pagesCommands(ROOT);
+
+describe('every "Try this" command on every lab page, as printed', () => {
+  it('the pages print commands (the extraction finds them)', () => {
+    expect([...pages.values()].flat().length).toBeGreaterThan(60);
+  });
+
+  for (const [page, commands] of pages)
+    it(
+      page,
+      async (ctx) => {
+        const lab = byName.get(page);
+        if (lab?.disruptive) return ctx.skip(`${page} stops a service: run on a set of its own`);
+        const missing = await lab?.requires?.(CONFIG);
+        if (missing) return ctx.skip(`${page} ${missing}`);
+        const pausedActions = new Map(
+          Object.entries(AT_PAUSE).filter(([action]) => commands.some((c) => c.text === action)),
+        );
+        // the pages' SQL changes a lab's tables "between two runs": a run in the page's namespace makes them first
+        const namespace = /--namespace (\S+)/.exec(
+          commands.find((c) => c.kind === 'mqlab' && c.text.includes('--namespace'))?.text ?? '',
+        )?.[1];
+        if (commands.some((c) => c.kind === 'sql')) {
+          const first = await shell(`mqlab ${page}${namespace ? ` --namespace ${namespace}` : ''}`);
+          expect(first.code, `${page}: the run before its SQL\n${first.out}`).toBe(0);
+        }
+        const runAtPause = new Set(pausedActions.keys());
+        for (const c of commands) {
+          const where = `${page}: ${c.text}`;
+          if (c.kind === 'mqlab' && /^mqlab up\b/.test(c.text)) continue; // the services' lifecycle (services tests)
+          if (runAtPause.has(c.text)) continue; // run at its pause, with its run
+          const paused = [...pausedActions].find(([, p]) => p.run === c.text);
+          if (paused) {
+            const [action, p] = paused;
+            const r = await atPause(c.text, p.checkpoint, action, p.then);
+            expect(r.acted?.code, `${page}: ${action} at ${p.checkpoint}: ${r.acted?.out}\n${r.out}`).toBe(0);
+            expect(r.code, `${where}\n${r.out}`).toBe(p.code);
+            pausedActions.delete(action);
+            continue;
+          }
+          const r = await run(c);
+          const fault = /^MQLAB_FAULT=/.test(c.text);
+          const codes = EXIT[c.text] ?? (fault ? [1] : [0]);
+          expect(codes, `${where} exited ${r.code}\n${r.out}`).toContain(r.code);
+          if (fault) expect(r.out, where).toMatch(/BROKEN VARIANT/);
+        }
+        expect([...pausedActions.keys()], `${page}: pauses never reached`).toEqual([]);
+      },
+      900_000,
+    );
+});
+
+/** a printed command: an mqlab line as it is, a SQL statement through `mqlab psql` */
+function run(c: PrintedCommand) {
+  if (c.kind === 'mqlab') return shell(c.text);
+  return shell(`mqlab psql -X -v ON_ERROR_STOP=1 -f -`, c.text);
+}
