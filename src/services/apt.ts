@@ -14,8 +14,8 @@ import { holdMachine } from './set-lock.js';
 export const cacheDir = (env: NodeJS.ProcessEnv = process.env) => path.resolve(env.MQLAB_CACHE || '/var/cache/mqlab');
 
 /** what mqlab installs, one at a time each: the machine's packages (apt-get), the Debian root (the cache) */
-export type Install = 'apt' | 'root';
-const holding: Record<Install, number> = { apt: 0, root: 0 };
+export type Install = 'apt' | 'root' | 'accounts';
+const holding: Record<Install, number> = { apt: 0, root: 0, accounts: 0 };
 /**
  * `install` alone on this machine among mqlab's installs of its kind: two `mqlab up` at once (two sets,
  * a CI run's suites) would have two apt-get fight over the package lists' lock (the loser fails at

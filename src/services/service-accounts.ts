@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { EnvError } from '../core/errors.js';
+import { oneInstallAtATime } from './apt.js';
 
 /** the root's service account → the machine's account of mqlab's own that it runs as */
 export const OWN_ACCOUNTS = { rabbitmq: 'mqlab-rabbitmq', postgres: 'mqlab-postgres' } as const;
@@ -16,7 +17,7 @@ export const OWN_ACCOUNTS = { rabbitmq: 'mqlab-rabbitmq', postgres: 'mqlab-postg
 type Ids = { uid: number; gid: number };
 
 /** the machine's account `name` (uid, primary gid), made as a system account with a group of its own when missing */
-export async function hostAccount(name: string): Promise<Ids> {
+export async function hostAccount(name: string, log: (line: string) => void): Promise<Ids> {
   const look = async () => {
     const r = await execa('getent', ['passwd', name], { reject: false });
     const [, , uid, gid] = r.stdout.split(':');
@@ -24,26 +25,31 @@ export async function hostAccount(name: string): Promise<Ids> {
   };
   const found = await look();
   if (found) return found;
-  const made = await execa(
-    'useradd',
-    [
-      '--system',
-      '--user-group',
-      '--no-create-home',
-      '--home-dir',
-      '/nonexistent',
-      '--shell',
-      '/usr/sbin/nologin',
-      name,
-    ],
-    { reject: false },
-  );
-  const now = await look(); // another `mqlab up` may have made it meanwhile
-  if (now) return now;
-  throw new EnvError(
-    `could not make the service account ${name}: ${made.stderr.trim() || `useradd exited with ${made.exitCode}`}`,
-    `make it yourself (useradd --system --user-group --no-create-home ${name}), then run \`mqlab up\` again`,
-  );
+  // one at a time on the machine: two useradds at once, one finds /etc/passwd locked and fails
+  return oneInstallAtATime('accounts', `making the service account ${name}`, log, async () => {
+    const meanwhile = await look(); // another `mqlab up` made it while this one waited
+    if (meanwhile) return meanwhile;
+    const made = await execa(
+      'useradd',
+      [
+        '--system',
+        '--user-group',
+        '--no-create-home',
+        '--home-dir',
+        '/nonexistent',
+        '--shell',
+        '/usr/sbin/nologin',
+        name,
+      ],
+      { reject: false },
+    );
+    const now = await look();
+    if (now) return now;
+    throw new EnvError(
+      `could not make the service account ${name}: ${made.stderr.trim() || `useradd exited with ${made.exitCode}`}`,
+      `make it yourself (useradd --system --user-group --no-create-home ${name}), then run \`mqlab up\` again`,
+    );
+  });
 }
 
 /** a passwd or group file's lines as fields */
@@ -150,7 +156,7 @@ export function rootInUse(root: string): boolean {
 export async function adoptOwnAccounts(root: string, log: (line: string) => void): Promise<void> {
   if (process.getuid?.() !== 0) return;
   const own: Record<string, Ids> = {};
-  for (const [inRoot, onHost] of Object.entries(OWN_ACCOUNTS)) own[inRoot] = await hostAccount(onHost);
+  for (const [inRoot, onHost] of Object.entries(OWN_ACCOUNTS)) own[inRoot] = await hostAccount(onHost, log);
   const passwdFile = path.join(root, 'etc/passwd');
   const groupFile = path.join(root, 'etc/group');
   const passwd = table(passwdFile);
