@@ -34,6 +34,12 @@ export default tseslint.config(
               message:
                 'a lab imports the engine only through the kit: src/kit/index.js (or src/kit/cluster, src/kit/child)',
             },
+            {
+              // the broken variants load only when MQLAB_FAULT asks (src/engine/variants.ts, rt.steps)
+              regex: '(^|/)variants\\.js$',
+              message:
+                "a lab's code never imports its variants.ts: ask ctx.steps(correct) (a child process: rt.steps(correct, () => import('./variants.js')…))",
+            },
           ],
         },
       ],

@@ -7,12 +7,23 @@
  *                                          (the broker redelivers that letter to the next archiver)
  */
 import { childRuntime } from '../../src/kit/child/runtime.js';
-import { deferred, type Delivery, unchanged, withVariants } from '../../src/kit/index.js';
+import { deferred, type Delivery } from '../../src/kit/index.js';
 import type { ArchiveNames } from './names.js';
 import { archiveLetter } from './store.js';
-import { businessIdOf } from './letter.js';
+import type { Letter } from './letter.js';
 import type { Fault } from './meta.js';
-import { archiverVariants, type ArchiverSteps } from './variants.js';
+
+/** the steps of the archiver a broken variant may replace (variants.ts, TEST ONLY) */
+export interface ArchiverSteps {
+  /** the letter as the archiver reads it from a delivery */
+  readLetter(m: Letter): Letter;
+  /** the insert skips a business id already archived (ON CONFLICT DO NOTHING) */
+  dedupe: boolean;
+  /** the order of the commit and the ack: commit first, so a killed archiver's letter comes back */
+  archiveThenAck(m: Delivery, archive: () => Promise<void>, ack: () => void): Promise<void>;
+  /** how --kill-after-commit ends the process once its first row is committed */
+  die(): void;
+}
 
 const killAfterCommit = process.argv.includes('--kill-after-commit');
 const rt = await childRuntime<ArchiveNames, Fault>();
@@ -30,31 +41,19 @@ const ack = (m: Delivery) => {
   m.ack();
   emit({ messageId: m.messageId, status: 'acked' });
 };
-const killNow = async (m: Delivery) => {
-  emit({ messageId: m.messageId, businessId: businessIdOf(m.body), status: 'killed_before_ack' });
-  await flushed();
-  process.kill(process.pid, 'SIGKILL');
-};
 
-// the archiver's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-const correct: ArchiverSteps = {
-  readLetter: (m) => m,
-  dedupe: true,
-  archiveThenAck: async (_m, archive, ackIt) => {
-    await archive();
-    ackIt();
+// the archiver's steps, as taught
+const steps = await rt.steps<ArchiverSteps>(
+  {
+    readLetter: (m) => m,
+    dedupe: true,
+    archiveThenAck: async (_m, archive, ackIt) => {
+      await archive();
+      ackIt();
+    },
+    die: () => process.kill(process.pid, 'SIGKILL'),
   },
-  die: () => process.kill(process.pid, 'SIGKILL'),
-  beforeArchive: async () => {},
-  wrapHandler: unchanged,
-};
-const steps = withVariants(rt, correct, archiverVariants(killAfterCommit, killNow, ack));
-const handleLetter = steps.wrapHandler((m) =>
-  steps.archiveThenAck(
-    m,
-    () => archive(m),
-    () => ack(m),
-  ),
+  async () => (await import('./variants.js')).archiver,
 );
 
 const consumer = await rt.broker.consume(
@@ -62,8 +61,11 @@ const consumer = await rt.broker.consume(
   async (m) => {
     active = true;
     emit({ messageId: m.messageId, redelivered: m.redelivered, status: 'received' });
-    await steps.beforeArchive(m);
-    await handleLetter(m);
+    await steps.archiveThenAck(
+      m,
+      () => archive(m),
+      () => ack(m),
+    );
     active = false;
     if (stopping) drained.resolve();
     else if ((await rt.broker.depth(name.dlq)) === 0) await stop();

@@ -18,13 +18,22 @@ import {
   deferred,
   formatDuration,
   must,
-  withVariants,
   labCode,
+  type Delivery,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { names, reset, ROUTE, schema, topology, type ArchiveNames } from './names.js';
 import { purgeArchive, setStatus, type ArchiveRow } from './store.js';
-import { labVariants, type ArchiveSteps } from './variants.js';
+
+/** the steps of the lab a broken variant may replace (variants.ts, TEST ONLY) */
+export interface ArchiveSteps {
+  /** how the business consumer settles an order it cannot serve: rejected, so the broker dead-letters it */
+  settleOrder(m: Delivery): void;
+  /** the operator's status moves for A1001 after ARCHIVED */
+  statusMoves: readonly ('IN_PROGRESS' | 'FIXED')[];
+  /** the age of the row retention must purge: older than the 30-day retention */
+  oldRowDays: number;
+}
 
 const ARCHIVER = new URL('./archiver.js', import.meta.url);
 const RETENTION_MS = 30 * 86_400_000;
@@ -44,15 +53,12 @@ export const lab = labCode(meta, {
       return { lines: [], checks: [], skipped: `RabbitMQ ${ctx.caps.version} has no quorum-queue TTL (3.10+)` };
     const name = names(ctx.names);
     const { db, log } = ctx;
-    // the lab's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: ArchiveSteps = {
+    // the lab's steps, as taught
+    const steps = ctx.steps<ArchiveSteps>({
       settleOrder: (m) => m.reject(false),
       statusMoves: ['IN_PROGRESS', 'FIXED'],
       oldRowDays: 31,
-      afterArchive: async () => {},
-    };
-    const lateOrder = () => ctx.broker.sendConfirmed(name.work, '{"orderId":"A1003"}', { messageId: 'order-A1003' });
-    const steps = withVariants(ctx, correct, labVariants(lateOrder));
+    });
 
     const { allDead } = await killOrders(ctx, name, steps);
 
@@ -113,7 +119,6 @@ export const lab = labCode(meta, {
       status: 'purged',
     });
 
-    await steps.afterArchive();
     const depths = await Promise.all([name.work, name.payTimeout, name.dlq].map((q) => ctx.broker.depth(q)));
     const summary = {
       deadLetters,

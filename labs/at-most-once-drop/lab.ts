@@ -27,17 +27,28 @@ import {
   LabError,
   POLICY_MAX_LENGTH,
   ownBrokerLog,
-  withVariants,
   text,
   labCode,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { BODY, EVENT_ID, PHASE_HEADER, RUN_HEADER, names, topology, type DropNames } from './names.js';
-import { phaseDetail, rebind, rejectWhileUnbound } from './unbound.js';
+import { phaseDetail, rebind, rejectWhileUnbound, type PhaseInput } from './unbound.js';
 import { sourceWhen } from './source-now.js';
 import { fallbackWarning } from './fallback-log.js';
 import { publishUntilRefused, type Refusal } from './max-length.js';
-import { variants, type DropPhases } from './variants.js';
+
+/** what sets the three phases apart (the rest of each phase's input is the run's) */
+export type PhaseSpec = Pick<
+  PhaseInput,
+  'phase' | 'strategy' | 'rejectPublish' | 'markers' | 'sampleAfterMarkers' | 'purgeMarkers' | 'keepBinding'
+>;
+
+/** the three phases, as data a broken variant may change (variants.ts, TEST ONLY) */
+export interface DropPhases {
+  drop: PhaseSpec;
+  fallback: PhaseSpec;
+  hold: PhaseSpec;
+}
 
 /**
  * The three phases: the default strategy drops the letter (the target is unbound for each phase);
@@ -74,8 +85,8 @@ export const lab = labCode(meta, {
     const { broker, log } = ctx;
     const recoverMs = ctx.options.recoverTimeoutMs;
     const runId = randomUUID();
-    // the phases, as taught; a broken variant (variants.ts, TEST ONLY) changes one of them
-    const phases = withVariants(ctx, PHASES, variants);
+    // the phases, as taught
+    const phases = ctx.steps(PHASES);
     await clearEarlierPolicy(ctx, name);
 
     // The target is watched for the whole run: every letter of this run that arrives is recorded with its phase.

@@ -1,25 +1,13 @@
 /**
- * TEST ONLY: where at-most-once-drop's broken variants (declared in meta.ts;
- * MQLAB_FAULT=at-most-once-drop:<name>, src/lab/fault.ts) change the three phases lab.ts runs
- * (`DropPhases`: each phase's strategy, overflow and steps as data).
+ * TEST ONLY: at-most-once-drop's broken variants (declared in meta.ts; MQLAB_FAULT=at-most-once-drop:<name>,
+ * src/lab/fault.ts), loaded only when a run asks for one: each changes one of the three phases lab.ts
+ * runs (`DropPhases`: each phase's strategy, overflow and steps as data).
  */
-import type { Variants } from '../../src/kit/index.js';
-import type { Fault } from './meta.js';
-import type { PhaseInput } from './unbound.js';
+import type { VariantsOf } from '../../src/kit/index.js';
+import type { meta } from './meta.js';
+import type { DropPhases } from './lab.js';
 
-/** what sets the three phases apart (the rest of each phase's input is the run's) */
-export type PhaseSpec = Pick<
-  PhaseInput,
-  'phase' | 'strategy' | 'rejectPublish' | 'markers' | 'sampleAfterMarkers' | 'purgeMarkers' | 'keepBinding'
->;
-
-export interface DropPhases {
-  drop: PhaseSpec;
-  fallback: PhaseSpec;
-  hold: PhaseSpec;
-}
-
-export const variants: Variants<DropPhases, Fault> = {
+export const variants: VariantsOf<typeof meta, DropPhases> = {
   'at-least-once-in-drop': (p) => ({ drop: { ...p.drop, strategy: 'at-least-once' } }),
   'keep-binding': (p) => ({ drop: { ...p.drop, keepBinding: true } }),
   'fallback-with-reject-publish': (p) => ({ fallback: { ...p.fallback, rejectPublish: true } }),

@@ -14,10 +14,19 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/kit/child/runtime.js';
-import { deferred, sleep, withVariants } from '../../src/kit/index.js';
+import { deferred, sleep } from '../../src/kit/index.js';
 import { IDLE_MS, WORK_MS, queueOf, type AckNames, type Phase } from './names.js';
 import type { Fault } from './meta.js';
-import { variants, type ConsumerSettings } from './variants.js';
+
+/** how one phase's consumer consumes (a broken variant changes it: variants.ts, TEST ONLY) */
+export interface ConsumerSettings {
+  /** SIGKILL itself after this many committed rows (0: never) */
+  crashAfter: number;
+  /** consume with noAck: the broker forgets each message as it sends it */
+  noAck: boolean;
+  /** ack a message (forget: never) */
+  acks: boolean;
+}
 
 const rt = await childRuntime<AckNames, Fault>();
 // rt.args: as started, then what the lab added when it told this process to start (--expect)
@@ -38,13 +47,15 @@ const phase = values.phase as Phase;
 const name = rt.names;
 const queue = queueOf(name, phase);
 const expect = Number(values.expect);
-// how this phase consumes, as taught; a broken variant (variants.ts, TEST ONLY) changes it
-const correct: ConsumerSettings = {
-  crashAfter: Number(values['crash-after']),
-  noAck: phase === 'auto',
-  acks: phase !== 'forget',
-};
-const { crashAfter, noAck, acks } = withVariants(rt, correct, variants(phase));
+// how this phase consumes, as taught
+const { crashAfter, noAck, acks } = await rt.steps<ConsumerSettings>(
+  {
+    crashAfter: Number(values['crash-after']),
+    noAck: phase === 'auto',
+    acks: phase !== 'forget',
+  },
+  async () => (await import('./variants.js')).consumer,
+);
 
 const ch = await rt.broker.connection.createChannel();
 await ch.prefetch(Number(values.prefetch));

@@ -1,25 +1,24 @@
 /**
- * TEST ONLY: where auto-ack-loss's broken variants (declared in meta.ts;
- * MQLAB_FAULT=auto-ack-loss:<name>, src/lab/fault.ts) change how the consumer process consumes
- * (`ConsumerSettings`, consumer.ts).
+ * TEST ONLY: auto-ack-loss's broken variants (declared in meta.ts; MQLAB_FAULT=auto-ack-loss:<name>,
+ * src/lab/fault.ts), loaded only when a run asks for one: each changes how the consumer process
+ * consumes (`ConsumerSettings`, consumer.ts).
  */
-import type { Variants } from '../../src/kit/index.js';
+import type { ChildRuntime, Variants } from '../../src/kit/index.js';
 import type { Fault } from './meta.js';
-import type { Phase } from './names.js';
+import type { ConsumerSettings } from './consumer.js';
+import type { AckNames, Phase } from './names.js';
 
-/** how one phase's consumer consumes */
-export interface ConsumerSettings {
-  /** SIGKILL itself after this many committed rows (0: never) */
-  crashAfter: number;
-  /** consume with noAck: the broker forgets each message as it sends it */
-  noAck: boolean;
-  /** ack a message (forget: never) */
-  acks: boolean;
+type Runtime = ChildRuntime<AckNames, Fault>;
+
+/** the phase the process was started for (its --phase) */
+function phaseOf(rt: Runtime): Phase {
+  const at = rt.args.indexOf('--phase');
+  return (at < 0 ? 'manual' : rt.args[at + 1]) as Phase;
 }
 
-export const variants = (phase: Phase): Variants<ConsumerSettings, Fault> => ({
-  'no-crash': { crashAfter: 0 },
-  'ack-manually-in-auto': phase === 'auto' ? { noAck: false } : {},
-  'auto-ack-in-manual': phase === 'manual' ? { noAck: true } : {},
-  'acks-after-all': { acks: true },
-});
+export const consumer: Variants<ConsumerSettings, Fault, Runtime> = {
+  'no-crash': () => ({ crashAfter: 0 }),
+  'ack-manually-in-auto': (_, rt) => (phaseOf(rt) === 'auto' ? { noAck: false } : {}),
+  'auto-ack-in-manual': (_, rt) => (phaseOf(rt) === 'manual' ? { noAck: true } : {}),
+  'acks-after-all': () => ({ acks: true }),
+};

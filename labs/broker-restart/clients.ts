@@ -4,7 +4,13 @@
  * every id the broker had not confirmed; a consumer (prefetch PREFETCH) that commits each delivery
  * (idempotency key + effect in one transaction) and acks it, or holds the ack while told to.
  */
-import { type Db, ReconnectingConsumer, ReconnectingPublisher, type ReconnectOptions } from '../../src/kit/index.js';
+import {
+  type Db,
+  type Outage,
+  ReconnectingConsumer,
+  ReconnectingPublisher,
+  type ReconnectOptions,
+} from '../../src/kit/index.js';
 import {
   AFTER_RECONNECT,
   FIRST_BATCH,
@@ -14,7 +20,18 @@ import {
   messageId,
   type BrokerRestartNames,
 } from './names.js';
-import type { RestartSteps } from './variants.js';
+
+/** the steps of the experiment a broken variant may replace (variants.ts, TEST ONLY) */
+export interface RestartSteps {
+  /** the queue the lab publishes to and whether its messages are persistent: the quorum queue, persistent */
+  target(name: BrokerRestartNames): { queue: string; persistent: boolean };
+  /** after a lost connection: `send` sends every id the broker had not confirmed again */
+  resend(send: () => Promise<void>): Promise<void>;
+  /** in the effect's transaction: `write` inserts the idempotency key (no row back: a redelivery, skipped) */
+  writeKey(write: () => Promise<readonly unknown[]>): Promise<readonly unknown[]>;
+  /** stop the node and start it again under both clients: the outage (with the ids confirmed at the stop), or null */
+  restart(confirmed: () => string[]): Promise<Outage<string[]> | null>;
+}
 
 export interface ProducerRecord {
   /** ids published, in order */
@@ -25,7 +42,7 @@ export interface ProducerRecord {
 }
 
 export interface Hooks {
-  /** the experiment's steps (lab.ts; a broken variant replaces one: variants.ts, TEST ONLY) */
+  /** the experiment's steps (lab.ts) */
   steps: RestartSteps;
   emit(source: string, fields: Record<string, unknown>): void;
   sleep(ms: number): Promise<void>;

@@ -20,14 +20,19 @@ import {
   summaryLine,
   maskUrl,
   type Backoff,
-  withVariants,
   labCode,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { FIRST_BATCH, PREFETCH, AFTER_RECONNECT, messageId, names, reset, schema, topology } from './names.js';
-import { consume, produce, type ConsumerRecord, type Hooks, type ProducerRecord } from './clients.js';
+import {
+  consume,
+  produce,
+  type ConsumerRecord,
+  type Hooks,
+  type ProducerRecord,
+  type RestartSteps,
+} from './clients.js';
 import { tally } from './verdicts.js';
-import { variants, type RestartSteps } from './variants.js';
 
 /**
  * the clients' reconnect backoff: from 100 ms, doubled, at most 500 ms. The node refuses connections
@@ -46,14 +51,13 @@ export const lab = labCode(meta, {
   async run(ctx) {
     const name = names(ctx.names);
     const timeout = ctx.options.reconnectTimeoutMs;
-    // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: RestartSteps = {
+    // the experiment's steps, as taught
+    const steps = ctx.steps<RestartSteps>({
       target: (n) => ({ queue: n.queue, persistent: true }), // a durable quorum queue, persistent messages
       resend: (send) => send(),
       writeKey: (write) => write(),
       restart: (confirmed) => restartNode(ctx, confirmed, timeout),
-    };
-    const steps = withVariants(ctx, correct, variants(ctx));
+    });
     const h: Hooks = {
       steps,
       emit: (source, fields) => ctx.log.emit(source, fields),

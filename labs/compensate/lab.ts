@@ -14,7 +14,7 @@
  * In both races the first attempt to lock the reservation row holds its transaction open until
  * the other is seen waiting on that lock, so the two really overlap on every run.
  */
-import { type Db, check, must, withVariants, labCode } from '../../src/kit/index.js';
+import { type Db, check, must, labCode } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import {
   RELEASE_RULES,
@@ -22,13 +22,24 @@ import {
   checkThenRelease,
   releaseReservation,
   type ReleaseOutcome,
+  type ReleaseRules,
   type Tables,
 } from './release.js';
-import { variants, type CompensateSteps } from './variants.js';
 import { appliedOf, overlapped } from './verdicts.js';
 import { ORDER, START_AVAILABLE, names, reset, schema } from './names.js';
 
 const ATTEMPTS = 2;
+
+/** the steps of the compensation a broken variant may replace (variants.ts, TEST ONLY) */
+export interface CompensateSteps {
+  /** how a release writes */
+  rules: ReleaseRules;
+  /** the race's attempts: at once, each on its own pooled connection */
+  raceAttempts(
+    together: () => Promise<ReleaseOutcome[]>,
+    oneByOne: () => Promise<ReleaseOutcome[]>,
+  ): Promise<ReleaseOutcome[]>;
+}
 const RACE_WAIT_MS = 3_000;
 
 async function rows(db: Db, name: Tables) {
@@ -58,12 +69,11 @@ export const lab = labCode(meta, {
       });
       return o;
     };
-    // the compensation's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: CompensateSteps = {
+    // the compensation's steps, as taught
+    const steps = ctx.steps<CompensateSteps>({
       rules: RELEASE_RULES,
       raceAttempts: (together) => together(),
-    };
-    const steps = withVariants(ctx, correct, variants);
+    });
     const release: typeof releaseReservation = (d, tb, o, a, hold) =>
       releaseReservation(d, tb, o, a, hold, steps.rules);
     /** two attempts at once, each on its own pooled connection; only the first to lock the row waits */

@@ -12,11 +12,24 @@
  */
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/kit/child/runtime.js';
-import { deferred, pauses, replayGate, heldDeadline, withVariants } from '../../src/kit/index.js';
+import { deferred, pauses, replayGate, heldDeadline } from '../../src/kit/index.js';
 import { CONSUMER, SERVICE, envelopeFields, parseEnvelope, processOnce } from './orders.js';
 import type { CrashNames } from './names.js';
 import type { Fault } from './meta.js';
-import { variants, type ConsumerSteps } from './variants.js';
+
+/** the steps of the consumer a broken variant may replace (variants.ts, TEST ONLY) */
+export interface ConsumerSteps {
+  /** the order of the business commit and the ack: commit first */
+  commitThenAck(commit: () => Promise<void>, ack: () => void): Promise<void>;
+  /** the processed_messages claim stops a second effect of one message */
+  dedupe: boolean;
+  /** die after this business commit, before its ack (0: never): --crash-after-commits */
+  crashAt: number;
+  /** how the process dies there: SIGKILL, so no ack leaves it */
+  die(): void;
+  /** basic.qos: one message at a time */
+  prefetch: number;
+}
 
 const rt = await childRuntime<CrashNames, Fault>();
 // rt.args: as started, then what the lab added when it told this process to start (run 2's --expect)
@@ -43,18 +56,20 @@ let commits = 0;
 let stopping = false;
 const settled = new Set<string>();
 const finished = deferred();
-// the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-const correct: ConsumerSteps = {
-  commitThenAck: async (commit, ack) => {
-    await commit();
-    ack();
+// the consumer's steps, as taught
+const steps = await rt.steps<ConsumerSteps>(
+  {
+    commitThenAck: async (commit, ack) => {
+      await commit();
+      ack();
+    },
+    dedupe: true,
+    crashAt: crashAfter,
+    die: () => process.kill(process.pid, 'SIGKILL'),
+    prefetch: 1,
   },
-  dedupe: true,
-  crashAt: crashAfter,
-  die: () => process.kill(process.pid, 'SIGKILL'),
-  prefetch: 1,
-};
-const steps = withVariants(rt, correct, variants(crashAfter));
+  async () => (await import('./variants.js')).consumer,
+);
 
 const consumer = await rt.broker.consume(
   name.queue,

@@ -19,14 +19,23 @@ import {
   summaryLine,
   closeChannel,
   deferred,
+  readCount,
   type Count,
+  type Delivery,
   labCode,
 } from '../../src/kit/index.js';
-import { meta, type Fault } from './meta.js';
+import { meta } from './meta.js';
 import { DELAY_MS, LIMIT, names, topology, type CrashLoopNames } from './names.js';
 import { absentCounts, failedDeliveryCounts } from './counts.js';
 import { watchDeadLetters, type DeadLetters } from './dead-letters.js';
-import { countReader, declareBroken, nackLoopReturn } from './variants.js';
+
+/** the steps a broken variant may replace (variants.ts, TEST ONLY) */
+export interface CrashLoopSteps {
+  /** a count header (x-delivery-count, x-acquired-count) as the broker sent it: absent stays absent */
+  readCount(v: unknown): Count;
+  /** how the nack loop hands the message back: a nack with requeue */
+  handBack(m: Delivery): void;
+}
 
 const SCRIPT = new URL('./poison-consumer.js', import.meta.url);
 /** consumer processes started at most on the work queue: the limit's deliveries and a few more */
@@ -36,16 +45,16 @@ export const lab = labCode(meta, {
   topology,
   async run(ctx) {
     const name = names(ctx.names);
-    await declareBroken(ctx, topology(ctx.names), name);
+    const steps = ctx.steps<CrashLoopSteps>({ readCount, handBack: (m) => m.nack(true) });
     const dead = await watchDeadLetters(ctx, name.dead);
     try {
       const delayedRetry = ctx.caps.nativeDelayedRetry;
       const [loop, nack, delayed] = await Promise.all([
         crashLoop(ctx, name, dead),
-        nackLoop(ctx, name, dead),
-        delayedRetry ? delayedCrash(ctx, name) : null,
+        nackLoop(ctx, name, dead, steps),
+        delayedRetry ? delayedCrash(ctx, name, steps) : null,
       ]);
-      const read = countReader(ctx);
+      const read = (v: unknown) => steps.readCount(v);
       const deliveries = loop.deliveries;
       const deliveryCounts = deliveries.map((d) => read(d.fields.deliveryCount));
       const acquiredCounts = deliveries.map((d) => read(d.fields.acquiredCount));
@@ -118,7 +127,7 @@ const isDelivery = (e: ChildRun['events'][number]) => e.source === 'consumer' &&
  * publish the poison pill and start one consumer process after another until the broker
  * dead-letters it (the process still waiting then is stopped) or MAX_CONSUMERS got it
  */
-async function crashLoop(ctx: LabContext<unknown, Fault>, name: CrashLoopNames, dead: DeadLetters) {
+async function crashLoop(ctx: LabContext, name: CrashLoopNames, dead: DeadLetters) {
   const deadLettered = dead.of('poison');
   let isDead = false;
   void deadLettered.then(() => (isDead = true));
@@ -147,8 +156,7 @@ async function crashLoop(ctx: LabContext<unknown, Fault>, name: CrashLoopNames, 
 }
 
 /** nack(requeue=true) the message LIMIT + 1 times, then ack it: does the broker dead-letter it first? */
-async function nackLoop(ctx: LabContext<unknown, Fault>, name: CrashLoopNames, dead: DeadLetters) {
-  const how = nackLoopReturn(ctx);
+async function nackLoop(ctx: LabContext, name: CrashLoopNames, dead: DeadLetters, steps: CrashLoopSteps) {
   const acked = deferred<number>();
   let n = 0;
   const counts: Count[] = [];
@@ -157,8 +165,8 @@ async function nackLoop(ctx: LabContext<unknown, Fault>, name: CrashLoopNames, d
     name.nack,
     (m) => {
       n += 1;
-      counts.push(countReader(ctx)(m.headers['x-delivery-count']));
-      if (n <= LIMIT + 1) return how === 'nack' ? m.nack(true) : m.reject(true);
+      counts.push(steps.readCount(m.headers['x-delivery-count']));
+      if (n <= LIMIT + 1) return steps.handBack(m);
       m.ack();
       acked.resolve(n);
     },
@@ -185,7 +193,7 @@ async function nackLoop(ctx: LabContext<unknown, Fault>, name: CrashLoopNames, d
  * consumer left is this one, subscribed before the crash: the redelivery's time is the broker's
  * delay, timed from the dead process's delivery (both Date.now(), one machine's clock).
  */
-async function delayedCrash(ctx: LabContext<unknown, Fault>, name: CrashLoopNames) {
+async function delayedCrash(ctx: LabContext, name: CrashLoopNames, steps: CrashLoopSteps) {
   const again = deferred<{ at: number; deliveryCount: unknown }>();
   const channel = await ctx.broker.newChannel();
   await channel.prefetch(1);
@@ -215,6 +223,6 @@ async function delayedCrash(ctx: LabContext<unknown, Fault>, name: CrashLoopName
   return {
     exitCode: crashed.exitCode,
     gapMs: Number.isFinite(firstAt) ? second.at - firstAt : null,
-    redeliveryDeliveryCount: countReader(ctx)(second.deliveryCount),
+    redeliveryDeliveryCount: steps.readCount(second.deliveryCount),
   };
 }

@@ -11,10 +11,14 @@
  */
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/kit/child/runtime.js';
-import { deferred, withVariants } from '../../src/kit/index.js';
+import { deferred, type Delivery } from '../../src/kit/index.js';
 import type { CrashLoopNames } from './names.js';
 import type { Fault } from './meta.js';
-import { poisonVariants, type PoisonSteps } from './variants.js';
+
+/** the poison consumer's failure (a broken variant changes it: variants.ts, TEST ONLY) */
+export interface PoisonSteps {
+  fail(m: Delivery): Promise<void>;
+}
 
 const { values } = parseArgs({
   options: {
@@ -27,15 +31,17 @@ const queue = String(values.queue);
 const rt = await childRuntime<CrashLoopNames, Fault>();
 const flushed = () => new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
 const idle = deferred();
-// how the consumer fails on the poison message, as taught: it dies (a broken variant, variants.ts, changes it)
-const correct: PoisonSteps = {
-  fail: async (m) => {
-    rt.emit('consumer', { messageId: m.messageId, queue, status: 'crash_injected' });
-    await flushed(); // the lines above reach the parent
-    process.kill(process.pid, 'SIGKILL');
+// how the consumer fails on the poison message, as taught: it dies
+const steps = await rt.steps<PoisonSteps>(
+  {
+    fail: async (m) => {
+      rt.emit('consumer', { messageId: m.messageId, queue, status: 'crash_injected' });
+      await flushed(); // the lines above reach the parent
+      process.kill(process.pid, 'SIGKILL');
+    },
   },
-};
-const steps = withVariants(rt, correct, poisonVariants(rt, queue, flushed));
+  async () => (await import('./variants.js')).poisonConsumer,
+);
 
 await rt.broker.consume(
   queue,

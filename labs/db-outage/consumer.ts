@@ -5,9 +5,30 @@
  * backoff while the delivery is held; when the hold budget is spent the delivery is given back
  * with nack(requeue=true), and the broker redelivers it.
  */
-import { Broker, closeChannel, type Consumer, type Db, backoffMs, text } from '../../src/kit/index.js';
+import {
+  Broker,
+  closeChannel,
+  type Consumer,
+  type Db,
+  type Outage,
+  type Stopped,
+  backoffMs,
+  text,
+} from '../../src/kit/index.js';
 import { BACKOFF, type DbOutageNames } from './names.js';
-import type { OutageSteps } from './variants.js';
+
+/** the steps of the experiment a broken variant may replace (variants.ts, TEST ONLY) */
+export interface OutageSteps {
+  /** stop PostgreSQL, run `whileDown`, start it again: the outage, or null when it was not stopped */
+  outage(whileDown: (stopped: Stopped) => Promise<void>): Promise<Outage<void> | null>;
+  /**
+   * a delivery's commit and its settle: `commit` (retried within the hold budget) says whether it
+   * committed; then ack, or give the delivery back (nack with requeue)
+   */
+  commitThenSettle(commit: () => Promise<boolean>, ack: () => void, giveBack: () => void): Promise<void>;
+  /** the delivery's processed key and effect, committed in one transaction after `hold` */
+  transact(db: Db, name: DbOutageNames, id: string, delivery: number, hold: () => Promise<void> | null): Promise<void>;
+}
 
 export interface Attempt {
   id: string;
@@ -35,7 +56,7 @@ export interface ConsumerSetup {
   holdBudgetMs: number;
   /** a promise to wait on inside the open transaction (before COMMIT), or null */
   holdFor(id: string, delivery: number): Promise<void> | null;
-  /** the consumer's steps (lab.ts; a broken variant replaces one: variants.ts, TEST ONLY) */
+  /** the consumer's steps (lab.ts) */
   steps: OutageSteps;
   emit(fields: Record<string, unknown>): void;
   sleep(ms: number): Promise<void>;
@@ -68,42 +89,40 @@ export async function startConsumer(s: ConsumerSetup): Promise<RunningConsumer> 
       seen.set(id, n);
       record.deliveries.push({ id, delivery: n, redelivered: m.redelivered, at: Date.now() });
       s.emit({ messageId: id, delivery: n, redelivered: m.redelivered, status: 'received' });
-      const settle = s.steps.onReceipt({
-        ack: () => {
-          m.ack();
-          record.acks.push({ id, at: Date.now(), seq: ++seq });
-          s.emit({ messageId: id, status: 'acked' });
-        },
-        giveBack: () => {
-          m.nack(true); // not acked: the broker redelivers it
-          s.emit({ messageId: id, delivery: n, status: 'nack_requeue' });
-        },
-      });
-      // the hold budget runs from the first failed commit (as the lab's verdict reads it, verdicts.ts):
-      // the time the first transaction stays open (a --step pause holds it) is not spent retrying
-      let start: number | null = null;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await s.steps.transact(db, name, id, n, () => (attempt === 1 ? s.holdFor(id, n) : null));
-          record.attempts.push({ id, delivery: n, at: Date.now(), seq: ++seq, ok: true });
-          committed.add(id);
-          s.emit({ messageId: id, delivery: n, attempt, status: 'committed' });
-          settle.ack(); // only after the commit
-          return;
-        } catch (err) {
-          const error = codeOf(err);
-          record.attempts.push({ id, delivery: n, at: Date.now(), seq: ++seq, ok: false, error });
-          s.emit({ messageId: id, delivery: n, attempt, error, status: 'tx_failed' });
-          const wait = backoffMs(BACKOFF, attempt - 1);
-          start ??= Date.now();
-          if (Date.now() - start + wait > s.holdBudgetMs) {
-            settle.giveBack();
-            record.givenBack.push({ id, at: Date.now() });
-            return;
+      const ack = () => {
+        m.ack();
+        record.acks.push({ id, at: Date.now(), seq: ++seq });
+        s.emit({ messageId: id, status: 'acked' });
+      };
+      const giveBack = () => {
+        m.nack(true); // not acked: the broker redelivers it
+        s.emit({ messageId: id, delivery: n, status: 'nack_requeue' });
+        record.givenBack.push({ id, at: Date.now() });
+      };
+      /** the transaction, tried again with backoff while the hold budget lasts: did it commit */
+      const commit = async (): Promise<boolean> => {
+        // the hold budget runs from the first failed commit (as the lab's verdict reads it, verdicts.ts):
+        // the time the first transaction stays open (a --step pause holds it) is not spent retrying
+        let start: number | null = null;
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await s.steps.transact(db, name, id, n, () => (attempt === 1 ? s.holdFor(id, n) : null));
+            record.attempts.push({ id, delivery: n, at: Date.now(), seq: ++seq, ok: true });
+            committed.add(id);
+            s.emit({ messageId: id, delivery: n, attempt, status: 'committed' });
+            return true;
+          } catch (err) {
+            const error = codeOf(err);
+            record.attempts.push({ id, delivery: n, at: Date.now(), seq: ++seq, ok: false, error });
+            s.emit({ messageId: id, delivery: n, attempt, error, status: 'tx_failed' });
+            const wait = backoffMs(BACKOFF, attempt - 1);
+            start ??= Date.now();
+            if (Date.now() - start + wait > s.holdBudgetMs) return false;
+            await s.sleep(wait);
           }
-          await s.sleep(wait);
         }
-      }
+      };
+      await s.steps.commitThenSettle(commit, ack, giveBack);
     },
     { prefetch: 1, channel: ch },
   );

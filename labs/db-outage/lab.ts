@@ -11,8 +11,6 @@
 import {
   type Outage,
   type Stopped,
-  unchanged,
-  withVariants,
   openDb,
   check,
   checkAtLeast,
@@ -21,10 +19,9 @@ import {
   deferred,
   labCode,
 } from '../../src/kit/index.js';
-import { variants, type OutageSteps } from './variants.js';
 import { meta } from './meta.js';
 import { BACKOFF, HELD, MESSAGES, messageId, names, reset, schema, topology } from './names.js';
-import { startConsumer, transact } from './consumer.js';
+import { startConsumer, transact, type OutageSteps } from './consumer.js';
 import { account, ackedBeforeCommit, expectedOutcome, heldOutcome } from './verdicts.js';
 
 export const lab = labCode(meta, {
@@ -37,8 +34,8 @@ export const lab = labCode(meta, {
     const { downMs, holdBudgetMs } = ctx.options;
     const ids = Array.from({ length: MESSAGES }, (_, i) => messageId(i + 1));
     const heldId = messageId(HELD);
-    // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: OutageSteps = {
+    // the experiment's steps, as taught
+    const steps = ctx.steps<OutageSteps>({
       outage: async (whileDown) => {
         ctx.progress(`stopping PostgreSQL for ${downMs} ms while ${heldId} is between receive and commit`);
         const stopped = await ctx.services.outage('PostgreSQL', whileDown);
@@ -47,10 +44,10 @@ export const lab = labCode(meta, {
         );
         return stopped;
       },
-      onReceipt: unchanged, // settled after the commit
+      // acked only after the commit; given back when the hold budget is spent
+      commitThenSettle: async (commit, ack, giveBack) => ((await commit()) ? ack() : giveBack()),
       transact,
-    };
-    const steps = withVariants(ctx, correct, variants(ctx));
+    });
     for (const id of ids) await ctx.broker.sendConfirmed(name.queue, JSON.stringify({ id }), { messageId: id });
     ctx.log.emit('producer', { confirmed: ids.length, status: 'done' });
 

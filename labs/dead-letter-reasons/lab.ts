@@ -13,13 +13,11 @@ import {
   deathCount,
   deferred,
   LabError,
-  withVariants,
   labCode,
   type CheckOf,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { names, topology, TWICE_AGAIN } from './names.js';
-import { variants, type ReasonSteps, type Settle } from './variants.js';
 import {
   classifyDeadLetter,
   describeDeadLetter,
@@ -32,6 +30,21 @@ import {
   type DeadLetterView,
   type PathName,
 } from './reasons.js';
+
+/** a consumer's settle, logged with its status */
+export type Settle = (m: Delivery, status: string, act: () => void) => void;
+
+/** the steps of the experiment a broken variant may replace (variants.ts, TEST ONLY) */
+export interface ReasonSteps {
+  /** how a message of a path is published: through the business exchange, with the path as routing key */
+  publish(path: PathName, id: string, props: { expiration?: string }): Promise<unknown>;
+  /** the two max-length messages, in publish order */
+  maxLengthOrder: readonly [string, string];
+  /** the delivery-limit consumer: reject with requeue, which counts toward x-delivery-limit */
+  settleAtLimit(m: Delivery, settle: Settle): void;
+  /** the twice consumer's n-th delivery: rejected, so the broker dead-letters it again */
+  settleTwice(m: Delivery, n: number, settle: Settle): void | Promise<void>;
+}
 
 interface Arrival {
   key: string;
@@ -59,16 +72,13 @@ export const lab = labCode(meta, {
     const name = names(ctx.names);
     const { broker, log } = ctx;
     const expected = expectedDeadLetters(ctx.caps.version, name);
-    // the producer's and consumers' steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one
-    const correct: ReasonSteps = {
+    // the producer's and consumers' steps, as taught
+    const steps = ctx.steps<ReasonSteps>({
       publish: (path, id, props) => broker.publishConfirmed(name.business, path, id, { messageId: id, ...props }),
       maxLengthOrder: ['oldest', 'newest'],
-      beforeSend: async () => {},
       settleAtLimit: (m, settle) => settle(m, 'requeued', () => m.reject(true)),
       settleTwice: (m, _n, settle) => settle(m, 'rejected', () => m.reject(false)),
-      afterDead: async () => {},
-    };
-    const steps = withVariants(ctx, correct, variants(correct, broker, name));
+    });
     const settle: Settle = (m, status, act) => {
       act();
       log.emit('consumer', { messageId: m.messageId, destination: m.queue, redelivered: m.redelivered, status });
@@ -124,7 +134,6 @@ export const lab = labCode(meta, {
       log.emit('producer', { messageId: id, destination: `${name.business}/${key}`, ...props, status: 'confirmed' });
     };
     const [older, newer] = steps.maxLengthOrder;
-    await steps.beforeSend();
     await Promise.all([
       send('queue-ttl', 'queue-ttl', ttl(0)),
       send('message-ttl', 'message-ttl', ttl(MESSAGE_TTL_MS)),
@@ -143,7 +152,6 @@ export const lab = labCode(meta, {
       });
     await Promise.all([watcher, ...consumers].map((c) => c.cancel()));
     await closeChannel(work);
-    await steps.afterDead();
     await ctx.checkpoint('dead-lettered', { dlqs: Object.keys(name.dlq).length });
 
     const byKey = (k: string) => arrivals.find((a) => a.key === k);

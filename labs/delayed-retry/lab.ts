@@ -16,8 +16,8 @@ import {
   skipCheck,
   javaList,
   gapsMs,
-  withVariants,
   labCode,
+  type Delivery,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -25,8 +25,21 @@ import { HOLD_MS, SPEC, expectedDelays, judgeGaps, ladderTiers } from './delays.
 import { ladderTopology, names, nativeTopology } from './names.js';
 import { ladderReturns, nativeReturns } from './returns.js';
 import { holdOne } from './held.js';
-import { breakRules, nativeVariants, withFaultRoutes, type NativeSteps } from './variants.js';
-import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS, runRules } from './rules.js';
+import { MAX_DEFAULT_MIN_MS, RULE_MIN_MS, runRules, rulesSpec, type RulesSpec } from './rules.js';
+
+/** the queues as declared, and how the native consumers return a message (a broken variant changes one: variants.ts, TEST ONLY) */
+export interface DelayedRetrySteps {
+  /** the native design's queues */
+  native: Topology;
+  /** the TTL ladder's queues, exchanges and bindings */
+  ladder: Topology;
+  /** how the reject queue's consumer hands a message back: reject, requeue=true */
+  returnReject(m: Delivery): void | Promise<void>;
+  /** how the nack queue's consumer hands a message back: nack, requeue=true */
+  returnNack(m: Delivery): void | Promise<void>;
+  /** the rules' queues and policies */
+  rules: RulesSpec;
+}
 
 /**
  * How late a return may come: the schedule's longest delay (its cap), plus this process's own worst
@@ -42,14 +55,15 @@ export const lab = labCode(meta, {
     if (!ctx.caps.nativeDelayedRetry)
       return { lines: [], checks: [], skipped: `needs RabbitMQ 4.3 (this broker: ${ctx.caps.version})` };
     const name = names(ctx.names);
-    // the native queues and their consumers, as taught; a broken variant (variants.ts, TEST ONLY) changes one
-    const correct: NativeSteps = {
+    // the queues and the native consumers, as taught
+    const steps = ctx.steps<DelayedRetrySteps>({
       native: nativeTopology(name, SPEC, HOLD_MS),
-      kind: { reject: 'reject', nack: 'nack' },
-      slowMs: 0,
-    };
-    const { native, kind, slowMs } = withVariants(ctx, correct, nativeVariants(name.held, 3 * SPEC.maxMs));
-    const ladder = ladderTopology(name, SPEC);
+      ladder: ladderTopology(name, SPEC),
+      returnReject: (m) => m.reject(true),
+      returnNack: (m) => m.nack(true),
+      rules: rulesSpec(ctx, name),
+    });
+    const { native, ladder } = steps;
     for (const t of [native, ladder]) {
       await declareTopology(ctx.broker, t, (q) =>
         ctx.progress(`queue ${q} had other arguments; deleted and declared again`),
@@ -66,32 +80,24 @@ export const lab = labCode(meta, {
       await purgeTopology(ctx.broker, { queues });
     };
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-    const { reject, nack, viaLadder, held, size, depth, rules } = await withFaultRoutes(ctx, name, async () => {
-      // the event loop's own delays while the returns are timed: the machine's share of their lateness
-      loopDelay.enable();
-      const [reject, nack, viaLadder, held] = await Promise.all([
-        nativeReturns(ctx, name.reject, kind.reject, SPEC.returns, slowMs),
-        nativeReturns(ctx, name.nack, kind.nack, SPEC.returns, slowMs),
-        ladderReturns(ctx, name.ladderWork, name.ladderRetry, ladderTiers(SPEC).length, SPEC.returns),
-        holdOne(ctx, name.held, HOLD_MS),
-      ]).finally(() => loopDelay.disable());
-      // after the hold, not beside it: its statistics sample needs a management API that is not busy with the rules' policies
-      const rules = await runRules(
-        ctx,
-        name,
-        ctx.caps.delayedRetryPolicyKeys,
-        declareRules,
-        (queues, policies, refusals) => breakRules(ctx, name, queues, policies, refusals),
-      );
-      const size = {
-        native: await topologySize(ctx, { queues: [{ name: name.reject }] }),
-        ladder: await topologySize(ctx, ladder),
-      };
-      const depth = (
-        await Promise.all([...native.queues, ...ladder.queues].map((q) => ctx.broker.depth(q.name)))
-      ).reduce((a, b) => a + b, 0);
-      return { reject, nack, viaLadder, held, size, depth, rules };
-    });
+    // the event loop's own delays while the returns are timed: the machine's share of their lateness
+    loopDelay.enable();
+    const [reject, nack, viaLadder, held] = await Promise.all([
+      nativeReturns(ctx, name.reject, (m) => steps.returnReject(m), SPEC.returns),
+      nativeReturns(ctx, name.nack, (m) => steps.returnNack(m), SPEC.returns),
+      ladderReturns(ctx, name.ladderWork, name.ladderRetry, ladderTiers(SPEC).length, SPEC.returns),
+      holdOne(ctx, name.held, HOLD_MS),
+    ]).finally(() => loopDelay.disable());
+    // after the hold, not beside it: its statistics sample needs a management API that is not busy with the rules' policies
+    const rules = await runRules(ctx, name, ctx.caps.delayedRetryPolicyKeys, declareRules, steps.rules);
+    const size = {
+      native: await topologySize(ctx, { queues: [{ name: name.reject }] }),
+      ladder: await topologySize(ctx, ladder),
+    };
+    const depth = (await Promise.all([...native.queues, ...ladder.queues].map((q) => ctx.broker.depth(q.name)))).reduce(
+      (a, b) => a + b,
+      0,
+    );
 
     // the rules a policy sets: 4.3.0 takes the arguments but refuses delayed-retry-* in a policy (policy keys from 4.3.1)
     const policyCheck = (

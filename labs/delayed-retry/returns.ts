@@ -4,7 +4,6 @@
  * Each delivery's time (this process's clock, when the broker handed it over) and headers are kept.
  */
 import { type LabContext, closeChannel, type Delivery, deferred } from '../../src/kit/index.js';
-import type { ReturnKind } from './delays.js';
 
 export interface Deliveries {
   at: number[];
@@ -58,26 +57,16 @@ async function consumeUntilAcked(
 }
 
 /**
- * the native side: return with reject or nack (requeue=true) and let the queue schedule the next
- * delivery; `workMs` is time spent before returning (0; a broken variant makes the consumer slow)
+ * the native side: hand each delivery back (`handBack`: reject or nack, requeue=true) and let the
+ * queue schedule the next delivery
  */
 export function nativeReturns(
   ctx: LabContext,
   queue: string,
-  kind: ReturnKind,
+  handBack: (m: Delivery) => void | Promise<void>,
   returns: number,
-  workMs = 0,
 ): Promise<Deliveries> {
-  return consumeUntilAcked(
-    ctx,
-    queue,
-    `m-${queue.split('.').pop()}`,
-    async (m) => {
-      if (workMs) await ctx.sleep(workMs);
-      return kind === 'reject' ? m.reject(true) : m.nack(true);
-    },
-    returns,
-  );
+  return consumeUntilAcked(ctx, queue, `m-${queue.split('.').pop()}`, handBack, returns);
 }
 
 /** the ladder side: republish (confirmed) to the tier for attempt n, then ack the original */

@@ -61,7 +61,7 @@ const retry = (
   ...extra,
 });
 
-/** the queues, as declared (broken variants change them in meta.ts) */
+/** the queues, as declared */
 export function rulesQueues(name: RetryNames): QueueSpec[] {
   return [
     ...TYPES.map((t) => ({ name: name.type(t), args: retry(t, RULE_MIN_MS) })),
@@ -124,9 +124,37 @@ export interface RuleVerdicts {
   facts: Record<string, unknown>;
 }
 
+/** the rules' queues and policies as declared, and two policies the broker must refuse (a broken variant changes them) */
+export interface RulesSpec {
+  queues: QueueSpec[];
+  policies: PolicySpec[];
+  refusals: { withoutMin: PolicySpec; maxBelowMin: PolicySpec };
+}
+
+export function rulesSpec(ctx: LabContext, name: RetryNames): RulesSpec {
+  const refuse = (policy: string, definition: Record<string, unknown>): PolicySpec => ({
+    name: ctx.names.p(policy),
+    pattern: ctx.names.exact(name.never),
+    definition,
+    applyTo: 'quorum_queues',
+  });
+  return {
+    queues: rulesQueues(name),
+    policies: rulesPolicies(ctx, name),
+    refusals: {
+      withoutMin: refuse('me12-native-without-min', { 'delayed-retry-type': 'all' }),
+      maxBelowMin: refuse('me12-native-max-below-min', {
+        'delayed-retry-type': 'all',
+        'delayed-retry-min': RULE_MIN_MS,
+        'delayed-retry-max': RULE_MIN_MS / 5,
+      }),
+    },
+  };
+}
+
 /**
- * declare the rules' queues and policies (broken variants change them: `breakRules`), wait until
- * the broker shows each policy on its queue, measure every queue at once, and remove the policies
+ * declare the rules' queues and policies, wait until the broker shows each policy on its queue,
+ * measure every queue at once, and remove the policies
  */
 export async function runRules(
   ctx: LabContext,
@@ -134,28 +162,9 @@ export async function runRules(
   /** the broker takes delayed-retry-* as policy keys (4.3.1+); without them no policy is PUT and its verdicts are 'not run' */
   policyKeys: boolean,
   declare: (queues: QueueSpec[]) => Promise<void>,
-  breakRules: (
-    queues: QueueSpec[],
-    policies: PolicySpec[],
-    refusals: { withoutMin: PolicySpec; maxBelowMin: PolicySpec },
-  ) => PolicySpec[],
+  { queues, policies: declared, refusals }: RulesSpec,
 ): Promise<RuleVerdicts> {
-  const queues = rulesQueues(name);
-  const refuse = (policy: string, definition: Record<string, unknown>): PolicySpec => ({
-    name: ctx.names.p(policy),
-    pattern: ctx.names.exact(name.never),
-    definition,
-    applyTo: 'quorum_queues',
-  });
-  const refusals = {
-    withoutMin: refuse('me12-native-without-min', { 'delayed-retry-type': 'all' }),
-    maxBelowMin: refuse('me12-native-max-below-min', {
-      'delayed-retry-type': 'all',
-      'delayed-retry-min': RULE_MIN_MS,
-      'delayed-retry-max': RULE_MIN_MS / 5,
-    }),
-  };
-  const policies = policyKeys ? breakRules(queues, rulesPolicies(ctx, name), refusals) : [];
+  const policies = policyKeys ? declared : [];
   await declare(queues);
   const all = rulesPolicies(ctx, name);
   const put: string[] = [];

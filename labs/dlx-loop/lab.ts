@@ -16,12 +16,22 @@ import {
   gapsMs,
   settledOrIdle,
   LabError,
-  withVariants,
   labCode,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { names, RETRY_TTL_MS, topology } from './names.js';
-import { variants, withFaultRoutes, type LoopSteps } from './variants.js';
+
+/** the steps of the two consumers a broken variant may replace (variants.ts, TEST ONLY) */
+export interface LoopSteps {
+  /** how the looping queue's consumer hands a message back (a dead-letter hop) */
+  returnToLoop(m: Delivery): void;
+  /** the attempt the fixed consumer archives at instead of retrying */
+  lastAttempt: number;
+  /** the message id the archived copy carries */
+  archivedId(m: Delivery): string | undefined;
+  /** what becomes of the letter taken from the archive queue */
+  settleArchived(letter: Delivery): void | Promise<void>;
+}
 
 const RETURNS = 3; // how many times the broken loop may bring the message back before the lab stops it
 const MAX_ATTEMPTS = 3;
@@ -33,64 +43,61 @@ export const lab = labCode(meta, {
 
   async run(ctx) {
     const name = names(ctx.names);
-    // the consumers' steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: LoopSteps = {
+    // the consumers' steps, as taught
+    const steps = ctx.steps<LoopSteps>({
       returnToLoop: (m) => m.reject(false),
       lastAttempt: MAX_ATTEMPTS,
       archivedId: (m) => m.messageId,
       settleArchived: (letter) => letter.ack(),
-    };
-    const steps = withVariants(ctx, correct, variants(ctx, name));
-    return withFaultRoutes(ctx, name, async () => {
-      // the management API's view of the routes, read while the runs go on and awaited after them: a
-      // refusal meanwhile reaches the run there (an environment error), not the process as unhandled
-      const topologyCheck = loopsOf(ctx, [name.business, name.fixedBusiness, name.fixedRetry, name.fixedArchive]);
-      topologyCheck.catch(() => {});
-      const broken = await runBroken(ctx, name.business, steps);
-      const fixed = await runFixed(ctx, name, steps);
-      const loops = await topologyCheck;
-      const depths = await Promise.all(
-        Object.values(name)
-          .filter((queue) => ![name.dead, name.fixedDead].includes(queue))
-          .map((queue) => ctx.broker.depth(queue)),
-      );
-      const brokenLoop = loops.find((l) => l.queue === name.business);
-      const fixedLoops = loops.filter((l) => l.queue !== name.business);
-      const loopGapMaxMs = broken.gaps.length ? Math.max(...broken.gaps) : null;
-      return {
-        lines: [
-          `dlx-loop: loopDetected=${Boolean(brokenLoop)} xDeathCounts=${javaList(broken.counts)} loopGapMaxMs=${loopGapMaxMs} ` +
-            `fixedLoopDetected=${fixedLoops.length > 0} leftLoopAfterAttempts=${fixed.attempts} archived=${fixed.archived}`,
-        ],
-        checks: [
-          check('loopDetected', true, Boolean(brokenLoop)),
-          check(
-            'xDeathCounts',
-            Array.from({ length: RETURNS }, (_, i) => i + 1),
-            broken.counts,
-          ),
-          // "no delay": the broker's own history of the looping message names no queue it waited in, only the rejection
-          check('loopHistory', [`rejected/${name.business}×${RETURNS}`], broken.history),
-          check('fixedLoopDetected', false, fixedLoops.length > 0),
-          check('leftLoopAfterAttempts', MAX_ATTEMPTS, fixed.attempts),
-          checkAtLeast('fixedShortestRetryGapMs', RETRY_TTL_MS, fixed.gaps.length ? Math.min(...fixed.gaps) : NaN),
-          check('archived', 1, fixed.archived),
-          check(
-            'queueDepthAfter',
-            0,
-            depths.reduce((a, b) => a + b, 0),
-          ),
-        ],
-        facts: {
-          loopPath: brokenLoop?.path.join(' → ') ?? null,
-          brokenGapsMs: broken.gaps,
-          loopGapMaxMs,
-          fixedGapsMs: fixed.gaps,
-          fixedHistory: fixed.history,
-          otherLoops: fixedLoops,
-        },
-      };
     });
+    // the management API's view of the routes, read while the runs go on and awaited after them: a
+    // refusal meanwhile reaches the run there (an environment error), not the process as unhandled
+    const topologyCheck = loopsOf(ctx, [name.business, name.fixedBusiness, name.fixedRetry, name.fixedArchive]);
+    topologyCheck.catch(() => {});
+    const broken = await runBroken(ctx, name.business, steps);
+    const fixed = await runFixed(ctx, name, steps);
+    const loops = await topologyCheck;
+    const depths = await Promise.all(
+      Object.values(name)
+        .filter((queue) => ![name.dead, name.fixedDead].includes(queue))
+        .map((queue) => ctx.broker.depth(queue)),
+    );
+    const brokenLoop = loops.find((l) => l.queue === name.business);
+    const fixedLoops = loops.filter((l) => l.queue !== name.business);
+    const loopGapMaxMs = broken.gaps.length ? Math.max(...broken.gaps) : null;
+    return {
+      lines: [
+        `dlx-loop: loopDetected=${Boolean(brokenLoop)} xDeathCounts=${javaList(broken.counts)} loopGapMaxMs=${loopGapMaxMs} ` +
+          `fixedLoopDetected=${fixedLoops.length > 0} leftLoopAfterAttempts=${fixed.attempts} archived=${fixed.archived}`,
+      ],
+      checks: [
+        check('loopDetected', true, Boolean(brokenLoop)),
+        check(
+          'xDeathCounts',
+          Array.from({ length: RETURNS }, (_, i) => i + 1),
+          broken.counts,
+        ),
+        // "no delay": the broker's own history of the looping message names no queue it waited in, only the rejection
+        check('loopHistory', [`rejected/${name.business}×${RETURNS}`], broken.history),
+        check('fixedLoopDetected', false, fixedLoops.length > 0),
+        check('leftLoopAfterAttempts', MAX_ATTEMPTS, fixed.attempts),
+        checkAtLeast('fixedShortestRetryGapMs', RETRY_TTL_MS, fixed.gaps.length ? Math.min(...fixed.gaps) : NaN),
+        check('archived', 1, fixed.archived),
+        check(
+          'queueDepthAfter',
+          0,
+          depths.reduce((a, b) => a + b, 0),
+        ),
+      ],
+      facts: {
+        loopPath: brokenLoop?.path.join(' → ') ?? null,
+        brokenGapsMs: broken.gaps,
+        loopGapMaxMs,
+        fixedGapsMs: fixed.gaps,
+        fixedHistory: fixed.history,
+        otherLoops: fixedLoops,
+      },
+    };
   },
 });
 

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import {
   type LabContext,
   type Delivery,
+  type PolicySpec,
+  type PublishProps,
   type QueueStats,
   TimedOut,
   check,
@@ -15,7 +17,6 @@ import {
   heldLetters,
   policyLine,
   statsLine,
-  withVariants,
   text,
   labCode,
 } from '../../src/kit/index.js';
@@ -33,7 +34,20 @@ import {
   sourceAfter,
   sourceWhileHeld,
 } from './verdicts.js';
-import { variants, type HoldSteps } from './variants.js';
+
+/** the steps of the hold experiment a broken variant may replace (variants.ts, TEST ONLY) */
+export interface HoldSteps {
+  /** the at-least-once policy the lab applies to the source */
+  policy: PolicySpec;
+  /** the event this run publishes (its run header tells it from an earlier run's) */
+  event: { body: string; props: PublishProps };
+  /** the target loses its route from the dead-letter exchange */
+  unbindTarget(): Promise<unknown>;
+  /** the event is published to the source */
+  publish(): Promise<void>;
+  /** the target's route is restored */
+  rebindTarget(): Promise<unknown>;
+}
 
 /** the window in which the unbound target must stay empty */
 const WINDOW_MS = 2000;
@@ -61,21 +75,18 @@ export const lab = labCode(meta, {
     const { recoverTimeoutMs } = ctx.options;
     const runId = randomUUID();
     const policy = holdPolicy(ctx.names, ctx.caps);
-    const republishEvent = () =>
-      broker.publishConfirmed(name.dlx, ROUTING_KEY, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
-    // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: HoldSteps = {
+    const event = { body: BODY, props: { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } } };
+    // the experiment's steps, as taught
+    const steps = ctx.steps<HoldSteps>({
       policy,
+      event,
       unbindTarget: () => broker.channel.unbindQueue(name.target, name.dlx, ROUTING_KEY),
       publish: async () => {
-        await broker.sendConfirmed(name.source, BODY, { messageId: EVENT_ID, headers: { [RUN_HEADER]: runId } });
+        await broker.sendConfirmed(name.source, event.body, event.props);
         log.emit('producer', { messageId: EVENT_ID, destination: name.source, status: 'confirmed' });
       },
       rebindTarget: () => broker.channel.bindQueue(name.target, name.dlx, ROUTING_KEY),
-      afterRebind: async () => {},
-      afterConsumed: async () => {},
-    };
-    const steps = withVariants(ctx, correct, variants(correct, republishEvent));
+    });
 
     // The policy, applied by the lab. One left by an interrupted run goes first: switching
     // at-least-once off deletes the letters it still holds, on every line (a purge does so only
@@ -182,7 +193,6 @@ export const lab = labCode(meta, {
 
       // Rebind and wait: nothing is published again; the broker's worker re-routes on its timer.
       await steps.rebindTarget();
-      await steps.afterRebind();
       const reboundAt = ctx.now();
       const bindingRestored = await targetBound(ctx, name);
       ctx.progress(
@@ -248,7 +258,6 @@ export const lab = labCode(meta, {
       }
       log.emit('policy', { policy: policy.name, status: policyCleared ? 'cleared' : 'kept' });
       await target.cancel();
-      await steps.afterConsumed();
       const targetDepthAfter = await broker.depth(name.target);
       const deliveries = mine();
       // every copy of this run's event that reached the target was dead-lettered by the broker (x-death of the source)

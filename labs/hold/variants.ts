@@ -1,38 +1,52 @@
 /**
- * TEST ONLY: where hold's broken variants (declared in meta.ts; MQLAB_FAULT=hold:<name>,
- * src/lab/fault.ts) replace a step of the experiment lab.ts runs (`HoldSteps`). lab.ts reads as the
- * correct experiment; each entry here is one way to get it wrong.
+ * TEST ONLY: hold's broken variants (declared in meta.ts; MQLAB_FAULT=hold:<name>, src/lab/fault.ts),
+ * loaded only when a run asks for one: a replaced step of the experiment lab.ts runs (`HoldSteps`), or
+ * the broker handle decorated. lab.ts reads as the correct experiment; each entry here is one way to
+ * get it wrong.
  */
-import type { PolicySpec, Variants } from '../../src/kit/index.js';
-import type { Fault } from './meta.js';
+import { decorate, onConsume, type Broker, type LabContext, type VariantsOf } from '../../src/kit/index.js';
+import type { meta } from './meta.js';
+import type { HoldSteps } from './lab.js';
+import { ROUTING_KEY, names } from './names.js';
 
-/** the steps of the hold experiment a broken variant may replace */
-export interface HoldSteps {
-  /** the at-least-once policy the lab applies to the source */
-  policy: PolicySpec;
-  /** the target loses its route from the dead-letter exchange */
-  unbindTarget(): Promise<unknown>;
-  /** the event is published to the source */
-  publish(): Promise<void>;
-  /** the target's route is restored */
-  rebindTarget(): Promise<unknown>;
-  /** what the application does after the rebind: nothing, the broker re-routes the held letter */
-  afterRebind(): Promise<unknown>;
-  /** what the application does after the lab consumed the target: nothing */
-  afterConsumed(): Promise<unknown>;
-}
+/** the application publishes the event to the dead-letter exchange itself */
+const republish = (broker: Broker, ctx: LabContext, event: HoldSteps['event']) =>
+  broker.publishConfirmed(names(ctx.names).dlx, ROUTING_KEY, event.body, event.props);
 
-/** `republishEvent`: the application publishes the event to the dead-letter exchange itself */
-export const variants = (correct: HoldSteps, republishEvent: () => Promise<unknown>): Variants<HoldSteps, Fault> => ({
-  'wrong-pattern': { policy: { ...correct.policy, pattern: `${correct.policy.pattern}-nothing` } },
-  'keep-binding': { unbindTarget: async () => {} },
-  'publish-twice': {
+export const variants: VariantsOf<typeof meta, HoldSteps> = {
+  'wrong-pattern': (s) => ({ policy: { ...s.policy, pattern: `${s.policy.pattern}-nothing` } }),
+  'keep-binding': () => ({ unbindTarget: async () => {} }),
+  'publish-twice': (s) => ({
     publish: async () => {
-      await correct.publish();
-      await correct.publish();
+      await s.publish();
+      await s.publish();
+    },
+  }),
+  'no-rebind': () => ({ rebindTarget: async () => {} }),
+  // right after the rebind, the application republishes the event itself
+  republish: (s, ctx) => ({
+    rebindTarget: async () => {
+      await s.rebindTarget();
+      await republish(ctx.broker, ctx, s.event);
+    },
+  }),
+  // once the lab stopped consuming the target, the application republishes the event it published
+  'late-republish': {
+    broker: (broker, ctx) => {
+      const name = names(ctx.names);
+      let published: HoldSteps['event'] | undefined;
+      const remembering = decorate(broker, {
+        sendConfirmed: (queue, body, props) => {
+          if (queue === name.source) published = { body: String(body), props: props ?? {} };
+          return broker.sendConfirmed(queue, body, props);
+        },
+      });
+      return onConsume(remembering, name.target, {
+        cancel: async (cancel) => {
+          await cancel();
+          if (published) await republish(broker, ctx, published);
+        },
+      });
     },
   },
-  'no-rebind': { rebindTarget: async () => {} },
-  republish: { afterRebind: republishEvent },
-  'late-republish': { afterConsumed: republishEvent },
-});
+};

@@ -4,7 +4,7 @@
  * a majority node; held past the failure detector, then resumed (SIGCONT). The run's history
  * (src/kit/cluster/history.ts) and the majority's view decide the checks (names.ts: the topology).
  */
-import { summaryLine, withVariants, NET_TICKTIME_S, labCode } from '../../src/kit/index.js';
+import { summaryLine, NET_TICKTIME_S, labCode } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import {
   analyse,
@@ -13,20 +13,40 @@ import {
   outcomes,
   openLeaderStream,
   ownCluster,
+  recordConsumed,
+  recordTimeout,
+  type ClusterNode,
+  type History,
+  type Held,
+  type HoldOptions,
+  type LeaderStream,
 } from '../../src/kit/cluster/index.js';
 import { CLUSTER_NODES, names, queueArguments } from './names.js';
-import { variants, type PauseSteps } from './variants.js';
 import { verdicts, type Observed } from './verdicts.js';
+
+/** the steps of the node-pause experiment a broken variant may replace (variants.ts, TEST ONLY) */
+export interface PauseSteps {
+  /** the node frozen: the queue leader's */
+  frozen(leader: ClusterNode, others: ClusterNode[]): ClusterNode;
+  /** frozen for --pause-for, then on until the majority saw it (and, when the leader's node is frozen, a new leader confirms) */
+  hold(stream: LeaderStream, o: HoldOptions): Promise<Held>;
+  /** SIGCONT: the pid resumed (null: none) */
+  resume(node: ClusterNode): number | null;
+  /** a publish past its confirm deadline: recorded as timed out, not as confirmed */
+  timedOut(history: History, id: number, node: string): void;
+  /** every id without a confirm sent again, through a majority node: the count sent */
+  resend(stream: LeaderStream): Promise<number>;
+  /** how the consumer records a delivery, then acks it */
+  consumed(history: History, id: number, node: string, redelivered: boolean): void;
+}
 
 const correct: PauseSteps = {
   frozen: (leader) => leader,
-  pauseFor: (ms) => ms,
-  holdUntilSeen: true,
-  resume: true,
-  resend: true,
-  alsoResend: () => [],
-  timeoutIsConfirm: false,
-  ackUnrecorded: 0,
+  hold: (stream, o) => stream.hold(o),
+  resume: (node) => node.resume(),
+  timedOut: recordTimeout,
+  resend: (stream) => stream.resendUnconfirmed(),
+  consumed: recordConsumed,
 };
 
 export const lab = labCode(meta, {
@@ -39,14 +59,14 @@ export const lab = labCode(meta, {
   async run(ctx) {
     const cluster = ownCluster(ctx.config, CLUSTER_NODES);
     if ('missing' in cluster) return { lines: [], checks: [], skipped: cluster.missing };
-    const steps = withVariants(ctx, correct, variants);
+    const steps = ctx.steps(correct);
     const o = ctx.options;
     const name = names(ctx.names);
     const stream = await openLeaderStream(ctx, cluster, name.queue, queueArguments, {
       window: o.window,
       paceMs: Math.max(1, Math.round(1000 / o.rate)),
       confirmTimeoutMs: o.confirmTimeoutMs,
-      timeoutIsConfirm: steps.timeoutIsConfirm,
+      timedOut: (history, id, node) => steps.timedOut(history, id, node),
     });
     const { nodes, leader, majorityNode: node3, history, a } = stream;
     const node1 = nodes[0];
@@ -63,11 +83,11 @@ export const lab = labCode(meta, {
       const frozenPid = victim.pause();
       const pauseAt = history.injected('pause', victim.name);
       ctx.progress(`SIGSTOP ${victim.name} (pid ${frozenPid}): frozen, its sockets open`);
-      const held = await stream.hold({
+      const held = await steps.hold(stream, {
         failed: victim,
         at: pauseAt,
-        forMs: steps.pauseFor(o.pauseForMs),
-        untilSeen: steps.holdUntilSeen,
+        forMs: o.pauseForMs,
+        untilSeen: true,
         viewer: majority[0]!,
         word: 'pause',
       });
@@ -78,7 +98,7 @@ export const lab = labCode(meta, {
         `producer A: ${a.counts.timedOut} publish(es) timed out, ${a.counts.nacked} nacked, ${a.counts.lost} lost with the connection (its TCP connection stayed open); it gave ${leader.name} up ${after(abandonedAt)}`,
       );
       await ctx.checkpoint('frozen', { node: victim.name, leader: leaderDuringPause });
-      if (steps.resume) victim.resume();
+      const resumed = steps.resume(victim) !== null;
       const resumeAt = history.injected('resume', victim.name);
       ctx.progress(`SIGCONT ${victim.name} after ${Math.round(resumeAt - pauseAt)} ms`);
 
@@ -87,7 +107,7 @@ export const lab = labCode(meta, {
         failed: victim,
         since: resumeAt,
         viewers: [node1],
-        restart: steps.resume,
+        restart: resumed,
         timeoutMs: o.catchUpTimeoutMs,
         streamMs: o.streamMs,
         graceMs: o.confirmTimeoutMs,
@@ -99,8 +119,12 @@ export const lab = labCode(meta, {
       const { seenAt: resumedSeenAt, restartedAt, replicas } = settled;
       await ctx.checkpoint('resumed', { node: victim.name });
 
-      const resent = steps.resend ? await stream.resendUnconfirmed(steps.alsoResend(stream.confirmed())) : 0;
-      await stream.drain(majority, () => ctx.broker.depth(name.queue), steps.ackUnrecorded);
+      const resent = await steps.resend(stream);
+      await stream.drain(
+        majority,
+        () => ctx.broker.depth(name.queue),
+        (history, id, node, redelivered) => steps.consumed(history, id, node, redelivered),
+      );
 
       const observed: Observed = {
         history: history.entries,

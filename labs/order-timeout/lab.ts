@@ -17,7 +17,6 @@ import {
   javaList,
   deferred,
   watchStalls,
-  withVariants,
   labCode,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
@@ -36,7 +35,16 @@ import {
 } from './orders.js';
 import { CHECK_DELIVERIES, NEVER_PAID, ORDERS, PAID, SWEPT, checkId } from './scenario.js';
 import { observe, withStatus } from './observe.js';
-import { variants, type TimeoutSteps } from './variants.js';
+
+/** the steps of the experiment a broken variant may replace (variants.ts, TEST ONLY) */
+export interface TimeoutSteps {
+  /** the conditional UPDATE's guards: the status is still CREATED, the deadline has passed */
+  guards: Guards;
+  /** the payment that lands during a check: after the read, before the conditional UPDATE */
+  payAroundClose<T>(pay: () => Promise<unknown>, close: () => Promise<T>): Promise<T>;
+  /** the sweeper: closes what the pending-task table still shows as due */
+  sweep(sweeper: () => Promise<string[]>): Promise<string[]>;
+}
 
 export const lab = labCode(meta, {
   topology: (n, o) => topology(names(n), o.delayMs),
@@ -46,23 +54,15 @@ export const lab = labCode(meta, {
   async run(ctx) {
     const name = names(ctx.names);
     const { delayMs } = ctx.options;
-    // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: TimeoutSteps = {
+    // the experiment's steps, as taught
+    const steps = ctx.steps<TimeoutSteps>({
       guards: { status: true, deadline: true },
-      beforeRead: async () => {},
       payAroundClose: async (pay, close) => {
         await pay();
         return close();
       },
-      afterConsumed: async () => {},
       sweep: (sweeper) => sweeper(),
-    };
-    const slowDown = () => ctx.sleep(delayMs);
-    const steps = withVariants(
-      ctx,
-      correct,
-      variants(slowDown, () => publishCheck(ctx, name, ORDERS.unpaid)),
-    );
+    });
     const { guards } = steps;
     // when this process could run nothing (another lab beside it, a loaded machine): not the consumer's lateness
     const stalls = watchStalls();
@@ -82,7 +82,6 @@ export const lab = labCode(meta, {
     await ctx.within(consumed.done, 3 * delayMs + 10_000, `${CHECK_DELIVERIES} check deliveries on ${name.check}`);
     await consumed.cancel();
     stalls.stop();
-    await steps.afterConsumed();
 
     const swept = await steps.sweep(() => sweep(ctx, name, guards));
     const o = await observe(ctx.db, name, stalls.spans());
@@ -136,7 +135,6 @@ async function consumeChecks(ctx: LabContext, name: OrderNames, steps: TimeoutSt
     name.check,
     async (m: Delivery) => {
       const id = m.body;
-      await steps.beforeRead();
       const read = await readOrder(ctx.db, name, id);
       if (!read) throw new LabError(`check for unknown order ${id}`);
       ctx.log.emit('consumer', {

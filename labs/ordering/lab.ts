@@ -12,14 +12,20 @@ import {
   checkAtLeast,
   javaList,
   deferred,
-  withVariants,
   labCode,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
-import { applyLastWriteWins, applyVersioned, type OrderEvent } from './store.js';
+import { applyLastWriteWins, applyVersioned, type OrderEvent, type WriteRules } from './store.js';
 import { AGGREGATE, TTL_MS, names, reset, schema, topology } from './names.js';
 import { lastWriteWins, lostEvents, type Outcome } from './versions.js';
-import { variants, type OrderingSteps } from './variants.js';
+
+/** the steps of the ordering experiment a broken variant may replace (variants.ts, TEST ONLY) */
+export interface OrderingSteps {
+  /** the downstream is briefly unavailable for this attempt of this event (a transient failure) */
+  downstreamFails(e: OrderEvent, attempt: number): boolean;
+  /** how the versioned writer writes */
+  write: WriteRules;
+}
 
 const V1: OrderEvent = { eventId: `${AGGREGATE}-v1`, aggregateId: AGGREGATE, version: 1, status: 'placed' };
 const V2: OrderEvent = { eventId: `${AGGREGATE}-v2`, aggregateId: AGGREGATE, version: 2, status: 'paid' };
@@ -34,13 +40,11 @@ export const lab = labCode(meta, {
 
   async run(ctx) {
     const name = names(ctx.names);
-    // the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: OrderingSteps = {
+    // the consumer's steps, as taught
+    const steps = ctx.steps<OrderingSteps>({
       downstreamFails: (e, attempt) => e.eventId === FAILS_ONCE && attempt === 1,
       write: { versionCheck: true, recordStale: true },
-      afterFinished: async () => {},
-    };
-    const steps = withVariants(ctx, correct, variants(ctx, name, V2));
+    });
     const { finished } = await consumeEvents(ctx, name, steps);
     for (const e of EVENTS) {
       await ctx.broker.sendConfirmed(name.work, JSON.stringify(e), { messageId: e.eventId, headers: { attempt: 1 } });
@@ -53,7 +57,6 @@ export const lab = labCode(meta, {
       });
     }
     const { commitOrder, attemptsAt } = await finished;
-    await steps.afterFinished();
 
     const { db } = ctx;
     const [[state], [naive], stale, applied, depths] = await Promise.all([

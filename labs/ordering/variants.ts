@@ -1,37 +1,30 @@
 /**
- * TEST ONLY: where the ordering lab's broken variants (declared in meta.ts;
- * MQLAB_FAULT=ordering:<name>, src/lab/fault.ts) replace a step of the consumer lab.ts runs
- * (`OrderingSteps`). lab.ts reads as the correct experiment.
+ * TEST ONLY: the ordering lab's broken variants (declared in meta.ts; MQLAB_FAULT=ordering:<name>,
+ * src/lab/fault.ts), loaded only when a run asks for one: a replaced step of the consumer lab.ts runs
+ * (`OrderingSteps`), or the broker handle decorated. lab.ts reads as the correct experiment.
  */
-import type { LabContext, Variants } from '../../src/kit/index.js';
-import type { Fault } from './meta.js';
-import type { names } from './names.js';
-import type { OrderEvent, WriteRules } from './store.js';
+import { onConsume, type VariantsOf } from '../../src/kit/index.js';
+import type { meta } from './meta.js';
+import type { OrderingSteps } from './lab.js';
+import type { OrderEvent } from './store.js';
+import { AGGREGATE, names } from './names.js';
 
-/** the steps of the ordering experiment a broken variant may replace */
-export interface OrderingSteps {
-  /** the downstream is briefly unavailable for this attempt of this event (a transient failure) */
-  downstreamFails(e: OrderEvent, attempt: number): boolean;
-  /** how the versioned writer writes */
-  write: WriteRules;
-  /** what is sent once every event has committed: nothing, the producer has stopped */
-  afterFinished(): Promise<void>;
-}
-
-export const variants = (
-  ctx: LabContext,
-  name: ReturnType<typeof names>,
-  last: OrderEvent,
-): Variants<OrderingSteps, Fault> => ({
+export const variants: VariantsOf<typeof meta, OrderingSteps> = {
   // the downstream never fails, so nothing is retried
-  'v1-succeeds': { downstreamFails: () => false },
+  'v1-succeeds': () => ({ downstreamFails: () => false }),
   'no-version-check': (s) => ({ write: { ...s.write, versionCheck: false } }),
   'drop-stale': (s) => ({ write: { ...s.write, recordStale: false } }),
-  // a producer that was not stopped sends one more event to the work queue
+  // a producer that was not stopped sends one more event to the work queue once its consumer is cancelled
   'late-publish': {
-    afterFinished: async () => {
-      const v3 = { ...last, eventId: `${last.aggregateId}-v3`, version: last.version + 1 };
-      await ctx.broker.sendConfirmed(name.work, JSON.stringify(v3), { messageId: v3.eventId });
+    broker: (broker, ctx) => {
+      const work = names(ctx.names).work;
+      return onConsume(broker, work, {
+        cancel: async (cancel) => {
+          await cancel();
+          const v3: OrderEvent = { eventId: `${AGGREGATE}-v3`, aggregateId: AGGREGATE, version: 3, status: 'paid' };
+          await broker.sendConfirmed(work, JSON.stringify(v3), { messageId: v3.eventId });
+        },
+      });
     },
   },
-});
+};

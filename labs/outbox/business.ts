@@ -2,10 +2,33 @@
  * The business side: an order row and its outbox row in ONE transaction. Nothing is published here —
  * the relay publishes what committed. An order whose transaction fails leaves neither row.
  */
+import type { TransactionSql } from 'postgres';
 import { type LabContext, LabError } from '../../src/kit/index.js';
 import { ORDERS, eventIdOf, type OutboxNames } from './names.js';
-import type { Fault } from './meta.js';
-import type { OutboxSteps } from './variants.js';
+
+/** the steps of the outbox a broken variant may replace (variants.ts, TEST ONLY) */
+export interface OutboxSteps {
+  /** in the business transaction: the order row and its outbox row (nothing is published: the relay does that) */
+  writeOrder(sql: TransactionSql, name: OutboxNames, row: OutboxRow): Promise<void>;
+  /** a second relay publishes what the first left unsent */
+  secondRelay(run: () => Promise<void>): Promise<void>;
+  /** the consumer claims the event id before its effect */
+  dedupe: boolean;
+}
+
+/** one order and its event, as the business transaction writes them */
+export interface OutboxRow {
+  orderId: string;
+  amount: number;
+  eventId: string;
+  payload: string;
+}
+
+/** the order row and its outbox row, in the caller's transaction */
+export async function writeOrder(sql: TransactionSql, name: OutboxNames, r: OutboxRow): Promise<void> {
+  await sql`INSERT INTO ${sql(name.orders)} (order_id, amount) VALUES (${r.orderId}, ${r.amount})`;
+  await sql`INSERT INTO ${sql(name.outbox)} (event_id, order_id, payload) VALUES (${r.eventId}, ${r.orderId}, ${r.payload})`;
+}
 
 export interface Placed {
   orderId: string;
@@ -16,9 +39,9 @@ export interface Placed {
 class Declined extends Error {}
 
 export async function placeOrders(
-  ctx: LabContext<unknown, Fault>,
+  ctx: LabContext,
   name: OutboxNames,
-  steps: Pick<OutboxSteps, 'inTransaction'>,
+  steps: Pick<OutboxSteps, 'writeOrder'>,
 ): Promise<Placed[]> {
   const placed: Placed[] = [];
   for (const o of ORDERS) {
@@ -26,14 +49,7 @@ export async function placeOrders(
     const payload = JSON.stringify({ eventId, orderId: o.orderId, amount: o.amount });
     try {
       await ctx.db.begin(async (sql) => {
-        await sql`INSERT INTO ${sql(name.orders)} (order_id, amount) VALUES (${o.orderId}, ${o.amount})`;
-        await sql`INSERT INTO ${sql(name.outbox)} (event_id, order_id, payload) VALUES (${eventId}, ${o.orderId}, ${payload})`;
-        await steps.inTransaction(() =>
-          ctx.broker.sendConfirmed(name.queue, payload, {
-            messageId: eventId,
-            headers: { eventId, orderId: o.orderId },
-          }),
-        );
+        await steps.writeOrder(sql, name, { orderId: o.orderId, amount: o.amount, eventId, payload });
         // the business rule fails after both rows were written: the transaction rolls back as a whole
         if (!o.commits) throw new Declined(`payment declined for ${o.orderId}`);
       });

@@ -6,8 +6,7 @@
  */
 import { type LabContext, deferred, text } from '../../src/kit/index.js';
 import type { OutboxNames } from './names.js';
-import type { Fault } from './meta.js';
-import type { OutboxSteps } from './variants.js';
+import type { OutboxSteps } from './business.js';
 
 export interface Consumed {
   eventId: string;
@@ -17,7 +16,7 @@ export interface Consumed {
 }
 
 export async function consumeAll(
-  ctx: LabContext<unknown, Fault>,
+  ctx: LabContext,
   name: OutboxNames,
   count: number,
   { dedupe }: Pick<OutboxSteps, 'dedupe'>,

@@ -9,20 +9,10 @@
  *   relay-run2 (process): the row left unsent is published again, then marked
  *   me12.outbox.orders ──▶ consumer: tx { claim event id in outbox_processed; effect row } → ack
  */
-import {
-  type LabContext,
-  startAhead,
-  check,
-  checkAtLeast,
-  summaryLine,
-  must,
-  withVariants,
-  labCode,
-} from '../../src/kit/index.js';
+import { type LabContext, startAhead, check, checkAtLeast, summaryLine, must, labCode } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { consumeAll } from './consumer.js';
-import { placeOrders } from './business.js';
-import { variants, type OutboxSteps } from './variants.js';
+import { placeOrders, writeOrder, type OutboxSteps } from './business.js';
 import { ORDERS, names, reset, schema, topology, type OutboxNames } from './names.js';
 
 const RELAY = new URL('./relay.js', import.meta.url);
@@ -39,13 +29,8 @@ export const lab = labCode(meta, {
     const { db, broker } = ctx;
     const rolledBack: string[] = ORDERS.filter((o) => !o.commits).map((o) => o.orderId);
 
-    // the outbox's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: OutboxSteps = {
-      inTransaction: () => Promise.resolve(),
-      secondRelay: (run) => run(),
-      dedupe: true,
-    };
-    const steps = withVariants(ctx, correct, variants);
+    // the outbox's steps, as taught
+    const steps = ctx.steps<OutboxSteps>({ writeOrder, secondRelay: (run) => run(), dedupe: true });
     // both relay processes start now and connect while the orders are placed; each relays only when told
     const relay1 = startAhead(ctx, 'relay-run1', RELAY, {
       args: ['--crash-after-confirm', String(CRASH_AFTER_CONFIRM)],

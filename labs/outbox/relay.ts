@@ -12,22 +12,30 @@ import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/kit/child/runtime.js';
 import type { OutboxNames } from './names.js';
 import type { Fault } from './meta.js';
-import { withVariants } from '../../src/kit/index.js';
-import { relayVariants, type RelaySteps } from './variants.js';
+
+/** the steps of the relay a broken variant may replace (variants.ts, TEST ONLY) */
+export interface RelaySteps {
+  /** SIGKILL itself after this many rows (0: never): --crash-after-confirm */
+  crashAfter: number;
+  /** one row: publish (confirmed), then mark it sent; `between` is where a crash lands */
+  relayRow(publish: () => Promise<void>, between: () => Promise<void>, mark: () => Promise<void>): Promise<void>;
+}
 
 const { values } = parseArgs({ options: { 'crash-after-confirm': { type: 'string', default: '0' } } });
 const rt = await childRuntime<OutboxNames, Fault>();
 const name = rt.names;
-// the relay's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-const correct: RelaySteps = {
-  crashAfter: Number(values['crash-after-confirm']),
-  relayRow: async (publish, between, mark) => {
-    await publish();
-    await between(); // confirmed by the broker, not yet marked sent
-    await mark();
+// the relay's steps, as taught
+const steps = await rt.steps<RelaySteps>(
+  {
+    crashAfter: Number(values['crash-after-confirm']),
+    relayRow: async (publish, between, mark) => {
+      await publish();
+      await between(); // confirmed by the broker, not yet marked sent
+      await mark();
+    },
   },
-};
-const steps = withVariants(rt, correct, relayVariants);
+  async () => (await import('./variants.js')).relay,
+);
 const unsent = await rt.db<
   { id: string; event_id: string; order_id: string; payload: string }[]
 >`SELECT id, event_id, order_id, payload FROM ${rt.db(name.outbox)} WHERE sent_at IS NULL ORDER BY id`;

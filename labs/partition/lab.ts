@@ -4,7 +4,7 @@
  * that node and one through a majority node; held past the nodes' failure detector, then healed.
  * The run's history (src/kit/cluster/history.ts) and the nodes' own views decide the checks (names.ts: topology).
  */
-import { EnvError, summaryLine, withVariants, NET_TICKTIME_S, labCode } from '../../src/kit/index.js';
+import { EnvError, summaryLine, NET_TICKTIME_S, labCode } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import {
   analyse,
@@ -15,20 +15,37 @@ import {
   viewOf,
   cutLinks,
   linkCutRefusal,
+  recordTimeout,
+  type ClusterNode,
+  type History,
+  type Held,
+  type HoldOptions,
+  type LeaderStream,
   type LinkCut,
 } from '../../src/kit/cluster/index.js';
 import { CLUSTER_NODES, names, queueArguments } from './names.js';
-import { variants, type PartitionSteps } from './variants.js';
 import { verdicts, type Observed } from './verdicts.js';
+
+/** the steps of the partition experiment a broken variant may replace (variants.ts, TEST ONLY) */
+export interface PartitionSteps {
+  /** the node cut off from the others: the queue leader's */
+  cutOff(leader: ClusterNode, others: ClusterNode[]): ClusterNode;
+  /** the cut held for --cut-for, then on until both sides saw it (and, when the leader's node is cut, a new leader confirms) */
+  hold(stream: LeaderStream, o: HoldOptions): Promise<Held>;
+  /** the links back: true when they were cut */
+  heal(cut: LinkCut): Promise<boolean>;
+  /** a publish past its confirm deadline: recorded as timed out, not as confirmed */
+  timedOut(history: History, id: number, node: string): void;
+  /** every id without a confirm sent again, through a majority node: the count sent */
+  resend(stream: LeaderStream): Promise<number>;
+}
 
 const correct: PartitionSteps = {
   cutOff: (leader) => leader,
-  cutFor: (ms) => ms,
-  holdUntilSeen: true,
-  heal: true,
-  resend: true,
-  alsoResend: () => [],
-  timeoutIsConfirm: false,
+  hold: (stream, o) => stream.hold(o),
+  heal: (cut) => cut.heal(),
+  timedOut: recordTimeout,
+  resend: (stream) => stream.resendUnconfirmed(),
 };
 
 export const lab = labCode(meta, {
@@ -43,14 +60,14 @@ export const lab = labCode(meta, {
     if ('missing' in cluster) return { lines: [], checks: [], skipped: cluster.missing };
     const refused = await linkCutRefusal(ctx.config.ports);
     if (refused) throw new EnvError(refused, 'nothing was changed');
-    const steps = withVariants(ctx, correct, variants);
+    const steps = ctx.steps(correct);
     const o = ctx.options;
     const name = names(ctx.names);
     const stream = await openLeaderStream(ctx, cluster, name.queue, queueArguments, {
       window: o.window,
       paceMs: Math.max(1, Math.round(1000 / o.rate)),
       confirmTimeoutMs: o.confirmTimeoutMs,
-      timeoutIsConfirm: steps.timeoutIsConfirm,
+      timedOut: (history, id, node) => steps.timedOut(history, id, node),
     });
     const { nodes, leader, majorityNode: node3, history, a, b } = stream;
     const victim = steps.cutOff(leader, [nodes[0], node3]);
@@ -78,11 +95,11 @@ export const lab = labCode(meta, {
         const v = await viewOf(victim, ctx.config.vhost);
         return v !== null && majority.every((n) => !v.running.includes(n.name));
       };
-      const held = await stream.hold({
+      const held = await steps.hold(stream, {
         failed: victim,
         at: cutAt,
-        forMs: steps.cutFor(o.cutForMs),
-        untilSeen: steps.holdUntilSeen,
+        forMs: o.cutForMs,
+        untilSeen: true,
         viewer: majority[0]!,
         also: cutOffSees,
         word: 'cut',
@@ -107,7 +124,7 @@ export const lab = labCode(meta, {
       // once when they do, and their confirms (seen on a loaded CI machine: 215 of them while `nft`
       // returned) belong after the cut, not in it
       const healAt = history.injected('heal', victim.name);
-      if (steps.heal) await cut.heal();
+      const healed = await steps.heal(cut);
       ctx.progress(`healed after ${Math.round(healAt - cutAt)} ms (${dropped} packets dropped)`);
 
       // both sides see every member again (3.10: after the restart of the minority node); the producers run on, then stop
@@ -115,7 +132,7 @@ export const lab = labCode(meta, {
         failed: victim,
         since: healAt,
         viewers: nodes,
-        restart: steps.heal,
+        restart: healed,
         timeoutMs: o.catchUpTimeoutMs,
         streamMs: o.streamMs,
         graceMs: o.confirmTimeoutMs,
@@ -126,7 +143,7 @@ export const lab = labCode(meta, {
       await ctx.checkpoint('healed', { node: victim.name });
 
       // the producer sends again what has no confirm, through a majority node; the consumer drains there
-      const resent = steps.resend ? await stream.resendUnconfirmed(steps.alsoResend(stream.confirmed())) : 0;
+      const resent = await steps.resend(stream);
       await stream.drain(majority, () => ctx.broker.depth(name.queue));
 
       const observed: Observed = {

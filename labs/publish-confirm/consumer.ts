@@ -6,8 +6,6 @@
  */
 import { type LabContext, deferred, text } from '../../src/kit/index.js';
 import type { ConfirmNames } from './names.js';
-import type { Fault } from './meta.js';
-import type { ConfirmSteps } from './variants.js';
 
 export interface Delivered {
   eventId: string;
@@ -17,11 +15,19 @@ export interface Delivered {
   outcome: 'transient_failure' | 'business_committed' | 'duplicate_skipped';
 }
 
+/** how the consumer takes the copies (lab.ts ConfirmSteps) */
+export interface ConsumeSteps {
+  /** fail each copy's first delivery (requeue) and succeed on the second */
+  consumeRetry: boolean;
+  /** claim the event id before the effect */
+  dedupe: boolean;
+}
+
 export async function consumeEvents(
-  ctx: LabContext<unknown, Fault>,
+  ctx: LabContext,
   name: ConfirmNames,
   copies: number,
-  { consumeRetry: retry, dedupe }: Pick<ConfirmSteps, 'consumeRetry' | 'dedupe'>,
+  { consumeRetry: retry, dedupe }: ConsumeSteps,
 ): Promise<Delivered[]> {
   const { db, log } = ctx;
   const seen: Delivered[] = [];

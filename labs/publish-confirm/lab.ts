@@ -18,13 +18,11 @@ import {
   check,
   summaryLine,
   must,
-  withVariants,
   labCode,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
-import { consumeEvents, type Delivered } from './consumer.js';
+import { consumeEvents, type ConsumeSteps, type Delivered } from './consumer.js';
 import { FrameRecorder } from './frames.js';
-import { variants, type ConfirmSteps } from './variants.js';
 import {
   EVENT_ID,
   MAX_LENGTH,
@@ -39,6 +37,20 @@ import {
 
 const PRODUCER_SCRIPT = new URL('./producer.js', import.meta.url);
 
+/** the steps of the publishers and the consumer a broken variant may replace (variants.ts, TEST ONLY) */
+export interface ConfirmSteps extends ConsumeSteps {
+  /** the route of the unrouted key before its publishes: unbound, so no binding matches */
+  unrouteKey(bind: () => Promise<unknown>, unbind: () => Promise<unknown>): Promise<unknown>;
+  /** the plain publish is not mandatory: the broker drops it and only acks */
+  plainMandatory: boolean;
+  /** the bounded queue's second publish, while the first message still fills it: nacked */
+  publishSecond(send: () => Promise<boolean>): Promise<boolean>;
+  /** the resend carries the same event id */
+  resendId(eventId: string): string;
+  /** the outcome was unknown, so the producer publishes the same event again */
+  republish(run: () => Promise<void>): Promise<void>;
+}
+
 export const lab = labCode(meta, {
   topology,
   schema,
@@ -46,17 +58,16 @@ export const lab = labCode(meta, {
 
   async run(ctx) {
     const name = names(ctx.names);
-    // the publishers' and the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one
-    const correct: ConfirmSteps = {
+    // the publishers' and the consumer's steps, as taught
+    const steps = ctx.steps<ConfirmSteps>({
       unrouteKey: (_bind, unbind) => unbind(),
       plainMandatory: false,
-      beforeSecondPublish: () => Promise.resolve(),
+      publishSecond: (send) => send(),
       resendId: (eventId) => eventId,
       republish: (run) => run(),
       consumeRetry: true,
       dedupe: true,
-    };
-    const steps = withVariants(ctx, correct, variants);
+    });
     const rec = await FrameRecorder.open(ctx.broker);
     try {
       const unrouted = await unroutable(ctx, name, rec, steps);
@@ -175,8 +186,7 @@ async function boundedQueue(ctx: LabContext, name: ConfirmNames, rec: FrameRecor
     return m?.messageId ?? null;
   };
   await send('evt-c1', 1);
-  await steps.beforeSecondPublish(take);
-  const nacked = await send('evt-c2', 1);
+  const nacked = await steps.publishSecond(() => send('evt-c2', 1));
   const depthAfterNack = await broker.depth(name.bounded);
   await ctx.checkpoint('nacked', { queue: name.bounded, maxLength: MAX_LENGTH, depth: depthAfterNack });
   const drained: string[] = [];

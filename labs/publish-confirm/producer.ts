@@ -15,8 +15,12 @@ import type { Socket } from 'node:net';
 import { childRuntime } from '../../src/kit/child/runtime.js';
 import { EVENT_ID, type ConfirmNames } from './names.js';
 import type { Fault } from './meta.js';
-import { withVariants } from '../../src/kit/index.js';
-import { producerVariants } from './variants.js';
+
+/** how the producer ends (a broken variant changes it: variants.ts, TEST ONLY) */
+export interface ProducerSteps {
+  /** with --die-before-confirm: the process dies before the confirm reaches it */
+  diesBeforeConfirm: boolean;
+}
 
 const { values } = parseArgs({
   options: { attempt: { type: 'string', default: '1' }, 'die-before-confirm': { type: 'boolean', default: false } },
@@ -27,8 +31,11 @@ const name = rt.names;
 const fields = { eventId: EVENT_ID, publishAttempt: attempt, destination: name.events };
 const props = { messageId: EVENT_ID, persistent: true, headers: { eventId: EVENT_ID, publishAttempt: attempt } };
 
-// how the producer ends, as taught; a broken variant (variants.ts, TEST ONLY) changes it
-const steps = withVariants(rt, { diesBeforeConfirm: values['die-before-confirm'] }, producerVariants);
+// how the producer ends, as taught
+const steps = await rt.steps<ProducerSteps>(
+  { diesBeforeConfirm: values['die-before-confirm'] },
+  async () => (await import('./variants.js')).producer,
+);
 if (steps.diesBeforeConfirm) {
   const socket = (rt.broker.connection.connection as unknown as { stream: Socket }).stream;
   // amqplib reads frames on 'readable': without its listener no confirm frame reaches the channel

@@ -9,8 +9,8 @@ import {
   ReconnectingConsumer,
   LabError,
   summaryLine,
-  withVariants,
   labCode,
+  type ReconnectingPublisher,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import {
@@ -30,9 +30,24 @@ import { CLUSTER_NODES, names, queueArguments, reset, schema } from './names.js'
 import { stream } from './producer.js';
 import { caughtUp, verdicts, type Row } from './verdicts.js';
 import type { QuorumFailoverOptions } from './options.js';
-import { variants, type FailoverSteps } from './variants.js';
 
 type Ctx = LabContext<QuorumFailoverOptions>;
+
+/** the steps of the experiment a broken variant may replace (variants.ts, TEST ONLY) */
+export interface FailoverSteps {
+  /** between the delete of the previous run's queue and its declare: ms for the deleted replicas to terminate */
+  pauseAfterDelete(): number;
+  /** the node killed: the queue leader's (`followers`: the nodes the lab may kill besides) */
+  victim(leader: ClusterNode, followers: ClusterNode[]): ClusterNode;
+  /** after the failover: start the killed node again */
+  restart(node: ClusterNode): Promise<void>;
+  /** the producer counts an id confirmed (`count`) when the broker's confirm comes (`confirm` resolves) */
+  countConfirm(confirm: Promise<void>, count: () => void): Promise<void>;
+  /** after the loss: connect to the next node (its URL) */
+  reconnect(pub: ReconnectingPublisher): Promise<string>;
+  /** after the reconnect: the ids sent again, those of `lost` without a confirm */
+  resend(lost: readonly number[], confirmed: ReadonlySet<number>): number[];
+}
 
 export const lab = labCode(meta, {
   schema,
@@ -42,16 +57,15 @@ export const lab = labCode(meta, {
     const cluster = ownCluster(ctx.config, CLUSTER_NODES);
     if ('missing' in cluster) return { lines: [], checks: [], skipped: cluster.missing };
     const name = names(ctx.names);
-    // the experiment's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: FailoverSteps = {
+    // the experiment's steps, as taught
+    const steps = ctx.steps<FailoverSteps>({
       pauseAfterDelete: () => REPLACED_REPLICA_GONE_MS,
       victim: (leader) => leader,
       restart: (node) => node.start(),
       countConfirm: (confirm, count) => confirm.then(count),
       reconnect: (pub) => pub.reconnect(),
       resend: (lost, confirmed) => lost.filter((id) => !confirmed.has(id)),
-    };
-    const steps = withVariants(ctx, correct, variants(ctx));
+    });
     const [node1, node2] = cluster.nodes as [ClusterNode, ClusterNode, ClusterNode];
     // a node an interrupted run left down (or frozen) runs again first (the lab starts only nodes mqlab started)
     await clusterRunning(ctx.config, cluster, (line) => ctx.progress(line));

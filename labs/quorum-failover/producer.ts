@@ -2,7 +2,7 @@
  * The stream: ids 1…n published with confirms through a ReconnectingPublisher, at most `window`
  * awaiting their confirm. Once `killAfter` are confirmed, `kill()` runs (the lab SIGKILLs the
  * leader's node). On the loss the producer reconnects to a surviving node and resends every id
- * the ledger holds no confirm for (`steps`: lab.ts; a broken variant replaces one, variants.ts, TEST ONLY).
+ * the ledger holds no confirm for (`steps`: lab.ts).
  */
 import {
   type LabContext,
@@ -13,7 +13,7 @@ import {
   settledOrIdle,
 } from '../../src/kit/index.js';
 import type { QuorumFailoverOptions } from './options.js';
-import type { FailoverSteps } from './variants.js';
+import type { FailoverSteps } from './lab.js';
 import type { History } from '../../src/kit/cluster/index.js';
 
 export interface StreamResult {

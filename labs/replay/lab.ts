@@ -4,12 +4,25 @@
  * (the queues, the audit table and the route are drawn in names.ts).
  */
 import type { ConfirmChannel } from 'amqplib';
-import { closeChannel, type Delivery, check, deferred, withVariants, labCode } from '../../src/kit/index.js';
+import { closeChannel, type Delivery, check, deferred, labCode } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { removedAfterConfirm, repairPayload, type ReplayStep } from './repair.js';
 import { messagesLeft } from './queue-left.js';
 import { EVENT_ID, names, reset, schema, topology } from './names.js';
-import { variants, type ReplaySteps } from './variants.js';
+
+/** the steps of the replay tool a broken variant may replace (variants.ts, TEST ONLY) */
+export interface ReplaySteps {
+  /** the order: the repaired copy is confirmed first, the original acked last */
+  copyThenAck(copy: () => Promise<void>, ackOriginal: () => Promise<void>): Promise<void>;
+  /** settle the original in the dead queue */
+  ackOriginal(m: Delivery): void;
+  /** the copy keeps the original's message id */
+  copyId(m: Delivery): string | undefined;
+  /** the copy carries the repaired payload */
+  copyBody(m: Delivery, repaired: string): string;
+  /** the copy is published once */
+  publishCopy(publish: () => Promise<unknown>): Promise<void>;
+}
 
 const BROKEN = 'amount=invalid';
 const APPROVAL = 'verified order amount=10';
@@ -28,8 +41,8 @@ export const lab = labCode(meta, {
   async run(ctx) {
     const name = names(ctx.names);
     const { broker, db, log } = ctx;
-    // the replay tool's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: ReplaySteps = {
+    // the replay tool's steps, as taught
+    const steps = ctx.steps<ReplaySteps>({
       copyThenAck: async (copy, ackOriginal) => {
         await copy();
         await ackOriginal();
@@ -38,8 +51,7 @@ export const lab = labCode(meta, {
       copyId: (m) => m.messageId,
       copyBody: (_m, repaired) => repaired,
       publishCopy: async (publish) => void (await publish()),
-    };
-    const steps = withVariants(ctx, correct, variants);
+    });
     const timeline: ReplayStep[] = [];
     const step = (s: ReplayStep, fields: Record<string, unknown> = {}) => {
       timeline.push(s);

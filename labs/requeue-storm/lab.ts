@@ -10,9 +10,8 @@ import { check, checkAtLeast, checkAtMost, gapsMs, labCode } from '../../src/kit
 import { meta } from './meta.js';
 import { runMode, type ModeRun, type Removal } from './mode.js';
 import { latencySummary, percentile, perSecond, ratio, round1 } from './measure.js';
-import { DELAY_TTL_MS, DELIVERY_LIMIT, names, topology } from './names.js';
+import { DELAY_TTL_MS, DELIVERY_LIMIT, HEALTHY_PER_SEC, names, topology } from './names.js';
 
-const HEALTHY_PER_SEC = 50;
 const MAX_REDELIVERIES = 50_000;
 /**
  * The claims, as times between two deliveries of the failing message (this process's clock, one

@@ -4,8 +4,6 @@
  *   all on the same work queue, one push consumer on its own channel.
  *   requeue: failure → nack(requeue=true)          (the broker hands it back at once)
  *   delayed: failure → reject(requeue=false) → DLX → delay queue (TTL) → back to the work queue
- * (TEST ONLY: delayed-requeues, the delayed mode requeues like the other one; requeue-waits, the
- * requeue consumer holds the failing message one TTL before its nack)
  * When the window ends the failing message is taken off (acked) at its next delivery: at once in
  * `requeue`, after at most one TTL in `delayed` (`removed` settles then; the caller awaits it).
  */
@@ -17,11 +15,20 @@ import {
   deferred,
   settledOrIdle,
   LabError,
-  withVariants,
 } from '../../src/kit/index.js';
 import { healthySchedule } from './measure.js';
-import type { Fault } from './meta.js';
-import { variants, type StormSteps } from './variants.js';
+
+/** the steps of a mode's consumer a broken variant may replace (variants.ts, TEST ONLY) */
+export interface StormSteps {
+  /** after the window (or the cap), the failing message is taken off the queue */
+  removeFailing(m: Delivery): void;
+  /** delayed mode rejects the failing message into its delay queue (requeue mode: a nack with requeue) */
+  delayedRejects: boolean;
+  /** requeue mode: the failing message goes back at once */
+  requeueFailing(m: Delivery): void;
+  /** a healthy message is processed */
+  takeHealthy(m: Delivery, process: () => void): void;
+}
 
 export type ModeName = 'requeue' | 'delayed';
 
@@ -79,7 +86,7 @@ const DRAIN_IDLE_MS = 5000;
 /** epoch ms with sub-ms precision: the clock of the published_at header and of delivery */
 const wallNow = () => performance.timeOrigin + performance.now();
 
-export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): Promise<ModeRun> {
+export async function runMode(ctx: LabContext, spec: ModeSpec): Promise<ModeRun> {
   const { broker, log } = ctx;
   const schedule = healthySchedule(spec.windowMs, spec.healthyPerSec);
   const failingId = `${FAILING}-${spec.mode}`;
@@ -93,14 +100,13 @@ export async function runMode(ctx: LabContext<unknown, Fault>, spec: ModeSpec): 
   let failingDeliveries = 0;
   let redeliveredFlags = 0;
   let lastHealthyAt = 0;
-  // the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-  const correct: StormSteps = {
+  // the consumer's steps, as taught
+  const steps = ctx.steps<StormSteps>({
     removeFailing: (m) => m.ack(),
     delayedRejects: true,
     requeueFailing: (m) => m.nack(true), // back to the queue at once: the broker redelivers it immediately
     takeHealthy: (_m, process) => process(),
-  };
-  const steps = withVariants(ctx, correct, variants(`healthy-${spec.mode}-${schedule.length}`));
+  });
 
   const remove = (m: Delivery) => {
     const atMs = ctx.now();

@@ -11,6 +11,8 @@
 import type { Names, Topology } from '../../src/kit/index.js';
 
 export const DELAY_TTL_MS = 500;
+/** healthy messages published per second during a mode's window */
+export const HEALTHY_PER_SEC = 50;
 /**
  * Far above the lab's cap on redeliveries (50000): 4.0–4.2 count nack(requeue=true) toward a quorum queue's delivery limit
  * (default 20 there), which would end the storm at the 21st return, after 21 deliveries; 3.10 has no default, 4.3 no longer

@@ -23,14 +23,22 @@ import {
   pauses,
   replayGate,
   deadLetterHistory,
-  withVariants,
   text,
 } from '../../src/kit/index.js';
 import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
 import { fieldsOfDelivery, SERVICE_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
 import type { Fault } from './meta.js';
-import { consumerVariants, type ConsumerSteps } from './variants.js';
+
+/** the steps of the consumer a broken variant may replace (variants.ts, TEST ONLY) */
+export interface ConsumerSteps {
+  /** the attempt a delivery counts as: 1 + the work queue's x-death count of reason rejected */
+  attempt(fromHeaders: number): number;
+  /** the business row of an order, in the transaction that claims its message id */
+  writeRow(order: { quantity: number }, insert: () => Promise<unknown>): Promise<unknown>;
+  /** the last attempt failed: a confirmed copy in the DLQ before the original is acked; the status logged */
+  toDlq(send: () => Promise<unknown>): Promise<'poison_to_dlq' | 'poison_dropped'>;
+}
 
 const CONSUMER = 'consumer-1';
 const { values } = parseArgs({
@@ -60,17 +68,18 @@ const allSettled = deferred();
 let received = 0;
 let lastDeliveryAt = performance.now();
 const clock = { now: () => performance.now(), sleep: (ms: number) => sleep(ms) };
-// the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-const correct: ConsumerSteps = {
-  attempt: (n) => n,
-  writeRow: (_order, insert) => insert(),
-  afterWrite: () => {},
-  toDlq: async (send) => {
-    await send();
-    return 'poison_to_dlq';
+// the consumer's steps, as taught
+const steps = await rt.steps<ConsumerSteps>(
+  {
+    attempt: (n) => n,
+    writeRow: (_order, insert) => insert(),
+    toDlq: async (send) => {
+      await send();
+      return 'poison_to_dlq';
+    },
   },
-};
-const steps = withVariants(rt, correct, consumerVariants);
+  async () => (await import('./variants.js')).consumer,
+);
 
 /** idempotent by message id: the processed_messages row and the business row commit together */
 async function commitOrder(
@@ -88,7 +97,6 @@ async function commitOrder(
       () =>
         tx`INSERT INTO ${tx(name.orders)} (order_id, message_id, quantity) VALUES (${order.orderId}, ${messageId}, ${order.quantity})`,
     );
-    steps.afterWrite();
     return 'business_committed' as const;
   });
 }

@@ -3,13 +3,12 @@
  * The consumer runs as a separate process, the producer in the lab's; see names.ts for the routing and
  * docs/labs/retry-dlq.md for each output line.
  */
-import { runChild, keepEvents, check, javaList, must, withVariants, labCode } from '../../src/kit/index.js';
+import { runChild, keepEvents, check, javaList, must, labCode } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { countStatus, trailOf } from './verdicts.js';
-import { produceOrders } from './producer.js';
-import { HEALTHY, ORDERS, POISON, SERVICE_FIELDS, orderBody, publishProps } from './orders.js';
+import { produceOrders, type ProducerSteps } from './producer.js';
+import { HEALTHY, ORDERS, POISON, SERVICE_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, TTL_MS, reset, names, schema, topology } from './names.js';
-import { labVariants, type LabSteps } from './variants.js';
 
 /**
  * The consumer gives up when no delivery came for this long: one TTL hop (the poison message waits
@@ -38,13 +37,8 @@ export const lab = labCode(meta, {
       `order-poison takes ${MAX_ATTEMPTS - 1} hops through ${name.retry} (TTL ${TTL_MS} ms) before it moves to ${name.dlq}`,
     );
 
-    // the lab's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: LabSteps = { routingKey: (_order, queue) => queue, afterConsumer: () => Promise.resolve() };
-    const latePublish = async () => {
-      const late = must(ORDERS[0], 'the first order');
-      for (const q of [name.work, name.retry]) await ctx.broker.sendConfirmed(q, orderBody(late), publishProps(late));
-    };
-    const steps = withVariants(ctx, correct, labVariants(ORDERS[1], latePublish));
+    // the producer's steps, as taught
+    const steps = ctx.steps<ProducerSteps>({ routingKey: (_order, queue) => queue });
 
     // The consumer is told how many messages must reach a final outcome; it exits on its own.
     const consuming = runChild(ctx, 'consumer', new URL('./consumer.js', import.meta.url), {
@@ -66,7 +60,6 @@ export const lab = labCode(meta, {
       throw err;
     });
     const consumer = await consuming;
-    await steps.afterConsumer();
     const events = [...produced, ...consumer.events];
 
     const [work, retry, dlq] = await Promise.all([name.work, name.retry, name.dlq].map((q) => ctx.broker.depth(q)));

@@ -7,14 +7,14 @@
  */
 import { type LabContext, LabError, type LabEvent, keepEvents } from '../../src/kit/index.js';
 import { fieldsOfOrder, orderBody, ORDERS, publishProps, SERVICE_FIELDS } from './orders.js';
-import type { Fault } from './meta.js';
-import type { LabSteps } from './variants.js';
 
-export async function produceOrders(
-  ctx: LabContext<unknown, Fault>,
-  queue: string,
-  steps: Pick<LabSteps, 'routingKey'>,
-): Promise<LabEvent[]> {
+/** the producer's step a broken variant may replace (variants.ts, TEST ONLY) */
+export interface ProducerSteps {
+  /** the routing key an order is published with: the work queue's */
+  routingKey(order: (typeof ORDERS)[number], queue: string): string;
+}
+
+export async function produceOrders(ctx: LabContext, queue: string, steps: ProducerSteps): Promise<LabEvent[]> {
   const events: LabEvent[] = [];
   try {
     for (const order of ORDERS) {

@@ -1,54 +1,42 @@
 /**
- * TEST ONLY: where retry-dlq's broken variants (declared in meta.ts; MQLAB_FAULT=retry-dlq:<name>,
- * src/lab/fault.ts) replace a step: of the lab (`LabSteps`: lab.ts, producer.ts) or of the consumer
- * process (`ConsumerSteps`: consumer.ts). Those files read as the correct experiment.
+ * TEST ONLY: retry-dlq's broken variants (declared in meta.ts; MQLAB_FAULT=retry-dlq:<name>,
+ * src/lab/fault.ts), loaded only when a run asks for one: a replaced step of the producer
+ * (`ProducerSteps`: producer.ts) or of the consumer process (`ConsumerSteps`: consumer.ts), or an
+ * action on an event the lab logs. Those files read as the correct experiment.
  */
-import type { Variants } from '../../src/kit/index.js';
-import type { Fault } from './meta.js';
-import type { ORDERS } from './orders.js';
+import { must, type ChildRuntime, type Variants, type VariantsOf } from '../../src/kit/index.js';
+import type { meta, Fault } from './meta.js';
+import type { ProducerSteps } from './producer.js';
+import type { ConsumerSteps } from './consumer.js';
+import { ORDERS, orderBody, publishProps } from './orders.js';
+import { names, type RetryDlqNames } from './names.js';
 
-type Order = (typeof ORDERS)[number];
-
-/** the steps of the lab a broken variant may replace */
-export interface LabSteps {
-  /** the routing key an order is published with: the work queue's */
-  routingKey(order: Order, queue: string): string;
-  /** after the consumer stopped: nothing more is published */
-  afterConsumer(): Promise<unknown>;
-}
-
-export const labVariants = (
-  secondOrder: Order | undefined,
-  latePublish: () => Promise<unknown>,
-): Variants<LabSteps, Fault> => ({
+export const variants: VariantsOf<typeof meta, ProducerSteps> = {
   // the second order goes to a routing key no queue is bound to
-  unroutable: { routingKey: (order, queue) => (order === secondOrder ? `${queue}.nowhere` : queue) },
+  unroutable: () => ({ routingKey: (order, queue) => (order === ORDERS[1] ? `${queue}.nowhere` : queue) }),
   // a producer that publishes after its consumer stopped, one order to each queue
-  'late-publish': { afterConsumer: latePublish },
-});
-
-/** the steps of the consumer a broken variant may replace */
-export interface ConsumerSteps {
-  /** the attempt a delivery counts as: 1 + the work queue's x-death count of reason rejected */
-  attempt(fromHeaders: number): number;
-  /** the business row of an order, in the transaction that claims its message id */
-  writeRow(order: { quantity: number }, insert: () => Promise<unknown>): Promise<unknown>;
-  /** after the business row: the transaction commits */
-  afterWrite(): void;
-  /** the last attempt failed: a confirmed copy in the DLQ before the original is acked; the status logged */
-  toDlq(send: () => Promise<unknown>): Promise<'poison_to_dlq' | 'poison_dropped'>;
-}
-
-export const consumerVariants: Variants<ConsumerSteps, Fault> = {
-  // counts from 2
-  'wrong-attempt': { attempt: (n) => n + 1 },
-  // healthy orders write no business row
-  'no-commit': { writeRow: (order, insert) => (order.quantity <= 0 ? insert() : Promise.resolve()) },
-  'throw-healthy': {
-    afterWrite: () => {
-      throw new Error("broken variant: a failure that is not the message's fault");
+  'late-publish': {
+    after: { source: 'exit', process: 'consumer' },
+    run: async (ctx) => {
+      const late = must(ORDERS[0], 'the first order');
+      const name = names(ctx.names);
+      for (const q of [name.work, name.retry]) await ctx.broker.sendConfirmed(q, orderBody(late), publishProps(late));
     },
   },
+};
+
+export const consumer: Variants<ConsumerSteps, Fault, ChildRuntime<RetryDlqNames, Fault>> = {
+  // counts from 2
+  'wrong-attempt': () => ({ attempt: (n) => n + 1 }),
+  // healthy orders write no business row
+  'no-commit': () => ({ writeRow: (order, insert) => (order.quantity <= 0 ? insert() : Promise.resolve()) }),
+  // after the business row, a failure that is not the message's fault: the transaction rolls back
+  'throw-healthy': (s) => ({
+    writeRow: async (order, insert) => {
+      await s.writeRow(order, insert);
+      throw new Error("broken variant: a failure that is not the message's fault");
+    },
+  }),
   // acked without its DLQ copy
-  'drop-poison': { toDlq: () => Promise.resolve('poison_dropped' as const) },
+  'drop-poison': () => ({ toDlq: () => Promise.resolve('poison_dropped' as const) }),
 };

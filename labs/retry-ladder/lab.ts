@@ -18,16 +18,32 @@ import {
   deferred,
   settledOrIdle,
   must,
-  withVariants,
   text,
   labCode,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
-import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff } from './backoff.js';
+import { afterFailure, onArrival, ladderFloorMs, retryDelays, tiers, type Backoff, type Decision } from './backoff.js';
 import { PARKED_KEY, WORK_KEY, names, reset, schema, tierKey, topology } from './names.js';
 import { ladderChecks, ladderFacts, ladderLine, type Observed } from './verdicts.js';
 import { EVENTS, callSucceeds, deadlineInMs, isEvent, type EventId, type Trail } from './scenario.js';
-import { variants, type LadderSteps } from './variants.js';
+
+/** the steps of the ladder a broken variant may replace (variants.ts, TEST ONLY) */
+export interface LadderSteps {
+  /** the deadline a delivery carries (its deadline-at header) */
+  deadlineOf(m: Delivery): number;
+  /** the downstream call: does it succeed (nothing is written until its outcome is known) */
+  call(id: EventId, attempt: number): boolean | Promise<boolean>;
+  /** the decision after a failed call, as backoff.ts makes it */
+  decide(d: Decision, id: EventId): Decision;
+  /** the attempt a retry copy carries */
+  nextAttempt(d: Decision & { action: 'retry' }): number;
+  /** where a retry copy is published: the retry exchange, with its tier's key */
+  retryRoute(tierKey: string): [exchange: string, key: string];
+  /** the last attempt failed: rejected, so the broker dead-letters it into the DLQ (with x-death) */
+  exhaust(m: Delivery, headers: Record<string, unknown>): void | Promise<void>;
+  /** the parked copy, published into the parking route */
+  publishParked(publish: () => Promise<unknown>): Promise<void>;
+}
 
 export const lab = labCode(meta, {
   topology,
@@ -89,23 +105,16 @@ export const lab = labCode(meta, {
 
     const commit = (id: EventId, attempt: number) =>
       db`INSERT INTO ${db(name.effect)} (event_id, attempt) VALUES (${id}, ${attempt}) ON CONFLICT DO NOTHING`;
-    const lateRetry = () =>
-      broker.publishConfirmed(name.retry, tierKey(tiers(b).at(-1)!), '{"eventId":"exhausted"}', {
-        messageId: 'exhausted',
-        headers: { run: runId, attempt: b.maxAttempts },
-      });
-    // the consumer's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: LadderSteps = {
+    // the consumer's steps, as taught
+    const steps = ctx.steps<LadderSteps>({
       deadlineOf: (m) => Number(m.headers['deadline-at']),
-      beforeCall: async () => {},
+      call: callSucceeds,
       decide: (d) => d,
       nextAttempt: (d) => d.nextAttempt,
       retryRoute: (key) => [name.retry, key],
       exhaust: (m) => m.reject(false),
       publishParked: async (publish) => void (await publish()),
-      afterShutdown: async () => {},
-    };
-    const steps = withVariants(ctx, correct, variants(broker, name, lateRetry, commit));
+    });
 
     const handle = async (m: Delivery) => {
       const id = m.messageId;
@@ -136,8 +145,7 @@ export const lab = labCode(meta, {
         t.decisions.push('park-on-arrival');
         return park(m, id, attempt, 'on-arrival', arrival.remainingMs, arrival.neededMs);
       }
-      await steps.beforeCall(id, attempt);
-      if (callSucceeds(id, attempt)) {
+      if (await steps.call(id, attempt)) {
         await commit(id, attempt);
         m.ack();
         t.decisions.push('committed');
@@ -230,7 +238,6 @@ export const lab = labCode(meta, {
         `nothing moved for ${idleMs} ms before every message settled; reporting what the broker and the database show`,
       );
     await Promise.all([work.cancel(), dlqWatch.cancel(), parkingWatch.cancel()]);
-    await steps.afterShutdown();
     const observed = await observe(ctx, b, trails, await ttls, dlqHeld, parkingHeld, { stale, timedOut });
     // leave the DLQ and parking messages where an operator would find them (the next run purges them)
     for (const m of [...dlqHeld, ...parkingHeld]) m.nack(true);

@@ -1,66 +1,70 @@
 /**
- * TEST ONLY: where retry-ladder's broken variants (declared in meta.ts;
- * MQLAB_FAULT=retry-ladder:<name>, src/lab/fault.ts) replace a step of the consumer lab.ts runs
- * (`LadderSteps`). lab.ts reads as the correct ladder.
+ * TEST ONLY: retry-ladder's broken variants (declared in meta.ts; MQLAB_FAULT=retry-ladder:<name>,
+ * src/lab/fault.ts), loaded only when a run asks for one: a replaced step of the consumer lab.ts runs
+ * (`LadderSteps`), or the broker handle decorated. lab.ts reads as the correct ladder.
  */
-import type { Broker, Delivery, Variants } from '../../src/kit/index.js';
-import type { Decision } from './backoff.js';
-import type { Fault } from './meta.js';
-import { EXHAUSTED_KEY, WORK_KEY, type names } from './names.js';
-import type { EventId } from './scenario.js';
+import { decorate, onConsume, type VariantsOf } from '../../src/kit/index.js';
+import type { meta } from './meta.js';
+import type { LadderSteps } from './lab.js';
+import { tiers } from './backoff.js';
+import { EXHAUSTED_KEY, WORK_KEY, names, tierKey } from './names.js';
 
-/** the steps of the ladder a broken variant may replace */
-export interface LadderSteps {
-  /** the deadline a delivery carries (its deadline-at header) */
-  deadlineOf(m: Delivery): number;
-  /** before the downstream call: nothing is written until its outcome is known */
-  beforeCall(id: EventId, attempt: number): Promise<unknown>;
-  /** the decision after a failed call, as backoff.ts makes it */
-  decide(d: Decision, id: EventId): Decision;
-  /** the attempt a retry copy carries */
-  nextAttempt(d: Decision & { action: 'retry' }): number;
-  /** where a retry copy is published: the retry exchange, with its tier's key */
-  retryRoute(tierKey: string): [exchange: string, key: string];
-  /** the last attempt failed: rejected, so the broker dead-letters it into the DLQ (with x-death) */
-  exhaust(m: Delivery, headers: Record<string, unknown>): void | Promise<void>;
-  /** the parked copy, published into the parking route */
-  publishParked(publish: () => Promise<unknown>): Promise<void>;
-  /** after the consumers stopped: nothing more is published */
-  afterShutdown(): Promise<unknown>;
-}
-
-export const variants = (
-  broker: Broker,
-  name: ReturnType<typeof names>,
-  lateRetry: () => Promise<unknown>,
-  commit: (id: EventId, attempt: number) => Promise<unknown>,
-): Variants<LadderSteps, Fault> => ({
+export const variants: VariantsOf<typeof meta, LadderSteps> = {
   // a consumer blind to the deadline
-  'ignore-deadline': { deadlineOf: () => Infinity },
+  'ignore-deadline': () => ({ deadlineOf: () => Infinity }),
   // the effect is written before the call's outcome is known
-  'write-before-call': { beforeCall: commit },
+  'write-before-call': (s, ctx) => ({
+    call: async (id, attempt) => {
+      const effect = names(ctx.names).effect;
+      await ctx.db`INSERT INTO ${ctx.db(effect)} (event_id, attempt) VALUES (${id}, ${attempt}) ON CONFLICT DO NOTHING`;
+      return s.call(id, attempt);
+    },
+  }),
   // park `parked` at its first failure, whatever its deadline still covers
-  'park-early': {
+  'park-early': () => ({
     decide: (d, id) =>
       id === 'parked' && d.action === 'retry'
         ? { action: 'park', reason: 'deadline', remainingMs: NaN, neededMs: NaN }
         : d,
-  },
-  'double-increment': { nextAttempt: (d) => d.nextAttempt + 1 },
-  'skip-delay': { retryRoute: () => [name.business, WORK_KEY] },
+  }),
+  'double-increment': () => ({ nextAttempt: (d) => d.nextAttempt + 1 }),
+  'skip-delay': (_, ctx) => ({ retryRoute: () => [names(ctx.names).business, WORK_KEY] }),
   // the application copies it to the DLQ itself, so the broker writes no x-death
-  'self-dead-letter': {
+  'self-dead-letter': (_, ctx) => ({
     exhaust: async (m, headers) => {
-      await broker.publishConfirmed(name.dead, EXHAUSTED_KEY, m.body, { messageId: m.messageId, headers });
+      await ctx.broker.publishConfirmed(names(ctx.names).dead, EXHAUSTED_KEY, m.body, {
+        messageId: m.messageId,
+        headers,
+      });
       m.ack();
     },
-  },
-  'park-twice': {
+  }),
+  'park-twice': () => ({
     publishParked: async (publish) => {
       await publish();
       await publish();
     },
+  }),
+  // a handler still running after shutdown schedules one more retry of `exhausted` (with this run's header)
+  'late-retry': {
+    broker: (broker, ctx) => {
+      const name = names(ctx.names);
+      let run: unknown;
+      const remembering = decorate(broker, {
+        publishConfirmed: (exchange, key, body, props) => {
+          run ??= (props?.headers as Record<string, unknown> | undefined)?.run;
+          return broker.publishConfirmed(exchange, key, body, props);
+        },
+      });
+      return onConsume(remembering, name.work, {
+        cancel: async (cancel) => {
+          await cancel();
+          await broker.publishConfirmed(name.retry, tierKey(tiers(ctx.options).at(-1)!), '{"eventId":"exhausted"}', {
+            messageId: 'exhausted',
+            headers: { run, attempt: ctx.options.maxAttempts },
+          });
+        },
+      });
+    },
   },
-  // a handler still running after shutdown schedules one more retry
-  'late-retry': { afterShutdown: lateRetry },
-});
+};

@@ -20,30 +20,35 @@ import {
   type Delivery,
   type Count,
   deferred,
+  readCount,
   labCode,
 } from '../../src/kit/index.js';
-import { meta, type Fault } from './meta.js';
+import { meta } from './meta.js';
 import { LIMIT, LOOPS, MAX_REQUEUES, WAIT_TTL_MS, names, topology, type LoopNames } from './names.js';
 import { limitedIn, watchTrail, type Trail } from './trails.js';
-import { countReader, declareBroken, waitWorker } from './variants.js';
+
+/** the step a broken variant may replace (variants.ts, TEST ONLY) */
+export interface LoopSteps {
+  /** the x-delivery-count header as the broker sent it: absent stays absent */
+  readCount(v: unknown): Count;
+}
 
 /** how long a letter may take to come back from the wait queue before "it did not": its TTL and a margin for a loaded machine */
 const BACK_WINDOW_MS = WAIT_TTL_MS + 1500;
 
 export const lab = labCode(meta, {
-  topology: (n) => topology(n),
+  topology,
   async run(ctx) {
     const name = names(ctx.names);
-    await declareBroken(ctx);
+    const steps = ctx.steps<LoopSteps>({ readCount });
     const trail = await watchTrail(ctx, name.trail, name.work);
     const expired = await watchTrail(ctx, name.expiredTrail, name.work);
-    const stopWorker = await waitWorker(ctx);
     const work = new WorkConsumer(ctx, name);
     try {
       await work.start();
       const [looped, nacked, fresh] = await Promise.all([
-        loopedRun(ctx, name, work, trail, 'looped', (m) => m.reject(true)),
-        loopedRun(ctx, name, work, trail, 'nacked', (m) => m.nack(true)),
+        loopedRun(ctx, name, work, trail, 'looped', (m) => m.reject(true), steps),
+        loopedRun(ctx, name, work, trail, 'nacked', (m) => m.nack(true), steps),
         freshRun(ctx, name, work, trail, expired),
       ]);
       // 4.3 (measured: the probe's nack did not raise the count) compares the delivery count, which the
@@ -99,7 +104,6 @@ export const lab = labCode(meta, {
       };
     } finally {
       await work.stop();
-      await stopWorker();
       await trail.close();
       await expired.close();
     }
@@ -115,7 +119,7 @@ class WorkConsumer {
   private channel?: Awaited<ReturnType<LabContext['broker']['newChannel']>>;
   private consumer?: { cancel(): Promise<void> };
   constructor(
-    private ctx: LabContext<unknown, Fault>,
+    private ctx: LabContext,
     private name: LoopNames,
   ) {}
   on(id: string, handler: (m: Delivery) => void) {
@@ -136,19 +140,20 @@ class WorkConsumer {
 }
 
 /** resolves with `fallback` after ms unless p settles first */
-const orAfter = <T>(ctx: LabContext<unknown, Fault>, p: Promise<T>, ms: number, fallback: T): Promise<T> =>
+const orAfter = <T>(ctx: LabContext, p: Promise<T>, ms: number, fallback: T): Promise<T> =>
   Promise.race([p, ctx.sleep(ms).then(() => fallback)]);
 
 /** LOOPS laps through the wait queue, then `requeue` (reject or nack with requeue=true) until the broker dead-letters it */
 async function loopedRun(
-  ctx: LabContext<unknown, Fault>,
+  ctx: LabContext,
   name: LoopNames,
   work: WorkConsumer,
   trail: Trail,
   id: string,
   requeue: (m: Delivery) => void,
+  steps: LoopSteps,
 ) {
-  const read = countReader(ctx);
+  const read = (v: unknown) => steps.readCount(v);
   const counts: Count[] = [];
   /** x-delivery-count of each requeued delivery after the laps (4.0–4.2 show the acquired count: 1, 2 …) */
   const requeueCounts: Count[] = [];
@@ -195,13 +200,7 @@ async function loopedRun(
 }
 
 /** a message never rejected: reject(requeue=true) until delivery_limit, then through the wait queue and back? */
-async function freshRun(
-  ctx: LabContext<unknown, Fault>,
-  name: LoopNames,
-  work: WorkConsumer,
-  trail: Trail,
-  expired: Trail,
-) {
+async function freshRun(ctx: LabContext, name: LoopNames, work: WorkConsumer, trail: Trail, expired: Trail) {
   let requeues = 0;
   const back = deferred<string>();
   work.on('fresh', (m) => {

@@ -28,7 +28,7 @@ export const names = (n: Names) => ({
 });
 export type LoopNames = ReturnType<typeof names>;
 
-export function topology(n: Names, waitTtl = true): Topology {
+export function topology(n: Names): Topology {
   const name = names(n);
   return {
     exchanges: [
@@ -39,7 +39,7 @@ export function topology(n: Names, waitTtl = true): Topology {
       { name: name.work, args: { 'x-delivery-limit': LIMIT, 'x-dead-letter-exchange': name.dlx } },
       {
         name: name.wait,
-        args: { ...(waitTtl ? { 'x-message-ttl': WAIT_TTL_MS } : {}), 'x-dead-letter-exchange': name.back },
+        args: { 'x-message-ttl': WAIT_TTL_MS, 'x-dead-letter-exchange': name.back },
       },
       { name: name.trail },
       { name: name.expiredTrail },

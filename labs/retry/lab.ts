@@ -12,15 +12,24 @@ import {
   deferred,
   gapsMs,
   TimedOut,
-  unchanged,
-  withVariants,
   labCode,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
-import { variants, type RetryPolicy } from './variants.js';
 import { EVENTS, TTL_MS, names, reset, schema, topology } from './names.js';
 
 const MAX_ATTEMPTS = 3;
+
+/** the steps of the retry protocol (a broken variant replaces one: variants.ts, TEST ONLY) */
+export interface RetrySteps {
+  /** how the poison message is settled */
+  settlePoison(m: Delivery): void;
+  /** where a retry copy goes */
+  retryQueue: string;
+  /** the attempt number a retry copy carries */
+  nextAttempt(attempt: number): number;
+  /** the business effect of a message */
+  commit(id: string): Promise<unknown>;
+}
 
 export const lab = labCode(meta, {
   topology,
@@ -30,18 +39,15 @@ export const lab = labCode(meta, {
   async run(ctx) {
     const name = names(ctx.names);
     const { broker, db, log } = ctx;
-    // the protocol's steps, as taught; a broken variant (variants.ts, TEST ONLY) replaces one of them
-    const correct: RetryPolicy = {
+    // the protocol's steps, as taught
+    const policy = ctx.steps<RetrySteps>({
       // contract failure: no retry, straight to the dead-letter exchange
       settlePoison: (m) => m.reject(false),
       // a retry copy waits out the TTL in the delay queue, one attempt later
       retryQueue: name.delay,
       nextAttempt: (attempt) => attempt + 1,
       commit: (id) => db`INSERT INTO ${db(name.effect)} VALUES (${id}) ON CONFLICT DO NOTHING`,
-      afterCommit: async () => {},
-      wrapHandler: unchanged,
-    };
-    const policy = withVariants(ctx, correct, variants(correct, name, broker, MAX_ATTEMPTS));
+    });
     const seen = { healthy: 0, poison: 0 };
     const transientAttempts: number[] = [];
     const transientAt: number[] = [];
@@ -86,14 +92,13 @@ export const lab = labCode(meta, {
           }
         }
         await policy.commit(id);
-        await policy.afterCommit(id, attempt);
         m.ack();
         committed.add(id);
         log.emit('consumer', { messageId: id, attempt, status: 'business_committed' });
       }
       if (committed.has('healthy') && committed.has('transient') && seen.poison === 1) processed.resolve();
     };
-    const consumer = await broker.consume(name.work, policy.wrapHandler(handle), { prefetch: 10 });
+    const consumer = await broker.consume(name.work, handle, { prefetch: 10 });
 
     const dead = deferred<Delivery>();
     // logged when it arrives (the ack comes at the end): the page draws the receipt when it happened

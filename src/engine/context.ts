@@ -14,6 +14,7 @@ import { labServices } from './outage.js';
 import type { CheckpointView, MessageAtCheckpoint } from '../core/checkpoint-view.js';
 import type { LabRun } from './run-options.js';
 import { brokerAtPause } from '../broker/broker-state.js';
+import type { RunVariants } from './variants.js';
 
 /** what runOne set up for the lab before its ctx is built */
 export interface LabSetup {
@@ -27,10 +28,15 @@ export interface LabSetup {
   pause: { sample(): Promise<void> };
   /** aborted when the lab's run has settled (LabContext.ended) */
   ended: AbortSignal;
+  /** the broken variants MQLAB_FAULT asks for (none: the lab's own steps) */
+  variants: RunVariants;
 }
 
 /** the lab's ctx; `run.signal` is the lab's own (it also ends when a service is lost) */
-export function context<O>(run: LabRun<O>, { log, names, queues, exchanges, pause, ended }: LabSetup): LabContext<O> {
+export function context<O>(
+  run: LabRun<O>,
+  { log, names, queues, exchanges, pause, ended, variants }: LabSetup,
+): LabContext<O> {
   const { entry, options, config, runOptions, hooks, signal, broker, db, watch } = run;
   let seq = 0;
   const mgmt = new Management(config.mgmtUrl, config.vhost);
@@ -39,7 +45,7 @@ export function context<O>(run: LabRun<O>, { log, names, queues, exchanges, paus
     hooks.stderr(
       `${entry.name}: ${FAULT_ENV} asks for the broken variant(s) ${[...faults].join(', ')}: not the correct experiment (predict which checks FAIL)`,
     );
-  return {
+  return variants.context({
     lab: entry.name,
     names,
     broker,
@@ -90,11 +96,10 @@ export function context<O>(run: LabRun<O>, { log, names, queues, exchanges, paus
     signal,
     ended,
     now: () => performance.now(),
-    fault: (name) => faults.has(name),
     services: labServices(config, watch, log, entry.disruptive === true, entry.name, (line) =>
       hooks.stderr(`${entry.name}: ${line}`),
     ),
-  };
+  });
 }
 
 /** one call of ctx.checkpoint: its name, its number in the lab's run, what the lab passed with it */

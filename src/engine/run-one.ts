@@ -19,6 +19,7 @@ import { faultsFor } from '../lab/fault.js';
 import { sampleDepths, samplerConnection } from '../broker/depth-sampler.js';
 import { LOST_HINT, ServiceLost, isConnectionLoss, isServerGone, type LossWatch } from '../core/lost.js';
 import { context } from './context.js';
+import { runVariants } from './variants.js';
 import type { LabRun } from './run-options.js';
 
 /** what running one lab gave: its report and, when a service was lost or refused, that error */
@@ -71,7 +72,7 @@ export async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
   const report: LabReport = { ...emptyReport(entry, 'error'), events: log.events };
   const faults = [...faultsFor(entry)];
   if (faults.length) report.faults = faults;
-  const { lab } = await entry.load();
+  const [{ lab }, variants] = await Promise.all([entry.load(), runVariants(entry)]);
   const onAbort = () => void broker.close();
   signal.addEventListener('abort', onAbort, { once: true });
   broker.onLost((cause) => watch.report(new ServiceLost('RabbitMQ', config.amqpUrl, cause)));
@@ -89,7 +90,7 @@ export async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
   const samplerConn = runOptions.depths ? samplerConnection(config.amqpUrl) : null; // connects while the lab is set up
   try {
     // the topology as data, built once: declared, purged, reported, and counted at each checkpoint
-    const topology = lab.topology?.(names, options);
+    const topology = variants.topology(lab.topology?.(names, options), names);
     const queues = topology?.queues.map((q) => q.name) ?? [];
     const exchanges = topology?.exchanges?.map((x) => x.name) ?? [];
     await hooks.labStarting?.(entry.name, config.namespace);
@@ -102,7 +103,10 @@ export async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
     );
     report.timings.setupMs = performance.now() - started;
     const pause = { sample: async () => {} };
-    const ctx = context({ ...run, signal: labSignal }, { log, names, queues, exchanges, pause, ended: ended.signal });
+    const ctx = context(
+      { ...run, signal: labSignal },
+      { log, names, queues, exchanges, pause, ended: ended.signal, variants },
+    );
     if (topology) report.topology = topology;
     observer?.labStarted({
       lab: entry.name,
@@ -127,7 +131,7 @@ export async function runOne<O>(run: LabRun<O>): Promise<LabOutcome> {
     }
     const runStart = performance.now();
     const startedAt = new Date().toISOString();
-    running = lab.run(ctx);
+    running = variants.run(ctx, () => lab.run(ctx));
     const result = await orLost(running);
     report.timings.runMs = performance.now() - runStart;
     report.window = { start: startedAt, end: new Date().toISOString() };

@@ -16,6 +16,7 @@ export {
   type LabSpec,
   type CheckOf,
   type ContextOf,
+  type VariantsOf,
   type Catalogue,
   type Lab,
   type LabContext,
@@ -27,7 +28,9 @@ export {
   type Stopped,
   type ToolHandler,
 } from '../lab/lab.js';
-export { unchanged, withVariants, type Variants } from '../lab/variant.js';
+export type { EventMatch, Variant, Variants } from '../lab/variant.js';
+export { onConsume, type ConsumeChange } from './decorate.js';
+export { decorate } from '../core/decorate.js';
 // checks and what a run keeps
 export { check, checkAtLeast, checkAtMost, javaList, skipCheck, summaryLine, type Check } from '../report/checks.js';
 export { keepEvents } from '../report/out-files.js';

@@ -2,8 +2,8 @@
  * Test-only fault injection, so an integration test can show each check of a lab failing.
  * MQLAB_FAULT=<lab>:<fault>[,<lab>:<fault>…] makes `<lab>` run a deliberately broken variant
  * (e.g. at-most-once-drop:keep-binding), one its labs/<lab>/meta.ts declares. Read here and nowhere
- * else: the runner gives a lab ctx.fault(name), a child process gets rt.fault(name). Never set it
- * outside tests.
+ * else: the engine loads the lab's variants.ts then (src/engine/variants.ts), a child process when it
+ * asks rt.steps. Never set it outside tests.
  */
 import { UsageError } from '../core/errors.js';
 

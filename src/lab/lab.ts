@@ -14,6 +14,7 @@ import type { Topology } from '../broker/topology.js';
 import type { Config } from '../core/config.js';
 import type { MessageAtCheckpoint } from '../core/checkpoint-view.js';
 import { parseOptions, type AnyOptions, type OptionSpecs } from '../core/options.js';
+import type { AnyVariants, Variant, Variants } from './variant.js';
 
 /**
  * One broken variant of a lab (TEST ONLY, MQLAB_FAULT=<lab>:<name>, src/lab/fault.ts): what it breaks and
@@ -111,7 +112,9 @@ export interface LabMeta<
   F extends string = string,
   K extends string = string,
 > extends LabSpec<O, C, F, K> {
-  load: () => Promise<{ lab: Lab<O, F, K, C> }>;
+  load: () => Promise<{ lab: Lab<O, K, C> }>;
+  /** its broken variants (TEST ONLY): loaded only when MQLAB_FAULT names the lab (src/engine/variants.ts) */
+  variants?: () => Promise<{ variants: AnyVariants }>;
 }
 
 /** the identity, for type inference: `export const meta = defineLab({ … })` */
@@ -122,20 +125,27 @@ export const defineLab = <O, const C extends string, F extends string, K extends
 /**
  * The lab's code, typed by its meta (the identity at run time): `export const lab = labCode(meta, { … })`.
  * `ctx.checkpoint` takes only the meta's checkpoints, a check only the meta's check names (a
- * misspelt one is a compile error), `ctx.fault` only its variants.
+ * misspelt one is a compile error), its variants.ts only the meta's variants (`VariantsOf<typeof meta, Steps>`).
  */
 export const labCode = <O, C extends string, F extends string, K extends string>(
   _meta: LabSpec<O, C, F, K>,
-  lab: Lab<O, F, K, NoInfer<C>>,
-): Lab<O, F, K, C> => lab;
+  lab: Lab<O, K, NoInfer<C>>,
+): Lab<O, K, C> => lab;
 
 /** the check a lab's meta declares, e.g. `(o: Observed): CheckOf<typeof meta>[]` in a lab's verdicts.ts */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- only C is read
 export type CheckOf<M> = M extends LabSpec<any, infer C, any, any> ? Check<C> : never;
 
 /** the context of a lab's run, typed by its meta: for the lab's own functions that take `ctx` */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- only O, F and K are read
-export type ContextOf<M> = M extends LabSpec<infer O, any, infer F, infer K> ? LabContext<O, F, K> : never;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- only O and K are read
+export type ContextOf<M> = M extends LabSpec<infer O, any, any, infer K> ? LabContext<O, K> : never;
+
+/**
+ * a lab's broken variants of its steps `S`, typed by its meta (labs/<lab>/variants.ts):
+ * `export const variants: VariantsOf<typeof meta, RetrySteps> = { 'skip-delay': … }`
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- only F is read
+export type VariantsOf<M, S> = M extends LabSpec<any, any, infer F, any> ? Variants<S, F, ContextOf<M>> : never;
 
 /** the options of a lab that takes none */
 export type NoOptions = Record<never, never>;
@@ -197,7 +207,7 @@ export interface ToolResult {
 
 export type ToolHandler<O = AnyOptions> = (ctx: ToolContext<O>) => Promise<ToolResult>;
 
-export interface Lab<O = AnyOptions, F extends string = string, K extends string = string, C extends string = string> {
+export interface Lab<O = AnyOptions, K extends string = string, C extends string = string> {
   /**
    * exchanges, queues, bindings, policies as data; the engine declares them and purges the queues.
    * `options` matter to labs whose queues depend on them (one delay queue per configured tier).
@@ -207,7 +217,7 @@ export interface Lab<O = AnyOptions, F extends string = string, K extends string
   schema?: (names: Names) => string;
   /** SQL that resets the lab's own rows, run after schema */
   reset?: (names: Names) => string;
-  run(ctx: LabContext<O, F, K>): Promise<LabResult<C>>;
+  run(ctx: LabContext<O, K>): Promise<LabResult<C>>;
 }
 
 export interface LabResult<C extends string = string> {
@@ -219,7 +229,7 @@ export interface LabResult<C extends string = string> {
   skipped?: string;
 }
 
-export interface LabContext<O = AnyOptions, F extends string = string, K extends string = string> {
+export interface LabContext<O = AnyOptions, K extends string = string> {
   lab: string;
   names: Names;
   broker: Broker;
@@ -254,10 +264,10 @@ export interface LabContext<O = AnyOptions, F extends string = string, K extends
   /** labs with meta.disruptive only: a planned outage of a service mqlab started (src/engine/outage.ts) */
   services: LabServices;
   /**
-   * TEST ONLY: is the deliberately broken variant `name` (declared in labs/<lab>/meta.ts) asked for
-   * (MQLAB_FAULT=<lab>:<name>, see src/lab/fault.ts)? Integration tests use it to show a check failing.
+   * The steps the lab runs: `correct` itself, or (TEST ONLY: MQLAB_FAULT=<lab>:<name>, src/lab/fault.ts)
+   * with the replacements of the broken variants asked for, from the lab's variants.ts (src/lab/variant.ts)
    */
-  fault(name: F): boolean;
+  steps<S extends object>(correct: S): S;
 }
 
 /** every lab, in the order `mqlab all` runs them; built outside the engine (labs/registry.ts) */
@@ -271,12 +281,15 @@ export interface CatalogueEntry {
 }
 
 /**
- * A catalogue line: the lab's name and title, its meta's and its code's loaders. The code must be
- * the code of that meta (`labCode(meta, …)`): a lab.ts typed by another meta does not compile.
+ * A catalogue line: the lab's name and title, its meta's, its code's and its broken variants' loaders.
+ * The code must be the code of that meta (`labCode(meta, …)`): a lab.ts typed by another meta does not
+ * compile; the variants are the meta's (variants.ts, loaded only when MQLAB_FAULT names the lab).
  */
 export interface LabParts<O, C extends string, F extends string, K extends string> {
   meta: () => Promise<{ meta: LabSpec<O, C, F, K> }>;
-  code: () => Promise<{ lab: Lab<NoInfer<O>, NoInfer<F>, NoInfer<K>, NoInfer<C>> }>;
+  code: () => Promise<{ lab: Lab<NoInfer<O>, NoInfer<K>, NoInfer<C>> }>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the steps' type is the lab's own
+  variants?: () => Promise<{ variants: { readonly [name in NoInfer<F>]?: Variant<any, any> } }>;
 }
 
 export function catalogueEntry<O, C extends string, F extends string, K extends string>(
@@ -287,7 +300,12 @@ export function catalogueEntry<O, C extends string, F extends string, K extends 
   return {
     name,
     title,
-    load: async () => ({ ...(await parts.meta()).meta, load: parts.code }) as LabMeta,
+    load: async () =>
+      ({
+        ...(await parts.meta()).meta,
+        load: parts.code,
+        ...(parts.variants ? { variants: parts.variants } : {}),
+      }) as LabMeta,
   };
 }
 

@@ -17,6 +17,7 @@ export interface LabEvent {
 
 export class EventLog {
   readonly events: LabEvent[] = [];
+  private readonly listeners: ((e: LabEvent) => void)[] = [];
 
   constructor(
     private readonly base: Record<string, string> = {},
@@ -34,7 +35,13 @@ export class EventLog {
     this.events.push(e);
     this.sink?.(formatEvent(e));
     this.observer?.(e);
+    for (const listener of this.listeners) listener(e);
     return e;
+  }
+
+  /** call `listener` with every event once it is recorded (a broken variant's action: src/engine/variants.ts) */
+  listen(listener: (e: LabEvent) => void): void {
+    this.listeners.push(listener);
   }
 }
 

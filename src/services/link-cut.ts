@@ -58,8 +58,8 @@ export interface LinkCut {
   rest: readonly string[];
   /** packets the rules dropped so far (their counters) */
   dropped(): Promise<number>;
-  /** remove the table (idempotent) */
-  heal(): Promise<void>;
+  /** remove the table (idempotent): true when it was there */
+  heal(): Promise<boolean>;
 }
 
 /** drop everything between `side` and `rest` (node addresses of this set), both ways, until heal() */
@@ -81,9 +81,9 @@ export async function cutLinks(ports: Ports, side: readonly string[], rest: read
       const out = await nft(['list', 'table', 'inet', table]);
       return [...String(out.stdout).matchAll(/packets (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
     },
-    async heal() {
+    heal() {
       process.removeListener('exit', onExit);
-      await removeTable(table);
+      return removeTable(table);
     },
   };
 }

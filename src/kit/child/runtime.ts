@@ -10,6 +10,7 @@ import { dbLossProbe, openDb, type Db } from '../../db/client.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { eventFields, formatEvent } from '../../log/events.js';
 import { faultEntries } from '../../lab/fault.js';
+import type { AnyVariants, Variants } from '../../lab/variant.js';
 import { CHILD_LOST_EXIT, ServiceLost, isConnectionLoss, lossCause, type ServiceName } from '../../core/lost.js';
 import { EnvError } from '../../core/errors.js';
 import { redactSecrets } from '../../core/secrets.js';
@@ -29,10 +30,12 @@ export interface ChildRuntime<N, F extends string = string> {
   /** print one event line: [source] timestamp=… lab=… key=value … */
   emit(source: string, fields: Record<string, unknown>): void;
   /**
-   * TEST ONLY: the broken variant `name` of this lab (labs/<lab>/meta.ts) is asked for (MQLAB_FAULT,
-   * inherited from the parent, which refused any variant the lab does not declare)
+   * The steps this process runs: `correct` itself, or (TEST ONLY: MQLAB_FAULT, inherited from the parent,
+   * names this lab) with the asked-for variants of `load` applied, which loads them only then; a
+   * variant's `broker` part decorates `broker` (ask before using it). `rt.steps(correct, async () =>
+   * (await import('./variants.js')).consumer)`
    */
-  fault(name: F): boolean;
+  steps<S extends object>(correct: S, load: () => Promise<Variants<S, F, ChildRuntime<N, F>>>): Promise<S>;
   close(): Promise<void>;
 }
 
@@ -76,7 +79,8 @@ export async function childRuntime<N, F extends string = string>(): Promise<Chil
   db = (d as PromiseFulfilledResult<{ db: Db }>).value.db;
   broker.onLost((cause) => lost('RabbitMQ', cause));
   const more = process.env[WAIT_FOR_START_ENV] ? await startWord() : [];
-  return {
+  const asked = new Set(faultEntries().flatMap((e) => (e.lab === lab ? [e.fault] : [])));
+  const rt: ChildRuntime<N, F> = {
     config,
     args: [...process.argv.slice(2), ...more],
     names: JSON.parse(process.env.MQLAB_LAB_NAMES ?? '{}') as N,
@@ -87,13 +91,25 @@ export async function childRuntime<N, F extends string = string>(): Promise<Chil
     emit(source, fields) {
       process.stdout.write(formatEvent({ source, fields: eventFields({ lab }, fields) }) + '\n');
     },
-    fault: (name) => faultEntries().some((e) => e.lab === lab && e.fault === name),
+    async steps(correct, load) {
+      if (!asked.size) return correct;
+      const [variants, { applySteps, askedParts, decorateBroker }] = await Promise.all([
+        load(),
+        import('../../lab/variant.js'),
+      ]);
+      const parts = askedParts<typeof correct, ChildRuntime<N, F>>(variants as AnyVariants, asked);
+      if (parts.some((p) => p.after ?? p.topology ?? p.during))
+        throw new Error(`${lab}: a child process's variants replace steps or decorate its broker, nothing else`);
+      rt.broker = decorateBroker(rt.broker, parts, rt);
+      return applySteps(correct, parts, rt);
+    },
     async close() {
       ending = true;
       await broker.close();
       await db.end({ timeout: 1 });
     },
   };
+  return rt;
 }
 
 /**

@@ -15,7 +15,8 @@ export {
   type HistoryAnalysis,
   type HistoryEntry,
 } from './history.js';
-export { clusterRunning, openLeaderStream } from './leader-stream.js';
+export { clusterRunning, openLeaderStream, type Held, type HoldOptions, type LeaderStream } from './leader-stream.js';
+export { recordConsumed, recordTimeout, type RecordConsumed } from './recorded-clients.js';
 export { electionBoundOption, streamProducerOptions, type StreamProducerOptions } from './stream-options.js';
 export {
   ownCluster,

@@ -15,7 +15,13 @@ import { NET_TICKTIME_S } from '../../core/defaults.js';
 import type { ReplicaStatus } from '../../services/cluster.js';
 import { sleep, within } from '../../core/time.js';
 import { sweepLinkCut } from '../../services/link-cut.js';
-import { PacedProducer, drainRecorded, resendUnconfirmed, type ProducerOptions } from './recorded-clients.js';
+import {
+  PacedProducer,
+  drainRecorded,
+  resendUnconfirmed,
+  type ProducerOptions,
+  type RecordConsumed,
+} from './recorded-clients.js';
 
 /**
  * the nodes of a cluster that stop or freeze: started again when down, resumed when stopped, restarted when
@@ -145,8 +151,8 @@ export interface LeaderStream {
   confirmed(): number[];
   /** every id without a confirm sent again through node 1 until confirmed; `also`: ids sent once more besides. The count sent */
   resendUnconfirmed(also?: readonly number[]): Promise<number>;
-  /** the queue consumed through `through` into the history until empty and quiet (`ackUnrecorded`: recorded-clients.ts) */
-  drain(through: readonly ClusterNode[], depth: () => Promise<number>, ackUnrecorded?: number): Promise<number>;
+  /** the queue consumed through `through` into the history until empty and quiet (`record`: how a delivery is recorded) */
+  drain(through: readonly ClusterNode[], depth: () => Promise<number>, record?: RecordConsumed): Promise<number>;
   /** both producers closed (an abandoned one is already) */
   close(): Promise<void>;
 }
@@ -198,14 +204,14 @@ export async function openLeaderStream(
     settle: (o) => settle(run, cluster, queue, history, o, () => Promise.all([a.stop(o.graceMs), b.stop(o.graceMs)])),
     confirmed: () => [...analyse(history.entries).confirmed].sort((p, q) => p - q),
     resendUnconfirmed: (also = []) => resendUnconfirmed(history, node1.amqpUrl, node1.name, queue, 60_000, also),
-    drain: (through, depth, ackUnrecorded = 0) =>
+    drain: (through, depth, record) =>
       drainRecorded(
         history,
         through.map((n) => n.amqpUrl),
         nameOf,
         queue,
         depth,
-        { quietMs: 1500, timeoutMs: 120_000, ackUnrecorded },
+        { quietMs: 1500, timeoutMs: 120_000, ...(record ? { record } : {}) },
       ),
     close: async () => {
       await Promise.all([a.close(), b.close()]);

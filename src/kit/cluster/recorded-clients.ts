@@ -20,9 +20,12 @@ export interface ProducerOptions {
   paceMs: number;
   /** a publish with no confirm after this long is recorded as timed out (its confirm may still come) */
   confirmTimeoutMs: number;
-  /** a broken producer's seam (TEST ONLY): it records a publish past its deadline as confirmed */
-  timeoutIsConfirm?: boolean;
+  /** what the producer makes of a publish past its deadline (default: a timeout, `history.timeout`) */
+  timedOut?: (history: History, id: number, node: string) => void;
 }
+
+/** a publish past its confirm deadline, as a producer should record it: timed out, not confirmed */
+export const recordTimeout = (history: History, id: number, node: string): void => history.timeout(id, node);
 
 /** a producer on one node: ids from `nextId`, until stop() */
 export class PacedProducer {
@@ -86,8 +89,7 @@ export class PacedProducer {
     };
     const timer = setTimeout(() => {
       if (settled) return;
-      if (this.opts.timeoutIsConfirm) h.confirm(id, this.node);
-      else h.timeout(id, this.node);
+      (this.opts.timedOut ?? recordTimeout)(h, id, this.node);
       this.counts.timedOut++;
       free();
     }, this.opts.confirmTimeoutMs);
@@ -195,6 +197,13 @@ export async function resendUnconfirmed(
   }
 }
 
+/** how a consumer records a delivery before it acks it */
+export type RecordConsumed = (history: History, id: number, node: string, redelivered: boolean) => void;
+
+/** a delivery recorded as consumed (then acked) */
+export const recordConsumed: RecordConsumed = (history, id, node, redelivered) =>
+  history.consume(id, node, redelivered);
+
 /** consume `queue` through `urls` into the history (ack each) until it is empty and quiet for `quietMs`; bounded by `timeoutMs` */
 export async function drainRecorded(
   history: History,
@@ -202,20 +211,18 @@ export async function drainRecorded(
   nodeOf: (url: string) => string,
   queue: string,
   depth: () => Promise<number>,
-  opts: { quietMs: number; timeoutMs: number; ackUnrecorded?: number },
+  opts: { quietMs: number; timeoutMs: number; record?: RecordConsumed },
 ): Promise<number> {
   let last = Date.now();
   let n = 0;
-  // TEST ONLY seam (ackUnrecorded): a consumer that acks its first deliveries before it has processed them, and loses them
-  let unrecorded = opts.ackUnrecorded ?? 0;
+  const record = opts.record ?? recordConsumed;
   const consumer = await ReconnectingConsumer.start({
     urls,
     maxWaitMs: 30_000,
     queue,
     prefetch: 100,
     handler: (m, url) => {
-      if (unrecorded > 0) unrecorded--;
-      else history.consume(Number(m.body), nodeOf(url), m.redelivered);
+      record(history, Number(m.body), nodeOf(url), m.redelivered);
       n++;
       m.ack();
       last = Date.now();
