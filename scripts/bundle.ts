@@ -42,6 +42,12 @@ export function entries(distDir: string): Record<string, string> {
   );
 }
 
+/** the chunk name of a lab's variants.ts (dist/labs/<lab>/variants.js): variants-<lab>; null for any other module */
+export function variantsChunk(id: string): string | null {
+  const m = /[\\/]labs[\\/]([^\\/]+)[\\/]variants\.js$/.exec(id);
+  return m ? `variants-${m[1]}` : null;
+}
+
 const TOKEN = '__mqlab_module_url__';
 
 /**
@@ -111,7 +117,9 @@ await build({
     format: 'cjs',
     strict: true, // the modules were ES modules: strict mode, as they were written
     entryFileNames: '[name].js',
-    chunkFileNames: 'chunks/[name]-[hash].js',
+    // a lab's broken variants (TEST ONLY), imported only when MQLAB_FAULT names the lab, are a chunk of
+    // their own: chunks/variants-<lab>-*.js, shipped (a teacher runs them from the package too)
+    chunkFileNames: (chunk) => `chunks/${variantsChunk(chunk.facadeModuleId ?? '') ?? '[name]'}-[hash].js`,
     // before the entry's own requires: every chunk it loads is compiled (or not) through the cache
     intro: (chunk) => {
       if (!chunk.isEntry) return '';
