@@ -1,13 +1,14 @@
 /**
  * The lab convention, checked in one place (docs/developing.md, "Add a lab", says the same): every
  * folder under labs/ is one catalogue entry with its meta.ts, names.ts, lab.ts and variants.ts and a
- * fault test; every check a lab declares is failed by one of its broken variants; every list that
+ * fault test; every check a lab declares is failed by one of its broken variants, and every variant it
+ * declares is wired in its variants.ts, which nothing else of the lab imports; every list that
  * copies the metas (each page's checkpoints and variants, the README and docs tables, labs/titles.ts)
  * is what `npm run docs` writes. On any drift it says what to do.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { labOptions } from '../src/lab/lab.js';
 import { registry } from './registry.js';
@@ -43,6 +44,27 @@ describe('the lab convention', () => {
     expect(g.badVariants, 'variants that fail nothing').toEqual([]);
     expect(m.checks.length).toBeGreaterThan(0);
   });
+
+  it.each(registry.map((m) => [m.name, m] as const))(
+    '%s: variants.ts wires every declared variant (and no other), and only the catalogue loads it',
+    async (name, m) => {
+      const file = pathToFileURL(path.join(LABS, name, 'variants.ts')).href;
+      const module = (await import(/* @vite-ignore */ file)) as Record<string, object>;
+      // the lab's own process's variants (`variants`) load through its catalogue line; a child's through rt.steps
+      expect(Boolean(m.variants), 'the catalogue line loads variants.ts exactly when it exports `variants`').toBe(
+        'variants' in module,
+      );
+      const exported = Object.values(module);
+      const wired = exported.flatMap((v) => Object.keys(v));
+      expect([...new Set(wired)].sort(), 'the variants.ts entries').toEqual(Object.keys(m.faults).sort());
+      expect(wired.length, 'a variant wired twice (in the lab and a child process)').toBe(new Set(wired).size);
+      const importers = fs
+        .readdirSync(path.join(LABS, name))
+        .filter((f) => f.endsWith('.ts') && f !== 'variants.ts' && !f.endsWith('.test.ts'))
+        .filter((f) => /from '\.\/variants\.js'/.test(fs.readFileSync(path.join(LABS, name, f), 'utf8')));
+      expect(importers, 'files that import variants.ts (ask ctx.steps / rt.steps instead)').toEqual([]);
+    },
+  );
 
   it.each(registry.map((m) => [m.name, m] as const))('%s: one-line texts, and its defaults parse', (_n, m) => {
     for (const text of [
