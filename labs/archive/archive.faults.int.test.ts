@@ -1,6 +1,6 @@
 /**
  * Every check of archive shown failing: the lab and its archiver process run deliberately broken
- * variants (MQLAB_FAULT=archive:<fault>; ctx.fault in lab.ts, rt.fault in archiver.ts) and the checks
+ * variants (MQLAB_FAULT=archive:<fault>; variants.ts, for the lab and its archiver) and the checks
  * that should catch them print FAIL; the lab exits 1.
  */
 import { describeFaults } from '../../test/faults.js';

@@ -1,5 +1,5 @@
 /**
- * at-most-once-drop, broken on purpose (MQLAB_FAULT=at-most-once-drop:<fault>; ctx.fault in lab.ts):
+ * at-most-once-drop, broken on purpose (MQLAB_FAULT=at-most-once-drop:<fault>; variants.ts):
  * each check is shown failing when the experiment it observes goes wrong, and the lab exits 1.
  */
 import { expect } from 'vitest';

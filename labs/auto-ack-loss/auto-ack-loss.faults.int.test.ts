@@ -1,5 +1,5 @@
 /**
- * auto-ack-loss, broken on purpose (MQLAB_FAULT=auto-ack-loss:<fault>; rt.fault in consumer.ts):
+ * auto-ack-loss, broken on purpose (MQLAB_FAULT=auto-ack-loss:<fault>; variants.ts):
  * each check is shown failing when the experiment it observes goes wrong, and the lab exits 1.
  */
 import { describeFaults } from '../../test/faults.js';

@@ -1,6 +1,6 @@
 /**
  * Every check of dead-letter-reasons shown failing: the lab runs a deliberately broken variant
- * (MQLAB_FAULT=dead-letter-reasons:<fault>, see ctx.fault in lab.ts) and the check that should catch
+ * (MQLAB_FAULT=dead-letter-reasons:<fault>, see variants.ts) and the check that should catch
  * it prints FAIL; the lab exits 1. Every path still produces a dead letter, so no run waits out a limit.
  */
 import { describeFaults } from '../../test/faults.js';

@@ -1,6 +1,6 @@
 /**
- * delayed-retry, broken on purpose (MQLAB_FAULT=delayed-retry:<fault>; ctx.fault in lab.ts and
- * faults.ts). The lab needs RabbitMQ 4.3: on 4.3 each case asserts that the checks that should catch
+ * delayed-retry, broken on purpose (MQLAB_FAULT=delayed-retry:<fault>; variants.ts,
+ * declared in meta.ts). The lab needs RabbitMQ 4.3: on 4.3 each case asserts that the checks that should catch
  * the fault print FAIL and the lab exits 1; below 4.3 it asserts the SKIP line and exit 0 (a fault
  * does not turn a SKIP into a run). Decided by the broker this file reaches, no test is skipped.
  */

@@ -1,5 +1,5 @@
 /**
- * order-timeout, broken on purpose (MQLAB_FAULT=order-timeout:<fault>; ctx.fault in lab.ts, the
+ * order-timeout, broken on purpose (MQLAB_FAULT=order-timeout:<fault>; variants.ts, the
  * guards in orders.ts): each check is shown failing when the experiment it observes goes wrong, and
  * the lab exits 1. No other check may fail, except the one timing check, which a broken run on an
  * overloaded 2-core machine may also fail (a broken run is not the place to judge it).

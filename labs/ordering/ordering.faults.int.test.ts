@@ -1,6 +1,6 @@
 /**
  * Every check of ordering shown failing: the lab runs deliberately broken variants
- * (MQLAB_FAULT=ordering:<fault>; ctx.fault in lab.ts, passed to store.ts) and the checks that should
+ * (MQLAB_FAULT=ordering:<fault>; variants.ts) and the checks that should
  * catch them print FAIL; the lab exits 1.
  */
 import { describeFaults } from '../../test/faults.js';

@@ -1,6 +1,6 @@
 /**
- * outbox, broken on purpose (MQLAB_FAULT=outbox:<fault>; ctx.fault in lab.ts, business.ts and
- * consumer.ts, rt.fault in relay.ts): each check is shown failing when the experiment it observes
+ * outbox, broken on purpose (MQLAB_FAULT=outbox:<fault>; variants.ts, for the lab
+ * and its relay process): each check is shown failing when the experiment it observes
  * goes wrong, and the lab exits 1.
  */
 import { describeFaults } from '../../test/faults.js';

@@ -1,6 +1,6 @@
 /**
- * publish-confirm, broken on purpose (MQLAB_FAULT=publish-confirm:<fault>; ctx.fault in lab.ts and
- * consumer.ts, rt.fault in producer.ts): each check is shown failing when the experiment it observes
+ * publish-confirm, broken on purpose (MQLAB_FAULT=publish-confirm:<fault>; variants.ts, for the
+ * lab and its producer process): each check is shown failing when the experiment it observes
  * goes wrong, and the lab exits 1.
  */
 import { describeFaults } from '../../test/faults.js';

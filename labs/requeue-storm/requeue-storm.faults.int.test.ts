@@ -1,6 +1,6 @@
 /**
  * Every check of requeue-storm shown failing: the lab runs deliberately broken variants
- * (MQLAB_FAULT=requeue-storm:<fault>, see ctx.fault in mode.ts) in one run, and the checks that should
+ * (MQLAB_FAULT=requeue-storm:<fault>, see variants.ts) in one run, and the checks that should
  * catch them print FAIL; the lab exits 1.
  */
 import { describeFaults } from '../../test/faults.js';

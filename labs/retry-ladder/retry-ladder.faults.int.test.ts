@@ -1,6 +1,6 @@
 /**
  * Every check of retry-ladder shown failing: the lab runs a deliberately broken variant
- * (MQLAB_FAULT=retry-ladder:<fault>, see ctx.fault in lab.ts) and the check that should catch it
+ * (MQLAB_FAULT=retry-ladder:<fault>, see variants.ts) and the check that should catch it
  * prints FAIL; the lab exits 1. Faults that do not disturb each other share a run.
  */
 import { describeFaults } from '../../test/faults.js';
