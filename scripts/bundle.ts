@@ -43,7 +43,7 @@ export function entries(distDir: string): Record<string, string> {
 }
 
 /** the chunk name of a lab's variants.ts (dist/labs/<lab>/variants.js): variants-<lab>; null for any other module */
-export function variantsChunk(id: string): string | null {
+function variantsChunk(id: string): string | null {
   const m = /[\\/]labs[\\/]([^\\/]+)[\\/]variants\.js$/.exec(id);
   return m ? `variants-${m[1]}` : null;
 }

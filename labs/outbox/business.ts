@@ -17,7 +17,7 @@ export interface OutboxSteps {
 }
 
 /** one order and its event, as the business transaction writes them */
-export interface OutboxRow {
+interface OutboxRow {
   orderId: string;
   amount: number;
   eventId: string;
