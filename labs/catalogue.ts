@@ -50,6 +50,7 @@ export const catalogue: Catalogue = [
   lab('consumer-timeout', {
     meta: () => import('./consumer-timeout/meta.js'),
     code: () => import('./consumer-timeout/lab.js'),
+    variants: () => import('./consumer-timeout/variants.js'),
   }),
   lab('publish-confirm', {
     meta: () => import('./publish-confirm/meta.js'),

@@ -18,20 +18,23 @@ import {
   check,
   checkAtLeast,
   closeChannel,
-  declareTopology,
   deferred,
   labCode,
   ownServicesRefusal,
   readCount,
   setRabbitEnv,
   summaryLine,
-  withVariants,
 } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import { names, timeoutPolicy, topology, type TimeoutNames } from './names.js';
-import { variants, type TimeoutSteps } from './variants.js';
 
 type Ctx = ContextOf<typeof meta>;
+
+/** the steps of the experiment a broken variant may replace (variants.ts, TEST ONLY) */
+export interface TimeoutSteps {
+  /** the consumer timeout the lab gives its queues (null: none, the broker's 30 min) */
+  timeoutMs: number | null;
+}
 
 /**
  * the channel tick below 4.3, on mqlab's own node for the run (the broker's default: 60 s). Not
@@ -54,17 +57,12 @@ interface Action {
 }
 
 export const lab = labCode(meta, {
-  topology: (n) => topology(n),
+  topology,
   async run(ctx) {
     const name = names(ctx.names);
     const { caps } = ctx;
-    // as taught: a timeout on the three queues, a classic queue beside the quorum ones, a client that ignores the cancel
-    const correct: TimeoutSteps = {
-      timeoutMs: ctx.options.timeoutMs,
-      classicType: 'classic',
-      onCancel: async () => {},
-    };
-    const steps = withVariants(ctx, correct, variants());
+    // as taught: a timeout on the three queues (a classic queue beside the quorum ones: names.ts)
+    const steps = ctx.steps<TimeoutSteps>({ timeoutMs: ctx.options.timeoutMs });
     const notOwn = ownServicesRefusal(ctx.config);
     if (!caps.consumerTimeoutPerQueue && notOwn)
       return {
@@ -74,10 +72,6 @@ export const lab = labCode(meta, {
           `RabbitMQ ${caps.version} has only the broker-wide consumer_timeout (a queue's own from 3.12.0), ` +
           `which the lab sets on mqlab's own services only: ${notOwn}`,
       };
-    if (steps.classicType !== 'classic')
-      await declareTopology(ctx.broker, topology(ctx.names, steps.classicType), (q) =>
-        ctx.progress(`queue ${q} had other arguments; deleted and declared again`),
-      );
     const timeoutMs = steps.timeoutMs;
     // below 4.3 the channel checks its consumers on its tick: shortened on mqlab's own node, else waited for
     const tickMs = caps.consumerTimeoutCancels ? 0 : notOwn ? DEFAULT_TICK_MS : TICK_MS;
@@ -107,9 +101,8 @@ export const lab = labCode(meta, {
       const window = Math.max(2000, 2 * ctx.options.timeoutMs);
 
       const held = await holder(ctx, heldCh, name.held, 'held');
-      const ignored = await holder(ctx, ignoredCh, name.ignored, 'ignored-1', (consumeAgain) =>
-        steps.onCancel(consumeAgain),
-      );
+      // the ignoring client: it logs the broker's cancel and does nothing else
+      const ignored = await holder(ctx, ignoredCh, name.ignored, 'ignored-1');
       const classic = await holder(ctx, classicCh, name.classic, 'classic');
       const classicActed = classic.acted(bound);
       const [heldAction, ignoredAction] = await Promise.all([held.acted(bound), ignored.acted(bound)]);
@@ -183,16 +176,9 @@ function describe(a: Action | null, open: boolean): string {
 /**
  * One consumer (prefetch 1) on its own channel that takes `id` and holds it, unacked. `acted(bound)`
  * resolves with the broker's action (a cancel: amqplib calls the handler with null; or the channel's
- * close) or null when none came within `bound` of the delivery. A cancel is passed to `onCancel` with
- * a way to consume again (whose deliveries are acked and counted).
+ * close) or null when none came within `bound` of the delivery. Every delivery is counted.
  */
-async function holder(
-  ctx: Ctx,
-  ch: ConfirmChannel,
-  queue: string,
-  id: string,
-  onCancel?: (consumeAgain: () => Promise<void>) => Promise<void>,
-) {
+async function holder(ctx: Ctx, ch: ConfirmChannel, queue: string, id: string) {
   const action = deferred<Action>();
   let closeCode: number | undefined;
   let closed = false;
@@ -209,17 +195,6 @@ async function holder(
     ctx.log.emit('consumer', { queue, messageId: String(m.properties.messageId), status: 'received' });
     return at;
   };
-  const consumeAgain = async () => {
-    await ch.consume(
-      queue,
-      (m) => {
-        if (!m) return;
-        received(m);
-        ch.ack(m);
-      },
-      { noAck: false },
-    );
-  };
   await ch.prefetch(1);
   await ch.consume(
     queue,
@@ -227,7 +202,6 @@ async function holder(
       if (!m) {
         ctx.log.emit('consumer', { queue, status: 'cancelled by the broker' });
         action.resolve({ what: 'basic.cancel', at: Date.now() });
-        void onCancel?.(consumeAgain);
         return;
       }
       const at = received(m);

@@ -19,9 +19,9 @@ export const names = (n: Names) => ({
 });
 export type TimeoutNames = ReturnType<typeof names>;
 
-export function topology(n: Names, classicType: 'classic' | 'quorum' = 'classic'): Topology {
+export function topology(n: Names): Topology {
   const name = names(n);
-  return { queues: [{ name: name.held }, { name: name.ignored }, { name: name.classic, type: classicType }] };
+  return { queues: [{ name: name.held }, { name: name.ignored }, { name: name.classic, type: 'classic' }] };
 }
 
 /** the consumer-timeout policy on the lab's three queues (apply-to queues: both types) */
