@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import postgres from 'postgres';
 import { Broker } from '../src/broker/broker.js';
 import { CLI, CONFIG, mqlab, startMqlab, useNamespace, expectPassed } from './helpers.js';
-import { asStudentUser, ensureStudentUsers } from './other-user.js';
+import { asStudentUser, cliFor, ensureStudentUsers } from './other-user.js';
 import { tcpProxy } from './tcp-proxy.js';
 import type { Board } from '../src/class/board-data.js';
 import { startRecorder } from '../src/class/recorder.js';
@@ -369,13 +369,15 @@ describe('a class of thirty on one set', () => {
     const labs = ['retry', 'consumer-crash', 'retry-dlq', 'hold', 'outbox', 'publish-confirm', 'auto-ack-loss'];
     labs.push('dead-letter-reasons', 'archive', 'ordering');
     const users = await ensureStudentUsers('mqlab-stu', labs.length);
+    const reach = await cliFor(users[0]!, CLI);
+    onTestFinished(reach.remove);
     const started = Date.now();
     // what each types, as docs/workshop.md prints it: their line, then mqlab from their home folder
     const runs = await Promise.all(
       users.map((user, i) =>
         asStudentUser(
           user,
-          `${card(`s${i + 11}`).line}; echo "uid=$(id -u) home=\${MQLAB_HOME-none} cwd=$PWD"; ${process.execPath} ${CLI} ${labs[i]} --predict PASS`,
+          `${card(`s${i + 11}`).line}; echo "uid=$(id -u) home=\${MQLAB_HOME-none} cwd=$PWD"; ${process.execPath} ${reach.cli} ${labs[i]} --predict PASS`,
         ),
       ),
     );

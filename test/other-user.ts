@@ -4,6 +4,9 @@
  * kept. `asOtherUser` runs a Node script as that account (runuser), from `/`, with nothing of root's
  * environment but PATH: what it reaches is what any local account reaches.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { execa } from 'execa';
 
 export const OTHER_USER = 'mqlab-other';
@@ -57,4 +60,23 @@ export async function asStudentUser(user: string, command: string, timeoutMs = 1
     timeout: timeoutMs,
   });
   return { code: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * mqlab's CLI as `user` reaches it: this checkout's own when they can read it, else its runtime — bin,
+ * the bundle (dist/cli, dependencies inside) and config, all `mqlab` needs — copied into a folder
+ * they can (a CI checkout may sit under a folder only root enters). `remove` deletes such a copy.
+ */
+export async function cliFor(user: string, cli: string): Promise<{ cli: string; remove: () => void }> {
+  if ((await execa('runuser', ['-u', user, '--', 'test', '-r', cli], { reject: false })).exitCode === 0)
+    return { cli, remove: () => {} };
+  const root = path.dirname(path.dirname(cli));
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-cli-copy-'));
+  fs.chmodSync(copy, 0o755);
+  for (const part of ['bin', 'config', 'package.json', path.join('dist', 'cli')])
+    fs.cpSync(path.join(root, part), path.join(copy, part), {
+      recursive: true,
+      filter: (from) => !from.includes('.v8-cache'),
+    });
+  return { cli: path.join(copy, 'bin', 'mqlab.js'), remove: () => fs.rmSync(copy, { recursive: true, force: true }) };
 }
