@@ -21,10 +21,14 @@ const DISRUPTIVE = [
   'test/check-consumers.int.test.ts', // broker-restart and db-outage groups of mqlab check
   'test/pauses-disruptive.int.test.ts', // every pause of db-outage and broker-restart
 ];
-const SERIAL = [
-  'test/live.int.test.ts', // headless Chromium on a live run and the player
+// The files that walk every lab's page: long (7 and 10-17 min), each lab run one after the other
+const PAGES = [
   'test/pauses.int.test.ts', // headless Chromium at every pause of every lab
   'test/try-this.int.test.ts', // every lab page's Try-this commands as printed: ~50 lab runs, and vhost-wide policies for a moment
+];
+const SERIAL = [
+  'test/live.int.test.ts', // headless Chromium on a live run and the player
+  ...PAGES,
   'labs/requeue-storm/*.int.test.ts', // a storm of redeliveries holds a core for its window
   'test/service-lost.int.test.ts', // a lost service noticed "at once": < 5 s after the cut
   'test/services.int.test.ts', // a second `mqlab up` returns in < 5 s
@@ -55,6 +59,18 @@ const DISRUPTIVE_SET = process.env.MQLAB_TEST_DISRUPTIVE_HOME
   ? {
       MQLAB_HOME: process.env.MQLAB_TEST_DISRUPTIVE_HOME,
       MQLAB_PORT_OFFSET: process.env.MQLAB_TEST_DISRUPTIVE_PORT_OFFSET ?? '0',
+    }
+  : null;
+/**
+ * MQLAB_TEST_PAGES_HOME (+ MQLAB_TEST_PAGES_PORT_OFFSET): a set of their own for the PAGES files, as
+ * DISRUPTIVE_SET is for the disruptive ones: project 'integration-pages', which .ci/run runs in a third
+ * vitest process beside the others (try-this runs labs without a namespace and sets vhost-wide policies
+ * for a moment: on a set of its own nothing else sees them). Unset: they stay in the serial group.
+ */
+const PAGES_SET = process.env.MQLAB_TEST_PAGES_HOME
+  ? {
+      MQLAB_HOME: process.env.MQLAB_TEST_PAGES_HOME,
+      MQLAB_PORT_OFFSET: process.env.MQLAB_TEST_PAGES_PORT_OFFSET ?? '0',
     }
   : null;
 const workers = Number(process.env.MQLAB_TEST_WORKERS || 2);
@@ -112,7 +128,9 @@ export default defineConfig({
         test: {
           ...integration,
           name: 'integration-serial',
-          include: DISRUPTIVE_SET ? SERIAL.filter((f) => !DISRUPTIVE.includes(f)) : SERIAL,
+          include: SERIAL.filter(
+            (f) => !(DISRUPTIVE_SET && DISRUPTIVE.includes(f)) && !(PAGES_SET && PAGES.includes(f)),
+          ),
           exclude: integration.exclude,
           maxWorkers: 1,
           fileParallelism: false,
@@ -130,6 +148,21 @@ export default defineConfig({
                 maxWorkers: 1,
                 fileParallelism: false,
                 sequence: { groupOrder: 3 }, // after the others when one process runs them all
+              },
+            },
+          ]
+        : []),
+      ...(PAGES_SET
+        ? [
+            {
+              test: {
+                ...integration,
+                name: 'integration-pages',
+                include: PAGES,
+                env: PAGES_SET,
+                maxWorkers: 1,
+                fileParallelism: false,
+                sequence: { groupOrder: 4 },
               },
             },
           ]

@@ -25,6 +25,7 @@ export default async function setup(project: TestProject) {
 /**
  * the vitest projects (vitest.config.ts) whose files open Chromium: test/live.int.test.ts in the serial
  * group, test/html.int.test.ts there too or, with a second set for the disruptive files (`npm test`,
- * .ci/run), in their own project, run by a second vitest process; apt-get waits for the other's lock
+ * .ci/run), in their own project, run by a second vitest process; test/pauses.int.test.ts in the serial
+ * group or in 'integration-pages' (.ci/run: a third process); apt-get waits for the other's lock
  */
-export const BROWSER_PROJECTS = ['integration-serial', 'integration-disruptive'];
+export const BROWSER_PROJECTS = ['integration-serial', 'integration-disruptive', 'integration-pages'];
