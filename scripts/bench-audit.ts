@@ -12,9 +12,9 @@ import { execa } from 'execa';
 import { Broker, closeChannel } from '../src/broker/broker.js';
 import { loadConfig } from '../src/core/config.js';
 
-export const AUDIT_NAMESPACE = 'bench_audit';
+const AUDIT_NAMESPACE = 'bench_audit';
 /** the queues that hold one message: i % 100 = 3 (plain) and 10 (dead-letters, no TTL: a delay queue to the audit) */
-export const HOLDS_ONE = (i: number) => i % 100 === 3 || i % 100 === 10;
+const HOLDS_ONE = (i: number) => i % 100 === 3 || i % 100 === 10;
 
 /** declare `count` queues under bench_audit (idempotent), `parallel` channels at a time; returns how long it took */
 export async function fillQueues(count: number, parallel = 8): Promise<number> {
@@ -90,7 +90,7 @@ export async function dropQueues(count: number, parallel = 8): Promise<number> {
  * through the topic exchange with the keys that brought them in: each a pattern checked against
  * thousands of bindings.
  */
-export function topicDefinitions(count: number): Record<string, unknown> {
+function topicDefinitions(count: number): Record<string, unknown> {
   const vhost = 'bench';
   const queues: Record<string, unknown>[] = [];
   const bindings: Record<string, unknown>[] = [];
@@ -163,7 +163,7 @@ export const OFFLINE_BOUNDS = [
   { queues: 100_000, measure: 'total', boundMs: 10_000 },
 ] as const;
 
-export interface OfflineRun {
+interface OfflineRun {
   /** wall time of the process, start to end */
   wallMs: number;
   /** CPU time of the whole process (user + system, /usr/bin/time), else of its read and checks */

@@ -22,7 +22,7 @@ export function allowedWallMs(floorMs: number, starts: number, startMs: number):
 }
 
 /** what the schedule floor needs of a lab: its floor, and whether it must run alone */
-export interface Floored {
+interface Floored {
   floorMs: number;
   disruptive?: boolean;
 }

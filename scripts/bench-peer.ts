@@ -16,7 +16,7 @@ import { portsFor } from '../src/core/defaults.js';
 export const PEER_MODES = ['retry', 'hold', 'replay', 'compensate'] as const;
 
 /** the services the seed hard-codes (the packages' default ports), and mqlab's URLs for them (peer-env.sh's accounts) */
-export const PEER_PORTS = { amqp: 5672, pg: 5432, mgmt: 15672, erlangDist: 25672, epmd: 4369 } as const;
+const PEER_PORTS = { amqp: 5672, pg: 5432, mgmt: 15672, erlangDist: 25672, epmd: 4369 } as const;
 const PEER_ENV = {
   MQLAB_AMQP_URL: `amqp://app:app-lab-only@127.0.0.1:${PEER_PORTS.amqp}/lab`,
   MQLAB_PG_URL: `postgres://app:app-lab-only@127.0.0.1:${PEER_PORTS.pg}/lab`,
@@ -30,7 +30,7 @@ export interface PeerRun {
   summary: string;
 }
 
-export interface PeerMode {
+interface PeerMode {
   mode: string;
   seed: PeerRun[];
   mqlab: PeerRun[];
@@ -43,9 +43,7 @@ export interface PeerMode {
 }
 
 /** where a mode's --json facts say how long the broker itself kept the program waiting */
-export const BROKER_WAITS: Partial<
-  Record<(typeof PEER_MODES)[number], (facts: Record<string, unknown>) => number | null>
-> = {
+const BROKER_WAITS: Partial<Record<(typeof PEER_MODES)[number], (facts: Record<string, unknown>) => number | null>> = {
   // the delay queue's TTL, twice: the gaps between the transient event's three receipts
   retry: (f) => (Array.isArray(f.retryGapsMs) ? f.retryGapsMs.reduce((a: number, b) => a + Number(b), 0) : null),
   // the rejection to the worker's delivery: its confirm-timeout timer

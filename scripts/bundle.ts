@@ -24,7 +24,7 @@ const out = path.join(dist, 'cli');
  * The program, and every script a lab runs as a process of its own (runChild): each is one whose
  * code starts with the child runtime (src/kit/child/runtime.ts), so a new lab's needs no line here.
  */
-export function entries(distDir: string): Record<string, string> {
+function entries(distDir: string): Record<string, string> {
   const children = fs
     .readdirSync(path.join(distDir, 'labs'), { withFileTypes: true })
     .filter((d) => d.isDirectory())

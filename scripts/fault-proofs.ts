@@ -6,7 +6,7 @@
  */
 import type { LabMeta } from '../src/lab/lab.js';
 
-export interface ProofGaps {
+interface ProofGaps {
   lab: string;
   checks: number;
   /** checks no variant lists in `fails`: nothing shows they can fail */

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 /** the files under `dirs` of `root` that end in .ts, relative, forward slashes */
-export function tsFiles(root: string, dirs: readonly string[]): string[] {
+function tsFiles(root: string, dirs: readonly string[]): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
     for (const d of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
@@ -92,7 +92,7 @@ function importsOf(sf: ts.SourceFile, file: string, resolve: (from: string, spec
 }
 
 /** `file: name` for each export of a source file that no other file imports */
-export function unusedExports(root: string, sources: readonly string[], all: readonly string[]): string[] {
+function unusedExports(root: string, sources: readonly string[], all: readonly string[]): string[] {
   const known = new Set(all);
   const resolve = (from: string, spec: string) => {
     if (!spec.startsWith('.')) return null;

@@ -5,7 +5,7 @@
  */
 import { deadLetterHistory, firstDeath } from '../../src/kit/index.js';
 
-export interface ArchiveRecord {
+interface ArchiveRecord {
   businessId: string | null;
   messageId: string | null;
   payload: string;

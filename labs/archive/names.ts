@@ -12,7 +12,7 @@
 import type { Names, Topology } from '../../src/kit/index.js';
 
 /** how long an unpaid order waits in the pay-timeout queue before the broker expires it */
-export const PAY_TIMEOUT_MS = 200;
+const PAY_TIMEOUT_MS = 200;
 export const ROUTE = { created: 'order.created', payPending: 'order.pay.pending', dead: 'rk.dead' } as const;
 export const STATUSES = ['ARCHIVED', 'IN_PROGRESS', 'FIXED'] as const;
 export type ArchiveStatus = (typeof STATUSES)[number];

@@ -7,7 +7,7 @@ import { type Db, deadLetterHistory, must } from '../../src/kit/index.js';
 import { archiveRecord, type Letter } from './letter.js';
 import type { ArchiveNames, ArchiveStatus } from './names.js';
 
-export type ArchiveOutcome =
+type ArchiveOutcome =
   | { outcome: 'archived'; businessId: string }
   | { outcome: 'duplicate'; businessId: string }
   | { outcome: 'failed'; sqlState: string; error: string };
@@ -62,7 +62,7 @@ export async function setStatus(
   return row ? String(row.status) : null;
 }
 
-export interface PurgeResult {
+interface PurgeResult {
   /** rows archived before this instant (the database's now() minus the age) were deleted */
   cutoff: Date;
   purged: string[];
@@ -100,7 +100,7 @@ export interface ArchiveRow {
   archived_at: Date;
 }
 
-export interface Listing {
+interface Listing {
   rows: ArchiveRow[];
   /** rows matching the filter (rows holds at most `limit` of them, newest first) */
   total: number;

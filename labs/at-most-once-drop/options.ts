@@ -1,7 +1,7 @@
 /** The at-most-once-drop lab's options: the typed object its code gets, and the flags it is parsed from. */
 import { duration, type OptionSpecs } from '../../src/kit/index.js';
 
-export interface DropOptions {
+interface DropOptions {
   /** how long the target stays unbound in each phase after the rejection, at least (and until the source's counters show the markers) */
   windowMs: number;
   /** how long to wait after the rebind for the broker's dead-letter worker (phase 2) */

@@ -16,7 +16,7 @@ import {
 import { BODY, EVENT_ID, MARKER_ID, PHASE_HEADER, ROUTING_KEY, RUN_HEADER, type DropNames } from './names.js';
 import { sourceWhen } from './source-now.js';
 
-export type Phase = 'at-most-once' | 'fallback' | 'at-least-once';
+type Phase = 'at-most-once' | 'fallback' | 'at-least-once';
 
 export interface PhaseInput {
   phase: Phase;
@@ -42,7 +42,7 @@ export interface PhaseInput {
   keepBinding?: boolean;
 }
 
-export interface PhaseResult {
+interface PhaseResult {
   targetUnbound: boolean;
   /** the policy definition of the reading that named this phase's policy (null: no reading did) */
   policy: Record<string, unknown> | null;
@@ -59,7 +59,7 @@ export interface PhaseResult {
   rejectedAt: number;
 }
 
-export interface Rebound {
+interface Rebound {
   bindingRestored: boolean;
   reboundAt: number;
 }

@@ -1,7 +1,7 @@
 /** The broker-restart lab's options: how long to wait for the node and the clients to come back. */
 import { duration, type OptionSpecs } from '../../src/kit/index.js';
 
-export interface BrokerRestartOptions {
+interface BrokerRestartOptions {
   /** how long the clients (and the lab) wait for the restarted node to accept connections */
   reconnectTimeoutMs: number;
 }

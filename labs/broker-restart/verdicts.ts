@@ -1,6 +1,6 @@
 /** The broker-restart lab's account of every id, from the deliveries, the confirms and the rows. */
 
-export interface TallyInput {
+interface TallyInput {
   /** every id the producer published */
   ids: readonly string[];
   /** effect rows per id */

@@ -1,7 +1,7 @@
 /** The consumer-crash lab's options: the typed object its code gets, and the flags it is parsed from. */
 import { type OptionSpecs, gateOption } from '../../src/kit/index.js';
 
-export interface CrashOptions {
+interface CrashOptions {
   /** how long each replay-gate checkpoint holds in the consumer processes (0: released at once) */
   gateMs: number;
 }

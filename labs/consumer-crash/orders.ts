@@ -12,7 +12,7 @@ export const CONSUMER = 'consumer-1';
 /** the service fields, first on every event line after the timestamp */
 export const SERVICE = { level: 'INFO', service: 'order-service', product: 'rabbitmq' } as const;
 
-export interface OrderCreated {
+interface OrderCreated {
   messageId: string;
   eventType: 'order.created';
   schemaVersion: 1;
@@ -65,7 +65,7 @@ export function parseEnvelope(body: string): OrderCreated {
   return e;
 }
 
-export type Outcome = 'business_committed' | 'duplicate_skipped';
+type Outcome = 'business_committed' | 'duplicate_skipped';
 
 /**
  * one transaction: claim the message id (a conflict means duplicate), then write the order, commit.

@@ -13,7 +13,7 @@ const idsWith = (events: LabEvent[], status: string) =>
     consumerEvents(events, status).flatMap((e) => (e.fields.messageId === undefined ? [] : [e.fields.messageId])),
   );
 
-export interface Deliveries {
+interface Deliveries {
   receivedTotal: number;
   redeliveredCount: number;
   duplicatesObserved: number;
@@ -45,7 +45,7 @@ export function committedNotAcked(crashedRun: LabEvent[], orderRowMessageIds: st
 /** distinct message ids a run acked */
 export const ackedMessageIds = (run: LabEvent[]): string[] => [...idsWith(run, 'acked')];
 
-export interface Summary extends Deliveries {
+interface Summary extends Deliveries {
   crashExitCode: number;
   committedNotAcked: number;
   readyAfterCrash: number;

@@ -1,7 +1,7 @@
 /** consumer-timeout's options: the typed object its code gets, and the flags it is parsed from. */
 import { duration, type OptionSpecs } from '../../src/kit/index.js';
 
-export interface TimeoutOptions {
+interface TimeoutOptions {
   /** the consumer timeout of the lab's queues */
   timeoutMs: number;
 }

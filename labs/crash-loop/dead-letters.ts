@@ -4,7 +4,7 @@
  */
 import { type LabContext, closeChannel, deferred, newestDeath, text } from '../../src/kit/index.js';
 
-export interface DeadLetter {
+interface DeadLetter {
   reason: string;
   /** x-delivery-count of the dead-lettered copy, raw (undefined: absent) */
   deliveryCount: unknown;

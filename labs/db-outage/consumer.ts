@@ -30,7 +30,7 @@ export interface OutageSteps {
   transact(db: Db, name: DbOutageNames, id: string, delivery: number, hold: () => Promise<void> | null): Promise<void>;
 }
 
-export interface Attempt {
+interface Attempt {
   id: string;
   /** the nth delivery of this id to the consumer (1-based) */
   delivery: number;
@@ -49,7 +49,7 @@ export interface ConsumerRecord {
   givenBack: { id: string; at: number }[];
 }
 
-export interface ConsumerSetup {
+interface ConsumerSetup {
   amqpUrl: string;
   db: Db;
   name: DbOutageNames;
@@ -62,7 +62,7 @@ export interface ConsumerSetup {
   sleep(ms: number): Promise<void>;
 }
 
-export interface RunningConsumer {
+interface RunningConsumer {
   record: ConsumerRecord;
   /** ids whose effect committed */
   committed: Set<string>;

@@ -1,7 +1,7 @@
 /** The db-outage lab's options: how long PostgreSQL stays down, how long the consumer holds a delivery. */
 import { duration, type OptionSpecs } from '../../src/kit/index.js';
 
-export interface DbOutageOptions {
+interface DbOutageOptions {
   /** how long PostgreSQL stays stopped (before it is started again) */
   downMs: number;
   /** how long the consumer retries (with backoff) while it holds a delivery, before it gives it back */

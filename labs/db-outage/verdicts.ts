@@ -1,7 +1,7 @@
 /** The db-outage lab's pure pieces: what happened to the held delivery, and what was expected of it. */
 import type { ConsumerRecord } from './consumer.js';
 
-export type HeldOutcome = 'redelivered' | 'kept' | 'lost';
+type HeldOutcome = 'redelivered' | 'kept' | 'lost';
 
 /**
  * From the broker's flags and the commits: `redelivered` when the id came back with

@@ -19,7 +19,7 @@ import { DELIVERY_LIMIT, MAX_LENGTH, QUEUE_TTL_MS, RETRY_TTL_MS, SINGLE_PATHS, t
 /** the key the twice path's retry queue sends the message back with; its second death routes by it */
 export const TWICE_AGAIN = 'twice.again';
 
-export interface DlrNames {
+interface DlrNames {
   business: string;
   dead: string;
   watch: string;

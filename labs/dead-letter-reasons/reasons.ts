@@ -21,9 +21,9 @@ export const DELIVERY_LIMIT = 2;
 /** one message dies once on each of these; `twice` dies twice on the same (queue, reason) */
 export const SINGLE_PATHS = ['queue-ttl', 'message-ttl', 'max-length', 'reject', 'delivery-limit'] as const;
 export type PathName = (typeof SINGLE_PATHS)[number] | 'twice';
-export const REASONS = ['expired', 'maxlen', 'rejected', 'delivery_limit'] as const;
+const REASONS = ['expired', 'maxlen', 'rejected', 'delivery_limit'] as const;
 
-export interface DeathRef {
+interface DeathRef {
   reason: string;
   queue: string;
   exchange: string;
@@ -77,7 +77,7 @@ export function describeDeadLetter(v: Pick<DeadLetterView, 'reason' | 'queue' | 
   return `${v.reason ?? 'none'} ${v.queue ?? 'none'} count=${v.count} first=${ref(v.first)} last=${ref(v.last)}`;
 }
 
-export interface ExpectedDeadLetter {
+interface ExpectedDeadLetter {
   path: PathName;
   view: Pick<DeadLetterView, 'reason' | 'queue' | 'count' | 'first' | 'last' | 'originalExpiration' | 'history'>;
   /** the message that must land in the DLQ (max-length: the oldest) */

@@ -9,7 +9,7 @@
  * the minimum every time ("not all return types will cause the message to be delayed longer than
  * the minimum", quorum-queues docs).
  */
-export type ReturnKind = 'reject' | 'nack';
+type ReturnKind = 'reject' | 'nack';
 
 /** the schedule both sides run: 4 returns, 200 ms growing to a 600 ms cap (reject) */
 export const SPEC: RetrySpec = { minMs: 200, maxMs: 600, returns: 4 };
@@ -31,7 +31,7 @@ export function expectedDelays(s: RetrySpec, kind: ReturnKind): number[] {
 /** the TTL ladder the same schedule needs: one delay queue per distinct delay */
 export const ladderTiers = (s: RetrySpec): number[] => [...new Set(expectedDelays(s, 'reject'))];
 
-export interface GapVerdict {
+interface GapVerdict {
   /** gaps shorter than the delay: the broker handed the message back early */
   early: number;
   /** the largest (gap − delay), ms */

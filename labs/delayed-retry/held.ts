@@ -8,7 +8,7 @@
  */
 import { type LabContext, LabError, Nacked, deferred } from '../../src/kit/index.js';
 
-export interface Held {
+interface Held {
   /** the statistics sample taken during the hold, before anything else was published */
   stats: string;
   /** what the broker did with two more publishes during the hold */

@@ -15,7 +15,7 @@
 import { type LabContext, closeChannel, deferred } from '../../src/kit/index.js';
 
 export type Action = 'reject' | 'nack';
-export type Verdict = 'delayed' | 'immediate' | 'requeued';
+type Verdict = 'delayed' | 'immediate' | 'requeued';
 
 export interface Judged {
   action: Action;

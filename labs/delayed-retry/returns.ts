@@ -5,7 +5,7 @@
  */
 import { type LabContext, closeChannel, type Delivery, deferred } from '../../src/kit/index.js';
 
-export interface Deliveries {
+interface Deliveries {
   at: number[];
   /** x-delivery-count of each delivery (absent: 0) */
   deliveryCount: number[];

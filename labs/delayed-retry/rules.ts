@@ -25,9 +25,9 @@ export const RULE_MIN_MS = 1000;
 /** the max-default queue's minimum (at x-delivery-count 2: min when max defaults to it, 2 × min when max is 3 × min) */
 export const MAX_DEFAULT_MIN_MS = 600;
 /** the larger value of the two precedence queues */
-export const RULE_HIGH_MS = 3000;
+const RULE_HIGH_MS = 3000;
 
-export const TYPES = ['disabled', 'all', 'failed', 'returned'] as const;
+const TYPES = ['disabled', 'all', 'failed', 'returned'] as const;
 
 /**
  * How long one queue's returns may take, all told: its waits (at most RULE_HIGH_MS each) plus, per
@@ -62,7 +62,7 @@ const retry = (
 });
 
 /** the queues, as declared */
-export function rulesQueues(name: RetryNames): QueueSpec[] {
+function rulesQueues(name: RetryNames): QueueSpec[] {
   return [
     ...TYPES.map((t) => ({ name: name.type(t), args: retry(t, RULE_MIN_MS) })),
     { name: name.noMin, args: retry('all') },
@@ -75,7 +75,7 @@ export function rulesQueues(name: RetryNames): QueueSpec[] {
   ];
 }
 
-export function rulesPolicies(ctx: LabContext, name: RetryNames): PolicySpec[] {
+function rulesPolicies(ctx: LabContext, name: RetryNames): PolicySpec[] {
   const p = (name: string, queue: string, definition: Record<string, unknown>): PolicySpec => ({
     name: ctx.names.p(name),
     pattern: ctx.names.exact(queue),
@@ -98,7 +98,7 @@ export function rulesPolicies(ctx: LabContext, name: RetryNames): PolicySpec[] {
 }
 
 /** PUT a policy the broker should refuse; 'refused' (HTTP 4xx, its text kept) or 'accepted' (then deleted) */
-export async function policyVerdict(
+async function policyVerdict(
   ctx: LabContext,
   p: PolicySpec,
 ): Promise<{ verdict: 'refused' | 'accepted'; text: string }> {
@@ -113,7 +113,7 @@ export async function policyVerdict(
   return { verdict: 'accepted', text: '' };
 }
 
-export interface RuleVerdicts {
+interface RuleVerdicts {
   typeDelays: string;
   minRequired: string;
   policyMaxBelowMin: string;

@@ -1,7 +1,7 @@
 /** The hold lab's options: the typed object its code gets, and the flags it is parsed from. */
 import { duration, type OptionSpecs } from '../../src/kit/index.js';
 
-export interface HoldOptions {
+interface HoldOptions {
   /** how long to wait after the rebind for the broker's dead-letter worker */
   recoverTimeoutMs: number;
 }

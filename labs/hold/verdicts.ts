@@ -22,13 +22,13 @@ import {
 } from '../../src/kit/index.js';
 import type { Sample } from './stats-watch.js';
 
-export const HELD_LINE = 'messages=1 ready=0 unacked=0';
-export const EMPTY_LINE = 'messages=0 ready=0 unacked=0';
+const HELD_LINE = 'messages=1 ready=0 unacked=0';
+const EMPTY_LINE = 'messages=0 ready=0 unacked=0';
 
 const SLOW =
   "they refresh on the quorum queue's tick (quorum_tick_interval: 5 s on an untuned broker, 1 s on mqlab's services)";
 
-export interface RepublishEvidence {
+interface RepublishEvidence {
   /** the x-death entry the broker wrote when it dead-lettered the letter from the source */
   death: DeathEntry | null;
   firstDeathQueue: string | null;

@@ -2,7 +2,7 @@
 import { duration, type OptionSpecs } from '../../src/kit/index.js';
 import { electionBoundOption, streamProducerOptions, type StreamProducerOptions } from '../../src/kit/cluster/index.js';
 
-export interface NodePauseOptions extends StreamProducerOptions {
+interface NodePauseOptions extends StreamProducerOptions {
   /** the producers run this long before the pause, and this long after the resume */
   streamMs: number;
   /** how long the node stays frozen at least (then on until the majority saw it and, when the leader's node is frozen, node 1 named a new leader and the majority producer confirmed again, at most 2 × net_ticktime more) */

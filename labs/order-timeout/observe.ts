@@ -7,7 +7,7 @@ import type { OrderNames } from './names.js';
 import { ORDERS } from './scenario.js';
 import { must, coveredMs } from '../../src/kit/index.js';
 
-export interface Observed {
+interface Observed {
   status: Record<string, string>;
   /** close writes (actor check or sweeper) per order, from the history trigger */
   closeWrites: Record<string, number>;
@@ -28,7 +28,7 @@ export interface Observed {
   pendingTasks: number;
 }
 
-export interface LateClose {
+interface LateClose {
   /** close time − deadline */
   ms: number;
   /**

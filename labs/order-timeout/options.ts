@@ -1,7 +1,7 @@
 /** The order-timeout lab's options: the typed object its code gets, and the flags it is parsed from. */
 import { duration, type OptionSpecs } from '../../src/kit/index.js';
 
-export interface OrderTimeoutOptions {
+interface OrderTimeoutOptions {
   /** each order's time to pay, and the check queue's TTL */
   delayMs: number;
 }

@@ -43,9 +43,9 @@ export async function extendDeadline(db: Sql, name: OrderNames, id: string, ms: 
  * and a payment in the same millisecond as the UPDATE's start then reads as after it (observe.ts's
  * paymentBetweenReadAndUpdate could fail so, by chance, in broken and correct runs alike).
  */
-export type DbTime = string;
+type DbTime = string;
 
-export interface Read {
+interface Read {
   status: string;
   readAt: DbTime;
 }

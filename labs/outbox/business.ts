@@ -30,7 +30,7 @@ export async function writeOrder(sql: TransactionSql, name: OutboxNames, r: Outb
   await sql`INSERT INTO ${sql(name.outbox)} (event_id, order_id, payload) VALUES (${r.eventId}, ${r.orderId}, ${r.payload})`;
 }
 
-export interface Placed {
+interface Placed {
   orderId: string;
   committed: boolean;
   error?: string;

@@ -8,7 +8,7 @@ import { type LabContext, deferred, text } from '../../src/kit/index.js';
 import type { OutboxNames } from './names.js';
 import type { OutboxSteps } from './business.js';
 
-export interface Consumed {
+interface Consumed {
   eventId: string;
   orderId: string;
   redelivered: boolean;

@@ -2,7 +2,7 @@
 import { duration, type OptionSpecs } from '../../src/kit/index.js';
 import { electionBoundOption, streamProducerOptions, type StreamProducerOptions } from '../../src/kit/cluster/index.js';
 
-export interface PartitionOptions extends StreamProducerOptions {
+interface PartitionOptions extends StreamProducerOptions {
   /** the producers run this long before the cut, and this long after the heal */
   streamMs: number;
   /** how long the links stay cut at least (then on until both sides saw the cut and, when the leader's node is cut, node 1 named a new leader and the majority producer confirmed again, at most 2 × net_ticktime more) */

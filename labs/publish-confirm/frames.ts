@@ -5,9 +5,9 @@
 import type { Options } from 'amqplib';
 import { closeChannel, type Broker } from '../../src/kit/index.js';
 
-export type Frame = 'return' | 'ack' | 'nack';
+type Frame = 'return' | 'ack' | 'nack';
 
-export interface Observed {
+interface Observed {
   frames: Frame[];
   replyCode?: number;
   replyText?: string;

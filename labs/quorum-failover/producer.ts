@@ -16,7 +16,7 @@ import type { QuorumFailoverOptions } from './options.js';
 import type { FailoverSteps } from './lab.js';
 import type { History } from '../../src/kit/cluster/index.js';
 
-export interface StreamResult {
+interface StreamResult {
   confirmed: Set<number>;
   unconfirmedAtKill: Set<number>;
   resent: number;

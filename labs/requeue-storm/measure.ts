@@ -35,7 +35,7 @@ export function percentile(values: readonly number[], p: number): number | null 
   return must(sorted[Math.min(rank, sorted.length) - 1], `the ${p}th percentile of ${values.length} values`);
 }
 
-export interface LatencySummary {
+interface LatencySummary {
   count: number;
   p50Ms: number | null;
   p95Ms: number | null;

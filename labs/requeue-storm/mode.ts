@@ -30,9 +30,9 @@ export interface StormSteps {
   takeHealthy(m: Delivery, process: () => void): void;
 }
 
-export type ModeName = 'requeue' | 'delayed';
+type ModeName = 'requeue' | 'delayed';
 
-export interface ModeSpec {
+interface ModeSpec {
   mode: ModeName;
   /** the work queue (failing and healthy messages) */
   queue: string;

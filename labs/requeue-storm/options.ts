@@ -1,7 +1,7 @@
 /** The requeue-storm lab's options: the typed object its code gets, and the flags it is parsed from. */
 import { duration, integer, type OptionSpecs } from '../../src/kit/index.js';
 
-export interface StormOptions {
+interface StormOptions {
   /** how long each mode runs; at least two delay-queue TTLs so the delayed mode redelivers */
   windowMs: number;
   /** unacked deliveries the consumer may hold (1, the default, lets the storm hold the consumer) */

@@ -5,13 +5,13 @@
 import type { Options } from 'amqplib';
 import { type Delivery, must, text } from '../../src/kit/index.js';
 
-export const EVENT_TYPE = 'order.created';
-export const SCHEMA_VERSION = 1;
+const EVENT_TYPE = 'order.created';
+const SCHEMA_VERSION = 1;
 
 /** the leading fields of every event line: [consumer] timestamp=… level=INFO service=order-service product=rabbitmq lab=… */
 export const SERVICE_FIELDS = { level: 'INFO', service: 'order-service', product: 'rabbitmq' } as const;
 
-export interface Order {
+interface Order {
   messageId: string;
   aggregateId: string;
   traceId: string;
@@ -48,7 +48,7 @@ export const POISON = must(
 );
 
 /** event fields that identify a message: messageId eventType schemaVersion aggregateId traceId correlationId */
-export interface MessageFields {
+interface MessageFields {
   messageId: string;
   eventType: string;
   schemaVersion: string;

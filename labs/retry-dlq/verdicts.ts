@@ -14,7 +14,7 @@ export function countStatus(events: LabEvent[], source: string, status: string, 
   ).length;
 }
 
-export interface Trail {
+interface Trail {
   /** attempt numbers the consumer computed, in delivery order */
   attempts: number[];
   /** ms between consecutive deliveries (each includes one TTL hop through the retry queue) */

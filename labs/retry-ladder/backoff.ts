@@ -61,8 +61,7 @@ export function afterFailure(attempt: number, nowMs: number, deadlineMs: number,
   return { action: 'retry', nextAttempt: attempt + 1, delayMs };
 }
 
-export type Arrival =
-  { action: 'call' } | { action: 'park'; reason: 'deadline'; remainingMs: number; neededMs: number };
+type Arrival = { action: 'call' } | { action: 'park'; reason: 'deadline'; remainingMs: number; neededMs: number };
 
 /** A delivery arrived at `nowMs`: queue time counts against the deadline, so check it before calling. */
 export function onArrival(nowMs: number, deadlineMs: number, b: Pick<Backoff, 'callBudgetMs'>): Arrival {

@@ -28,9 +28,9 @@ export function gapsCoverTiers(gaps: number[], ttls: number[]): boolean {
   );
 }
 
-export type Place = 'business' | 'dlq' | 'parking';
+type Place = 'business' | 'dlq' | 'parking';
 
-export interface Placement {
+interface Placement {
   /** per expected id: its one place, 'a+b' when it is in more than one, 'nowhere' when lost */
   where: Record<string, string>;
   /** expected ids found nowhere */

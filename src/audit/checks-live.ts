@@ -9,9 +9,9 @@ import { underDefaultLimit, type AuditQueue } from './snapshot.js';
 import { atLeast, parseVersion, versionText } from './target.js';
 
 /** redeliveries per second that make a requeue storm, when they are also most of the deliveries */
-export const STORM_RATE = 20;
+const STORM_RATE = 20;
 /** replicas a quorum queue should have on a cluster of at least that many nodes */
-export const REPLICAS = 3;
+const REPLICAS = 3;
 
 const queue = (name: string) => ({ kind: 'queue' as const, name });
 const stats = (q: AuditQueue) =>
@@ -30,7 +30,7 @@ const list = (names: readonly string[], max = 4) =>
   names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
 
 /** DEFAULT_DELIVERY_LIMIT in rabbit_quorum_queue.erl (v4.0.0 … v4.3.5) */
-export const DEFAULT_DELIVERY_LIMIT = 20;
+const DEFAULT_DELIVERY_LIMIT = 20;
 const DROPPED = `a message is dropped at its ${DEFAULT_DELIVERY_LIMIT + 1}st return (after ${DEFAULT_DELIVERY_LIMIT + 1} deliveries; \`DeliveryCount > DeliveryLimit\` on a return, rabbit_fifo.erl v4.3.5; from 4.3 only reject(requeue=true) and a lost consumer count, nack(requeue=true) does not) and, with no dead-letter exchange, lost`;
 
 export const quorumDefaultLimit: Check = {

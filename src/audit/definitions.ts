@@ -47,7 +47,7 @@ export const DEFAULT_EXCHANGES = [
 ];
 const BUILT_IN_TYPES = ['direct', 'fanout', 'topic', 'headers'];
 
-export interface ReadOptions {
+interface ReadOptions {
   file: string;
   /** --vhost */
   vhost?: string | undefined;

@@ -10,7 +10,7 @@ export type Severity = (typeof SEVERITIES)[number];
 /** is `s` at or above `threshold` (error > warning > info) */
 export const atOrAbove = (s: Severity, threshold: Severity) => SEVERITIES.indexOf(s) <= SEVERITIES.indexOf(threshold);
 
-export interface AuditObject {
+interface AuditObject {
   kind: 'queue' | 'exchange' | 'consumer' | 'channel' | 'policy' | 'binding' | 'definitions';
   /** a queue's, exchange's or policy's name, a consumer's tag, a channel's name, a binding as "source → destination" */
   name: string;
@@ -36,7 +36,7 @@ export interface Finding {
 }
 
 /** what a check needs beyond definitions: live statistics, a cluster's node list, a definitions file */
-export type Need = 'statistics' | 'cluster' | 'file';
+type Need = 'statistics' | 'cluster' | 'file';
 
 /** what a check looks at: the snapshot, the routes worked out once, the policies, the target line */
 export interface Context {

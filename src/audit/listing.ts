@@ -10,7 +10,7 @@
  */
 import type { Reader } from './http.js';
 
-export const PAGE_SIZE = 500;
+const PAGE_SIZE = 500;
 /** objects of one kind (the overview's object_totals) up to which a listing is one request: about 5 MB of queues */
 export const UNPAGED_MAX = 20_000;
 
@@ -21,7 +21,7 @@ interface Page {
   total_count: number;
 }
 
-export interface Listing {
+interface Listing {
   /** the path with its query, without `columns` */
   path: string;
   columns: string;

@@ -32,9 +32,9 @@ const STATS_COLUMNS =
 const PLAIN_COLUMNS =
   'name,vhost,type,durable,auto_delete,exclusive,arguments,policy,operator_policy,effective_policy_definition,members';
 /** past this share of the queues, one request each costs the broker more than the listing with statistics */
-export const ONE_BY_ONE_SHARE = 1 / 3;
+const ONE_BY_ONE_SHARE = 1 / 3;
 
-export interface QueueRead {
+interface QueueRead {
   /** `/api/queues` or `/api/queues/VHOST` */
   path: string;
   /** the overview's object_totals.queues */

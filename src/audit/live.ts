@@ -14,7 +14,7 @@ import { parseVersion } from './target.js';
 import { text } from '../core/text.js';
 
 /** requests in flight at once: enough to hide the latency, few enough not to load a busy broker */
-export const CONCURRENCY = 4;
+const CONCURRENCY = 4;
 
 const EXCHANGE_COLUMNS = 'name,vhost,type,arguments,policy';
 const BINDING_COLUMNS = 'vhost,source,destination,destination_type,routing_key';
@@ -23,7 +23,7 @@ const CHANNEL_COLUMNS = 'name,vhost,user,confirm,global_prefetch_count,message_s
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const obj = (v: unknown): Row => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Row) : {});
 
-export interface LiveOptions {
+interface LiveOptions {
   url: string;
   vhost?: string | undefined;
   progress: (line: string) => void;

@@ -27,7 +27,7 @@ export interface DeadLetter {
   routes: Route[];
 }
 
-export interface Cycle {
+interface Cycle {
   queues: string[];
   /** one way round, queues and exchanges alternating: [q, x, q2, x2, q] */
   path: string[];

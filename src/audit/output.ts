@@ -10,7 +10,7 @@ import { atOrAbove, SEVERITIES, type Finding } from './finding.js';
 import type { AuditResult } from './run-audit.js';
 
 /** the shape's version (docs/audit.schema.json): raised when a field changes meaning or goes away (2: lab may be null) */
-export const AUDIT_SCHEMA_VERSION = 2;
+const AUDIT_SCHEMA_VERSION = 2;
 
 export interface Timings {
   readMs: number;
@@ -24,7 +24,7 @@ export interface Timings {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export function sourceLine(r: AuditResult): string {
+function sourceLine(r: AuditResult): string {
   const s = r.snapshot;
   const from =
     s.source.kind === 'management' ? `management API ${s.source.url}` : `definitions file ${s.source.file} (offline)`;
@@ -98,7 +98,7 @@ export function renderText(r: AuditResult): string[] {
   return out;
 }
 
-export function resultLine(r: AuditResult): string {
+function resultLine(r: AuditResult): string {
   const n = (sev: string) => r.findings.filter((f) => f.severity === sev).length;
   const ran = r.checks.filter((c) => c.status !== 'skipped').length;
   const verdict =

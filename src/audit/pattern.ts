@@ -30,7 +30,7 @@ export interface CompiledPattern {
   test(name: string): boolean;
 }
 
-export type PatternResult =
+type PatternResult =
   | { ok: true; pattern: CompiledPattern }
   /** `unsupported`: valid PCRE this matcher does not run (back-references, atomic groups …) */
   | { ok: false; unsupported: boolean; reason: string };

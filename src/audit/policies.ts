@@ -12,7 +12,7 @@ import type { AuditPolicy, AuditQueue, Snapshot } from './snapshot.js';
 import { atLeast, type Version } from './target.js';
 import type { Ticker } from './ticker.js';
 
-export interface CompiledPolicy {
+interface CompiledPolicy {
   policy: AuditPolicy;
   /** null: the pattern is invalid or needs backtracking; it is reported and matches nothing here */
   matcher: CompiledPattern | null;
@@ -20,7 +20,7 @@ export interface CompiledPolicy {
 }
 
 /** a policy whose apply-to and pattern fit an object, and why it did not apply to it */
-export interface Candidate {
+interface Candidate {
   policy: AuditPolicy;
   /** applied | keys: holds keys the queue type refuses | lower: a policy of higher priority applied | tie */
   outcome: 'applied' | 'keys' | 'lower' | 'tie';

@@ -13,7 +13,7 @@
  */
 import { atLeast, type Version } from './target.js';
 
-export type QueueType = 'classic' | 'quorum' | 'stream';
+type QueueType = 'classic' | 'quorum' | 'stream';
 
 const HA = ['ha-mode', 'ha-params', 'ha-sync-mode', 'ha-promote-on-shutdown', 'ha-promote-on-failure'];
 
@@ -76,7 +76,7 @@ function listRefused(type: string, v: Version): readonly string[] {
 }
 
 /** how a key set both as an argument and by the policy resolves: the policy's, the argument's, the lower */
-export type Resolve = 'argument' | 'policy' | 'min' | 'delivery-limit';
+type Resolve = 'argument' | 'policy' | 'min' | 'delivery-limit';
 
 /**
  * Per queue type and key (rabbit_amqqueue_process `process_args_policy` for classic queues,

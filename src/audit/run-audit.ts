@@ -11,7 +11,7 @@ import type { Snapshot } from './snapshot.js';
 import { versionText, type Version } from './target.js';
 import { noTicks, type Ticker } from './ticker.js';
 
-export interface CheckOutcome {
+interface CheckOutcome {
   id: string;
   severity: Severity;
   title: string;
@@ -34,7 +34,7 @@ export interface AuditResult {
   failed: boolean;
 }
 
-export interface AuditOptions {
+interface AuditOptions {
   failOn: Severity | 'never';
   target: Version;
   /** the target names a patch release */

@@ -119,7 +119,7 @@ export interface Capabilities {
   basis: Partial<Record<CapabilityName, 'measured' | 'derived'>>;
 }
 
-export type CapabilityName = Exclude<keyof Capabilities, 'version' | 'basis'>;
+type CapabilityName = Exclude<keyof Capabilities, 'version' | 'basis'>;
 
 export function parseVersion(v: string): [number, number, number] {
   const m = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(v);
@@ -133,7 +133,7 @@ export function atLeast(v: string, major: number, minor = 0, patch = 0): boolean
   return c >= patch;
 }
 
-export function deliveryLimitCounter(version: string): DeliveryLimitCounter {
+function deliveryLimitCounter(version: string): DeliveryLimitCounter {
   if (atLeast(version, 4, 3)) return 'delivery-count';
   return atLeast(version, 4, 0) ? 'acquired-count' : 'every-return';
 }

@@ -16,7 +16,7 @@ export interface QueueNode {
   policy?: Record<string, unknown> | null;
 }
 
-export interface ExchangeNode {
+interface ExchangeNode {
   name: string;
   type: string;
 }
@@ -49,7 +49,7 @@ export function deadLetterTarget(q: QueueNode): Target | null {
   return { exchange: text(exchange), key: key === undefined || key === null ? null : text(key) };
 }
 
-export function hasMessageTtl(q: QueueNode): boolean {
+function hasMessageTtl(q: QueueNode): boolean {
   return q.arguments['x-message-ttl'] !== undefined || q.policy?.['message-ttl'] !== undefined;
 }
 
@@ -79,7 +79,7 @@ export async function vhostDeadLetterLoops(mgmt: Management, known?: QueueStats[
 }
 
 /** a dead-letter hop: the queue a letter reaches, through these exchanges */
-export interface Hop {
+interface Hop {
   queue: string;
   via: string[];
 }
@@ -87,23 +87,12 @@ export interface Hop {
 /**
  * Where each queue's dead letters go, as the broker would route them: the target exchange with the
  * dead-letter routing key, or without one with each key a message in the queue may carry (the keys
- * that bound it, or its name through the default exchange).
- */
-export function deadLetterHops(
-  queues: QueueNode[],
-  exchanges: ExchangeNode[],
-  bindings: Binding[],
-): (q: QueueNode) => Hop[] {
-  const routes = deadLetterRoutes(queues, exchanges, bindings);
-  return (q) => routes(q).flat();
-}
-
-/**
- * The same hops, as one list per key the queue's letters may carry; the lists are shared: one per
+ * that bound it, or its name through the default exchange); as one list per key the queue's letters
+ * may carry; the lists are shared: one per
  * exchange and key, and one per fanout exchange whatever the key (security review D8: a fanout
  * dead-letter exchange bound to 5,000 queues, fed by 5,000 queues, is 5,000 lists, not 25 million hops).
  */
-export function deadLetterRoutes(
+function deadLetterRoutes(
   queues: QueueNode[],
   exchanges: ExchangeNode[],
   bindings: Binding[],

@@ -8,7 +8,7 @@ import amqp, { type ChannelModel, type ConfirmChannel, type Options } from 'amqp
 import net from 'node:net';
 import { connectError, silentPort } from './errors.js';
 
-export interface OpenLink {
+interface OpenLink {
   connection: ChannelModel;
   channel: ConfirmChannel;
 }

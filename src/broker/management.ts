@@ -27,7 +27,7 @@ export interface QueueStats {
   sampledBy?: number;
 }
 
-export interface BindingInfo {
+interface BindingInfo {
   source: string;
   destination: string;
   destination_type: 'queue' | 'exchange';

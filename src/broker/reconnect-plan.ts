@@ -36,7 +36,7 @@ export function* attemptPlan(
   }
 }
 
-export type PublishState = 'pending' | 'confirmed' | 'nacked' | 'lost';
+type PublishState = 'pending' | 'confirmed' | 'nacked' | 'lost';
 
 /**
  * What happened to each publish, by message id. A publish is `pending` until the broker acks

@@ -24,7 +24,7 @@ export interface ReconnectOptions {
   onAttempt?: (url: string, cause: string) => void;
 }
 
-export interface Link {
+interface Link {
   connection: ChannelModel;
   channel: ConfirmChannel;
   url: string;
@@ -66,7 +66,7 @@ function watchLoss(link: Link, isClosing: () => boolean, listener: (cause: strin
   link.connection.on('error', lost);
 }
 
-export interface OutgoingMessage {
+interface OutgoingMessage {
   exchange: string;
   routingKey: string;
   body: Buffer;
@@ -234,7 +234,7 @@ export class ReconnectingPublisher {
   }
 }
 
-export interface ConsumerOptions extends ReconnectOptions {
+interface ConsumerOptions extends ReconnectOptions {
   queue: string;
   prefetch: number;
   /** one delivery at a time, in order; a throw fails `failure` */

@@ -7,7 +7,7 @@ import { sleep } from '../core/time.js';
 import type { ConfirmChannel } from 'amqplib';
 import { closeChannel, type Broker } from './broker.js';
 
-export interface ExchangeSpec {
+interface ExchangeSpec {
   name: string;
   type: 'direct' | 'topic' | 'fanout' | 'headers';
 }
@@ -42,7 +42,7 @@ export interface Topology {
   bindings?: BindingSpec[];
 }
 
-export function queueArguments(q: QueueSpec): Record<string, unknown> {
+function queueArguments(q: QueueSpec): Record<string, unknown> {
   return { 'x-queue-type': q.type ?? 'quorum', ...q.args };
 }
 

@@ -31,7 +31,7 @@ interface ModuleStatics {
 }
 
 /** what the cache did in this process: files compiled from it, compiled without one (written at exit) */
-export interface CacheUse {
+interface CacheUse {
   served: number;
   compiled: number;
   /** write the caches of the files compiled without one (at exit; a test calls it itself) */

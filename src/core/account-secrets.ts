@@ -15,7 +15,7 @@ import { EnvError } from './errors.js';
 
 export const SECRETS_FILE = 'secrets.json';
 
-export interface AccountSecrets {
+interface AccountSecrets {
   /** PostgreSQL's superuser (ACCOUNTS.pgSuperuser.user) */
   postgres: string;
   /** RabbitMQ's management account (ACCOUNTS.admin.user): policymaker,monitoring on the lab vhost */

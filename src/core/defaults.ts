@@ -69,7 +69,7 @@ export const DEFAULT_URLS = urlsFor(PORTS);
 /** `mqlab up --nodes N`: a cluster of at most this many RabbitMQ nodes */
 export const MAX_NODES = 3;
 /** node i (1-based) of a cluster listens on the ports of node 1 plus (i-1) × this; epmd is shared */
-export const NODE_PORT_STEP = 10;
+const NODE_PORT_STEP = 10;
 
 /**
  * The ports of cluster node `i` (1-based). Node 1 keeps the set's own ports, so every default URL

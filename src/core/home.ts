@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export interface HomeFacts {
+interface HomeFacts {
   /** the package root (holds package.json, compose.yaml) */
   root: string;
   /** the root is a git clone (or worktree) of mqlab */
@@ -33,7 +33,7 @@ export function chooseHome({ root, isClone, env, userHome, ownsClone = true }: H
 }
 
 /** a clone has .git (a directory, or a file in a worktree); an installed package never ships one */
-export const isGitClone = (root: string) => fs.existsSync(path.join(root, '.git'));
+const isGitClone = (root: string) => fs.existsSync(path.join(root, '.git'));
 
 /** does the user `uid` own the clone's data folder (or the clone, while it has none)? root owns every one */
 export function ownsClone(root: string, uid: number | undefined = process.getuid?.()): boolean {

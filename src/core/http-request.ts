@@ -14,7 +14,7 @@ export interface HttpReply {
   text: string;
 }
 
-export interface HttpOptions {
+interface HttpOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
@@ -23,7 +23,7 @@ export interface HttpOptions {
 }
 
 /** what a request that got no answer in time is (`name` as fetch's AbortSignal.timeout names it) */
-export class HttpTimeout extends Error {
+class HttpTimeout extends Error {
   override readonly name = 'TimeoutError';
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** the nearest package.json named "mqlab" above `dir` (src/ in a clone, dist/src/ or the bundle in dist/cli/) */
-export function ownPackageJson(dir: string): { name: string; version: string } | null {
+function ownPackageJson(dir: string): { name: string; version: string } | null {
   for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
     const file = path.join(d, 'package.json');
     if (!fs.existsSync(file)) continue;

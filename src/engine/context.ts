@@ -17,7 +17,7 @@ import { brokerAtPause } from '../broker/broker-state.js';
 import type { RunVariants } from './variants.js';
 
 /** what runOne set up for the lab before its ctx is built */
-export interface LabSetup {
+interface LabSetup {
   log: EventLog;
   names: Names;
   /** the topology's queues: the counts a checkpoint shows */

@@ -4,7 +4,7 @@
  * `startOrder` (e.g. the longest first). A failing item stops new starts; the items already
  * running are awaited (the caller aborts them), then the first error is thrown.
  */
-export interface InOrderOptions<R> {
+interface InOrderOptions<R> {
   jobs: number;
   /** indexes of the items, in the order to start them (default: 0, 1, 2, …) */
   startOrder?: readonly number[] | undefined;

@@ -10,7 +10,7 @@ import { MARKER } from '../services/data-folder.js';
 
 export const TIMES_FILE = 'lab-times.json';
 
-export type LabTimes = Record<string, number>;
+type LabTimes = Record<string, number>;
 
 export function recordedTimes(home: string): LabTimes {
   try {

@@ -20,7 +20,7 @@ import { environmentReport, runOne, skippedReport, type LabOutcome } from './run
 import type { Hooks, RunOptions } from './run-options.js';
 
 /** what runLabs is asked to do: which labs, against which services, how, told to whom, until when */
-export interface RunRequest {
+interface RunRequest {
   /** the labs, each with the options it was planned with (src/lab/lab.ts planLab), in the order they report */
   plan: readonly PlannedLab[];
   config: Config;
@@ -33,7 +33,7 @@ export interface RunRequest {
 }
 
 /** what a run gave: the services it ran on, one report per lab, and the first service it lost (the run ends with exit 2) */
-export interface RunResult {
+interface RunResult {
   session: SessionInfo;
   reports: LabReport[];
   lost?: EnvError;

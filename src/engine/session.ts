@@ -18,7 +18,7 @@ import { usesDatabase } from '../lab/lab.js';
 import { dbPoolSize } from './jobs.js';
 import type { EarlyStart } from './early-start.js';
 
-export interface Session {
+interface Session {
   info: SessionInfo;
   /** hears the first service lost, for every lab of the run */
   watch: LossWatch;

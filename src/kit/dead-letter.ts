@@ -13,7 +13,7 @@ export const POLICY_MAX_LENGTH = 100;
 /** 'default' leaves dead-letter-strategy out of the policy: the broker's at-most-once */
 export type DeadLetterStrategy = 'at-least-once' | 'at-most-once' | 'default';
 
-export interface DeadLetterPolicyInput {
+interface DeadLetterPolicyInput {
   name: string;
   /** anchored regex for the source queue */
   pattern: string;

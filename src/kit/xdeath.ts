@@ -43,7 +43,7 @@ export function deathCount(headers: Record<string, unknown> | undefined, queue: 
   return deadLetterHistory(headers).find((e) => e.queue === queue && e.reason === reason)?.count ?? 0;
 }
 
-export interface FirstDeath {
+interface FirstDeath {
   reason: string | null;
   queue: string | null;
   exchange: string | null;

@@ -10,7 +10,7 @@ import { UsageError } from '../core/errors.js';
 export const FAULT_ENV = 'MQLAB_FAULT';
 
 /** what faultsFor needs of a lab: its name and its declared variants */
-export interface FaultsOf {
+interface FaultsOf {
   name: string;
   faults: Readonly<Record<string, unknown>>;
 }

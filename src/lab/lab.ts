@@ -21,7 +21,7 @@ import type { AnyVariants, Variant, Variants } from './variant.js';
  * the checks a run of it must print FAIL for. `npm run proofs` reads these: every check of a lab is
  * in `fails` of at least one variant, so no check passes because it cannot fail.
  */
-export interface FaultSpec<C extends string = string> {
+interface FaultSpec<C extends string = string> {
   /** what the variant breaks, one line (e.g. 'the poison message is acked, not dead-lettered') */
   breaks: string;
   /** the checks that catch it: each prints FAIL in a run with this variant (and never all pass) */
@@ -29,7 +29,7 @@ export interface FaultSpec<C extends string = string> {
 }
 
 /** a lab's broken variants by name: the `faults` of labs/<lab>/meta.ts */
-export type FaultCatalogue<F extends string = string, C extends string = string> = {
+type FaultCatalogue<F extends string = string, C extends string = string> = {
   readonly [name in F]: FaultSpec<C>;
 };
 
@@ -191,7 +191,7 @@ export interface LabTool<O = AnyOptions> {
 }
 
 /** What a tool gets: the database (with the lab's schema applied), the run's names and config. */
-export interface ToolContext<O = AnyOptions> {
+interface ToolContext<O = AnyOptions> {
   lab: string;
   db: Sql;
   names: Names;
@@ -200,7 +200,7 @@ export interface ToolContext<O = AnyOptions> {
 }
 
 /** Lines for stdout (plain text: no colours) and the exit code. */
-export interface ToolResult {
+interface ToolResult {
   lines: string[];
   code: number;
 }
@@ -274,7 +274,7 @@ export interface LabContext<O = AnyOptions, K extends string = string> {
 export type Registry = readonly LabMeta[];
 
 /** one lab before its meta is loaded: what `mqlab --help` and `mqlab list` print, and how to load the rest */
-export interface CatalogueEntry {
+interface CatalogueEntry {
   readonly name: string;
   readonly title: string;
   load(): Promise<LabMeta>;

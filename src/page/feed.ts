@@ -21,7 +21,7 @@ interface LabState {
 }
 
 /** the --json form of an event (src/report/json.ts), which the page's drawing reads */
-export const timelineEvent = (e: LabEvent): TimelineEvent =>
+const timelineEvent = (e: LabEvent): TimelineEvent =>
   ({
     source: e.source,
     ...(e.process ? { process: e.process } : {}),

@@ -7,7 +7,7 @@
  * a second or third line (the lane widens). Pure geometry; graph-svg.ts draws it.
  */
 
-export interface ArcLabel {
+interface ArcLabel {
   lines: string[];
   /** each line's baseline x (the text runs top to bottom: rotated 90°; its glyphs lie right of it) */
   x: number[];

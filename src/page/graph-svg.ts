@@ -84,7 +84,7 @@ function edgeSvg(g: Graph, e: GraphEdge, i: number): string {
 }
 
 /** the smallest scale the graph is drawn at: its smallest text (20 px) is 18.4 px on screen */
-export const MIN_SCALE = 0.92;
+const MIN_SCALE = 0.92;
 
 export function graphSvg(g: Graph): string {
   const edges = g.edges.map((e, i) => edgeSvg(g, e, i));

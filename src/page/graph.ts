@@ -43,7 +43,7 @@ export interface GraphEdge {
 }
 
 /** what the run showed beyond the topology data (src/page/policy.ts) */
-export interface GraphExtras {
+interface GraphExtras {
   /** per queue name: the policy lines its node keeps room for, and the longest, in characters */
   policyRoom?: Record<string, { lines: number; chars: number }>;
   policyEdges?: GraphEdge[];
@@ -72,7 +72,7 @@ const COL = { process: 150, exchange: 200, queue: 310, gap: 24, bends: 36, flows
  * a name is 25 px bold (page-style.ts .g-name): 15.9 px a character in DejaVu Sans Bold as Chromium
  * draws it, 16.4 counted; a process's column fits the longest, up to a limit (then it wraps)
  */
-export const NAME_CHAR_W = 16.4;
+const NAME_CHAR_W = 16.4;
 const NAME_H = 30;
 const PROCESS_MAX_W = 250;
 /** a process column: its longest name, up to a limit, and its widest token */
@@ -86,7 +86,7 @@ export const LINE_H = 24;
 const CHAR_W = 11.2;
 const QUEUE_MAX_W = 420;
 /** a token's pill (page-script.ts): 28 px tall, a row every 34 px, 16 + 12 px a character wide, 6 px apart */
-export const TOKEN_ROW = 34;
+const TOKEN_ROW = 34;
 export const tokenWidth = (label: string) => 16 + label.length * 12;
 const TOKEN_GAP = 6;
 
@@ -104,8 +104,7 @@ export function nodeLayout(nameLines: number, lines: number, tokenRows: number) 
 }
 
 /** a node tall enough for its name, `lines` lines of notes, its rows of tokens and the counts */
-export const nodeHeight = (nameLines: number, lines: number, tokenRows = 1) =>
-  nodeLayout(nameLines, lines, tokenRows).h;
+const nodeHeight = (nameLines: number, lines: number, tokenRows = 1) => nodeLayout(nameLines, lines, tokenRows).h;
 
 /**
  * the name in lines that fit `w` px: broken after a dot, dash, underscore or colon (a part longer than

@@ -8,7 +8,7 @@ import type { DepthSeries } from '../broker/depth-sampler.js';
 import { esc } from './html-marks.js';
 import { must } from '../core/must.js';
 
-export type DepthKind = 'ready' | 'messages';
+type DepthKind = 'ready' | 'messages';
 export const DEPTH_HEIGHT = 100;
 const PLOT = { top: 14, bottom: DEPTH_HEIGHT - 20 };
 const STYLES = [
@@ -28,7 +28,7 @@ const TITLE: Record<DepthKind, [string, string, string]> = {
 const samplesOf = (d: DepthSeries, kind: DepthKind) => d.samples.filter((s) => s[kind] !== undefined);
 
 /** per queue, its count in each sample of this kind; null where the queue was absent or the API did not answer */
-export function depthSeries(d: DepthSeries, kind: DepthKind): (number | null)[][] {
+function depthSeries(d: DepthSeries, kind: DepthKind): (number | null)[][] {
   const samples = samplesOf(d, kind);
   return d.queues.map((_, q) => samples.map((s) => s[kind]?.[q] ?? null));
 }

@@ -12,7 +12,7 @@ export interface TimelineEvent {
   [field: string]: string | undefined;
 }
 
-export interface Lane {
+interface Lane {
   key: string;
   label: string;
   /** what the lane is: a separate OS process, a part of the lab's own process, or the checkpoints */

@@ -5,7 +5,7 @@
 import type { MarkKind } from './html-layout.js';
 
 /** colour-blind-safe (Okabe–Ito) colours; every kind also has its own shape */
-export const KIND_COLOUR: Record<MarkKind, string> = {
+const KIND_COLOUR: Record<MarkKind, string> = {
   publish: '#56B4E9',
   confirm: '#0072B2',
   receive: '#009E73',
@@ -18,7 +18,7 @@ export const KIND_COLOUR: Record<MarkKind, string> = {
   other: '#888888',
 };
 
-export const KIND_LABEL: Record<MarkKind, string> = {
+const KIND_LABEL: Record<MarkKind, string> = {
   publish: 'published (sent by the client)',
   confirm: 'confirmed by the broker',
   receive: 'received (delivered)',

@@ -21,7 +21,7 @@ import { esc, shape } from './html-marks.js';
 import { depthChart, DEPTH_HEIGHT } from './html-depths.js';
 import { must } from '../core/must.js';
 
-export const GEOMETRY = { width: 1200, left: 170, right: 40, axis: 34, lane: 60, rows: 3, rowGap: 12, minGap: 7 };
+const GEOMETRY = { width: 1200, left: 170, right: 40, axis: 34, lane: 60, rows: 3, rowGap: 12, minGap: 7 };
 
 export interface TimelineInput {
   events: TimelineEvent[];

@@ -31,7 +31,7 @@ export interface LoopbackRequest {
   res: http.ServerResponse;
 }
 
-export interface LoopbackOptions {
+interface LoopbackOptions {
   /** the port to bind on 127.0.0.1 (0: any free one) */
   port: number;
   /** what the server is, in its usage errors and refusals (e.g. '--live') */

@@ -16,7 +16,7 @@ import { policyEdges, policyRoom } from './policy.js';
 import { drawnBindings } from './bindings.js';
 import { flowEdges } from './flows.js';
 
-export type BenchVerdict = 'PASS' | 'FAIL' | 'SKIP' | 'RUNNING';
+type BenchVerdict = 'PASS' | 'FAIL' | 'SKIP' | 'RUNNING';
 
 export interface BenchLab {
   lab: string;
@@ -29,7 +29,7 @@ export interface BenchLab {
   steps: Step[];
 }
 
-export interface BenchSource {
+interface BenchSource {
   lab: string;
   title: string;
   verdict: BenchVerdict;
@@ -49,7 +49,7 @@ const processLanes = (events: TimelineEvent[]) =>
     .filter((k) => events.some((e) => laneKey(e) === k && e.source !== 'replay-gate'));
 
 /** per node: the widths of the tokens at it, at each step that had any (the graph keeps rows for the most) */
-export function tokensAt(steps: readonly Step[]): Record<string, number[][]> {
+function tokensAt(steps: readonly Step[]): Record<string, number[][]> {
   const out: Record<string, number[][]> = {};
   for (const s of steps) {
     const at: Record<string, number[]> = {};
@@ -91,7 +91,7 @@ export function benchLab(src: BenchSource): BenchLab {
 }
 
 /** JSON inside a <script> element: nothing in it can close the element */
-export const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
 
 /** the bench's HTML; `live` pages get their data from /events, recorded ones carry it in #bench-data */
 export function benchHtml(labs: BenchLab[], live: boolean): string {

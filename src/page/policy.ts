@@ -43,7 +43,7 @@ export function policyLines(p: QueuePolicy | null | undefined): string[] | null 
   ];
 }
 
-export interface PolicyRoom {
+interface PolicyRoom {
   /** the most lines the queue's policy took in any sample */
   lines: number;
   /** the longest of them, in characters */

@@ -12,7 +12,7 @@ import { text } from '../core/text.js';
 import { startLoopbackServer, refuse, type LoopbackRequest } from './loopback.js';
 import { EventStreams, STREAM_LIMITS, type EventStream, type StreamLimits } from './event-streams.js';
 
-export interface LiveHandlers {
+interface LiveHandlers {
   /** the page's HTML */
   page(): string;
   /** what a page that connects now is sent first: [event name, data] */

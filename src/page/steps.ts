@@ -15,13 +15,13 @@
  * (status …duplicate…/…skipped…) is done and drawn as skipped.
  */
 import type { DepthSeries } from '../broker/depth-sampler.js';
-import { eventTime, formatMs, laneKey, markKind, type MarkKind, type TimelineEvent } from './html-layout.js';
+import { eventTime, laneKey, markKind, type MarkKind, type TimelineEvent } from './html-layout.js';
 import { deadLetterEdges, exchangeId, processId, queueId, sends, type GraphEdge } from './graph.js';
 import { policyEdges, policyLines } from './policy.js';
 import type { Topology } from '../broker/topology.js';
 import { countsBasis, type BindingAt, type CheckpointView } from '../core/checkpoint-view.js';
 
-export interface StepCounts {
+interface StepCounts {
   /**
    * ready, unacked and held per queue from one answer of the broker per queue (the latest
    * management reading up to the step, or the checkpoint's own), and when (ms since the first step)
@@ -50,7 +50,7 @@ export interface StepCounts {
   readyBefore?: (boolean | null)[];
 }
 
-export interface Token {
+interface Token {
   /** the node it was last seen at: q:<queue> or p:<process> */
   at: string;
   label: string;
@@ -89,7 +89,7 @@ export interface Step {
   business: { from: string; fields: Record<string, string> } | null;
 }
 
-export interface StepInput {
+interface StepInput {
   events: TimelineEvent[];
   depths?: DepthSeries | undefined;
   topology: Topology | null;
@@ -431,7 +431,7 @@ function staleness(
 }
 
 /** the shortest way from one node to another along the edges (at most 4 of them), or undefined */
-export function routeAlong(edges: readonly GraphEdge[], from: string, to: string): string[] | undefined {
+function routeAlong(edges: readonly GraphEdge[], from: string, to: string): string[] | undefined {
   let paths: string[][] = [[from]];
   for (let hop = 0; hop < 4 && paths.length; hop++) {
     const next: string[][] = [];
@@ -462,6 +462,3 @@ export function commonPrefix(labels: string[]): string {
   p = cut >= 0 ? p.slice(0, cut + 1) : '';
   return labels.some((l) => l.length === p.length) ? '' : p;
 }
-
-/** "+1.02 s" for a step's time */
-export const stepTime = (s: Pick<Step, 'rel'>) => `+${formatMs(s.rel)}`;

@@ -5,7 +5,7 @@ import type { Config } from '../core/config.js';
 import { VERSION } from '../core/version.js';
 
 /** the shape's version (docs/report.schema.json): raised when a field changes meaning or goes away */
-export const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 2;
 
 export type JsonDocument = ReturnType<typeof jsonDocument>;
 export type JsonLab = JsonDocument['labs'][number];

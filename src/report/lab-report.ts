@@ -5,7 +5,7 @@ import type { CheckResult } from './checks.js';
 import type { DepthSeries } from '../broker/depth-sampler.js';
 import type { Topology } from '../broker/topology.js';
 
-export type LabStatus = 'passed' | 'failed' | 'skipped' | 'error';
+type LabStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
 export interface LabReport {
   lab: string;

@@ -22,7 +22,7 @@ export function xmlAttr(s: string): string {
   return xmlText(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }
 
-export type Attrs = Record<string, string | number | undefined>;
+type Attrs = Record<string, string | number | undefined>;
 
 /** an element: attributes in the given order (undefined ones left out), children already written */
 export function element(name: string, attrs: Attrs, children: string[] | string = []): string {

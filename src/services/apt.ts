@@ -14,7 +14,7 @@ import { holdMachine } from './set-lock.js';
 export const cacheDir = (env: NodeJS.ProcessEnv = process.env) => path.resolve(env.MQLAB_CACHE || '/var/cache/mqlab');
 
 /** what mqlab installs, one at a time each: the machine's packages (apt-get), the Debian root (the cache) */
-export type Install = 'apt' | 'root' | 'accounts';
+type Install = 'apt' | 'root' | 'accounts';
 const holding: Record<Install, number> = { apt: 0, root: 0, accounts: 0 };
 /**
  * `install` alone on this machine among mqlab's installs of its kind: two `mqlab up` at once (two sets,
@@ -39,7 +39,7 @@ export async function oneInstallAtATime<T>(
   }
 }
 
-export interface Needed {
+interface Needed {
   /** the program, run with `versionArgs` to see whether it is there */
   command: string;
   versionArgs: readonly string[];
@@ -50,7 +50,7 @@ export interface Needed {
 }
 
 /** whether `command` runs here (ENOENT and a failed start are a no) */
-export async function runs(command: string, args: readonly string[]): Promise<boolean> {
+async function runs(command: string, args: readonly string[]): Promise<boolean> {
   const r = await execa(command, args, { reject: false }).catch(() => null);
   return r?.exitCode === 0;
 }

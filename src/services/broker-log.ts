@@ -11,7 +11,7 @@ import { ownServicesRefusal } from './control.js';
 import { recordedBackend } from './data-folder.js';
 import { existingServiceDir, hostOf, outer } from './host.js';
 
-export interface BrokerLog {
+interface BrokerLog {
   file: string;
   /** the lines written since this reader was opened */
   since(): string[];

@@ -28,7 +28,7 @@ import {
  * run), which closes the connection. That declare is made again on a new connection after the old
  * replica's termination has had a second, at most three times, each with a line saying why.
  */
-export async function declareThrough(
+async function declareThrough(
   url: string,
   queue: string,
   args: Record<string, unknown>,
@@ -116,7 +116,7 @@ export async function declareReplicated(
 }
 
 /** the management API's view of `queue` once `n` replicas are online and it has a leader (bounded) */
-export async function replicasOnline(mgmt: Management, queue: string, n: number, timeoutMs = 30_000) {
+async function replicasOnline(mgmt: Management, queue: string, n: number, timeoutMs = 30_000) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const q = await quorumQueue(mgmt, queue);

@@ -12,7 +12,7 @@ const ROOT_READY = '.mqlab-root';
 
 export const MARKER = '.mqlab-data';
 /** everything mqlab may create in its data folder */
-export const OWN_ENTRIES = [
+const OWN_ENTRIES = [
   MARKER,
   'backend',
   'line',
@@ -93,7 +93,7 @@ export function deletable(home: string): string[] {
  * but the shell's dotfiles, and in /mqlab but the services' folders; a folder named root without the
  * root's ready marker is not one mqlab built (root.tmp, an unfinished copy, is)
  */
-export function rootStrays(root: string): string[] {
+function rootStrays(root: string): string[] {
   if (!fs.existsSync(root)) return [];
   if (!fs.existsSync(path.join(root, ROOT_READY))) return [`root (no ${ROOT_READY}: not a root mqlab built)`];
   const inside = (dir: string, keep: (name: string) => boolean) => {
@@ -131,7 +131,7 @@ export async function deleteHome(
 const list = (names: string[]) =>
   names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
 
-export const BACKEND_FILE = 'backend';
+const BACKEND_FILE = 'backend';
 export function recordedBackend(home: string): string | null {
   try {
     return fs.readFileSync(path.join(home, BACKEND_FILE), 'utf8').trim() || null;
@@ -143,7 +143,7 @@ export const recordBackend = (home: string, name: string) =>
   fs.writeFileSync(path.join(home, BACKEND_FILE), name + '\n');
 
 /** the node count `mqlab up --nodes N` recorded in the data folder */
-export const NODES_FILE = 'nodes';
+const NODES_FILE = 'nodes';
 
 /** how many RabbitMQ nodes `mqlab up` last started from this data folder (1 when it never said) */
 export function recordedNodes(home: string): number {
@@ -157,7 +157,7 @@ export function recordedNodes(home: string): number {
 export const recordNodes = (home: string, n: number) => fs.writeFileSync(path.join(home, NODES_FILE), `${n}\n`);
 
 /** the broker line `mqlab up --line` recorded in the data folder (lines.ts) */
-export const LINE_FILE = 'line';
+const LINE_FILE = 'line';
 export function recordedLineName(home: string): string | null {
   try {
     return fs.readFileSync(path.join(home, LINE_FILE), 'utf8').trim() || null;

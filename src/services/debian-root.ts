@@ -24,7 +24,7 @@ export const rootDir = (home: string) => path.join(home, 'root');
 const cachedRoot = (line: RootLine, env: NodeJS.ProcessEnv) => path.join(cacheDir(env), `debian-${line.suite}-root`);
 
 /** the Debian archive apt is configured with here (MQLAB_DEBIAN_MIRROR overrides) */
-export function debianMirror(env: NodeJS.ProcessEnv = process.env): string {
+function debianMirror(env: NodeJS.ProcessEnv = process.env): string {
   if (env.MQLAB_DEBIAN_MIRROR) return env.MQLAB_DEBIAN_MIRROR;
   const files = [
     '/etc/apt/sources.list',
@@ -62,10 +62,10 @@ export function rootVersions(root: string): string {
   }
 }
 
-export const rootReady = (root: string) => fs.existsSync(path.join(root, READY));
+const rootReady = (root: string) => fs.existsSync(path.join(root, READY));
 
 /** the Debian suite a ready root was built from, or null when there is none */
-export function rootSuite(root: string): string | null {
+function rootSuite(root: string): string | null {
   if (!rootReady(root)) return null;
   try {
     return fs.readFileSync(path.join(root, SUITE), 'utf8').trim();

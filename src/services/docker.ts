@@ -12,9 +12,9 @@ const compose = (args: string[]) => [...COMPOSE_ARGS, ...args];
 export const LOGS_HINT = `docker compose -p mqlab -f ${COMPOSE_FILE} logs`;
 
 /** `up --wait-timeout` exists from Compose 2.17 */
-export const MIN_COMPOSE = [2, 17] as const;
+const MIN_COMPOSE = [2, 17] as const;
 
-export interface DockerFacts {
+interface DockerFacts {
   /** `docker info` answered with a server version (the engine, not just the client) */
   engine: string | null;
   /** the output of `docker compose version`, or null when it failed */

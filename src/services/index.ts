@@ -31,7 +31,7 @@ import { BASE_PORTS, MAX_NODES, urlsFor } from '../core/defaults.js';
 import { adminPassword, ensureSecrets, readSecrets } from '../core/account-secrets.js';
 
 /** docker: compose.yaml · chroot: Debian unstable's 4.3 + 18 in a private root · system: this machine's packages */
-export type Backend = 'auto' | 'docker' | 'chroot' | 'system';
+type Backend = 'auto' | 'docker' | 'chroot' | 'system';
 
 export function parseBackend(raw: string): Backend {
   if (raw === 'local') return 'system'; // the old name of the system backend
@@ -46,7 +46,7 @@ const HOW_TO_GET_43 =
  * The line a data folder holds: recorded by `up --line`, else the one its backend ran before lines
  * were recorded (chroot and docker: 4.3; system: 3.10); null when `up` never ran there.
  */
-export function recordedLine(home: string): Line | null {
+function recordedLine(home: string): Line | null {
   const named = recordedLineName(home);
   if (named && LINE_NAMES.includes(named)) return named as Line;
   const backend = recordedBackend(home);
@@ -153,7 +153,7 @@ export { hostOf };
  * "chroot, line 4.0 (Debian 13 (trixie) root …/root: rabbitmq-server 4.0.5-6+deb13u2, postgresql-17 …)",
  * or null when mqlab started nothing here
  */
-export function backendLine(config: Pick<Config, 'home'>): string | null {
+function backendLine(config: Pick<Config, 'home'>): string | null {
   const name = recordedBackend(config.home);
   const line = recordedLine(config.home);
   if (name === 'chroot') {

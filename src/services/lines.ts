@@ -16,15 +16,15 @@ export interface RootLine {
   /** what it runs, as a person says it */
   runs: string;
 }
-export interface SystemLine {
+interface SystemLine {
   line: '3.10';
   backend: 'system';
   runs: string;
 }
-export type LineSpec = RootLine | SystemLine;
+type LineSpec = RootLine | SystemLine;
 export type Line = LineSpec['line'];
 
-export const LINES: readonly LineSpec[] = [
+const LINES: readonly LineSpec[] = [
   {
     line: '4.3',
     backend: 'chroot',

@@ -53,7 +53,7 @@ export interface NodeSpec {
   dist?: { address: string; addresses: string[] };
 }
 
-export const singleNode = (ports: Ports): NodeSpec => ({ service: 'rabbitmq', name: SINGLE_NODE_NAME, ports });
+const singleNode = (ports: Ports): NodeSpec => ({ service: 'rabbitmq', name: SINGLE_NODE_NAME, ports });
 
 /** the nodes of `mqlab up --nodes n` (n ≥ 2): rabbitmq-c1 … on ports + 0, 10, 20, each on its own address */
 export function clusterNodes(ports: Ports, n: number): NodeSpec[] {
@@ -273,7 +273,7 @@ export function rabbitPid(host: Host, spec: Pick<NodeSpec, 'service'> = { servic
 }
 
 /** the Erlang VM whose -home is this node's folder, in this host's root (chroot: every set's node has the same inner path) */
-export function runningNode(host: Host, dir: string): number | null {
+function runningNode(host: Host, dir: string): number | null {
   if (!fs.existsSync('/proc/self/cmdline')) return null;
   const root = path.resolve(host.root || '/');
   for (const entry of fs.readdirSync('/proc')) {

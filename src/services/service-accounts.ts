@@ -12,12 +12,12 @@ import { EnvError } from '../core/errors.js';
 import { oneInstallAtATime } from './apt.js';
 
 /** the root's service account → the machine's account of mqlab's own that it runs as */
-export const OWN_ACCOUNTS = { rabbitmq: 'mqlab-rabbitmq', postgres: 'mqlab-postgres' } as const;
+const OWN_ACCOUNTS = { rabbitmq: 'mqlab-rabbitmq', postgres: 'mqlab-postgres' } as const;
 
 type Ids = { uid: number; gid: number };
 
 /** the machine's account `name` (uid, primary gid), made as a system account with a group of its own when missing */
-export async function hostAccount(name: string, log: (line: string) => void): Promise<Ids> {
+async function hostAccount(name: string, log: (line: string) => void): Promise<Ids> {
   const look = async () => {
     const r = await execa('getent', ['passwd', name], { reject: false });
     const [, , uid, gid] = r.stdout.split(':');
@@ -137,7 +137,7 @@ function replaceFile(file: string, text: string): void {
 }
 
 /** does a process run inside `root` (its /proc/<pid>/root is the root): a service of the set, or a shell in it */
-export function rootInUse(root: string): boolean {
+function rootInUse(root: string): boolean {
   const real = fs.realpathSync(root);
   for (const pid of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
     try {

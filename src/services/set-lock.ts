@@ -20,7 +20,7 @@ import { EnvError } from '../core/errors.js';
 import { sleep } from '../core/time.js';
 import { MARKER } from './data-folder.js';
 
-export type LockMode = 'shared' | 'exclusive';
+type LockMode = 'shared' | 'exclusive';
 
 export interface Holder {
   pid: number;
@@ -33,7 +33,7 @@ export interface Holder {
   since: string;
 }
 
-export interface HoldOptions {
+interface HoldOptions {
   mode: LockMode;
   what: string;
   /** false: one line and exit 2 when the set is busy (--no-wait) */
@@ -57,7 +57,7 @@ export interface SetLock {
   release(): void;
 }
 
-export const lockDir = (home: string) => path.join(home, 'lock');
+const lockDir = (home: string) => path.join(home, 'lock');
 const holdersDir = (home: string) => path.join(lockDir(home), 'holders');
 
 /** the set lock this process holds (holdHome), so a lab's outage (src/engine/outage.ts) can say what it is doing */
@@ -124,7 +124,7 @@ const failed = (why: string) =>
     'check that util-linux is installed and the data folder is writable',
   );
 
-export function alive(pid: number): boolean {
+function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -308,7 +308,7 @@ export async function holdSet(home: string, o: HoldOptions): Promise<SetLock> {
 }
 
 /** how long a run waits for the set at most (ten disruptive runs one after another fit) */
-export const SET_WAIT_MS = 20 * 60_000;
+const SET_WAIT_MS = 20 * 60_000;
 
 /**
  * holdSet on a data folder `mqlab up` made (its marker there); null when there is none (services

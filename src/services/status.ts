@@ -90,7 +90,7 @@ export function renderStatus(s: StatusReport): string[] {
 }
 
 /** URLs, reachability, backend, versions, capabilities, the cluster in a few lines */
-export function renderServices(s: StatusReport): string[] {
+function renderServices(s: StatusReport): string[] {
   const p = s.probe;
   const mark = (ok: boolean, err?: string) => (ok ? 'reachable' : `NOT USABLE: ${err}`);
   const out = [
@@ -119,7 +119,7 @@ export function renderServices(s: StatusReport): string[] {
  * The lab queues that exist (messages, ready, unacked, held, policy), then one line for those not
  * declared yet. held = messages − ready − unacked: at-least-once dead letters the queue still keeps.
  */
-export function renderQueues(s: StatusReport): string[] {
+function renderQueues(s: StatusReport): string[] {
   if (!s.queues.length) return [];
   const declared = s.queues.filter((q) => q.stats);
   const title = s.namespace ? `lab queues of namespace ${s.namespace}:` : 'lab queues:';
@@ -147,7 +147,7 @@ export function renderQueues(s: StatusReport): string[] {
 }
 
 /** dead-letter routes that lead back into their own queue without a TTL hop */
-export function renderLoops(s: StatusReport): string[] {
+function renderLoops(s: StatusReport): string[] {
   const out: string[] = [];
   if (s.loops) {
     out.push('', `dead-letter routes in vhost ${s.vhost}:`);
@@ -158,7 +158,7 @@ export function renderLoops(s: StatusReport): string[] {
 }
 
 /** with a namespace: the members in one line, the namespace's quorum queues in one */
-export function clusterSummary(c: NonNullable<StatusReport['cluster']>, namespace: string): string[] {
+function clusterSummary(c: NonNullable<StatusReport['cluster']>, namespace: string): string[] {
   const running = c.members.filter((m) => m.running);
   const down = c.members.filter((m) => !m.running).map((m) => m.name);
   const leaders = new Map<string, number>();
@@ -174,7 +174,7 @@ export function clusterSummary(c: NonNullable<StatusReport['cluster']>, namespac
 }
 
 /** members (running or not), then each quorum queue: leader, members, the ones online */
-export function renderCluster(c: NonNullable<StatusReport['cluster']>): string[] {
+function renderCluster(c: NonNullable<StatusReport['cluster']>): string[] {
   const out = [`cluster members (${c.members.filter((m) => m.running).length} of ${c.members.length} running):`];
   for (const m of c.members) {
     const address = addressOf(m.name);

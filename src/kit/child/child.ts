@@ -34,7 +34,7 @@ export interface ChildRun {
   events: LabEvent[];
 }
 
-export interface ChildOptions {
+interface ChildOptions {
   args?: string[];
   /** the lab's resource names (its names.ts result) the child uses: built once, in the parent */
   names?: object;

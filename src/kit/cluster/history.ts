@@ -8,7 +8,7 @@
  */
 import { check } from '../../report/checks.js';
 
-export type HistoryKind = 'publish' | 'confirm' | 'nack' | 'timeout' | 'lost' | 'consume' | 'fault';
+type HistoryKind = 'publish' | 'confirm' | 'nack' | 'timeout' | 'lost' | 'consume' | 'fault';
 
 export interface HistoryEntry {
   /** Date.now() */

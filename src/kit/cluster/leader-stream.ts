@@ -45,7 +45,7 @@ export async function clusterRunning(
 }
 
 /** what a run hands the stream: its config, management client, progress lines and event log */
-export interface StreamRun {
+interface StreamRun {
   config: Config;
   mgmt: Management;
   progress(line: string): void;
@@ -55,7 +55,7 @@ export interface StreamRun {
 }
 
 /** what the stream's ending (LeaderStream.settle) saw after the fault ended */
-export interface Settled {
+interface Settled {
   /** when every view asked showed all members running (null: not within the bound) */
   seenAt: number | null;
   /** the partitions the views listed meanwhile (3.10's Mnesia; 4.3 lists none) */
@@ -66,7 +66,7 @@ export interface Settled {
   replicas: readonly ReplicaStatus[] | null;
 }
 
-export interface SettleOptions {
+interface SettleOptions {
   /** the node the fault hit */
   failed: ClusterNode;
   /** the fault's end (Date.now): the heal, the resume */
@@ -326,7 +326,7 @@ const LEADER_PROBE_MS = 3000;
  * that node up, whichever is first (measured on 4.3.6: the new leader named at node 1's nodedown, 10–12 s
  * into a cut, 1.8–5.2 s after the majority's first confirm; once, under load, no new leader within 14 s).
  */
-export function watchNewLeader(
+function watchNewLeader(
   mgmt: Management,
   queue: string,
   before: string,

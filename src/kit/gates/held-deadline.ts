@@ -5,7 +5,7 @@
  */
 
 /** time held at checkpoints: whether a hold is under way, and the total so far (ms, this clock) */
-export interface Holds {
+interface Holds {
   active(): boolean;
   totalMs(): number;
 }

@@ -13,7 +13,7 @@ import { sleep } from '../../core/time.js';
 import { holdCounter } from './held-deadline.js';
 import type { MessageAtCheckpoint } from '../../core/checkpoint-view.js';
 
-export type GateStatus = 'waiting' | 'released';
+type GateStatus = 'waiting' | 'released';
 
 export const gateToken = (run: string, checkpoint: string, messageId: string, seq: number, consumer = 1) =>
   `${run}-${consumer}-${checkpoint}-${messageId}-${seq}`;
@@ -23,7 +23,7 @@ export function gateLine(checkpoint: string, messageId: string, token: string, s
 }
 
 /** what a child sends its parent at a gate, and what the parent answers when the checkpoint is released */
-export interface GateMessage {
+interface GateMessage {
   kind: 'replay-gate';
   checkpoint: string;
   messageId: string;
