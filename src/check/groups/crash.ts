@@ -76,8 +76,14 @@ async function killAt(s: Scenario, m: Moment): Promise<Record<string, unknown>> 
       else if (m.kind === 'after-delay')
         timer = setTimeout(() => kill(d, `${m.delayMs} ms after the delivery`), m.delayMs);
       else if (m.kind === 'after-ack-before-commit') {
-        s.pg?.stall(); // from here on nothing it sends the database arrives
-        timer = setTimeout(() => kill(d, `no ack within ${bound} ms while its database was held`), bound);
+        // from here on nothing it sends the database arrives; the bound runs from its first write there
+        // (it then waits on the database: an ack sent before that write is already on its way), not from
+        // the delivery — a consumer on a loaded machine took longer than the bound to get that far
+        const giveUp = () => kill(d, `no ack within ${bound} ms of its first write to the held database`);
+        if (s.pg) {
+          s.pg.stall();
+          s.pg.onHeldClientData = () => (timer ??= setTimeout(giveUp, bound));
+        } else timer = setTimeout(giveUp, bound);
       }
     },
     holdSettleOf: (d) => m.kind === 'after-ack-sent' && d === armed,
@@ -91,6 +97,7 @@ async function killAt(s: Scenario, m: Moment): Promise<Record<string, unknown>> 
   const first = await Promise.race([fired.promise, s.settle(stop.signal).then((end) => ({ ...m, killed: null, end }))]);
   stop.abort();
   clearTimeout(timer);
+  if (s.pg) s.pg.onHeldClientData = null;
   s.proxy.seams = {};
   return first;
 }

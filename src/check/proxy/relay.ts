@@ -68,6 +68,8 @@ export class Relay {
   private next = 1;
   /** every new connection's consumer → service direction starts held (a stalled database) */
   holdNew = false;
+  /** called when the consumer sends bytes that are held: it now waits on the stalled service */
+  onHeldClientData: (() => void) | null = null;
 
   private constructor(
     private readonly target: { host: string; port: number },
@@ -104,9 +106,11 @@ export class Relay {
     if (this.holdNew) conn.toServer.hold();
     this.conns.add(conn);
     this.hooks.onOpen?.(conn);
-    client.on('data', (chunk: Buffer) =>
-      this.hooks.onClientData ? this.hooks.onClientData(conn, chunk) : conn.toServer.write(chunk),
-    );
+    client.on('data', (chunk: Buffer) => {
+      if (this.hooks.onClientData) this.hooks.onClientData(conn, chunk);
+      else conn.toServer.write(chunk);
+      if (conn.toServer.holding) this.onHeldClientData?.();
+    });
     upstream.on('data', (chunk: Buffer) =>
       this.hooks.onServerData ? this.hooks.onServerData(conn, chunk) : conn.toClient.write(chunk),
     );
