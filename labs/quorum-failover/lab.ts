@@ -4,14 +4,7 @@
  * is SIGKILLed mid-stream; the producer resends
  * what was unconfirmed; the consumer's unique key absorbs the duplicates (names.ts: the topology).
  */
-import {
-  type LabContext,
-  ReconnectingConsumer,
-  LabError,
-  summaryLine,
-  labCode,
-  type ReconnectingPublisher,
-} from '../../src/kit/index.js';
+import { type LabContext, ReconnectingConsumer, LabError, summaryLine, labCode } from '../../src/kit/index.js';
 import { meta } from './meta.js';
 import {
   clusterRunning,
@@ -30,24 +23,9 @@ import { CLUSTER_NODES, names, queueArguments, reset, schema } from './names.js'
 import { stream } from './producer.js';
 import { caughtUp, verdicts, type Row } from './verdicts.js';
 import type { QuorumFailoverOptions } from './options.js';
+import type { FailoverSteps } from './steps.js';
 
 type Ctx = LabContext<QuorumFailoverOptions>;
-
-/** the steps of the experiment a broken variant may replace (variants.ts, TEST ONLY) */
-export interface FailoverSteps {
-  /** between the delete of the previous run's queue and its declare: ms for the deleted replicas to terminate */
-  pauseAfterDelete(): number;
-  /** the node killed: the queue leader's (`followers`: the nodes the lab may kill besides) */
-  victim(leader: ClusterNode, followers: ClusterNode[]): ClusterNode;
-  /** after the failover: start the killed node again */
-  restart(node: ClusterNode): Promise<void>;
-  /** the producer counts an id confirmed (`count`) when the broker's confirm comes (`confirm` resolves) */
-  countConfirm(confirm: Promise<void>, count: () => void): Promise<void>;
-  /** after the loss: connect to the next node (its URL) */
-  reconnect(pub: ReconnectingPublisher): Promise<string>;
-  /** after the reconnect: the ids sent again, those of `lost` without a confirm */
-  resend(lost: readonly number[], confirmed: ReadonlySet<number>): number[];
-}
 
 export const lab = labCode(meta, {
   schema,

@@ -13,7 +13,7 @@ import {
   settledOrIdle,
 } from '../../src/kit/index.js';
 import type { QuorumFailoverOptions } from './options.js';
-import type { FailoverSteps } from './lab.js';
+import type { FailoverSteps } from './steps.js';
 import type { History } from '../../src/kit/cluster/index.js';
 
 interface StreamResult {

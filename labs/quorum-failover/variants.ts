@@ -1,11 +1,11 @@
 /**
  * TEST ONLY: the quorum-failover lab's broken variants (declared in meta.ts; MQLAB_FAULT=quorum-failover:<name>,
  * src/lab/fault.ts), loaded only when a run asks for one: each replaces a step of the experiment
- * (`FailoverSteps`: lab.ts, producer.ts). Those files read as the correct experiment.
+ * (`FailoverSteps`: steps.ts, run by lab.ts and producer.ts). Those files read as the correct experiment.
  */
 import type { VariantsOf } from '../../src/kit/index.js';
 import type { meta } from './meta.js';
-import type { FailoverSteps } from './lab.js';
+import type { FailoverSteps } from './steps.js';
 
 export const variants: VariantsOf<typeof meta, FailoverSteps> = {
   'kill-follower': () => ({ victim: (_leader, followers) => followers[0]! }),
