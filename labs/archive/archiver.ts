@@ -10,20 +10,8 @@ import { childRuntime } from '../../src/kit/child/runtime.js';
 import { deferred, type Delivery } from '../../src/kit/index.js';
 import type { ArchiveNames } from './names.js';
 import { archiveLetter } from './store.js';
-import type { Letter } from './letter.js';
+import type { ArchiverSteps } from './archiver-steps.js';
 import type { Fault } from './meta.js';
-
-/** the steps of the archiver a broken variant may replace (variants.ts, TEST ONLY) */
-export interface ArchiverSteps {
-  /** the letter as the archiver reads it from a delivery */
-  readLetter(m: Letter): Letter;
-  /** the insert skips a business id already archived (ON CONFLICT DO NOTHING) */
-  dedupe: boolean;
-  /** the order of the commit and the ack: commit first, so a killed archiver's letter comes back */
-  archiveThenAck(m: Delivery, archive: () => Promise<void>, ack: () => void): Promise<void>;
-  /** how --kill-after-commit ends the process once its first row is committed */
-  die(): void;
-}
 
 const killAfterCommit = process.argv.includes('--kill-after-commit');
 const rt = await childRuntime<ArchiveNames, Fault>();

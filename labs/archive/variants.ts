@@ -1,13 +1,13 @@
 /**
  * TEST ONLY: the archive lab's broken variants (declared in meta.ts; MQLAB_FAULT=archive:<name>,
  * src/lab/fault.ts), loaded only when a run asks for one: a replaced step of the lab (`ArchiveSteps`,
- * lab.ts) or of the archiver process (`ArchiverSteps`, archiver.ts), or an action on an event the lab
+ * lab.ts) or of the archiver process (`ArchiverSteps`, archiver-steps.ts), or an action on an event the lab
  * logs. Both files read as the correct experiment.
  */
 import type { ChildRuntime, Variants, VariantsOf } from '../../src/kit/index.js';
 import type { meta, Fault } from './meta.js';
 import type { ArchiveSteps } from './lab.js';
-import type { ArchiverSteps } from './archiver.js';
+import type { ArchiverSteps } from './archiver-steps.js';
 import { businessIdOf, type Letter } from './letter.js';
 import { names, type ArchiveNames } from './names.js';
 

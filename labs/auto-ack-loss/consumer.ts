@@ -16,17 +16,8 @@ import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/kit/child/runtime.js';
 import { deferred, sleep } from '../../src/kit/index.js';
 import { IDLE_MS, WORK_MS, queueOf, type AckNames, type Phase } from './names.js';
+import type { ConsumerSettings } from './consumer-steps.js';
 import type { Fault } from './meta.js';
-
-/** how one phase's consumer consumes (a broken variant changes it: variants.ts, TEST ONLY) */
-export interface ConsumerSettings {
-  /** SIGKILL itself after this many committed rows (0: never) */
-  crashAfter: number;
-  /** consume with noAck: the broker forgets each message as it sends it */
-  noAck: boolean;
-  /** ack a message (forget: never) */
-  acks: boolean;
-}
 
 const rt = await childRuntime<AckNames, Fault>();
 // rt.args: as started, then what the lab added when it told this process to start (--expect)

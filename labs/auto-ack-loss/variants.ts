@@ -1,11 +1,11 @@
 /**
  * TEST ONLY: auto-ack-loss's broken variants (declared in meta.ts; MQLAB_FAULT=auto-ack-loss:<name>,
  * src/lab/fault.ts), loaded only when a run asks for one: each changes how the consumer process
- * consumes (`ConsumerSettings`, consumer.ts).
+ * consumes (`ConsumerSettings`, consumer-steps.ts).
  */
 import type { ChildRuntime, Variants } from '../../src/kit/index.js';
 import type { Fault } from './meta.js';
-import type { ConsumerSettings } from './consumer.js';
+import type { ConsumerSettings } from './consumer-steps.js';
 import type { AckNames, Phase } from './names.js';
 
 type Runtime = ChildRuntime<AckNames, Fault>;

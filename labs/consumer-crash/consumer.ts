@@ -15,21 +15,8 @@ import { childRuntime } from '../../src/kit/child/runtime.js';
 import { deferred, pauses, replayGate, heldDeadline } from '../../src/kit/index.js';
 import { CONSUMER, SERVICE, envelopeFields, parseEnvelope, processOnce } from './orders.js';
 import type { CrashNames } from './names.js';
+import type { ConsumerSteps } from './consumer-steps.js';
 import type { Fault } from './meta.js';
-
-/** the steps of the consumer a broken variant may replace (variants.ts, TEST ONLY) */
-export interface ConsumerSteps {
-  /** the order of the business commit and the ack: commit first */
-  commitThenAck(commit: () => Promise<void>, ack: () => void): Promise<void>;
-  /** the processed_messages claim stops a second effect of one message */
-  dedupe: boolean;
-  /** die after this business commit, before its ack (0: never): --crash-after-commits */
-  crashAt: number;
-  /** how the process dies there: SIGKILL, so no ack leaves it */
-  die(): void;
-  /** basic.qos: one message at a time */
-  prefetch: number;
-}
 
 const rt = await childRuntime<CrashNames, Fault>();
 // rt.args: as started, then what the lab added when it told this process to start (run 2's --expect)

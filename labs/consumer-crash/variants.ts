@@ -1,11 +1,11 @@
 /**
  * TEST ONLY: consumer-crash's broken variants (declared in meta.ts; MQLAB_FAULT=consumer-crash:<name>,
  * src/lab/fault.ts), loaded only when a run asks for one: each replaces a step of the consumer process
- * (`ConsumerSteps`, consumer.ts). consumer.ts reads as the correct consumer.
+ * (`ConsumerSteps`, consumer-steps.ts). consumer.ts reads as the correct consumer.
  */
 import type { ChildRuntime, Variants } from '../../src/kit/index.js';
 import type { Fault } from './meta.js';
-import type { ConsumerSteps } from './consumer.js';
+import type { ConsumerSteps } from './consumer-steps.js';
 import type { CrashNames } from './names.js';
 
 export const consumer: Variants<ConsumerSteps, Fault, ChildRuntime<CrashNames, Fault>> = {

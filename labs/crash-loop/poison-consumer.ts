@@ -11,14 +11,10 @@
  */
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/kit/child/runtime.js';
-import { deferred, type Delivery } from '../../src/kit/index.js';
+import { deferred } from '../../src/kit/index.js';
 import type { CrashLoopNames } from './names.js';
+import type { PoisonSteps } from './poison-consumer-steps.js';
 import type { Fault } from './meta.js';
-
-/** the poison consumer's failure (a broken variant changes it: variants.ts, TEST ONLY) */
-export interface PoisonSteps {
-  fail(m: Delivery): Promise<void>;
-}
 
 const { values } = parseArgs({
   options: {

@@ -1,13 +1,13 @@
 /**
  * TEST ONLY: crash-loop's broken variants (declared in meta.ts; MQLAB_FAULT=crash-loop:<name>,
  * src/lab/fault.ts), loaded only when a run asks for one: a replaced step of the lab (`CrashLoopSteps`,
- * lab.ts) or of the poison consumer process (`PoisonSteps`, poison-consumer.ts), or the topology
+ * lab.ts) or of the poison consumer process (`PoisonSteps`, poison-consumer-steps.ts), or the topology
  * declared without an argument. lab.ts reads as the correct experiment.
  */
 import { withoutQueueArgs as without, type ChildRuntime, type Variants, type VariantsOf } from '../../src/kit/index.js';
 import type { meta, Fault } from './meta.js';
 import type { CrashLoopSteps } from './lab.js';
-import type { PoisonSteps } from './poison-consumer.js';
+import type { PoisonSteps } from './poison-consumer-steps.js';
 import { names, type CrashLoopNames } from './names.js';
 
 export const variants: VariantsOf<typeof meta, CrashLoopSteps> = {

@@ -11,15 +11,8 @@
 import { parseArgs } from 'node:util';
 import { childRuntime } from '../../src/kit/child/runtime.js';
 import type { OutboxNames } from './names.js';
+import type { RelaySteps } from './relay-steps.js';
 import type { Fault } from './meta.js';
-
-/** the steps of the relay a broken variant may replace (variants.ts, TEST ONLY) */
-export interface RelaySteps {
-  /** SIGKILL itself after this many rows (0: never): --crash-after-confirm */
-  crashAfter: number;
-  /** one row: publish (confirmed), then mark it sent; `between` is where a crash lands */
-  relayRow(publish: () => Promise<void>, between: () => Promise<void>, mark: () => Promise<void>): Promise<void>;
-}
 
 const { values } = parseArgs({ options: { 'crash-after-confirm': { type: 'string', default: '0' } } });
 const rt = await childRuntime<OutboxNames, Fault>();

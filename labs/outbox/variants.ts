@@ -1,13 +1,13 @@
 /**
  * TEST ONLY: outbox's broken variants (declared in meta.ts; MQLAB_FAULT=outbox:<name>, src/lab/fault.ts),
  * loaded only when a run asks for one: each replaces a step of the lab (`OutboxSteps`: lab.ts,
- * business.ts, consumer.ts) or of the relay process (`RelaySteps`: relay.ts). Those files read as the
- * correct outbox.
+ * business.ts, consumer.ts) or of the relay process (`RelaySteps`: relay-steps.ts, run by relay.ts).
+ * Those files read as the correct outbox.
  */
 import type { ChildRuntime, Variants, VariantsOf } from '../../src/kit/index.js';
 import type { meta, Fault } from './meta.js';
 import type { OutboxSteps } from './business.js';
-import type { RelaySteps } from './relay.js';
+import type { RelaySteps } from './relay-steps.js';
 import type { OutboxNames } from './names.js';
 
 export const variants: VariantsOf<typeof meta, OutboxSteps> = {

@@ -14,13 +14,8 @@ import { parseArgs } from 'node:util';
 import type { Socket } from 'node:net';
 import { childRuntime } from '../../src/kit/child/runtime.js';
 import { EVENT_ID, type ConfirmNames } from './names.js';
+import type { ProducerSteps } from './producer-steps.js';
 import type { Fault } from './meta.js';
-
-/** how the producer ends (a broken variant changes it: variants.ts, TEST ONLY) */
-export interface ProducerSteps {
-  /** with --die-before-confirm: the process dies before the confirm reaches it */
-  diesBeforeConfirm: boolean;
-}
 
 const { values } = parseArgs({
   options: { attempt: { type: 'string', default: '1' }, 'die-before-confirm': { type: 'boolean', default: false } },

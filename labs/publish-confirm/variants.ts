@@ -2,12 +2,12 @@
  * TEST ONLY: publish-confirm's broken variants (declared in meta.ts; MQLAB_FAULT=publish-confirm:<name>,
  * src/lab/fault.ts), loaded only when a run asks for one: each replaces a step of the publishers and the
  * consumer: of the lab (`ConfirmSteps`: lab.ts, consumer.ts) or of the producer process
- * (`ProducerSteps`: producer.ts). Those files read as the correct experiment.
+ * (`ProducerSteps`: producer-steps.ts, run by producer.ts). Those files read as the correct experiment.
  */
 import type { ChildRuntime, Variants, VariantsOf } from '../../src/kit/index.js';
 import type { meta, Fault } from './meta.js';
 import type { ConfirmSteps } from './lab.js';
-import type { ProducerSteps } from './producer.js';
+import type { ProducerSteps } from './producer-steps.js';
 import { names, type ConfirmNames } from './names.js';
 
 export const variants: VariantsOf<typeof meta, ConfirmSteps> = {

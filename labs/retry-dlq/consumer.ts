@@ -28,17 +28,8 @@ import {
 import { attemptOf, deathSummary, dlqHeaders } from './attempt.js';
 import { fieldsOfDelivery, SERVICE_FIELDS } from './orders.js';
 import { MAX_ATTEMPTS, type RetryDlqNames } from './names.js';
+import type { ConsumerSteps } from './consumer-steps.js';
 import type { Fault } from './meta.js';
-
-/** the steps of the consumer a broken variant may replace (variants.ts, TEST ONLY) */
-export interface ConsumerSteps {
-  /** the attempt a delivery counts as: 1 + the work queue's x-death count of reason rejected */
-  attempt(fromHeaders: number): number;
-  /** the business row of an order, in the transaction that claims its message id */
-  writeRow(order: { quantity: number }, insert: () => Promise<unknown>): Promise<unknown>;
-  /** the last attempt failed: a confirmed copy in the DLQ before the original is acked; the status logged */
-  toDlq(send: () => Promise<unknown>): Promise<'poison_to_dlq' | 'poison_dropped'>;
-}
 
 const CONSUMER = 'consumer-1';
 const { values } = parseArgs({

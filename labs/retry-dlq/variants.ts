@@ -1,13 +1,13 @@
 /**
  * TEST ONLY: retry-dlq's broken variants (declared in meta.ts; MQLAB_FAULT=retry-dlq:<name>,
  * src/lab/fault.ts), loaded only when a run asks for one: a replaced step of the producer
- * (`ProducerSteps`: producer.ts) or of the consumer process (`ConsumerSteps`: consumer.ts), or an
+ * (`ProducerSteps`: producer.ts) or of the consumer process (`ConsumerSteps`: consumer-steps.ts), or an
  * action on an event the lab logs. Those files read as the correct experiment.
  */
 import { must, type ChildRuntime, type Variants, type VariantsOf } from '../../src/kit/index.js';
 import type { meta, Fault } from './meta.js';
 import type { ProducerSteps } from './producer.js';
-import type { ConsumerSteps } from './consumer.js';
+import type { ConsumerSteps } from './consumer-steps.js';
 import { ORDERS, orderBody, publishProps } from './orders.js';
 import { names, type RetryDlqNames } from './names.js';
 
