@@ -1,14 +1,36 @@
 /**
  * What an import of a definitions file does with it (file only: a live broker holds only what it
  * accepted). rabbit_definitions.erl imports exchanges, then policies, then queues and bindings; a
- * binding to an object the file and the broker lack fails it (4.3.6: HTTP 400 resources_missing,
- * after the rest was declared; 3.10.8: the binding is dropped without a word — both measured); a
- * whole-cluster import refuses objects without a vhost (3.12.11+: invalid_definitions_file,
- * source; measured: 4.3.6 HTTP 500, 3.10.8 no_such_vhost).
+ * binding to an object the file and the broker lack fails it from 3.13.6 (source, below; measured on
+ * 4.3.6: HTTP 400 resources_missing, after the rest was declared) and is dropped without a word up to
+ * 3.13.5 (source; measured on 3.10.8); a whole-cluster import refuses objects without a vhost
+ * (3.12.11+: invalid_definitions_file, source; measured: 4.3.6 HTTP 500, 3.10.8 no_such_vhost).
  */
-import { grouped, type Check, type Draft } from './finding.js';
+import { grouped, type Check, type Context, type Draft } from './finding.js';
 import { isDefaultExchange } from './routes.js';
 import { UNNAMED_VHOST } from './definitions.js';
+import { atLeast, versionText } from './target.js';
+
+/**
+ * From 3.13.6 (and 4.0.0) an import fails at a binding whose source or destination is missing:
+ * rabbit_definitions add_binding_int throws rabbit_binding:add's {error, {resources_missing, …}}, and
+ * the import's worker pool turns it into the import's error (3c74225717 "Handle database failures when
+ * adding/removing bindings", v3.13.6; f4d2452045 in v4.0.0). Up to v3.13.5 (v3.10.8 …
+ * v3.13.5) add_binding_int returns that error and nothing reads it: the binding is dropped, the import
+ * succeeds.
+ */
+const IMPORT_FAILS_AT_MISSING_END = '3.13.6';
+
+const targetText = (c: Context) => (c.exact ? versionText(c.target) : c.target.slice(0, 2).join('.'));
+
+/** what an import into the target does with a binding whose end is missing */
+function onImport(c: Context): string {
+  if (atLeast(c.target, IMPORT_FAILS_AT_MISSING_END))
+    return `the import fails on RabbitMQ ${targetText(c)} (resources_missing, after declaring the rest: from 3.13.6, source; measured on 4.3.6)`;
+  if (!c.exact && c.target[0] === 3 && c.target[1] === 13)
+    return 'the import drops the binding without a word on 3.13.0–3.13.5 and fails from 3.13.6 (resources_missing, after declaring the rest: source)';
+  return `the import drops the binding without a word on RabbitMQ ${targetText(c)} (up to 3.13.5: source; measured on 3.10.8), and fails from 3.13.6 (resources_missing)`;
+}
 
 const list = (names: readonly string[], max = 4) =>
   names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
@@ -23,7 +45,8 @@ export const bindingToUndeclared: Check = {
   fix: 'declare the exchange or queue in the file (or import into a broker that has it), or remove the binding',
   needs: ['file'],
   notApplicable: (c) => onFile(c.snapshot),
-  find: ({ snapshot: s }) => {
+  find: (c) => {
+    const s = c.snapshot;
     // per kind and vhost, the names declared (one Set lookup a binding end, no key strings built)
     const declared = { queue: new Map<string, Set<string>>(), exchange: new Map<string, Set<string>>() };
     const add = (kind: keyof typeof declared, vhost: string, name: string) =>
@@ -41,7 +64,7 @@ export const bindingToUndeclared: Check = {
     return grouped(missing, (m) => `${m.b.vhost}\u0000${m.kind}\u0000${m.name}`).map((g): Draft => ({
       vhost: g[0]!.b.vhost,
       object: { kind: 'binding', name: `${g[0]!.b.source} → ${g[0]!.b.destination}` },
-      problem: `${g.length} binding(s) (${list(g.map((m) => `${m.b.source || '(default)'} → ${m.b.destination}`))}) name ${g[0]!.kind} '${g[0]!.name}', which the file does not declare: unless the broker has it already, the import fails on RabbitMQ 4.x (resources_missing, after declaring the rest: measured on 4.3.6) and drops the binding without a word on 3.10 (measured on 3.10.8)`,
+      problem: `${g.length} binding(s) (${list(g.map((m) => `${m.b.source || '(default)'} → ${m.b.destination}`))}) name ${g[0]!.kind} '${g[0]!.name}', which the file does not declare: unless the broker has it already, ${onImport(c)}`,
       evidence: {
         missing: { kind: g[0]!.kind, name: g[0]!.name },
         bindings: g.map((m) => ({ source: m.b.source, destination: m.b.destination, routing_key: m.b.routing_key })),

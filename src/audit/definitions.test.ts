@@ -203,6 +203,19 @@ describe('import and upgrade blockers, each judged for the target line', () => {
     ]);
   });
 
+  it('a binding to an undeclared object: the import fails from 3.13.6, drops it up to 3.13.5 (source)', async () => {
+    const doc = {
+      queues: [queue('q')],
+      bindings: [{ source: 'x', vhost: '/', destination: 'q', destination_type: 'queue', routing_key: 'k' }],
+    };
+    const problem = async (target: string) => (await findings(doc, target)).r.findings[0]?.problem ?? '';
+    expect(await problem('3.13.6')).toMatch(/the import fails on RabbitMQ 3\.13\.6 \(resources_missing/);
+    expect(await problem('4.0.5')).toMatch(/the import fails on RabbitMQ 4\.0\.5/);
+    expect(await problem('3.13.5')).toMatch(/drops the binding without a word on RabbitMQ 3\.13\.5/);
+    expect(await problem('3.10.8')).toMatch(/drops the binding without a word on RabbitMQ 3\.10\.8/);
+    expect(await problem('3.13')).toMatch(/on 3\.13\.0–3\.13\.5 and fails from 3\.13\.6/);
+  });
+
   it('the default delivery limit of quorum queues, offline too: from 4.0', async () => {
     const doc = { queues: [queue('a', { 'x-queue-type': 'quorum' }), queue('b', { 'x-queue-type': 'quorum' })] };
     const { r } = await findings(doc, '4.0.5');
