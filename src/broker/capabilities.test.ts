@@ -45,6 +45,12 @@ describe('capabilities from the broker version', () => {
     expect(capabilities('4.3.0').consumerTimeoutCancels).toBe(true);
   });
 
+  it('a lost consumer keeps its deliveries for consumer_disconnected_timeout from 4.3.0 (source)', () => {
+    expect(capabilities('3.10.8').consumerDisconnectedTimeout).toBe(false);
+    expect(capabilities('4.2.9').consumerDisconnectedTimeout).toBe(false);
+    expect(capabilities('4.3.0').consumerDisconnectedTimeout).toBe(true);
+  });
+
   it('the boundaries the source shows: 3.12.5 sticky nack, 3.13 x-last-death, 4.0 carried count, 4.3 counter and purge', () => {
     expect(capabilities('3.12.4').quorumPublishNackSticksToChannel).toBe(true);
     expect(capabilities('3.12.5').quorumPublishNackSticksToChannel).toBe(false);

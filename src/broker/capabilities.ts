@@ -115,6 +115,17 @@ export interface Capabilities {
    * and by the consumer-timeout lab on 4.3.6, 4.0.5 and 3.10.8
    */
   consumerTimeoutCancels: boolean;
+  /**
+   * a quorum queue keeps the deliveries of a consumer whose node it lost (noconnection) checked out to it
+   * for consumer_disconnected_timeout (60000 ms by default; the x-consumer-disconnected-timeout argument,
+   * the consumer-disconnected-timeout policy key — the lower of both —, rabbit.consumer_disconnected_timeout)
+   * before it returns them uncounted; a node back sooner keeps them with the consumer (4.3.0: rabbit_fifo
+   * {timeout, {consumer_disconnected_timeout, _}}, rabbit_quorum_queue get_consumer_disconnected_timeout,
+   * Ra v3 #13885; quorum_queue_SUITE consumer_disconnected_timeout_*). Below 4.3.0 (v4.2.9, v4.0.5, v3.10.8
+   * apply {down, Pid, noconnection}) they are returned at once, counted as failed (3.10: every return
+   * counts). Measured by the partition lab on 4.3.6 and 3.10.8 (3-node clusters)
+   */
+  consumerDisconnectedTimeout: boolean;
   /** per capability: 'measured' on this broker (capability-probe.ts) or 'derived' from the version */
   basis: Partial<Record<CapabilityName, 'measured' | 'derived'>>;
 }
@@ -161,6 +172,7 @@ export function capabilities(version: string): Capabilities {
     quorumRedeclareStaleReplica: !atLeast(version, 4, 3),
     consumerTimeoutPerQueue: atLeast(version, 3, 12),
     consumerTimeoutCancels: atLeast(version, 4, 3),
+    consumerDisconnectedTimeout: atLeast(version, 4, 3),
   };
   const basis: Capabilities['basis'] = {};
   for (const k of Object.keys(caps)) if (k !== 'version') basis[k as CapabilityName] = 'derived';
@@ -228,6 +240,11 @@ export function describeCapabilities(c: Capabilities): string[] {
       'consumerTimeoutCancels',
       'consumer timeout answered with',
       c.consumerTimeoutCancels ? 'basic.cancel' : 'channel close 406',
+    ],
+    [
+      'consumerDisconnectedTimeout',
+      "lost consumer's deliveries back",
+      c.consumerDisconnectedTimeout ? 'after consumer_disconnected_timeout' : 'at once',
     ],
   ];
   return rows.map(([k, label, value]) => `${(label + ' ').padEnd(33, '.')} ${value} (${c.basis[k] ?? 'derived'})`);
