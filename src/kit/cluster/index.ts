@@ -16,6 +16,7 @@ export {
   type HistoryEntry,
 } from './history.js';
 export { clusterRunning, openLeaderStream, type Held, type HoldOptions, type LeaderStream } from './leader-stream.js';
+export { holdDelivery, type HeldDelivery } from './held-delivery.js';
 export { recordConsumed, recordTimeout, type RecordConsumed } from './recorded-clients.js';
 export { electionBoundOption, streamProducerOptions, type StreamProducerOptions } from './stream-options.js';
 export {

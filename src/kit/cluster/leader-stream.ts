@@ -98,6 +98,11 @@ export interface HoldOptions {
   viewer: ClusterNode;
   /** one more observation held the same way (partition: the cut-off node's own view of the others) */
   also?: () => Promise<boolean>;
+  /**
+   * held on past `forMs` until this is seen too, for at most `forMs` of its own after `at` (partition: the
+   * delivery the consumer on the cut-off node held, given to another consumer); not with `untilSeen` false
+   */
+  awaited?: { seen: () => boolean; forMs: number };
   /** the fault in the progress line: "named no new leader within the cut" */
   word: string;
 }
@@ -233,6 +238,7 @@ async function hold(
     const v = await viewOf(o.viewer, run.config.vhost);
     return v !== null && !v.running.includes(o.failed.name);
   };
+  const awaited = o.awaited;
   const elected = watchNewLeader(run.mgmt, queue, s.leader.name, failover, (ms) => run.sleep(ms));
   const [electedAt, , viewerSawAt, alsoSeenAt, abandonedAt] = await Promise.all([
     elected.at,
@@ -240,6 +246,7 @@ async function hold(
     watch(viewerSees, latest),
     o.also ? watch(o.also, latest) : Promise.resolve(null),
     watch(async () => s.a.counts.timedOut > 0 && (await s.a.abandon(), true), until),
+    awaited ? watch(() => Promise.resolve(awaited.seen()), o.untilSeen ? o.at + awaited.forMs : until) : null,
   ]);
   await run.sleep(Math.max(0, until - Date.now())); // held for forMs, whatever was seen
   const leader = elected.leader();
