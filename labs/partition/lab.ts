@@ -8,7 +8,9 @@ import { EnvError, summaryLine, NET_TICKTIME_S, labCode } from '../../src/kit/in
 import { meta } from './meta.js';
 import {
   analyse,
+  declareReplicated,
   firstConfirmAfter,
+  holdDelivery,
   outcomes,
   openLeaderStream,
   ownCluster,
@@ -19,11 +21,12 @@ import {
   type ClusterNode,
   type History,
   type Held,
+  type HeldDelivery,
   type HoldOptions,
   type LeaderStream,
   type LinkCut,
 } from '../../src/kit/cluster/index.js';
-import { CLUSTER_NODES, names, queueArguments } from './names.js';
+import { CLUSTER_NODES, heldQueueArguments, names, queueArguments } from './names.js';
 import { verdicts, type Observed } from './verdicts.js';
 
 /** the steps of the partition experiment a broken variant may replace (variants.ts, TEST ONLY) */
@@ -38,6 +41,8 @@ export interface PartitionSteps {
   timedOut(history: History, id: number, node: string): void;
   /** every id without a confirm sent again, through a majority node: the count sent */
   resend(stream: LeaderStream): Promise<number>;
+  /** the held queue's x-consumer-disconnected-timeout (ms), on a broker that has it (4.3.0+) */
+  disconnectedTimeout(ms: number): number;
 }
 
 const correct: PartitionSteps = {
@@ -46,6 +51,7 @@ const correct: PartitionSteps = {
   heal: (cut) => cut.heal(),
   timedOut: recordTimeout,
   resend: (stream) => stream.resendUnconfirmed(),
+  disconnectedTimeout: (ms) => ms,
 };
 
 export const lab = labCode(meta, {
@@ -75,8 +81,26 @@ export const lab = labCode(meta, {
     ctx.progress(
       `${name.queue}: leader ${leader.name}; producer A publishes through it, producer B through ${node3.name}`,
     );
+    // pt.held, led by node 1: its one delivery held by a consumer on the node about to be cut off
+    const kept = ctx.caps.consumerDisconnectedTimeout;
+    const timeoutMs = steps.disconnectedTimeout(o.consumerDisconnectedTimeoutMs);
     let cut: LinkCut | null = null;
+    let held: HeldDelivery | null = null;
     try {
+      await declareReplicated(
+        ctx.mgmt,
+        nodes[0].amqpUrl,
+        name.held,
+        heldQueueArguments(kept ? timeoutMs : null),
+        CLUSTER_NODES,
+        (line) => ctx.progress(line),
+      );
+      held = await holdDelivery(name.held, victim, nodes[0]);
+      ctx.progress(
+        kept
+          ? `${name.held}: a consumer on ${victim.name} holds its delivery; x-consumer-disconnected-timeout ${timeoutMs} ms`
+          : `${name.held}: a consumer on ${victim.name} holds its delivery; RabbitMQ ${ctx.caps.version} has no consumer_disconnected_timeout (4.3.0+)`,
+      );
       stream.start();
       await ctx.sleep(o.streamMs);
       await ctx.checkpoint('before-cut', { node: victim.name, confirmed: a.counts.confirmed + b.counts.confirmed });
@@ -95,13 +119,19 @@ export const lab = labCode(meta, {
         const v = await viewOf(victim, ctx.config.vhost);
         return v !== null && majority.every((n) => !v.running.includes(n.name));
       };
-      const held = await steps.hold(stream, {
+      const heldDelivery = held;
+      const seen = await steps.hold(stream, {
         failed: victim,
         at: cutAt,
         forMs: o.cutForMs,
         untilSeen: true,
         viewer: majority[0]!,
         also: cutOffSees,
+        // the held delivery back on node 1: after the timeout, within --election-bound after the node is seen down
+        awaited: {
+          seen: () => heldDelivery.returned() !== null,
+          forMs: (kept ? o.consumerDisconnectedTimeoutMs : 0) + o.electionBoundMs,
+        },
         word: 'cut',
       });
       const {
@@ -110,7 +140,13 @@ export const lab = labCode(meta, {
         viewerSawAt: majoritySawCutAt,
         alsoSeenAt: cutSawMajorityAt,
         abandonedAt,
-      } = held;
+      } = seen;
+      const returned = heldDelivery.returned();
+      ctx.progress(
+        returned === null
+          ? `${name.held}: the delivery ${victim.name}'s consumer held did not come back during the cut`
+          : `${name.held}: the delivery ${victim.name}'s consumer held went to ${heldDelivery.other}'s consumer ${Math.round(returned.at - cutAt)} ms after the cut (${returned.redelivered ? 'redelivered' : 'not redelivered'}, x-delivery-count ${returned.deliveryCount ?? 'absent'})`,
+      );
       const after = (t: number | null) => (t === null ? 'not within the cut' : `after ${Math.round(t - cutAt)} ms`);
       ctx.progress(
         `${majority[0]!.name} saw ${victim.name} down ${after(majoritySawCutAt)}; ${victim.name} saw the others down ${after(cutSawMajorityAt)}`,
@@ -159,6 +195,7 @@ export const lab = labCode(meta, {
         cutSawMajorityAt,
         healedSeenAt,
         replicas,
+        heldReturnedAt: returned?.at ?? null,
       };
       const an = analyse(history.entries);
       const cutOffOut = outcomes(history.entries, leader.name, cutAt, healAt);
@@ -180,6 +217,11 @@ export const lab = labCode(meta, {
         majorityPublishes: outcomes(history.entries, node3.name, cutAt, healAt),
         resent,
         unconfirmedThenDelivered: an.unconfirmedThenDelivered.length,
+        consumerDisconnectedTimeoutMs: kept ? timeoutMs : null,
+        heldReturnedMs: returned === null ? null : Math.round(returned.at - cutAt),
+        heldRedelivered: returned?.redelivered ?? null,
+        // the return counted as a failed delivery (3.10, 4.0–4.2) or not (4.3: x-delivery-count absent)
+        heldDeliveryCount: returned?.deliveryCount ?? null,
         droppedPackets: dropped,
         history: history.toJSON(),
       };
@@ -201,13 +243,15 @@ export const lab = labCode(meta, {
             resent,
             consumed: an.consumed.size,
             duplicates: an.duplicates.length,
+            heldReturnedMs: facts.heldReturnedMs,
           }),
         ],
-        checks: verdicts(observed, o.electionBoundMs),
+        checks: verdicts(observed, o.electionBoundMs, { timeoutMs: o.consumerDisconnectedTimeoutMs, kept }),
         facts,
       };
     } finally {
       await stream.close();
+      await held?.close();
       await cut?.heal();
     }
   },

@@ -10,7 +10,7 @@ export const meta = defineLab({
   name: 'partition',
   title: "a quorum queue's leader node cut off from the other two mid-stream, then healed: no confirmed message lost",
   summary:
-    "a quorum queue's leader node cut off from the other two mid-stream (nftables on the nodes' own addresses; `mqlab up --nodes 3`, root), then healed: the cut-off leader confirms nothing, the majority elects and confirms on, both sides see the partition and the heal (3.10: the minority restarted), zero confirmed loss",
+    "a quorum queue's leader node cut off from the other two mid-stream (nftables on the nodes' own addresses; `mqlab up --nodes 3`, root), then healed: the cut-off leader confirms nothing, the majority elects and confirms on, both sides see the partition and the heal (3.10: the minority restarted), zero confirmed loss; a cut-off consumer's delivery comes back at once (3.10) or after consumer_disconnected_timeout (4.3)",
   proves:
     'Two producers publish ids with confirms to a quorum queue on 3 nodes, one through the node that leads it, one ' +
     "through a majority node. Mid-stream the lab cuts the leader's node off from the other two (its Erlang " +
@@ -19,7 +19,10 @@ export const meta = defineLab({
     'the cut-off leader confirms nothing after the cut (its publishes time out), the majority elects a new leader ' +
     'within a bound and keeps confirming, both sides see the other down, then every member again, the cut-off ' +
     "replica rejoins as a follower at the leader's commit index, no confirmed id is lost, every duplicate is of an " +
-    'unconfirmed id. Needs `mqlab up --nodes 3` and root (nftables).',
+    'unconfirmed id. A consumer on the cut-off node holds a delivery of a second quorum queue (led by node 1): ' +
+    'the leader gives it to a consumer on node 1 as soon as it sees the node down (3.10, 4.0–4.2), or only ' +
+    'after consumer_disconnected_timeout (4.3+: --consumer-disconnected-timeout, set as the queue argument). ' +
+    'Needs `mqlab up --nodes 3` and root (nftables).',
   // the stream before and after, the cut (20 s), the heal and catch-up
   floorMs: 35_000,
   // no database in this process: the run opens no connection to PostgreSQL
@@ -31,6 +34,11 @@ export const meta = defineLab({
         `--cut-for (${o.cutForMs} ms) must be above ${DETECTOR_MS} ms`,
         `the nodes declare a silent peer down only after up to 1.25 × net_ticktime (${NET_TICKTIME_S} s)`,
       );
+    if (o.consumerDisconnectedTimeoutMs <= DETECTOR_MS)
+      throw new UsageError(
+        `--consumer-disconnected-timeout (${o.consumerDisconnectedTimeoutMs} ms) must be above ${DETECTOR_MS} ms`,
+        `a broker without the timeout gives the delivery back when it sees the node down, up to 1.25 × net_ticktime (${NET_TICKTIME_S} s) after the cut: a shorter timeout could not be told from that`,
+      );
   },
   checks: [
     'cutOffLeaderConfirmsNothing',
@@ -38,6 +46,7 @@ export const meta = defineLab({
     'majorityResumedMs',
     'majorityConfirmsDuringCut',
     'partitionObserved',
+    'heldDeliveryReturnedMs',
     'partitionHealed',
     'cutOffReplicaCaughtUp',
     'confirmedLost',
@@ -71,7 +80,12 @@ export const meta = defineLab({
     },
     'short-cut': {
       breaks: "the cut is healed before the nodes' failure detector (net_ticktime) can see it",
-      fails: ['partitionObserved'],
+      fails: ['partitionObserved', 'heldDeliveryReturnedMs'],
+    },
+    'disconnected-timeout-zero': {
+      breaks:
+        'the held queue gets x-consumer-disconnected-timeout 0 while the lab expects --consumer-disconnected-timeout: the leader gives the delivery back as soon as it sees the node down (what RabbitMQ below 4.3.0 always does; there the variant changes nothing)',
+      fails: ['heldDeliveryReturnedMs'],
     },
   },
   // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)

@@ -1,6 +1,7 @@
 /**
  * partition on the cluster `mqlab up --nodes 3` started (the cluster suite): three runs in a row pass, and
  * afterwards no nft table of the set, no stopped node and no partition is left; every member runs again.
+ * The held delivery comes back counted (3.10, 4.0–4.2: x-delivery-count 1) or not (4.3: none).
  */
 import { describe, expect, it } from 'vitest';
 import { failedChecks, mqlab, RUN_CAP_MS, useNamespace } from '../../test/helpers.js';
@@ -14,6 +15,9 @@ interface LabRun {
     majorityResumedMs: number;
     cutOffLeaderPublishes: { confirm: number };
     history: { entries: unknown[] };
+    consumerDisconnectedTimeoutMs: number | null;
+    heldReturnedMs: number | null;
+    heldDeliveryCount: number | null;
   };
 }
 
@@ -35,6 +39,10 @@ describe('partition on a 3-node cluster', () => {
         expect(lab.facts.majorityResumedMs).toBeGreaterThan(0);
         expect(lab.facts.cutOffLeaderPublishes.confirm).toBe(0);
         expect(lab.facts.history.entries.length).toBeGreaterThan(0);
+        // the held delivery's return: uncounted where the broker kept it for the timeout (4.3.0+, the lab set
+        // x-consumer-disconnected-timeout), a failed delivery where it returned it at once (3.10, 4.0–4.2)
+        expect(lab.facts.heldReturnedMs).not.toBeNull();
+        expect(lab.facts.heldDeliveryCount ?? 0).toBe(lab.facts.consumerDisconnectedTimeoutMs === null ? 1 : 0);
         await expectNothingLeft(`round ${round}`);
       }
     },

@@ -26,8 +26,10 @@ describeFaults(meta, namespace, [
     args: short,
   },
   {
-    title: 'a window of confirmed ids sent again: duplicates of confirmed ids',
-    faults: ['resend-confirmed'],
+    // two variants of different steps in one run (no extra run): the resend's and the held queue's
+    title:
+      'a window of confirmed ids sent again: duplicates of confirmed ids; the held queue without its timeout: the delivery back as soon as the node is seen down',
+    faults: ['resend-confirmed', 'disconnected-timeout-zero'],
     args: short,
   },
   { title: 'a confirm timeout taken for a confirm: confirmed ids lost', faults: ['timeout-is-confirm'], args: short },

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { at, goodSteps as shared, scripted, FAULT_AT, UNDONE_AT, type Step } from '../../test/leader-stream-runs.js';
 import { evaluate } from '../../src/report/checks.js';
-import { verdicts, type Observed } from './verdicts.js';
+import { verdicts, type HeldExpectation, type Observed } from './verdicts.js';
 import { meta } from './meta.js';
 
 const goodSteps = () => shared({ injected: 'cut', undone: 'heal' });
@@ -10,6 +10,8 @@ const goodSteps = () => shared({ injected: 'cut', undone: 'heal' });
 const CUT_AT = FAULT_AT;
 const HEAL_AT = UNDONE_AT;
 const BOUND = 30_000;
+/** 4.3: the held queue keeps a lost consumer's delivery 15 s after the leader sees its node down */
+const KEPT: HeldExpectation = { timeoutMs: 15_000, kept: true };
 
 const replica = (node: string, raftState: string, commitIndex: number) => ({
   node,
@@ -33,20 +35,22 @@ function observed(o: Partial<Observed> = {}, steps: Step[] = goodSteps()): Obser
     cutSawMajorityAt: 11_500,
     healedSeenAt: 25_000,
     replicas: [replica('n3', 'leader', 90), replica('n2', 'follower', 90), replica('n1', 'follower', 90)],
+    // the node seen down 2 s after the cut (this script's heal comes 19 s after it), then the 15 s timeout
+    heldReturnedAt: CUT_AT + 17_000,
     ...o,
   };
 }
 
 /** the names of the checks that fail */
-const failed = (o: Observed, bound = BOUND) =>
-  verdicts(o, bound)
+const failed = (o: Observed, bound = BOUND, held = KEPT) =>
+  verdicts(o, bound, held)
     .map(evaluate)
     .filter((c) => !c.pass)
     .map((c) => c.name);
 
 describe('partition verdicts', () => {
   it('a good run passes every check the lab declares, in its order', () => {
-    const checks = verdicts(observed(), BOUND).map(evaluate);
+    const checks = verdicts(observed(), BOUND, KEPT).map(evaluate);
     expect(checks.map((c) => c.name)).toEqual([...meta.checks]);
     expect(checks.filter((c) => !c.pass)).toEqual([]);
     expect(checks.find((c) => c.name === 'majorityResumedMs')?.actual).toBe(3000);
@@ -78,6 +82,21 @@ describe('partition verdicts', () => {
   it('partitionObserved: one side never saw the other go', () => {
     expect(failed(observed({ cutSawMajorityAt: null }))).toEqual(['partitionObserved']);
     expect(failed(observed({ majoritySawCutAt: null }))).toEqual(['partitionObserved']);
+  });
+
+  it('heldDeliveryReturnedMs (4.3+): back sooner than the timeout after the cut, or not during the cut', () => {
+    expect(failed(observed({ heldReturnedAt: CUT_AT + 11_000 }))).toEqual(['heldDeliveryReturnedMs']);
+    expect(failed(observed({ heldReturnedAt: null }))).toEqual(['heldDeliveryReturnedMs']);
+    expect(failed(observed({ heldReturnedAt: HEAL_AT + 100 }))).toEqual(['heldDeliveryReturnedMs']);
+    expect(failed(observed({ heldReturnedAt: CUT_AT - 100 }))).toEqual(['heldDeliveryReturnedMs']);
+  });
+
+  it('heldDeliveryReturnedMs (below 4.3.0): back as the node is seen down, not after the timeout', () => {
+    const atOnce: HeldExpectation = { timeoutMs: 15_000, kept: false };
+    expect(failed(observed({ heldReturnedAt: CUT_AT + 11_000 }), BOUND, atOnce)).toEqual([]);
+    expect(failed(observed({ heldReturnedAt: CUT_AT + 16_000 }), BOUND, atOnce)).toEqual(['heldDeliveryReturnedMs']);
+    expect(failed(observed({ heldReturnedAt: null }), BOUND, atOnce)).toEqual(['heldDeliveryReturnedMs']);
+    expect(failed(observed({ heldReturnedAt: CUT_AT - 100 }), BOUND, atOnce)).toEqual(['heldDeliveryReturnedMs']);
   });
 
   it('partitionHealed: the views never showed every member running again', () => {

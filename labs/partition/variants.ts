@@ -21,4 +21,6 @@ export const variants: VariantsOf<typeof meta, PartitionSteps> = {
   }),
   // healed after 2 s: below the failure detector's 10–12.5 s (defaults.ts NET_TICKTIME_S)
   'short-cut': (s) => ({ hold: (stream, o) => s.hold(stream, { ...o, forMs: 2000, untilSeen: false }) }),
+  // the held queue declared with a timeout of 0: its delivery comes back as soon as the leader sees the node down
+  'disconnected-timeout-zero': () => ({ disconnectedTimeout: () => 0 }),
 };

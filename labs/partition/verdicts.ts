@@ -32,9 +32,33 @@ export interface Observed {
   healedSeenAt: number | null;
   /** quorum_status after the heal */
   replicas: readonly ReplicaStatus[] | null;
+  /** when the consumer on node 1 got the delivery the consumer on the cut-off node held (null: never) */
+  heldReturnedAt: number | null;
 }
 
-export function verdicts(o: Observed, electionBoundMs: number): CheckOf<typeof meta>[] {
+/** what the lab expects of the held delivery: the timeout it asked for, and whether the broker keeps it that long */
+export interface HeldExpectation {
+  /** --consumer-disconnected-timeout */
+  timeoutMs: number;
+  /** the broker has consumer_disconnected_timeout (capabilities.ts consumerDisconnectedTimeout: 4.3.0+) */
+  kept: boolean;
+}
+
+/**
+ * The cut to the held delivery's return (null: not between the cut and the heal). With the timeout (4.3+) its
+ * timer starts when the leader sees the node down, after the cut: no sooner than the timeout after it. Without
+ * it the leader gives the delivery back when it sees the node down, within 1.25 × net_ticktime: sooner than a
+ * timeout above that (meta.ts refuses one below)
+ */
+function heldCheck(o: Observed, held: HeldExpectation): CheckOf<typeof meta> {
+  const t = o.heldReturnedAt;
+  const ms = t !== null && t >= o.cutAt && t < o.healAt ? Math.round(t - o.cutAt) : null;
+  return held.kept
+    ? checkAtLeast('heldDeliveryReturnedMs', held.timeoutMs, ms)
+    : checkAtMost('heldDeliveryReturnedMs', held.timeoutMs, ms);
+}
+
+export function verdicts(o: Observed, electionBoundMs: number, held: HeldExpectation): CheckOf<typeof meta>[] {
   const a = analyse(o.history);
   const idx = replicaIndex(o.replicas, o.cutOff);
   // the majority's failover as its client saw it: the first confirm of a publish sent after the cut (before the heal)
@@ -50,6 +74,7 @@ export function verdicts(o: Observed, electionBoundMs: number): CheckOf<typeof m
     ),
     checkAtLeast('majorityConfirmsDuringCut', 1, confirmedAfter(o.history, o.majorityNode, o.cutAt, o.healAt).length),
     check('partitionObserved', true, o.majoritySawCutAt !== null && o.cutSawMajorityAt !== null),
+    heldCheck(o, held),
     check('partitionHealed', true, o.healedSeenAt !== null),
     check('cutOffReplicaCaughtUp', true, idx !== null && idx.node === idx.leader && idx.state === 'follower'),
     ...historyChecks(a, a.published),
