@@ -16,7 +16,7 @@ import { integer, parseOptions } from '../core/options.js';
 import { UsageError } from '../core/errors.js';
 import { refuseUnknownLabs } from '../lab/fault.js';
 import { COMMANDS, listText, PROGRAM_DESCRIPTION } from './top-help.js';
-import { beginRun } from '../engine/early-start.js';
+import { beginRun, type Connections } from '../engine/early-start.js';
 import { GROUP_NAMES } from '../check/group-names.js';
 import { CHECK_DEFAULTS } from '../check/options.js';
 import { LEFT_OUT } from '../engine/refusal.js';
@@ -48,10 +48,15 @@ export type Outcome = RunOutcome;
  * ignores what an action returns, so each action hands its outcome to this call's own variable.
  * A usage error commander finds (an unknown flag, a missing value) rejects.
  */
-export async function runCli(catalogue: Catalogue, argv: string[], signals: RunSignals): Promise<Outcome> {
+export async function runCli(
+  catalogue: Catalogue,
+  argv: string[],
+  signals: RunSignals,
+  ahead: Connections | null = null,
+): Promise<Outcome> {
   const registry = await labsFor(catalogue, argv.slice(2));
   let outcome: Outcome = { code: 0 };
-  await buildProgram(catalogue, registry, signals, (o) => (outcome = o)).parseAsync(argv);
+  await buildProgram(catalogue, registry, signals, (o) => (outcome = o), ahead).parseAsync(argv);
   return outcome;
 }
 
@@ -118,6 +123,7 @@ export function buildProgram(
   registry: Registry,
   signals: RunSignals,
   ended: (outcome: Outcome) => void,
+  ahead: Connections | null = null,
 ): Command {
   const labNames = catalogue.map((entry) => entry.name);
   const program = new Command('mqlab')
@@ -257,7 +263,7 @@ export function buildProgram(
     });
   for (const { name, title } of catalogue) {
     const meta = registry.find((entry) => entry.name === name);
-    if (meta) labCommand(program, meta, signals, ended, labNames);
+    if (meta) labCommand(program, meta, signals, ended, labNames, ahead);
     else program.command(name).description(title); // shown in --help; never run (its meta was not loaded)
   }
   return program;
@@ -361,6 +367,7 @@ function labCommand(
   signals: RunSignals,
   ended: (outcome: Outcome) => void,
   labNames: readonly string[],
+  ahead: Connections | null,
 ) {
   const cmd = runOptions(program.command(entry.name)).description(entry.title);
   addSpecOptions(cmd, entry.options);
@@ -394,7 +401,7 @@ function labCommand(
     const config = configFrom(o);
     await confirmStopping([planned], config, entry.name, o.yes);
     // the set's hold and the connections start now, and the engine's modules load meanwhile
-    const start = beginRun({ plan: [planned], config, summary: false, wait: o.wait, signal: signals.signal });
+    const start = beginRun({ plan: [planned], config, summary: false, wait: o.wait, signal: signals.signal }, 1, ahead);
     const { runCommand } = await import('./commands/run-labs.js');
     ended(await runCommand({ plan: [planned], config, flags: o, summary: false, start }, signals));
   });

@@ -11,11 +11,20 @@
 import type { Broker } from '../broker/broker.js';
 import type { Db } from '../db/client.js';
 import type { SetLock } from '../services/set-lock.js';
+import type { Config } from '../core/config.js';
 import { holdServices, type HoldRequest } from './set-hold.js';
 import { dbPoolSize } from './jobs.js';
-import { usesDatabase } from '../lab/lab.js';
+import { usesDatabase, type LabMeta } from '../lab/lab.js';
 
-interface Connections {
+/** the connections a run of `labs` uses: the broker's, and the database's (a pool of `poolSize`) when one of them uses it */
+interface Wanted {
+  amqpUrl: string;
+  pgUrl: string | null;
+  poolSize: number;
+}
+
+/** connections under way (begun by connect) */
+export interface Connections {
   amqpUrl: string;
   /** '' once taken, or when no database was asked for */
   pgUrl: string;
@@ -31,12 +40,14 @@ export class EarlyStart {
   #hold: { home: string; hold: Promise<SetLock | null> } | null;
   #conns: Connections | null;
 
+  /** `ahead`: connections begun before the run knew its config (src/cli/connect-ahead.ts), used when they are `wanted` */
   constructor(
     hold: { home: string; hold: Promise<SetLock | null> } | null,
-    connections: { amqpUrl: string; pgUrl: string | null; poolSize: number } | null,
+    wanted: Wanted | null,
+    ahead: Connections | null = null,
   ) {
     this.#hold = hold;
-    this.#conns = connections && connect(connections.amqpUrl, connections.pgUrl, connections.poolSize);
+    this.#conns = wanted && (fitting(ahead, wanted) ?? connect(wanted));
   }
 
   /** the hold begun early for the set in `home`, else a new one from `hold` */
@@ -82,20 +93,45 @@ export class EarlyStart {
 /** nothing begun: every part made when the run takes it */
 export const nothingBegun = () => new EarlyStart(null, null);
 
-/** begin the run's hold on its set (holdServices), then its connections (a pool for `jobs` labs at once) */
-export function beginRun(request: HoldRequest, jobs = 1): EarlyStart {
+/**
+ * begin the run's hold on its set (holdServices), then its connections (a pool for `jobs` labs at
+ * once), or take those begun `ahead` when they are the ones the run wants
+ */
+export function beginRun(request: HoldRequest, jobs = 1, ahead: Connections | null = null): EarlyStart {
   const hold = holdServices(request);
   hold.catch(() => {}); // reported when the run takes it
-  // the database only when a lab of the run uses one (LabMeta.database): the run opens it for no other
-  const usesDb = usesDatabase(request.plan.map((p) => p.entry));
   return new EarlyStart(
     { home: request.config.home, hold },
-    { amqpUrl: request.config.amqpUrl, pgUrl: usesDb ? request.config.pgUrl : null, poolSize: dbPoolSize(jobs) },
+    wantedBy(
+      request.config,
+      request.plan.map((p) => p.entry),
+      jobs,
+    ),
+    ahead,
   );
 }
 
+/** what a run of `labs` connects to: the database only when one of them uses it (LabMeta.database) */
+function wantedBy(config: Config, labs: readonly Pick<LabMeta, 'database'>[], jobs: number): Wanted {
+  return { amqpUrl: config.amqpUrl, pgUrl: usesDatabase(labs) ? config.pgUrl : null, poolSize: dbPoolSize(jobs) };
+}
+
+/** begin the connections one lab run alone with `config` uses (src/cli/connect-ahead.ts) */
+export const connectFor = (config: Config, lab: Pick<LabMeta, 'database'>): Connections =>
+  connect(wantedBy(config, [lab], 1));
+
+/** connections begun ahead, when they are the ones wanted; else they are closed, and null */
+function fitting(begun: Connections | null, wanted: Wanted): Connections | null {
+  if (!begun) return null;
+  if (begun.amqpUrl === wanted.amqpUrl && begun.pgUrl === (wanted.pgUrl ?? '') && begun.poolSize === wanted.poolSize)
+    return begun;
+  begun.broker.then((b) => b.close()).catch(() => {});
+  begun.db?.then(({ db }) => db.end({ timeout: 1 })).catch(() => {});
+  return null;
+}
+
 /** begin connecting to the broker and (with a URL) the database (pool of `poolSize`), in parallel */
-function connect(amqpUrl: string, pgUrl: string | null, poolSize: number): Connections {
+function connect({ amqpUrl, pgUrl, poolSize }: Wanted): Connections {
   const onClose = { listener: () => {} };
   // the database first: its start-up (a backend forked, SCRAM) takes longer than the broker's
   // handshake, and goes on in the server while the broker's client is loaded
