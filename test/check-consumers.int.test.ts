@@ -48,13 +48,17 @@ describe.each(REFERENCE_CONSUMERS)('mqlab check on $file', (c) => {
       const failed = doc.groups.flatMap((g) => g.checks.filter((k) => !k.pass).map((k) => k.name));
       expect(doc.groups.filter((g) => g.status === 'skipped').map((g) => g.group)).toEqual([]);
       const allowed = [...c.fails, ...(c.mayFail ?? [])];
+      // the verdict first: CI's summary keeps only a failure's first lines
+      const verdict = `FAIL printed for ${failed.join(', ') || 'nothing'} (facts: ${JSON.stringify(
+        doc.groups.map((g) => [g.group, g.facts]),
+      )})\n${r.stderr}`;
       expect(
         failed.filter((f) => !allowed.includes(f)),
-        r.stderr,
+        verdict,
       ).toEqual([]);
       expect(
         c.fails.filter((f) => !failed.includes(f)),
-        r.stderr,
+        verdict,
       ).toEqual([]);
       expect(r.code).toBe(c.fails.length ? 1 : 0);
       // the consumer timeout as the broker line answers it (capabilities.ts consumerTimeoutCancels)
