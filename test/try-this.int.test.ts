@@ -7,22 +7,15 @@
  * pause. Not run here: `mqlab up …` (the services' own tests), the pages of labs that stop a service
  * or need a cluster (their own sets in CI). Slow: about 50 lab runs, one after another (SERIAL).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, CONFIG, ROOT, useNamespace } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { CONFIG, ROOT, useNamespace } from './helpers.js';
 import { pagesCommands, type PrintedCommand } from './try-this.js';
+import { printedShell } from './printed-shell.js';
 import { registry } from '../labs/registry.js';
 
 useNamespace('s3'); // the pages' own namespace; a command without --namespace runs in none, as printed
 
-const SCRATCH = fs.mkdtempSync(path.join(os.tmpdir(), 'mqlab-try-this-'));
-const BIN = path.join(SCRATCH, 'bin');
-fs.mkdirSync(BIN);
-fs.writeFileSync(path.join(BIN, 'mqlab'), `#!/bin/sh\nexec node ${JSON.stringify(CLI)} "$@"\n`, { mode: 0o755 });
-afterAll(() => fs.rmSync(SCRATCH, { recursive: true, force: true }));
+const { shell, atPause } = printedShell();
 
 /** what a command's exit code must be when it is not 0 (or a broken variant's 1) */
 const EXIT: Record<string, number[]> = {
@@ -40,58 +33,6 @@ const AT_PAUSE: Record<string, { run: string; checkpoint: string; then: 'continu
     code: 130,
   },
 };
-
-const env = () => {
-  const e: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', PATH: `${BIN}:${process.env.PATH}` };
-  delete e.MQLAB_NAMESPACE;
-  delete e.MQLAB_FAULT;
-  return e;
-};
-
-/** run a printed line through the shell; a --step run gets Enter at each pause */
-async function shell(line: string, input = '\n'.repeat(200)) {
-  const r = await execa(line, { shell: '/bin/sh', cwd: SCRATCH, env: env(), extendEnv: false, input, reject: false });
-  return { code: r.exitCode ?? -1, out: `${r.stdout}\n${r.stderr}` };
-}
-
-/** a --step run paused at `checkpoint`, `then` `action` (a printed command), then continued or interrupted */
-async function atPause(line: string, checkpoint: string, action: string, then: 'continue' | 'interrupt') {
-  // a process group of its own, as a terminal's job: Ctrl-C is SIGINT to the group (the shell and mqlab)
-  const child = execa(line, {
-    shell: '/bin/sh',
-    cwd: SCRATCH,
-    env: env(),
-    extendEnv: false,
-    reject: false,
-    detached: true,
-  });
-  let out = '';
-  let acted: { code: number; out: string } | null = null;
-  const reached = new Promise<void>((resolve) => {
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      if (new RegExp(`── checkpoint \\d+: ${checkpoint}\\b[\\s\\S]*press Enter`).test(out)) resolve();
-      else if (/press Enter/.test(out.slice(-200))) child.stdin?.write('\n'); // an earlier pause
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-  });
-  await Promise.race([reached, child]);
-  if (child.exitCode === null) {
-    acted = await shell(action, '');
-    if (then === 'interrupt') {
-      // Enter, as the page says; then Ctrl-C once the run is waiting (its progress line), or after 15 s
-      child.stdin?.write('\n');
-      const since = out.length;
-      for (let i = 0; i < 150 && child.exitCode === null && !/waiting/.test(out.slice(since)); i++)
-        await new Promise((r) => setTimeout(r, 100));
-      process.kill(-child.pid!, 'SIGINT');
-    } else child.stdin?.end('\n'.repeat(200));
-  }
-  const r = await child;
-  // the shell ended by the same Ctrl-C: its status is 128 + SIGINT, as a terminal's $? says
-  return { code: r.exitCode ?? (r.signal === 'SIGINT' ? 130 : -1), out, acted };
-}
 
 const byName = new Map(registry.map((l) => [l.name, l]));
 const pages = pagesCommands(ROOT);
@@ -128,8 +69,8 @@ describe('every "Try this" command on every lab page, as printed', () => {
           const paused = [...pausedActions].find(([, p]) => p.run === c.text);
           if (paused) {
             const [action, p] = paused;
-            const r = await atPause(c.text, p.checkpoint, action, p.then);
-            expect(r.acted?.code, `${page}: ${action} at ${p.checkpoint}: ${r.acted?.out}\n${r.out}`).toBe(0);
+            const r = await atPause(c.text, p.checkpoint, [{ line: action }], p.then);
+            expect(r.acted[0]?.code, `${page}: ${action} at ${p.checkpoint}: ${r.acted[0]?.out}\n${r.out}`).toBe(0);
             expect(r.code, `${where}\n${r.out}`).toBe(p.code);
             pausedActions.delete(action);
             continue;
