@@ -2,17 +2,38 @@ import { describe, expect, it } from 'vitest';
 import { AT, AT_RE, CONFIG, mqlab, startMqlab, useNamespace, useServices } from './helpers.js';
 import { brokerUsers } from '../src/services/admin.js';
 import { parseStatus } from './report.js';
+import { printedShell } from './printed-shell.js';
 
 const n = useNamespace(import.meta.url);
+
+/** a terminal where the set's variables were typed before `mqlab up`, not exported: each printed line names the set */
+const typed = printedShell({ set: 'typed' });
 
 describe('mqlab up / status against the running services', () => {
   const s = useServices();
 
-  it('up is idempotent: a second up finds the services and starts nothing', async () => {
+  it('up is idempotent: a second up finds the services and starts nothing; its lines run as printed', async () => {
     // what it did, not how long it took (a wall-time bound here failed at load 30: 7.2 s)
     const [before] = await s.db`SELECT pg_postmaster_start_time() AS t`;
     const r = await mqlab(['up']);
     expect(r.code, r.stderr).toBe(0);
+    // its closing line's commands, typed as printed (issue 46), reach this set: `mqlab list` and
+    // `mqlab retry` (no namespace: its own names, on this file's set alone, SERIAL); `mqlab all` is
+    // all.int.test.ts's, which runs it on the disruptive set (every lab: minutes)
+    const printed = [...r.stdout.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
+    expect(printed.map((c) => c.replace(/^(MQLAB_\w+=\S+ )*/, ''))).toEqual(['mqlab list', 'mqlab retry', 'mqlab all']);
+    const list = await typed.shell(printed[0]!);
+    expect(list.code, list.out).toBe(0);
+    expect(list.out).toMatch(/^ *retry\b/m);
+    const ch = await s.broker.newChannel();
+    for (const q of ['me12.retry.work', 'me12.retry.delay', 'me12.retry.dlq']) await ch.deleteQueue(q);
+    await ch.close();
+    await s.db.unsafe('DROP TABLE IF EXISTS retry_effect');
+    const retry = await typed.shell(printed[1]!);
+    expect(retry.code, retry.out).toBe(0);
+    expect(await s.mgmt.queue('me12.retry.work')).toMatchObject({ messages: 0 });
+    const rows = await s.db<{ event_id: string }[]>`SELECT event_id FROM retry_effect ORDER BY event_id`;
+    expect(rows.map((row) => row.event_id)).toEqual(['healthy', 'transient']);
     expect(r.stderr).toContain('services are already up');
     expect(r.stderr).toMatch(
       new RegExp(`RabbitMQ \\d+\\.\\d+\\.\\d+ .*ready at amqp://app:\\*\\*\\*@${AT_RE.amqp}/lab`),

@@ -10,6 +10,7 @@ import { maskText } from '../../core/urls.js';
 import { holdHome, holdMachine } from '../../services/set-lock.js';
 import { claimHome } from '../../services/data-folder.js';
 import { parseLine } from '../../services/lines.js';
+import { setPrefix } from '../set-prefix.js';
 
 const log = (line: string) => process.stderr.write(`mqlab: ${line}\n`);
 
@@ -49,8 +50,10 @@ export async function upCommand(config: Config, backend: string, nodes?: string,
       turn?.release();
     }
   });
+  // each command as the user can type it: with the variables that name this set when they are not the defaults
+  const cmd = (args: string) => `\`${setPrefix()}mqlab ${args}\``;
   process.stdout.write(
-    'services are up: run `mqlab list` to see the labs, `mqlab retry` to run one, `mqlab all` for every lab\n',
+    `services are up: run ${cmd('list')} to see the labs, ${cmd('retry')} to run one, ${cmd('all')} for every lab\n`,
   );
   return 0;
 }
