@@ -20,6 +20,7 @@ const DISRUPTIVE = [
   'test/html.int.test.ts',
   'test/check-consumers.int.test.ts', // broker-restart and db-outage groups of mqlab check
   'test/pauses-disruptive.int.test.ts', // every pause of db-outage and broker-restart
+  'test/try-this-disruptive.int.test.ts', // the Try-this lines of db-outage, broker-restart and consumer-timeout
 ];
 // The files that walk every lab's page: long (7 and 10-17 min), each lab run one after the other
 const PAGES = [

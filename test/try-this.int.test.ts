@@ -5,7 +5,8 @@
  * given Enter at every pause. Each exits as the page says: 0, a broken variant's 1 with its
  * `BROKEN VARIANT` line, or the code named below; a command the page runs at a pause is run at that
  * pause. Not run here: `mqlab up …` (the services' own tests), the pages of labs that stop a service
- * or need a cluster (their own sets in CI). Slow: about 50 lab runs, one after another (SERIAL).
+ * (try-this-disruptive.int.test.ts, on the disruptive set) or need a cluster (try-this-*.cluster.int.test.ts,
+ * in the cluster suite). Slow: about 50 lab runs, one after another (SERIAL).
  */
 import { describe, expect, it } from 'vitest';
 import { CONFIG, ROOT, useNamespace } from './helpers.js';
@@ -15,7 +16,7 @@ import { registry } from '../labs/registry.js';
 
 useNamespace('s3'); // the pages' own namespace; a command without --namespace runs in none, as printed
 
-const { shell, atPause } = printedShell();
+const { shell, atPauses } = printedShell();
 
 /** what a command's exit code must be when it is not 0 (or a broken variant's 1) */
 const EXIT: Record<string, number[]> = {
@@ -64,12 +65,12 @@ describe('every "Try this" command on every lab page, as printed', () => {
         const runAtPause = new Set(pausedActions.keys());
         for (const c of commands) {
           const where = `${page}: ${c.text}`;
-          if (c.kind === 'mqlab' && /^mqlab up\b/.test(c.text)) continue; // the services' lifecycle (services tests)
+          if (c.kind === 'mqlab' && /^(MQLAB_\w+=\S+ )*mqlab up\b/.test(c.text)) continue; // the services' lifecycle (services tests)
           if (runAtPause.has(c.text)) continue; // run at its pause, with its run
           const paused = [...pausedActions].find(([, p]) => p.run === c.text);
           if (paused) {
             const [action, p] = paused;
-            const r = await atPause(c.text, p.checkpoint, [{ line: action }], p.then);
+            const r = await atPauses(c.text, [{ checkpoint: p.checkpoint, actions: [{ line: action }] }], p.then);
             expect(r.acted[0]?.code, `${page}: ${action} at ${p.checkpoint}: ${r.acted[0]?.out}\n${r.out}`).toBe(0);
             expect(r.code, `${where}\n${r.out}`).toBe(p.code);
             pausedActions.delete(action);
