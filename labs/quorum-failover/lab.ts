@@ -84,8 +84,8 @@ export const lab = labCode(meta, {
       steps,
       [leader.amqpUrl, ...cluster.nodes.filter((n) => n !== leader).map((n) => n.amqpUrl)],
       name.queue,
+      () => ctx.checkpoint('before-kill', { node: victim.name }),
       async () => {
-        await ctx.checkpoint('before-kill', { node: victim.name });
         const at = Date.now();
         killedPid = await victim.kill(30_000);
         history.injected('kill', victim.name);

@@ -68,7 +68,8 @@ export const meta = defineLab({
   },
   // the run's pauses (ctx.checkpoint), in run order: what is true at each (printed at --step pauses)
   checkpoints: {
-    'before-kill': "part of the stream is confirmed and more is in flight; the leader's node is about to be killed",
+    'before-kill':
+      "part of the stream is confirmed; the producer holds the rest while you look, then sends on and the leader's node is killed with publishes in flight",
     'failed-over': 'the producer has reconnected, resent and finished; the management API names the new leader',
     rejoined: "the killed node runs again; its replica is compared with the leader's commit index next",
   },

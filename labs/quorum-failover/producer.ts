@@ -1,7 +1,7 @@
 /**
  * The stream: ids 1…n published with confirms through a ReconnectingPublisher, at most `window`
- * awaiting their confirm. Once `killAfter` are confirmed, `kill()` runs (the lab SIGKILLs the
- * leader's node). On the loss the producer reconnects to a surviving node and resends every id
+ * awaiting their confirm. Once `killAfter` are confirmed, the lab's pause, then `kill()` runs (the
+ * lab SIGKILLs the leader's node). On the loss the producer reconnects to a surviving node and resends every id
  * the ledger holds no confirm for (`steps`: lab.ts).
  */
 import {
@@ -33,12 +33,18 @@ interface StreamResult {
   reconnectedTo: string | null;
 }
 
-/** `kill` resolves with the time (Date.now) the signal was sent; every publish and its outcome go into `history` */
+/**
+ * `beforeKill` (the lab's pause) holds the stream: no new publish until it returns, so a --step pause
+ * shows the stream as the kill will find it, not finished (2000 confirmed during a pause, nothing left
+ * to fail over); then `kill` runs beside the stream and resolves with the time (Date.now) the signal
+ * was sent. Every publish and its outcome go into `history`
+ */
 export async function stream(
   ctx: LabContext<QuorumFailoverOptions>,
   steps: FailoverSteps,
   urls: string[],
   queue: string,
+  beforeKill: () => Promise<void>,
   kill: (confirmed: number) => Promise<number>,
   history: History,
   nodeOf: (url: string | null) => string,
@@ -129,8 +135,10 @@ export async function stream(
       while (inflight.size >= window && pub.url) await answered(Promise.race(inflight));
       if (!pub.url) continue;
       publish(next++);
-      if (!killing && r.confirmed.size >= killAfter)
+      if (!killing && r.confirmed.size >= killAfter) {
+        await beforeKill();
         killing = kill(r.confirmed.size).then((at) => void (r.killAt = at));
+      }
     }
     await killing;
   } finally {
