@@ -54,11 +54,16 @@ describe('every "Try this" command on every lab page, as printed', () => {
         const pausedActions = new Map(
           Object.entries(AT_PAUSE).filter(([action]) => commands.some((c) => c.text === action)),
         );
-        // the pages' SQL changes a lab's tables "between two runs": a run in the page's namespace makes them first
+        // the pages' SQL changes a lab's tables "between two runs": a run in the page's namespace makes them
+        // first, unless the page runs the lab itself before its first SQL (as a reader of the page does)
         const namespace = /--namespace (\S+)/.exec(
           commands.find((c) => c.kind === 'mqlab' && c.text.includes('--namespace'))?.text ?? '',
         )?.[1];
-        if (commands.some((c) => c.kind === 'sql')) {
+        const firstSql = commands.findIndex((c) => c.kind === 'sql');
+        const ranBefore = commands
+          .slice(0, Math.max(0, firstSql))
+          .some((c) => c.kind === 'mqlab' && c.text.startsWith(`mqlab ${page} `) && !/ --names\b/.test(c.text));
+        if (firstSql >= 0 && !ranBefore) {
           const first = await shell(`mqlab ${page}${namespace ? ` --namespace ${namespace}` : ''}`);
           expect(first.code, `${page}: the run before its SQL\n${first.out}`).toBe(0);
         }
