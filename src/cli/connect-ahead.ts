@@ -7,7 +7,7 @@
  * command line with URLs of its own, --help, --names or one of the lab's tools begins none.
  */
 import type { Catalogue } from '../lab/lab.js';
-import type { Connections } from '../engine/early-start.js';
+import type { Connections } from '../engine/connections.js';
 
 /** the words after a lab's name that make the command line no plain run of it */
 const NOT_A_RUN = new Set(['-h', '--help', '--names', '--amqp-url', '--pg-url', '--mgmt-url']);
@@ -23,7 +23,7 @@ export async function connectAhead(catalogue: Catalogue, args: readonly string[]
     const [meta, { loadConfig }, { connectFor }] = await Promise.all([
       entry.load(),
       import('../core/config.js'),
-      import('../engine/early-start.js'),
+      import('../engine/connections.js'),
     ]);
     if (meta.tools?.some((t) => args.includes(t.name))) return null;
     const begun = connectFor(loadConfig(), meta);
