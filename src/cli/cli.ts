@@ -17,7 +17,6 @@ import { UsageError } from '../core/errors.js';
 import { refuseUnknownLabs } from '../lab/fault.js';
 import { COMMANDS, listText, PROGRAM_DESCRIPTION } from './top-help.js';
 import { beginRun } from '../engine/early-start.js';
-import type { Connections } from '../engine/connections.js';
 import { GROUP_NAMES } from '../check/group-names.js';
 import { CHECK_DEFAULTS } from '../check/options.js';
 import { LEFT_OUT } from '../engine/refusal.js';
@@ -49,15 +48,10 @@ export type Outcome = RunOutcome;
  * ignores what an action returns, so each action hands its outcome to this call's own variable.
  * A usage error commander finds (an unknown flag, a missing value) rejects.
  */
-export async function runCli(
-  catalogue: Catalogue,
-  argv: string[],
-  signals: RunSignals,
-  ahead: Connections | null = null,
-): Promise<Outcome> {
+export async function runCli(catalogue: Catalogue, argv: string[], signals: RunSignals): Promise<Outcome> {
   const registry = await labsFor(catalogue, argv.slice(2));
   let outcome: Outcome = { code: 0 };
-  await buildProgram(catalogue, registry, signals, (o) => (outcome = o), ahead).parseAsync(argv);
+  await buildProgram(catalogue, registry, signals, (o) => (outcome = o)).parseAsync(argv);
   return outcome;
 }
 
@@ -124,7 +118,6 @@ export function buildProgram(
   registry: Registry,
   signals: RunSignals,
   ended: (outcome: Outcome) => void,
-  ahead: Connections | null = null,
 ): Command {
   const labNames = catalogue.map((entry) => entry.name);
   const program = new Command('mqlab')
@@ -264,7 +257,7 @@ export function buildProgram(
     });
   for (const { name, title } of catalogue) {
     const meta = registry.find((entry) => entry.name === name);
-    if (meta) labCommand(program, meta, signals, ended, labNames, ahead);
+    if (meta) labCommand(program, meta, signals, ended, labNames);
     else program.command(name).description(title); // shown in --help; never run (its meta was not loaded)
   }
   return program;
@@ -368,7 +361,6 @@ function labCommand(
   signals: RunSignals,
   ended: (outcome: Outcome) => void,
   labNames: readonly string[],
-  ahead: Connections | null,
 ) {
   const cmd = runOptions(program.command(entry.name)).description(entry.title);
   addSpecOptions(cmd, entry.options);
@@ -402,7 +394,7 @@ function labCommand(
     const config = configFrom(o);
     await confirmStopping([planned], config, entry.name, o.yes);
     // the set's hold and the connections start now, and the engine's modules load meanwhile
-    const start = beginRun({ plan: [planned], config, summary: false, wait: o.wait, signal: signals.signal }, 1, ahead);
+    const start = beginRun({ plan: [planned], config, summary: false, wait: o.wait, signal: signals.signal });
     const { runCommand } = await import('./commands/run-labs.js');
     ended(await runCommand({ plan: [planned], config, flags: o, summary: false, start }, signals));
   });

@@ -10,7 +10,6 @@ import type * as JunitModule from '../report/junit-file.js';
 import type { RunEnd } from '../report/junit.js';
 import { endQuietlyWhenClosed } from './stdout-closed.js';
 import { quickOutput } from './top-help.js';
-import { connectAhead } from './connect-ahead.js';
 
 /**
  * The modules every command past --help and list needs, loaded by main once it knows that
@@ -29,8 +28,6 @@ export async function main(catalogue: Catalogue, argv: string[] = process.argv):
     await new Promise((resolve) => process.stdout.write(quick, resolve));
     process.exit(0);
   }
-  // `mqlab <lab>`: its connections begin now, and the services answer while the modules below load
-  const ahead = await connectAhead(catalogue, argv.slice(2));
   const [errorsModule, urls, { redactStreams }, { withSbin }, { runCli }] = await Promise.all([
     import('../core/errors.js'),
     import('../core/urls.js'),
@@ -83,7 +80,7 @@ export async function main(catalogue: Catalogue, argv: string[] = process.argv):
   });
   process.on('rejectionHandled', () => {}); // one of those awaited late after all: no warning
 
-  const outcome: Outcome = await runCli(catalogue, argv, { signal: controller.signal, quit }, ahead).catch(
+  const outcome: Outcome = await runCli(catalogue, argv, { signal: controller.signal, quit }).catch(
     (error: unknown) => ({ error }),
   );
   // a second signal already delivered while the run stopped is handled before the ordinary ending (its

@@ -37,26 +37,6 @@ describe('connections begun early', () => {
     expect(made).toBe(4);
   });
 
-  it('take the connections begun ahead when they are the ones the run wants, else close them', async () => {
-    let closed = 0;
-    const early = { open: true, close: () => (closed++, Promise.resolve()) } as unknown as Broker;
-    const ahead = (amqpUrl: string) => ({
-      amqpUrl,
-      pgUrl: '',
-      poolSize: 4,
-      broker: Promise.resolve(early),
-      db: null,
-      onClose: { listener: () => {} },
-    });
-    const connect = () => Promise.resolve(fresh);
-    const same = new EarlyStart(null, { amqpUrl: AMQP, pgUrl: null, poolSize: 4 }, ahead(AMQP));
-    await expect(same.takeBroker(AMQP, connect)).resolves.toBe(early);
-    const other = new EarlyStart(null, { amqpUrl: AMQP, pgUrl: null, poolSize: 4 }, ahead('amqp://other:1/lab'));
-    await expect(other.takeBroker(AMQP, connect)).resolves.toBe(fresh); // its own attempt failed: made again
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(closed).toBe(1);
-  });
-
   it('a hold begun for one data folder is not taken for another', async () => {
     const hold = Promise.resolve(null);
     const start = new EarlyStart({ home: '/a', hold }, null);

@@ -12,21 +12,31 @@ import type { Broker } from '../broker/broker.js';
 import type { Db } from '../db/client.js';
 import type { SetLock } from '../services/set-lock.js';
 import { holdServices, type HoldRequest } from './set-hold.js';
-import { connect, fitting, wantedBy, type Connections, type Wanted } from './connections.js';
+import { dbPoolSize } from './jobs.js';
+import { usesDatabase } from '../lab/lab.js';
+
+interface Connections {
+  amqpUrl: string;
+  /** '' once taken, or when no database was asked for */
+  pgUrl: string;
+  poolSize: number;
+  broker: Promise<Broker>;
+  db: Promise<{ db: Db; version: string }> | null;
+  /** the pool's onclose, forwarded to the run's once it takes the pool (before: closes of no one's concern) */
+  onClose: { listener: () => void };
+}
 
 /** what was begun early, each part taken once; a part not begun (or for other URLs) is made fresh */
 export class EarlyStart {
   #hold: { home: string; hold: Promise<SetLock | null> } | null;
   #conns: Connections | null;
 
-  /** `ahead`: connections begun before the run knew its config (src/cli/connect-ahead.ts), used when they are `wanted` */
   constructor(
     hold: { home: string; hold: Promise<SetLock | null> } | null,
-    wanted: Wanted | null,
-    ahead: Connections | null = null,
+    connections: { amqpUrl: string; pgUrl: string | null; poolSize: number } | null,
   ) {
     this.#hold = hold;
-    this.#conns = wanted && (fitting(ahead, wanted) ?? connect(wanted));
+    this.#conns = connections && connect(connections.amqpUrl, connections.pgUrl, connections.poolSize);
   }
 
   /** the hold begun early for the set in `home`, else a new one from `hold` */
@@ -72,20 +82,30 @@ export class EarlyStart {
 /** nothing begun: every part made when the run takes it */
 export const nothingBegun = () => new EarlyStart(null, null);
 
-/**
- * begin the run's hold on its set (holdServices), then its connections (a pool for `jobs` labs at
- * once), or take those begun `ahead` when they are the ones the run wants
- */
-export function beginRun(request: HoldRequest, jobs = 1, ahead: Connections | null = null): EarlyStart {
+/** begin the run's hold on its set (holdServices), then its connections (a pool for `jobs` labs at once) */
+export function beginRun(request: HoldRequest, jobs = 1): EarlyStart {
   const hold = holdServices(request);
   hold.catch(() => {}); // reported when the run takes it
+  // the database only when a lab of the run uses one (LabMeta.database): the run opens it for no other
+  const usesDb = usesDatabase(request.plan.map((p) => p.entry));
   return new EarlyStart(
     { home: request.config.home, hold },
-    wantedBy(
-      request.config,
-      request.plan.map((p) => p.entry),
-      jobs,
-    ),
-    ahead,
+    { amqpUrl: request.config.amqpUrl, pgUrl: usesDb ? request.config.pgUrl : null, poolSize: dbPoolSize(jobs) },
   );
+}
+
+/** begin connecting to the broker and (with a URL) the database (pool of `poolSize`), in parallel */
+function connect(amqpUrl: string, pgUrl: string | null, poolSize: number): Connections {
+  const onClose = { listener: () => {} };
+  // the database first: its start-up (a backend forked, SCRAM) takes longer than the broker's
+  // handshake, and goes on in the server while the broker's client is loaded
+  const db =
+    pgUrl === null
+      ? null
+      : import('../db/client.js').then(({ openDb }) => openDb(pgUrl, poolSize, () => onClose.listener()));
+  const broker = import('../broker/broker.js').then(({ Broker }) => Broker.connect(amqpUrl));
+  // nobody may ever take them (a usage error, a lab that cannot run here): no unhandled rejection
+  broker.catch(() => {});
+  db?.catch(() => {});
+  return { amqpUrl, pgUrl: pgUrl ?? '', poolSize, broker, db, onClose };
 }
