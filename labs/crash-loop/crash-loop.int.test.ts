@@ -58,7 +58,7 @@ describe('crash-loop lab against the real broker', () => {
       expect(delayed.actual).toBeGreaterThanOrEqual(1000);
       expect(report.facts.delayed).toMatchObject({ exitCode: 137, redeliveryDeliveryCount: 1 });
       expect(await s.mgmt.queue(n.q('crash-loop.delayed'))).toMatchObject({
-        arguments: { 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': 1000 },
+        arguments: { 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': 2000 },
       });
     } else
       expect(delayed.skipped).toBe(
