@@ -57,4 +57,40 @@ describe('dlx-loop lab against the real broker', () => {
     expect(flagged).toContain(`${n.q('dlxloop.business')} → ${n.q('dlxloop.dead')} → ${n.q('dlxloop.business')}`);
     expect(flagged.filter((p) => p.includes('fixed'))).toEqual([]);
   });
+
+  it('status --namespace lists that namespace’s loops only, not another namespace’s', async () => {
+    // a loop of another namespace, made beside this one's (its name shares this file's prefix, not its `ns.`)
+    const other = `${n.namespace}_other`;
+    const ch = await s.broker.newChannel();
+    try {
+      await ch.assertExchange(`${other}.loop.dlx`, 'direct', { durable: true });
+      await ch.assertQueue(`${other}.loop`, {
+        durable: true,
+        arguments: { 'x-dead-letter-exchange': `${other}.loop.dlx`, 'x-dead-letter-routing-key': 'again' },
+      });
+      await ch.bindQueue(`${other}.loop`, `${other}.loop.dlx`, 'again');
+      const loops = async (ns: string) => {
+        const r = await mqlab(['status', '--namespace', ns]);
+        return r.lines.filter((l) => l.trimStart().startsWith('LOOP '));
+      };
+      const mine = await loops(n.namespace);
+      expect(
+        mine.some((l) => l.includes(n.q('dlxloop.business'))),
+        mine.join('\n'),
+      ).toBe(true);
+      expect(
+        mine.every((l) => l.includes(`${n.namespace}.`)),
+        mine.join('\n'),
+      ).toBe(true);
+      expect(mine.join('\n')).not.toContain(`${other}.loop`);
+      const theirs = await loops(other);
+      expect(theirs).toEqual([
+        `  LOOP ${other}.loop → ${other}.loop.dlx → ${other}.loop  (no TTL hop: a dead letter comes straight back)`,
+      ]);
+    } finally {
+      await ch.deleteQueue(`${other}.loop`);
+      await ch.deleteExchange(`${other}.loop.dlx`);
+      await ch.close();
+    }
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * mqlab status: URLs (masked), reachability, versions, capabilities, and the lab queues. With a
- * namespace (--namespace / MQLAB_NAMESPACE) the queues and the cluster's quorum queues are that
- * namespace's only (dead-letter loops stay the vhost's); `labs` narrows the queues to those labs (--lab).
+ * namespace (--namespace / MQLAB_NAMESPACE) the queues, the cluster's quorum queues and the
+ * dead-letter loops are that namespace's only (a loop through one of its queues or exchanges);
+ * `labs` narrows the queues to those labs (--lab).
  */
 import type { Config } from '../core/config.js';
 import { Management, type QueueStats } from '../broker/management.js';
@@ -27,7 +28,10 @@ export interface StatusReport {
   probe: Probe;
   capabilities: Capabilities | null;
   queues: { lab: string; queue: string; stats: QueueStats | null }[];
-  /** dead-letter routes in the whole vhost that lead back into their own queue without a TTL hop */
+  /**
+   * dead-letter routes that lead back into their own queue without a TTL hop: the whole vhost's, or with
+   * a namespace those that pass one of its objects (a class's other loops are not a student's business)
+   */
   loops: DeadLetterLoop[] | null;
   /** the broker's cluster members (one for a single node) and each quorum queue's replicas (the namespace's only) */
   cluster: { members: Member[]; quorumQueues: QuorumReplicas[] } | null;
@@ -61,7 +65,8 @@ export async function status(registry: Registry, config: Config): Promise<Status
       quorumQueues: (await quorumReplicas(mgmt)).filter((q) => ours(q.queue)),
     };
     const queues = await mgmt.queues();
-    report.loops = await vhostDeadLetterLoops(mgmt, queues); // the whole vhost: a loop anyone made hurts everyone
+    // searched over the whole vhost (a loop may pass an exchange of any name), shown where it passes ours
+    report.loops = (await vhostDeadLetterLoops(mgmt, queues)).filter((l) => !ns || l.path.some(ours));
     const all = new Map(queues.map((q) => [q.name, q]));
     const n = namesFor(config);
     for (const entry of registry) {
@@ -150,7 +155,7 @@ function renderQueues(s: StatusReport): string[] {
 function renderLoops(s: StatusReport): string[] {
   const out: string[] = [];
   if (s.loops) {
-    out.push('', `dead-letter routes in vhost ${s.vhost}:`);
+    out.push('', `dead-letter routes ${s.namespace ? `of namespace ${s.namespace} ` : ''}in vhost ${s.vhost}:`);
     if (s.loops.length === 0) out.push('  no route leads a message back into its own queue without a TTL hop');
     for (const l of s.loops) out.push(`  LOOP ${l.path.join(' → ')}  (no TTL hop: a dead letter comes straight back)`);
   }
