@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectPassed, mqlab, runLabJson, startMqlab, useNamespace, useServices } from '../../test/helpers.js';
 import type { PolicyInfo, QueueStats } from '../../src/broker/management.js';
+import { firstLab } from '../../test/report.js';
 
 const n = useNamespace(import.meta.url);
 
@@ -95,6 +96,37 @@ describe('hold lab against the real broker', () => {
     const source = await s.mgmt.queueWhen(SOURCE, (q) => q.messages === 0, STATS_MS);
     expect(source?.messages).toBe(0);
     expect(await s.broker.depth(TARGET)).toBe(0);
+  });
+
+  it('its policy cleared from outside at the letter-held pause: the lab says so from the source it reads, and stops waiting', async () => {
+    const run = startMqlab(['hold', '--step', '--json']);
+    try {
+      await run.stderrShows('press Enter to continue', 60_000);
+      expect(run.stderr()).toContain('── checkpoint 1: letter-held');
+      // another client clears it, as Try this 2 does with `mqlab ctl clear_policy`
+      await s.mgmt.deletePolicy(n.p('me12-hold'));
+      // said during the pause, from the source's record and counters
+      await run.stderrShows('was cleared from outside', 10_000);
+      const said = `policy ${n.p('me12-hold')} was cleared from outside: the broker's record of ${SOURCE} names no policy now, and its counters show messages=0: the held letter was deleted with the policy, and nothing will reach the target`;
+      expect(run.stderr()).toContain(said);
+      // what it says is what the broker shows
+      const source = await s.mgmt.queueNow(SOURCE);
+      expect({ policy: source?.policy, messages: source?.messages }).toEqual({ policy: null, messages: 0 });
+      // Enter: the lab does not wait for the dead-letter worker (--recover-timeout, 240 s) for a letter that is gone
+      run.child.stdin?.end('\n'.repeat(5));
+      const r = await run.exited(30_000);
+      expect(r.exitCode, run.stderr()).toBe(1);
+      const report = firstLab<{ policyClearedFromOutside: unknown }>(r.stdout);
+      expect(report.lines?.[0]).toBe(`hold: ${said}`);
+      expect(report.facts.policyClearedFromOutside).toMatchObject({ policy: null, messages: 0 });
+      expect(report.checks.filter((c) => !c.pass).map((c) => c.name)).toContain('recoveredOriginalEvent');
+      expect(run.stderr()).not.toContain('still waiting for the dead-letter worker');
+    } finally {
+      if (run.child.exitCode === null) run.child.kill('SIGINT');
+      await run.exited(30_000).catch(() => {});
+    }
+    // the next run passes
+    expectPassed(await mqlab(['hold']), { line: SUMMARY_LINES });
   });
 
   it('--namespace applies its own policy to its own queue', async () => {

@@ -184,6 +184,10 @@ export const lab = labCode(meta, {
         unacked: sampled?.unacked,
         status: 'sampled',
       });
+      // The policy cleared from outside (Try this 2: `mqlab ctl clear_policy …`, the UI, another client)
+      // from here on: the source's record names no policy at once, and clearing an at-least-once policy
+      // deletes what the broker held. Noticed from the readings the watch takes anyway, also at the pause.
+      const cleared = outsideClear(ctx, watch, name.source, policy.name, () => brokerDelivery() !== undefined);
       await ctx.checkpoint('letter-held', {
         queue: name.source,
         stats: statsLine(sampled),
@@ -207,7 +211,11 @@ export const lab = labCode(meta, {
         () =>
           ctx
             .within(
-              Promise.race([ours.promise, target.failure]),
+              Promise.race([
+                ours.promise,
+                target.failure,
+                cleared.then((c) => (c ? null : new Promise<never>(() => {}))),
+              ]),
               recoverTimeoutMs,
               `the broker's dead-letter worker to deliver ${EVENT_ID} to ${name.target}`,
             )
@@ -216,16 +224,20 @@ export const lab = labCode(meta, {
               throw err;
             }),
       );
-      if (!recovered)
+      const clearedFromOutside = await Promise.race([cleared, Promise.resolve(null)]);
+      // (a policy cleared from outside was said when it was seen)
+      if (!recovered && !clearedFromOutside)
         ctx.progress(
           `nothing reached ${name.target} within ${recoverTimeoutMs / 1000} s of the rebind (raise --recover-timeout on a broker with a slower dead-letter worker)`,
         );
       const evidence = republishEvidence(recovered?.headers ?? {}, name.source);
       const recoveredOriginalEvent = recovered?.messageId === EVENT_ID && recovered.body === BODY;
-      await ctx.checkpoint('recovered', {
-        messageId: recovered?.messageId ?? 'none',
-        afterRebindMs: recovered ? Math.round(recovered.at - reboundAt) : 'none',
-      });
+      // nothing recovered to show when the letter was deleted with the policy: no pause for it
+      if (!clearedFromOutside)
+        await ctx.checkpoint('recovered', {
+          messageId: recovered?.messageId ?? 'none',
+          afterRebindMs: recovered ? Math.round(recovered.at - reboundAt) : 'none',
+        });
 
       // The counters: wait for them to show the source empty only as long as they took to show
       // the held letter (never on a broker whose counters are slower than the hold).
@@ -266,6 +278,7 @@ export const lab = labCode(meta, {
 
       return {
         lines: [
+          ...(clearedFromOutside ? [`hold: ${clearedFromOutside.line}`] : []),
           `hold: targetUnbound=${targetUnbound} targetEmpty=${targetEmpty}`,
           `hold: bindingRestored=${bindingRestored} recoveredOriginalEvent=${recoveredOriginalEvent} noApplicationRepublish=${noApplicationRepublish}`,
         ],
@@ -296,6 +309,9 @@ export const lab = labCode(meta, {
             definition: policy.definition,
           },
           policyLeftByEarlierRun: earlierPolicy,
+          policyClearedFromOutside: clearedFromOutside
+            ? { seenAfterRejectMs: Math.round(clearedFromOutside.at - rejectedAt), ...clearedFromOutside.source }
+            : null,
           leftInTargetAtStart: leftInTarget,
           sourceWhileHeld: held && {
             ...pick(held.stats),
@@ -322,6 +338,53 @@ export const lab = labCode(meta, {
     }
   },
 });
+
+/** the source as the broker showed it once the policy was gone, and the line that says so */
+interface Cleared {
+  at: number;
+  source: { policy: string | null; messages: number | null };
+  line: string;
+}
+
+/**
+ * the policy cleared from outside the lab, as the source's readings show it: the first reading whose
+ * record names another policy or none, then (up to 3 s) one whose counters show the source empty — the
+ * held letter deleted with the policy; null when the run ended first. Said at once on stderr and logged.
+ */
+function outsideClear(
+  ctx: LabContext,
+  watch: StatsWatch,
+  source: string,
+  policy: string,
+  delivered: () => boolean,
+): Promise<Cleared | null> {
+  const gone = watch
+    .next((q) => q.policy !== policy)
+    .then(async (s) => {
+      if (!s) return null;
+      const empty = await watch.until((q) => q.messages === 0, s.at, 3000);
+      const now = empty ?? watch.last() ?? s;
+      const shown = now.stats.policy ? `policy ${now.stats.policy}` : 'no policy';
+      const line =
+        `policy ${policy} was cleared from outside: the broker's record of ${source} names ${shown} now, and its counters show ` +
+        (now.stats.messages === 0
+          ? `messages=0: the held letter was deleted with the policy, and nothing will reach the target`
+          : `messages=${now.stats.messages}`);
+      ctx.progress(line);
+      ctx.log.emit('policy', {
+        policy,
+        queue: source,
+        now: now.stats.policy ?? 'none',
+        messages: now.stats.messages,
+        status: 'cleared_from_outside',
+      });
+      return delivered()
+        ? null
+        : { at: s.at, source: { policy: now.stats.policy, messages: now.stats.messages }, line };
+    });
+  gone.catch(() => {});
+  return gone;
+}
 
 function targetBound(ctx: LabContext, name: ReturnType<typeof names>): Promise<boolean> {
   return ctx.mgmt.hasBinding(name.dlx, name.target, ROUTING_KEY);

@@ -30,6 +30,8 @@ export class StatsWatch {
   private hurry: (() => void) | null = null;
   /** wakes an `until` when a sample arrives */
   private wake: (() => void) | null = null;
+  /** `next` callers: each told of every sample from its call on, undefined once stopped */
+  private readonly listeners = new Set<(s: Sample | undefined) => void>();
   private readonly loop: Promise<void>;
 
   constructor(
@@ -46,7 +48,11 @@ export class StatsWatch {
   private async run(): Promise<void> {
     while (!this.stopped) {
       const stats = await this.mgmt.queueNow(this.queue).catch(() => null);
-      if (stats && !this.stopped) this.samples.push({ at: this.now(), stats });
+      if (stats && !this.stopped) {
+        const sample = { at: this.now(), stats };
+        this.samples.push(sample);
+        for (const l of this.listeners) l(sample);
+      }
       this.wake?.();
       if (!this.stopped)
         await new Promise<void>((r) => {
@@ -85,6 +91,22 @@ export class StatsWatch {
     }
   }
 
+  /**
+   * the first sample read from now on that satisfies ok, at the pace the watch reads (undefined once it
+   * stops): a watch in the background, e.g. for the policy cleared from outside while the lab waits
+   */
+  next(ok: (s: QueueStats) => boolean): Promise<Sample | undefined> {
+    if (this.stopped) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const l = (s: Sample | undefined) => {
+        if (s && !ok(s.stats)) return;
+        this.listeners.delete(l);
+        resolve(s);
+      };
+      this.listeners.add(l);
+    });
+  }
+
   last(): Sample | undefined {
     return this.samples.at(-1);
   }
@@ -92,6 +114,7 @@ export class StatsWatch {
   /** stop sampling; a request still in flight is not waited for (its answer is dropped) */
   stop(): void {
     this.stopped = true;
+    for (const l of this.listeners) l(undefined);
     this.wake?.();
     this.hurry?.();
     this.loop.catch(() => {});
