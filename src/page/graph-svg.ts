@@ -85,15 +85,20 @@ function edgeSvg(g: Graph, e: GraphEdge, i: number): string {
 
 /** the smallest scale the graph is drawn at: its smallest text (20 px) is 18.4 px on screen */
 const MIN_SCALE = 0.92;
+/**
+ * smaller still (its smallest text 16 px on screen, as the timeline's) where that keeps the step panel
+ * beside it: at 1280×720 the step's message stays above the fold (page-script.ts fit())
+ */
+const FLOOR_SCALE = 0.8;
 
 export function graphSvg(g: Graph): string {
   const edges = g.edges.map((e, i) => edgeSvg(g, e, i));
   const empty = g.nodes.length === 0 ? `<text class="g-note" x="20" y="60">this lab declares no topology</text>` : '';
-  // the page sizes it to the height and width it has (page-script.ts fit()), never below MIN_SCALE:
-  // its 20 px text stays at least 18 px on screen (the step panel goes below the graph rather)
+  // the page sizes it to the height and width it has (page-script.ts fit()), never below MIN_SCALE
+  // (its 20 px text at least 18 px on screen), or FLOOR_SCALE where that keeps the step panel beside it
   const w = g.width + 20;
   return (
-    `<svg class="graph" viewBox="0 0 ${w} ${g.height}" data-min-scale="${MIN_SCALE}" role="img" aria-label="the lab's exchanges, queues and processes">` +
+    `<svg class="graph" viewBox="0 0 ${w} ${g.height}" data-min-scale="${MIN_SCALE}" data-floor-scale="${FLOOR_SCALE}" role="img" aria-label="the lab's exchanges, queues and processes">` +
     `<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>` +
     `${edges.join('')}${g.nodes.map(nodeSvg).join('')}${empty}<g class="tokens"></g></svg>`
   );

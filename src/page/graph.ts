@@ -67,7 +67,7 @@ export const exchangeId = (name: string) => `x:${name}`;
 export const processId = (lane: string) => `p:${lane}`;
 
 const ROW_GAP = 16;
-const COL = { process: 150, exchange: 200, queue: 310, gap: 24, bends: 36, flows: 60 };
+const COL = { process: 150, exchange: 200, queue: 310, gap: 24, bends: 36, flows: 40 };
 /**
  * a name is 25 px bold (page-style.ts .g-name): 15.9 px a character in DejaVu Sans Bold as Chromium
  * draws it, 16.4 counted; a process's column fits the longest, up to a limit (then it wraps)

@@ -63,8 +63,9 @@ export const BENCH_SCRIPT = String.raw`
     $('stage').innerHTML = l.graph; shownGraph = l.graph; fit();
   }
   // the graph as large as the screen lets it be beside the step panel, above the fold with its player:
-  // never below its minimum scale (its text 18 px on screen); where the panel has no room beside it,
-  // the panel goes below and the graph takes the width
+  // never below its minimum scale (its text 18 px on screen), or its floor (16 px) where that keeps the
+  // panel beside it (1280×720: the step's message above the fold); where the panel has no room beside
+  // it even then, the panel goes below and the graph takes the width
   function fit() {
     const svg = $('stage').querySelector('svg.graph'); if (!svg) return;
     const vb = svg.viewBox.baseVal; if (!vb || !vb.width) return;
@@ -73,11 +74,12 @@ export const BENCH_SCRIPT = String.raw`
     const top = stage.getBoundingClientRect().top + scrollY;
     const below = $('player').offsetHeight + 12;
     const high = innerHeight - top - below - frame;
-    const panel = innerWidth >= 1600 ? 560 : 360;
+    const panel = innerWidth >= 1600 ? 560 : 320; // below 1600 px: page-style.ts's min-width of the panel
     const wide = bench.clientWidth - panel - 14 - frame - 2;
     const least = vb.width * Number(svg.dataset.minScale || 1);
     let w = Math.min(wide, (high * vb.width) / vb.height);
-    if (w < least) w = wide >= least ? least : Math.min(bench.clientWidth - frame, Math.max(least, (high * vb.width) / vb.height));
+    const floor = vb.width * Number(svg.dataset.floorScale || svg.dataset.minScale || 1);
+    if (w < least) w = wide >= least ? least : wide >= floor ? wide : Math.min(bench.clientWidth - frame, Math.max(least, (high * vb.width) / vb.height));
     svg.style.width = Math.floor(w) + 'px'; svg.style.height = Math.floor((w * vb.height) / vb.width) + 'px';
     $('stage').parentElement.style.width = Math.floor(w) + frame + 'px';
   }

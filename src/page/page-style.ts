@@ -19,7 +19,8 @@ body { margin: 10px 16px; }
 .bench { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; margin: 6px 0 10px; }
 .stage-col { flex: 0 1 auto; min-width: 0; max-width: 100%; }
 .stage { border: 2px solid #000; border-radius: 8px; padding: 4px; background: #fff; }
-.bench > .step-panel { flex: 1 1 0; min-width: 360px; box-sizing: border-box; }
+.bench > .step-panel { flex: 1 1 0; min-width: 320px; box-sizing: border-box; }
+@media (min-width: 1600px) { .bench > .step-panel { min-width: 360px; } }
 svg.graph { width: 100%; height: auto; display: block; }
 .g-node rect { fill: #fff; stroke: #000; stroke-width: 2.5; }
 .g-queue rect { fill: #eef6ff; } .g-exchange rect { fill: #fff7e6; } .g-process rect { fill: #f2f2f2; }
@@ -66,6 +67,8 @@ dl.kv.flow > details.more-fields[open] { flex-basis: 100%; }
 nav.player { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; margin: 6px 0 0; font-size: 20px; }
 nav.player button, nav.player select { font-size: 22px; min-width: 52px; padding: 2px 10px; }
 nav.player input[type=range] { flex: 1 1 160px; min-width: 120px; }
+/* below 1600 px the panel may be 320 px wide (fit()): its table's four columns fit in it */
+@media (max-width: 1599px) { .step-panel { padding: 6px 10px 10px; } .step-panel td, .step-panel th { font-size: 18px; padding: 2px 3px; } .step-panel th { font-size: 16px; } }
 @media (min-width: 1600px) {
   .step-no { font-size: 24px; } .step-title { font-size: 32px; } .step-desc { font-size: 25px; } .step-panel h3 { font-size: 24px; }
   dl.kv { font-size: 23px; } .step-panel td, .step-panel th { font-size: 22px; } .basis, details.event-fields summary, details.more-fields summary { font-size: 20px; }
