@@ -3,7 +3,7 @@
  * picture at each checkpoint is the broker's (test/pauses.ts). The labs that stop a service:
  * test/pauses-disruptive.int.test.ts.
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CONFIG, useNamespace } from './helpers.js';
 import { openBrowser, type OpenBrowser } from './browser.js';
@@ -29,7 +29,11 @@ describe('every pause of every lab: the broker’s bindings, possible totals, th
       async (ctx) => {
         const missing = await lab.requires?.(CONFIG);
         if (missing) return ctx.skip(`${lab.name} ${missing}`);
-        await everyPause(page, lab.name, n.namespace);
+        const pauses = await everyPause(page, lab.name, n.namespace);
+        if (lab.name === 'at-most-once-drop')
+          // the letter rejected while the target is unbound: not drawn in the source the broker counts empty
+          for (const p of pauses.filter((x) => /pause: (dropped|fell-back)/.test(x.title)))
+            expect(p.gone, p.title).toMatch(/which the broker binds to no queue now: dropped/);
       },
       300_000,
     );

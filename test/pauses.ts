@@ -100,9 +100,17 @@ const shown = (page: Page) =>
       [...document.querySelectorAll(`svg.graph [data-node^="${p}:"]`)].map((n) =>
         n.getAttribute('data-node')!.slice(2),
       );
+    // the tokens drawn inside each queue's node (a settled one is the consumer's, not the queue's)
+    const tokens: Record<string, number> = {};
+    for (const t of document.querySelectorAll('svg.graph .tokens [data-token]'))
+      if ((t as SVGElement).dataset.at?.startsWith('q:') && !t.classList.contains('done'))
+        tokens[(t as SVGElement).dataset.at!.slice(2)] = (tokens[(t as SVGElement).dataset.at!.slice(2)] ?? 0) + 1;
+    const gone = document.getElementById('gone-now')!;
     return {
       title: document.getElementById('step-title')!.textContent ?? '',
       cells,
+      tokens,
+      gone: gone.hidden ? '' : (gone.textContent ?? ''),
       // an exchange and a queue bound with two keys: two edges, one binding between them as the graph names it
       drawn: [
         ...new Set(
@@ -113,7 +121,18 @@ const shown = (page: Page) =>
       ].sort(),
       exchanges: nodes('x'),
       queues: nodes('q'),
-      fold: { step: Math.max(bottom('#step-title'), bottom('#step-desc')), continue: bottom('#continue') },
+      fold: {
+        step: Math.max(bottom('#step-title'), bottom('#step-desc')),
+        continue: bottom('#continue'),
+        // the message panel: its heading and the message's first fields (the rest fold away)
+        message: Math.max(bottom('#message-head'), bottom('#message')),
+        // the panel's right edge on the screen, and its queues' table inside it (not cut at its side)
+        right: Math.round(document.querySelector('aside.step-panel')!.getBoundingClientRect().right),
+        table: Math.round(
+          document.getElementById('counts')!.getBoundingClientRect().right -
+            document.querySelector('aside.step-panel')!.getBoundingClientRect().right,
+        ),
+      },
     };
   });
 
@@ -145,7 +164,7 @@ export async function everyPause(page: Page, lab: string, namespace: string) {
     const published = await publishedSince(labQueues);
     const ended = new Promise<false>((r) => run.child.once('exit', () => r(false)));
     await page.goto(url);
-    const pauses: { title: string; total: number; published: number }[] = [];
+    const pauses: { title: string; total: number; published: number; gone: string }[] = [];
     for (let i = 0; i < 60; i++) {
       // the next pause, or the run's end
       const paused = await Promise.race([
@@ -164,6 +183,9 @@ export async function everyPause(page: Page, lab: string, namespace: string) {
       // the pause's meaning and Continue above the fold at 1280×720
       expect(s.fold.step, where).toBeLessThanOrEqual(720);
       expect(s.fold.continue, where).toBeLessThanOrEqual(720);
+      expect.soft(s.fold.message, `${where}: the message panel`).toBeLessThanOrEqual(720);
+      expect.soft(s.fold.right, `${where}: the panel's right edge`).toBeLessThanOrEqual(1280);
+      expect.soft(s.fold.table, `${where}: the queues' table past its panel's right edge`).toBeLessThanOrEqual(-2);
       const total = s.cells.reduce((n, c) => n + c.counts.reduce<number>((a, b) => a + (b ?? 0), 0), 0);
       if (
         !(await mgmt.overview().then(
@@ -176,14 +198,29 @@ export async function everyPause(page: Page, lab: string, namespace: string) {
           s.cells.flatMap((c) => c.counts).filter((c) => c !== null),
           where,
         ).toEqual([]);
-        pauses.push({ title: s.title, total, published: Infinity });
+        pauses.push({ title: s.title, total, published: Infinity, gone: s.gone });
       } else {
         // the drawn bindings are the broker's
         expect(s.drawn, where).toEqual(await bound(s.exchanges, s.queues));
+        // the tokens drawn in a queue: no more than the pause's reading counts there (the table: the broker's)
+        for (const c of s.cells)
+          if (c.counts.every((n) => n !== null))
+            expect
+              .soft(
+                s.tokens[c.queue] ?? 0,
+                `${where}: tokens drawn in ${c.queue}, its counts ${JSON.stringify(c.counts)}`,
+              )
+              .toBeLessThanOrEqual(c.counts.reduce<number>((a, b) => a + (b ?? 0), 0));
+        // a letter the page says was dropped at an unbound exchange: the broker binds that exchange to nothing now
+        for (const x of s.gone.matchAll(/dead-lettered to (\S+), which the broker binds to no queue now/g)) {
+          const exchange = s.exchanges.find((e) => e === x[1] || e.endsWith(`.${x[1]}`));
+          expect(exchange, `${where}: ${s.gone}`).toBeDefined();
+          expect(await mgmt.exchangeBindings(exchange!), `${where}: ${s.gone}`).toEqual([]);
+        }
         // no more messages than were published into the lab's queues so far
         const n = await published(total);
         expect(total, `${where}: ${JSON.stringify(s.cells)} with ${n} published`).toBeLessThanOrEqual(n);
-        pauses.push({ title: s.title, total, published: n });
+        pauses.push({ title: s.title, total, published: n, gone: s.gone });
       }
       if (i === 0) {
         fs.mkdirSync(SCREENSHOTS, { recursive: true });

@@ -188,6 +188,9 @@ export const BENCH_SCRIPT = String.raw`
     const unbound = c && c.bindings ? [...document.querySelectorAll('svg.graph path.g-binding')].filter((e) => !c.bindings.includes(e.dataset.from + '>' + e.dataset.to)).map((e) => e.dataset.from.slice(2) + ' → ' + e.dataset.to.slice(2)) : [];
     $('bindings-now').hidden = unbound.length === 0;
     $('bindings-now').textContent = 'Not bound now: ' + [...new Set(unbound)].join(', ');
+    // a message the pause's reading does not count where its events put it (steps.ts, broker-wins.ts): not drawn there
+    $('gone-now').hidden = !(s && s.gone && s.gone.length);
+    $('gone-now').textContent = s && s.gone ? 'By the broker’s reading: ' + s.gone.join('; ') : '';
     const tk = s ? s.tokens[s.token || s.messageId] : null;
     $('message-head').innerHTML = s && s.messageId ? 'Message ' + esc(tk ? tk.label : s.messageId) + (tk && tk.skipped ? ', skipped as a duplicate' : '') + ' <span class="basis">as its events said</span>' : 'Message';
     flow($('message'), s && s.message ? s.message : {}, moreFields);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSteps, commonPrefix, statusQueue } from './steps.js';
+import { goneLines } from './broker-wins.js';
 import type { TimelineEvent } from './html-layout.js';
 import type { Topology } from '../broker/topology.js';
 
@@ -263,6 +264,108 @@ describe('the bench steps', () => {
       skipped: true,
     });
     expect(last.message).toMatchObject({ publishId: 'relay-run2/1', orderId: 'order-2' });
+  });
+
+  it('at a pause the broker wins: a letter its reading does not count in a queue is taken off it, and the step says where it went', () => {
+    const t: Topology = {
+      exchanges: [{ name: 'ns.drop.dlx', type: 'direct' }],
+      queues: [{ name: 'ns.drop' }, { name: 'ns.drop.target' }],
+      bindings: [{ exchange: 'ns.drop.dlx', queue: 'ns.drop.target', key: 'failed' }],
+    };
+    const policy = { name: 'p', definition: { 'dead-letter-exchange': 'ns.drop.dlx' } };
+    const view = (held: number, bound: boolean) =>
+      ({
+        lab: 'l',
+        checkpoint: 'dropped',
+        seq: 1,
+        description: null,
+        queues: [
+          { queue: 'ns.drop', ready: 0, unacked: 0, held },
+          { queue: 'ns.drop.target', ready: 0, unacked: 0, held: 0 },
+        ],
+        broker: {
+          at: new Date(T0 + 50).toISOString(),
+          reading: 'settled',
+          bindings: bound ? [{ exchange: 'ns.drop.dlx', queue: 'ns.drop.target', key: 'failed' }] : [],
+          policies: [policy, { name: null, definition: {} }],
+        },
+        facts: {},
+        at: new Date(T0 + 50).toISOString(),
+      }) as unknown as string;
+    // the reject logged a moment before the publish's confirm: by the events the letter is back in ns.drop
+    const run = (v: string) =>
+      buildSteps({
+        events: [
+          ev('consumer', 10, { messageId: 'evt', destination: 'ns.drop', status: 'rejected_to_dlx' }),
+          ev('producer', 10, { messageId: 'evt', destination: 'ns.drop', status: 'confirmed' }),
+          ev('checkpoint', 50, { checkpoint: 'dropped', token: 't1', status: 'waiting', view: v }),
+          ev('binding', 60, { exchange: 'ns.drop.dlx', queue: 'ns.drop.target', status: 'restored' }),
+        ],
+        topology: t,
+        descriptions: {},
+      });
+    const dropped = run(view(0, false));
+    expect(dropped[1]?.tokens.evt?.at).toBe('q:ns.drop'); // what the events say
+    expect(dropped[2]?.tokens.evt).toBeUndefined(); // the reading counts nothing there
+    expect(dropped[3]?.tokens.evt).toBeUndefined(); // and the events after it do not put it back
+    expect(dropped[2]?.gone).toEqual([
+      'evt: not in ns.drop by this reading (0 there; its events put it there) — dead-lettered to drop.dlx, which the broker binds to no queue now: dropped',
+    ]);
+    // bound at the reading: gone, but not said dropped
+    expect(run(view(0, true))[2]?.gone).toEqual([
+      'evt: not in ns.drop by this reading (0 there; its events put it there) — gone by this reading (its dead letters go to drop.dlx → drop.target)',
+    ]);
+    // many letters of one queue gone one way: one line, the first few named
+    expect(
+      goneLines(
+        ['001', '002', '003', '004', '005'].map((label) => ({
+          token: label,
+          label,
+          queue: 'ns.orders',
+          counted: 0,
+          went: 'gone by this reading',
+        })),
+      ),
+    ).toEqual([
+      '001, 002, 003 and 2 more: not in ns.orders by this reading (0 there; their events put them there) — gone by this reading',
+    ]);
+    // held there (the reading counts it): drawn there, nothing said
+    const held = run(view(1, false));
+    expect(held[2]?.tokens.evt?.at).toBe('q:ns.drop');
+    expect(held[2]?.gone).toBeUndefined();
+  });
+
+  it('at a pause a message the view saw leave its queue on a TTL hop is not drawn there, and its panel says so', () => {
+    const v = {
+      lab: 'l',
+      checkpoint: 'in-retry',
+      seq: 1,
+      description: null,
+      process: 'consumer',
+      message: { id: 'm1', leftQueue: 'retry' },
+      queues: [
+        { queue: 'work', ready: 0, unacked: null, held: null },
+        { queue: 'retry', ready: 0, unacked: null, held: null },
+        { queue: 'dlq', ready: 0, unacked: null, held: null },
+      ],
+      broker: { at: new Date(T0 + 50).toISOString(), reading: 'ready-only', bindings: [], policies: [] },
+      facts: {},
+      at: new Date(T0 + 50).toISOString(),
+    } as unknown as string;
+    const out = buildSteps({
+      events: [
+        ev('consumer', 10, { messageId: 'm1', destination: 'work', status: 'received' }, 'consumer'),
+        ev('consumer', 20, { messageId: 'm1', destination: 'work', status: 'rejected' }, 'consumer'),
+        ev('checkpoint', 50, { checkpoint: 'in-retry', messageId: 'm1', token: 't1', status: 'waiting', view: v }),
+      ],
+      topology,
+      descriptions: {},
+    });
+    expect(out[1]?.tokens.m1?.at).toBe('q:retry');
+    expect(out[2]?.tokens.m1).toBeUndefined();
+    expect(out[2]?.message?.at).toBe(
+      'm1: not in retry by this reading (0 there; its events put it there) — its TTL sent it on',
+    );
   });
 
   it('short labels and status words', () => {

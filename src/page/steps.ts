@@ -20,6 +20,7 @@ import { deadLetterEdges, exchangeId, processId, queueId, sends, type GraphEdge 
 import { policyEdges, policyLines } from './policy.js';
 import type { Topology } from '../broker/topology.js';
 import { countsBasis, type BindingAt, type CheckpointView } from '../core/checkpoint-view.js';
+import { goneLine, goneLines, notCounted } from './broker-wins.js';
 
 interface StepCounts {
   /**
@@ -87,6 +88,11 @@ export interface Step {
   tokens: Record<string, Token>;
   processes: Record<string, string>;
   business: { from: string; fields: Record<string, string> } | null;
+  /**
+   * at a pause: the messages its events put in a queue that the pause's reading does not count there,
+   * in words (broker-wins.ts); they are not drawn there
+   */
+  gone?: string[];
 }
 
 interface StepInput {
@@ -147,6 +153,10 @@ export function buildSteps(input: StepInput): Step[] {
     ...policyEdges(input.depths, input.topology),
   ];
   const deadRoute = new Map(deadEdges.map((e) => [e.from, e.to]));
+  const exchanges = new Set((input.topology?.exchanges ?? []).map((x) => x.name));
+  const ttl = new Set(
+    (input.topology?.queues ?? []).filter((q) => q.args?.['x-message-ttl'] !== undefined).map((q) => q.name),
+  );
   const edges: GraphEdge[] = [
     ...(input.topology?.bindings ?? []).map((b) => ({
       from: exchangeId(b.exchange),
@@ -367,6 +377,14 @@ export function buildSteps(input: StepInput): Step[] {
     if (kind === 'checkpoint' && view) {
       applyView(step, view, queues, t0, tokens[id ?? ''] ?? null);
       step.counts.readyBefore = staleness(queues, step.counts.ready, Date.parse(view.at), changedAt);
+      // the broker wins: a token its reading does not count where the events put it is taken off, from here on
+      const gone = notCounted(step.tokens, view, step.token, { deadLetter: deadRoute, exchanges, ttl });
+      for (const g of gone) {
+        delete step.tokens[g.token];
+        delete tokens[g.token];
+        if (g.token === step.token) step.message = { ...step.message, at: goneLine(g) };
+      }
+      if (gone.length) step.gone = goneLines(gone);
     }
     if (kind === 'checkpoint' && e.checkpoint) {
       step.checkpoint = e.checkpoint;
@@ -409,7 +427,8 @@ function applyView(step: Step, view: CheckpointView, queues: string[], t0: numbe
   if (!token || !key) return;
   // where the view says it is: a queue it names, else the process that holds the delivery at its gate
   if (m.queue && queues.includes(m.queue)) step.tokens[key] = { ...token, at: queueId(m.queue) };
-  else if (view.process) step.tokens[key] = { ...token, at: processId(view.process) };
+  // (not a message the view saw leave a queue: it is on its way, broker-wins.ts says where)
+  else if (view.process && !m.leftQueue) step.tokens[key] = { ...token, at: processId(view.process) };
 }
 
 /** the bindings as the graph's edges name their ends (`x:<exchange>>q:<queue>`) */
