@@ -3,8 +3,8 @@
  * 127.0.0.1, the page receives its events as they happen, a queue's counts change, Continue
  * (button and Enter) releases each checkpoint and the run ends PASS, after which the server is
  * gone. The player: ← → space and #step=N on a recorded --html page. The projector layout:
- * screenshots at 1280×720 and 1920×1080 with the smallest text (graph included) at least 18 px and no
- * horizontal scroll.
+ * screenshots at 1280×720 and 1920×1080 with the smallest text at least 18 px (the graph's: 16 px below
+ * 1600 px wide, where a wide graph is drawn smaller to keep the step panel beside it) and no horizontal scroll.
  * Bad input: a port in use, a bad --port; Ctrl-C leaves no listener.
  */
 import fs from 'node:fs';
@@ -208,7 +208,8 @@ function trackToken(id: string): Promise<{ edge: string; off: number }[]> {
 
 /**
  * a screenshot at a projector's size into .mqlab-test/screenshots/NAME, checked readable: text
- * outside the graph and the graph's text as drawn at least 18 px, no horizontal scroll
+ * outside the graph at least 18 px, the graph's text as drawn at least 18 px (16 px below 1600 px
+ * wide: graph-svg.ts FLOOR_SCALE), no horizontal scroll
  */
 async function shoot(page: Page, name: string, size: { width: number; height: number }) {
   await page.setViewportSize(size);
@@ -218,7 +219,7 @@ async function shoot(page: Page, name: string, size: { width: number; height: nu
   expect(fs.statSync(file).size).toBeGreaterThan(10_000);
   const seen = await smallestText(page);
   expect(seen.html, `${name}: ${JSON.stringify(seen)}`).toBeGreaterThanOrEqual(18);
-  expect(seen.graph, `${name}: ${JSON.stringify(seen)}`).toBeGreaterThanOrEqual(18);
+  expect(seen.graph, `${name}: ${JSON.stringify(seen)}`).toBeGreaterThanOrEqual(size.width < 1600 ? 16 : 18);
   expect(seen.overflow, `${name}: ${JSON.stringify(seen)}`).toBeLessThanOrEqual(0);
   return seen;
 }
@@ -425,6 +426,33 @@ describe('the bench: --live and the player in headless Chromium', () => {
     for (const f of frames) expect(f.off, JSON.stringify(f)).toBeLessThan(1.5);
     expect(await page.locator('svg.graph .token[data-token="held-event"]').getAttribute('data-at')).toBe('p:target');
   }, 180_000);
+
+  it('hold --live --step: its policy cleared from outside at letter-held, the pause says so from the broker, the run ends at once', async () => {
+    const run = await startLive(['hold', '--namespace', NS, '--live', '--port', '0', '--step']);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(run.url);
+    await page.locator('#continue').waitFor({ state: 'visible', timeout: 60_000 });
+    expect(await page.locator('#step-title').innerText()).toMatch(/^pause: letter-held/);
+    // another client clears it, as hold's Try this 2 does
+    await services.mgmt.deletePolicy(n.p('me12-hold'));
+    const note = page.locator('#since-pause');
+    await note.waitFor({ state: 'visible', timeout: 15_000 });
+    // what the pause says is what the broker shows: the source names no policy, the held letter is gone
+    const source = await services.mgmt.queueNow(n.q('me12.retry.hold'));
+    expect({ policy: source?.policy, messages: source?.messages }).toEqual({ policy: null, messages: 0 });
+    expect(await note.innerText()).toBe(
+      `Since the pause: policy: cleared from outside (policy=${n.p('me12-hold')} queue=${n.q('me12.retry.hold')} now=none messages=0)`,
+    );
+    expect(await page.locator('#step-title').innerText()).toMatch(/^pause: letter-held/); // still the pause
+    expect((await note.boundingBox())!.y + (await note.boundingBox())!.height).toBeLessThanOrEqual(720);
+    await page.locator('#continue').click();
+    // no wait for the dead-letter worker (--recover-timeout 240 s) for a letter that is gone
+    const r = await run.exited(30_000);
+    expect(r.exitCode, run.stderr()).toBe(1);
+    await expect
+      .poll(() => page.locator('#lines').innerText(), { timeout: 10_000 })
+      .toContain('was cleared from outside');
+  });
 
   it('the player: ← → and space step through a recorded run, #step=N reopens the same state', async () => {
     const file = path.join(dir, 'retry.html');

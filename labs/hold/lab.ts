@@ -262,7 +262,8 @@ export const lab = labCode(meta, {
       if (mayClearPolicy(stats)) {
         await mgmt.deletePolicy(policy.name);
         policyCleared = (await mgmt.policy(policy.name)) === null;
-        ctx.progress(`no letter of this run is held in ${name.source}: cleared policy ${policy.name}`);
+        if (!clearedFromOutside)
+          ctx.progress(`no letter of this run is held in ${name.source}: cleared policy ${policy.name}`);
       } else {
         ctx.progress(
           `kept policy ${policy.name}: ${name.source} shows ${statsLine(watch.last()?.stats ?? null)}; clearing it now would delete held letters`,

@@ -79,7 +79,7 @@ export const BENCH_SCRIPT = String.raw`
     const least = vb.width * Number(svg.dataset.minScale || 1);
     let w = Math.min(wide, (high * vb.width) / vb.height);
     const floor = vb.width * Number(svg.dataset.floorScale || svg.dataset.minScale || 1);
-    if (w < least) w = wide >= least ? least : wide >= floor ? wide : Math.min(bench.clientWidth - frame, Math.max(least, (high * vb.width) / vb.height));
+    if (w < least) w = wide >= least ? least : wide >= Math.ceil(floor) ? wide : Math.min(bench.clientWidth - frame, Math.max(least, (high * vb.width) / vb.height));
     svg.style.width = Math.floor(w) + 'px'; svg.style.height = Math.floor((w * vb.height) / vb.width) + 'px';
     $('stage').parentElement.style.width = Math.floor(w) + frame + 'px';
   }
@@ -200,6 +200,11 @@ export const BENCH_SCRIPT = String.raw`
     // only the pause the run waits on has a waiting token (steps.ts); events logged during it come after it
     const waiting = s && s.waiting && data.live && !st.ended;
     $('continue').hidden = !(waiting && st.key && st.sent !== s.waiting);
+    // what the lab itself logged while the run waits on this pause (a watch that saw a policy cleared from
+    // outside): its newest two events with their fields, the broker's readings among them
+    const since = waiting ? l.steps.slice(st.step + 1).filter((x) => x.processes[x.lane] === 'in the lab').slice(-2) : [];
+    $('since-pause').hidden = since.length === 0;
+    $('since-pause').textContent = since.length ? 'Since the pause: ' + since.map((x) => x.title + ' (' + Object.entries(x.fields).map(([k, v]) => k + '=' + fieldText(v)).join(' ') + ')').join('; ') : '';
     $('viewer-note').hidden = !(waiting && !st.key);
     $('viewer-note').textContent = 'paused: the run is released from the terminal (Enter) or the page that holds control';
     $('scrub').max = String(Math.max(0, n - 1)); $('scrub').value = String(st.step); $('pos').textContent = (n ? st.step + 1 : 0) + ' / ' + n;

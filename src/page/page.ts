@@ -103,7 +103,7 @@ export function benchHtml(labs: BenchLab[], live: boolean): string {
 <nav class="labs-nav" id="labs-nav" aria-label="labs of the run"></nav>
 <section class="now" aria-live="polite" aria-label="this step">
 <div class="now-text"><h2 class="step-title" id="step-title"></h2><p class="step-desc" id="step-desc"></p>
-<p class="bindings-now" id="bindings-now" hidden></p><p class="bindings-now" id="gone-now" hidden></p><p class="viewer-note" id="viewer-note" hidden></p></div>
+<p class="bindings-now" id="bindings-now" hidden></p><p class="bindings-now" id="gone-now" hidden></p><p class="since-pause" id="since-pause" hidden></p><p class="viewer-note" id="viewer-note" hidden></p></div>
 <div class="step-head"><div class="step-no" id="step-no">${live ? 'waiting for the run…' : ''}</div><button id="continue" type="button" hidden>Continue ⏎</button></div>
 </section>
 <section class="bench" aria-label="the lab bench">
