@@ -48,7 +48,8 @@ marker path { fill: #000; }
 .step-head { display: flex; flex-direction: column; align-items: flex-end; gap: 2px; flex: 0 0 auto; }
 .step-no { font-size: 20px; font-weight: 700; white-space: nowrap; } .step-title { font-size: 27px; margin: 0 0 2px; line-height: 1.2; }
 .step-desc { font-size: 21px; line-height: 1.3; margin: 0 0 2px; } .step-desc:empty { display: none; }
-.now .bindings-now, .now .viewer-note { margin: 0 0 2px; }
+.now .bindings-now, .now .viewer-note, .now .since-pause { margin: 0 0 2px; }
+.since-pause { font-size: 20px; font-weight: 700; color: #0057b8; display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; } .since-pause[hidden] { display: none; }
 .step-panel table { border-collapse: collapse; width: 100%; } .step-panel td, .step-panel th { border: 1px solid #777; padding: 2px 6px; text-align: right; font-size: 20px; }
 .step-panel td:first-child, .step-panel th:first-child { text-align: left; overflow-wrap: normal; }
 .step-panel td:not(:first-child), .step-panel th:not(:first-child) { white-space: nowrap; width: 1%; }
@@ -68,7 +69,8 @@ nav.player { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px;
 nav.player button, nav.player select { font-size: 22px; min-width: 52px; padding: 2px 10px; }
 nav.player input[type=range] { flex: 1 1 160px; min-width: 120px; }
 /* below 1600 px the panel may be 320 px wide (fit()): its table's four columns fit in it */
-@media (max-width: 1599px) { .step-panel { padding: 6px 10px 10px; } .step-panel td, .step-panel th { font-size: 18px; padding: 2px 3px; } .step-panel th { font-size: 16px; } }
+@media (max-width: 1599px) { .step-panel { padding: 6px 10px 10px; } .step-panel td, .step-panel th { font-size: 18px; padding: 2px 3px; }
+  .step-panel td:first-child { overflow-wrap: anywhere; } /* a name part longer than the column (a long namespace) breaks */ }
 @media (min-width: 1600px) {
   .step-no { font-size: 24px; } .step-title { font-size: 32px; } .step-desc { font-size: 25px; } .step-panel h3 { font-size: 24px; }
   dl.kv { font-size: 23px; } .step-panel td, .step-panel th { font-size: 22px; } .basis, details.event-fields summary, details.more-fields summary { font-size: 20px; }
