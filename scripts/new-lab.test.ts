@@ -59,12 +59,17 @@ function diagnostics(overlay: Map<string, string>): string[] {
     return text === undefined ? real.getSourceFile(f, language, ...rest) : ts.createSourceFile(f, text, language);
   };
   const program = ts.createProgram([...mine.keys()], options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map(
-      (d) =>
-        `${d.file ? path.relative(ROOT, d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
-    );
+  // the new files checked against the real tree they import; the rest of the tree is `npm run
+  // typecheck`'s (checking every file of the program was 20-40 s of CPU, 137 s in CI)
+  const own = [...mine.keys()].flatMap((f) => program.getSourceFile(f) ?? []);
+  return [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...own.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]),
+  ].map(
+    (d) =>
+      `${d.file ? path.relative(ROOT, d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+  );
 }
 
 /** the meta the skeleton declares, evaluated (defineLab is the identity) */
@@ -108,10 +113,10 @@ describe('npm run new-lab NAME (the "Add a lab" recipe)', () => {
 
   it(
     'type-checks over the real tree, its catalogue line too; a misspelt check name does not',
-    // CPU-bound: 20-40 s on an idle machine, over 180 s at a load of 40 (CI beside other work)
-    { timeout: 600_000 },
+    // CPU-bound: 2 s on an idle machine, ten times that at a load of 40
+    { timeout: 180_000 },
     () => {
-      // one program (the compiler takes tens of seconds over the tree): the skeleton, and beside it a copy
+      // one program: the skeleton, and beside it a copy
       // whose lab.ts returns a check its meta does not declare
       const found = diagnostics(new Map([...files, ...bad, ['labs/catalogue-probe.ts', catalogueProbe()]]));
       expect(found.filter((d) => !d.startsWith(`labs/${BAD}/`))).toEqual([]);
