@@ -26,6 +26,8 @@ interface Gone {
   counted: number;
   /** where it went, as far as the broker shows it */
   went: string;
+  /** the queue node it is drawn in now, when the reading shows where (a TTL hop's next queue); else it is not drawn */
+  to?: string;
 }
 
 /** the graph's dead-letter routes (queue node → exchange or queue node), the lab's exchanges, its queues with a TTL */
@@ -87,7 +89,27 @@ export function notCounted(
     for (const k of order.slice(0, Math.max(0, here.length - counted)))
       out.push({ token: k, label: tokens[k]!.label, queue: q.queue, counted, went: whereTo(q.queue, view, routes) });
   }
+  for (const g of out) sentOn(g, tokens, out, view, routes);
   return out;
+}
+
+/**
+ * a letter a queue's TTL sent on along its dead-letter route to another of the lab's queues: drawn
+ * there when that queue's reading counts more messages than the tokens drawn in it (retry's copy, back
+ * in the work queue during the pause), else only said
+ */
+function sentOn(g: Gone, tokens: Record<string, TokenAt>, out: readonly Gone[], view: CheckpointView, routes: Routes) {
+  const to = routes.deadLetter.get(`q:${g.queue}`);
+  if (!routes.ttl.has(g.queue) || !to?.startsWith('q:')) return;
+  const next = view.queues.find((q) => q.queue === to.slice(2));
+  if (!next || next.ready === null || next.unacked === null || next.held === null) return;
+  const drawn =
+    Object.entries(tokens).filter(([k, t]) => t.at === to && !t.done && !out.some((o) => o.token === k)).length +
+    out.filter((o) => o.to === to).length;
+  const counted = next.ready + next.unacked + next.held;
+  if (counted <= drawn) return;
+  g.to = to;
+  g.went = `its TTL sent it on to ${tail(next.queue)} (${counted} there by this reading)`;
 }
 
 /** one gone token in words: `…vent: not in retry.drop by this reading (0 there; its events put it there) — dead-lettered …` */

@@ -352,17 +352,29 @@ describe('the bench steps', () => {
       facts: {},
       at: new Date(T0 + 50).toISOString(),
     } as unknown as string;
-    const out = buildSteps({
-      events: [
-        ev('consumer', 10, { messageId: 'm1', destination: 'work', status: 'received' }, 'consumer'),
-        ev('consumer', 20, { messageId: 'm1', destination: 'work', status: 'rejected' }, 'consumer'),
-        ev('checkpoint', 50, { checkpoint: 'in-retry', messageId: 'm1', token: 't1', status: 'waiting', view: v }),
-      ],
-      topology,
-      descriptions: {},
-    });
+    const run = (view: string) =>
+      buildSteps({
+        events: [
+          ev('consumer', 10, { messageId: 'm1', destination: 'work', status: 'received' }, 'consumer'),
+          ev('consumer', 20, { messageId: 'm1', destination: 'work', status: 'rejected' }, 'consumer'),
+          ev('checkpoint', 50, { checkpoint: 'in-retry', messageId: 'm1', token: 't1', status: 'waiting', view }),
+        ],
+        topology,
+        descriptions: {},
+      });
+    const out = run(v);
     expect(out[1]?.tokens.m1?.at).toBe('q:retry');
     expect(out[2]?.tokens.m1).toBeUndefined();
+    // the next queue's counts known, and room there: drawn where the TTL sent it (retry's copy, back in work)
+    const counted = structuredClone(
+      v as unknown as { queues: { queue: string; unacked: number | null; held: number | null }[] },
+    );
+    for (const q of counted.queues) Object.assign(q, { unacked: q.queue === 'work' ? 1 : 0, held: 0 });
+    const back = run(counted as unknown as string);
+    expect(back[2]?.tokens.m1?.at).toBe('q:work');
+    expect(back[2]?.gone).toEqual([
+      'm1: not in retry by this reading (0 there; its events put it there) — its TTL sent it on to work (1 there by this reading)',
+    ]);
     expect(out[2]?.message?.at).toBe(
       'm1: not in retry by this reading (0 there; its events put it there) — its TTL sent it on',
     );

@@ -380,8 +380,13 @@ export function buildSteps(input: StepInput): Step[] {
       // the broker wins: a token its reading does not count where the events put it is taken off, from here on
       const gone = notCounted(step.tokens, view, step.token, { deadLetter: deadRoute, exchanges, ttl });
       for (const g of gone) {
+        const was = step.tokens[g.token]!;
         delete step.tokens[g.token];
         delete tokens[g.token];
+        if (g.to) {
+          step.tokens[g.token] = { ...was, at: g.to };
+          tokens[g.token] = { ...was, at: g.to };
+        }
         if (g.token === step.token) step.message = { ...step.message, at: goneLine(g) };
       }
       if (gone.length) step.gone = goneLines(gone);
