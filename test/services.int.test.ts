@@ -133,26 +133,28 @@ describe('mqlab up / status against the running services', () => {
   });
 
   it('status flags a real dead-letter loop without a TTL hop, with its path, and nothing else of ours', async () => {
+    // in this file's namespace: `status` (run in it) shows the loops through its own objects only
+    const loop = `${n.namespace}.loop`;
     const ch = await s.broker.newChannel();
     try {
-      await ch.assertExchange('i_services.loop.dlx', 'direct', { durable: true });
-      await ch.assertQueue('i_services.loop', {
+      await ch.assertExchange(`${loop}.dlx`, 'direct', { durable: true });
+      await ch.assertQueue(loop, {
         durable: true,
-        arguments: { 'x-dead-letter-exchange': 'i_services.loop.dlx', 'x-dead-letter-routing-key': 'again' },
+        arguments: { 'x-dead-letter-exchange': `${loop}.dlx`, 'x-dead-letter-routing-key': 'again' },
       });
-      await ch.bindQueue('i_services.loop', 'i_services.loop.dlx', 'again');
+      await ch.bindQueue(loop, `${loop}.dlx`, 'again');
       const r = await mqlab(['status']);
-      expect(r.stdout).toContain('LOOP i_services.loop → i_services.loop.dlx → i_services.loop  (no TTL hop');
+      expect(r.stdout).toContain(`LOOP ${loop} → ${loop}.dlx → ${loop}  (no TTL hop`);
       const st = parseStatus((await mqlab(['status', '--json'])).stdout);
       const flagged = (st.loops ?? []).map((l) => l.queue);
-      expect(flagged).toContain('i_services.loop');
+      expect(flagged).toContain(loop);
       expect(flagged.filter((q: string) => q.startsWith('me12.retry'))).toEqual([]);
     } finally {
-      await ch.deleteQueue('i_services.loop');
-      await ch.deleteExchange('i_services.loop.dlx');
+      await ch.deleteQueue(loop);
+      await ch.deleteExchange(`${loop}.dlx`);
       await ch.close();
     }
     const after = parseStatus((await mqlab(['status', '--json'])).stdout);
-    expect((after.loops ?? []).map((l) => l.queue)).not.toContain('i_services.loop');
+    expect((after.loops ?? []).map((l) => l.queue)).not.toContain(loop);
   });
 });
