@@ -89,6 +89,9 @@ export async function recordingProxy(
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
+  // an idle connection is not closed under a run (Node's 5 s default): a close crossing a request made
+  // the client send it again on a new connection, and the proxy counted one request twice (load 15)
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
