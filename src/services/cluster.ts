@@ -29,6 +29,12 @@ import { existingServiceDir, hostOf, run, type Host } from './host.js';
 import { processStopped, waitGone } from './process.js';
 import { linkCutLeft, linkTable, sweepLinkCut } from './link-cut.js';
 
+/**
+ * how long a restarted node may take to write its pid (it writes it early in its boot): a bound on a
+ * hang, not a measurement — a 3.10 node restarted inside a three-node cluster at a load of 25 took over 30 s
+ */
+const PID_WITHIN_MS = 120_000;
+
 export interface Member {
   name: string;
   running: boolean;
@@ -269,14 +275,15 @@ function clusterNode(host: Host, spec: NodeSpec, first: NodeSpec, urls: { amqp: 
     },
     async start() {
       const s = await startRabbit(host, spec, nodeCookie(host, first));
-      const end = Date.now() + 30_000;
+      const end = Date.now() + PID_WITHIN_MS;
       while (!rabbitPid(host, spec) && Date.now() < end) {
         const failed = s.failure();
         if (failed) throw new EnvError(failed, s.hint());
         await sleep(200);
       }
       const pid = rabbitPid(host, spec);
-      if (!pid) throw new EnvError(`RabbitMQ node ${spec.name} wrote no pid within 30 s`, `see ${s.log}`);
+      if (!pid)
+        throw new EnvError(`RabbitMQ node ${spec.name} wrote no pid within ${PID_WITHIN_MS / 1000} s`, `see ${s.log}`);
     },
     pause() {
       const pid = rabbitPid(host, spec);
