@@ -1,6 +1,7 @@
 /**
  * At a pause the broker's reading wins over the lab's events: a token the events left in a queue that
- * the pause's reading counts fewer messages in is taken off the queue, and the step says where the
+ * the pause's reading counts fewer messages in is taken off the queue, one they left at an exchange
+ * (which holds no message) goes to a queue it is bound to that has room, and the step says where the
  * letter went as far as the broker shows it — on a TTL hop the view saw it leave, dead-lettered to an
  * exchange the broker binds to no queue (dropped), or only "gone by this reading". Events can disagree
  * with the broker: two processes log one moment in either order (a reject logged before the publish's
@@ -20,8 +21,10 @@ interface Gone {
   /** the token's key (steps.ts) */
   token: string;
   label: string;
-  /** the queue the events put it in */
+  /** the queue the events put it in (or the exchange, with `exchange`) */
   queue: string;
+  /** the events left it at an exchange, which holds no message */
+  exchange?: boolean;
   /** the messages the reading counts in that queue */
   counted: number;
   /** where it went, as far as the broker shows it */
@@ -90,7 +93,54 @@ export function notCounted(
       out.push({ token: k, label: tokens[k]!.label, queue: q.queue, counted, went: whereTo(q.queue, view, routes) });
   }
   for (const g of out) sentOn(g, tokens, out, view, routes);
+  atExchanges(tokens, out, view, routes);
   return out;
+}
+
+/**
+ * a token the events left at an exchange (a dead-letter route that ends at one): an exchange holds no
+ * message, so at a pause it is drawn in the first queue along the broker's bindings and the queues'
+ * dead-letter routes whose reading counts more than the tokens drawn there (retry-ladder's exhausted
+ * letter: back to work, then dead-lettered into the DLQ), else only said
+ */
+function atExchanges(tokens: Record<string, TokenAt>, out: Gone[], view: CheckpointView, routes: Routes) {
+  const bindings = view.broker?.bindings;
+  if (!bindings) return; // the broker did not answer: nothing to go by
+  const next = (node: string): string[] =>
+    node.startsWith('x:')
+      ? [...new Set(bindings.filter((b) => b.exchange === node.slice(2)).map((b) => `q:${b.queue}`))]
+      : [routes.deadLetter.get(node) ?? []].flat();
+  for (const [k, t] of Object.entries(tokens)) {
+    if (t.done || !t.at.startsWith('x:') || out.some((g) => g.token === k)) continue;
+    const x = t.at.slice(2);
+    const g: Gone = { token: k, label: t.label, queue: x, counted: 0, exchange: true, went: '' };
+    // breadth first from the exchange, each node once
+    const seen = new Set([t.at]);
+    for (let layer = next(t.at); layer.length && !g.to;) {
+      for (const node of layer) seen.add(node);
+      const room = layer.find((n) => n.startsWith('q:') && roomIn(n, tokens, out, view) !== null);
+      if (room) g.to = room;
+      layer = layer.flatMap(next).filter((n) => !seen.has(n));
+    }
+    const bound = next(t.at).map((n) => tail(n.slice(2)));
+    g.went = g.to
+      ? `routed on to ${tail(g.to.slice(2))} (${roomIn(g.to, tokens, out, view)} there by this reading)`
+      : bound.length
+        ? `routed on by this reading (${tail(x)} → ${bound.join(', ')})`
+        : `sent to ${tail(x)}, which the broker binds to no queue now: dropped`;
+    out.push(g);
+  }
+}
+
+/** the messages the reading counts in queue node `to` when that is more than the tokens drawn there, else null */
+function roomIn(to: string, tokens: Record<string, TokenAt>, out: readonly Gone[], view: CheckpointView) {
+  const next = view.queues.find((q) => `q:${q.queue}` === to);
+  if (!next || next.ready === null || next.unacked === null || next.held === null) return null;
+  const drawn =
+    Object.entries(tokens).filter(([k, t]) => t.at === to && !t.done && !out.some((o) => o.token === k)).length +
+    out.filter((o) => o.to === to).length;
+  const counted = next.ready + next.unacked + next.held;
+  return counted > drawn ? counted : null;
 }
 
 /**
@@ -101,15 +151,10 @@ export function notCounted(
 function sentOn(g: Gone, tokens: Record<string, TokenAt>, out: readonly Gone[], view: CheckpointView, routes: Routes) {
   const to = routes.deadLetter.get(`q:${g.queue}`);
   if (!routes.ttl.has(g.queue) || !to?.startsWith('q:')) return;
-  const next = view.queues.find((q) => q.queue === to.slice(2));
-  if (!next || next.ready === null || next.unacked === null || next.held === null) return;
-  const drawn =
-    Object.entries(tokens).filter(([k, t]) => t.at === to && !t.done && !out.some((o) => o.token === k)).length +
-    out.filter((o) => o.to === to).length;
-  const counted = next.ready + next.unacked + next.held;
-  if (counted <= drawn) return;
+  const counted = roomIn(to, tokens, out, view);
+  if (counted === null) return;
   g.to = to;
-  g.went = `its TTL sent it on to ${tail(next.queue)} (${counted} there by this reading)`;
+  g.went = `its TTL sent it on to ${tail(to.slice(2))} (${counted} there by this reading)`;
 }
 
 /** one gone token in words: `…vent: not in retry.drop by this reading (0 there; its events put it there) — dead-lettered …` */
@@ -121,7 +166,10 @@ function goneGroup(gs: readonly Gone[]): string {
   const labels = gs.map((x) => x.label);
   const named =
     labels.length > 4 ? `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more` : labels.join(', ');
-  const their = gs.length > 1 ? 'their events put them there' : 'its events put it there';
+  const many = gs.length > 1;
+  if (g.exchange)
+    return `${named}: at ${tail(g.queue)} by ${many ? 'their' : 'its'} events, but an exchange holds no message — ${g.went}`;
+  const their = many ? 'their events put them there' : 'its events put it there';
   return `${named}: not in ${tail(g.queue)} by this reading (${g.counted} there; ${their}) — ${g.went}`;
 }
 

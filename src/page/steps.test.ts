@@ -335,6 +335,54 @@ describe('the bench steps', () => {
     expect(held[2]?.gone).toBeUndefined();
   });
 
+  it('at a pause a letter the events left at an exchange is drawn in the queue the broker shows it in, or said dropped', () => {
+    const t: Topology = {
+      exchanges: [{ name: 'ns.dlx', type: 'fanout' }],
+      queues: [{ name: 'ns.work', args: { 'x-dead-letter-exchange': 'ns.dlx' } }, { name: 'ns.dlq' }],
+      bindings: [{ exchange: 'ns.dlx', queue: 'ns.dlq', key: '' }],
+    };
+    const view = (dlq: number, bound: boolean) =>
+      ({
+        lab: 'l',
+        checkpoint: 'settled',
+        seq: 1,
+        description: null,
+        queues: [
+          { queue: 'ns.work', ready: 0, unacked: 0, held: 0 },
+          { queue: 'ns.dlq', ready: dlq, unacked: 0, held: 0 },
+        ],
+        broker: {
+          at: new Date(T0 + 50).toISOString(),
+          reading: 'settled',
+          bindings: bound ? [{ exchange: 'ns.dlx', queue: 'ns.dlq', key: '' }] : [],
+          policies: [null, null],
+        },
+        facts: {},
+        at: new Date(T0 + 50).toISOString(),
+      }) as unknown as string;
+    const run = (v: string) =>
+      buildSteps({
+        events: [
+          ev('producer', 5, { messageId: 'm', destination: 'ns.work', status: 'confirmed' }),
+          ev('consumer', 10, { messageId: 'm', destination: 'ns.work', status: 'rejected' }),
+          ev('checkpoint', 50, { checkpoint: 'settled', token: 't1', status: 'waiting', view: v }),
+        ],
+        topology: t,
+        descriptions: {},
+      });
+    const routed = run(view(1, true));
+    expect(routed[1]?.tokens.m?.at).toBe('x:ns.dlx'); // what the events say: the dead-letter route's end
+    expect(routed[2]?.tokens.m?.at).toBe('q:ns.dlq');
+    expect(routed[2]?.gone).toEqual([
+      'm: at ns.dlx by its events, but an exchange holds no message — routed on to ns.dlq (1 there by this reading)',
+    ]);
+    const dropped = run(view(0, false));
+    expect(dropped[2]?.tokens.m).toBeUndefined();
+    expect(dropped[2]?.gone).toEqual([
+      'm: at ns.dlx by its events, but an exchange holds no message — sent to ns.dlx, which the broker binds to no queue now: dropped',
+    ]);
+  });
+
   it('at a pause a message the view saw leave its queue on a TTL hop is not drawn there, and its panel says so', () => {
     const v = {
       lab: 'l',
