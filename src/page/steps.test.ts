@@ -12,6 +12,18 @@ const ev = (source: string, ms: number, fields: Record<string, string> = {}, pro
   ...fields,
   line: `[${source}]`,
 });
+/** a checkpoint's view as the runner puts it in its event: taken at T0 + 50 ms, the broker's reading settled */
+const settledView = (checkpoint: string, queues: object[], bindings: object[], policies: unknown[]) =>
+  ({
+    lab: 'l',
+    checkpoint,
+    seq: 1,
+    description: null,
+    queues,
+    broker: { at: new Date(T0 + 50).toISOString(), reading: 'settled', bindings, policies },
+    facts: {},
+    at: new Date(T0 + 50).toISOString(),
+  }) as unknown as string;
 const topology: Topology = {
   queues: [
     { name: 'work', args: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'retry' } },
@@ -274,24 +286,15 @@ describe('the bench steps', () => {
     };
     const policy = { name: 'p', definition: { 'dead-letter-exchange': 'ns.drop.dlx' } };
     const view = (held: number, bound: boolean) =>
-      ({
-        lab: 'l',
-        checkpoint: 'dropped',
-        seq: 1,
-        description: null,
-        queues: [
+      settledView(
+        'dropped',
+        [
           { queue: 'ns.drop', ready: 0, unacked: 0, held },
           { queue: 'ns.drop.target', ready: 0, unacked: 0, held: 0 },
         ],
-        broker: {
-          at: new Date(T0 + 50).toISOString(),
-          reading: 'settled',
-          bindings: bound ? [{ exchange: 'ns.drop.dlx', queue: 'ns.drop.target', key: 'failed' }] : [],
-          policies: [policy, { name: null, definition: {} }],
-        },
-        facts: {},
-        at: new Date(T0 + 50).toISOString(),
-      }) as unknown as string;
+        bound ? [{ exchange: 'ns.drop.dlx', queue: 'ns.drop.target', key: 'failed' }] : [],
+        [policy, { name: null, definition: {} }],
+      );
     // the reject logged a moment before the publish's confirm: by the events the letter is back in ns.drop
     const run = (v: string) =>
       buildSteps({
@@ -342,24 +345,15 @@ describe('the bench steps', () => {
       bindings: [{ exchange: 'ns.dlx', queue: 'ns.dlq', key: '' }],
     };
     const view = (dlq: number, bound: boolean) =>
-      ({
-        lab: 'l',
-        checkpoint: 'settled',
-        seq: 1,
-        description: null,
-        queues: [
+      settledView(
+        'settled',
+        [
           { queue: 'ns.work', ready: 0, unacked: 0, held: 0 },
           { queue: 'ns.dlq', ready: dlq, unacked: 0, held: 0 },
         ],
-        broker: {
-          at: new Date(T0 + 50).toISOString(),
-          reading: 'settled',
-          bindings: bound ? [{ exchange: 'ns.dlx', queue: 'ns.dlq', key: '' }] : [],
-          policies: [null, null],
-        },
-        facts: {},
-        at: new Date(T0 + 50).toISOString(),
-      }) as unknown as string;
+        bound ? [{ exchange: 'ns.dlx', queue: 'ns.dlq', key: '' }] : [],
+        [null, null],
+      );
     const run = (v: string) =>
       buildSteps({
         events: [
