@@ -82,10 +82,11 @@ describe('lanes', () => {
         'received',
         'retry_confirmed',
         'rejected_to_dlx',
+        'parked',
         'business_committed',
         'snapshot',
       ].map((status) => markKind(ev('x', 0, { status }))),
-    ).toEqual(['publish', 'confirm', 'receive', 'retry', 'dead', 'settle', 'other']);
+    ).toEqual(['publish', 'confirm', 'receive', 'retry', 'dead', 'dead', 'settle', 'other']);
   });
 });
 

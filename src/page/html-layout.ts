@@ -68,7 +68,8 @@ export function markKind(e: TimelineEvent): MarkKind {
   const status = (e.status ?? '').toLowerCase();
   if (status === 'exited') return e.exitCode === '137' || e.signal === 'SIGKILL' ? 'crash' : 'exit';
   if (e.checkpoint !== undefined || e.source === 'checkpoint') return 'checkpoint';
-  if (/dead|dlx|dlq|reject|expired|maxlen|poison/.test(status) || e.source === 'dlq') return 'dead';
+  // parked: put aside in a parking queue by the consumer's own publish (retry-ladder), a dead letter's kind
+  if (/dead|dlx|dlq|reject|expired|maxlen|poison|park/.test(status) || e.source === 'dlq') return 'dead';
   if (/retry|delay|requeue|nack|held/.test(status)) return 'retry';
   // a publish and its confirm are two moments: "the client sent it" and "the broker took it"
   if (/confirm/.test(status)) return 'confirm';
